@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Meterdesk needs to build, test and run.
+# Installs only what is missing, so `make run` / `make test` stay fast on a ready machine.
+set -euo pipefail
+
+# Kept as one list so a fresh machine and CI get exactly the same set.
+# libqt6opengl6-dev is named explicitly: Qt Charts needs it and
+# --no-install-recommends would otherwise drop it. qt6-httpserver-dev needs
+# qt6-websockets-dev.
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config clang-format
+  qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
+  qt6-websockets-dev qt6-httpserver-dev qt6-charts-dev
+  qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
+  libqt6sql6-sqlite libqt6sql6-psql libqt6svg6
+  qtkeychain-qt6-dev
+  postgresql
+  xvfb xauth
+  sqlite3
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

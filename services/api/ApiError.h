@@ -1,0 +1,29 @@
+// The one error value every layer passes on: HTTP status, wire code and a
+// sentence that names what to fix (decisions.md, "Every endpoint").
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+
+namespace md::api {
+
+struct ApiError
+{
+    int status = 500;
+    QString code;
+    QString message;
+
+    static ApiError invalidInputs(const QString &path, const QString &problem);
+    static ApiError invalidRequest(const QString &message);
+    static ApiError invalidCursor(const QString &message);
+    static ApiError notFound(const QString &code, const QString &message);
+    static ApiError internal(const QString &message);
+
+    QJsonObject toJson() const;
+    // Decodes a `{message, code}` body; nullopt-like empty code when the shape is wrong.
+    static ApiError fromJson(int status, const QJsonObject &body);
+
+    friend bool operator==(const ApiError &, const ApiError &) = default;
+};
+
+} // namespace md::api

@@ -1,0 +1,57 @@
+// Exact decimal numbers for money and quantities: a 128-bit integer of
+// nano-units (9 fixed fractional digits). Never a double in arithmetic.
+#pragma once
+
+#include <QJsonValue>
+#include <QString>
+#include <QStringView>
+
+#include <compare>
+#include <optional>
+
+namespace md::api {
+
+__extension__ typedef __int128 Int128;
+
+class Decimal final
+{
+public:
+    static constexpr int Scale = 9;
+    static constexpr Int128 One = 1'000'000'000;
+    // Integer part is bounded to 10^20 so sums of many values never overflow Int128.
+    static constexpr Int128 MaxRaw = Int128(100'000'000'000'000'000) * 1000 * One;
+
+    constexpr Decimal() = default;
+    static constexpr Decimal fromRaw(Int128 raw) { return Decimal(raw); }
+    static constexpr Decimal fromInteger(qint64 units) { return Decimal(Int128(units) * One); }
+
+    // Plain decimal or scientific notation ("12.5", "-3", "1.5e-7"). Rejects more
+    // than Scale fractional digits and values beyond the range rather than rounding.
+    static std::optional<Decimal> parse(QStringView text);
+    // A JSON number: integers are taken exactly; other numbers through their
+    // shortest round-trip text, so 87.25 on the wire is exactly 87.25.
+    static std::optional<Decimal> fromJson(const QJsonValue &value);
+
+    constexpr Int128 raw() const { return m_raw; }
+    QString toString() const;
+    // An integral value that fits in 53 bits is written as a JSON integer,
+    // anything else as the nearest double (the wire's own precision).
+    QJsonValue toJson() const;
+
+    constexpr bool isZero() const { return m_raw == 0; }
+    constexpr bool isNegative() const { return m_raw < 0; }
+    constexpr bool isInteger() const { return m_raw % One == 0; }
+
+    // Checked arithmetic: nullopt when the result leaves the supported range.
+    std::optional<Decimal> plus(Decimal other) const;
+    std::optional<Decimal> minus(Decimal other) const;
+    constexpr Decimal negated() const { return Decimal(-m_raw); }
+
+    constexpr auto operator<=>(const Decimal &) const = default;
+
+private:
+    constexpr explicit Decimal(Int128 raw) : m_raw(raw) {}
+    Int128 m_raw = 0;
+};
+
+} // namespace md::api

@@ -1,0 +1,110 @@
+// Strict decoding of wire JSON. A reader points at one value and knows its wire
+// path (`list[3].price.tiers[0].to`); the first problem found is kept as an
+// ApiError (400 invalid_inputs) naming that path, later reads return defaults.
+#pragma once
+
+#include "services/api/ApiError.h"
+#include "services/api/Decimal.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QList>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <utility>
+
+namespace md::api {
+
+// The largest integer a JSON number carries exactly (2^53 - 1).
+inline constexpr qint64 MaxSafeInteger = 9007199254740991;
+
+class JsonReader final
+{
+public:
+    explicit JsonReader(QJsonValue value);
+
+    // Parses a request body; a body that is not a JSON object is an error at the root.
+    static JsonReader fromBody(const QByteArray &body);
+
+    JsonReader field(QLatin1StringView key) const;
+    const QString &path() const { return m_path; }
+    bool isMissing() const { return m_value.isUndefined(); }
+    bool isNull() const { return m_value.isNull(); }
+    bool isMissingOrNull() const { return isMissing() || isNull(); }
+    const QJsonValue &raw() const { return m_value; }
+
+    // Required values: a missing or null value is an error.
+    QString string() const;
+    bool boolean() const;
+    qint64 integer(qint64 min = 0, qint64 max = MaxSafeInteger) const;
+    Decimal decimal() const;
+    Decimal nonNegativeDecimal() const;
+    QJsonObject object() const;
+    QList<JsonReader> array() const;
+
+    // Optional values: missing gives nullopt, null is an error.
+    std::optional<QString> optString() const;
+    std::optional<bool> optBoolean() const;
+    std::optional<qint64> optInteger(qint64 min = 0, qint64 max = MaxSafeInteger) const;
+    std::optional<Decimal> optDecimal() const;
+    std::optional<QList<JsonReader>> optArray() const;
+
+    // Nullable values that must be present: null gives nullopt.
+    std::optional<QString> nullableString() const;
+    std::optional<qint64> nullableInteger(qint64 min = 0, qint64 max = MaxSafeInteger) const;
+    std::optional<Decimal> nullableDecimal() const;
+
+    // An enumeration word: one of the pairs' wire words, else an error listing them.
+    template <typename E, std::size_t N>
+    E word(const std::pair<QLatin1StringView, E> (&words)[N]) const
+    {
+        const QString text = string();
+        for (const auto &[wire, value] : words)
+            if (text == wire)
+                return value;
+        if (ok())
+            failWords(text, wordList(words));
+        return words[0].second;
+    }
+    template <typename E, std::size_t N>
+    std::optional<E> optWord(const std::pair<QLatin1StringView, E> (&words)[N]) const
+    {
+        if (isMissing())
+            return std::nullopt;
+        return word(words);
+    }
+
+    void fail(const QString &problem) const;
+    bool ok() const { return !m_state->error.has_value(); }
+    const std::optional<ApiError> &error() const { return m_state->error; }
+
+private:
+    struct State
+    {
+        std::optional<ApiError> error;
+    };
+    JsonReader(QJsonValue value, QString path, std::shared_ptr<State> state);
+    JsonReader child(QJsonValue value, QString path) const;
+    bool expect(bool condition, const char *expected) const;
+    void failWords(const QString &got, const QString &allowed) const;
+    template <typename E, std::size_t N>
+    static QString wordList(const std::pair<QLatin1StringView, E> (&words)[N])
+    {
+        QString list;
+        for (const auto &entry : words) {
+            if (!list.isEmpty())
+                list += QStringLiteral(", ");
+            list += u'"' + QString(entry.first) + u'"';
+        }
+        return list;
+    }
+
+    QJsonValue m_value;
+    QString m_path;
+    std::shared_ptr<State> m_state;
+};
+
+} // namespace md::api

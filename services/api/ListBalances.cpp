@@ -1,0 +1,79 @@
+#include "services/api/ListBalances.h"
+
+#include "services/api/WireCodec.h"
+
+namespace md::api {
+
+using namespace Qt::StringLiterals;
+
+ListBalancesRequest ListBalancesRequest::read(const JsonReader &reader)
+{
+    reader.object();
+    ListBalancesRequest request;
+    request.customerId = reader.field("customer_id"_L1).optString();
+    const JsonReader entity = reader.field("entity_id"_L1);
+    request.entityId = entity.optString();
+    if (request.entityId && !request.customerId)
+        entity.fail(u"requires customer_id"_s);
+    request.limit =
+        reader.field("limit"_L1).optInteger(1, MaxLimit).value_or(DefaultLimit);
+    request.startCursor = reader.field("start_cursor"_L1).optString().value_or(QString());
+    if (const auto statuses = reader.field("statuses"_L1).optArray()) {
+        if (statuses->isEmpty())
+            reader.field("statuses"_L1).fail(u"must hold at least one of \"active\", \"expired\""_s);
+        request.statuses.clear();
+        for (const JsonReader &status : *statuses) {
+            const BalanceStatus s = readBalanceStatus(status);
+            if (!request.statuses.contains(s))
+                request.statuses.append(s);
+        }
+    }
+    const JsonReader plan = reader.field("plan_id"_L1);
+    if (plan.isNull())
+        request.planId = std::optional<QString>();
+    else if (!plan.isMissing())
+        request.planId = plan.string();
+    request.featureId = reader.field("feature_id"_L1).optString();
+    return request;
+}
+
+QJsonObject ListBalancesRequest::toJson() const
+{
+    QJsonObject object{{u"limit"_s, limit}};
+    if (customerId)
+        object.insert(u"customer_id"_s, *customerId);
+    if (entityId)
+        object.insert(u"entity_id"_s, *entityId);
+    if (!startCursor.isEmpty())
+        object.insert(u"start_cursor"_s, startCursor);
+    QJsonArray words;
+    for (BalanceStatus status : statuses)
+        words.append(QString(toWire(status)));
+    object.insert(u"statuses"_s, words);
+    if (planId)
+        object.insert(u"plan_id"_s, nullable(*planId));
+    if (featureId)
+        object.insert(u"feature_id"_s, *featureId);
+    return object;
+}
+
+ListBalancesResponse ListBalancesResponse::read(const JsonReader &reader)
+{
+    reader.object();
+    ListBalancesResponse response;
+    response.list = readList<BalanceRow>(reader.field("list"_L1));
+    response.hasMore = reader.field("has_more"_L1).boolean();
+    response.nextCursor = reader.field("next_cursor"_L1).nullableString();
+    if (reader.ok() && response.hasMore != response.nextCursor.has_value())
+        reader.field("next_cursor"_L1).fail(u"must be a string exactly when has_more is true"_s);
+    return response;
+}
+
+QJsonObject ListBalancesResponse::toJson() const
+{
+    return {{u"list"_s, toJsonArray(list)},
+            {u"has_more"_s, hasMore},
+            {u"next_cursor"_s, nullable(nextCursor)}};
+}
+
+} // namespace md::api

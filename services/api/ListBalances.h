@@ -1,0 +1,42 @@
+// balances.list request and response (billing-api.md §4.1, decisions.md).
+#pragma once
+
+#include "services/api/Balance.h"
+
+#include <QSet>
+
+namespace md::api {
+
+struct ListBalancesRequest
+{
+    static constexpr qint64 DefaultLimit = 50;
+    static constexpr qint64 MaxLimit = 200;
+
+    std::optional<QString> customerId;
+    std::optional<QString> entityId;
+    qint64 limit = DefaultLimit;
+    QString startCursor;
+    QList<BalanceStatus> statuses{BalanceStatus::Active};
+    // Outer nullopt: no plan filter; inner nullopt: JSON null, balances without a plan.
+    std::optional<std::optional<QString>> planId;
+    std::optional<QString> featureId;
+
+    bool includes(BalanceStatus status) const { return statuses.contains(status); }
+
+    static ListBalancesRequest read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const ListBalancesRequest &, const ListBalancesRequest &) = default;
+};
+
+struct ListBalancesResponse
+{
+    QList<BalanceRow> list;
+    bool hasMore = false;
+    std::optional<QString> nextCursor;
+
+    static ListBalancesResponse read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const ListBalancesResponse &, const ListBalancesResponse &) = default;
+};
+
+} // namespace md::api

@@ -1,0 +1,77 @@
+// Entry points for decoding a wire value into a type with a static
+// `T read(const JsonReader &)` and encoding it back with `toJson()`.
+#pragma once
+
+#include "services/api/JsonReader.h"
+#include "services/api/Result.h"
+
+#include <QJsonArray>
+
+namespace md::api {
+
+template <typename T>
+Result<T> decode(const QJsonValue &value)
+{
+    const JsonReader reader(value);
+    T decoded = T::read(reader);
+    if (!reader.ok())
+        return *reader.error();
+    return decoded;
+}
+
+template <typename T>
+Result<T> decodeBody(const QByteArray &body)
+{
+    const JsonReader reader = JsonReader::fromBody(body);
+    if (!reader.ok())
+        return *reader.error();
+    T decoded = T::read(reader);
+    if (!reader.ok())
+        return *reader.error();
+    return decoded;
+}
+
+template <typename T>
+QList<T> readList(const JsonReader &reader)
+{
+    QList<T> items;
+    for (const JsonReader &item : reader.array())
+        items.append(T::read(item));
+    return items;
+}
+
+template <typename T>
+QJsonArray toJsonArray(const QList<T> &items)
+{
+    QJsonArray array;
+    for (const T &item : items)
+        array.append(item.toJson());
+    return array;
+}
+
+// The wire word of an enumeration value, from the same table that decodes it.
+template <typename E, std::size_t N>
+QLatin1StringView wordOf(const std::pair<QLatin1StringView, E> (&words)[N], E value)
+{
+    for (const auto &[wire, v] : words)
+        if (v == value)
+            return wire;
+    return words[0].first;
+}
+
+inline QJsonValue nullable(const std::optional<QString> &value)
+{
+    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
+}
+
+inline QJsonValue nullable(const std::optional<qint64> &value)
+{
+    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
+}
+
+inline QJsonValue nullable(const std::optional<Decimal> &value)
+{
+    return value ? value->toJson() : QJsonValue(QJsonValue::Null);
+}
+
+} // namespace md::api
