@@ -1,0 +1,174 @@
+// meterdesk-server: command line for workspaces and API keys over the engine.
+#include "services/engine/DemoWorkspace.h"
+#include "services/engine/Engine.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFile>
+#include <QJsonDocument>
+#include <QTextStream>
+
+using namespace Qt::StringLiterals;
+using namespace md;
+
+namespace {
+
+// Exit codes: 0 done, 1 the operation failed, 2 the command line is wrong.
+constexpr int ExitFailed = 1;
+constexpr int ExitUsage = 2;
+
+QTextStream &out() {
+    static QTextStream stream(stdout);
+    return stream;
+}
+
+QTextStream &err() {
+    static QTextStream stream(stderr);
+    return stream;
+}
+
+int fail(const api::ApiError &error) {
+    err() << "meterdesk-server: " << error.message << Qt::endl;
+    return ExitFailed;
+}
+
+int usage(const QCommandLineParser &parser, const QString &problem) {
+    err() << "meterdesk-server: " << problem << "\n\n" << parser.helpText() << Qt::flush;
+    return ExitUsage;
+}
+
+std::unique_ptr<engine::Engine> openEngine(const QString &database, int &exitCode) {
+    auto engine = std::make_unique<engine::Engine>(database);
+    if (auto opened = engine->open(); !opened) {
+        exitCode = fail(opened.error());
+        return nullptr;
+    }
+    return engine;
+}
+
+int workspaceCommand(QCommandLineParser &parser, const QStringList &args, const QString &database) {
+    const QString action = args.value(1);
+    int exitCode = 0;
+    if (action == "load"_L1) {
+        if (args.size() != 3)
+            return usage(parser, u"usage: workspace load --database D FILE"_s);
+        auto engine = openEngine(database, exitCode);
+        if (!engine)
+            return exitCode;
+        auto loaded = engine->loadWorkspaceFile(args.at(2));
+        if (!loaded)
+            return fail(loaded.error());
+        out() << "loaded " << loaded.value().organizations << " organizations, "
+              << loaded.value().customers << " customers, " << loaded.value().balances
+              << " balances, " << loaded.value().apiKeys << " API keys" << Qt::endl;
+        return 0;
+    }
+    if (action == "dump"_L1) {
+        if (args.size() > 3)
+            return usage(parser, u"usage: workspace dump --database D [FILE]"_s);
+        auto engine = openEngine(database, exitCode);
+        if (!engine)
+            return exitCode;
+        auto dumped = engine->dumpWorkspace();
+        if (!dumped)
+            return fail(dumped.error());
+        const QByteArray json = QJsonDocument(dumped.value()).toJson(QJsonDocument::Indented);
+        if (args.size() == 2) {
+            QFile stdoutFile;
+            if (!stdoutFile.open(stdout, QIODevice::WriteOnly) ||
+                stdoutFile.write(json) != json.size())
+                return fail(api::ApiError::internal(u"cannot write to standard output"_s));
+            return 0;
+        }
+        QFile file(args.at(2));
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+            file.write(json) != json.size())
+            return fail(api::ApiError::internal(
+                u"cannot write %1: %2"_s.arg(args.at(2), file.errorString())));
+        return 0;
+    }
+    if (action == "demo"_L1) {
+        if (args.size() != 2)
+            return usage(parser, u"usage: workspace demo --database D"_s);
+        auto engine = openEngine(database, exitCode);
+        if (!engine)
+            return exitCode;
+        const engine::NewApiKey key = engine::ApiKeys::generate(engine::Environment::Test);
+        engine::DemoOptions options;
+        options.nowMs = QDateTime::currentMSecsSinceEpoch();
+        options.testSecret = key.secret;
+        auto loaded = engine->loadWorkspace(engine::DemoWorkspace::build(options));
+        if (!loaded)
+            return fail(loaded.error());
+        out() << "loaded the demo workspace: " << loaded.value().customers << " customers, "
+              << loaded.value().balances << " balances\n"
+              << "test API key (every scope; shown only now): " << key.secret << Qt::endl;
+        return 0;
+    }
+    return usage(parser,
+                 u"unknown workspace action \"%1\"; expected load, dump or demo"_s.arg(action));
+}
+
+int keysCommand(QCommandLineParser &parser, const QStringList &args, const QString &database,
+                const QString &org, const QString &env, const QStringList &scopes) {
+    if (args.value(1) != "create"_L1 || args.size() != 2)
+        return usage(
+            parser,
+            u"usage: keys create --database D --org SLUG --env test|live [--scope S ...]"_s);
+    const auto environment = engine::environmentFromWord(env);
+    if (org.isEmpty() || !environment)
+        return usage(parser, u"keys create needs --org SLUG and --env test or --env live"_s);
+    int exitCode = 0;
+    auto engine = openEngine(database, exitCode);
+    if (!engine)
+        return exitCode;
+    auto key = engine->createKey(org, *environment, scopes.isEmpty() ? QStringList{u"*"_s} : scopes,
+                                 QString());
+    if (!key)
+        return fail(key.error());
+    out() << key.value().secret << Qt::endl;
+    err() << "the secret above is shown only now; Meterdesk keeps only its hash" << Qt::endl;
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char *argv[]) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(u"meterdesk-server"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(MD_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"Meterdesk billing engine.\n\n"
+        "Commands:\n"
+        "  workspace load --database D FILE   load a workspace file (all or nothing)\n"
+        "  workspace dump --database D [FILE] write the whole workspace as JSON\n"
+        "  workspace demo --database D        load the built-in demo workspace\n"
+        "  keys create --database D --org SLUG --env test|live [--scope S ...]\n\n"
+        "D is a SQLite file path or a postgresql://user:password@host:port/database URL."_s);
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption database(u"database"_s, u"SQLite file or postgresql:// URL."_s,
+                                      u"D"_s);
+    const QCommandLineOption org(u"org"_s, u"Organization slug."_s, u"SLUG"_s);
+    const QCommandLineOption env(u"env"_s, u"Environment: test or live."_s, u"ENV"_s);
+    const QCommandLineOption scope(u"scope"_s, u"A scope the key holds (repeatable; default *)."_s,
+                                   u"S"_s);
+    parser.addOptions({database, org, env, scope});
+    parser.addPositionalArgument(u"command"_s, u"workspace or keys, then the action."_s);
+    parser.process(app);
+
+    const QStringList args = parser.positionalArguments();
+    if (args.isEmpty())
+        return usage(parser, u"no command given"_s);
+    if (!parser.isSet(database))
+        return usage(parser, u"--database is required"_s);
+    if (args.first() == "workspace"_L1)
+        return workspaceCommand(parser, args, parser.value(database));
+    if (args.first() == "keys"_L1)
+        return keysCommand(parser, args, parser.value(database), parser.value(org),
+                           parser.value(env), parser.values(scope));
+    return usage(parser, u"unknown command \"%1\""_s.arg(args.first()));
+}

@@ -1,0 +1,112 @@
+#include "services/engine/Database.h"
+
+#include <QAtomicInteger>
+#include <QDir>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QThread>
+#include <QUrl>
+#include <QUrlQuery>
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QAtomicInteger<quint64> s_instances;
+
+api::ApiError openError(const QString &where, const QSqlError &error) {
+    return api::ApiError::internal(u"cannot open the database %1: %2"_s.arg(where, error.text()));
+}
+
+} // namespace
+
+Database::Database(QString location)
+    : m_location(std::move(location))
+    , m_dialect(isPostgresUrl(m_location) ? Dialect::Postgres : Dialect::Sqlite)
+    , m_namePrefix(u"meterdesk-%1-"_s.arg(s_instances.fetchAndAddRelaxed(1))) {}
+
+Database::~Database() {
+    const QMutexLocker lock(&m_mutex);
+    for (const QString &name : std::as_const(m_connections)) {
+        QSqlDatabase::database(name, false).close();
+        QSqlDatabase::removeDatabase(name);
+    }
+}
+
+bool Database::isPostgresUrl(const QString &location) {
+    return location.startsWith("postgresql://"_L1) || location.startsWith("postgres://"_L1);
+}
+
+QString Database::displayName() const {
+    if (m_dialect == Dialect::Sqlite)
+        return QDir::toNativeSeparators(QFileInfo(m_location).absoluteFilePath());
+    QUrl url(m_location);
+    url.setPassword(QString());
+    return url.toString();
+}
+
+api::Result<QSqlDatabase> Database::connection() {
+    const Qt::HANDLE thread = QThread::currentThreadId();
+    QString name;
+    {
+        const QMutexLocker lock(&m_mutex);
+        name = m_connections.value(thread);
+        if (name.isEmpty()) {
+            name = m_namePrefix + QString::number(quintptr(thread), 16);
+            m_connections.insert(thread, name);
+        }
+    }
+    QSqlDatabase db = QSqlDatabase::database(name, false);
+    if (db.isValid() && db.isOpen())
+        return db;
+    return open(name);
+}
+
+api::Result<QSqlDatabase> Database::open(const QString &name) const {
+    if (m_dialect == Dialect::Sqlite) {
+        QSqlDatabase db = QSqlDatabase::contains(name)
+                              ? QSqlDatabase::database(name, false)
+                              : QSqlDatabase::addDatabase(u"QSQLITE"_s, name);
+        const QFileInfo file(m_location);
+        if (!file.absoluteDir().exists())
+            QDir().mkpath(file.absolutePath());
+        db.setDatabaseName(m_location);
+        db.setConnectOptions(u"QSQLITE_BUSY_TIMEOUT=10000"_s);
+        if (!db.open())
+            return openError(displayName(), db.lastError());
+        // WAL lets readers run beside the one writer; NORMAL sync keeps every
+        // commit atomic and durable across a process crash (docs/storage.md).
+        QSqlQuery pragma(db);
+        for (const char *sql : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
+                                "PRAGMA foreign_keys=ON", "PRAGMA cache_size=-65536"}) {
+            if (!pragma.exec(QLatin1StringView(sql)))
+                return openError(displayName(), pragma.lastError());
+        }
+        return db;
+    }
+
+    const QUrl url(m_location);
+    if (!url.isValid() || url.host().isEmpty())
+        return api::ApiError::internal(
+            u"the PostgreSQL URL \"%1\" is not valid; expected postgresql://user:password@host:port/database"_s
+                .arg(displayName()));
+    QSqlDatabase db = QSqlDatabase::contains(name) ? QSqlDatabase::database(name, false)
+                                                   : QSqlDatabase::addDatabase(u"QPSQL"_s, name);
+    db.setHostName(url.host());
+    db.setPort(url.port(5432));
+    db.setUserName(url.userName());
+    db.setPassword(url.password());
+    db.setDatabaseName(url.path().mid(1));
+    QStringList options{u"connect_timeout=10"_s};
+    for (const auto &[key, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded))
+        options.append(key + u'=' + value);
+    db.setConnectOptions(options.join(u';'));
+    if (!db.open())
+        return openError(displayName(), db.lastError());
+    return db;
+}
+
+} // namespace md::engine

@@ -1,0 +1,43 @@
+// Where a workspace lives (a SQLite file or a postgresql:// URL) and one
+// named connection per thread to it, as Qt SQL requires.
+#pragma once
+
+#include "services/api/Result.h"
+
+#include <QHash>
+#include <QMutex>
+#include <QSqlDatabase>
+#include <QString>
+
+namespace md::engine {
+
+enum class Dialect { Sqlite, Postgres };
+
+class Database final {
+public:
+    // `location` is a file path (SQLite) or a postgresql:// URL.
+    explicit Database(QString location);
+    ~Database();
+    Q_DISABLE_COPY_MOVE(Database)
+
+    static bool isPostgresUrl(const QString &location);
+
+    const QString &location() const { return m_location; }
+    Dialect dialect() const { return m_dialect; }
+    // A human-readable location with any password removed.
+    QString displayName() const;
+
+    // The calling thread's open connection, created on first use.
+    api::Result<QSqlDatabase> connection();
+
+private:
+    api::Result<QSqlDatabase> open(const QString &name) const;
+
+    QString m_location;
+    Dialect m_dialect;
+    QString m_namePrefix;
+    QMutex m_mutex;
+    QHash<Qt::HANDLE, QString> m_connections;
+};
+
+} // namespace md::engine

@@ -1,0 +1,148 @@
+#include "services/engine/Engine.h"
+
+#include "services/engine/BalanceLister.h"
+#include "services/engine/Migrator.h"
+#include "services/engine/Sql.h"
+#include "services/engine/WorkspaceDumper.h"
+
+#include <QDateTime>
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+using api::ApiError;
+
+Engine::Engine(QString location, Clock clock)
+    : m_database(std::move(location))
+    , m_clock(clock ? std::move(clock)
+                    : Clock([] { return QDateTime::currentMSecsSinceEpoch(); })) {}
+
+api::Result<api::Done> Engine::open() {
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    auto migrated = Migrator::migrate(db.value(), m_database.dialect());
+    if (!migrated)
+        return migrated.error();
+    return api::Done{};
+}
+
+api::Result<api::ListBalancesResponse>
+Engine::listBalances(const Scope &scope, const api::ListBalancesRequest &request) {
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    return BalanceLister::list(db.value(), scope, request, m_clock());
+}
+
+api::Result<LoadSummary> Engine::loadWorkspace(const QJsonObject &workspace) {
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    return WorkspaceLoader::load(db.value(), m_database.dialect(), workspace);
+}
+
+api::Result<LoadSummary> Engine::loadWorkspaceFile(const QString &path) {
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    return WorkspaceLoader::loadFile(db.value(), m_database.dialect(), path);
+}
+
+api::Result<QJsonObject> Engine::dumpWorkspace() {
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    return WorkspaceDumper::dump(db.value());
+}
+
+api::Result<bool> Engine::isEmpty() {
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    auto query = runSql(db.value(), u"SELECT 1 FROM organizations LIMIT 1"_s);
+    if (!query)
+        return query.error();
+    return !query.value().next();
+}
+
+api::Result<QList<OrganizationInfo>> Engine::organizations() {
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    auto query = runSql(
+        db.value(), u"SELECT pk, id, slug, name, master_org_pk FROM organizations ORDER BY pk"_s);
+    if (!query)
+        return query.error();
+    QList<OrganizationInfo> list;
+    while (query.value().next()) {
+        const QSqlQuery &q = query.value();
+        list.append({q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(),
+                     q.value(3).toString(), !q.value(4).isNull()});
+    }
+    return list;
+}
+
+api::Result<NewApiKey> Engine::createKey(const QString &orgSlug, Environment env,
+                                         const QStringList &scopes, const QString &name) {
+    for (const QString &scope : scopes)
+        if (!ApiKeys::knownScopes().contains(scope))
+            return ApiError::invalidRequest(u"unknown scope \"%1\"; known scopes: %2"_s.arg(
+                scope, ApiKeys::knownScopes().join(u", "_s)));
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    WriteTransaction transaction(db.value(), m_database.dialect());
+    if (auto begun = transaction.begin(); !begun)
+        return begun.error();
+    auto org = runSql(db.value(), u"SELECT pk FROM organizations WHERE slug = ?"_s, {orgSlug});
+    if (!org)
+        return org.error();
+    if (!org.value().next())
+        return ApiError::notFound(u"not_found"_s,
+                                  u"organization \"%1\" does not exist"_s.arg(orgSlug));
+    const qint64 orgPk = org.value().value(0).toLongLong();
+    KeyAllocator keys(db.value(), m_database.dialect());
+    auto pk = keys.next(u"api_keys"_s);
+    if (!pk)
+        return pk.error();
+    NewApiKey key = ApiKeys::generate(env);
+    if (auto inserted = insertRows(db.value(), u"api_keys"_s,
+                                   {u"pk"_s, u"org_pk"_s, u"env"_s, u"prefix"_s, u"hash"_s,
+                                    u"scopes"_s, u"name"_s, u"created_at"_s},
+                                   {{pk.value(), orgPk, environmentWord(env), key.prefix, key.hash,
+                                     scopes.join(u' '), name, m_clock()}});
+        !inserted)
+        return inserted.error();
+    if (auto committed = transaction.commit(); !committed)
+        return committed.error();
+    return key;
+}
+
+api::Result<KeyContext> Engine::authenticate(const QString &secret) {
+    const ApiError unauthorized{
+        401, u"unauthorized"_s,
+        u"send a valid secret key as \"Authorization: Bearer sk_test_…\" or sk_live_…"_s};
+    const auto env = ApiKeys::environmentOf(secret);
+    if (!env)
+        return unauthorized;
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    const QString hash = ApiKeys::hashOf(secret);
+    auto query = runSql(db.value(),
+                        u"SELECT k.hash, k.env, k.scopes, o.pk, o.id, o.slug FROM api_keys k"
+                        " JOIN organizations o ON o.pk = k.org_pk WHERE k.hash = ?"_s,
+                        {hash});
+    if (!query)
+        return query.error();
+    QSqlQuery &q = query.value();
+    // The index finds the row; the comparison itself is constant-time.
+    if (!q.next() || !ApiKeys::sameHash(q.value(0).toString(), hash) ||
+        q.value(1).toString() != environmentWord(*env))
+        return unauthorized;
+    return KeyContext{Scope{q.value(3).toLongLong(), *env}, q.value(4).toString(),
+                      q.value(5).toString(), q.value(2).toString().split(u' ', Qt::SkipEmptyParts)};
+}
+
+} // namespace md::engine

@@ -1,0 +1,71 @@
+// The embedded billing engine: one database, its migrations, and the
+// operations. Thread-safe: every call uses the calling thread's connection.
+#pragma once
+
+#include "services/api/ListBalances.h"
+#include "services/api/Result.h"
+#include "services/engine/ApiKeys.h"
+#include "services/engine/Database.h"
+#include "services/engine/Scope.h"
+#include "services/engine/WorkspaceLoader.h"
+
+#include <QJsonObject>
+#include <QStringList>
+
+#include <functional>
+
+namespace md::engine {
+
+using Clock = std::function<qint64()>;
+
+// What an authenticated key may do, and on whose data.
+struct KeyContext {
+    Scope scope;
+    QString orgId;
+    QString orgSlug;
+    QStringList scopes;
+
+    bool allows(const QString &scopeName) const {
+        return scopes.contains(QStringLiteral("*")) || scopes.contains(scopeName);
+    }
+};
+
+struct OrganizationInfo {
+    qint64 pk = 0;
+    QString id;
+    QString slug;
+    QString name;
+    bool isTenant = false;
+};
+
+class Engine final {
+public:
+    explicit Engine(QString location, Clock clock = {});
+    Q_DISABLE_COPY_MOVE(Engine)
+
+    // Opens the database and brings its schema up to date.
+    api::Result<api::Done> open();
+    Database &database() { return m_database; }
+    qint64 now() const { return m_clock(); }
+
+    api::Result<api::ListBalancesResponse> listBalances(const Scope &scope,
+                                                        const api::ListBalancesRequest &request);
+
+    api::Result<LoadSummary> loadWorkspace(const QJsonObject &workspace);
+    api::Result<LoadSummary> loadWorkspaceFile(const QString &path);
+    api::Result<QJsonObject> dumpWorkspace();
+    // True when no organization exists yet (a fresh database).
+    api::Result<bool> isEmpty();
+    api::Result<QList<OrganizationInfo>> organizations();
+
+    api::Result<NewApiKey> createKey(const QString &orgSlug, Environment env,
+                                     const QStringList &scopes, const QString &name);
+    // 401 unauthorized for a missing, malformed or unknown key.
+    api::Result<KeyContext> authenticate(const QString &secret);
+
+private:
+    Database m_database;
+    Clock m_clock;
+};
+
+} // namespace md::engine

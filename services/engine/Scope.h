@@ -1,0 +1,32 @@
+// Whose data a call sees: one organization in one environment (decisions.md:
+// a key belongs to one organization and one environment).
+#pragma once
+
+#include <QString>
+
+#include <optional>
+
+namespace md::engine {
+
+enum class Environment { Test, Live };
+
+inline QString environmentWord(Environment env) {
+    return env == Environment::Test ? QStringLiteral("test") : QStringLiteral("live");
+}
+
+inline std::optional<Environment> environmentFromWord(const QString &word) {
+    if (word == QLatin1StringView("test"))
+        return Environment::Test;
+    if (word == QLatin1StringView("live"))
+        return Environment::Live;
+    return std::nullopt;
+}
+
+struct Scope {
+    qint64 orgPk = 0;
+    Environment env = Environment::Test;
+
+    QString envWord() const { return environmentWord(env); }
+};
+
+} // namespace md::engine

@@ -1,0 +1,116 @@
+#include "services/engine/Sql.h"
+
+#include <QSqlError>
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+
+api::ApiError sqlError(const QSqlQuery &query) {
+    return api::ApiError::internal(u"database error: %1"_s.arg(query.lastError().text()));
+}
+
+api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql,
+                              const QVariantList &binds) {
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    if (!query.prepare(sql))
+        return sqlError(query);
+    for (const QVariant &value : binds)
+        query.addBindValue(value);
+    if (!query.exec())
+        return sqlError(query);
+    return query;
+}
+
+WriteTransaction::WriteTransaction(QSqlDatabase db, Dialect dialect)
+    : m_db(std::move(db))
+    , m_dialect(dialect) {}
+
+WriteTransaction::~WriteTransaction() {
+    if (m_open)
+        QSqlQuery(m_db).exec(u"ROLLBACK"_s);
+}
+
+api::Result<api::Done> WriteTransaction::begin() {
+    QSqlQuery query(m_db);
+    if (!query.exec(m_dialect == Dialect::Sqlite ? u"BEGIN IMMEDIATE"_s : u"BEGIN"_s))
+        return sqlError(query);
+    m_open = true;
+    return api::Done{};
+}
+
+api::Result<api::Done> WriteTransaction::commit() {
+    QSqlQuery query(m_db);
+    if (!query.exec(u"COMMIT"_s))
+        return sqlError(query);
+    m_open = false;
+    return api::Done{};
+}
+
+KeyAllocator::KeyAllocator(QSqlDatabase db, Dialect dialect)
+    : m_db(std::move(db))
+    , m_dialect(dialect) {}
+
+api::Result<qint64> KeyAllocator::next(const QString &table) {
+    const bool descending = table == "balances"_L1;
+    if (m_dialect == Dialect::Postgres) {
+        QList<qint64> &block = m_pending[table];
+        if (block.isEmpty()) {
+            auto query = runSql(
+                m_db,
+                u"SELECT nextval('%1_pk_seq') FROM generate_series(1, 512) ORDER BY 1 %2"_s.arg(
+                    table, descending ? u"ASC"_s : u"DESC"_s));
+            if (!query)
+                return query.error();
+            while (query.value().next())
+                block.append(query.value().value(0).toLongLong());
+        }
+        return block.takeLast();
+    }
+    auto last = m_last.find(table);
+    if (last == m_last.end()) {
+        auto query = runSql(m_db, descending ? u"SELECT COALESCE(MIN(pk), 0) FROM %1"_s.arg(table)
+                                             : u"SELECT COALESCE(MAX(pk), 0) FROM %1"_s.arg(table));
+        if (!query)
+            return query.error();
+        query.value().next();
+        last = m_last.insert(table, query.value().value(0).toLongLong());
+    }
+    *last += descending ? -1 : 1;
+    return *last;
+}
+
+api::Result<api::Done> insertRows(const QSqlDatabase &db, const QString &table,
+                                  const QStringList &columns, const QList<QVariantList> &rows) {
+    // Stay well under both engines' limit on bound parameters per statement.
+    const qsizetype perStatement = std::max<qsizetype>(1, 20000 / columns.size());
+    const QString rowMarks = u'(' + QStringList(columns.size(), u"?"_s).join(u',') + u')';
+    const QString head = u"INSERT INTO %1 (%2) VALUES "_s.arg(table, columns.join(u','));
+    QString fullSql;
+    QSqlQuery query(db);
+    for (qsizetype start = 0; start < rows.size(); start += perStatement) {
+        const qsizetype n = std::min(perStatement, rows.size() - start);
+        if (n != perStatement || fullSql.isEmpty()) {
+            const QString sql = head + QStringList(n, rowMarks).join(u',');
+            if (n == perStatement)
+                fullSql = sql;
+            if (!query.prepare(sql))
+                return sqlError(query);
+        }
+        int position = 0;
+        for (qsizetype r = start; r < start + n; ++r) {
+            for (const QVariant &value : rows.at(r)) {
+                // Only an invalid QVariant is SQL NULL; a null QString is text "".
+                const bool nullText =
+                    value.typeId() == QMetaType::QString && value.toString().isNull();
+                query.bindValue(position++, nullText ? QVariant(u""_s) : value);
+            }
+        }
+        if (!query.exec())
+            return sqlError(query);
+    }
+    return api::Done{};
+}
+
+} // namespace md::engine

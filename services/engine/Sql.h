@@ -1,0 +1,55 @@
+// Small helpers over Qt SQL: statements that report ApiErrors, write
+// transactions that roll back unless committed, and primary-key allocation.
+#pragma once
+
+#include "services/api/Result.h"
+#include "services/engine/Database.h"
+
+#include <QSqlQuery>
+#include <QVariantList>
+
+namespace md::engine {
+
+// Prepares and runs `sql` with positional `?` bindings.
+api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql,
+                              const QVariantList &binds = {});
+api::ApiError sqlError(const QSqlQuery &query);
+
+// A write transaction. SQLite takes the write lock at BEGIN (IMMEDIATE) so two
+// writers never deadlock upgrading read locks; the destructor rolls back.
+class WriteTransaction final {
+public:
+    WriteTransaction(QSqlDatabase db, Dialect dialect);
+    ~WriteTransaction();
+    Q_DISABLE_COPY_MOVE(WriteTransaction)
+
+    api::Result<api::Done> begin();
+    api::Result<api::Done> commit();
+
+private:
+    QSqlDatabase m_db;
+    Dialect m_dialect;
+    bool m_open = false;
+};
+
+// Primary keys for new rows, handed out inside one write transaction.
+// Balances count downwards (newest first in key order), other tables upwards.
+// SQLite: the writer holds the lock, so the table's extreme key is read once;
+// PostgreSQL: blocks of sequence values, safe beside other writers.
+class KeyAllocator final {
+public:
+    KeyAllocator(QSqlDatabase db, Dialect dialect);
+    api::Result<qint64> next(const QString &table);
+
+private:
+    QSqlDatabase m_db;
+    Dialect m_dialect;
+    QHash<QString, QList<qint64>> m_pending; // PostgreSQL blocks, consumed from the back
+    QHash<QString, qint64> m_last;           // SQLite: last key handed out
+};
+
+// INSERT of many rows in few statements; `rows` each hold one value per column.
+api::Result<api::Done> insertRows(const QSqlDatabase &db, const QString &table,
+                                  const QStringList &columns, const QList<QVariantList> &rows);
+
+} // namespace md::engine

@@ -1,0 +1,28 @@
+// Loads a workspace file (docs/workspace-format.md) into a database in one
+// transaction: all of it, or nothing and an error naming the JSON path.
+#pragma once
+
+#include "services/api/Result.h"
+#include "services/engine/Database.h"
+
+#include <QJsonObject>
+
+namespace md::engine {
+
+struct LoadSummary {
+    qsizetype organizations = 0;
+    qsizetype customers = 0;
+    qsizetype balances = 0;
+    qsizetype apiKeys = 0;
+};
+
+class WorkspaceLoader final {
+public:
+    static constexpr int FormatVersion = 1;
+    static api::Result<LoadSummary> load(const QSqlDatabase &db, Dialect dialect,
+                                         const QJsonObject &workspace);
+    static api::Result<LoadSummary> loadFile(const QSqlDatabase &db, Dialect dialect,
+                                             const QString &path);
+};
+
+} // namespace md::engine
