@@ -40,6 +40,14 @@ ResetInterval readResetInterval(const JsonReader &reader)
     return reader.word(ResetIntervalWords);
 }
 
+std::optional<ResetInterval> resetIntervalFromWire(QStringView word)
+{
+    for (const auto &[wire, value] : ResetIntervalWords)
+        if (word == wire)
+            return value;
+    return std::nullopt;
+}
+
 BalanceStatus readBalanceStatus(const JsonReader &reader)
 {
     return reader.word(BalanceStatusWords);

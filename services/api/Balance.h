@@ -22,6 +22,7 @@ QLatin1StringView toWire(TierBehavior value);
 QLatin1StringView toWire(BillingMethod value);
 QLatin1StringView toWire(BalanceStatus value);
 ResetInterval readResetInterval(const JsonReader &reader);
+std::optional<ResetInterval> resetIntervalFromWire(QStringView word);
 BalanceStatus readBalanceStatus(const JsonReader &reader);
 
 struct Reset
