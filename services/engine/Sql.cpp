@@ -14,6 +14,12 @@ api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql,
                               const QVariantList &binds) {
     QSqlQuery query(db);
     query.setForwardOnly(true);
+    // PostgreSQL cannot prepare DDL; statements without values run directly.
+    if (binds.isEmpty()) {
+        if (!query.exec(sql))
+            return sqlError(query);
+        return query;
+    }
     if (!query.prepare(sql))
         return sqlError(query);
     for (const QVariant &value : binds)

@@ -563,8 +563,15 @@ private:
             if (auto loaded = customerProduct(cp, customerPk, customerProducts); !loaded)
                 return loaded.error();
         }
-        for (const JsonReader &balance :
-             customer.field("balances"_L1).optArray().value_or(QList<JsonReader>())) {
+        // Oldest first, so keys (which count down) list the newest first.
+        QList<JsonReader> balances =
+            customer.field("balances"_L1).optArray().value_or(QList<JsonReader>());
+        std::stable_sort(balances.begin(), balances.end(),
+                         [](const JsonReader &a, const JsonReader &b) {
+                             return a.field("created_at"_L1).raw().toInteger() <
+                                    b.field("created_at"_L1).raw().toInteger();
+                         });
+        for (const JsonReader &balance : std::as_const(balances)) {
             if (auto loaded = this->balance(balance, scope, customerPk, entities, customerProducts);
                 !loaded)
                 return loaded.error();

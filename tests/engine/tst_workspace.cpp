@@ -1,0 +1,260 @@
+// Workspace files: load is all or nothing with errors naming the JSON path,
+// dump then load reproduces the workspace, the demo has what it promises.
+#include "services/engine/DemoWorkspace.h"
+#include "services/engine/Migrator.h"
+#include "services/engine/Sql.h"
+#include "tests/engine/EngineFixture.h"
+
+#include <QJsonArray>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Replaces the value at a dotted path ("organizations.0.test.customers.1.id").
+QJsonValue replaced(const QJsonValue &node, const QStringList &keys, qsizetype depth,
+                    const QJsonValue &value, bool remove) {
+    const QString &key = keys.at(depth);
+    const bool leaf = depth + 1 == keys.size();
+    if (node.isArray()) {
+        QJsonArray array = node.toArray();
+        array[key.toInt()] =
+            leaf ? value : replaced(array.at(key.toInt()), keys, depth + 1, value, remove);
+        return array;
+    }
+    QJsonObject object = node.toObject();
+    if (leaf && remove)
+        object.remove(key);
+    else
+        object[key] = leaf ? value : replaced(object.value(key), keys, depth + 1, value, remove);
+    return object;
+}
+
+qint64 count(engine::Engine &engine, const QString &table) {
+    auto db = engine.database().connection();
+    auto query = engine::runSql(db.value(), u"SELECT COUNT(*) FROM "_s + table);
+    query.value().next();
+    return query.value().value(0).toLongLong();
+}
+
+} // namespace
+
+class TestWorkspace final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void migrationsAreRecordedAndIdempotent() {
+        test::EngineFixture fixture;
+        MD_OPEN_FIXTURE(fixture);
+        QVERIFY(fixture.engine->open().ok()); // a second run changes nothing
+        auto db = fixture.engine->database().connection();
+        auto version =
+            engine::runSql(db.value(), u"SELECT COUNT(*), MAX(version) FROM schema_version"_s);
+        QVERIFY(version.ok() && version.value().next());
+        QCOMPARE(version.value().value(0).toInt(), engine::Migrator::latestVersion());
+        QCOMPARE(version.value().value(1).toInt(), engine::Migrator::latestVersion());
+    }
+
+    void dumpThenLoadReproducesTheWorkspace() {
+        test::EngineFixture first;
+        MD_OPEN_FIXTURE(first);
+        engine::DemoOptions options;
+        options.customers = 60;
+        options.nowMs = 1'780'000'000'000;
+        options.testSecret = u"sk_test_roundtrip000000000000000000000"_s;
+        QVERIFY(first.engine->loadWorkspace(engine::DemoWorkspace::build(options)).ok());
+        auto dumped = first.engine->dumpWorkspace();
+        QVERIFY(dumped.ok());
+
+        test::EngineFixture second;
+        MD_OPEN_FIXTURE(second);
+        auto loaded = second.engine->loadWorkspace(dumped.value());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : qPrintable(loaded.error().message));
+        auto again = second.engine->dumpWorkspace();
+        QVERIFY(again.ok());
+        QCOMPARE(again.value(), dumped.value());
+        // The key survives as a hash: the secret authenticates, and is not in the dump.
+        QVERIFY(second.engine->authenticate(options.testSecret).ok());
+        QVERIFY(!QJsonDocument(again.value()).toJson().contains(options.testSecret.toUtf8()));
+        // And the listing is the same row for row.
+        const engine::Scope scope{second.engine->organizations().value().first().pk,
+                                  engine::Environment::Test};
+        api::ListBalancesRequest all;
+        all.limit = 200;
+        all.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
+        auto a = first.engine->listBalances(scope, all);
+        auto b = second.engine->listBalances(scope, all);
+        QVERIFY(a.ok() && b.ok());
+        QCOMPARE(b.value().toJson(), a.value().toJson());
+    }
+
+    void sqliteAndPostgresDumpAlike() {
+        if (!test::TestDatabase::usesPostgres())
+            QSKIP("compares with PostgreSQL; runs in the postgres-labelled pass");
+        test::EngineFixture postgres;
+        MD_OPEN_FIXTURE(postgres);
+        QVERIFY(postgres.engine->loadWorkspace(test::smallWorkspace()).ok());
+        QTemporaryDir dir;
+        engine::Engine sqlite(dir.filePath(u"compare.db"_s));
+        QVERIFY(sqlite.open().ok());
+        QVERIFY(sqlite.loadWorkspace(test::smallWorkspace()).ok());
+        QCOMPARE(postgres.engine->dumpWorkspace().value(), sqlite.dumpWorkspace().value());
+    }
+
+    void demoHasWhatItPromises() {
+        test::EngineFixture fixture;
+        MD_OPEN_FIXTURE(fixture);
+        engine::DemoOptions options;
+        options.nowMs = *fixture.now = 1'780'000'000'000;
+        options.testSecret = u"sk_test_demo00000000000000000000000000"_s;
+        auto loaded = fixture.engine->loadWorkspace(engine::DemoWorkspace::build(options));
+        QVERIFY(loaded.ok());
+        QVERIFY(loaded.value().customers >= 300);
+        auto orgs = fixture.engine->organizations().value();
+        QCOMPARE(orgs.size(), 3);
+        QCOMPARE(std::count_if(orgs.begin(), orgs.end(), [](const auto &o) { return o.isTenant; }),
+                 2);
+        auto key = fixture.engine->authenticate(options.testSecret);
+        QVERIFY(key.ok());
+        QVERIFY(key.value().allows(u"platform:write"_s));
+
+        api::ListBalancesRequest all;
+        all.limit = 200;
+        all.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
+        int expired = 0, standalone = 0, entity = 0, rollovers = 0, planned = 0;
+        QSet<QString> aiHolders;
+        QSet<QString> customers;
+        for (;;) {
+            auto page = fixture.engine->listBalances(key.value().scope, all);
+            QVERIFY(page.ok());
+            for (const api::BalanceRow &row : page.value().list) {
+                customers.insert(row.customerId);
+                expired += row.status == api::BalanceStatus::Expired;
+                standalone += !row.planId.has_value();
+                planned += row.planId.has_value() && !row.prepaidGrant.isZero();
+                entity += row.entityId.has_value();
+                rollovers += !row.rollovers.isEmpty();
+                if (row.featureId == "ai_credits"_L1)
+                    aiHolders.insert(row.customerId);
+            }
+            if (!page.value().hasMore)
+                break;
+            all.startCursor = *page.value().nextCursor;
+        }
+        QVERIFY(expired > 10);
+        QVERIFY(standalone > 100);
+        QVERIFY(planned > 10); // plan rows with prepaid grants
+        QVERIFY(entity > 10);
+        QVERIFY(rollovers > 10);
+        QVERIFY(aiHolders.size() * 2 > customers.size()); // most customers hold AI credits
+        QVERIFY(count(*fixture.engine, u"credit_markups"_s) >= 3);
+        QVERIFY(count(*fixture.engine, u"rewards"_s) >= 4);
+    }
+
+    void badFilesAreRejectedWhole_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<bool>("remove");
+        QTest::addColumn<QString>("message");
+        const QString customer = u"organizations.0.test.customers.1"_s;
+        QTest::newRow("wrong format")
+            << u"format"_s << QJsonValue(u"zip"_s) << false << u"format: expected"_s;
+        QTest::newRow("future version")
+            << u"version"_s << QJsonValue(2) << false << u"version: this Meterdesk"_s;
+        QTest::newRow("missing slug") << u"organizations.0.slug"_s << QJsonValue() << true
+                                      << u"organizations[0].slug: is required"_s;
+        QTest::newRow("bad env key")
+            << u"organizations.0.api_keys.0.env"_s << QJsonValue(u"prod"_s) << false
+            << u"organizations[0].api_keys[0].env: expected \"test\" or \"live\""_s;
+        QTest::newRow("bad scope")
+            << u"organizations.0.api_keys.0.scopes.0"_s << QJsonValue(u"god"_s) << false
+            << u"organizations[0].api_keys[0].scopes[0]: unknown scope"_s;
+        QTest::newRow("bad feature type")
+            << u"organizations.0.test.features.0.type"_s << QJsonValue(u"x"_s) << false
+            << u"organizations[0].test.features[0].type: \"x\" is not one of"_s;
+        QTest::newRow("markup below -100")
+            << u"organizations.0.test.features.2.credit_system.markups.0.markup"_s
+            << QJsonValue(-101) << false
+            << u"organizations[0].test.features[2].credit_system.markups[0].markup: a markup is a percentage"_s;
+        QTest::newRow("unknown item feature")
+            << u"organizations.0.test.products.0.items.0.feature_id"_s << QJsonValue(u"gold"_s)
+            << false
+            << u"organizations[0].test.products[0].items[0].feature_id: feature \"gold\""_s;
+        QTest::newRow("duplicate customer")
+            << customer + u".id"_s << QJsonValue(u"ann"_s) << false
+            << u"organizations[0].test.customers[1].id: customer \"ann\" appears twice"_s;
+        QTest::newRow("unknown plan")
+            << customer + u".products.0.plan_id"_s << QJsonValue(u"gold"_s) << false
+            << u"organizations[0].test.customers[1].products[0].plan_id: plan \"gold\""_s;
+        QTest::newRow("bad plan status")
+            << customer + u".products.0.status"_s << QJsonValue(u"paused"_s) << false
+            << u"organizations[0].test.customers[1].products[0].status: \"paused\""_s;
+        QTest::newRow("negative usage")
+            << customer + u".balances.0.usage"_s << QJsonValue(-1) << false
+            << u"organizations[0].test.customers[1].balances[0].usage: must not be negative"_s;
+        QTest::newRow("bad tier")
+            << u"organizations.0.test.customers.0.balances.0.price.billing_units"_s << QJsonValue(0)
+            << false << u"organizations[0].test.customers[0].balances[0].price.billing_units"_s;
+        QTest::newRow("foreign product id")
+            << customer + u".balances.0.customer_product_id"_s << QJsonValue(u"cp_ann_pro"_s)
+            << false << u"organizations[0].test.customers[1].balances[0].customer_product_id"_s;
+        QTest::newRow("unknown entity")
+            << customer + u".balances.0.entity_id"_s << QJsonValue(u"seat-1"_s) << false
+            << u"organizations[0].test.customers[1].balances[0].entity_id"_s;
+        QTest::newRow("duplicate promo code")
+            << u"organizations.0.test.rewards"_s
+            << QJsonValue(QJsonArray{
+                   QJsonObject{
+                       {u"coupon"_s, QJsonObject{{u"id"_s, u"a"_s},
+                                                 {u"name"_s, u"A"_s},
+                                                 {u"created_at"_s, 1},
+                                                 {u"promo_codes"_s,
+                                                  QJsonArray{QJsonObject{{u"code"_s, u"X"_s}}}}}}},
+                   QJsonObject{
+                       {u"coupon"_s, QJsonObject{{u"id"_s, u"b"_s},
+                                                 {u"name"_s, u"B"_s},
+                                                 {u"created_at"_s, 1},
+                                                 {u"promo_codes"_s,
+                                                  QJsonArray{QJsonObject{{u"code"_s, u"X"_s}}}}}}}})
+            << false
+            << u"organizations[0].test.rewards[1].coupon.promo_codes[0].code: promo code \"X\""_s;
+        QTest::newRow("timestamp fraction")
+            << customer + u".created_at"_s << QJsonValue(1.5) << false
+            << u"organizations[0].test.customers[1].created_at: expected an integer"_s;
+    }
+    void badFilesAreRejectedWhole() {
+        QFETCH(QString, path);
+        QFETCH(QJsonValue, value);
+        QFETCH(bool, remove);
+        QFETCH(QString, message);
+        test::EngineFixture fixture;
+        MD_OPEN_FIXTURE(fixture);
+        const QJsonObject bad =
+            replaced(test::smallWorkspace(), path.split(u'.'), 0, value, remove).toObject();
+        auto loaded = fixture.engine->loadWorkspace(bad);
+        QVERIFY(!loaded.ok());
+        QCOMPARE(loaded.error().code, u"invalid_inputs"_s);
+        QVERIFY2(loaded.error().message.startsWith(message), qPrintable(loaded.error().message));
+        // Nothing of the file was kept.
+        for (const QString &table :
+             {u"organizations"_s, u"customers"_s, u"balances"_s, u"features"_s})
+            QCOMPARE(count(*fixture.engine, table), 0);
+        QVERIFY(fixture.engine->isEmpty().value());
+    }
+
+    void loadingTwiceIsRefused() {
+        test::EngineFixture fixture;
+        MD_OPEN_FIXTURE(fixture);
+        QVERIFY(fixture.engine->loadWorkspace(test::smallWorkspace()).ok());
+        const qint64 balances = count(*fixture.engine, u"balances"_s);
+        auto again = fixture.engine->loadWorkspace(test::smallWorkspace());
+        QVERIFY(!again.ok());
+        QVERIFY2(again.error().message.contains(u"already exists"_s),
+                 qPrintable(again.error().message));
+        QCOMPARE(count(*fixture.engine, u"balances"_s), balances);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWorkspace)
+#include "tst_workspace.moc"

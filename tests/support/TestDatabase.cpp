@@ -1,0 +1,73 @@
+#include "tests/support/TestDatabase.h"
+
+#include <QAtomicInteger>
+#include <QCoreApplication>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QUrl>
+
+namespace md::test {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QAtomicInteger<int> s_serial;
+
+// Runs one statement on the server's maintenance database.
+QString runMaintenance(const QString &sql) {
+    const QUrl url(qEnvironmentVariable("MD_TEST_POSTGRES_URL"));
+    const QString name = u"md-test-maintenance"_s;
+    QString error;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QPSQL"_s, name);
+        db.setHostName(url.host());
+        db.setPort(url.port(5432));
+        db.setUserName(url.userName());
+        db.setDatabaseName(url.path().mid(1));
+        if (!db.open()) {
+            error = db.lastError().text();
+        } else {
+            QSqlQuery query(db);
+            if (!query.exec(sql))
+                error = query.lastError().text();
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return error;
+}
+
+} // namespace
+
+bool TestDatabase::usesPostgres() {
+    return qEnvironmentVariable("MD_TEST_DATABASE") == "postgres"_L1;
+}
+
+TestDatabase::TestDatabase() {
+    if (!usesPostgres()) {
+        m_location = m_dir.filePath(u"workspace.db"_s);
+        return;
+    }
+    if (qEnvironmentVariableIsEmpty("MD_TEST_POSTGRES_URL")) {
+        m_error = u"MD_TEST_POSTGRES_URL is not set: run the PostgreSQL tests through `make test`"
+                  " (scripts/with-postgres.sh starts a server)"_s;
+        return;
+    }
+    m_postgresName = u"md_test_%1_%2"_s.arg(QCoreApplication::applicationPid())
+                         .arg(s_serial.fetchAndAddRelaxed(1));
+    m_error = runMaintenance(u"CREATE DATABASE "_s + m_postgresName);
+    if (!m_error.isEmpty())
+        return;
+    QUrl url(qEnvironmentVariable("MD_TEST_POSTGRES_URL"));
+    url.setPath(u'/' + m_postgresName);
+    m_location = url.toString();
+}
+
+TestDatabase::~TestDatabase() {
+    if (!m_postgresName.isEmpty() && m_error.isEmpty())
+        runMaintenance(u"DROP DATABASE IF EXISTS %1 WITH (FORCE)"_s.arg(m_postgresName));
+}
+
+} // namespace md::test
