@@ -18,27 +18,32 @@ namespace {
 constexpr int ExitFailed = 1;
 constexpr int ExitUsage = 2;
 
-QTextStream &out() {
+QTextStream &out()
+{
     static QTextStream stream(stdout);
     return stream;
 }
 
-QTextStream &err() {
+QTextStream &err()
+{
     static QTextStream stream(stderr);
     return stream;
 }
 
-int fail(const api::ApiError &error) {
+int fail(const api::ApiError &error)
+{
     err() << "meterdesk-server: " << error.message << Qt::endl;
     return ExitFailed;
 }
 
-int usage(const QCommandLineParser &parser, const QString &problem) {
+int usage(const QCommandLineParser &parser, const QString &problem)
+{
     err() << "meterdesk-server: " << problem << "\n\n" << parser.helpText() << Qt::flush;
     return ExitUsage;
 }
 
-std::unique_ptr<engine::Engine> openEngine(const QString &database, int &exitCode) {
+std::unique_ptr<engine::Engine> openEngine(const QString &database, int &exitCode)
+{
     auto engine = std::make_unique<engine::Engine>(database);
     if (auto opened = engine->open(); !opened) {
         exitCode = fail(opened.error());
@@ -47,7 +52,8 @@ std::unique_ptr<engine::Engine> openEngine(const QString &database, int &exitCod
     return engine;
 }
 
-int workspaceCommand(QCommandLineParser &parser, const QStringList &args, const QString &database) {
+int workspaceCommand(QCommandLineParser &parser, const QStringList &args, const QString &database)
+{
     const QString action = args.value(1);
     int exitCode = 0;
     if (action == "load"_L1) {
@@ -111,7 +117,8 @@ int workspaceCommand(QCommandLineParser &parser, const QStringList &args, const 
 }
 
 int keysCommand(QCommandLineParser &parser, const QStringList &args, const QString &database,
-                const QString &org, const QString &env, const QStringList &scopes) {
+                const QString &org, const QString &env, const QStringList &scopes)
+{
     if (args.value(1) != "create"_L1 || args.size() != 2)
         return usage(
             parser,
@@ -134,7 +141,8 @@ int keysCommand(QCommandLineParser &parser, const QStringList &args, const QStri
 
 } // namespace
 
-int main(int argc, char *argv[]) {
+int main(int argc, char *argv[])
+{
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(u"meterdesk-server"_s);
     QCoreApplication::setApplicationVersion(QStringLiteral(MD_VERSION));

@@ -16,7 +16,7 @@ PACKAGES=(
   qtkeychain-qt6-dev
   postgresql
   xvfb xauth
-  sqlite3
+  sqlite3 imagemagick
 )
 
 missing=()

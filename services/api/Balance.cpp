@@ -9,11 +9,11 @@ namespace {
 using namespace Qt::StringLiterals;
 
 constexpr std::pair<QLatin1StringView, ResetInterval> ResetIntervalWords[] = {
-    {"one_off"_L1, ResetInterval::OneOff},       {"minute"_L1, ResetInterval::Minute},
-    {"hour"_L1, ResetInterval::Hour},            {"day"_L1, ResetInterval::Day},
-    {"week"_L1, ResetInterval::Week},            {"month"_L1, ResetInterval::Month},
-    {"quarter"_L1, ResetInterval::Quarter},      {"semi_annual"_L1, ResetInterval::SemiAnnual},
-    {"year"_L1, ResetInterval::Year},            {"multiple"_L1, ResetInterval::Multiple},
+    {"one_off"_L1, ResetInterval::OneOff},  {"minute"_L1, ResetInterval::Minute},
+    {"hour"_L1, ResetInterval::Hour},       {"day"_L1, ResetInterval::Day},
+    {"week"_L1, ResetInterval::Week},       {"month"_L1, ResetInterval::Month},
+    {"quarter"_L1, ResetInterval::Quarter}, {"semi_annual"_L1, ResetInterval::SemiAnnual},
+    {"year"_L1, ResetInterval::Year},       {"multiple"_L1, ResetInterval::Multiple},
 };
 constexpr std::pair<QLatin1StringView, TierBehavior> TierBehaviorWords[] = {
     {"graduated"_L1, TierBehavior::Graduated},
@@ -30,10 +30,22 @@ constexpr std::pair<QLatin1StringView, BalanceStatus> BalanceStatusWords[] = {
 
 } // namespace
 
-QLatin1StringView toWire(ResetInterval value) { return wordOf(ResetIntervalWords, value); }
-QLatin1StringView toWire(TierBehavior value) { return wordOf(TierBehaviorWords, value); }
-QLatin1StringView toWire(BillingMethod value) { return wordOf(BillingMethodWords, value); }
-QLatin1StringView toWire(BalanceStatus value) { return wordOf(BalanceStatusWords, value); }
+QLatin1StringView toWire(ResetInterval value)
+{
+    return wordOf(ResetIntervalWords, value);
+}
+QLatin1StringView toWire(TierBehavior value)
+{
+    return wordOf(TierBehaviorWords, value);
+}
+QLatin1StringView toWire(BillingMethod value)
+{
+    return wordOf(BillingMethodWords, value);
+}
+QLatin1StringView toWire(BalanceStatus value)
+{
+    return wordOf(BalanceStatusWords, value);
+}
 
 ResetInterval readResetInterval(const JsonReader &reader)
 {
@@ -65,7 +77,8 @@ Reset Reset::read(const JsonReader &reader)
 
 QJsonObject Reset::toJson() const
 {
-    QJsonObject object{{u"interval"_s, QString(toWire(interval))}, {u"resets_at"_s, nullable(resetsAt)}};
+    QJsonObject object{{u"interval"_s, QString(toWire(interval))},
+                       {u"resets_at"_s, nullable(resetsAt)}};
     if (intervalCount)
         object.insert(u"interval_count"_s, *intervalCount);
     return object;

@@ -12,7 +12,18 @@
 
 namespace md::api {
 
-enum class ResetInterval { OneOff, Minute, Hour, Day, Week, Month, Quarter, SemiAnnual, Year, Multiple };
+enum class ResetInterval {
+    OneOff,
+    Minute,
+    Hour,
+    Day,
+    Week,
+    Month,
+    Quarter,
+    SemiAnnual,
+    Year,
+    Multiple
+};
 enum class TierBehavior { Graduated, Volume };
 enum class BillingMethod { Prepaid, UsageBased };
 enum class BalanceStatus { Active, Expired };

@@ -50,7 +50,9 @@ public:
     constexpr auto operator<=>(const Decimal &) const = default;
 
 private:
-    constexpr explicit Decimal(Int128 raw) : m_raw(raw) {}
+    constexpr explicit Decimal(Int128 raw)
+        : m_raw(raw)
+    {}
     Int128 m_raw = 0;
 };
 

@@ -10,15 +10,13 @@ namespace md::api {
 
 JsonReader::JsonReader(QJsonValue value)
     : JsonReader(std::move(value), QString(), std::make_shared<State>())
-{
-}
+{}
 
 JsonReader::JsonReader(QJsonValue value, QString path, std::shared_ptr<State> state)
     : m_value(std::move(value))
     , m_path(std::move(path))
     , m_state(std::move(state))
-{
-}
+{}
 
 JsonReader JsonReader::fromBody(const QByteArray &body)
 {
@@ -145,6 +143,20 @@ QList<JsonReader> JsonReader::array() const
     for (qsizetype i = 0; i < array.size(); ++i)
         items.append(child(array.at(i), m_path + u'[' + QString::number(i) + u']'));
     return items;
+}
+
+QList<std::pair<QString, JsonReader>> JsonReader::members() const
+{
+    QList<std::pair<QString, JsonReader>> members;
+    if (!expect(m_value.isObject(), "an object"))
+        return members;
+    const QJsonObject object = m_value.toObject();
+    members.reserve(object.size());
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        const QString key = it.key();
+        members.append({key, child(it.value(), m_path.isEmpty() ? key : m_path + u'.' + key)});
+    }
+    return members;
 }
 
 std::optional<QString> JsonReader::optString() const

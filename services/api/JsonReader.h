@@ -51,6 +51,8 @@ public:
     std::optional<qint64> optInteger(qint64 min = 0, qint64 max = MaxSafeInteger) const;
     std::optional<Decimal> optDecimal() const;
     std::optional<QList<JsonReader>> optArray() const;
+    // The members of an object (a map keyed by ids), each read at `path.key`.
+    QList<std::pair<QString, JsonReader>> members() const;
 
     // Nullable values that must be present: null gives nullopt.
     std::optional<QString> nullableString() const;

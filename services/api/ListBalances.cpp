@@ -15,12 +15,12 @@ ListBalancesRequest ListBalancesRequest::read(const JsonReader &reader)
     request.entityId = entity.optString();
     if (request.entityId && !request.customerId)
         entity.fail(u"requires customer_id"_s);
-    request.limit =
-        reader.field("limit"_L1).optInteger(1, MaxLimit).value_or(DefaultLimit);
+    request.limit = reader.field("limit"_L1).optInteger(1, MaxLimit).value_or(DefaultLimit);
     request.startCursor = reader.field("start_cursor"_L1).optString().value_or(QString());
     if (const auto statuses = reader.field("statuses"_L1).optArray()) {
         if (statuses->isEmpty())
-            reader.field("statuses"_L1).fail(u"must hold at least one of \"active\", \"expired\""_s);
+            reader.field("statuses"_L1)
+                .fail(u"must hold at least one of \"active\", \"expired\""_s);
         request.statuses.clear();
         for (const JsonReader &status : *statuses) {
             const BalanceStatus s = readBalanceStatus(status);

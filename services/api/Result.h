@@ -8,12 +8,15 @@
 
 namespace md::api {
 
-template <typename T>
-class [[nodiscard]] Result final
+template <typename T> class [[nodiscard]] Result final
 {
 public:
-    Result(T value) : m_state(std::in_place_index<0>, std::move(value)) {}
-    Result(ApiError error) : m_state(std::in_place_index<1>, std::move(error)) {}
+    Result(T value)
+        : m_state(std::in_place_index<0>, std::move(value))
+    {}
+    Result(ApiError error)
+        : m_state(std::in_place_index<1>, std::move(error))
+    {}
 
     bool ok() const { return m_state.index() == 0; }
     explicit operator bool() const { return ok(); }

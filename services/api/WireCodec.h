@@ -6,11 +6,11 @@
 #include "services/api/Result.h"
 
 #include <QJsonArray>
+#include <QStringList>
 
 namespace md::api {
 
-template <typename T>
-Result<T> decode(const QJsonValue &value)
+template <typename T> Result<T> decode(const QJsonValue &value)
 {
     const JsonReader reader(value);
     T decoded = T::read(reader);
@@ -19,8 +19,7 @@ Result<T> decode(const QJsonValue &value)
     return decoded;
 }
 
-template <typename T>
-Result<T> decodeBody(const QByteArray &body)
+template <typename T> Result<T> decodeBody(const QByteArray &body)
 {
     const JsonReader reader = JsonReader::fromBody(body);
     if (!reader.ok())
@@ -31,8 +30,7 @@ Result<T> decodeBody(const QByteArray &body)
     return decoded;
 }
 
-template <typename T>
-QList<T> readList(const JsonReader &reader)
+template <typename T> QList<T> readList(const JsonReader &reader)
 {
     QList<T> items;
     for (const JsonReader &item : reader.array())
@@ -40,8 +38,7 @@ QList<T> readList(const JsonReader &reader)
     return items;
 }
 
-template <typename T>
-QJsonArray toJsonArray(const QList<T> &items)
+template <typename T> QJsonArray toJsonArray(const QList<T> &items)
 {
     QJsonArray array;
     for (const T &item : items)
@@ -59,6 +56,23 @@ QLatin1StringView wordOf(const std::pair<QLatin1StringView, E> (&words)[N], E va
     return words[0].first;
 }
 
+// An object that may be null (nullopt) but must be present.
+template <typename T> std::optional<T> readNullable(const JsonReader &reader)
+{
+    if (reader.isNull())
+        return std::nullopt;
+    return T::read(reader);
+}
+
+// An array of strings.
+inline QStringList readStringList(const JsonReader &reader)
+{
+    QStringList strings;
+    for (const JsonReader &item : reader.array())
+        strings.append(item.string());
+    return strings;
+}
+
 inline QJsonValue nullable(const std::optional<QString> &value)
 {
     return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
@@ -72,6 +86,17 @@ inline QJsonValue nullable(const std::optional<qint64> &value)
 inline QJsonValue nullable(const std::optional<Decimal> &value)
 {
     return value ? value->toJson() : QJsonValue(QJsonValue::Null);
+}
+
+// A wire object that may be null.
+template <typename T>
+requires requires(const T &value)
+{
+    value.toJson();
+}
+QJsonValue nullable(const std::optional<T> &value)
+{
+    return value ? QJsonValue(value->toJson()) : QJsonValue(QJsonValue::Null);
 }
 
 } // namespace md::api

@@ -7,7 +7,8 @@ namespace md::engine {
 
 using namespace Qt::StringLiterals;
 
-NewApiKey ApiKeys::generate(Environment env) {
+NewApiKey ApiKeys::generate(Environment env)
+{
     static constexpr char Alphabet[] =
         "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     QString secret = env == Environment::Test ? u"sk_test_"_s : u"sk_live_"_s;
@@ -17,17 +18,20 @@ NewApiKey ApiKeys::generate(Environment env) {
     return {secret, prefixOf(secret), hashOf(secret)};
 }
 
-QString ApiKeys::hashOf(const QString &secret) {
+QString ApiKeys::hashOf(const QString &secret)
+{
     return u"sha256:"_s +
            QString::fromLatin1(
                QCryptographicHash::hash(secret.toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
-QString ApiKeys::prefixOf(const QString &secret) {
+QString ApiKeys::prefixOf(const QString &secret)
+{
     return secret.left(12);
 }
 
-std::optional<Environment> ApiKeys::environmentOf(const QString &secret) {
+std::optional<Environment> ApiKeys::environmentOf(const QString &secret)
+{
     if (secret.startsWith("sk_test_"_L1) && secret.size() > 8)
         return Environment::Test;
     if (secret.startsWith("sk_live_"_L1) && secret.size() > 8)
@@ -35,7 +39,8 @@ std::optional<Environment> ApiKeys::environmentOf(const QString &secret) {
     return std::nullopt;
 }
 
-bool ApiKeys::sameHash(const QString &a, const QString &b) {
+bool ApiKeys::sameHash(const QString &a, const QString &b)
+{
     if (a.size() != b.size())
         return false;
     char16_t difference = 0;
@@ -44,7 +49,8 @@ bool ApiKeys::sameHash(const QString &a, const QString &b) {
     return difference == 0;
 }
 
-const QStringList &ApiKeys::knownScopes() {
+const QStringList &ApiKeys::knownScopes()
+{
     static const QStringList scopes{u"*"_s,
                                     u"balances:read"_s,
                                     u"balances:write"_s,

@@ -9,13 +9,15 @@
 
 namespace md::engine {
 
-struct NewApiKey {
+struct NewApiKey
+{
     QString secret; // shown to the user once, never stored
     QString prefix; // stored, for recognising a key in listings
     QString hash;   // stored
 };
 
-class ApiKeys final {
+class ApiKeys final
+{
 public:
     static NewApiKey generate(Environment env);
     static QString hashOf(const QString &secret);

@@ -9,13 +9,15 @@ namespace {
 constexpr auto Encoding = QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals;
 }
 
-QString BalanceCursor::encode() const {
+QString BalanceCursor::encode() const
+{
     const QByteArray position =
         "b1:" + QByteArray::number(customerPk) + ':' + QByteArray::number(balancePk);
     return QString::fromLatin1(position.toBase64(Encoding));
 }
 
-std::optional<BalanceCursor> BalanceCursor::decode(const QString &text) {
+std::optional<BalanceCursor> BalanceCursor::decode(const QString &text)
+{
     const auto decoded = QByteArray::fromBase64Encoding(
         text.toLatin1(), Encoding | QByteArray::AbortOnBase64DecodingErrors);
     if (!decoded || text.size() > 64)

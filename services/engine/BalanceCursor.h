@@ -8,7 +8,8 @@
 
 namespace md::engine {
 
-struct BalanceCursor {
+struct BalanceCursor
+{
     qint64 customerPk = 0;
     qint64 balancePk = 0;
 

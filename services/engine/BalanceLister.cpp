@@ -22,7 +22,8 @@ const QString ExpiredCondition = u"(CASE WHEN b.customer_product_pk IS NULL"
                                  " AND cp.expires_at <= ?)) END)"_s;
 
 api::Result<qint64> lookupKey(const QSqlDatabase &db, const QString &sql, const QVariantList &binds,
-                              const ApiError &notFound) {
+                              const ApiError &notFound)
+{
     auto query = runSql(db, sql, binds);
     if (!query)
         return query.error();
@@ -31,15 +32,18 @@ api::Result<qint64> lookupKey(const QSqlDatabase &db, const QString &sql, const 
     return query.value().value(0).toLongLong();
 }
 
-Decimal amount(const QVariant &value) {
+Decimal amount(const QVariant &value)
+{
     return Decimal::parse(value.toString()).value_or(Decimal());
 }
 
-std::optional<qint64> nullableInteger(const QVariant &value) {
+std::optional<qint64> nullableInteger(const QVariant &value)
+{
     return value.isNull() ? std::nullopt : std::optional(value.toLongLong());
 }
 
-std::optional<QString> nullableText(const QVariant &value) {
+std::optional<QString> nullableText(const QVariant &value)
+{
     return value.isNull() ? std::nullopt : std::optional(value.toString());
 }
 
@@ -48,7 +52,8 @@ std::optional<QString> nullableText(const QVariant &value) {
 api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &db,
                                                            const Scope &scope,
                                                            const api::ListBalancesRequest &request,
-                                                           qint64 nowMs) {
+                                                           qint64 nowMs)
+{
     QString where = u"b.org_pk = ? AND b.env = ?"_s;
     QVariantList binds{scope.orgPk, scope.envWord()};
 

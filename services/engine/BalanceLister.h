@@ -10,7 +10,8 @@
 
 namespace md::engine {
 
-class BalanceLister final {
+class BalanceLister final
+{
 public:
     static api::Result<api::ListBalancesResponse> list(const QSqlDatabase &db, const Scope &scope,
                                                        const api::ListBalancesRequest &request,

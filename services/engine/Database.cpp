@@ -17,7 +17,8 @@ namespace {
 
 QAtomicInteger<quint64> s_instances;
 
-api::ApiError openError(const QString &where, const QSqlError &error) {
+api::ApiError openError(const QString &where, const QSqlError &error)
+{
     return api::ApiError::internal(u"cannot open the database %1: %2"_s.arg(where, error.text()));
 }
 
@@ -26,9 +27,11 @@ api::ApiError openError(const QString &where, const QSqlError &error) {
 Database::Database(QString location)
     : m_location(std::move(location))
     , m_dialect(isPostgresUrl(m_location) ? Dialect::Postgres : Dialect::Sqlite)
-    , m_namePrefix(u"meterdesk-%1-"_s.arg(s_instances.fetchAndAddRelaxed(1))) {}
+    , m_namePrefix(u"meterdesk-%1-"_s.arg(s_instances.fetchAndAddRelaxed(1)))
+{}
 
-Database::~Database() {
+Database::~Database()
+{
     const QMutexLocker lock(&m_mutex);
     for (const QString &name : std::as_const(m_connections)) {
         QSqlDatabase::database(name, false).close();
@@ -36,11 +39,13 @@ Database::~Database() {
     }
 }
 
-bool Database::isPostgresUrl(const QString &location) {
+bool Database::isPostgresUrl(const QString &location)
+{
     return location.startsWith("postgresql://"_L1) || location.startsWith("postgres://"_L1);
 }
 
-QString Database::displayName() const {
+QString Database::displayName() const
+{
     if (m_dialect == Dialect::Sqlite)
         return QDir::toNativeSeparators(QFileInfo(m_location).absoluteFilePath());
     QUrl url(m_location);
@@ -48,7 +53,8 @@ QString Database::displayName() const {
     return url.toString();
 }
 
-api::Result<QSqlDatabase> Database::connection() {
+api::Result<QSqlDatabase> Database::connection()
+{
     const Qt::HANDLE thread = QThread::currentThreadId();
     QString name;
     {
@@ -65,7 +71,8 @@ api::Result<QSqlDatabase> Database::connection() {
     return open(name);
 }
 
-api::Result<QSqlDatabase> Database::open(const QString &name) const {
+api::Result<QSqlDatabase> Database::open(const QString &name) const
+{
     if (m_dialect == Dialect::Sqlite) {
         QSqlDatabase db = QSqlDatabase::contains(name)
                               ? QSqlDatabase::database(name, false)

@@ -13,7 +13,8 @@ namespace md::engine {
 
 enum class Dialect { Sqlite, Postgres };
 
-class Database final {
+class Database final
+{
 public:
     // `location` is a file path (SQLite) or a postgresql:// URL.
     explicit Database(QString location);

@@ -13,20 +13,23 @@ namespace {
 
 constexpr qint64 Day = 24LL * 3600 * 1000;
 
-struct PlanItem {
+struct PlanItem
+{
     QString feature;
     qint64 included;
     QString interval; // empty: no reset
 };
 
-struct Plan {
+struct Plan
+{
     QString id;
     QString name;
     QList<PlanItem> items;
     bool addOn = false;
 };
 
-const QList<Plan> &plans() {
+const QList<Plan> &plans()
+{
     static const QList<Plan> all{
         {u"free"_s,
          u"Free"_s,
@@ -54,15 +57,18 @@ const QList<Plan> &plans() {
     return all;
 }
 
-QJsonValue money(qint64 cents) {
+QJsonValue money(qint64 cents)
+{
     return api::Decimal::fromRaw(api::Int128(cents) * (api::Decimal::One / 100)).toJson();
 }
 
-QJsonObject feature(const QString &id, const QString &name, const QString &type, qint64 createdAt) {
+QJsonObject feature(const QString &id, const QString &name, const QString &type, qint64 createdAt)
+{
     return {{u"id"_s, id}, {u"name"_s, name}, {u"type"_s, type}, {u"created_at"_s, createdAt}};
 }
 
-QJsonArray features(qint64 createdAt) {
+QJsonArray features(qint64 createdAt)
+{
     QJsonObject ai = feature(u"ai_credits"_s, u"AI credits (USD)"_s, u"credit_system"_s, createdAt);
     ai.insert(
         u"credit_system"_s,
@@ -84,7 +90,8 @@ QJsonArray features(qint64 createdAt) {
             ai};
 }
 
-QJsonArray products(qint64 createdAt) {
+QJsonArray products(qint64 createdAt)
+{
     QJsonArray list;
     for (const Plan &plan : plans()) {
         QJsonArray items;
@@ -123,7 +130,8 @@ QJsonArray products(qint64 createdAt) {
     return list;
 }
 
-QJsonArray rewards(qint64 createdAt) {
+QJsonArray rewards(qint64 createdAt)
+{
     return {
         QJsonObject{
             {u"coupon"_s,
@@ -181,14 +189,17 @@ const QStringList Companies{u"Acme"_s,     u"Globex"_s,   u"Initech"_s,   u"Umbr
 const QStringList Suffixes{u"Labs"_s,  u"Systems"_s, u"Analytics"_s,
                            u"Cloud"_s, u"AI"_s,      u"Studio"_s};
 
-class Generator final {
+class Generator final
+{
 public:
     explicit Generator(const DemoOptions &options)
         : m_options(options)
         , m_random(options.seed)
-        , m_now(options.nowMs) {}
+        , m_now(options.nowMs)
+    {}
 
-    QJsonArray customers(const QString &env, int count) {
+    QJsonArray customers(const QString &env, int count)
+    {
         QJsonArray list;
         for (int i = 0; i < count; ++i)
             list.append(customer(env, i));
@@ -196,7 +207,8 @@ public:
     }
 
 private:
-    qint64 between(qint64 low, qint64 high) {
+    qint64 between(qint64 low, qint64 high)
+    {
         return low + qint64(m_random.bounded(quint64(high - low + 1)));
     }
     bool chance(int percent) { return int(m_random.bounded(100)) < percent; }
@@ -205,7 +217,8 @@ private:
 
     QJsonObject balance(const QString &feature, const QJsonValue &customerProduct,
                         const QJsonValue &entity, qint64 includedCents, qint64 prepaidCents,
-                        const QString &interval, const QJsonValue &expiresAt, qint64 createdAt) {
+                        const QString &interval, const QJsonValue &expiresAt, qint64 createdAt)
+    {
         const qint64 grant = includedCents + prepaidCents;
         const qint64 usage = grant > 0 ? between(0, grant) : 0;
         QJsonValue reset = QJsonValue::Null;
@@ -241,7 +254,8 @@ private:
                 {u"rollovers"_s, QJsonArray()}};
     }
 
-    QJsonObject customer(const QString &env, int index) {
+    QJsonObject customer(const QString &env, int index)
+    {
         const QString company = Companies.at(index % Companies.size()) + u' ' +
                                 Suffixes.at((index / Companies.size()) % Suffixes.size());
         const QString id = u"%1-%2"_s.arg(company.toLower().replace(u' ', u'-'))
@@ -359,7 +373,8 @@ private:
 };
 
 QJsonObject organization(const QString &id, const QString &slug, const QString &name,
-                         const QJsonValue &master, qint64 createdAt) {
+                         const QJsonValue &master, qint64 createdAt)
+{
     return {{u"id"_s, id},
             {u"slug"_s, slug},
             {u"name"_s, name},
@@ -369,7 +384,8 @@ QJsonObject organization(const QString &id, const QString &slug, const QString &
 
 } // namespace
 
-QJsonObject DemoWorkspace::build(const DemoOptions &options) {
+QJsonObject DemoWorkspace::build(const DemoOptions &options)
+{
     const qint64 created = options.nowMs - 800 * Day;
     Generator generator(options);
     QJsonObject demo =

@@ -9,7 +9,8 @@
 
 namespace md::engine {
 
-struct DemoOptions {
+struct DemoOptions
+{
     int customers = 400;
     // 0: the natural mix (a handful per customer); otherwise pad every customer
     // to exactly this many balance rows (the benchmark's 100).
@@ -20,7 +21,8 @@ struct DemoOptions {
     QString testSecret;
 };
 
-class DemoWorkspace final {
+class DemoWorkspace final
+{
 public:
     static QJsonObject build(const DemoOptions &options);
 };

@@ -14,10 +14,11 @@ using api::ApiError;
 
 Engine::Engine(QString location, Clock clock)
     : m_database(std::move(location))
-    , m_clock(clock ? std::move(clock)
-                    : Clock([] { return QDateTime::currentMSecsSinceEpoch(); })) {}
+    , m_clock(clock ? std::move(clock) : Clock([] { return QDateTime::currentMSecsSinceEpoch(); }))
+{}
 
-api::Result<api::Done> Engine::open() {
+api::Result<api::Done> Engine::open()
+{
     auto db = m_database.connection();
     if (!db)
         return db.error();
@@ -27,36 +28,41 @@ api::Result<api::Done> Engine::open() {
     return api::Done{};
 }
 
-api::Result<api::ListBalancesResponse>
-Engine::listBalances(const Scope &scope, const api::ListBalancesRequest &request) {
+api::Result<api::ListBalancesResponse> Engine::listBalances(const Scope &scope,
+                                                            const api::ListBalancesRequest &request)
+{
     auto db = m_database.connection();
     if (!db)
         return db.error();
     return BalanceLister::list(db.value(), scope, request, m_clock());
 }
 
-api::Result<LoadSummary> Engine::loadWorkspace(const QJsonObject &workspace) {
+api::Result<LoadSummary> Engine::loadWorkspace(const QJsonObject &workspace)
+{
     auto db = m_database.connection();
     if (!db)
         return db.error();
     return WorkspaceLoader::load(db.value(), m_database.dialect(), workspace);
 }
 
-api::Result<LoadSummary> Engine::loadWorkspaceFile(const QString &path) {
+api::Result<LoadSummary> Engine::loadWorkspaceFile(const QString &path)
+{
     auto db = m_database.connection();
     if (!db)
         return db.error();
     return WorkspaceLoader::loadFile(db.value(), m_database.dialect(), path);
 }
 
-api::Result<QJsonObject> Engine::dumpWorkspace() {
+api::Result<QJsonObject> Engine::dumpWorkspace()
+{
     auto db = m_database.connection();
     if (!db)
         return db.error();
     return WorkspaceDumper::dump(db.value());
 }
 
-api::Result<bool> Engine::isEmpty() {
+api::Result<bool> Engine::isEmpty()
+{
     auto db = m_database.connection();
     if (!db)
         return db.error();
@@ -66,7 +72,8 @@ api::Result<bool> Engine::isEmpty() {
     return !query.value().next();
 }
 
-api::Result<QList<OrganizationInfo>> Engine::organizations() {
+api::Result<QList<OrganizationInfo>> Engine::organizations()
+{
     auto db = m_database.connection();
     if (!db)
         return db.error();
@@ -84,7 +91,8 @@ api::Result<QList<OrganizationInfo>> Engine::organizations() {
 }
 
 api::Result<NewApiKey> Engine::createKey(const QString &orgSlug, Environment env,
-                                         const QStringList &scopes, const QString &name) {
+                                         const QStringList &scopes, const QString &name)
+{
     for (const QString &scope : scopes)
         if (!ApiKeys::knownScopes().contains(scope))
             return ApiError::invalidRequest(u"unknown scope \"%1\"; known scopes: %2"_s.arg(
@@ -119,7 +127,8 @@ api::Result<NewApiKey> Engine::createKey(const QString &orgSlug, Environment env
     return key;
 }
 
-api::Result<KeyContext> Engine::authenticate(const QString &secret) {
+api::Result<KeyContext> Engine::authenticate(const QString &secret)
+{
     const ApiError unauthorized{
         401, u"unauthorized"_s,
         u"send a valid secret key as \"Authorization: Bearer sk_test_…\" or sk_live_…"_s};

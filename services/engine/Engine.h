@@ -19,18 +19,21 @@ namespace md::engine {
 using Clock = std::function<qint64()>;
 
 // What an authenticated key may do, and on whose data.
-struct KeyContext {
+struct KeyContext
+{
     Scope scope;
     QString orgId;
     QString orgSlug;
     QStringList scopes;
 
-    bool allows(const QString &scopeName) const {
+    bool allows(const QString &scopeName) const
+    {
         return scopes.contains(QStringLiteral("*")) || scopes.contains(scopeName);
     }
 };
 
-struct OrganizationInfo {
+struct OrganizationInfo
+{
     qint64 pk = 0;
     QString id;
     QString slug;
@@ -38,7 +41,8 @@ struct OrganizationInfo {
     bool isTenant = false;
 };
 
-class Engine final {
+class Engine final
+{
 public:
     explicit Engine(QString location, Clock clock = {});
     Q_DISABLE_COPY_MOVE(Engine)

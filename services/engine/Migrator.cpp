@@ -12,7 +12,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QStringList migrationFiles() {
+QStringList migrationFiles()
+{
     QStringList files = QDir(u":/migrations"_s).entryList({u"*.sql"_s}, QDir::Files, QDir::Name);
     for (QString &file : files)
         file.prepend(u":/migrations/"_s);
@@ -21,7 +22,8 @@ QStringList migrationFiles() {
 
 // `{{pk}}` is the key column's type. `{{sequence T}}` lines become PostgreSQL key sequences
 // (balances count down); SQLite allocates keys from the table itself and skips them.
-QStringList statementsFor(const QString &script, Dialect dialect) {
+QStringList statementsFor(const QString &script, Dialect dialect)
+{
     static const QRegularExpression sequence(uR"(^\{\{sequence (\w+)\}\}$)"_s);
     QStringList statements;
     const QStringList parts = script.split(QRegularExpression(u"\n;\n"_s));
@@ -55,11 +57,13 @@ QStringList statementsFor(const QString &script, Dialect dialect) {
 
 } // namespace
 
-int Migrator::latestVersion() {
+int Migrator::latestVersion()
+{
     return int(migrationFiles().size());
 }
 
-api::Result<int> Migrator::migrate(const QSqlDatabase &db, Dialect dialect) {
+api::Result<int> Migrator::migrate(const QSqlDatabase &db, Dialect dialect)
+{
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();

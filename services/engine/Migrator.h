@@ -7,7 +7,8 @@
 
 namespace md::engine {
 
-class Migrator final {
+class Migrator final
+{
 public:
     static int latestVersion();
     // Brings the database to the latest version; safe to run from several

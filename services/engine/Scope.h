@@ -10,11 +10,13 @@ namespace md::engine {
 
 enum class Environment { Test, Live };
 
-inline QString environmentWord(Environment env) {
+inline QString environmentWord(Environment env)
+{
     return env == Environment::Test ? QStringLiteral("test") : QStringLiteral("live");
 }
 
-inline std::optional<Environment> environmentFromWord(const QString &word) {
+inline std::optional<Environment> environmentFromWord(const QString &word)
+{
     if (word == QLatin1StringView("test"))
         return Environment::Test;
     if (word == QLatin1StringView("live"))
@@ -22,7 +24,8 @@ inline std::optional<Environment> environmentFromWord(const QString &word) {
     return std::nullopt;
 }
 
-struct Scope {
+struct Scope
+{
     qint64 orgPk = 0;
     Environment env = Environment::Test;
 

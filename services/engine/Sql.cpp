@@ -6,12 +6,13 @@ namespace md::engine {
 
 using namespace Qt::StringLiterals;
 
-api::ApiError sqlError(const QSqlQuery &query) {
+api::ApiError sqlError(const QSqlQuery &query)
+{
     return api::ApiError::internal(u"database error: %1"_s.arg(query.lastError().text()));
 }
 
-api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql,
-                              const QVariantList &binds) {
+api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql, const QVariantList &binds)
+{
     QSqlQuery query(db);
     query.setForwardOnly(true);
     // PostgreSQL cannot prepare DDL; statements without values run directly.
@@ -31,14 +32,17 @@ api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql,
 
 WriteTransaction::WriteTransaction(QSqlDatabase db, Dialect dialect)
     : m_db(std::move(db))
-    , m_dialect(dialect) {}
+    , m_dialect(dialect)
+{}
 
-WriteTransaction::~WriteTransaction() {
+WriteTransaction::~WriteTransaction()
+{
     if (m_open)
         QSqlQuery(m_db).exec(u"ROLLBACK"_s);
 }
 
-api::Result<api::Done> WriteTransaction::begin() {
+api::Result<api::Done> WriteTransaction::begin()
+{
     QSqlQuery query(m_db);
     if (!query.exec(m_dialect == Dialect::Sqlite ? u"BEGIN IMMEDIATE"_s : u"BEGIN"_s))
         return sqlError(query);
@@ -46,7 +50,8 @@ api::Result<api::Done> WriteTransaction::begin() {
     return api::Done{};
 }
 
-api::Result<api::Done> WriteTransaction::commit() {
+api::Result<api::Done> WriteTransaction::commit()
+{
     QSqlQuery query(m_db);
     if (!query.exec(u"COMMIT"_s))
         return sqlError(query);
@@ -56,9 +61,11 @@ api::Result<api::Done> WriteTransaction::commit() {
 
 KeyAllocator::KeyAllocator(QSqlDatabase db, Dialect dialect)
     : m_db(std::move(db))
-    , m_dialect(dialect) {}
+    , m_dialect(dialect)
+{}
 
-api::Result<qint64> KeyAllocator::next(const QString &table) {
+api::Result<qint64> KeyAllocator::next(const QString &table)
+{
     const bool descending = table == "balances"_L1;
     if (m_dialect == Dialect::Postgres) {
         QList<qint64> &block = m_pending[table];
@@ -88,7 +95,8 @@ api::Result<qint64> KeyAllocator::next(const QString &table) {
 }
 
 api::Result<api::Done> insertRows(const QSqlDatabase &db, const QString &table,
-                                  const QStringList &columns, const QList<QVariantList> &rows) {
+                                  const QStringList &columns, const QList<QVariantList> &rows)
+{
     // Stay well under both engines' limit on bound parameters per statement.
     const qsizetype perStatement = std::max<qsizetype>(1, 20000 / columns.size());
     const QString rowMarks = u'(' + QStringList(columns.size(), u"?"_s).join(u',') + u')';

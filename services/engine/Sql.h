@@ -17,7 +17,8 @@ api::ApiError sqlError(const QSqlQuery &query);
 
 // A write transaction. SQLite takes the write lock at BEGIN (IMMEDIATE) so two
 // writers never deadlock upgrading read locks; the destructor rolls back.
-class WriteTransaction final {
+class WriteTransaction final
+{
 public:
     WriteTransaction(QSqlDatabase db, Dialect dialect);
     ~WriteTransaction();
@@ -36,7 +37,8 @@ private:
 // Balances count downwards (newest first in key order), other tables upwards.
 // SQLite: the writer holds the lock, so the table's extreme key is read once;
 // PostgreSQL: blocks of sequence values, safe beside other writers.
-class KeyAllocator final {
+class KeyAllocator final
+{
 public:
     KeyAllocator(QSqlDatabase db, Dialect dialect);
     api::Result<qint64> next(const QString &table);

@@ -14,19 +14,23 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QJsonValue nullableInteger(const QVariant &value) {
+QJsonValue nullableInteger(const QVariant &value)
+{
     return value.isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(value.toLongLong());
 }
 
-QJsonValue nullableText(const QVariant &value) {
+QJsonValue nullableText(const QVariant &value)
+{
     return value.isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(value.toString());
 }
 
-QJsonValue amount(const QVariant &value) {
+QJsonValue amount(const QVariant &value)
+{
     return api::Decimal::parse(value.toString()).value_or(api::Decimal()).toJson();
 }
 
-QJsonValue storedJson(const QVariant &value) {
+QJsonValue storedJson(const QVariant &value)
+{
     if (value.isNull())
         return QJsonValue::Null;
     const QJsonDocument document = QJsonDocument::fromJson(value.toString().toUtf8());
@@ -36,7 +40,8 @@ QJsonValue storedJson(const QVariant &value) {
 // Runs a query and hands each row to `row`; stops at the first error.
 template <typename F>
 api::Result<api::Done> eachRow(const QSqlDatabase &db, const QString &sql,
-                               const QVariantList &binds, F &&row) {
+                               const QVariantList &binds, F &&row)
+{
     auto query = runSql(db, sql, binds);
     if (!query)
         return query.error();
@@ -49,7 +54,8 @@ api::Result<api::Done> eachRow(const QSqlDatabase &db, const QString &sql,
     if (auto result = (expression); !result)                                                       \
         return result.error();
 
-api::Result<QJsonObject> environment(const QSqlDatabase &db, qint64 orgPk, const QString &env) {
+api::Result<QJsonObject> environment(const QSqlDatabase &db, qint64 orgPk, const QString &env)
+{
     const QVariantList scope{orgPk, env};
     QJsonArray features;
     QHash<qint64, qsizetype> featureIndex;
@@ -261,16 +267,19 @@ api::Result<QJsonObject> environment(const QSqlDatabase &db, qint64 orgPk, const
 
 } // namespace
 
-api::Result<QJsonObject> WorkspaceDumper::dump(const QSqlDatabase &db) {
+api::Result<QJsonObject> WorkspaceDumper::dump(const QSqlDatabase &db)
+{
     // One snapshot for the whole dump.
     QSqlQuery(db).exec(db.driverName() == "QPSQL"_L1 ? u"BEGIN ISOLATION LEVEL REPEATABLE READ"_s
                                                      : u"BEGIN"_s);
-    struct EndRead {
+    struct EndRead
+    {
         QSqlDatabase db;
         ~EndRead() { QSqlQuery(db).exec(u"ROLLBACK"_s); }
     } endRead{db};
 
-    struct Org {
+    struct Org
+    {
         qint64 pk;
         QJsonObject json;
     };

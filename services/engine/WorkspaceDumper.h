@@ -9,7 +9,8 @@
 
 namespace md::engine {
 
-class WorkspaceDumper final {
+class WorkspaceDumper final
+{
 public:
     static api::Result<QJsonObject> dump(const QSqlDatabase &db);
 };

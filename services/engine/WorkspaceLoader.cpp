@@ -27,21 +27,25 @@ constexpr std::pair<QLatin1StringView, int> PlanStatuses[] = {
 };
 constexpr std::pair<QLatin1StringView, int> Processors[] = {{"stripe"_L1, 0}, {"revenuecat"_L1, 1}};
 
-QString compactJson(const QJsonValue &value) {
+QString compactJson(const QJsonValue &value)
+{
     if (value.isObject())
         return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
     return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
 }
 
-QVariant orNull(const std::optional<QString> &value) {
+QVariant orNull(const std::optional<QString> &value)
+{
     return value ? QVariant(*value) : QVariant();
 }
 
-QVariant orNull(const std::optional<qint64> &value) {
+QVariant orNull(const std::optional<qint64> &value)
+{
     return value ? QVariant(*value) : QVariant();
 }
 
-QString nonEmptyId(const JsonReader &reader) {
+QString nonEmptyId(const JsonReader &reader)
+{
     const QString id = reader.string();
     if (reader.ok() && id.trimmed().isEmpty())
         reader.fail(u"must not be empty"_s);
@@ -49,24 +53,29 @@ QString nonEmptyId(const JsonReader &reader) {
 }
 
 // Rows waiting to be inserted, flushed in foreign-key order.
-class Batches final {
+class Batches final
+{
 public:
     static constexpr qsizetype FlushAt = 20000;
 
     explicit Batches(QSqlDatabase db)
-        : m_db(std::move(db)) {}
+        : m_db(std::move(db))
+    {}
 
-    void declare(const QString &table, const QStringList &columns) {
+    void declare(const QString &table, const QStringList &columns)
+    {
         m_order.append(table);
         m_columns.insert(table, columns);
     }
-    api::Result<api::Done> add(const QString &table, QVariantList row) {
+    api::Result<api::Done> add(const QString &table, QVariantList row)
+    {
         m_rows[table].append(std::move(row));
         if (++m_pending >= FlushAt)
             return flush();
         return api::Done{};
     }
-    api::Result<api::Done> flush() {
+    api::Result<api::Done> flush()
+    {
         for (const QString &table : std::as_const(m_order)) {
             QList<QVariantList> &rows = m_rows[table];
             if (rows.isEmpty())
@@ -87,12 +96,14 @@ private:
     qsizetype m_pending = 0;
 };
 
-class Loader final {
+class Loader final
+{
 public:
     Loader(const QSqlDatabase &db, Dialect dialect)
         : m_db(db)
         , m_keys(db, dialect)
-        , m_batches(db) {
+        , m_batches(db)
+    {
         m_batches.declare(u"organizations"_s,
                           {u"pk"_s, u"id"_s, u"slug"_s, u"name"_s, u"master_org_pk"_s,
                            u"test_secret_connected"_s, u"live_secret_connected"_s,
@@ -153,7 +164,8 @@ public:
                            u"timestamp"_s, u"idempotency_key"_s, u"created_at"_s});
     }
 
-    api::Result<LoadSummary> run(const JsonReader &root) {
+    api::Result<LoadSummary> run(const JsonReader &root)
+    {
         root.object();
         const JsonReader format = root.field("format"_L1);
         if (format.string() != "meterdesk-workspace"_L1 && root.ok())
@@ -181,22 +193,26 @@ private:
     if (!(reader).ok())                                                                            \
         return *(reader).error();
 
-    api::Result<qint64> key(const QString &table) {
+    api::Result<qint64> key(const QString &table)
+    {
         return m_keys.next(table);
     }
 
-    api::Result<api::Done> add(const QString &table, QVariantList row) {
+    api::Result<api::Done> add(const QString &table, QVariantList row)
+    {
         return m_batches.add(table, std::move(row));
     }
 
-    api::Result<bool> exists(const QString &sql, const QVariantList &binds) {
+    api::Result<bool> exists(const QString &sql, const QVariantList &binds)
+    {
         auto query = runSql(m_db, sql, binds);
         if (!query)
             return query.error();
         return query.value().next();
     }
 
-    api::Result<api::Done> organization(const JsonReader &org) {
+    api::Result<api::Done> organization(const JsonReader &org)
+    {
         org.object();
         const QString id = nonEmptyId(org.field("id"_L1));
         const JsonReader slugReader = org.field("slug"_L1);
@@ -292,7 +308,8 @@ private:
         return api::Done{};
     }
 
-    api::Result<api::Done> apiKey(const JsonReader &apiKey, qint64 orgPk) {
+    api::Result<api::Done> apiKey(const JsonReader &apiKey, qint64 orgPk)
+    {
         apiKey.object();
         const JsonReader envReader = apiKey.field("env"_L1);
         const auto env = environmentFromWord(envReader.string());
@@ -335,7 +352,8 @@ private:
                                    scopes.join(u' '), name, createdAt});
     }
 
-    api::Result<api::Done> environment(const JsonReader &env, const Scope &scope) {
+    api::Result<api::Done> environment(const JsonReader &env, const Scope &scope)
+    {
         env.object();
         m_features.clear();
         m_products.clear();
@@ -363,7 +381,8 @@ private:
         return api::Done{};
     }
 
-    api::Result<api::Done> feature(const JsonReader &feature, const Scope &scope) {
+    api::Result<api::Done> feature(const JsonReader &feature, const Scope &scope)
+    {
         feature.object();
         const JsonReader idReader = feature.field("id"_L1);
         const QString id = nonEmptyId(idReader);
@@ -416,14 +435,16 @@ private:
     }
 
     // A markup percentage: -100 (free) or more.
-    static QString markup(const JsonReader &reader) {
+    static QString markup(const JsonReader &reader)
+    {
         const api::Decimal value = reader.decimal();
         if (reader.ok() && value < api::Decimal::fromInteger(-100))
             reader.fail(u"a markup is a percentage of at least -100"_s);
         return value.toString();
     }
 
-    api::Result<api::Done> product(const JsonReader &product, const Scope &scope) {
+    api::Result<api::Done> product(const JsonReader &product, const Scope &scope)
+    {
         product.object();
         const JsonReader idReader = product.field("id"_L1);
         const QString id = nonEmptyId(idReader);
@@ -473,7 +494,8 @@ private:
              createdAt});
     }
 
-    api::Result<api::Done> customer(const JsonReader &customer, const Scope &scope) {
+    api::Result<api::Done> customer(const JsonReader &customer, const Scope &scope)
+    {
         customer.object();
         const JsonReader idReader = customer.field("id"_L1);
         const QString id = nonEmptyId(idReader);
@@ -586,7 +608,8 @@ private:
     }
 
     api::Result<api::Done> customerProduct(const JsonReader &cp, qint64 customerPk,
-                                           QHash<QString, qint64> &customerProducts) {
+                                           QHash<QString, qint64> &customerProducts)
+    {
         cp.object();
         const JsonReader idReader = cp.field("id"_L1);
         const QString id = nonEmptyId(idReader);
@@ -641,7 +664,8 @@ private:
 
     api::Result<api::Done> balance(const JsonReader &balance, const Scope &scope, qint64 customerPk,
                                    const QHash<QString, qint64> &entities,
-                                   const QHash<QString, qint64> &customerProducts) {
+                                   const QHash<QString, qint64> &customerProducts)
+    {
         balance.object();
         const JsonReader idReader = balance.field("id"_L1);
         const QString id = nonEmptyId(idReader);
@@ -730,7 +754,8 @@ private:
     }
 
     api::Result<api::Done> usageEvent(const JsonReader &event, const Scope &scope,
-                                      qint64 customerPk, const QHash<QString, qint64> &entities) {
+                                      qint64 customerPk, const QHash<QString, qint64> &entities)
+    {
         event.object();
         const JsonReader featureReader = event.field("feature_id"_L1);
         const QString featureId = featureReader.string();
@@ -771,7 +796,8 @@ private:
                     createdAt});
     }
 
-    api::Result<api::Done> reward(const JsonReader &reward, const Scope &scope) {
+    api::Result<api::Done> reward(const JsonReader &reward, const Scope &scope)
+    {
         reward.object();
         const JsonReader coupon = reward.field("coupon"_L1);
         const JsonReader grant = reward.field("feature_grant"_L1);
@@ -835,7 +861,8 @@ private:
 } // namespace
 
 api::Result<LoadSummary> WorkspaceLoader::load(const QSqlDatabase &db, Dialect dialect,
-                                               const QJsonObject &workspace) {
+                                               const QJsonObject &workspace)
+{
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
@@ -849,7 +876,8 @@ api::Result<LoadSummary> WorkspaceLoader::load(const QSqlDatabase &db, Dialect d
 }
 
 api::Result<LoadSummary> WorkspaceLoader::loadFile(const QSqlDatabase &db, Dialect dialect,
-                                                   const QString &path) {
+                                                   const QString &path)
+{
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return ApiError::invalidRequest(u"cannot read %1: %2"_s.arg(path, file.errorString()));

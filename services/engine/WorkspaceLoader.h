@@ -9,14 +9,16 @@
 
 namespace md::engine {
 
-struct LoadSummary {
+struct LoadSummary
+{
     qsizetype organizations = 0;
     qsizetype customers = 0;
     qsizetype balances = 0;
     qsizetype apiKeys = 0;
 };
 
-class WorkspaceLoader final {
+class WorkspaceLoader final
+{
 public:
     static constexpr int FormatVersion = 1;
     static api::Result<LoadSummary> load(const QSqlDatabase &db, Dialect dialect,

@@ -46,22 +46,21 @@ private Q_SLOTS:
         QTest::addColumn<QString>("pointer"); // dotted path of the field to replace
         QTest::addColumn<QByteArray>("value");
         QTest::addColumn<QString>("message");
-        QTest::newRow("plan_id wrong type") << u"plan_id"_s << QByteArray("5")
-                                            << u"plan_id: expected a string"_s;
-        QTest::newRow("missing feature_id") << u"feature_id"_s << QByteArray()
-                                            << u"feature_id: is required"_s;
-        QTest::newRow("unknown status") << u"status"_s << QByteArray("\"paused\"")
-                                        << u"status: \"paused\" is not one of"_s;
+        QTest::newRow("plan_id wrong type")
+            << u"plan_id"_s << QByteArray("5") << u"plan_id: expected a string"_s;
+        QTest::newRow("missing feature_id")
+            << u"feature_id"_s << QByteArray() << u"feature_id: is required"_s;
+        QTest::newRow("unknown status")
+            << u"status"_s << QByteArray("\"paused\"") << u"status: \"paused\" is not one of"_s;
         QTest::newRow("unknown reset interval")
             << u"reset.interval"_s << QByteArray("\"fortnight\"")
             << u"reset.interval: \"fortnight\" is not one of"_s;
-        QTest::newRow("tier to is a word")
-            << u"price.tiers.0.to"_s << QByteArray("\"infinity\"")
-            << u"price.tiers[0].to: expected a number or \"inf\""_s;
+        QTest::newRow("tier to is a word") << u"price.tiers.0.to"_s << QByteArray("\"infinity\"")
+                                           << u"price.tiers[0].to: expected a number or \"inf\""_s;
         QTest::newRow("inf not last") << u"price.tiers.0.to"_s << QByteArray("\"inf\"")
                                       << u"price.tiers[0].to: only the last tier"_s;
-        QTest::newRow("tiers not rising") << u"price.tiers.1.to"_s << QByteArray("50")
-                                          << u"price.tiers[1].to"_s;
+        QTest::newRow("tiers not rising")
+            << u"price.tiers.1.to"_s << QByteArray("50") << u"price.tiers[1].to"_s;
         QTest::newRow("billing units zero") << u"price.billing_units"_s << QByteArray("0")
                                             << u"price.billing_units: must be greater than 0"_s;
         QTest::newRow("bad billing method")
@@ -71,14 +70,14 @@ private Q_SLOTS:
                                            << u"price.tier_behavior: \"flat\" is not one of"_s;
         QTest::newRow("rollover balance missing")
             << u"rollovers.0.balance"_s << QByteArray() << u"rollovers[0].balance: is required"_s;
-        QTest::newRow("created_at fraction") << u"created_at"_s << QByteArray("1.5")
-                                             << u"created_at: expected an integer"_s;
+        QTest::newRow("created_at fraction")
+            << u"created_at"_s << QByteArray("1.5") << u"created_at: expected an integer"_s;
         QTest::newRow("timestamp beyond 2^53") << u"created_at"_s << QByteArray("9007199254740992")
                                                << u"created_at: expected an integer"_s;
-        QTest::newRow("too many decimals") << u"usage"_s << QByteArray("0.0000000001")
-                                           << u"usage: the number is out of range"_s;
-        QTest::newRow("unlimited not bool") << u"unlimited"_s << QByteArray("\"no\"")
-                                            << u"unlimited: expected a boolean"_s;
+        QTest::newRow("too many decimals")
+            << u"usage"_s << QByteArray("0.0000000001") << u"usage: the number is out of range"_s;
+        QTest::newRow("unlimited not bool")
+            << u"unlimited"_s << QByteArray("\"no\"") << u"unlimited: expected a boolean"_s;
     }
     void balanceRowRejects()
     {
@@ -89,7 +88,7 @@ private Q_SLOTS:
         // Rebuild the object along the dotted path with the replaced leaf.
         const QStringList keys = pointer.split(u'.');
         std::function<QJsonValue(QJsonValue, qsizetype)> replace = [&](QJsonValue node,
-                                                                     qsizetype depth) {
+                                                                       qsizetype depth) {
             const QString &key = keys.at(depth);
             const bool leaf = depth + 1 == keys.size();
             if (node.isArray()) {
@@ -132,7 +131,8 @@ private Q_SLOTS:
             << QByteArray(R"({"customer_id":"acme","entity_id":"seat-1","limit":200,
                "start_cursor":"abc","statuses":["active","expired"],"plan_id":"pro",
                "feature_id":"ai_credits"})");
-        QTest::newRow("plan null") << QByteArray(R"({"limit":1,"statuses":["expired"],"plan_id":null})");
+        QTest::newRow("plan null")
+            << QByteArray(R"({"limit":1,"statuses":["expired"],"plan_id":null})");
     }
     void listRequestRoundTrips()
     {
@@ -151,24 +151,24 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("not json") << QByteArray("{") << u"the body is not valid JSON"_s;
         QTest::newRow("not an object") << QByteArray("[]") << u"the body must be a JSON object"_s;
-        QTest::newRow("limit zero") << QByteArray(R"({"limit":0})")
-                                    << u"limit: expected an integer from 1 to 200"_s;
-        QTest::newRow("limit 201") << QByteArray(R"({"limit":201})")
-                                   << u"limit: expected an integer from 1 to 200"_s;
-        QTest::newRow("limit fraction") << QByteArray(R"({"limit":2.5})")
-                                        << u"limit: expected an integer"_s;
-        QTest::newRow("statuses empty") << QByteArray(R"({"statuses":[]})")
-                                        << u"statuses: must hold at least one"_s;
+        QTest::newRow("limit zero")
+            << QByteArray(R"({"limit":0})") << u"limit: expected an integer from 1 to 200"_s;
+        QTest::newRow("limit 201")
+            << QByteArray(R"({"limit":201})") << u"limit: expected an integer from 1 to 200"_s;
+        QTest::newRow("limit fraction")
+            << QByteArray(R"({"limit":2.5})") << u"limit: expected an integer"_s;
+        QTest::newRow("statuses empty")
+            << QByteArray(R"({"statuses":[]})") << u"statuses: must hold at least one"_s;
         QTest::newRow("statuses bad word") << QByteArray(R"({"statuses":["active","gone"]})")
                                            << u"statuses[1]: \"gone\" is not one of"_s;
-        QTest::newRow("entity without customer") << QByteArray(R"({"entity_id":"e"})")
-                                                 << u"entity_id: requires customer_id"_s;
-        QTest::newRow("plan_id number") << QByteArray(R"({"plan_id":3})")
-                                        << u"plan_id: expected a string"_s;
-        QTest::newRow("cursor number") << QByteArray(R"({"start_cursor":3})")
-                                       << u"start_cursor: expected a string"_s;
-        QTest::newRow("customer null") << QByteArray(R"({"customer_id":null})")
-                                       << u"customer_id: expected a string"_s;
+        QTest::newRow("entity without customer")
+            << QByteArray(R"({"entity_id":"e"})") << u"entity_id: requires customer_id"_s;
+        QTest::newRow("plan_id number")
+            << QByteArray(R"({"plan_id":3})") << u"plan_id: expected a string"_s;
+        QTest::newRow("cursor number")
+            << QByteArray(R"({"start_cursor":3})") << u"start_cursor: expected a string"_s;
+        QTest::newRow("customer null")
+            << QByteArray(R"({"customer_id":null})") << u"customer_id: expected a string"_s;
     }
     void listRequestRejects()
     {

@@ -13,24 +13,28 @@
 
 namespace md::test {
 
-inline QJsonObject readJsonFile(const QString &path) {
+inline QJsonObject readJsonFile(const QString &path)
+{
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         qFatal("cannot read %s", qPrintable(path));
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
-inline QJsonObject smallWorkspace() {
+inline QJsonObject smallWorkspace()
+{
     return readJsonFile(QStringLiteral(MD_TEST_DATA_DIR "/small.json"));
 }
 
-struct EngineFixture {
+struct EngineFixture
+{
     TestDatabase database;
     std::shared_ptr<qint64> now = std::make_shared<qint64>(10000);
     std::unique_ptr<engine::Engine> engine;
 
     // Returns an empty string when ready, else what went wrong.
-    QString open() {
+    QString open()
+    {
         if (!database.error().isEmpty())
             return database.error();
         engine =

@@ -6,18 +6,21 @@
 using namespace md;
 using namespace Qt::StringLiterals;
 
-class TestApiKeys final : public QObject {
+class TestApiKeys final : public QObject
+{
     Q_OBJECT
 
     test::EngineFixture m_fixture;
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         MD_OPEN_FIXTURE(m_fixture);
         QVERIFY(m_fixture.engine->loadWorkspace(test::smallWorkspace()).ok());
     }
 
-    void createdKeyAuthenticatesWithItsScopes() {
+    void createdKeyAuthenticatesWithItsScopes()
+    {
         auto key = m_fixture.engine->createKey(u"alpha"_s, engine::Environment::Live,
                                                {u"balances:read"_s}, {});
         QVERIFY(key.ok());
@@ -31,7 +34,8 @@ private Q_SLOTS:
         QVERIFY(!context.value().allows(u"balances:write"_s));
     }
 
-    void onlyTheHashIsStored() {
+    void onlyTheHashIsStored()
+    {
         auto key =
             m_fixture.engine->createKey(u"alpha"_s, engine::Environment::Test, {u"*"_s}, u"ci"_s);
         QVERIFY(key.ok());
@@ -54,7 +58,8 @@ private Q_SLOTS:
         }
     }
 
-    void rejections_data() {
+    void rejections_data()
+    {
         QTest::addColumn<QString>("secret");
         QTest::newRow("empty") << QString();
         QTest::newRow("not a key") << u"hello"_s;
@@ -62,7 +67,8 @@ private Q_SLOTS:
         // The fixture's test key, presented as if it were a live key.
         QTest::newRow("test key as live") << u"sk_live_fixture0000000000000000000001"_s;
     }
-    void rejections() {
+    void rejections()
+    {
         QFETCH(QString, secret);
         auto context = m_fixture.engine->authenticate(secret);
         QVERIFY(!context.ok());
@@ -70,7 +76,8 @@ private Q_SLOTS:
         QCOMPARE(context.error().code, u"unauthorized"_s);
     }
 
-    void fixtureKeySeesOnlyTestData() {
+    void fixtureKeySeesOnlyTestData()
+    {
         auto context = m_fixture.engine->authenticate(u"sk_test_fixture0000000000000000000001"_s);
         QVERIFY(context.ok());
         QCOMPARE(context.value().scope.env, engine::Environment::Test);
@@ -80,7 +87,8 @@ private Q_SLOTS:
             QVERIFY(row.id != "b_live_ann"_L1);
     }
 
-    void unknownOrgAndScopeAreRefused() {
+    void unknownOrgAndScopeAreRefused()
+    {
         QCOMPARE(m_fixture.engine->createKey(u"nobody"_s, engine::Environment::Test, {u"*"_s}, {})
                      .error()
                      .code,
@@ -91,7 +99,8 @@ private Q_SLOTS:
                  u"invalid_request"_s);
     }
 
-    void hashComparisonIsExact() {
+    void hashComparisonIsExact()
+    {
         const QString a = engine::ApiKeys::hashOf(u"sk_test_a"_s);
         QVERIFY(engine::ApiKeys::sameHash(a, a));
         QVERIFY(!engine::ApiKeys::sameHash(a, engine::ApiKeys::hashOf(u"sk_test_b"_s)));

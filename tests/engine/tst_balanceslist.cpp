@@ -13,14 +13,16 @@ using api::ListBalancesRequest;
 
 namespace {
 
-QStringList ids(const api::ListBalancesResponse &response) {
+QStringList ids(const api::ListBalancesResponse &response)
+{
     QStringList list;
     for (const api::BalanceRow &row : response.list)
         list.append(row.id);
     return list;
 }
 
-ListBalancesRequest request(const QByteArray &body) {
+ListBalancesRequest request(const QByteArray &body)
+{
     auto decoded = api::decodeBody<ListBalancesRequest>(body);
     if (!decoded)
         qFatal("bad request in test: %s", qPrintable(decoded.error().message));
@@ -29,14 +31,16 @@ ListBalancesRequest request(const QByteArray &body) {
 
 } // namespace
 
-class TestBalancesList final : public QObject {
+class TestBalancesList final : public QObject
+{
     Q_OBJECT
 
     test::EngineFixture m_fixture;
     engine::Scope m_test;
     engine::Scope m_live;
 
-    api::ListBalancesResponse list(const QByteArray &body, const engine::Scope *scope = nullptr) {
+    api::ListBalancesResponse list(const QByteArray &body, const engine::Scope *scope = nullptr)
+    {
         auto response = m_fixture.engine->listBalances(scope ? *scope : m_test, request(body));
         if (!response)
             qFatal("list failed: %s", qPrintable(response.error().message));
@@ -44,7 +48,8 @@ class TestBalancesList final : public QObject {
     }
 
     // Every row, walking pages of `limit` from the first.
-    QStringList walk(QByteArray filters, int limit) {
+    QStringList walk(QByteArray filters, int limit)
+    {
         QStringList seen;
         QString cursor;
         for (int guard = 0; guard < 1000; ++guard) {
@@ -64,7 +69,8 @@ class TestBalancesList final : public QObject {
     }
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         MD_OPEN_FIXTURE(m_fixture);
         auto loaded = m_fixture.engine->loadWorkspace(test::smallWorkspace());
         QVERIFY2(loaded.ok(), loaded.ok() ? "" : qPrintable(loaded.error().message));
@@ -76,7 +82,8 @@ private Q_SLOTS:
 
     void init() { *m_fixture.now = 10000; }
 
-    void defaultsListActiveNewestFirstPerCustomer() {
+    void defaultsListActiveNewestFirstPerCustomer()
+    {
         const auto page = list("{}");
         QCOMPARE(ids(page), (QStringList{u"b_ann_expiring"_s, u"b_ann_seat"_s, u"b_ann_topup"_s,
                                          u"b_ann_pro"_s, u"b_bob_topup"_s, u"b_bob_pro"_s}));
@@ -86,7 +93,8 @@ private Q_SLOTS:
             QCOMPARE(row.status, BalanceStatus::Active);
     }
 
-    void rowsCarryEveryField() {
+    void rowsCarryEveryField()
+    {
         const auto page = list(R"({"customer_id":"ann","feature_id":"api_calls"})");
         QCOMPARE(page.list.size(), 1);
         const api::BalanceRow &row = page.list.first();
@@ -109,13 +117,15 @@ private Q_SLOTS:
         QCOMPARE(row.rollovers.at(1).balance, api::Decimal::fromInteger(40));
     }
 
-    void largeIntegersSurvive() {
+    void largeIntegersSurvive()
+    {
         const auto page = list(R"({"customer_id":"bob","feature_id":"ai_credits"})");
         QCOMPARE(page.list.size(), 1);
         QCOMPARE(page.list.first().toJson().value(u"remaining"_s).toInteger(), 9007199254740991LL);
     }
 
-    void filters_data() {
+    void filters_data()
+    {
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<QStringList>("expected");
         QTest::newRow("customer") << QByteArray(R"({"customer_id":"bob"})")
@@ -142,13 +152,15 @@ private Q_SLOTS:
             << QByteArray(R"({"customer_id":"ann","feature_id":"messages","plan_id":null})")
             << QStringList{u"b_ann_expiring"_s, u"b_ann_seat"_s};
     }
-    void filters() {
+    void filters()
+    {
         QFETCH(QByteArray, body);
         QFETCH(QStringList, expected);
         QCOMPARE(ids(list(body)), expected);
     }
 
-    void statusFollowsTheClock() {
+    void statusFollowsTheClock()
+    {
         // At 60000 the standalone balance (expires 50000) and bob's plan (40000) have expired;
         // nothing was written to make that so.
         *m_fixture.now = 60000;
@@ -162,12 +174,14 @@ private Q_SLOTS:
         QVERIFY(!ids(list(R"({"statuses":["expired"]})")).contains(u"b_ann_expiring"_s));
     }
 
-    void environmentsAreSeparate() {
+    void environmentsAreSeparate()
+    {
         QCOMPARE(ids(list("{}", &m_live)), QStringList{u"b_live_ann"_s});
         QCOMPARE(ids(list(R"({"customer_id":"ann"})", &m_live)), QStringList{u"b_live_ann"_s});
     }
 
-    void pagesWalkEverythingOnce_data() {
+    void pagesWalkEverythingOnce_data()
+    {
         QTest::addColumn<QByteArray>("filters");
         QTest::addColumn<int>("limit");
         for (int limit : {1, 2, 3, 5, 200}) {
@@ -179,7 +193,8 @@ private Q_SLOTS:
                 << QByteArray(R"({"feature_id":"api_calls"})") << limit;
         }
     }
-    void pagesWalkEverythingOnce() {
+    void pagesWalkEverythingOnce()
+    {
         QFETCH(QByteArray, filters);
         QFETCH(int, limit);
         QJsonObject whole = QJsonDocument::fromJson(filters).object();
@@ -187,7 +202,8 @@ private Q_SLOTS:
         QCOMPARE(walk(filters, limit), ids(list(QJsonDocument(whole).toJson())));
     }
 
-    void pageHasMoreExactly() {
+    void pageHasMoreExactly()
+    {
         const auto first = list(R"({"limit":6})");
         QCOMPARE(first.list.size(), 6);
         QVERIFY(!first.hasMore); // exactly six active rows: no empty last page
@@ -196,7 +212,8 @@ private Q_SLOTS:
         QVERIFY(partial.nextCursor);
     }
 
-    void insertsDuringAWalkNeitherRepeatNorSkip() {
+    void insertsDuringAWalkNeitherRepeatNorSkip()
+    {
         test::EngineFixture fixture;
         MD_OPEN_FIXTURE(fixture);
         QVERIFY(fixture.engine->loadWorkspace(test::smallWorkspace()).ok());
@@ -259,7 +276,8 @@ private Q_SLOTS:
             QCOMPARE(seen.count(id), 1);
     }
 
-    void errors_data() {
+    void errors_data()
+    {
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("code");
@@ -280,7 +298,8 @@ private Q_SLOTS:
         QTest::newRow("unknown plan")
             << QByteArray(R"({"plan_id":"platinum"})") << 404 << u"product_not_found"_s;
     }
-    void errors() {
+    void errors()
+    {
         QFETCH(QByteArray, body);
         QFETCH(int, status);
         QFETCH(QString, code);

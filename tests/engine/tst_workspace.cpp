@@ -14,7 +14,8 @@ namespace {
 
 // Replaces the value at a dotted path ("organizations.0.test.customers.1.id").
 QJsonValue replaced(const QJsonValue &node, const QStringList &keys, qsizetype depth,
-                    const QJsonValue &value, bool remove) {
+                    const QJsonValue &value, bool remove)
+{
     const QString &key = keys.at(depth);
     const bool leaf = depth + 1 == keys.size();
     if (node.isArray()) {
@@ -31,7 +32,8 @@ QJsonValue replaced(const QJsonValue &node, const QStringList &keys, qsizetype d
     return object;
 }
 
-qint64 count(engine::Engine &engine, const QString &table) {
+qint64 count(engine::Engine &engine, const QString &table)
+{
     auto db = engine.database().connection();
     auto query = engine::runSql(db.value(), u"SELECT COUNT(*) FROM "_s + table);
     query.value().next();
@@ -40,11 +42,13 @@ qint64 count(engine::Engine &engine, const QString &table) {
 
 } // namespace
 
-class TestWorkspace final : public QObject {
+class TestWorkspace final : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
-    void migrationsAreRecordedAndIdempotent() {
+    void migrationsAreRecordedAndIdempotent()
+    {
         test::EngineFixture fixture;
         MD_OPEN_FIXTURE(fixture);
         QVERIFY(fixture.engine->open().ok()); // a second run changes nothing
@@ -56,7 +60,8 @@ private Q_SLOTS:
         QCOMPARE(version.value().value(1).toInt(), engine::Migrator::latestVersion());
     }
 
-    void dumpThenLoadReproducesTheWorkspace() {
+    void dumpThenLoadReproducesTheWorkspace()
+    {
         test::EngineFixture first;
         MD_OPEN_FIXTURE(first);
         engine::DemoOptions options;
@@ -89,7 +94,8 @@ private Q_SLOTS:
         QCOMPARE(b.value().toJson(), a.value().toJson());
     }
 
-    void sqliteAndPostgresDumpAlike() {
+    void sqliteAndPostgresDumpAlike()
+    {
         if (!test::TestDatabase::usesPostgres())
             QSKIP("compares with PostgreSQL; runs in the postgres-labelled pass");
         test::EngineFixture postgres;
@@ -102,7 +108,8 @@ private Q_SLOTS:
         QCOMPARE(postgres.engine->dumpWorkspace().value(), sqlite.dumpWorkspace().value());
     }
 
-    void demoHasWhatItPromises() {
+    void demoHasWhatItPromises()
+    {
         test::EngineFixture fixture;
         MD_OPEN_FIXTURE(fixture);
         engine::DemoOptions options;
@@ -152,7 +159,8 @@ private Q_SLOTS:
         QVERIFY(count(*fixture.engine, u"rewards"_s) >= 4);
     }
 
-    void badFilesAreRejectedWhole_data() {
+    void badFilesAreRejectedWhole_data()
+    {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QJsonValue>("value");
         QTest::addColumn<bool>("remove");
@@ -223,7 +231,8 @@ private Q_SLOTS:
             << customer + u".created_at"_s << QJsonValue(1.5) << false
             << u"organizations[0].test.customers[1].created_at: expected an integer"_s;
     }
-    void badFilesAreRejectedWhole() {
+    void badFilesAreRejectedWhole()
+    {
         QFETCH(QString, path);
         QFETCH(QJsonValue, value);
         QFETCH(bool, remove);
@@ -243,7 +252,8 @@ private Q_SLOTS:
         QVERIFY(fixture.engine->isEmpty().value());
     }
 
-    void loadingTwiceIsRefused() {
+    void loadingTwiceIsRefused()
+    {
         test::EngineFixture fixture;
         MD_OPEN_FIXTURE(fixture);
         QVERIFY(fixture.engine->loadWorkspace(test::smallWorkspace()).ok());

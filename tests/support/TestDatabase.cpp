@@ -16,7 +16,8 @@ namespace {
 QAtomicInteger<int> s_serial;
 
 // Runs one statement on the server's maintenance database.
-QString runMaintenance(const QString &sql) {
+QString runMaintenance(const QString &sql)
+{
     const QUrl url(qEnvironmentVariable("MD_TEST_POSTGRES_URL"));
     const QString name = u"md-test-maintenance"_s;
     QString error;
@@ -41,11 +42,13 @@ QString runMaintenance(const QString &sql) {
 
 } // namespace
 
-bool TestDatabase::usesPostgres() {
+bool TestDatabase::usesPostgres()
+{
     return qEnvironmentVariable("MD_TEST_DATABASE") == "postgres"_L1;
 }
 
-TestDatabase::TestDatabase() {
+TestDatabase::TestDatabase()
+{
     if (!usesPostgres()) {
         m_location = m_dir.filePath(u"workspace.db"_s);
         return;
@@ -65,7 +68,8 @@ TestDatabase::TestDatabase() {
     m_location = url.toString();
 }
 
-TestDatabase::~TestDatabase() {
+TestDatabase::~TestDatabase()
+{
     if (!m_postgresName.isEmpty() && m_error.isEmpty())
         runMaintenance(u"DROP DATABASE IF EXISTS %1 WITH (FORCE)"_s.arg(m_postgresName));
 }

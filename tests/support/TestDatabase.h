@@ -7,7 +7,8 @@
 
 namespace md::test {
 
-class TestDatabase final {
+class TestDatabase final
+{
 public:
     TestDatabase();
     ~TestDatabase();

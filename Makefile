@@ -1,0 +1,32 @@
+# The two commands a newcomer runs: `make run` and `make test`.
+# Both install what is missing (scripts/setup.sh) and build first.
+BUILD_DIR := build
+DEMO_DB   ?= $(BUILD_DIR)/demo/meterdesk-demo.db
+
+.PHONY: all setup configure build run test bench clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+configure: setup
+	@cmake --preset default >/dev/null
+
+build: configure
+	@cmake --build --preset default
+
+# Starts the console on the embedded SQLite default with the demo workspace.
+run: build
+	@bash scripts/run-console.sh $(BUILD_DIR)/app/meterdesk --demo --database "$(DEMO_DB)"
+
+# Every test, the PostgreSQL ones against a private server started for the run.
+test: build
+	@bash scripts/with-postgres.sh ctest --test-dir $(BUILD_DIR) --output-on-failure -j2
+
+# Figures, not assertions: see bench/README.md.
+bench: build
+	@bash scripts/with-postgres.sh bash bench/run.sh $(BUILD_DIR)
+
+clean:
+	rm -rf $(BUILD_DIR)

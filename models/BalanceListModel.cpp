@@ -1,0 +1,208 @@
+#include "models/BalanceListModel.h"
+
+#include "models/AmountFormat.h"
+
+#include <QBrush>
+#include <QGuiApplication>
+#include <QPalette>
+
+namespace md::models {
+
+BalanceListModel::BalanceListModel(backend::BillingBackend *backend, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_backend(backend)
+{
+    m_request.limit = api::ListBalancesRequest::MaxLimit;
+}
+
+BalanceListModel::~BalanceListModel() = default;
+
+void BalanceListModel::setRequest(const api::ListBalancesRequest &request)
+{
+    m_request = request;
+    refresh();
+}
+
+void BalanceListModel::refresh()
+{
+    ++m_generation; // answers to earlier requests are dropped
+    beginResetModel();
+    m_rows.clear();
+    m_cursor.clear();
+    m_hasMore = true;
+    m_error.reset();
+    endResetModel();
+    if (m_loading) {
+        m_loading = false;
+        Q_EMIT loadingChanged(false);
+    }
+    requestPage();
+}
+
+int BalanceListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int BalanceListModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+bool BalanceListModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && m_hasMore && !m_loading && !m_error;
+}
+
+void BalanceListModel::fetchMore(const QModelIndex &parent)
+{
+    if (canFetchMore(parent))
+        requestPage();
+}
+
+void BalanceListModel::requestPage()
+{
+    if (m_loading || !m_hasMore)
+        return;
+    m_loading = true;
+    Q_EMIT loadingChanged(true);
+    api::ListBalancesRequest request = m_request;
+    request.startCursor = m_cursor;
+    const quint64 generation = m_generation;
+    m_backend->listBalances(request).then(
+        this, [this, generation](const api::Result<api::ListBalancesResponse> &result) {
+            if (generation != m_generation)
+                return;
+            m_loading = false;
+            if (!result) {
+                m_error = result.error();
+                Q_EMIT loadingChanged(false);
+                Q_EMIT failed(result.error());
+                return;
+            }
+            const api::ListBalancesResponse &page = result.value();
+            if (!page.list.isEmpty()) {
+                beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + page.list.size() - 1));
+                m_rows.append(page.list);
+                endInsertRows();
+            }
+            m_hasMore = page.hasMore;
+            m_cursor = page.nextCursor.value_or(QString());
+            // An empty page with more behind it is not for the view to notice.
+            if (m_hasMore && page.list.isEmpty()) {
+                requestPage();
+                return;
+            }
+            Q_EMIT loadingChanged(false);
+            if (!m_hasMore)
+                Q_EMIT complete();
+        });
+}
+
+QVariant BalanceListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case CustomerColumn:
+        return tr("Customer");
+    case FeatureColumn:
+        return tr("Feature");
+    case PlanColumn:
+        return tr("Plan");
+    case EntityColumn:
+        return tr("Entity");
+    case IncludedColumn:
+        return tr("Included");
+    case PrepaidColumn:
+        return tr("Prepaid");
+    case RemainingColumn:
+        return tr("Remaining");
+    case UsageColumn:
+        return tr("Usage");
+    case StatusColumn:
+        return tr("Status");
+    case ResetColumn:
+        return tr("Next reset");
+    case ExpiresColumn:
+        return tr("Expires");
+    case CreatedColumn:
+        return tr("Created");
+    default:
+        return {};
+    }
+}
+
+QVariant BalanceListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const api::BalanceRow &row = m_rows.at(index.row());
+    const bool expired = row.status == api::BalanceStatus::Expired;
+    const auto amount = [&](const api::Decimal &value) -> QVariant {
+        if (role == RawValueRole)
+            return value.toString();
+        if (row.unlimited &&
+            (index.column() == RemainingColumn || index.column() == IncludedColumn))
+            return tr("Unlimited");
+        return formatAmount(value);
+    };
+    const auto time = [&](std::optional<qint64> ms) -> QVariant {
+        if (!ms)
+            return role == RawValueRole ? QVariant() : QVariant(QString());
+        if (role == RawValueRole)
+            return *ms;
+        return role == Qt::ToolTipRole ? formatTimestamp(*ms) : formatDate(*ms);
+    };
+
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::ToolTipRole:
+    case RawValueRole:
+        switch (index.column()) {
+        case CustomerColumn:
+            return row.customerId;
+        case FeatureColumn:
+            return row.featureId;
+        case PlanColumn:
+            return row.planId.value_or(role == RawValueRole ? QString() : tr("—"));
+        case EntityColumn:
+            return row.entityId.value_or(QString());
+        case IncludedColumn:
+            return amount(row.includedGrant);
+        case PrepaidColumn:
+            return amount(row.prepaidGrant);
+        case RemainingColumn:
+            if (role == Qt::ToolTipRole && !row.rollovers.isEmpty())
+                return tr("%n rollover(s) carried onto this balance", nullptr,
+                          int(row.rollovers.size()));
+            return amount(row.remaining);
+        case UsageColumn:
+            return amount(row.usage);
+        case StatusColumn:
+            if (role == RawValueRole)
+                return QString(api::toWire(row.status));
+            return expired ? tr("expired") : tr("active");
+        case ResetColumn:
+            return time(row.reset ? row.reset->resetsAt : std::nullopt);
+        case ExpiresColumn:
+            return time(row.expiresAt);
+        case CreatedColumn:
+            return time(row.createdAt);
+        default:
+            return {};
+        }
+    case Qt::TextAlignmentRole:
+        if (index.column() >= IncludedColumn && index.column() <= UsageColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (expired)
+            return QGuiApplication::palette().brush(QPalette::Disabled, QPalette::Text);
+        return {};
+    default:
+        return {};
+    }
+}
+
+} // namespace md::models

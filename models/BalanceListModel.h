@@ -1,0 +1,79 @@
+// Balances from balances.list as a table: pages are fetched on demand with
+// the cursor the model holds (canFetchMore/fetchMore); pages that come back
+// empty while has_more is true are followed at once.
+#pragma once
+
+#include "services/api/ListBalances.h"
+#include "services/backend/BillingBackend.h"
+
+#include <QAbstractTableModel>
+
+namespace md::models {
+
+class BalanceListModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(BalanceListModel)
+
+public:
+    enum Column {
+        CustomerColumn,
+        FeatureColumn,
+        PlanColumn,
+        EntityColumn,
+        IncludedColumn,
+        PrepaidColumn,
+        RemainingColumn,
+        UsageColumn,
+        StatusColumn,
+        ResetColumn,
+        ExpiresColumn,
+        CreatedColumn,
+        ColumnCount
+    };
+    // The raw value of a cell, for sorting and copying: amounts as exact
+    // decimal text, times as milliseconds.
+    static constexpr int RawValueRole = Qt::UserRole;
+
+    explicit BalanceListModel(backend::BillingBackend *backend, QObject *parent = nullptr);
+    ~BalanceListModel() override;
+
+    // Replaces the filter and starts again from the first page.
+    void setRequest(const api::ListBalancesRequest &request);
+    const api::ListBalancesRequest &request() const { return m_request; }
+    void refresh();
+
+    const api::BalanceRow &balance(int row) const { return m_rows.at(row); }
+    bool isLoading() const { return m_loading; }
+    bool hasMore() const { return m_hasMore; }
+    const std::optional<api::ApiError> &lastError() const { return m_error; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+    bool canFetchMore(const QModelIndex &parent) const override;
+    void fetchMore(const QModelIndex &parent) override;
+
+Q_SIGNALS:
+    void loadingChanged(bool loading);
+    // A page failed; the model keeps what it had and can be asked again.
+    void failed(const md::api::ApiError &error);
+    // Every page has been fetched (the count is final).
+    void complete();
+
+private:
+    void requestPage();
+
+    backend::BillingBackend *m_backend;
+    api::ListBalancesRequest m_request;
+    QList<api::BalanceRow> m_rows;
+    QString m_cursor;
+    bool m_hasMore = true;
+    bool m_loading = false;
+    quint64 m_generation = 0;
+    std::optional<api::ApiError> m_error;
+};
+
+} // namespace md::models

@@ -1,0 +1,27 @@
+// billing_portal request and response (billing-api.md §4.5, decisions.md 4.5).
+#pragma once
+
+#include "services/api/JsonReader.h"
+
+namespace md::api {
+
+struct BillingPortalRequest
+{
+    std::optional<QString> returnUrl; // where the portal's back button leads; optional
+
+    static BillingPortalRequest read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const BillingPortalRequest &, const BillingPortalRequest &) = default;
+};
+
+struct BillingPortalResponse
+{
+    QString customerId;
+    QString url;
+
+    static BillingPortalResponse read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const BillingPortalResponse &, const BillingPortalResponse &) = default;
+};
+
+} // namespace md::api

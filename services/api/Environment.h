@@ -1,0 +1,13 @@
+// The environment a key, customer or product belongs to (`sandbox` or `production`).
+#pragma once
+
+#include "services/api/JsonReader.h"
+
+namespace md::api {
+
+enum class Environment { Sandbox, Production };
+
+QLatin1StringView toWire(Environment value);
+Environment readEnvironment(const JsonReader &reader);
+
+} // namespace md::api

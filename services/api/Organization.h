@@ -1,0 +1,18 @@
+// A tenant organization of a platform (billing-api.md §2.6).
+#pragma once
+
+#include "services/api/JsonReader.h"
+
+namespace md::api {
+
+struct Organization
+{
+    QString id;
+    QString slug;
+
+    static Organization read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const Organization &, const Organization &) = default;
+};
+
+} // namespace md::api

@@ -1,0 +1,68 @@
+// A product and its items (billing-api.md §2.5, decisions.md 4.6).
+#pragma once
+
+#include "services/api/Balance.h"
+#include "services/api/Environment.h"
+
+namespace md::api {
+
+enum class FeatureType { SingleUse, ContinuousUse, Boolean, Static };
+enum class UsageModel { Prepaid, PayPerUse };
+enum class TrialDuration { Day, Month, Year };
+
+QLatin1StringView toWire(FeatureType value);
+QLatin1StringView toWire(UsageModel value);
+QLatin1StringView toWire(TrialDuration value);
+
+struct FreeTrial
+{
+    TrialDuration duration = TrialDuration::Month;
+    qint64 length = 1;              // at least 1
+    bool uniqueFingerprint = false; // may be omitted, default false
+
+    static FreeTrial read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const FreeTrial &, const FreeTrial &) = default;
+};
+
+// feature_id is required; every other field may be omitted (the server derives it from the
+// feature or uses its default) and is written only when set, except interval: omitted or null
+// both mean one-off, and it is always written (null for one-off).
+struct ProductItem
+{
+    QString featureId;
+    std::optional<FeatureType> featureType;
+    std::optional<Decimal> includedUsage;  // not negative
+    std::optional<ResetInterval> interval; // minute..year; nullopt is one-off
+    std::optional<UsageModel> usageModel;
+    std::optional<Decimal> price;        // per billing_units; not negative; not together with tiers
+    std::optional<Decimal> billingUnits; // greater than 0
+    std::optional<QString> entityFeatureId;
+    std::optional<bool> resetUsageWhenEnabled;
+    std::optional<QList<Tier>> tiers; // at least one, rising `to`, only the last "inf"
+
+    static ProductItem read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const ProductItem &, const ProductItem &) = default;
+};
+
+struct Product
+{
+    qint64 createdAt = 0;
+    QString id;
+    QString name;
+    Environment env = Environment::Sandbox;
+    bool isAddOn = false;
+    bool isDefault = false;
+    std::optional<QString> group; // null once an update has cleared it
+    qint64 version = 1;           // at least 1
+    bool archived = false;        // may be omitted, default false
+    QList<ProductItem> items;
+    std::optional<FreeTrial> freeTrial; // null: no free trial
+
+    static Product read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const Product &, const Product &) = default;
+};
+
+} // namespace md::api

@@ -1,0 +1,211 @@
+#include "services/api/Reward.h"
+
+#include "services/api/WireCodec.h"
+
+namespace md::api {
+
+namespace {
+
+using namespace Qt::StringLiterals;
+
+constexpr std::pair<QLatin1StringView, ExpiryType> ExpiryTypeWords[] = {
+    {"day"_L1, ExpiryType::Day},
+    {"week"_L1, ExpiryType::Week},
+    {"month"_L1, ExpiryType::Month},
+    {"year"_L1, ExpiryType::Year},
+};
+constexpr std::pair<QLatin1StringView, CouponType> CouponTypeWords[] = {
+    {"percentage_discount"_L1, CouponType::PercentageDiscount},
+    {"fixed_discount"_L1, CouponType::FixedDiscount},
+    {"invoice_credits"_L1, CouponType::InvoiceCredits},
+};
+constexpr std::pair<QLatin1StringView, CouponDurationType> CouponDurationTypeWords[] = {
+    {"one_off"_L1, CouponDurationType::OneOff},
+    {"months"_L1, CouponDurationType::Months},
+    {"forever"_L1, CouponDurationType::Forever},
+};
+
+QString readCode(const JsonReader &reader)
+{
+    const QString code = reader.string();
+    if (reader.ok() && code.isEmpty())
+        reader.fail(u"must not be empty"_s);
+    return code;
+}
+
+// Reads a promo code list; a code may appear once only.
+template <typename T> QList<T> readPromoCodes(const JsonReader &reader)
+{
+    QList<T> codes;
+    for (const JsonReader &item : reader.array()) {
+        T code = T::read(item);
+        for (qsizetype i = 0; i < codes.size() && reader.ok(); ++i)
+            if (codes.at(i).code == code.code)
+                item.field("code"_L1).fail(u"duplicates promo_codes[%1]"_s.arg(i));
+        codes.append(std::move(code));
+    }
+    return codes;
+}
+
+} // namespace
+
+QLatin1StringView toWire(ExpiryType value)
+{
+    return wordOf(ExpiryTypeWords, value);
+}
+QLatin1StringView toWire(CouponType value)
+{
+    return wordOf(CouponTypeWords, value);
+}
+QLatin1StringView toWire(CouponDurationType value)
+{
+    return wordOf(CouponDurationTypeWords, value);
+}
+
+GrantExpiry GrantExpiry::read(const JsonReader &reader)
+{
+    reader.object();
+    GrantExpiry expiry;
+    expiry.type = reader.field("type"_L1).word(ExpiryTypeWords);
+    expiry.length = reader.field("length"_L1).integer(1);
+    return expiry;
+}
+
+QJsonObject GrantExpiry::toJson() const
+{
+    return {{u"type"_s, QString(toWire(type))}, {u"length"_s, length}};
+}
+
+FeatureGrant FeatureGrant::read(const JsonReader &reader)
+{
+    reader.object();
+    FeatureGrant grant;
+    grant.featureId = reader.field("feature_id"_L1).string();
+    grant.included = reader.field("included"_L1).nonNegativeDecimal();
+    const JsonReader expiry = reader.field("expiry"_L1);
+    if (!expiry.isMissingOrNull())
+        grant.expiry = GrantExpiry::read(expiry);
+    return grant;
+}
+
+QJsonObject FeatureGrant::toJson() const
+{
+    return {{u"feature_id"_s, featureId},
+            {u"included"_s, included.toJson()},
+            {u"expiry"_s, nullable(expiry)}};
+}
+
+FeatureGrantPromoCode FeatureGrantPromoCode::read(const JsonReader &reader)
+{
+    reader.object();
+    FeatureGrantPromoCode code;
+    code.code = readCode(reader.field("code"_L1));
+    code.maxUses = reader.field("max_uses"_L1).integer();
+    return code;
+}
+
+QJsonObject FeatureGrantPromoCode::toJson() const
+{
+    return {{u"code"_s, code}, {u"max_uses"_s, maxUses}};
+}
+
+CouponPromoCode CouponPromoCode::read(const JsonReader &reader)
+{
+    reader.object();
+    CouponPromoCode code;
+    code.code = readCode(reader.field("code"_L1));
+    code.globalMaxRedemption = reader.field("global_max_redemption"_L1).integer();
+    code.firstTimeTransaction = reader.field("first_time_transaction"_L1).boolean();
+    return code;
+}
+
+QJsonObject CouponPromoCode::toJson() const
+{
+    return {{u"code"_s, code},
+            {u"global_max_redemption"_s, globalMaxRedemption},
+            {u"first_time_transaction"_s, firstTimeTransaction}};
+}
+
+CouponDuration CouponDuration::read(const JsonReader &reader)
+{
+    reader.object();
+    CouponDuration duration;
+    duration.type = reader.field("type"_L1).word(CouponDurationTypeWords);
+    const JsonReader length = reader.field("length"_L1);
+    duration.length = length.integer();
+    if (reader.ok() && duration.type == CouponDurationType::Months && duration.length < 1)
+        length.fail(u"must be at least 1 for \"months\""_s);
+    return duration;
+}
+
+QJsonObject CouponDuration::toJson() const
+{
+    return {{u"type"_s, QString(toWire(type))}, {u"length"_s, length}};
+}
+
+QList<FeatureGrantPromoCode> readFeatureGrantPromoCodes(const JsonReader &reader)
+{
+    return readPromoCodes<FeatureGrantPromoCode>(reader);
+}
+
+QList<CouponPromoCode> readCouponPromoCodes(const JsonReader &reader)
+{
+    return readPromoCodes<CouponPromoCode>(reader);
+}
+
+FeatureGrantRecord FeatureGrantRecord::read(const JsonReader &reader)
+{
+    reader.object();
+    FeatureGrantRecord record;
+    record.id = reader.field("id"_L1).string();
+    record.name = reader.field("name"_L1).string();
+    record.promoCodes = readFeatureGrantPromoCodes(reader.field("promo_codes"_L1));
+    record.grants = readList<FeatureGrant>(reader.field("grants"_L1));
+    record.createdAt = reader.field("created_at"_L1).integer();
+    return record;
+}
+
+QJsonObject FeatureGrantRecord::toJson() const
+{
+    return {{u"id"_s, id},
+            {u"name"_s, name},
+            {u"promo_codes"_s, toJsonArray(promoCodes)},
+            {u"grants"_s, toJsonArray(grants)},
+            {u"created_at"_s, createdAt}};
+}
+
+CouponRecord CouponRecord::read(const JsonReader &reader)
+{
+    reader.object();
+    CouponRecord record;
+    record.id = reader.field("id"_L1).string();
+    record.name = reader.field("name"_L1).string();
+    record.type = reader.field("type"_L1).word(CouponTypeWords);
+    const JsonReader value = reader.field("value"_L1);
+    record.value = value.nonNegativeDecimal();
+    if (reader.ok() && record.type == CouponType::PercentageDiscount &&
+        record.value > Decimal::fromInteger(100))
+        value.fail(u"must not exceed 100 for \"percentage_discount\""_s);
+    record.duration = CouponDuration::read(reader.field("duration"_L1));
+    const JsonReader planIds = reader.field("plan_ids"_L1);
+    if (!planIds.isNull())
+        record.planIds = readStringList(planIds);
+    record.promoCodes = readCouponPromoCodes(reader.field("promo_codes"_L1));
+    record.createdAt = reader.field("created_at"_L1).integer();
+    return record;
+}
+
+QJsonObject CouponRecord::toJson() const
+{
+    return {{u"id"_s, id},
+            {u"name"_s, name},
+            {u"type"_s, QString(toWire(type))},
+            {u"value"_s, value.toJson()},
+            {u"duration"_s, duration.toJson()},
+            {u"plan_ids"_s, planIds ? QJsonValue(QJsonArray::fromStringList(*planIds))
+                                    : QJsonValue(QJsonValue::Null)},
+            {u"promo_codes"_s, toJsonArray(promoCodes)},
+            {u"created_at"_s, createdAt}};
+}
+
+} // namespace md::api

@@ -1,0 +1,28 @@
+// Products update request (billing-api.md §4.6, decisions.md 4.6); the response is a Product.
+// Every field is optional: nullopt keeps the stored value.
+#pragma once
+
+#include "services/api/Product.h"
+
+namespace md::api {
+
+struct UpdateProductRequest
+{
+    std::optional<QString> id; // renames the product; not empty
+    std::optional<QString> name;
+    std::optional<bool> isAddOn;
+    std::optional<bool> isDefault;
+    std::optional<qint64> version; // at least 1
+    // Outer nullopt: keep; inner nullopt: JSON null, clear the group.
+    std::optional<std::optional<QString>> group;
+    std::optional<bool> archived;
+    std::optional<QList<ProductItem>> items; // replaces the whole list
+    // Outer nullopt: keep; inner nullopt: JSON null, remove the free trial.
+    std::optional<std::optional<FreeTrial>> freeTrial;
+
+    static UpdateProductRequest read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const UpdateProductRequest &, const UpdateProductRequest &) = default;
+};
+
+} // namespace md::api

@@ -1,0 +1,167 @@
+#include "views/MainWindow.h"
+
+#include "services/backend/BillingBackend.h"
+#include "views/BalancesPage.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTableView>
+
+namespace md::views {
+
+namespace {
+
+QWidget *comingPage(const QString &title, const QString &what, QWidget *parent)
+{
+    auto *label = new QLabel(
+        QStringLiteral("<h2>%1</h2><p>%2</p>").arg(title.toHtmlEscaped(), what.toHtmlEscaped()),
+        parent);
+    label->setAlignment(Qt::AlignCenter);
+    label->setWordWrap(true);
+    label->setMargin(48);
+    return label;
+}
+
+} // namespace
+
+MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
+    : QMainWindow(parent)
+    , m_backend(backend)
+    , m_navigation(new QListWidget(this))
+    , m_pages(new QStackedWidget(this))
+    , m_balances(new BalancesPage(backend, this))
+    , m_connectionLabel(new QLabel(this))
+    , m_environmentBadge(new QLabel(this))
+    , m_organizationLabel(new QLabel(this))
+{
+    setWindowTitle(tr("Meterdesk"));
+    m_navigation->setObjectName(QStringLiteral("navigation"));
+    m_navigation->setMaximumWidth(200);
+
+    addPage(tr("Balances"), m_balances);
+    addPage(tr("Customers"),
+            comingPage(tr("Customers"),
+                       tr("A searchable customer list with overview, balances, subscriptions, "
+                          "flags and usage for each customer is coming next."),
+                       this));
+    addPage(tr("Products"),
+            comingPage(tr("Products"),
+                       tr("Product editing with items, tiers and free trials, with a review "
+                          "before saving, is on its way."),
+                       this));
+    addPage(tr("Rewards"),
+            comingPage(tr("Rewards"),
+                       tr("Coupons, feature grants and promo codes will be edited here."), this));
+    addPage(tr("Tenants"),
+            comingPage(tr("Tenants"),
+                       tr("Tenant organizations and their linked processor accounts will be "
+                          "listed here."),
+                       this));
+    addPage(tr("Usage"),
+            comingPage(tr("Usage"),
+                       tr("AI token usage events, charts of cost over time and a pricing "
+                          "calculator are coming."),
+                       this));
+
+    auto *splitter = new QSplitter(this);
+    splitter->addWidget(m_navigation);
+    splitter->addWidget(m_pages);
+    splitter->setStretchFactor(1, 1);
+    setCentralWidget(splitter);
+
+    auto *fileMenu = menuBar()->addMenu(tr("&File"));
+    QAction *quit = fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    quit->setMenuRole(QAction::QuitRole);
+    auto *goMenu = menuBar()->addMenu(tr("&Go"));
+    for (int i = 0; i < m_navigation->count(); ++i) {
+        QAction *go =
+            goMenu->addAction(m_navigation->item(i)->text(), this, [this, i] { showPage(i); });
+        go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+    }
+    auto *viewMenu = menuBar()->addMenu(tr("&View"));
+    viewMenu->addAction(tr("&Refresh"), QKeySequence::Refresh, m_balances, &BalancesPage::refresh);
+
+    m_environmentBadge->setObjectName(QStringLiteral("environmentBadge"));
+    m_environmentBadge->setMargin(2);
+    statusBar()->addWidget(m_connectionLabel);
+    statusBar()->addWidget(m_environmentBadge);
+    statusBar()->addWidget(m_organizationLabel);
+    connect(m_balances, &BalancesPage::statusMessage, this,
+            [this](const QString &message) { statusBar()->showMessage(message); });
+    connect(m_navigation, &QListWidget::currentRowChanged, m_pages,
+            &QStackedWidget::setCurrentIndex);
+    m_connectionLabel->setText(tr("Opening the workspace…"));
+    restoreState();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::addPage(const QString &title, QWidget *page)
+{
+    m_pages->addWidget(page);
+    auto *item = new QListWidgetItem(title, m_navigation);
+    item->setToolTip(tr("%1 (Ctrl+%2)").arg(title).arg(m_navigation->count()));
+}
+
+void MainWindow::showPage(int index)
+{
+    m_navigation->setCurrentRow(index);
+}
+
+void MainWindow::connectionReady()
+{
+    m_backend->connectionInfo().then(
+        this, [this](const api::Result<backend::ConnectionInfo> &info) {
+            if (!info) {
+                connectionFailed(info.error().message);
+                return;
+            }
+            const backend::ConnectionInfo &c = info.value();
+            const bool live = c.environment == QLatin1StringView("live");
+            setWindowTitle(tr("Meterdesk: %1 (%2)").arg(c.orgSlug, c.kind));
+            m_connectionLabel->setText(tr("● %1 %2").arg(c.kind, c.location));
+            m_environmentBadge->setText(live ? tr(" LIVE ") : tr(" TEST "));
+            // Test and live must never be confused: a coloured badge.
+            m_environmentBadge->setStyleSheet(
+                live ? QStringLiteral("background:#c62828;color:white;font-weight:bold")
+                     : QStringLiteral("background:#ef6c00;color:white;font-weight:bold"));
+            m_organizationLabel->setText(tr("org %1 (%2)").arg(c.orgSlug, c.orgName));
+        });
+    m_balances->refresh();
+}
+
+void MainWindow::connectionFailed(const QString &message)
+{
+    m_connectionLabel->setText(tr("Not connected: %1").arg(message));
+}
+
+void MainWindow::restoreState()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1280, 780);
+    m_balances->table()->horizontalHeader()->restoreState(
+        settings.value(QStringLiteral("balances/header")).toByteArray());
+    showPage(settings.value(QStringLiteral("window/page"), 0).toInt());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/page"), m_navigation->currentRow());
+    settings.setValue(QStringLiteral("balances/header"),
+                      m_balances->table()->horizontalHeader()->saveState());
+    event->accept();
+}
+
+} // namespace md::views

@@ -1,0 +1,50 @@
+// The console's main window: navigation sidebar, one page per user task,
+// and a status bar naming the connection, environment and organization.
+#pragma once
+
+#include <QMainWindow>
+
+class QLabel;
+class QListWidget;
+class QStackedWidget;
+
+namespace md::backend {
+class BillingBackend;
+}
+
+namespace md::views {
+
+class BalancesPage;
+
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MainWindow)
+
+public:
+    explicit MainWindow(backend::BillingBackend *backend, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Called once the backend is ready (migrated, demo loaded if asked).
+    void connectionReady();
+    void connectionFailed(const QString &message);
+    BalancesPage *balancesPage() const { return m_balances; }
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void addPage(const QString &title, QWidget *page);
+    void showPage(int index);
+    void restoreState();
+
+    backend::BillingBackend *m_backend;
+    QListWidget *m_navigation;
+    QStackedWidget *m_pages;
+    BalancesPage *m_balances;
+    QLabel *m_connectionLabel;
+    QLabel *m_environmentBadge;
+    QLabel *m_organizationLabel;
+};
+
+} // namespace md::views
