@@ -2,9 +2,7 @@
 
 #include "models/AmountFormat.h"
 
-#include <QBrush>
-#include <QGuiApplication>
-#include <QPalette>
+#include <QColor>
 
 namespace md::models {
 
@@ -26,16 +24,19 @@ void BalanceListModel::setRequest(const api::ListBalancesRequest &request)
 void BalanceListModel::refresh()
 {
     ++m_generation; // answers to earlier requests are dropped
+    const bool wasLoading = m_loading;
+    m_loading = false;
     beginResetModel();
     m_rows.clear();
     m_cursor.clear();
     m_hasMore = true;
     m_error.reset();
     endResetModel();
-    if (m_loading) {
-        m_loading = false;
+    // A view may already have asked for the first page while resetting.
+    if (m_loading)
+        return;
+    if (wasLoading)
         Q_EMIT loadingChanged(false);
-    }
     requestPage();
 }
 
@@ -66,6 +67,19 @@ void BalanceListModel::requestPage()
         return;
     m_loading = true;
     Q_EMIT loadingChanged(true);
+    // Asked from the event loop, never from inside a reset or an insertion a
+    // view is handling: a backend may answer at once.
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation = m_generation] {
+            if (generation == m_generation)
+                sendRequest();
+        },
+        Qt::QueuedConnection);
+}
+
+void BalanceListModel::sendRequest()
+{
     api::ListBalancesRequest request = m_request;
     request.startCursor = m_cursor;
     const quint64 generation = m_generation;
@@ -73,26 +87,29 @@ void BalanceListModel::requestPage()
         this, [this, generation](const api::Result<api::ListBalancesResponse> &result) {
             if (generation != m_generation)
                 return;
-            m_loading = false;
             if (!result) {
+                m_loading = false;
                 m_error = result.error();
                 Q_EMIT loadingChanged(false);
                 Q_EMIT failed(result.error());
                 return;
             }
             const api::ListBalancesResponse &page = result.value();
+            // The position moves before rows are announced and loading ends after,
+            // so a view asking for more while rows are inserted gets the next page.
+            m_hasMore = page.hasMore;
+            m_cursor = page.nextCursor.value_or(QString());
             if (!page.list.isEmpty()) {
                 beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + page.list.size() - 1));
                 m_rows.append(page.list);
                 endInsertRows();
             }
-            m_hasMore = page.hasMore;
-            m_cursor = page.nextCursor.value_or(QString());
             // An empty page with more behind it is not for the view to notice.
             if (m_hasMore && page.list.isEmpty()) {
-                requestPage();
+                sendRequest();
                 return;
             }
+            m_loading = false;
             Q_EMIT loadingChanged(false);
             if (!m_hasMore)
                 Q_EMIT complete();
@@ -197,9 +214,8 @@ QVariant BalanceListModel::data(const QModelIndex &index, int role) const
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::ForegroundRole:
-        if (expired)
-            return QGuiApplication::palette().brush(QPalette::Disabled, QPalette::Text);
-        return {};
+        // Mid grey reads as "inactive" on light and dark palettes alike.
+        return expired ? QVariant(QColor(Qt::gray)) : QVariant();
     default:
         return {};
     }

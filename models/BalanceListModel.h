@@ -65,6 +65,7 @@ Q_SIGNALS:
 
 private:
     void requestPage();
+    void sendRequest();
 
     backend::BillingBackend *m_backend;
     api::ListBalancesRequest m_request;

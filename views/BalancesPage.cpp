@@ -47,6 +47,14 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     connect(m_model, &models::BalanceListModel::loadingChanged, this, &BalancesPage::updateState);
     connect(m_model, &models::BalanceListModel::failed, this, &BalancesPage::updateState);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &BalancesPage::updateState);
+    // Size columns to the first page only: later pages must not make them jump.
+    connect(m_model, &QAbstractItemModel::rowsInserted, this,
+            [this](const QModelIndex &, int first) {
+                if (first == 0 && !m_columnsSized) {
+                    m_table->resizeColumnsToContents();
+                    m_columnsSized = true;
+                }
+            });
     connect(m_model, &QAbstractItemModel::modelReset, this, &BalancesPage::updateState);
     updateState();
 }

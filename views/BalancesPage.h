@@ -42,6 +42,7 @@ private:
     QStackedLayout *m_states;
     QLabel *m_message;
     QPushButton *m_retry;
+    bool m_columnsSized = false;
 };
 
 } // namespace md::views

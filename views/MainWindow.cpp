@@ -45,7 +45,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
 {
     setWindowTitle(tr("Meterdesk"));
     m_navigation->setObjectName(QStringLiteral("navigation"));
-    m_navigation->setMaximumWidth(200);
+    m_navigation->setMaximumWidth(220);
 
     addPage(tr("Balances"), m_balances);
     addPage(tr("Customers"),
@@ -76,6 +76,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     splitter->addWidget(m_navigation);
     splitter->addWidget(m_pages);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({160, 1100});
     setCentralWidget(splitter);
 
     auto *fileMenu = menuBar()->addMenu(tr("&File"));
@@ -92,9 +93,9 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
 
     m_environmentBadge->setObjectName(QStringLiteral("environmentBadge"));
     m_environmentBadge->setMargin(2);
-    statusBar()->addWidget(m_connectionLabel);
-    statusBar()->addWidget(m_environmentBadge);
-    statusBar()->addWidget(m_organizationLabel);
+    statusBar()->addPermanentWidget(m_connectionLabel);
+    statusBar()->addPermanentWidget(m_environmentBadge);
+    statusBar()->addPermanentWidget(m_organizationLabel);
     connect(m_balances, &BalancesPage::statusMessage, this,
             [this](const QString &message) { statusBar()->showMessage(message); });
     connect(m_navigation, &QListWidget::currentRowChanged, m_pages,

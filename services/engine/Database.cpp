@@ -33,10 +33,9 @@ Database::Database(QString location)
 Database::~Database()
 {
     const QMutexLocker lock(&m_mutex);
-    for (const QString &name : std::as_const(m_connections)) {
-        QSqlDatabase::database(name, false).close();
+    // Removing a connection closes it; fetching it here would touch another thread's.
+    for (const QString &name : std::as_const(m_connections))
         QSqlDatabase::removeDatabase(name);
-    }
 }
 
 bool Database::isPostgresUrl(const QString &location)

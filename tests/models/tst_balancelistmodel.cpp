@@ -1,0 +1,227 @@
+// BalanceListModel: paging through the backend, empty pages followed, stale
+// answers dropped, errors kept as values, display of exact amounts.
+#include "models/AmountFormat.h"
+#include "models/BalanceListModel.h"
+#include "services/backend/EngineBackend.h"
+#include "tests/engine/EngineFixture.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QtConcurrent/QtConcurrentRun>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+using models::BalanceListModel;
+
+namespace {
+
+// Serves scripted pages, some empty with more behind them.
+class ScriptedBackend final : public backend::BillingBackend
+{
+public:
+    QList<api::ListBalancesResponse> pages;
+    QList<api::ListBalancesRequest> requests;
+
+    QFuture<api::Result<api::ListBalancesResponse>>
+    listBalances(const api::ListBalancesRequest &request) override
+    {
+        requests.append(request);
+        const qsizetype index = request.startCursor.isEmpty() ? 0 : request.startCursor.toInt();
+        return QtConcurrent::run(
+            [page = pages.value(index)] { return api::Result<api::ListBalancesResponse>(page); });
+    }
+    QFuture<api::Result<backend::ConnectionInfo>> connectionInfo() override
+    {
+        return QtConcurrent::run(
+            [] { return api::Result<backend::ConnectionInfo>(backend::ConnectionInfo{}); });
+    }
+};
+
+api::BalanceRow row(const QString &id)
+{
+    api::BalanceRow r;
+    r.id = id;
+    r.customerId = u"c"_s;
+    r.featureId = u"f"_s;
+    return r;
+}
+
+} // namespace
+
+class TestBalanceListModel final : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_location;
+    std::unique_ptr<backend::EngineBackend> m_backend;
+
+    // Fetches every page the way a view would, waiting on signals only.
+    static bool waitComplete(BalanceListModel &model)
+    {
+        for (int guard = 0; guard < 100; ++guard) {
+            if (!model.isLoading()) {
+                if (!model.canFetchMore({}))
+                    return !model.hasMore() || model.lastError().has_value();
+                model.fetchMore({});
+            }
+            QSignalSpy settled(&model, &BalanceListModel::loadingChanged);
+            if (!settled.wait(5000))
+                return false;
+        }
+        return false;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QLocale::setDefault(QLocale::c());
+        m_location = m_dir.filePath(u"model.db"_s);
+        {
+            engine::Engine engine(m_location);
+            QVERIFY(engine.open().ok());
+            QVERIFY(engine.loadWorkspace(test::smallWorkspace()).ok());
+        }
+        // 10000 ms is the fixture's "now": the expiring balance is still active.
+        m_backend =
+            std::make_unique<backend::EngineBackend>(m_location, [] { return qint64(10000); });
+        auto prepared = m_backend->prepare(false);
+        prepared.waitForFinished();
+        QVERIFY(prepared.result().ok());
+    }
+
+    void pagesArriveAndPassTheModelTester()
+    {
+        BalanceListModel model(m_backend.get());
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        api::ListBalancesRequest request;
+        request.limit = 2;
+        request.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        model.setRequest(request);
+        QVERIFY(waitComplete(model));
+        QCOMPARE(model.rowCount(), 7);
+        QVERIFY(inserted.count() >= 4); // several pages of two
+        QVERIFY(!model.canFetchMore({}));
+        QCOMPARE(model.index(0, BalanceListModel::CustomerColumn).data().toString(), u"ann"_s);
+    }
+
+    void cellsShowExactAmountsAndStatus()
+    {
+        BalanceListModel model(m_backend.get());
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        api::ListBalancesRequest request;
+        request.customerId = u"ann"_s;
+        request.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
+        model.setRequest(request);
+        QVERIFY(waitComplete(model));
+        int pro = -1;
+        int old = -1;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            if (model.balance(r).id == "b_ann_pro"_L1)
+                pro = r;
+            if (model.balance(r).id == "b_ann_old"_L1)
+                old = r;
+        }
+        QVERIFY(pro >= 0 && old >= 0);
+        QCOMPARE(model.index(pro, BalanceListModel::RemainingColumn).data().toString(),
+                 u"750.50"_s);
+        QCOMPARE(model.index(pro, BalanceListModel::RemainingColumn)
+                     .data(BalanceListModel::RawValueRole)
+                     .toString(),
+                 u"750.5"_s);
+        QVERIFY(model.index(pro, BalanceListModel::RemainingColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(u"2"_s));
+        QCOMPARE(model.index(pro, BalanceListModel::PlanColumn).data().toString(), u"pro"_s);
+        QCOMPARE(model.index(old, BalanceListModel::StatusColumn).data().toString(), u"expired"_s);
+        QVERIFY(
+            model.index(old, BalanceListModel::StatusColumn).data(Qt::ForegroundRole).isValid());
+        QVERIFY(
+            !model.index(pro, BalanceListModel::StatusColumn).data(Qt::ForegroundRole).isValid());
+        const auto alignment =
+            model.index(pro, BalanceListModel::UsageColumn).data(Qt::TextAlignmentRole);
+        QVERIFY(alignment.value<Qt::Alignment>() & Qt::AlignRight);
+    }
+
+    void errorsAreKeptAndRetryable()
+    {
+        BalanceListModel model(m_backend.get());
+        QSignalSpy failed(&model, &BalanceListModel::failed);
+        api::ListBalancesRequest request;
+        request.customerId = u"nobody"_s;
+        model.setRequest(request);
+        QVERIFY(failed.wait(5000));
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY(model.lastError());
+        QCOMPARE(model.lastError()->code, u"customer_not_found"_s);
+        QVERIFY(!model.canFetchMore({}));
+        request.customerId = u"bob"_s;
+        model.setRequest(request);
+        QVERIFY(waitComplete(model));
+        QVERIFY(!model.lastError());
+        QCOMPARE(model.rowCount(), 2);
+    }
+
+    void emptyPagesWithMoreAreFollowed()
+    {
+        ScriptedBackend scripted;
+        scripted.pages = {{{row(u"a"_s)}, true, u"1"_s},
+                          {{}, true, u"2"_s},
+                          {{}, true, u"3"_s},
+                          {{row(u"b"_s), row(u"c"_s)}, false, std::nullopt}};
+        BalanceListModel model(&scripted);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.refresh();
+        QVERIFY(waitComplete(model));
+        QCOMPARE(model.rowCount(), 3);
+        // After the refresh: the first page, then each empty page's successor.
+        QStringList cursors;
+        for (const api::ListBalancesRequest &r :
+             scripted.requests.mid(scripted.requests.size() - 4))
+            cursors.append(r.startCursor);
+        QCOMPARE(cursors, (QStringList{QString(), u"1"_s, u"2"_s, u"3"_s}));
+    }
+
+    void staleAnswersAreDropped()
+    {
+        ScriptedBackend scripted;
+        scripted.pages = {{{row(u"x"_s)}, false, std::nullopt}};
+        BalanceListModel model(&scripted);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.refresh();
+        model.refresh(); // the first answer must not be appended as well
+        QVERIFY(waitComplete(model));
+        QCOMPARE(model.rowCount(), 1);
+    }
+
+    void amountsFormatExactly_data()
+    {
+        QTest::addColumn<QString>("amount");
+        QTest::addColumn<QLocale>("locale");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("C") << u"1234.5"_s << QLocale::c() << u"1234.50"_s;
+        QTest::newRow("US") << u"1234.5"_s << QLocale(QLocale::English, QLocale::UnitedStates)
+                            << u"1,234.50"_s;
+        QTest::newRow("German") << u"9007199254740991"_s
+                                << QLocale(QLocale::German, QLocale::Germany)
+                                << u"9.007.199.254.740.991,00"_s;
+        QTest::newRow("nano kept") << u"-0.000000001"_s << QLocale::c() << u"-0.000000001"_s;
+        QTest::newRow("small") << u"12"_s << QLocale::c() << u"12.00"_s;
+    }
+    void amountsFormatExactly()
+    {
+        QFETCH(QString, amount);
+        QFETCH(QLocale, locale);
+        QFETCH(QString, text);
+        QCOMPARE(models::formatAmount(*api::Decimal::parse(amount), locale), text);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBalanceListModel)
+#include "tst_balancelistmodel.moc"
