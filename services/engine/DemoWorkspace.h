@@ -12,6 +12,8 @@ namespace md::engine {
 struct DemoOptions
 {
     int customers = 400;
+    // Customers of the live environment; -1: a twentieth of the test ones.
+    int liveCustomers = -1;
     // 0: the natural mix (a handful per customer); otherwise pad every customer
     // to exactly this many balance rows (the benchmark's 100).
     int balancesPerCustomer = 0;

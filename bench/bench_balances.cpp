@@ -1,0 +1,168 @@
+// balances.list figures on a generated workspace (default 10,000 customers x
+// 100 balance rows): load time, and the median time of a 200-row page (first,
+// 2,500 pages deep, by feature, by customer) beside the raw SQL keyset query
+// on the same database. Prints figures; asserts nothing.
+#include "services/engine/BalanceCursor.h"
+#include "services/engine/DemoWorkspace.h"
+#include "services/engine/Engine.h"
+#include "services/engine/Sql.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTextStream>
+
+#include <algorithm>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QTextStream out(stdout);
+
+template <typename F>
+double medianMs(int runs, F &&run)
+{
+    QList<qint64> samples;
+    for (int i = 0; i < runs; ++i) {
+        QElapsedTimer timer;
+        timer.start();
+        run();
+        samples.append(timer.nsecsElapsed());
+    }
+    std::sort(samples.begin(), samples.end());
+    return double(samples.at(samples.size() / 2)) / 1e6;
+}
+
+[[noreturn]] void die(const QString &what, const api::ApiError &error)
+{
+    QTextStream(stderr) << what << ": " << error.message << Qt::endl;
+    std::exit(1);
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    const QCommandLineOption database(u"database"_s, u"SQLite path or postgresql:// URL (emptied first)."_s, u"D"_s);
+    const QCommandLineOption customers(u"customers"_s, u"Customers."_s, u"N"_s, u"10000"_s);
+    const QCommandLineOption perCustomer(u"balances-per-customer"_s, u"Balance rows per customer."_s, u"N"_s, u"100"_s);
+    const QCommandLineOption runs(u"runs"_s, u"Samples per figure."_s, u"N"_s, u"51"_s);
+    parser.addOptions({database, customers, perCustomer, runs});
+    parser.process(app);
+    const QString location = parser.value(database);
+    const int runCount = parser.value(runs).toInt();
+
+    engine::Engine engine(location);
+    if (auto opened = engine.open(); !opened)
+        die(u"open"_s, opened.error());
+    if (!engine.isEmpty().value())
+        die(u"database"_s, api::ApiError::invalidRequest(u"give an empty database"_s));
+
+    engine::DemoOptions options;
+    options.customers = parser.value(customers).toInt();
+    options.liveCustomers = 0;
+    options.balancesPerCustomer = parser.value(perCustomer).toInt();
+    options.nowMs = QDateTime::currentMSecsSinceEpoch();
+    QElapsedTimer timer;
+    timer.start();
+    const QJsonObject workspace = engine::DemoWorkspace::build(options);
+    const qint64 generateMs = timer.restart();
+    auto loaded = engine.loadWorkspace(workspace);
+    if (!loaded)
+        die(u"load"_s, loaded.error());
+    const qint64 loadMs = timer.restart();
+    const bool postgres = engine.database().dialect() == engine::Dialect::Postgres;
+    auto db = engine.database().connection().value();
+    (void)engine::runSql(db, u"ANALYZE"_s);
+
+    out << "backend: " << (postgres ? "PostgreSQL" : "SQLite") << "\n"
+        << "workspace: " << loaded.value().customers << " customers, " << loaded.value().balances
+        << " balance rows\n"
+        << "generate: " << generateMs << " ms, load: " << loadMs << " ms ("
+        << qint64(loaded.value().balances * 1000.0 / std::max<qint64>(1, loadMs)) << " rows/s)\n";
+
+    const engine::Scope scope{engine.organizations().value().first().pk, engine::Environment::Test};
+    const auto list = [&](const api::ListBalancesRequest &request) {
+        auto page = engine.listBalances(scope, request);
+        if (!page)
+            die(u"list"_s, page.error());
+        return page.value();
+    };
+
+    api::ListBalancesRequest first;
+    first.limit = 200;
+    // Walk to page 2,500 (500,000 rows deep) to get its cursor.
+    api::ListBalancesRequest deep = first;
+    for (int page = 1; page < 2500; ++page) {
+        const auto response = list(deep);
+        if (!response.hasMore)
+            break;
+        deep.startCursor = *response.nextCursor;
+    }
+    const auto deepCursor = engine::BalanceCursor::decode(deep.startCursor).value_or(engine::BalanceCursor{});
+    api::ListBalancesRequest byFeature = first;
+    byFeature.featureId = u"ai_credits"_s;
+    api::ListBalancesRequest byCustomer = first;
+    auto middle = engine::runSql(db, u"SELECT id, pk FROM customers ORDER BY pk LIMIT 1 OFFSET ?"_s,
+                                 {qint64(options.customers / 2)});
+    middle.value().next();
+    byCustomer.customerId = middle.value().value(0).toString();
+    const qint64 middlePk = middle.value().value(1).toLongLong();
+    auto feature = engine::runSql(db, u"SELECT pk FROM features WHERE org_pk = ? AND env = 'test' AND id = 'ai_credits'"_s,
+                                  {scope.orgPk});
+    feature.value().next();
+    const qint64 featurePk = feature.value().value(0).toLongLong();
+
+    // The raw keyset query: the index walk alone, no joins, no status, no decoding.
+    const QString columns = u"pk, id, customer_pk, feature_pk, included_grant, prepaid_grant, remaining, usage,"
+                            " unlimited, reset_interval, resets_at, price, expires_at, created_at"_s;
+    const auto raw = [&](const QString &where, const QVariantList &binds) {
+        QVariantList all{scope.orgPk, u"test"_s};
+        all.append(binds);
+        all.append(200);
+        const QString sql = u"SELECT "_s + columns + u" FROM balances WHERE org_pk = ? AND env = ?"_s + where +
+                            u" ORDER BY customer_pk, pk LIMIT ?"_s;
+        return [&db, sql, all] {
+            auto query = engine::runSql(db, sql, all);
+            int rows = 0;
+            while (query.value().next())
+                ++rows;
+            return rows;
+        };
+    };
+
+    struct Figure
+    {
+        const char *name;
+        api::ListBalancesRequest request;
+        std::function<int()> rawQuery;
+    };
+    const QList<Figure> figures{
+        {"first page", first, raw({}, {})},
+        {"page 2,500", deep, raw(u" AND (customer_pk, pk) > (?, ?)"_s, {deepCursor.customerPk, deepCursor.balancePk})},
+        {"by feature", byFeature, raw(u" AND feature_pk = ?"_s, {featurePk})},
+        {"by customer", byCustomer, raw(u" AND customer_pk = ?"_s, {middlePk})},
+    };
+    out << "\npage of 200 rows, median of " << runCount << " runs:\n";
+    out << QStringLiteral("%1 %2 %3 %4\n").arg(u"query"_s, -14).arg(u"list (ms)"_s, 10).arg(u"raw SQL (ms)"_s, 13).arg(u"ratio"_s, 7);
+    for (const Figure &figure : figures) {
+        int rows = 0;
+        const double ours = medianMs(runCount, [&] { rows = int(list(figure.request).list.size()); });
+        const double baseline = medianMs(runCount, figure.rawQuery);
+        out << QStringLiteral("%1 %2 %3 %4   (%5 rows)\n")
+                   .arg(QString::fromLatin1(figure.name), -14)
+                   .arg(ours, 10, 'f', 3)
+                   .arg(baseline, 13, 'f', 3)
+                   .arg(ours / baseline, 7, 'f', 2)
+                   .arg(rows);
+    }
+    out.flush();
+    return 0;
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs every benchmark on SQLite and on the PostgreSQL server that
+# scripts/with-postgres.sh started (MD_TEST_POSTGRES_URL). Usage: run.sh BUILD_DIR
+set -euo pipefail
+build=${1:-build}
+scratch=$(mktemp -d /tmp/meterdesk-bench.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+
+echo "== balances.list on SQLite"
+"$build/bench/bench_balances" --database "$scratch/bench.db" "${@:2}"
+
+if [ -n "${MD_TEST_POSTGRES_URL:-}" ]; then
+  echo
+  echo "== balances.list on PostgreSQL"
+  psql -q "$MD_TEST_POSTGRES_URL" -c "CREATE DATABASE meterdesk_bench" >/dev/null
+  "$build/bench/bench_balances" --database "${MD_TEST_POSTGRES_URL%/*}/meterdesk_bench" "${@:2}"
+fi
