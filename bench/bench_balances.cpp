@@ -23,8 +23,7 @@ namespace {
 
 QTextStream out(stdout);
 
-template <typename F>
-double medianMs(int runs, F &&run)
+template <typename F> double medianMs(int runs, F &&run)
 {
     QList<qint64> samples;
     for (int i = 0; i < runs; ++i) {
@@ -50,9 +49,11 @@ int main(int argc, char *argv[])
     QCoreApplication app(argc, argv);
     QCommandLineParser parser;
     parser.addHelpOption();
-    const QCommandLineOption database(u"database"_s, u"SQLite path or postgresql:// URL (emptied first)."_s, u"D"_s);
+    const QCommandLineOption database(
+        u"database"_s, u"SQLite path or postgresql:// URL (emptied first)."_s, u"D"_s);
     const QCommandLineOption customers(u"customers"_s, u"Customers."_s, u"N"_s, u"10000"_s);
-    const QCommandLineOption perCustomer(u"balances-per-customer"_s, u"Balance rows per customer."_s, u"N"_s, u"100"_s);
+    const QCommandLineOption perCustomer(u"balances-per-customer"_s,
+                                         u"Balance rows per customer."_s, u"N"_s, u"100"_s);
     const QCommandLineOption runs(u"runs"_s, u"Samples per figure."_s, u"N"_s, u"51"_s);
     parser.addOptions({database, customers, perCustomer, runs});
     parser.process(app);
@@ -106,7 +107,8 @@ int main(int argc, char *argv[])
             break;
         deep.startCursor = *response.nextCursor;
     }
-    const auto deepCursor = engine::BalanceCursor::decode(deep.startCursor).value_or(engine::BalanceCursor{});
+    const auto deepCursor =
+        engine::BalanceCursor::decode(deep.startCursor).value_or(engine::BalanceCursor{});
     api::ListBalancesRequest byFeature = first;
     byFeature.featureId = u"ai_credits"_s;
     api::ListBalancesRequest byCustomer = first;
@@ -115,25 +117,30 @@ int main(int argc, char *argv[])
     middle.value().next();
     byCustomer.customerId = middle.value().value(0).toString();
     const qint64 middlePk = middle.value().value(1).toLongLong();
-    auto feature = engine::runSql(db, u"SELECT pk FROM features WHERE org_pk = ? AND env = 'test' AND id = 'ai_credits'"_s,
-                                  {scope.orgPk});
+    auto feature = engine::runSql(
+        db, u"SELECT pk FROM features WHERE org_pk = ? AND env = 'test' AND id = 'ai_credits'"_s,
+        {scope.orgPk});
     feature.value().next();
     const qint64 featurePk = feature.value().value(0).toLongLong();
 
-    // The raw keyset query: the index walk alone, no joins, no status, no decoding.
-    const QString columns = u"pk, id, customer_pk, feature_pk, included_grant, prepaid_grant, remaining, usage,"
-                            " unlimited, reset_interval, resets_at, price, expires_at, created_at"_s;
+    // The raw keyset query: the index walk alone, no joins, no status, no decoding;
+    // prepared once, like the listing's own statement.
+    const QString columns =
+        u"pk, id, customer_pk, feature_pk, included_grant, prepaid_grant, remaining, usage,"
+        " unlimited, reset_interval, resets_at, price, expires_at, created_at"_s;
     const auto raw = [&](const QString &where, const QVariantList &binds) {
         QVariantList all{scope.orgPk, u"test"_s};
         all.append(binds);
         all.append(200);
-        const QString sql = u"SELECT "_s + columns + u" FROM balances WHERE org_pk = ? AND env = ?"_s + where +
+        const QString sql = u"SELECT "_s + columns +
+                            u" FROM balances WHERE org_pk = ? AND env = ?"_s + where +
                             u" ORDER BY customer_pk, pk LIMIT ?"_s;
         return [&db, sql, all] {
-            auto query = engine::runSql(db, sql, all);
+            auto query = engine::runPrepared(db, sql, all);
             int rows = 0;
-            while (query.value().next())
+            while (query.value()->next())
                 ++rows;
+            query.value()->finish();
             return rows;
         };
     };
@@ -146,15 +153,21 @@ int main(int argc, char *argv[])
     };
     const QList<Figure> figures{
         {"first page", first, raw({}, {})},
-        {"page 2,500", deep, raw(u" AND (customer_pk, pk) > (?, ?)"_s, {deepCursor.customerPk, deepCursor.balancePk})},
+        {"page 2,500", deep,
+         raw(u" AND (customer_pk, pk) > (?, ?)"_s, {deepCursor.customerPk, deepCursor.balancePk})},
         {"by feature", byFeature, raw(u" AND feature_pk = ?"_s, {featurePk})},
         {"by customer", byCustomer, raw(u" AND customer_pk = ?"_s, {middlePk})},
     };
     out << "\npage of 200 rows, median of " << runCount << " runs:\n";
-    out << QStringLiteral("%1 %2 %3 %4\n").arg(u"query"_s, -14).arg(u"list (ms)"_s, 10).arg(u"raw SQL (ms)"_s, 13).arg(u"ratio"_s, 7);
+    out << QStringLiteral("%1 %2 %3 %4\n")
+               .arg(u"query"_s, -14)
+               .arg(u"list (ms)"_s, 10)
+               .arg(u"raw SQL (ms)"_s, 13)
+               .arg(u"ratio"_s, 7);
     for (const Figure &figure : figures) {
         int rows = 0;
-        const double ours = medianMs(runCount, [&] { rows = int(list(figure.request).list.size()); });
+        const double ours =
+            medianMs(runCount, [&] { rows = int(list(figure.request).list.size()); });
         const double baseline = medianMs(runCount, figure.rawQuery);
         out << QStringLiteral("%1 %2 %3 %4   (%5 rows)\n")
                    .arg(QString::fromLatin1(figure.name), -14)

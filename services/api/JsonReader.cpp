@@ -14,7 +14,7 @@ JsonReader::JsonReader(QJsonValue value)
 
 JsonReader::JsonReader(QJsonValue value, QString path, std::shared_ptr<State> state)
     : m_value(std::move(value))
-    , m_path(std::move(path))
+    , m_base(std::move(path))
     , m_state(std::move(state))
 {}
 
@@ -40,21 +40,34 @@ JsonReader JsonReader::child(QJsonValue value, QString path) const
     return JsonReader(std::move(value), std::move(path), m_state);
 }
 
+QString JsonReader::path() const
+{
+    if (m_key.isEmpty())
+        return m_base;
+    return m_base.isEmpty() ? QString(m_key) : m_base + u'.' + m_key;
+}
+
+JsonReader JsonReader::childField(QJsonValue value, QLatin1StringView key) const
+{
+    JsonReader reader(std::move(value), path(), m_state);
+    reader.m_key = key;
+    return reader;
+}
+
 JsonReader JsonReader::field(QLatin1StringView key) const
 {
-    const QString path = m_path.isEmpty() ? QString(key) : m_path + u'.' + QString(key);
     if (!m_value.isObject()) {
         if (!m_value.isUndefined() && !m_value.isNull())
             expect(false, "an object");
-        return child(QJsonValue(QJsonValue::Undefined), path);
+        return childField(QJsonValue(QJsonValue::Undefined), key);
     }
-    return child(m_value.toObject().value(key), path);
+    return childField(m_value.toObject().value(key), key);
 }
 
 void JsonReader::fail(const QString &problem) const
 {
     if (!m_state->error)
-        m_state->error = ApiError::invalidInputs(m_path, problem);
+        m_state->error = ApiError::invalidInputs(path(), problem);
 }
 
 bool JsonReader::expect(bool condition, const char *expected) const
@@ -139,9 +152,10 @@ QList<JsonReader> JsonReader::array() const
     if (!expect(m_value.isArray(), "an array"))
         return items;
     const QJsonArray array = m_value.toArray();
+    const QString base = path();
     items.reserve(array.size());
     for (qsizetype i = 0; i < array.size(); ++i)
-        items.append(child(array.at(i), m_path + u'[' + QString::number(i) + u']'));
+        items.append(child(array.at(i), base + u'[' + QString::number(i) + u']'));
     return items;
 }
 
@@ -151,10 +165,11 @@ QList<std::pair<QString, JsonReader>> JsonReader::members() const
     if (!expect(m_value.isObject(), "an object"))
         return members;
     const QJsonObject object = m_value.toObject();
+    const QString base = path();
     members.reserve(object.size());
     for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
         const QString key = it.key();
-        members.append({key, child(it.value(), m_path.isEmpty() ? key : m_path + u'.' + key)});
+        members.append({key, child(it.value(), base.isEmpty() ? key : base + u'.' + key)});
     }
     return members;
 }

@@ -30,7 +30,8 @@ public:
     static JsonReader fromBody(const QByteArray &body);
 
     JsonReader field(QLatin1StringView key) const;
-    const QString &path() const { return m_path; }
+    // The wire path, built only when asked for (most reads never need it).
+    QString path() const;
     bool isMissing() const { return m_value.isUndefined(); }
     bool isNull() const { return m_value.isNull(); }
     bool isMissingOrNull() const { return isMissing() || isNull(); }
@@ -90,6 +91,7 @@ private:
     };
     JsonReader(QJsonValue value, QString path, std::shared_ptr<State> state);
     JsonReader child(QJsonValue value, QString path) const;
+    JsonReader childField(QJsonValue value, QLatin1StringView key) const;
     bool expect(bool condition, const char *expected) const;
     void failWords(const QString &got, const QString &allowed) const;
     template <typename E, std::size_t N>
@@ -105,7 +107,8 @@ private:
     }
 
     QJsonValue m_value;
-    QString m_path;
+    QString m_base;          // path of the parent object, or this value's own path
+    QLatin1StringView m_key; // set when this value is a field of m_base
     std::shared_ptr<State> m_state;
 };
 

@@ -21,17 +21,6 @@ const QString ExpiredCondition = u"(CASE WHEN b.customer_product_pk IS NULL"
                                  " ELSE (cp.status = 'expired' OR (cp.expires_at IS NOT NULL"
                                  " AND cp.expires_at <= ?)) END)"_s;
 
-api::Result<qint64> lookupKey(const QSqlDatabase &db, const QString &sql, const QVariantList &binds,
-                              const ApiError &notFound)
-{
-    auto query = runSql(db, sql, binds);
-    if (!query)
-        return query.error();
-    if (!query.value().next())
-        return notFound;
-    return query.value().value(0).toLongLong();
-}
-
 Decimal amount(const QVariant &value)
 {
     return Decimal::parse(value.toString()).value_or(Decimal());
@@ -56,58 +45,63 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
 {
     QString where = u"b.org_pk = ? AND b.env = ?"_s;
     QVariantList binds{scope.orgPk, scope.envWord()};
-
-    std::optional<qint64> customerPk;
+    // Filters name things by id; the ids resolve inside the one query. Only an
+    // empty page pays for telling "nothing matches" from "no such customer".
+    struct Check
+    {
+        QString sql;
+        QVariantList binds;
+        ApiError notFound;
+    };
+    QList<Check> checks;
+    const QString customerKey =
+        u"(SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?)"_s;
     if (request.customerId) {
-        auto key = lookupKey(
-            db, u"SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?"_s,
-            {scope.orgPk, scope.envWord(), *request.customerId},
-            ApiError::notFound(u"customer_not_found"_s,
-                               u"customer \"%1\" does not exist"_s.arg(*request.customerId)));
-        if (!key)
-            return key.error();
-        customerPk = key.value();
-        where += u" AND b.customer_pk = ?"_s;
-        binds.append(*customerPk);
+        const QVariantList key{scope.orgPk, scope.envWord(), *request.customerId};
+        where += u" AND b.customer_pk = "_s + customerKey;
+        binds += key;
+        checks.append(
+            {u"SELECT "_s + customerKey, key,
+             ApiError::notFound(u"customer_not_found"_s,
+                                u"customer \"%1\" does not exist"_s.arg(*request.customerId))});
     }
     if (request.entityId) {
-        auto key = lookupKey(
-            db, u"SELECT pk FROM entities WHERE customer_pk = ? AND id = ?"_s,
-            {customerPk.value_or(0), *request.entityId},
-            ApiError::notFound(u"entity_not_found"_s,
-                               u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
-                                   *request.entityId, request.customerId.value_or(QString()))));
-        if (!key)
-            return key.error();
-        where += u" AND b.entity_pk = ?"_s;
-        binds.append(key.value());
+        const QString entityKey =
+            u"(SELECT pk FROM entities WHERE customer_pk = "_s + customerKey + u" AND id = ?)"_s;
+        const QVariantList key{scope.orgPk, scope.envWord(), request.customerId.value_or(QString()),
+                               *request.entityId};
+        where += u" AND b.entity_pk = "_s + entityKey;
+        binds += key;
+        checks.append(
+            {u"SELECT "_s + entityKey, key,
+             ApiError::notFound(u"entity_not_found"_s,
+                                u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
+                                    *request.entityId, request.customerId.value_or(QString())))});
     }
     if (request.featureId) {
-        auto key = lookupKey(
-            db, u"SELECT pk FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
-            {scope.orgPk, scope.envWord(), *request.featureId},
-            ApiError::notFound(u"feature_not_found"_s,
-                               u"feature \"%1\" does not exist"_s.arg(*request.featureId)));
-        if (!key)
-            return key.error();
-        where += u" AND b.feature_pk = ?"_s;
-        binds.append(key.value());
+        const QString featureKey =
+            u"(SELECT pk FROM features WHERE org_pk = ? AND env = ? AND id = ?)"_s;
+        const QVariantList key{scope.orgPk, scope.envWord(), *request.featureId};
+        where += u" AND b.feature_pk = "_s + featureKey;
+        binds += key;
+        checks.append(
+            {u"SELECT "_s + featureKey, key,
+             ApiError::notFound(u"feature_not_found"_s,
+                                u"feature \"%1\" does not exist"_s.arg(*request.featureId))});
     }
     if (request.planId) {
         if (!*request.planId) {
             where += u" AND b.customer_product_pk IS NULL"_s;
         } else {
             const QString planId = **request.planId;
-            auto key =
-                lookupKey(db, u"SELECT pk FROM products WHERE org_pk = ? AND env = ? AND id = ?"_s,
-                          {scope.orgPk, scope.envWord(), planId},
-                          ApiError::notFound(u"product_not_found"_s,
-                                             u"plan \"%1\" does not exist"_s.arg(planId)));
-            if (!key)
-                return key.error();
-            where +=
-                u" AND cp.product_pk IN (SELECT pk FROM products WHERE org_pk = ? AND env = ? AND id = ?)"_s;
-            binds << scope.orgPk << scope.envWord() << planId;
+            const QVariantList key{scope.orgPk, scope.envWord(), planId};
+            const QString planKeys =
+                u"SELECT pk FROM products WHERE org_pk = ? AND env = ? AND id = ?"_s;
+            where += u" AND cp.product_pk IN ("_s + planKeys + u')';
+            binds += key;
+            checks.append({planKeys, key,
+                           ApiError::notFound(u"product_not_found"_s,
+                                              u"plan \"%1\" does not exist"_s.arg(planId))});
         }
     }
     const bool wantActive = request.includes(api::BalanceStatus::Active);
@@ -126,11 +120,17 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
     }
 
     // The inner query walks one index in key order and stops after limit+1
-    // rows; the outer one only decorates those rows with their ids.
+    // rows; the outer one adds ids by key (one index probe each, whatever the
+    // planner thinks of the tables' sizes) and the rollovers, one row each.
     const QString sql =
-        u"SELECT b.pk, b.customer_pk, b.id, c.id, e.id, f.id, p.id, b.included_grant,"
-        " b.prepaid_grant, b.remaining, b.usage, b.unlimited, b.reset_interval,"
-        " b.reset_interval_count, b.resets_at, b.price, b.expires_at, b.created_at, b.expired"
+        u"SELECT b.pk, b.customer_pk, b.id,"
+        " (SELECT id FROM customers WHERE pk = b.customer_pk),"
+        " (SELECT id FROM entities WHERE pk = b.entity_pk),"
+        " (SELECT id FROM features WHERE pk = b.feature_pk),"
+        " (SELECT id FROM products WHERE pk = b.product_pk),"
+        " b.included_grant, b.prepaid_grant, b.remaining, b.usage, b.unlimited, b.reset_interval,"
+        " b.reset_interval_count, b.resets_at, b.price, b.expires_at, b.created_at, b.expired,"
+        " r.granted, r.balance, r.expires_at"
         " FROM (SELECT b.*, cp.product_pk AS product_pk, "_s +
         ExpiredCondition +
         u" AS expired FROM balances b"
@@ -138,30 +138,33 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
         " WHERE "_s +
         where +
         u" ORDER BY b.customer_pk, b.pk LIMIT ?) b"
-        " JOIN customers c ON c.pk = b.customer_pk"
-        " JOIN features f ON f.pk = b.feature_pk"
-        " LEFT JOIN entities e ON e.pk = b.entity_pk"
-        " LEFT JOIN products p ON p.pk = b.product_pk"
-        " ORDER BY b.customer_pk, b.pk"_s;
+        " LEFT JOIN rollovers r ON r.balance_pk = b.pk"
+        " ORDER BY b.customer_pk, b.pk, r.expires_at, r.pk"_s;
     QVariantList allBinds{nowMs, nowMs};
     allBinds.append(binds);
     allBinds.append(request.limit + 1);
-    auto query = runSql(db, sql, allBinds);
+    auto query = runPrepared(db, sql, allBinds);
     if (!query)
         return query.error();
 
     api::ListBalancesResponse response;
-    QList<qint64> keys;
+    QHash<QString, api::Price> prices;
     BalanceCursor last;
-    QSqlQuery &q = query.value();
+    QSqlQuery &q = *query.value();
     while (q.next()) {
+        const qint64 balancePk = q.value(0).toLongLong();
+        // Further rows of the same balance only carry another rollover.
+        if (!response.list.isEmpty() && balancePk == last.balancePk) {
+            response.list.last().rollovers.append(
+                {amount(q.value(19)), amount(q.value(20)), q.value(21).toLongLong()});
+            continue;
+        }
         if (response.list.size() == request.limit) {
             response.hasMore = true;
             break;
         }
         api::BalanceRow row;
-        last = {q.value(1).toLongLong(), q.value(0).toLongLong()};
-        keys.append(last.balancePk);
+        last = {q.value(1).toLongLong(), balancePk};
         row.id = q.value(2).toString();
         row.customerId = q.value(3).toString();
         row.entityId = nullableText(q.value(4));
@@ -191,32 +194,22 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
         row.expiresAt = nullableInteger(q.value(16));
         row.createdAt = q.value(17).toLongLong();
         row.status = q.value(18).toInt() ? api::BalanceStatus::Expired : api::BalanceStatus::Active;
+        if (!q.value(21).isNull())
+            row.rollovers.append(
+                {amount(q.value(19)), amount(q.value(20)), q.value(21).toLongLong()});
         response.list.append(std::move(row));
     }
+    q.finish();
     if (response.hasMore)
         response.nextCursor = last.encode();
-    if (keys.isEmpty())
-        return response;
-
-    // Rollovers of the page's rows, in one query.
-    const QString marks = QStringList(keys.size(), u"?"_s).join(u',');
-    QVariantList rolloverBinds;
-    for (qint64 key : std::as_const(keys))
-        rolloverBinds.append(key);
-    auto rollovers =
-        runSql(db,
-               u"SELECT balance_pk, granted, balance, expires_at FROM rollovers"
-               " WHERE balance_pk IN (%1) ORDER BY balance_pk, expires_at, pk"_s.arg(marks),
-               rolloverBinds);
-    if (!rollovers)
-        return rollovers.error();
-    QHash<qint64, qsizetype> rowOf;
-    for (qsizetype i = 0; i < keys.size(); ++i)
-        rowOf.insert(keys.at(i), i);
-    while (rollovers.value().next()) {
-        const QSqlQuery &r = rollovers.value();
-        response.list[rowOf.value(r.value(0).toLongLong())].rollovers.append(
-            {amount(r.value(1)), amount(r.value(2)), r.value(3).toLongLong()});
+    if (response.list.isEmpty()) {
+        for (const Check &check : std::as_const(checks)) {
+            auto found = runSql(db, check.sql, check.binds);
+            if (!found)
+                return found.error();
+            if (!found.value().next() || found.value().value(0).isNull())
+                return check.notFound;
+        }
     }
     return response;
 }

@@ -409,8 +409,9 @@ QJsonObject DemoWorkspace::build(const DemoOptions &options)
                                 {u"created_at"_s, options.nowMs}});
     demo.insert(u"api_keys"_s, keys);
     for (const QString &env : {u"test"_s, u"live"_s}) {
-        const int count =
-            env == "test"_L1 ? options.customers : std::max(1, options.customers / 20);
+        const int live = options.liveCustomers >= 0 ? options.liveCustomers
+                                                    : std::max(1, options.customers / 20);
+        const int count = env == "test"_L1 ? options.customers : live;
         demo.insert(env, QJsonObject{{u"features"_s, features(created)},
                                      {u"products"_s, products(created)},
                                      {u"customers"_s, generator.customers(env, count)},

@@ -2,6 +2,8 @@
 
 #include <QSqlError>
 
+#include <memory>
+
 namespace md::engine {
 
 using namespace Qt::StringLiterals;
@@ -28,6 +30,30 @@ api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql, const 
     if (!query.exec())
         return sqlError(query);
     return query;
+}
+
+api::Result<QSqlQuery *> runPrepared(const QSqlDatabase &db, const QString &sql,
+                                     const QVariantList &binds)
+{
+    // Per thread, keyed by connection: a connection belongs to one thread, and
+    // connection names are never reused by another database.
+    thread_local QHash<QString, std::shared_ptr<QSqlQuery>> prepared;
+    const QString key = db.connectionName() + u'\n' + sql;
+    std::shared_ptr<QSqlQuery> &query = prepared[key];
+    if (!query || !query->driver() || !db.isOpen()) {
+        query = std::make_shared<QSqlQuery>(db);
+        query->setForwardOnly(true);
+        if (!query->prepare(sql)) {
+            const api::ApiError error = sqlError(*query);
+            query.reset();
+            return error;
+        }
+    }
+    for (qsizetype i = 0; i < binds.size(); ++i)
+        query->bindValue(int(i), binds.at(i));
+    if (!query->exec())
+        return sqlError(*query);
+    return query.get();
 }
 
 WriteTransaction::WriteTransaction(QSqlDatabase db, Dialect dialect)

@@ -588,11 +588,16 @@ private:
         // Oldest first, so keys (which count down) list the newest first.
         QList<JsonReader> balances =
             customer.field("balances"_L1).optArray().value_or(QList<JsonReader>());
-        std::stable_sort(balances.begin(), balances.end(),
-                         [](const JsonReader &a, const JsonReader &b) {
-                             return a.field("created_at"_L1).raw().toInteger() <
-                                    b.field("created_at"_L1).raw().toInteger();
-                         });
+        QList<std::pair<qint64, qsizetype>> order;
+        order.reserve(balances.size());
+        for (qsizetype i = 0; i < balances.size(); ++i)
+            order.append({balances.at(i).field("created_at"_L1).raw().toInteger(), i});
+        std::sort(order.begin(), order.end());
+        QList<JsonReader> sorted;
+        sorted.reserve(balances.size());
+        for (const auto &[created, index] : std::as_const(order))
+            sorted.append(balances.at(index));
+        balances = std::move(sorted);
         for (const JsonReader &balance : std::as_const(balances)) {
             if (auto loaded = this->balance(balance, scope, customerPk, entities, customerProducts);
                 !loaded)
@@ -773,8 +778,9 @@ private:
             modelReader.isMissing() ? std::nullopt : modelReader.nullableString();
         const JsonReader tokensReader = event.field("tokens"_L1);
         const QJsonObject tokens = tokensReader.isMissing() ? QJsonObject() : tokensReader.object();
-        for (auto it = tokens.begin(); it != tokens.end() && event.ok(); ++it)
-            tokensReader.field(QLatin1StringView(it.key().toLatin1())).integer();
+        if (!tokensReader.isMissing())
+            for (const auto &[pool, count] : tokensReader.members())
+                count.integer();
         const api::Decimal value = event.field("value"_L1).decimal();
         const JsonReader propertiesReader = event.field("properties"_L1);
         const QJsonObject properties =
