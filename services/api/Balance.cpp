@@ -65,26 +65,28 @@ BalanceStatus readBalanceStatus(const JsonReader &reader)
     return reader.word(BalanceStatusWords);
 }
 
-Reset Reset::read(const JsonReader &reader)
+Reset Reset::read(const JsonReader &reader, KeyCase keys)
 {
     reader.object();
     Reset reset;
     reset.interval = readResetInterval(reader.field("interval"_L1));
-    reset.intervalCount = reader.field("interval_count"_L1).optInteger(1);
-    reset.resetsAt = reader.field("resets_at"_L1).nullableInteger();
+    reset.intervalCount =
+        reader.field(wireKey(keys, "interval_count"_L1, "intervalCount"_L1)).optInteger(1);
+    reset.resetsAt = reader.field(wireKey(keys, "resets_at"_L1, "resetsAt"_L1)).nullableInteger();
     return reset;
 }
 
-QJsonObject Reset::toJson() const
+QJsonObject Reset::toJson(KeyCase keys) const
 {
     QJsonObject object{{u"interval"_s, QString(toWire(interval))},
-                       {u"resets_at"_s, nullable(resetsAt)}};
+                       {QString(wireKey(keys, "resets_at"_L1, "resetsAt"_L1)), nullable(resetsAt)}};
     if (intervalCount)
-        object.insert(u"interval_count"_s, *intervalCount);
+        object.insert(QString(wireKey(keys, "interval_count"_L1, "intervalCount"_L1)),
+                      *intervalCount);
     return object;
 }
 
-Tier Tier::read(const JsonReader &reader)
+Tier Tier::read(const JsonReader &reader, KeyCase keys)
 {
     reader.object();
     Tier tier;
@@ -98,22 +100,23 @@ Tier Tier::read(const JsonReader &reader)
         to.fail(to.isMissing() ? u"is required"_s : u"expected a number or \"inf\""_s);
     }
     tier.amount = reader.field("amount"_L1).nonNegativeDecimal();
-    const JsonReader flat = reader.field("flat_amount"_L1);
+    const JsonReader flat = reader.field(wireKey(keys, "flat_amount"_L1, "flatAmount"_L1));
     if (!flat.isMissing())
         tier.flatAmount = flat.nonNegativeDecimal();
     return tier;
 }
 
-QJsonObject Tier::toJson() const
+QJsonObject Tier::toJson(KeyCase keys) const
 {
     QJsonObject object{{u"to"_s, to ? to->toJson() : QJsonValue(u"inf"_s)},
                        {u"amount"_s, amount.toJson()}};
     if (flatAmount)
-        object.insert(u"flat_amount"_s, flatAmount->toJson());
+        object.insert(QString(wireKey(keys, "flat_amount"_L1, "flatAmount"_L1)),
+                      flatAmount->toJson());
     return object;
 }
 
-Price Price::read(const JsonReader &reader)
+Price Price::read(const JsonReader &reader, KeyCase keys)
 {
     reader.object();
     Price price;
@@ -123,7 +126,7 @@ Price Price::read(const JsonReader &reader)
     if (const auto tiers = reader.field("tiers"_L1).optArray()) {
         price.tiers = QList<Tier>();
         for (const JsonReader &tier : *tiers)
-            price.tiers->append(Tier::read(tier));
+            price.tiers->append(Tier::read(tier, keys));
         // Bands must rise, and only the last may be open-ended.
         for (qsizetype i = 0; i < price.tiers->size() && reader.ok(); ++i) {
             const Tier &tier = price.tiers->at(i);
@@ -135,29 +138,38 @@ Price Price::read(const JsonReader &reader)
                 to.fail(u"tiers must be in increasing order of \"to\""_s);
         }
     }
-    price.tierBehavior = reader.field("tier_behavior"_L1).optWord(TierBehaviorWords);
-    const JsonReader units = reader.field("billing_units"_L1);
+    price.tierBehavior = reader.field(wireKey(keys, "tier_behavior"_L1, "tierBehavior"_L1))
+                             .optWord(TierBehaviorWords);
+    const JsonReader units = reader.field(wireKey(keys, "billing_units"_L1, "billingUnits"_L1));
     price.billingUnits = units.decimal();
     if (reader.ok() && price.billingUnits <= Decimal())
         units.fail(u"must be greater than 0"_s);
-    price.billingMethod = reader.field("billing_method"_L1).word(BillingMethodWords);
-    const JsonReader maxPurchase = reader.field("max_purchase"_L1);
+    price.billingMethod = reader.field(wireKey(keys, "billing_method"_L1, "billingMethod"_L1))
+                              .word(BillingMethodWords);
+    const JsonReader maxPurchase = reader.field(wireKey(keys, "max_purchase"_L1, "maxPurchase"_L1));
     if (!maxPurchase.isNull())
         price.maxPurchase = maxPurchase.nonNegativeDecimal();
     return price;
 }
 
-QJsonObject Price::toJson() const
+QJsonObject Price::toJson(KeyCase keys) const
 {
-    QJsonObject object{{u"billing_units"_s, billingUnits.toJson()},
-                       {u"billing_method"_s, QString(toWire(billingMethod))},
-                       {u"max_purchase"_s, nullable(maxPurchase)}};
+    QJsonObject object{
+        {QString(wireKey(keys, "billing_units"_L1, "billingUnits"_L1)), billingUnits.toJson()},
+        {QString(wireKey(keys, "billing_method"_L1, "billingMethod"_L1)),
+         QString(toWire(billingMethod))},
+        {QString(wireKey(keys, "max_purchase"_L1, "maxPurchase"_L1)), nullable(maxPurchase)}};
     if (amount)
         object.insert(u"amount"_s, amount->toJson());
-    if (tiers)
-        object.insert(u"tiers"_s, toJsonArray(*tiers));
+    if (tiers) {
+        QJsonArray array;
+        for (const Tier &tier : *tiers)
+            array.append(tier.toJson(keys));
+        object.insert(u"tiers"_s, array);
+    }
     if (tierBehavior)
-        object.insert(u"tier_behavior"_s, QString(toWire(*tierBehavior)));
+        object.insert(QString(wireKey(keys, "tier_behavior"_L1, "tierBehavior"_L1)),
+                      QString(toWire(*tierBehavior)));
     return object;
 }
 

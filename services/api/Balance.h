@@ -3,6 +3,7 @@
 
 #include "services/api/Decimal.h"
 #include "services/api/JsonReader.h"
+#include "services/api/WireCodec.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -42,8 +43,8 @@ struct Reset
     std::optional<qint64> intervalCount;
     std::optional<qint64> resetsAt;
 
-    static Reset read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    static Reset read(const JsonReader &reader, KeyCase keys = KeyCase::Snake);
+    QJsonObject toJson(KeyCase keys = KeyCase::Snake) const;
     friend bool operator==(const Reset &, const Reset &) = default;
 };
 
@@ -53,8 +54,8 @@ struct Tier
     Decimal amount;
     std::optional<Decimal> flatAmount;
 
-    static Tier read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    static Tier read(const JsonReader &reader, KeyCase keys = KeyCase::Snake);
+    QJsonObject toJson(KeyCase keys = KeyCase::Snake) const;
     friend bool operator==(const Tier &, const Tier &) = default;
 };
 
@@ -67,8 +68,8 @@ struct Price
     BillingMethod billingMethod = BillingMethod::UsageBased;
     std::optional<Decimal> maxPurchase; // null means unlimited
 
-    static Price read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    static Price read(const JsonReader &reader, KeyCase keys = KeyCase::Snake);
+    QJsonObject toJson(KeyCase keys = KeyCase::Snake) const;
     friend bool operator==(const Price &, const Price &) = default;
 };
 

@@ -46,6 +46,15 @@ template <typename T> QJsonArray toJsonArray(const QList<T> &items)
     return array;
 }
 
+// Most of the wire is snake_case; the import response's customer object is
+// camelCase (billing-api.md §2.3). Types that appear in both read and write either.
+enum class KeyCase { Snake, Camel };
+
+inline QLatin1StringView wireKey(KeyCase keys, QLatin1StringView snake, QLatin1StringView camel)
+{
+    return keys == KeyCase::Camel ? camel : snake;
+}
+
 // The wire word of an enumeration value, from the same table that decodes it.
 template <typename E, std::size_t N>
 QLatin1StringView wordOf(const std::pair<QLatin1StringView, E> (&words)[N], E value)

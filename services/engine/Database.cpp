@@ -1,5 +1,7 @@
 #include "services/engine/Database.h"
 
+#include "services/engine/Sql.h"
+
 #include <QAtomicInteger>
 #include <QDir>
 #include <QFileInfo>
@@ -34,8 +36,10 @@ Database::~Database()
 {
     const QMutexLocker lock(&m_mutex);
     // Removing a connection closes it; fetching it here would touch another thread's.
-    for (const QString &name : std::as_const(m_connections))
+    for (const QString &name : std::as_const(m_connections)) {
+        forgetPreparedStatements(name);
         QSqlDatabase::removeDatabase(name);
+    }
 }
 
 bool Database::isPostgresUrl(const QString &location)

@@ -1,5 +1,6 @@
 #include "services/engine/Sql.h"
 
+#include <QMutex>
 #include <QSqlError>
 
 #include <memory>
@@ -32,22 +33,48 @@ api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql, const 
     return query;
 }
 
+namespace {
+
+// Prepared statements by connection name, then by SQL. Only the connection's
+// own thread uses its statements; the mutex guards the map itself.
+struct StatementCache
+{
+    QMutex mutex;
+    QHash<QString, QHash<QString, std::shared_ptr<QSqlQuery>>> byConnection;
+};
+
+StatementCache &statementCache()
+{
+    static StatementCache cache;
+    return cache;
+}
+
+} // namespace
+
+void forgetPreparedStatements(const QString &connectionName)
+{
+    StatementCache &cache = statementCache();
+    const QMutexLocker lock(&cache.mutex);
+    cache.byConnection.remove(connectionName);
+}
+
 api::Result<QSqlQuery *> runPrepared(const QSqlDatabase &db, const QString &sql,
                                      const QVariantList &binds)
 {
-    // Per thread, keyed by connection: a connection belongs to one thread, and
-    // connection names are never reused by another database.
-    thread_local QHash<QString, std::shared_ptr<QSqlQuery>> prepared;
-    const QString key = db.connectionName() + u'\n' + sql;
-    std::shared_ptr<QSqlQuery> &query = prepared[key];
-    if (!query || !query->driver() || !db.isOpen()) {
+    std::shared_ptr<QSqlQuery> query;
+    {
+        StatementCache &cache = statementCache();
+        const QMutexLocker lock(&cache.mutex);
+        query = cache.byConnection[db.connectionName()].value(sql);
+    }
+    if (!query) {
         query = std::make_shared<QSqlQuery>(db);
         query->setForwardOnly(true);
-        if (!query->prepare(sql)) {
-            const api::ApiError error = sqlError(*query);
-            query.reset();
-            return error;
-        }
+        if (!query->prepare(sql))
+            return sqlError(*query);
+        StatementCache &cache = statementCache();
+        const QMutexLocker lock(&cache.mutex);
+        cache.byConnection[db.connectionName()].insert(sql, query);
     }
     for (qsizetype i = 0; i < binds.size(); ++i)
         query->bindValue(int(i), binds.at(i));

@@ -16,11 +16,13 @@ api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql,
 api::ApiError sqlError(const QSqlQuery &query);
 
 // Like runSql, for a statement run again and again: prepared once per
-// connection and kept by this thread. The query is valid until the same
-// statement runs again; the caller reads it and then calls finish(), so
+// connection and kept until the connection goes. The query is valid until the
+// same statement runs again; the caller reads it and then calls finish(), so
 // SQLite does not hold a read snapshot open between calls.
 api::Result<QSqlQuery *> runPrepared(const QSqlDatabase &db, const QString &sql,
                                      const QVariantList &binds);
+// Drops a connection's prepared statements; before the connection is removed.
+void forgetPreparedStatements(const QString &connectionName);
 
 // A write transaction. SQLite takes the write lock at BEGIN (IMMEDIATE) so two
 // writers never deadlock upgrading read locks; the destructor rolls back.
