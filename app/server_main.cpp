@@ -52,7 +52,14 @@ std::unique_ptr<engine::Engine> openEngine(const QString &database, int &exitCod
     return engine;
 }
 
-int workspaceCommand(QCommandLineParser &parser, const QStringList &args, const QString &database)
+struct DemoSize
+{
+    int customers = 400;
+    int balancesPerCustomer = 0;
+};
+
+int workspaceCommand(QCommandLineParser &parser, const QStringList &args, const QString &database,
+                     const DemoSize &size)
 {
     const QString action = args.value(1);
     int exitCode = 0;
@@ -102,6 +109,8 @@ int workspaceCommand(QCommandLineParser &parser, const QStringList &args, const 
             return exitCode;
         const engine::NewApiKey key = engine::ApiKeys::generate(engine::Environment::Test);
         engine::DemoOptions options;
+        options.customers = size.customers;
+        options.balancesPerCustomer = size.balancesPerCustomer;
         options.nowMs = QDateTime::currentMSecsSinceEpoch();
         options.testSecret = key.secret;
         auto loaded = engine->loadWorkspace(engine::DemoWorkspace::build(options));
@@ -154,6 +163,7 @@ int main(int argc, char *argv[])
         "  workspace load --database D FILE   load a workspace file (all or nothing)\n"
         "  workspace dump --database D [FILE] write the whole workspace as JSON\n"
         "  workspace demo --database D        load the built-in demo workspace\n"
+        "      [--customers N] [--balances-per-customer M]  a larger generated one\n"
         "  keys create --database D --org SLUG --env test|live [--scope S ...]\n\n"
         "D is a SQLite file path or a postgresql://user:password@host:port/database URL."_s);
     parser.addHelpOption();
@@ -164,7 +174,12 @@ int main(int argc, char *argv[])
     const QCommandLineOption env(u"env"_s, u"Environment: test or live."_s, u"ENV"_s);
     const QCommandLineOption scope(u"scope"_s, u"A scope the key holds (repeatable; default *)."_s,
                                    u"S"_s);
-    parser.addOptions({database, org, env, scope});
+    const QCommandLineOption customers(
+        u"customers"_s, u"Demo: customers in the test environment."_s, u"N"_s, u"400"_s);
+    const QCommandLineOption perCustomer(u"balances-per-customer"_s,
+                                         u"Demo: pad every customer to M balance rows."_s, u"M"_s,
+                                         u"0"_s);
+    parser.addOptions({database, org, env, scope, customers, perCustomer});
     parser.addPositionalArgument(u"command"_s, u"workspace or keys, then the action."_s);
     parser.process(app);
 
@@ -173,8 +188,17 @@ int main(int argc, char *argv[])
         return usage(parser, u"no command given"_s);
     if (!parser.isSet(database))
         return usage(parser, u"--database is required"_s);
-    if (args.first() == "workspace"_L1)
-        return workspaceCommand(parser, args, parser.value(database));
+    if (args.first() == "workspace"_L1) {
+        bool customersOk = false;
+        bool perCustomerOk = false;
+        const DemoSize size{parser.value(customers).toInt(&customersOk),
+                            parser.value(perCustomer).toInt(&perCustomerOk)};
+        if (!customersOk || size.customers < 1 || !perCustomerOk || size.balancesPerCustomer < 0)
+            return usage(
+                parser,
+                u"--customers takes a positive number, --balances-per-customer zero or more"_s);
+        return workspaceCommand(parser, args, parser.value(database), size);
+    }
     if (args.first() == "keys"_L1)
         return keysCommand(parser, args, parser.value(database), parser.value(org),
                            parser.value(env), parser.values(scope));

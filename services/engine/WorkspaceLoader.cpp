@@ -2,6 +2,7 @@
 
 #include "services/api/Balance.h"
 #include "services/api/JsonReader.h"
+#include "services/api/Product.h"
 #include "services/api/WireCodec.h"
 #include "services/engine/ApiKeys.h"
 #include "services/engine/Scope.h"
@@ -457,20 +458,20 @@ private:
         const bool isDefault = product.field("is_default"_L1).boolean();
         const bool archived = product.field("archived"_L1).optBoolean().value_or(false);
         const JsonReader itemsReader = product.field("items"_L1);
-        const QList<JsonReader> items = itemsReader.array();
-        for (const JsonReader &item : items) {
-            const JsonReader featureReader = item.field("feature_id"_L1);
-            const QString featureId = featureReader.string();
-            if (item.ok() && !m_features.contains(featureId))
-                featureReader.fail(
-                    u"feature \"%1\" is not defined in this environment"_s.arg(featureId));
-            const JsonReader tiers = item.field("tiers"_L1);
-            if (!tiers.isMissingOrNull())
-                api::readList<api::Tier>(tiers);
+        // Items and trial are the wire's product item and free trial (§2.5), strictly.
+        QJsonArray items;
+        for (const JsonReader &itemReader : itemsReader.array()) {
+            const api::ProductItem item = api::ProductItem::read(itemReader);
+            if (product.ok() && !m_features.contains(item.featureId))
+                itemReader.field("feature_id"_L1)
+                    .fail(
+                        u"feature \"%1\" is not defined in this environment"_s.arg(item.featureId));
+            items.append(item.toJson());
         }
         const JsonReader trialReader = product.field("free_trial"_L1);
+        std::optional<api::FreeTrial> trial;
         if (!trialReader.isMissingOrNull())
-            trialReader.object();
+            trial = api::FreeTrial::read(trialReader);
         const qint64 createdAt = product.field("created_at"_L1).integer();
         MD_CHECK(product)
         const QString versionKey = id + u'@' + QString::number(version);
@@ -486,12 +487,10 @@ private:
             m_latestVersion.insert(id, version);
             m_products.insert(id, pk.value());
         }
-        return add(
-            u"products"_s,
-            {pk.value(), scope.orgPk, scope.envWord(), id, version, name, orNull(group),
-             int(isAddOn), int(isDefault), int(archived), compactJson(itemsReader.raw()),
-             trialReader.isMissingOrNull() ? QVariant() : QVariant(compactJson(trialReader.raw())),
-             createdAt});
+        return add(u"products"_s,
+                   {pk.value(), scope.orgPk, scope.envWord(), id, version, name, orNull(group),
+                    int(isAddOn), int(isDefault), int(archived), compactJson(items),
+                    trial ? QVariant(compactJson(trial->toJson())) : QVariant(), createdAt});
     }
 
     api::Result<api::Done> customer(const JsonReader &customer, const Scope &scope)

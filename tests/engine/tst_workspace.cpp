@@ -189,6 +189,10 @@ private Q_SLOTS:
             << u"organizations.0.test.products.0.items.0.feature_id"_s << QJsonValue(u"gold"_s)
             << false
             << u"organizations[0].test.products[0].items[0].feature_id: feature \"gold\""_s;
+        QTest::newRow("bad usage model")
+            << u"organizations.0.test.products.0.items.0.usage_model"_s << QJsonValue(u"monthly"_s)
+            << false
+            << u"organizations[0].test.products[0].items[0].usage_model: \"monthly\" is not one of"_s;
         QTest::newRow("duplicate customer")
             << customer + u".id"_s << QJsonValue(u"ann"_s) << false
             << u"organizations[0].test.customers[1].id: customer \"ann\" appears twice"_s;
