@@ -1,6 +1,7 @@
 // Balance row and balances.list wire types: round trips and one rejection per rule.
 #include "services/api/ListBalances.h"
 #include "services/api/WireCodec.h"
+#include "tests/support/JsonEdit.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -84,29 +85,7 @@ private Q_SLOTS:
         QFETCH(QString, pointer);
         QFETCH(QByteArray, value);
         QFETCH(QString, message);
-        QJsonObject row = parse(FullRow);
-        // Rebuild the object along the dotted path with the replaced leaf.
-        const QStringList keys = pointer.split(u'.');
-        std::function<QJsonValue(QJsonValue, qsizetype)> replace = [&](QJsonValue node,
-                                                                       qsizetype depth) {
-            const QString &key = keys.at(depth);
-            const bool leaf = depth + 1 == keys.size();
-            if (node.isArray()) {
-                QJsonArray array = node.toArray();
-                const int index = key.toInt();
-                array[index] = leaf ? QJsonDocument::fromJson("[" + value + "]").array().at(0)
-                                    : replace(array.at(index), depth + 1);
-                return QJsonValue(array);
-            }
-            QJsonObject object = node.toObject();
-            if (leaf && value.isEmpty())
-                object.remove(key);
-            else
-                object[key] = leaf ? QJsonDocument::fromJson("[" + value + "]").array().at(0)
-                                   : replace(object.value(key), depth + 1);
-            return QJsonValue(object);
-        };
-        row = replace(row, 0).toObject();
+        const QJsonObject row = md::test::replaced(parse(FullRow), pointer, value);
         const Result<BalanceRow> decoded = decode<BalanceRow>(row);
         QVERIFY(!decoded.ok());
         QCOMPARE(decoded.error().status, 400);

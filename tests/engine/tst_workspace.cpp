@@ -4,6 +4,7 @@
 #include "services/engine/Migrator.h"
 #include "services/engine/Sql.h"
 #include "tests/engine/EngineFixture.h"
+#include "tests/support/JsonEdit.h"
 
 #include <QJsonArray>
 
@@ -11,26 +12,6 @@ using namespace md;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// Replaces the value at a dotted path ("organizations.0.test.customers.1.id").
-QJsonValue replaced(const QJsonValue &node, const QStringList &keys, qsizetype depth,
-                    const QJsonValue &value, bool remove)
-{
-    const QString &key = keys.at(depth);
-    const bool leaf = depth + 1 == keys.size();
-    if (node.isArray()) {
-        QJsonArray array = node.toArray();
-        array[key.toInt()] =
-            leaf ? value : replaced(array.at(key.toInt()), keys, depth + 1, value, remove);
-        return array;
-    }
-    QJsonObject object = node.toObject();
-    if (leaf && remove)
-        object.remove(key);
-    else
-        object[key] = leaf ? value : replaced(object.value(key), keys, depth + 1, value, remove);
-    return object;
-}
 
 qint64 count(engine::Engine &engine, const QString &table)
 {
@@ -243,8 +224,12 @@ private Q_SLOTS:
         QFETCH(QString, message);
         test::EngineFixture fixture;
         MD_OPEN_FIXTURE(fixture);
-        const QJsonObject bad =
-            replaced(test::smallWorkspace(), path.split(u'.'), 0, value, remove).toObject();
+        // The edited value as JSON text (an empty text removes the field).
+        const QByteArray text =
+            remove
+                ? QByteArray()
+                : QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact).mid(1).chopped(1);
+        const QJsonObject bad = test::replaced(test::smallWorkspace(), path, text);
         auto loaded = fixture.engine->loadWorkspace(bad);
         QVERIFY(!loaded.ok());
         QCOMPARE(loaded.error().code, u"invalid_inputs"_s);
