@@ -1,12 +1,16 @@
 // meterdesk-server: command line for workspaces and API keys over the engine.
 #include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
+#include "services/server/ApiServer.h"
+#include "services/server/ShutdownSignals.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
 #include <QJsonDocument>
+#include <QSslCertificate>
+#include <QSslKey>
 #include <QTextStream>
 
 using namespace Qt::StringLiterals;
@@ -148,6 +152,63 @@ int keysCommand(QCommandLineParser &parser, const QStringList &args, const QStri
     return 0;
 }
 
+struct ServeOptions
+{
+    QString listen;
+    QString tlsCert;
+    QString tlsKey;
+    int workers = 4;
+};
+
+int serveCommand(QCommandLineParser &parser, const QString &database, const ServeOptions &options)
+{
+    const qsizetype colon = options.listen.lastIndexOf(u':');
+    bool portOk = false;
+    const uint port = colon > 0 ? options.listen.mid(colon + 1).toUInt(&portOk) : 0;
+    QString host = colon > 0 ? options.listen.left(colon) : QString();
+    if (host.startsWith(u'[') && host.endsWith(u']'))
+        host = host.mid(1, host.size() - 2);
+    const QHostAddress address(host == "localhost"_L1 ? u"127.0.0.1"_s : host);
+    if (!portOk || port > 65535 || address.isNull())
+        return usage(parser,
+                     u"--listen takes HOST:PORT, e.g. 127.0.0.1:8080 (port 0 picks a free one)"_s);
+    if (options.tlsCert.isEmpty() != options.tlsKey.isEmpty())
+        return usage(parser, u"give both --tls-cert and --tls-key, or neither"_s);
+    if (options.workers < 1 || options.workers > 256)
+        return usage(parser, u"--workers takes a number from 1 to 256"_s);
+
+    int exitCode = 0;
+    auto engine = openEngine(database, exitCode);
+    if (!engine)
+        return exitCode;
+    server::ApiServer api(*engine, {1024 * 1024, options.workers});
+    if (!options.tlsCert.isEmpty()) {
+        QFile certFile(options.tlsCert);
+        QFile keyFile(options.tlsKey);
+        if (!certFile.open(QIODevice::ReadOnly) || !keyFile.open(QIODevice::ReadOnly))
+            return fail(api::ApiError::internal(u"cannot read the TLS certificate or key"_s));
+        const QSslCertificate certificate(&certFile, QSsl::Pem);
+        const QSslKey key(&keyFile, QSsl::Rsa, QSsl::Pem);
+        if (certificate.isNull() || key.isNull())
+            return fail(api::ApiError::internal(
+                u"the TLS certificate or key is not a PEM file Meterdesk can use"_s));
+        api.useTls(certificate, key);
+    }
+    auto listening = api.listen(address, quint16(port));
+    if (!listening)
+        return fail(listening.error());
+    server::ShutdownSignals signals;
+    QObject::connect(&signals, &server::ShutdownSignals::received, &api,
+                     &server::ApiServer::shutdown);
+    QObject::connect(&api, &server::ApiServer::drained, qApp, &QCoreApplication::quit,
+                     Qt::QueuedConnection);
+    const QString shownHost =
+        address.protocol() == QAbstractSocket::IPv6Protocol ? u'[' + host + u']' : host;
+    out() << "listening on " << (options.tlsCert.isEmpty() ? "http" : "https") << "://" << shownHost
+          << ':' << listening.value() << Qt::endl;
+    return QCoreApplication::exec();
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -164,7 +225,9 @@ int main(int argc, char *argv[])
         "  workspace dump --database D [FILE] write the whole workspace as JSON\n"
         "  workspace demo --database D        load the built-in demo workspace\n"
         "      [--customers N] [--balances-per-customer M]  a larger generated one\n"
-        "  keys create --database D --org SLUG --env test|live [--scope S ...]\n\n"
+        "  keys create --database D --org SLUG --env test|live [--scope S ...]\n"
+        "  serve --database D --listen HOST:PORT [--tls-cert F --tls-key F] [--workers N]\n"
+        "      serve the API until SIGTERM or SIGINT, then finish requests in flight\n\n"
         "D is a SQLite file path or a postgresql://user:password@host:port/database URL."_s);
     parser.addHelpOption();
     parser.addVersionOption();
@@ -179,8 +242,15 @@ int main(int argc, char *argv[])
     const QCommandLineOption perCustomer(u"balances-per-customer"_s,
                                          u"Demo: pad every customer to M balance rows."_s, u"M"_s,
                                          u"0"_s);
-    parser.addOptions({database, org, env, scope, customers, perCustomer});
-    parser.addPositionalArgument(u"command"_s, u"workspace or keys, then the action."_s);
+    const QCommandLineOption listen(u"listen"_s, u"serve: address and port, HOST:PORT."_s,
+                                    u"HOST:PORT"_s);
+    const QCommandLineOption tlsCert(u"tls-cert"_s, u"serve: PEM certificate for HTTPS."_s, u"F"_s);
+    const QCommandLineOption tlsKey(u"tls-key"_s, u"serve: PEM private key for HTTPS."_s, u"F"_s);
+    const QCommandLineOption workers(
+        u"workers"_s, u"serve: worker threads (each with its own connection)."_s, u"N"_s, u"4"_s);
+    parser.addOptions(
+        {database, org, env, scope, customers, perCustomer, listen, tlsCert, tlsKey, workers});
+    parser.addPositionalArgument(u"command"_s, u"workspace, keys or serve, then the action."_s);
     parser.process(app);
 
     const QStringList args = parser.positionalArguments();
@@ -198,6 +268,13 @@ int main(int argc, char *argv[])
                 parser,
                 u"--customers takes a positive number, --balances-per-customer zero or more"_s);
         return workspaceCommand(parser, args, parser.value(database), size);
+    }
+    if (args.first() == "serve"_L1) {
+        if (args.size() != 1 || !parser.isSet(listen))
+            return usage(parser, u"usage: serve --database D --listen HOST:PORT"_s);
+        return serveCommand(parser, parser.value(database),
+                            {parser.value(listen), parser.value(tlsCert), parser.value(tlsKey),
+                             parser.value(workers).toInt()});
     }
     if (args.first() == "keys"_L1)
         return keysCommand(parser, args, parser.value(database), parser.value(org),

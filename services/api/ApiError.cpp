@@ -28,6 +28,12 @@ ApiError ApiError::internal(const QString &message)
     return {500, QStringLiteral("internal_error"), message};
 }
 
+ApiError ApiError::notImplemented(const QString &operation)
+{
+    return {501, QStringLiteral("not_implemented"),
+            QStringLiteral("%1 is not implemented by this Meterdesk yet").arg(operation)};
+}
+
 QJsonObject ApiError::toJson() const
 {
     return QJsonObject{{QStringLiteral("message"), message}, {QStringLiteral("code"), code}};

@@ -18,6 +18,8 @@ struct ApiError
     static ApiError invalidCursor(const QString &message);
     static ApiError notFound(const QString &code, const QString &message);
     static ApiError internal(const QString &message);
+    // 501: an operation this Meterdesk does not implement yet.
+    static ApiError notImplemented(const QString &operation);
 
     QJsonObject toJson() const;
     // Decodes a `{message, code}` body; nullopt-like empty code when the shape is wrong.

@@ -1,17 +1,29 @@
 // The one interface views and models use to reach billing data, whether the
 // engine is embedded or remote. Every call is asynchronous and never blocks
-// the calling thread; results are values or ApiErrors.
+// the calling thread; results are values or ApiErrors. EngineBackend and
+// RemoteBackend must behave alike: tests/conformance checks that they do.
 #pragma once
 
+#include "services/api/BillingPortal.h"
+#include "services/api/Customer.h"
+#include "services/api/Extensions.h"
+#include "services/api/ImportCustomer.h"
+#include "services/api/LinkOrganization.h"
 #include "services/api/ListBalances.h"
+#include "services/api/Product.h"
 #include "services/api/Result.h"
+#include "services/api/TrackTokens.h"
+#include "services/api/UpdateProduct.h"
+#include "services/api/UpdateReward.h"
 
 #include <QFuture>
 #include <QString>
 
 namespace md::backend {
 
-// Who the console is connected as (a Meterdesk extension, not a spec endpoint).
+template <typename T> using Reply = QFuture<api::Result<T>>;
+
+// Who the console is connected as.
 struct ConnectionInfo
 {
     QString location;    // database path or server URL, without secrets
@@ -26,12 +38,34 @@ class BillingBackend
 public:
     virtual ~BillingBackend() = default;
 
-    // Spec endpoint: POST /v1/balances.list (billing-api.md §4.1).
-    virtual QFuture<api::Result<api::ListBalancesResponse>>
-    listBalances(const api::ListBalancesRequest &request) = 0;
+    // Spec endpoints (billing-api.md §4), one each.
+    virtual Reply<api::ListBalancesResponse>
+    listBalances(const api::ListBalancesRequest &request) = 0; // §4.1
+    virtual Reply<api::ImportCustomerResponse>
+    importCustomer(const api::ImportCustomerRequest &request) = 0; // §4.2
+    virtual Reply<api::TrackTokensResponse>
+    trackTokens(const api::TrackTokensRequest &request) = 0; // §4.3
+    virtual Reply<api::UpdateRewardResponse>
+    updateReward(const api::UpdateRewardRequest &request) = 0; // §4.4
+    virtual Reply<api::BillingPortalResponse>
+    billingPortal(const QString &customerId,
+                  const api::BillingPortalRequest &request) = 0; // §4.5
+    virtual Reply<api::Product> updateProduct(const QString &productId,
+                                              const api::UpdateProductRequest &request) = 0; // §4.6
+    virtual Reply<api::LinkOrganizationResponse>
+    linkOrganization(const api::LinkOrganizationRequest &request) = 0; // §4.7
 
-    // Meterdesk extension: the connection's identity for the status bar.
-    virtual QFuture<api::Result<ConnectionInfo>> connectionInfo() = 0;
+    // Meterdesk extensions (docs/openapi.yaml, /v1/meterdesk/...): the reads
+    // the console browses. They need the key's `balances:read` scope.
+    virtual Reply<ConnectionInfo> connectionInfo() = 0;
+    virtual Reply<api::Page<api::CustomerSummary>>
+    listCustomers(const api::PageRequest &request) = 0;
+    virtual Reply<api::Customer> customer(const QString &customerId) = 0;
+    virtual Reply<api::Page<api::FeatureInfo>> listFeatures() = 0;
+    virtual Reply<api::Page<api::Product>> listProducts() = 0;
+    virtual Reply<api::Page<api::RewardEntry>> listRewards() = 0;
+    virtual Reply<api::Page<api::OrganizationInfo>> listOrganizations() = 0;
+    virtual Reply<api::Page<api::UsageEvent>> listUsageEvents(const api::PageRequest &request) = 0;
 };
 
 } // namespace md::backend

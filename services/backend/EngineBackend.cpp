@@ -1,5 +1,6 @@
 #include "services/backend/EngineBackend.h"
 
+#include "services/api/WireCodec.h"
 #include "services/engine/DemoWorkspace.h"
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -8,8 +9,11 @@ namespace md::backend {
 
 using namespace Qt::StringLiterals;
 
-EngineBackend::EngineBackend(const QString &location, engine::Clock clock)
+EngineBackend::EngineBackend(const QString &location, engine::Clock clock,
+                             std::optional<QString> apiKey)
     : m_engine(std::make_shared<engine::Engine>(location, std::move(clock)))
+    , m_service(*m_engine)
+    , m_apiKey(std::move(apiKey))
 {
     // Threads stay alive so their database connections are reused.
     m_pool.setMaxThreadCount(2);
@@ -39,39 +43,208 @@ QFuture<api::Result<bool>> EngineBackend::prepare(bool loadDemoIfEmpty)
     });
 }
 
-api::Result<engine::OrganizationInfo> EngineBackend::actingOrganization()
+api::Result<engine::KeyContext> EngineBackend::actingKey()
 {
+    const QMutexLocker lock(&m_keyMutex);
+    if (m_key)
+        return *m_key;
+    if (m_apiKey) {
+        auto key = m_engine->authenticate(*m_apiKey);
+        if (!key)
+            return key.error();
+        m_key = key.value();
+        return *m_key;
+    }
     auto orgs = m_engine->organizations();
     if (!orgs)
         return orgs.error();
-    for (const engine::OrganizationInfo &org : orgs.value())
-        if (!org.isTenant)
-            return org;
+    for (const engine::OrganizationInfo &org : orgs.value()) {
+        if (!org.isTenant) {
+            m_key =
+                engine::KeyContext{{org.pk, engine::Environment::Test}, org.id, org.slug, {u"*"_s}};
+            return *m_key;
+        }
+    }
     return api::ApiError::notFound(
         u"not_found"_s,
         u"the workspace has no organization yet; load a workspace file or the demo"_s);
 }
 
-QFuture<api::Result<api::ListBalancesResponse>>
-EngineBackend::listBalances(const api::ListBalancesRequest &request)
+namespace {
+
+// The request as a server would see it: encoded and decoded again, so the
+// embedded path rejects exactly what the wire rejects.
+template <typename R> api::Result<R> asReceived(const R &request)
 {
-    return QtConcurrent::run(&m_pool, [this, request]() -> api::Result<api::ListBalancesResponse> {
-        auto org = actingOrganization();
-        if (!org)
-            return org.error();
-        return m_engine->listBalances({org.value().pk, engine::Environment::Test}, request);
+    return api::decode<R>(request.toJson());
+}
+
+} // namespace
+
+template <typename T, typename F> Reply<T> EngineBackend::run(F &&call)
+{
+    return QtConcurrent::run(&m_pool, [this, call = std::forward<F>(call)]() -> api::Result<T> {
+        auto key = actingKey();
+        if (!key)
+            return key.error();
+        return call(m_service, key.value());
     });
 }
 
-QFuture<api::Result<ConnectionInfo>> EngineBackend::connectionInfo()
+Reply<api::ListBalancesResponse>
+EngineBackend::listBalances(const api::ListBalancesRequest &request)
 {
-    return QtConcurrent::run(&m_pool, [this]() -> api::Result<ConnectionInfo> {
-        auto org = actingOrganization();
-        if (!org)
-            return org.error();
-        return ConnectionInfo{m_engine->database().displayName(), u"embedded"_s, u"test"_s,
-                              org.value().slug, org.value().name};
+    return run<api::ListBalancesResponse>(
+        [request](engine::BillingService &s,
+                  const engine::KeyContext &k) -> decltype(s.listBalances(k, request)) {
+            auto received = asReceived(request);
+            if (!received)
+                return received.error();
+            return s.listBalances(k, received.value());
+        });
+}
+
+Reply<api::ImportCustomerResponse>
+EngineBackend::importCustomer(const api::ImportCustomerRequest &request)
+{
+    return run<api::ImportCustomerResponse>(
+        [request](engine::BillingService &s,
+                  const engine::KeyContext &k) -> decltype(s.importCustomer(k, request)) {
+            auto received = asReceived(request);
+            if (!received)
+                return received.error();
+            return s.importCustomer(k, received.value());
+        });
+}
+
+Reply<api::TrackTokensResponse> EngineBackend::trackTokens(const api::TrackTokensRequest &request)
+{
+    return run<api::TrackTokensResponse>(
+        [request](engine::BillingService &s,
+                  const engine::KeyContext &k) -> decltype(s.trackTokens(k, request)) {
+            auto received = asReceived(request);
+            if (!received)
+                return received.error();
+            return s.trackTokens(k, received.value());
+        });
+}
+
+Reply<api::UpdateRewardResponse>
+EngineBackend::updateReward(const api::UpdateRewardRequest &request)
+{
+    return run<api::UpdateRewardResponse>(
+        [request](engine::BillingService &s,
+                  const engine::KeyContext &k) -> decltype(s.updateReward(k, request)) {
+            auto received = asReceived(request);
+            if (!received)
+                return received.error();
+            return s.updateReward(k, received.value());
+        });
+}
+
+Reply<api::BillingPortalResponse>
+EngineBackend::billingPortal(const QString &customerId, const api::BillingPortalRequest &request)
+{
+    return run<api::BillingPortalResponse>(
+        [customerId, request](engine::BillingService &s, const engine::KeyContext &k) {
+            return s.billingPortal(k, customerId, request);
+        });
+}
+
+Reply<api::Product> EngineBackend::updateProduct(const QString &productId,
+                                                 const api::UpdateProductRequest &request)
+{
+    return run<api::Product>(
+        [productId, request](engine::BillingService &s, const engine::KeyContext &k) {
+            return s.updateProduct(k, productId, request);
+        });
+}
+
+Reply<api::LinkOrganizationResponse>
+EngineBackend::linkOrganization(const api::LinkOrganizationRequest &request)
+{
+    return run<api::LinkOrganizationResponse>(
+        [request](engine::BillingService &s,
+                  const engine::KeyContext &k) -> decltype(s.linkOrganization(k, request)) {
+            auto received = asReceived(request);
+            if (!received)
+                return received.error();
+            return s.linkOrganization(k, received.value());
+        });
+}
+
+Reply<ConnectionInfo> EngineBackend::connectionInfo()
+{
+    return run<ConnectionInfo>(
+        [engine = m_engine](engine::BillingService &,
+                            const engine::KeyContext &k) -> api::Result<ConnectionInfo> {
+            auto orgs = engine->organizations();
+            if (!orgs)
+                return orgs.error();
+            QString name;
+            for (const engine::OrganizationInfo &org : orgs.value())
+                if (org.pk == k.scope.orgPk)
+                    name = org.name;
+            return ConnectionInfo{engine->database().displayName(), u"embedded"_s,
+                                  k.scope.envWord(), k.orgSlug, name};
+        });
+}
+
+Reply<api::Page<api::CustomerSummary>> EngineBackend::listCustomers(const api::PageRequest &request)
+{
+    return run<api::Page<api::CustomerSummary>>(
+        [request](engine::BillingService &s,
+                  const engine::KeyContext &k) -> decltype(s.listCustomers(k, request)) {
+            auto received = asReceived(request);
+            if (!received)
+                return received.error();
+            return s.listCustomers(k, received.value());
+        });
+}
+
+Reply<api::Customer> EngineBackend::customer(const QString &customerId)
+{
+    return run<api::Customer>([customerId](engine::BillingService &s, const engine::KeyContext &k) {
+        return s.customer(k, customerId);
     });
+}
+
+Reply<api::Page<api::FeatureInfo>> EngineBackend::listFeatures()
+{
+    return run<api::Page<api::FeatureInfo>>(
+        [](engine::BillingService &s, const engine::KeyContext &k) { return s.listFeatures(k); });
+}
+
+Reply<api::Page<api::Product>> EngineBackend::listProducts()
+{
+    return run<api::Page<api::Product>>(
+        [](engine::BillingService &s, const engine::KeyContext &k) { return s.listProducts(k); });
+}
+
+Reply<api::Page<api::RewardEntry>> EngineBackend::listRewards()
+{
+    return run<api::Page<api::RewardEntry>>(
+        [](engine::BillingService &s, const engine::KeyContext &k) { return s.listRewards(k); });
+}
+
+Reply<api::Page<api::OrganizationInfo>> EngineBackend::listOrganizations()
+{
+    return run<api::Page<api::OrganizationInfo>>(
+        [](engine::BillingService &s, const engine::KeyContext &k) {
+            return s.listOrganizations(k);
+        });
+}
+
+Reply<api::Page<api::UsageEvent>> EngineBackend::listUsageEvents(const api::PageRequest &request)
+{
+    return run<api::Page<api::UsageEvent>>(
+        [request](engine::BillingService &s,
+                  const engine::KeyContext &k) -> decltype(s.listUsageEvents(k, request)) {
+            auto received = asReceived(request);
+            if (!received)
+                return received.error();
+            return s.listUsageEvents(k, received.value());
+        });
 }
 
 } // namespace md::backend

@@ -1,21 +1,27 @@
 // BillingBackend over the embedded engine: each call runs on a small pool of
-// worker threads, each with its own database connection.
+// worker threads, each with its own database connection, through the same
+// BillingService (scope checks included) that meterdesk-server uses.
 #pragma once
 
 #include "services/backend/BillingBackend.h"
-#include "services/engine/Engine.h"
+#include "services/engine/BillingService.h"
 
+#include <QMutex>
 #include <QThreadPool>
 
 #include <memory>
+#include <optional>
 
 namespace md::backend {
 
 class EngineBackend final : public BillingBackend
 {
 public:
-    // The console acts for the first master organization, in its test environment.
-    explicit EngineBackend(const QString &location, engine::Clock clock = {});
+    // Without an API key the console acts as the workspace's first master
+    // organization, test environment, every scope (it owns the file). With
+    // one, it acts exactly as that key would on a server.
+    explicit EngineBackend(const QString &location, engine::Clock clock = {},
+                           std::optional<QString> apiKey = std::nullopt);
     ~EngineBackend() override;
     Q_DISABLE_COPY_MOVE(EngineBackend)
 
@@ -23,14 +29,37 @@ public:
     // workspace. Run once before other calls; reports whether the demo was loaded.
     QFuture<api::Result<bool>> prepare(bool loadDemoIfEmpty);
 
-    QFuture<api::Result<api::ListBalancesResponse>>
-    listBalances(const api::ListBalancesRequest &request) override;
-    QFuture<api::Result<ConnectionInfo>> connectionInfo() override;
+    Reply<api::ListBalancesResponse> listBalances(const api::ListBalancesRequest &request) override;
+    Reply<api::ImportCustomerResponse>
+    importCustomer(const api::ImportCustomerRequest &request) override;
+    Reply<api::TrackTokensResponse> trackTokens(const api::TrackTokensRequest &request) override;
+    Reply<api::UpdateRewardResponse> updateReward(const api::UpdateRewardRequest &request) override;
+    Reply<api::BillingPortalResponse>
+    billingPortal(const QString &customerId, const api::BillingPortalRequest &request) override;
+    Reply<api::Product> updateProduct(const QString &productId,
+                                      const api::UpdateProductRequest &request) override;
+    Reply<api::LinkOrganizationResponse>
+    linkOrganization(const api::LinkOrganizationRequest &request) override;
+
+    Reply<ConnectionInfo> connectionInfo() override;
+    Reply<api::Page<api::CustomerSummary>> listCustomers(const api::PageRequest &request) override;
+    Reply<api::Customer> customer(const QString &customerId) override;
+    Reply<api::Page<api::FeatureInfo>> listFeatures() override;
+    Reply<api::Page<api::Product>> listProducts() override;
+    Reply<api::Page<api::RewardEntry>> listRewards() override;
+    Reply<api::Page<api::OrganizationInfo>> listOrganizations() override;
+    Reply<api::Page<api::UsageEvent>> listUsageEvents(const api::PageRequest &request) override;
 
 private:
-    api::Result<engine::OrganizationInfo> actingOrganization();
+    // Runs `call(service, key)` on the pool once the acting key is known.
+    template <typename T, typename F> Reply<T> run(F &&call);
+    api::Result<engine::KeyContext> actingKey();
 
     std::shared_ptr<engine::Engine> m_engine;
+    engine::BillingService m_service;
+    std::optional<QString> m_apiKey;
+    QMutex m_keyMutex;
+    std::optional<engine::KeyContext> m_key;
     QThreadPool m_pool;
 };
 

@@ -55,6 +55,16 @@ public:
     api::Result<api::ListBalancesResponse> listBalances(const Scope &scope,
                                                         const api::ListBalancesRequest &request);
 
+    // Runs `f(QSqlDatabase)` on the calling thread's connection; `f` returns a Result.
+    template <typename F>
+    auto withConnection(F &&f) -> decltype(f(std::declval<const QSqlDatabase &>()))
+    {
+        auto db = m_database.connection();
+        if (!db)
+            return db.error();
+        return f(db.value());
+    }
+
     api::Result<LoadSummary> loadWorkspace(const QJsonObject &workspace);
     api::Result<LoadSummary> loadWorkspaceFile(const QString &path);
     api::Result<QJsonObject> dumpWorkspace();

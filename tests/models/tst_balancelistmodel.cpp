@@ -4,6 +4,7 @@
 #include "models/BalanceListModel.h"
 #include "services/backend/EngineBackend.h"
 #include "tests/engine/EngineFixture.h"
+#include "tests/support/StubBackend.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -16,7 +17,7 @@ using models::BalanceListModel;
 namespace {
 
 // Serves scripted pages, some empty with more behind them.
-class ScriptedBackend final : public backend::BillingBackend
+class ScriptedBackend final : public test::StubBackend
 {
 public:
     QList<api::ListBalancesResponse> pages;
@@ -29,11 +30,6 @@ public:
         const qsizetype index = request.startCursor.isEmpty() ? 0 : request.startCursor.toInt();
         return QtConcurrent::run(
             [page = pages.value(index)] { return api::Result<api::ListBalancesResponse>(page); });
-    }
-    QFuture<api::Result<backend::ConnectionInfo>> connectionInfo() override
-    {
-        return QtConcurrent::run(
-            [] { return api::Result<backend::ConnectionInfo>(backend::ConnectionInfo{}); });
     }
 };
 

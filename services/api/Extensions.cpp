@@ -1,0 +1,181 @@
+#include "services/api/Extensions.h"
+
+#include "services/api/WireCodec.h"
+
+namespace md::api {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+std::optional<QString> optionalNullable(const JsonReader &reader)
+{
+    return reader.isMissing() ? std::nullopt : reader.nullableString();
+}
+
+} // namespace
+
+PageRequest PageRequest::read(const JsonReader &reader)
+{
+    reader.object();
+    PageRequest request;
+    request.search = reader.field("search"_L1).optString();
+    request.customerId = reader.field("customer_id"_L1).optString();
+    request.limit = reader.field("limit"_L1).optInteger(1, 200).value_or(50);
+    request.startCursor = reader.field("start_cursor"_L1).optString().value_or(QString());
+    return request;
+}
+
+QJsonObject PageRequest::toJson() const
+{
+    QJsonObject object{{u"limit"_s, limit}};
+    if (search)
+        object.insert(u"search"_s, *search);
+    if (customerId)
+        object.insert(u"customer_id"_s, *customerId);
+    if (!startCursor.isEmpty())
+        object.insert(u"start_cursor"_s, startCursor);
+    return object;
+}
+
+CustomerSummary CustomerSummary::read(const JsonReader &reader)
+{
+    reader.object();
+    return {reader.field("id"_L1).string(), reader.field("name"_L1).string(),
+            reader.field("email"_L1).string(), reader.field("created_at"_L1).integer()};
+}
+
+QJsonObject CustomerSummary::toJson() const
+{
+    return {{u"id"_s, id}, {u"name"_s, name}, {u"email"_s, email}, {u"created_at"_s, createdAt}};
+}
+
+CreditMarkup CreditMarkup::read(const JsonReader &reader)
+{
+    reader.object();
+    return {reader.field("provider"_L1).string(), reader.field("model"_L1).nullableString(),
+            reader.field("markup"_L1).decimal()};
+}
+
+QJsonObject CreditMarkup::toJson() const
+{
+    return {
+        {u"provider"_s, provider}, {u"model"_s, nullable(model)}, {u"markup"_s, markup.toJson()}};
+}
+
+FeatureInfo FeatureInfo::read(const JsonReader &reader)
+{
+    reader.object();
+    FeatureInfo feature;
+    feature.id = reader.field("id"_L1).string();
+    feature.name = reader.field("name"_L1).string();
+    feature.type = reader.field("type"_L1).string();
+    const JsonReader markup = reader.field("default_markup"_L1);
+    if (!markup.isMissing())
+        feature.defaultMarkup = markup.nullableDecimal();
+    if (const auto markups = reader.field("markups"_L1).optArray())
+        for (const JsonReader &entry : *markups)
+            feature.markups.append(CreditMarkup::read(entry));
+    return feature;
+}
+
+QJsonObject FeatureInfo::toJson() const
+{
+    QJsonObject object{{u"id"_s, id}, {u"name"_s, name}, {u"type"_s, type}};
+    if (type == "credit_system"_L1) {
+        object.insert(u"default_markup"_s, nullable(defaultMarkup));
+        object.insert(u"markups"_s, toJsonArray(markups));
+    }
+    return object;
+}
+
+OrganizationInfo OrganizationInfo::read(const JsonReader &reader)
+{
+    reader.object();
+    return {reader.field("id"_L1).string(),
+            reader.field("slug"_L1).string(),
+            reader.field("name"_L1).string(),
+            reader.field("master_org_id"_L1).nullableString(),
+            optionalNullable(reader.field("test_account_id"_L1)),
+            optionalNullable(reader.field("live_account_id"_L1))};
+}
+
+QJsonObject OrganizationInfo::toJson() const
+{
+    return {{u"id"_s, id},
+            {u"slug"_s, slug},
+            {u"name"_s, name},
+            {u"master_org_id"_s, nullable(masterOrgId)},
+            {u"test_account_id"_s, nullable(testAccountId)},
+            {u"live_account_id"_s, nullable(liveAccountId)}};
+}
+
+RewardEntry RewardEntry::read(const JsonReader &reader)
+{
+    const QJsonObject object = reader.object();
+    const bool coupon = object.contains(u"coupon"_s);
+    if (reader.ok() && coupon == object.contains(u"feature_grant"_s))
+        reader.fail(u"a reward holds exactly one of \"coupon\" and \"feature_grant\""_s);
+    const QString kind = coupon ? u"coupon"_s : u"feature_grant"_s;
+    return {kind, reader.field(coupon ? "coupon"_L1 : "feature_grant"_L1).object()};
+}
+
+QJsonObject RewardEntry::toJson() const
+{
+    return {{kind, record}};
+}
+
+UsageEvent UsageEvent::read(const JsonReader &reader)
+{
+    reader.object();
+    UsageEvent event;
+    event.customerId = reader.field("customer_id"_L1).string();
+    event.featureId = reader.field("feature_id"_L1).string();
+    event.entityId = reader.field("entity_id"_L1).nullableString();
+    event.modelId = reader.field("model_id"_L1).nullableString();
+    event.tokens = reader.field("tokens"_L1).object();
+    event.value = reader.field("value"_L1).decimal();
+    event.properties = reader.field("properties"_L1).object();
+    event.timestamp = reader.field("timestamp"_L1).integer();
+    return event;
+}
+
+QJsonObject UsageEvent::toJson() const
+{
+    return {{u"customer_id"_s, customerId},
+            {u"feature_id"_s, featureId},
+            {u"entity_id"_s, nullable(entityId)},
+            {u"model_id"_s, nullable(modelId)},
+            {u"tokens"_s, tokens},
+            {u"value"_s, value.toJson()},
+            {u"properties"_s, properties},
+            {u"timestamp"_s, timestamp}};
+}
+
+template <typename T> Page<T> Page<T>::read(const JsonReader &reader)
+{
+    reader.object();
+    Page page;
+    page.list = readList<T>(reader.field("list"_L1));
+    page.hasMore = reader.field("has_more"_L1).boolean();
+    page.nextCursor = reader.field("next_cursor"_L1).nullableString();
+    if (reader.ok() && page.hasMore != page.nextCursor.has_value())
+        reader.field("next_cursor"_L1).fail(u"must be a string exactly when has_more is true"_s);
+    return page;
+}
+
+template <typename T> QJsonObject Page<T>::toJson() const
+{
+    return {{u"list"_s, toJsonArray(list)},
+            {u"has_more"_s, hasMore},
+            {u"next_cursor"_s, nullable(nextCursor)}};
+}
+
+template struct Page<CustomerSummary>;
+template struct Page<FeatureInfo>;
+template struct Page<OrganizationInfo>;
+template struct Page<RewardEntry>;
+template struct Page<UsageEvent>;
+template struct Page<Product>;
+
+} // namespace md::api

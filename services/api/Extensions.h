@@ -1,0 +1,120 @@
+// Wire types of Meterdesk's own read endpoints (not in billing-api.md): the
+// lists the console browses. Documented in docs/openapi.yaml under /v1/meterdesk.
+#pragma once
+
+#include "services/api/Decimal.h"
+#include "services/api/JsonReader.h"
+#include "services/api/Product.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace md::api {
+
+// A page request shared by the paged lists: an optional search or owner, a
+// limit of 1..200 (default 50) and the opaque cursor of the previous page.
+struct PageRequest
+{
+    std::optional<QString> search;     // customers: part of the id, name or email
+    std::optional<QString> customerId; // usage events: one customer
+    qint64 limit = 50;
+    QString startCursor;
+
+    static PageRequest read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const PageRequest &, const PageRequest &) = default;
+};
+
+struct CustomerSummary
+{
+    QString id;
+    QString name;
+    QString email;
+    qint64 createdAt = 0;
+
+    static CustomerSummary read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const CustomerSummary &, const CustomerSummary &) = default;
+};
+
+struct CreditMarkup
+{
+    QString provider;
+    std::optional<QString> model; // null: the provider-wide markup
+    Decimal markup;
+
+    static CreditMarkup read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const CreditMarkup &, const CreditMarkup &) = default;
+};
+
+struct FeatureInfo
+{
+    QString id;
+    QString name;
+    QString type; // single_use, continuous_use, boolean, static, credit_system
+    std::optional<Decimal> defaultMarkup;
+    QList<CreditMarkup> markups;
+
+    static FeatureInfo read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const FeatureInfo &, const FeatureInfo &) = default;
+};
+
+struct OrganizationInfo
+{
+    QString id;
+    QString slug;
+    QString name;
+    std::optional<QString> masterOrgId;
+    std::optional<QString> testAccountId;
+    std::optional<QString> liveAccountId;
+
+    static OrganizationInfo read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const OrganizationInfo &, const OrganizationInfo &) = default;
+};
+
+// A reward as stored: exactly one of the two record kinds, kept as its JSON.
+struct RewardEntry
+{
+    QString kind; // "coupon" or "feature_grant"
+    QJsonObject record;
+
+    static RewardEntry read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const RewardEntry &, const RewardEntry &) = default;
+};
+
+struct UsageEvent
+{
+    QString customerId;
+    QString featureId;
+    std::optional<QString> entityId;
+    std::optional<QString> modelId;
+    QJsonObject tokens;
+    Decimal value;
+    QJsonObject properties;
+    qint64 timestamp = 0;
+
+    static UsageEvent read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const UsageEvent &, const UsageEvent &) = default;
+};
+
+// `{ list, has_more, next_cursor }` of any of the above.
+template <typename T> struct Page
+{
+    QList<T> list;
+    bool hasMore = false;
+    std::optional<QString> nextCursor;
+
+    static Page read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const Page &, const Page &) = default;
+};
+
+} // namespace md::api

@@ -1,0 +1,133 @@
+#include "services/engine/BillingService.h"
+
+#include "services/engine/Catalog.h"
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+using api::ApiError;
+
+namespace {
+const QString ReadScope = u"balances:read"_s;
+}
+
+#define MD_REQUIRE_SCOPE(key, scope)                                                               \
+    if (const auto denied = missingScope((key), (scope)))                                          \
+        return *denied;
+
+std::optional<ApiError> BillingService::missingScope(const KeyContext &key, const QString &scope)
+{
+    if (key.allows(scope))
+        return std::nullopt;
+    return ApiError{
+        403, u"insufficient_scopes"_s,
+        u"this API key lacks the scope \"%1\"; create a key that holds it"_s.arg(scope)};
+}
+
+api::Result<api::ListBalancesResponse>
+BillingService::listBalances(const KeyContext &key, const api::ListBalancesRequest &request)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.listBalances(key.scope, request);
+}
+
+api::Result<api::ImportCustomerResponse>
+BillingService::importCustomer(const KeyContext &key, const api::ImportCustomerRequest &)
+{
+    MD_REQUIRE_SCOPE(key, u"billing:write"_s)
+    return ApiError::notImplemented(u"billing.import"_s);
+}
+
+api::Result<api::TrackTokensResponse> BillingService::trackTokens(const KeyContext &key,
+                                                                  const api::TrackTokensRequest &)
+{
+    MD_REQUIRE_SCOPE(key, u"balances:write"_s)
+    return ApiError::notImplemented(u"balances.track_tokens"_s);
+}
+
+api::Result<api::UpdateRewardResponse>
+BillingService::updateReward(const KeyContext &key, const api::UpdateRewardRequest &)
+{
+    MD_REQUIRE_SCOPE(key, u"rewards:write"_s)
+    return ApiError::notImplemented(u"rewards.update"_s);
+}
+
+api::Result<api::BillingPortalResponse>
+BillingService::billingPortal(const KeyContext &key, const QString &,
+                              const api::BillingPortalRequest &)
+{
+    MD_REQUIRE_SCOPE(key, u"billing:read"_s)
+    return ApiError::notImplemented(u"the billing portal"_s);
+}
+
+api::Result<api::Product> BillingService::updateProduct(const KeyContext &key, const QString &,
+                                                        const api::UpdateProductRequest &)
+{
+    MD_REQUIRE_SCOPE(key, u"plans:write"_s)
+    return ApiError::notImplemented(u"products update"_s);
+}
+
+api::Result<api::LinkOrganizationResponse>
+BillingService::linkOrganization(const KeyContext &key, const api::LinkOrganizationRequest &)
+{
+    MD_REQUIRE_SCOPE(key, u"platform:write"_s)
+    return ApiError::notImplemented(u"platform organization linking"_s);
+}
+
+api::Result<api::Page<api::CustomerSummary>>
+BillingService::listCustomers(const KeyContext &key, const api::PageRequest &request)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.withConnection(
+        [&](const QSqlDatabase &db) { return Catalog::customers(db, key.scope, request); });
+}
+
+api::Result<api::Customer> BillingService::customer(const KeyContext &key,
+                                                    const QString &customerId)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return Catalog::customer(db, key.scope, customerId, m_engine.now());
+    });
+}
+
+api::Result<api::Page<api::FeatureInfo>> BillingService::listFeatures(const KeyContext &key)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.withConnection(
+        [&](const QSqlDatabase &db) { return Catalog::features(db, key.scope); });
+}
+
+api::Result<api::Page<api::Product>> BillingService::listProducts(const KeyContext &key)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.withConnection(
+        [&](const QSqlDatabase &db) { return Catalog::products(db, key.scope); });
+}
+
+api::Result<api::Page<api::RewardEntry>> BillingService::listRewards(const KeyContext &key)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.withConnection(
+        [&](const QSqlDatabase &db) { return Catalog::rewards(db, key.scope); });
+}
+
+api::Result<api::Page<api::OrganizationInfo>>
+BillingService::listOrganizations(const KeyContext &key)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.withConnection(
+        [&](const QSqlDatabase &db) { return Catalog::organizations(db, key.scope.orgPk); });
+}
+
+api::Result<api::Page<api::UsageEvent>>
+BillingService::listUsageEvents(const KeyContext &key, const api::PageRequest &request)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.withConnection(
+        [&](const QSqlDatabase &db) { return Catalog::usageEvents(db, key.scope, request); });
+}
+
+#undef MD_REQUIRE_SCOPE
+
+} // namespace md::engine

@@ -1,0 +1,61 @@
+// Every operation as an authenticated key may call it: the scope check of
+// decisions.md, then the engine. meterdesk-server and EngineBackend both go
+// through here, so the embedded and remote paths answer alike.
+#pragma once
+
+#include "services/api/BillingPortal.h"
+#include "services/api/Customer.h"
+#include "services/api/Extensions.h"
+#include "services/api/ImportCustomer.h"
+#include "services/api/LinkOrganization.h"
+#include "services/api/ListBalances.h"
+#include "services/api/TrackTokens.h"
+#include "services/api/UpdateProduct.h"
+#include "services/api/UpdateReward.h"
+#include "services/engine/Engine.h"
+
+namespace md::engine {
+
+class BillingService final
+{
+public:
+    explicit BillingService(Engine &engine)
+        : m_engine(engine)
+    {}
+
+    // Spec endpoints.
+    api::Result<api::ListBalancesResponse> listBalances(const KeyContext &key,
+                                                        const api::ListBalancesRequest &request);
+    api::Result<api::ImportCustomerResponse>
+    importCustomer(const KeyContext &key, const api::ImportCustomerRequest &request);
+    api::Result<api::TrackTokensResponse> trackTokens(const KeyContext &key,
+                                                      const api::TrackTokensRequest &request);
+    api::Result<api::UpdateRewardResponse> updateReward(const KeyContext &key,
+                                                        const api::UpdateRewardRequest &request);
+    api::Result<api::BillingPortalResponse> billingPortal(const KeyContext &key,
+                                                          const QString &customerId,
+                                                          const api::BillingPortalRequest &request);
+    api::Result<api::Product> updateProduct(const KeyContext &key, const QString &productId,
+                                            const api::UpdateProductRequest &request);
+    api::Result<api::LinkOrganizationResponse>
+    linkOrganization(const KeyContext &key, const api::LinkOrganizationRequest &request);
+
+    // Meterdesk extensions.
+    api::Result<api::Page<api::CustomerSummary>> listCustomers(const KeyContext &key,
+                                                               const api::PageRequest &request);
+    api::Result<api::Customer> customer(const KeyContext &key, const QString &customerId);
+    api::Result<api::Page<api::FeatureInfo>> listFeatures(const KeyContext &key);
+    api::Result<api::Page<api::Product>> listProducts(const KeyContext &key);
+    api::Result<api::Page<api::RewardEntry>> listRewards(const KeyContext &key);
+    api::Result<api::Page<api::OrganizationInfo>> listOrganizations(const KeyContext &key);
+    api::Result<api::Page<api::UsageEvent>> listUsageEvents(const KeyContext &key,
+                                                            const api::PageRequest &request);
+
+    // 403 insufficient_scopes unless the key holds `scope` (or `*`).
+    static std::optional<api::ApiError> missingScope(const KeyContext &key, const QString &scope);
+
+private:
+    Engine &m_engine;
+};
+
+} // namespace md::engine

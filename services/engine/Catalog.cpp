@@ -1,0 +1,372 @@
+#include "services/engine/Catalog.h"
+
+#include "services/api/WireCodec.h"
+#include "services/engine/BalanceLister.h"
+#include "services/engine/Sql.h"
+
+#include <QJsonDocument>
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+using api::ApiError;
+using api::Decimal;
+
+namespace {
+
+constexpr auto CursorEncoding = QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals;
+
+// "<tag>:<key>" as base64url: the position of the last row of a page.
+QString encodeCursor(const char *tag, qint64 key)
+{
+    const QByteArray position = QByteArray(tag) + ':' + QByteArray::number(key);
+    return QString::fromLatin1(position.toBase64(CursorEncoding));
+}
+
+api::Result<std::optional<qint64>> decodeCursor(const char *tag, const QString &text)
+{
+    if (text.isEmpty())
+        return std::optional<qint64>();
+    const auto decoded = QByteArray::fromBase64Encoding(
+        text.toLatin1(), CursorEncoding | QByteArray::AbortOnBase64DecodingErrors);
+    const QList<QByteArray> parts = decoded.decoded.split(':');
+    bool ok = false;
+    const qint64 key = parts.size() == 2 && parts.at(0) == tag ? parts.at(1).toLongLong(&ok) : 0;
+    if (!decoded || !ok)
+        return ApiError::invalidCursor(
+            u"start_cursor is not a cursor this server issued; pass the next_cursor of a previous page or an empty string"_s);
+    return std::optional<qint64>(key);
+}
+
+QJsonObject storedObject(const QVariant &value)
+{
+    return QJsonDocument::fromJson(value.toString().toUtf8()).object();
+}
+
+std::optional<QString> nullableText(const QVariant &value)
+{
+    return value.isNull() ? std::nullopt : std::optional(value.toString());
+}
+
+std::optional<qint64> nullableInteger(const QVariant &value)
+{
+    return value.isNull() ? std::nullopt : std::optional(value.toLongLong());
+}
+
+// Reads rows of a paged query fetched with LIMIT limit+1.
+template <typename T, typename F>
+api::Result<api::Page<T>> page(QSqlQuery &query, qint64 limit, const char *tag, F &&row)
+{
+    api::Page<T> result;
+    qint64 lastKey = 0;
+    while (query.next()) {
+        if (result.list.size() == limit) {
+            result.hasMore = true;
+            result.nextCursor = encodeCursor(tag, lastKey);
+            break;
+        }
+        lastKey = query.value(0).toLongLong();
+        result.list.append(row(query));
+    }
+    return result;
+}
+
+} // namespace
+
+api::Result<api::Page<api::CustomerSummary>>
+Catalog::customers(const QSqlDatabase &db, const Scope &scope, const api::PageRequest &request)
+{
+    auto after = decodeCursor("c1", request.startCursor);
+    if (!after)
+        return after.error();
+    QString sql =
+        u"SELECT pk, id, name, email, created_at FROM customers WHERE org_pk = ? AND env = ?"_s;
+    QVariantList binds{scope.orgPk, scope.envWord()};
+    if (request.search && !request.search->isEmpty()) {
+        sql += u" AND (LOWER(id) LIKE ? OR LOWER(name) LIKE ? OR LOWER(email) LIKE ?)"_s;
+        const QString pattern = u'%' + request.search->toLower() + u'%';
+        binds << pattern << pattern << pattern;
+    }
+    if (after.value()) {
+        sql += u" AND pk > ?"_s;
+        binds << *after.value();
+    }
+    sql += u" ORDER BY pk LIMIT ?"_s;
+    binds << request.limit + 1;
+    auto query = runSql(db, sql, binds);
+    if (!query)
+        return query.error();
+    return page<api::CustomerSummary>(query.value(), request.limit, "c1", [](const QSqlQuery &q) {
+        return api::CustomerSummary{q.value(1).toString(), q.value(2).toString(),
+                                    q.value(3).toString(), q.value(4).toLongLong()};
+    });
+}
+
+api::Result<api::Customer> Catalog::customer(const QSqlDatabase &db, const Scope &scope,
+                                             const QString &id, qint64 nowMs)
+{
+    auto row = runSql(db,
+                      u"SELECT pk, id, name, email, fingerprint, metadata, send_email_receipts,"
+                      " disable_pooled_balance, disable_overage_billing, created_at FROM customers"
+                      " WHERE org_pk = ? AND env = ? AND id = ?"_s,
+                      {scope.orgPk, scope.envWord(), id});
+    if (!row)
+        return row.error();
+    QSqlQuery &q = row.value();
+    if (!q.next())
+        return ApiError::notFound(u"customer_not_found"_s,
+                                  u"customer \"%1\" does not exist"_s.arg(id));
+    const qint64 pk = q.value(0).toLongLong();
+    api::Customer customer;
+    customer.id = q.value(1).toString();
+    customer.name = q.value(2).toString();
+    customer.email = q.value(3).toString();
+    customer.fingerprint = nullableText(q.value(4));
+    customer.metadata = storedObject(q.value(5));
+    customer.sendEmailReceipts = q.value(6).toInt() != 0;
+    customer.config = {q.value(7).toInt() != 0, q.value(8).toInt() != 0};
+    customer.createdAt = q.value(9).toLongLong();
+    customer.env =
+        scope.env == Environment::Test ? api::Environment::Sandbox : api::Environment::Production;
+
+    auto processors = runSql(
+        db, u"SELECT type, external_id FROM customer_processors WHERE customer_pk = ?"_s, {pk});
+    if (!processors)
+        return processors.error();
+    while (processors.value().next())
+        customer.processors.insert(processors.value().value(0).toString(),
+                                   processors.value().value(1).toString());
+    if (customer.processors.contains(u"stripe"_s))
+        customer.stripeId = customer.processors.value(u"stripe"_s);
+
+    auto subscriptions =
+        runSql(db,
+               u"SELECT p.id, p.is_add_on, cp.status, cp.canceled_at, cp.expires_at,"
+               " cp.trial_ends_at, cp.started_at, cp.current_period_start,"
+               " cp.current_period_end, cp.quantity FROM customer_products cp"
+               " JOIN products p ON p.pk = cp.product_pk WHERE cp.customer_pk = ? ORDER BY cp.pk"_s,
+               {pk});
+    if (!subscriptions)
+        return subscriptions.error();
+    while (subscriptions.value().next()) {
+        const QSqlQuery &s = subscriptions.value();
+        api::Subscription subscription;
+        subscription.planId = s.value(0).toString();
+        subscription.addOn = s.value(1).toInt() != 0;
+        const QString status = s.value(2).toString();
+        subscription.status = api::readPlanStatus(api::JsonReader(QJsonValue(status)));
+        subscription.pastDue = status == "past_due"_L1;
+        subscription.canceledAt = nullableInteger(s.value(3));
+        subscription.expiresAt = nullableInteger(s.value(4));
+        subscription.trialEndsAt = nullableInteger(s.value(5));
+        subscription.startedAt = s.value(6).toLongLong();
+        subscription.currentPeriodStart =
+            s.value(7).isNull() ? subscription.startedAt : s.value(7).toLongLong();
+        subscription.currentPeriodEnd = std::max(subscription.currentPeriodStart,
+                                                 s.value(8).isNull() ? 0 : s.value(8).toLongLong());
+        subscription.quantity = Decimal::fromInteger(s.value(9).toLongLong());
+        customer.subscriptions.append(subscription);
+    }
+
+    // Active balances, summed per feature; boolean features become flags.
+    auto booleans =
+        runSql(db, u"SELECT id FROM features WHERE org_pk = ? AND env = ? AND type = 'boolean'"_s,
+               {scope.orgPk, scope.envWord()});
+    if (!booleans)
+        return booleans.error();
+    QSet<QString> flagFeatures;
+    while (booleans.value().next())
+        flagFeatures.insert(booleans.value().value(0).toString());
+    api::ListBalancesRequest request;
+    request.customerId = id;
+    request.limit = api::ListBalancesRequest::MaxLimit;
+    for (;;) {
+        auto balances = BalanceLister::list(db, scope, request, nowMs);
+        if (!balances)
+            return balances.error();
+        for (const api::BalanceRow &balance : balances.value().list) {
+            if (flagFeatures.contains(balance.featureId)) {
+                customer.flags.insert(balance.featureId, {balance.id, balance.planId,
+                                                          balance.expiresAt, balance.featureId});
+                continue;
+            }
+            api::BalanceSummary &summary = customer.balances[balance.featureId];
+            summary.featureId = balance.featureId;
+            const auto granted = balance.includedGrant.plus(balance.prepaidGrant);
+            const auto total = granted ? summary.granted.plus(*granted) : std::nullopt;
+            const auto remaining = summary.remaining.plus(balance.remaining);
+            const auto usage = summary.usage.plus(balance.usage);
+            if (!total || !remaining || !usage)
+                return ApiError::internal(
+                    u"the balances of %1 exceed the supported range"_s.arg(balance.featureId));
+            summary.granted = *total;
+            summary.remaining = *remaining;
+            summary.usage = *usage;
+            summary.unlimited = summary.unlimited || balance.unlimited;
+            if (balance.reset && balance.reset->resetsAt &&
+                (!summary.nextResetAt || *balance.reset->resetsAt < *summary.nextResetAt))
+                summary.nextResetAt = balance.reset->resetsAt;
+            api::BalanceBreakdownRow breakdown;
+            breakdown.id = balance.id;
+            breakdown.planId = balance.planId;
+            breakdown.includedGrant = balance.includedGrant;
+            breakdown.prepaidGrant = balance.prepaidGrant;
+            breakdown.remaining = balance.remaining;
+            breakdown.usage = balance.usage;
+            breakdown.unlimited = balance.unlimited;
+            breakdown.reset = balance.reset;
+            breakdown.price = balance.price;
+            breakdown.expiresAt = balance.expiresAt;
+            summary.breakdown.append(breakdown);
+        }
+        if (!balances.value().hasMore)
+            break;
+        request.startCursor = *balances.value().nextCursor;
+    }
+    return customer;
+}
+
+api::Result<api::Page<api::FeatureInfo>> Catalog::features(const QSqlDatabase &db,
+                                                           const Scope &scope)
+{
+    auto query = runSql(
+        db,
+        u"SELECT pk, id, name, type, default_markup FROM features WHERE org_pk = ? AND env = ?"
+        " ORDER BY pk"_s,
+        {scope.orgPk, scope.envWord()});
+    if (!query)
+        return query.error();
+    api::Page<api::FeatureInfo> result;
+    QHash<qint64, qsizetype> index;
+    while (query.value().next()) {
+        const QSqlQuery &q = query.value();
+        api::FeatureInfo feature{
+            q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), {}, {}};
+        if (!q.value(4).isNull())
+            feature.defaultMarkup = Decimal::parse(q.value(4).toString());
+        index.insert(q.value(0).toLongLong(), result.list.size());
+        result.list.append(feature);
+    }
+    auto markups =
+        runSql(db,
+               u"SELECT m.feature_pk, m.provider, m.model, m.markup FROM credit_markups m"
+               " JOIN features f ON f.pk = m.feature_pk WHERE f.org_pk = ? AND f.env = ?"
+               " ORDER BY m.feature_pk, m.provider, m.model"_s,
+               {scope.orgPk, scope.envWord()});
+    if (!markups)
+        return markups.error();
+    while (markups.value().next()) {
+        const QSqlQuery &m = markups.value();
+        const QString model = m.value(2).toString();
+        result.list[index.value(m.value(0).toLongLong())].markups.append(
+            {m.value(1).toString(), model.isEmpty() ? std::nullopt : std::optional(model),
+             Decimal::parse(m.value(3).toString()).value_or(Decimal())});
+    }
+    return result;
+}
+
+api::Result<api::Page<api::Product>> Catalog::products(const QSqlDatabase &db, const Scope &scope)
+{
+    auto query = runSql(
+        db,
+        u"SELECT id, version, name, group_name, is_add_on, is_default, archived, items, free_trial,"
+        " created_at FROM products WHERE org_pk = ? AND env = ? ORDER BY id, version"_s,
+        {scope.orgPk, scope.envWord()});
+    if (!query)
+        return query.error();
+    api::Page<api::Product> result;
+    while (query.value().next()) {
+        const QSqlQuery &q = query.value();
+        QJsonObject record{
+            {u"id"_s, q.value(0).toString()},
+            {u"version"_s, q.value(1).toLongLong()},
+            {u"name"_s, q.value(2).toString()},
+            {u"group"_s, q.value(3).isNull() ? QJsonValue(QJsonValue::Null)
+                                             : QJsonValue(q.value(3).toString())},
+            {u"is_add_on"_s, q.value(4).toInt() != 0},
+            {u"is_default"_s, q.value(5).toInt() != 0},
+            {u"archived"_s, q.value(6).toInt() != 0},
+            {u"items"_s, QJsonDocument::fromJson(q.value(7).toString().toUtf8()).array()},
+            {u"env"_s, scope.env == Environment::Test ? u"sandbox"_s : u"production"_s},
+            {u"created_at"_s, q.value(9).toLongLong()}};
+        record.insert(u"free_trial"_s, q.value(8).isNull() ? QJsonValue(QJsonValue::Null)
+                                                           : QJsonValue(storedObject(q.value(8))));
+        auto product = api::decode<api::Product>(record);
+        if (!product)
+            return ApiError::internal(u"stored product %1 is damaged: %2"_s.arg(
+                q.value(0).toString(), product.error().message));
+        result.list.append(product.value());
+    }
+    return result;
+}
+
+api::Result<api::Page<api::RewardEntry>> Catalog::rewards(const QSqlDatabase &db,
+                                                          const Scope &scope)
+{
+    auto query =
+        runSql(db, u"SELECT kind, record FROM rewards WHERE org_pk = ? AND env = ? ORDER BY pk"_s,
+               {scope.orgPk, scope.envWord()});
+    if (!query)
+        return query.error();
+    api::Page<api::RewardEntry> result;
+    while (query.value().next())
+        result.list.append(
+            {query.value().value(0).toString(), storedObject(query.value().value(1))});
+    return result;
+}
+
+api::Result<api::Page<api::OrganizationInfo>> Catalog::organizations(const QSqlDatabase &db,
+                                                                     qint64 orgPk)
+{
+    auto query = runSql(db,
+                        u"SELECT o.id, o.slug, o.name, m.id, o.test_account_id, o.live_account_id"
+                        " FROM organizations o LEFT JOIN organizations m ON m.pk = o.master_org_pk"
+                        " WHERE o.pk = ? OR o.master_org_pk = ? ORDER BY o.pk"_s,
+                        {orgPk, orgPk});
+    if (!query)
+        return query.error();
+    api::Page<api::OrganizationInfo> result;
+    while (query.value().next()) {
+        const QSqlQuery &q = query.value();
+        result.list.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
+                            nullableText(q.value(3)), nullableText(q.value(4)),
+                            nullableText(q.value(5))});
+    }
+    return result;
+}
+
+api::Result<api::Page<api::UsageEvent>>
+Catalog::usageEvents(const QSqlDatabase &db, const Scope &scope, const api::PageRequest &request)
+{
+    auto before = decodeCursor("u1", request.startCursor);
+    if (!before)
+        return before.error();
+    QString sql =
+        u"SELECT x.pk, c.id, f.id, e.id, x.model_id, x.tokens, x.value, x.properties, x.timestamp"
+        " FROM usage_events x JOIN customers c ON c.pk = x.customer_pk"
+        " JOIN features f ON f.pk = x.feature_pk LEFT JOIN entities e ON e.pk = x.entity_pk"
+        " WHERE x.org_pk = ? AND x.env = ?"_s;
+    QVariantList binds{scope.orgPk, scope.envWord()};
+    if (request.customerId) {
+        sql += u" AND c.id = ?"_s;
+        binds << *request.customerId;
+    }
+    if (before.value()) {
+        sql += u" AND x.pk < ?"_s;
+        binds << *before.value();
+    }
+    sql += u" ORDER BY x.pk DESC LIMIT ?"_s;
+    binds << request.limit + 1;
+    auto query = runSql(db, sql, binds);
+    if (!query)
+        return query.error();
+    return page<api::UsageEvent>(query.value(), request.limit, "u1", [](const QSqlQuery &q) {
+        return api::UsageEvent{
+            q.value(1).toString(),    q.value(2).toString(),
+            nullableText(q.value(3)), nullableText(q.value(4)),
+            storedObject(q.value(5)), Decimal::parse(q.value(6).toString()).value_or(Decimal()),
+            storedObject(q.value(7)), q.value(8).toLongLong()};
+    });
+}
+
+} // namespace md::engine

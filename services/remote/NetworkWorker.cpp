@@ -1,0 +1,91 @@
+#include "services/remote/NetworkWorker.h"
+
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSslError>
+
+namespace md::remote {
+
+using namespace Qt::StringLiterals;
+using api::ApiError;
+
+NetworkWorker::NetworkWorker(QString apiKey, int timeoutMs, QSslConfiguration tls)
+    : m_apiKey(std::move(apiKey))
+    , m_timeoutMs(timeoutMs)
+    , m_tls(std::move(tls))
+{}
+
+NetworkWorker::~NetworkWorker() = default;
+
+void NetworkWorker::post(const QUrl &url, const QByteArray &body,
+                         std::shared_ptr<QPromise<api::Result<QJsonObject>>> promise)
+{
+    if (!m_network)
+        m_network = new QNetworkAccessManager(this);
+    QNetworkRequest request(url);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, "application/json"_ba);
+    request.setRawHeader("Authorization", "Bearer " + m_apiKey.toUtf8());
+    request.setRawHeader("x-api-version", "2.4.0");
+    request.setTransferTimeout(m_timeoutMs);
+    if (url.scheme() == "https"_L1)
+        request.setSslConfiguration(m_tls);
+    QNetworkReply *reply = m_network->post(request, body);
+    connect(reply, &QNetworkReply::finished, this, [reply, promise] {
+        promise->addResult(outcome(reply));
+        promise->finish();
+        reply->deleteLater();
+    });
+}
+
+api::Result<QJsonObject> NetworkWorker::outcome(QNetworkReply *reply)
+{
+    const QString where = reply->url().toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QByteArray bytes = reply->readAll();
+    if (status == 0) {
+        switch (reply->error()) {
+        case QNetworkReply::ConnectionRefusedError:
+            return ApiError{
+                0, u"connection_refused"_s,
+                u"%1 refused the connection; check the server address and that the server is running"_s
+                    .arg(where)};
+        case QNetworkReply::HostNotFoundError:
+            return ApiError{0, u"host_not_found"_s,
+                            u"the host of %1 was not found; check the server address"_s.arg(where)};
+        case QNetworkReply::TimeoutError:
+        case QNetworkReply::OperationCanceledError:
+            return ApiError{
+                0, u"timeout"_s,
+                u"%1 did not answer in time; the server may be overloaded or unreachable"_s.arg(
+                    where)};
+        case QNetworkReply::SslHandshakeFailedError:
+            return ApiError{
+                0, u"tls_error"_s,
+                u"the secure connection to %1 failed: %2; check the server's certificate"_s.arg(
+                    where, reply->errorString())};
+        default:
+            return ApiError{0, u"network_error"_s, u"%1: %2"_s.arg(where, reply->errorString())};
+        }
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(bytes, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+        return ApiError{
+            status >= 400 ? status : 502, u"invalid_response"_s,
+            u"%1 answered HTTP %2 with a body that is not a JSON object; is this a Meterdesk or billing server?"_s
+                .arg(where)
+                .arg(status)};
+    }
+    if (status >= 400) {
+        ApiError error = ApiError::fromJson(status, document.object());
+        if (error.code.isEmpty() || error.message.isEmpty())
+            return ApiError{
+                status, u"invalid_response"_s,
+                u"%1 answered HTTP %2 without a {message, code} body"_s.arg(where).arg(status)};
+        return error;
+    }
+    return document.object();
+}
+
+} // namespace md::remote

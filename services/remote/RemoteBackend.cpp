@@ -1,0 +1,173 @@
+#include "services/remote/RemoteBackend.h"
+
+#include "services/api/WireCodec.h"
+#include "services/remote/NetworkWorker.h"
+
+#include <QJsonDocument>
+
+namespace md::remote {
+
+using namespace Qt::StringLiterals;
+using api::ApiError;
+
+namespace {
+
+// A path segment for a URL, percent-encoded.
+QString segment(const QString &value)
+{
+    return QString::fromLatin1(QUrl::toPercentEncoding(value));
+}
+
+} // namespace
+
+RemoteBackend::RemoteBackend(QUrl baseUrl, QString apiKey, Options options)
+    : m_baseUrl(std::move(baseUrl))
+{
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    if (!options.caCertificates.isEmpty())
+        tls.addCaCertificates(options.caCertificates);
+    m_worker = new NetworkWorker(std::move(apiKey), options.timeoutMs, tls);
+    m_worker->moveToThread(&m_thread);
+    QObject::connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread.setObjectName(u"meterdesk-network"_s);
+    m_thread.start();
+}
+
+RemoteBackend::~RemoteBackend()
+{
+    m_thread.quit();
+    m_thread.wait();
+}
+
+QFuture<api::Result<QJsonObject>> RemoteBackend::post(const QString &path, const QJsonObject &body)
+{
+    auto promise = std::make_shared<QPromise<api::Result<QJsonObject>>>();
+    QFuture<api::Result<QJsonObject>> future = promise->future();
+    promise->start();
+    QUrl url = m_baseUrl;
+    url.setPath(url.path().chopped(url.path().endsWith(u'/') ? 1 : 0) + path);
+    QMetaObject::invokeMethod(
+        m_worker,
+        [worker = m_worker, url, bytes = QJsonDocument(body).toJson(QJsonDocument::Compact),
+         promise] { worker->post(url, bytes, promise); },
+        Qt::QueuedConnection);
+    return future;
+}
+
+template <typename T>
+backend::Reply<T> RemoteBackend::call(const QString &path, const QJsonObject &body)
+{
+    return post(path, body).then([path](const api::Result<QJsonObject> &answer) -> api::Result<T> {
+        if (!answer)
+            return answer.error();
+        auto decoded = api::decode<T>(answer.value());
+        if (!decoded)
+            return ApiError{502, u"invalid_response"_s,
+                            u"the server's answer to %1 is not what the API promises: %2"_s.arg(
+                                path, decoded.error().message)};
+        return decoded;
+    });
+}
+
+backend::Reply<api::ListBalancesResponse>
+RemoteBackend::listBalances(const api::ListBalancesRequest &request)
+{
+    return call<api::ListBalancesResponse>(u"/v1/balances.list"_s, request.toJson());
+}
+
+backend::Reply<api::ImportCustomerResponse>
+RemoteBackend::importCustomer(const api::ImportCustomerRequest &request)
+{
+    return call<api::ImportCustomerResponse>(u"/v1/billing.import"_s, request.toJson());
+}
+
+backend::Reply<api::TrackTokensResponse>
+RemoteBackend::trackTokens(const api::TrackTokensRequest &request)
+{
+    return call<api::TrackTokensResponse>(u"/v1/balances.track_tokens"_s, request.toJson());
+}
+
+backend::Reply<api::UpdateRewardResponse>
+RemoteBackend::updateReward(const api::UpdateRewardRequest &request)
+{
+    return call<api::UpdateRewardResponse>(u"/v1/rewards.update"_s, request.toJson());
+}
+
+backend::Reply<api::BillingPortalResponse>
+RemoteBackend::billingPortal(const QString &customerId, const api::BillingPortalRequest &request)
+{
+    return call<api::BillingPortalResponse>(
+        u"/v1/customers/%1/billing_portal"_s.arg(segment(customerId)), request.toJson());
+}
+
+backend::Reply<api::Product> RemoteBackend::updateProduct(const QString &productId,
+                                                          const api::UpdateProductRequest &request)
+{
+    return call<api::Product>(u"/v1/products/%1"_s.arg(segment(productId)), request.toJson());
+}
+
+backend::Reply<api::LinkOrganizationResponse>
+RemoteBackend::linkOrganization(const api::LinkOrganizationRequest &request)
+{
+    return call<api::LinkOrganizationResponse>(u"/v1/platform/organizations/stripe"_s,
+                                               request.toJson());
+}
+
+backend::Reply<backend::ConnectionInfo> RemoteBackend::connectionInfo()
+{
+    const QString location = m_baseUrl.toString(QUrl::RemoveUserInfo);
+    return post(u"/v1/meterdesk/whoami"_s, {})
+        .then([location](
+                  const api::Result<QJsonObject> &answer) -> api::Result<backend::ConnectionInfo> {
+            if (!answer)
+                return answer.error();
+            const api::JsonReader reader(answer.value());
+            const api::JsonReader org = reader.field("organization"_L1);
+            backend::ConnectionInfo info{
+                location, u"remote"_s, reader.field("environment"_L1).string(),
+                org.field("slug"_L1).string(), org.field("name"_L1).string()};
+            if (!reader.ok())
+                return ApiError{502, u"invalid_response"_s, reader.error()->message};
+            return info;
+        });
+}
+
+backend::Reply<api::Page<api::CustomerSummary>>
+RemoteBackend::listCustomers(const api::PageRequest &request)
+{
+    return call<api::Page<api::CustomerSummary>>(u"/v1/meterdesk/customers.list"_s,
+                                                 request.toJson());
+}
+
+backend::Reply<api::Customer> RemoteBackend::customer(const QString &customerId)
+{
+    return call<api::Customer>(u"/v1/meterdesk/customers.get"_s, {{u"customer_id"_s, customerId}});
+}
+
+backend::Reply<api::Page<api::FeatureInfo>> RemoteBackend::listFeatures()
+{
+    return call<api::Page<api::FeatureInfo>>(u"/v1/meterdesk/features.list"_s, {});
+}
+
+backend::Reply<api::Page<api::Product>> RemoteBackend::listProducts()
+{
+    return call<api::Page<api::Product>>(u"/v1/meterdesk/products.list"_s, {});
+}
+
+backend::Reply<api::Page<api::RewardEntry>> RemoteBackend::listRewards()
+{
+    return call<api::Page<api::RewardEntry>>(u"/v1/meterdesk/rewards.list"_s, {});
+}
+
+backend::Reply<api::Page<api::OrganizationInfo>> RemoteBackend::listOrganizations()
+{
+    return call<api::Page<api::OrganizationInfo>>(u"/v1/meterdesk/organizations.list"_s, {});
+}
+
+backend::Reply<api::Page<api::UsageEvent>>
+RemoteBackend::listUsageEvents(const api::PageRequest &request)
+{
+    return call<api::Page<api::UsageEvent>>(u"/v1/meterdesk/usage_events.list"_s, request.toJson());
+}
+
+} // namespace md::remote

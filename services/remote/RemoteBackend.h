@@ -1,0 +1,73 @@
+// BillingBackend over HTTP: POST {base_url}/v1/... with the bearer key,
+// Content-Type: application/json and x-api-version: 2.4.0. Requests run on a
+// network thread of its own, so callers never block and may wait if they
+// must. Every failure (HTTP error, timeout, refused connection, TLS, a body
+// that is not the expected JSON) becomes an ApiError that says what happened.
+#pragma once
+
+#include "services/backend/BillingBackend.h"
+
+#include <QSslCertificate>
+#include <QThread>
+#include <QUrl>
+
+namespace md::remote {
+
+class NetworkWorker;
+
+class RemoteBackend final : public backend::BillingBackend
+{
+public:
+    struct Options
+    {
+        int timeoutMs = 30000;
+        // Extra certificate authorities to trust (e.g. a team's self-signed server).
+        QList<QSslCertificate> caCertificates;
+    };
+
+    RemoteBackend(QUrl baseUrl, QString apiKey, Options options);
+    RemoteBackend(QUrl baseUrl, QString apiKey)
+        : RemoteBackend(std::move(baseUrl), std::move(apiKey), Options{})
+    {}
+    ~RemoteBackend() override;
+    Q_DISABLE_COPY_MOVE(RemoteBackend)
+
+    // POSTs `body` to `path` (below the base URL) and returns the JSON object
+    // answered, or the error. The typed calls below are built on it.
+    QFuture<api::Result<QJsonObject>> post(const QString &path, const QJsonObject &body);
+
+    backend::Reply<api::ListBalancesResponse>
+    listBalances(const api::ListBalancesRequest &request) override;
+    backend::Reply<api::ImportCustomerResponse>
+    importCustomer(const api::ImportCustomerRequest &request) override;
+    backend::Reply<api::TrackTokensResponse>
+    trackTokens(const api::TrackTokensRequest &request) override;
+    backend::Reply<api::UpdateRewardResponse>
+    updateReward(const api::UpdateRewardRequest &request) override;
+    backend::Reply<api::BillingPortalResponse>
+    billingPortal(const QString &customerId, const api::BillingPortalRequest &request) override;
+    backend::Reply<api::Product> updateProduct(const QString &productId,
+                                               const api::UpdateProductRequest &request) override;
+    backend::Reply<api::LinkOrganizationResponse>
+    linkOrganization(const api::LinkOrganizationRequest &request) override;
+
+    backend::Reply<backend::ConnectionInfo> connectionInfo() override;
+    backend::Reply<api::Page<api::CustomerSummary>>
+    listCustomers(const api::PageRequest &request) override;
+    backend::Reply<api::Customer> customer(const QString &customerId) override;
+    backend::Reply<api::Page<api::FeatureInfo>> listFeatures() override;
+    backend::Reply<api::Page<api::Product>> listProducts() override;
+    backend::Reply<api::Page<api::RewardEntry>> listRewards() override;
+    backend::Reply<api::Page<api::OrganizationInfo>> listOrganizations() override;
+    backend::Reply<api::Page<api::UsageEvent>>
+    listUsageEvents(const api::PageRequest &request) override;
+
+private:
+    template <typename T> backend::Reply<T> call(const QString &path, const QJsonObject &body);
+
+    QUrl m_baseUrl;
+    QThread m_thread;
+    NetworkWorker *m_worker; // lives on m_thread
+};
+
+} // namespace md::remote

@@ -1,0 +1,268 @@
+#include "services/server/ApiServer.h"
+
+#include "services/api/WireCodec.h"
+
+#include <QHttpServerResponder>
+#include <QJsonDocument>
+#include <QSslCertificate>
+#include <QSslKey>
+#include <QTcpServer>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace md::server {
+
+using namespace Qt::StringLiterals;
+using api::ApiError;
+
+namespace {
+
+QHttpServerResponse errorResponse(const ApiError &error)
+{
+    return QHttpServerResponse(error.toJson(), QHttpServerResponse::StatusCode(error.status));
+}
+
+QFuture<QHttpServerResponse> ready(QHttpServerResponse response)
+{
+    return QtFuture::makeReadyFuture(std::move(response));
+}
+
+// The JSON of a decoded value, or its error, for a route's work function.
+template <typename T> api::Result<QJsonObject> json(const api::Result<T> &result)
+{
+    if (!result)
+        return result.error();
+    return result.value().toJson();
+}
+
+// Decodes `body` as T, then runs `call` with it.
+template <typename T, typename F>
+api::Result<QJsonObject> withBody(const QJsonValue &body, F &&call)
+{
+    auto request = api::decode<T>(body);
+    if (!request)
+        return request.error();
+    return json(call(request.value()));
+}
+
+// A path segment as sent, percent-decoded.
+QString segment(const QString &raw)
+{
+    return QUrl::fromPercentEncoding(raw.toUtf8());
+}
+
+} // namespace
+
+ApiServer::ApiServer(engine::Engine &engine, Options options, QObject *parent)
+    : QObject(parent)
+    , m_engine(engine)
+    , m_service(engine)
+    , m_options(options)
+{
+    m_pool.setMaxThreadCount(std::max(1, options.workers));
+    m_pool.setExpiryTimeout(-1); // keep each worker's database connection
+    addRoutes();
+    m_http.setMissingHandler(
+        [](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+            const ApiError error = ApiError::notFound(
+                u"not_found"_s,
+                u"there is no route %1; the API lives under /v1/ (see docs/openapi.yaml)"_s.arg(
+                    request.url().path()));
+            responder.write(QJsonDocument(error.toJson()).toJson(QJsonDocument::Compact),
+                            "application/json", QHttpServerResponder::StatusCode::NotFound);
+        });
+}
+
+ApiServer::~ApiServer()
+{
+    m_pool.waitForDone();
+}
+
+void ApiServer::useTls(const QSslCertificate &certificate, const QSslKey &key)
+{
+    m_http.sslSetup(certificate, key);
+}
+
+api::Result<quint16> ApiServer::listen(const QHostAddress &address, quint16 port)
+{
+    const quint16 chosen = m_http.listen(address, port);
+    if (chosen == 0)
+        return ApiError::internal(
+            u"cannot listen on %1:%2; is the port in use?"_s.arg(address.toString()).arg(port));
+    return chosen;
+}
+
+void ApiServer::shutdown()
+{
+    m_stopping = true;
+    for (QTcpServer *server : m_http.servers())
+        server->close();
+    if (m_inFlight.load() == 0)
+        Q_EMIT drained();
+}
+
+void ApiServer::finished()
+{
+    if (--m_inFlight == 0 && m_stopping)
+        QMetaObject::invokeMethod(this, &ApiServer::drained, Qt::QueuedConnection);
+}
+
+QFuture<QHttpServerResponse> ApiServer::dispatch(const QHttpServerRequest &request,
+                                                 bool versionRequired, Work work)
+{
+    if (request.method() != QHttpServerRequest::Method::Post)
+        return ready(
+            errorResponse({405, u"method_not_allowed"_s,
+                           u"%1 takes POST with a JSON body"_s.arg(request.url().path())}));
+    if (request.body().size() > m_options.maxBodyBytes)
+        return ready(errorResponse(
+            {413, u"payload_too_large"_s,
+             u"the body is %1 bytes; this server accepts at most %2"_s.arg(request.body().size())
+                 .arg(m_options.maxBodyBytes)}));
+    const QByteArray authorization = request.value("authorization");
+    const QByteArray version = request.value("x-api-version");
+    const QByteArray body = request.body();
+    ++m_inFlight;
+    return QtConcurrent::run(&m_pool, [this, authorization, version, versionRequired, body,
+                                       work = std::move(work)] {
+        const auto respond = [&]() -> QHttpServerResponse {
+            const QString secret = authorization.startsWith("Bearer ")
+                                       ? QString::fromUtf8(authorization.mid(7)).trimmed()
+                                       : QString();
+            auto key = m_engine.authenticate(secret);
+            if (!key)
+                return errorResponse(key.error());
+            // decisions.md: required on balances.list, 2.4.0 assumed elsewhere.
+            if (version.isEmpty() ? versionRequired
+                                  : !(version == "2.4" || version.startsWith("2.4.")))
+                return errorResponse({400, u"invalid_api_version"_s,
+                                      version.isEmpty()
+                                          ? u"send the header x-api-version: 2.4.0"_s
+                                          : u"x-api-version %1 is not supported; send 2.4.0"_s.arg(
+                                                QString::fromLatin1(version.left(32)))});
+            const api::JsonReader reader =
+                api::JsonReader::fromBody(body.isEmpty() ? QByteArray("{}") : body);
+            if (!reader.ok())
+                return errorResponse(*reader.error());
+            auto result = work(m_service, key.value(), reader.raw());
+            if (!result)
+                return errorResponse(result.error());
+            return QHttpServerResponse(result.value());
+        };
+        QHttpServerResponse response = respond();
+        finished();
+        return response;
+    });
+}
+
+void ApiServer::addRoute(const QString &path, bool versionRequired, Work work)
+{
+    m_http.route(path, [this, versionRequired, work](const QHttpServerRequest &request) {
+        return dispatch(request, versionRequired, work);
+    });
+}
+
+void ApiServer::addRoutes()
+{
+    using engine::BillingService;
+    using engine::KeyContext;
+
+    // Spec endpoints (billing-api.md §4).
+    addRoute(u"/v1/balances.list"_s, true,
+             [](BillingService &s, const KeyContext &k, const QJsonValue &body) {
+                 return withBody<api::ListBalancesRequest>(
+                     body, [&](const auto &r) { return s.listBalances(k, r); });
+             });
+    addRoute(u"/v1/billing.import"_s, false,
+             [](BillingService &s, const KeyContext &k, const QJsonValue &body) {
+                 return withBody<api::ImportCustomerRequest>(
+                     body, [&](const auto &r) { return s.importCustomer(k, r); });
+             });
+    addRoute(u"/v1/balances.track_tokens"_s, false,
+             [](BillingService &s, const KeyContext &k, const QJsonValue &body) {
+                 return withBody<api::TrackTokensRequest>(
+                     body, [&](const auto &r) { return s.trackTokens(k, r); });
+             });
+    addRoute(u"/v1/rewards.update"_s, false,
+             [](BillingService &s, const KeyContext &k, const QJsonValue &body) {
+                 return withBody<api::UpdateRewardRequest>(
+                     body, [&](const auto &r) { return s.updateReward(k, r); });
+             });
+    addRoute(u"/v1/platform/organizations/stripe"_s, false,
+             [](BillingService &s, const KeyContext &k, const QJsonValue &body) {
+                 return withBody<api::LinkOrganizationRequest>(
+                     body, [&](const auto &r) { return s.linkOrganization(k, r); });
+             });
+    m_http.route(u"/v1/customers/<arg>/billing_portal"_s,
+                 [this](const QString &customerId, const QHttpServerRequest &request) {
+                     return dispatch(
+                         request, false,
+                         [id = segment(customerId)](BillingService &s, const KeyContext &k,
+                                                    const QJsonValue &body) {
+                             return withBody<api::BillingPortalRequest>(
+                                 body, [&](const auto &r) { return s.billingPortal(k, id, r); });
+                         });
+                 });
+    m_http.route(u"/v1/products/<arg>"_s, [this](const QString &productId,
+                                                 const QHttpServerRequest &request) {
+        return dispatch(request, false,
+                        [id = segment(productId)](BillingService &s, const KeyContext &k,
+                                                  const QJsonValue &body) {
+                            return withBody<api::UpdateProductRequest>(
+                                body, [&](const auto &r) { return s.updateProduct(k, id, r); });
+                        });
+    });
+
+    // Meterdesk extensions (docs/openapi.yaml).
+    addRoute(u"/v1/meterdesk/whoami"_s, false,
+             [](BillingService &s, const KeyContext &k, const QJsonValue &) {
+                 auto orgs = s.listOrganizations(k);
+                 if (!orgs)
+                     return api::Result<QJsonObject>(orgs.error());
+                 QString name;
+                 for (const api::OrganizationInfo &org : orgs.value().list)
+                     if (org.slug == k.orgSlug)
+                         name = org.name;
+                 return api::Result<QJsonObject>(QJsonObject{
+                     {u"organization"_s,
+                      QJsonObject{{u"id"_s, k.orgId}, {u"slug"_s, k.orgSlug}, {u"name"_s, name}}},
+                     {u"environment"_s, k.scope.envWord()},
+                     {u"scopes"_s, QJsonArray::fromStringList(k.scopes)}});
+             });
+    addRoute(u"/v1/meterdesk/customers.list"_s, false,
+             [](BillingService &s, const KeyContext &k, const QJsonValue &body) {
+                 return withBody<api::PageRequest>(
+                     body, [&](const auto &r) { return s.listCustomers(k, r); });
+             });
+    addRoute(u"/v1/meterdesk/customers.get"_s, false,
+             [](BillingService &s, const KeyContext &k,
+                const QJsonValue &body) -> api::Result<QJsonObject> {
+                 const api::JsonReader reader(body);
+                 const QString id = reader.field("customer_id"_L1).string();
+                 if (!reader.ok())
+                     return *reader.error();
+                 return json(s.customer(k, id));
+             });
+    addRoute(u"/v1/meterdesk/features.list"_s, false,
+             [](BillingService &s, const KeyContext &k, const QJsonValue &) {
+                 return json(s.listFeatures(k));
+             });
+    addRoute(u"/v1/meterdesk/products.list"_s, false,
+             [](BillingService &s, const KeyContext &k, const QJsonValue &) {
+                 return json(s.listProducts(k));
+             });
+    addRoute(u"/v1/meterdesk/rewards.list"_s, false,
+             [](BillingService &s, const KeyContext &k, const QJsonValue &) {
+                 return json(s.listRewards(k));
+             });
+    addRoute(u"/v1/meterdesk/organizations.list"_s, false,
+             [](BillingService &s, const KeyContext &k, const QJsonValue &) {
+                 return json(s.listOrganizations(k));
+             });
+    addRoute(u"/v1/meterdesk/usage_events.list"_s, false,
+             [](BillingService &s, const KeyContext &k, const QJsonValue &body) {
+                 return withBody<api::PageRequest>(
+                     body, [&](const auto &r) { return s.listUsageEvents(k, r); });
+             });
+}
+
+} // namespace md::server

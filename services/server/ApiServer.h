@@ -1,0 +1,66 @@
+// The HTTP front of the engine: the seven routes of billing-api.md §4 and
+// Meterdesk's read extensions, bearer-key authentication, JSON errors for
+// everything (401, 403, 404, 405, 413, 400), and engine work on a bounded pool
+// of worker threads, each with its own database connection.
+#pragma once
+
+#include "services/api/Result.h"
+#include "services/engine/BillingService.h"
+
+#include <QHostAddress>
+#include <QHttpServer>
+#include <QObject>
+#include <QThreadPool>
+
+#include <atomic>
+
+class QSslCertificate;
+class QSslKey;
+
+namespace md::server {
+
+class ApiServer final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ApiServer)
+
+public:
+    struct Options
+    {
+        qsizetype maxBodyBytes = 1024 * 1024; // decisions.md: 1 MiB
+        int workers = 4;
+    };
+
+    ApiServer(engine::Engine &engine, Options options, QObject *parent = nullptr);
+    ~ApiServer() override;
+
+    void useTls(const QSslCertificate &certificate, const QSslKey &key);
+    // The port listened on (the chosen one when `port` is 0), or an error.
+    api::Result<quint16> listen(const QHostAddress &address, quint16 port);
+    // Stops accepting connections; drained() follows once no request is in flight.
+    void shutdown();
+    int inFlight() const { return m_inFlight.load(); }
+
+Q_SIGNALS:
+    void drained();
+
+private:
+    using Work = std::function<api::Result<QJsonObject>(
+        engine::BillingService &, const engine::KeyContext &, const QJsonValue &body)>;
+    void addRoutes();
+    void addRoute(const QString &path, bool versionRequired, Work work);
+    QFuture<QHttpServerResponse> dispatch(const QHttpServerRequest &request, bool versionRequired,
+                                          Work work);
+    void finished();
+
+    engine::Engine &m_engine;
+    engine::BillingService m_service;
+    Options m_options;
+    QHttpServer m_http;
+    QThreadPool m_pool;
+    std::atomic<int> m_inFlight{0};
+    std::atomic<bool> m_stopping{false};
+    QStringList m_paths; // route patterns, for telling 405 from 404
+};
+
+} // namespace md::server

@@ -1,0 +1,396 @@
+// One suite, three ways (MD_CONFORMANCE): EngineBackend on SQLite or
+// PostgreSQL ("engine"), and RemoteBackend against a meterdesk-server started
+// here on a loopback port ("remote", or "remote-tls" over HTTPS). A case that
+// passes one way and fails another is a bug.
+#include "services/backend/EngineBackend.h"
+#include "services/remote/RemoteBackend.h"
+#include "tests/conformance/ServerProcess.h"
+#include "tests/engine/EngineFixture.h"
+
+#include <QFile>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+using api::BalanceStatus;
+using api::ListBalancesRequest;
+
+namespace {
+
+const QString FixtureKey = u"sk_test_fixture0000000000000000000001"_s;
+
+template <typename T> api::Result<T> await(QFuture<api::Result<T>> future)
+{
+    future.waitForFinished();
+    return future.result();
+}
+
+QStringList ids(const api::ListBalancesResponse &page)
+{
+    QStringList list;
+    for (const api::BalanceRow &row : page.list)
+        list.append(row.id);
+    return list;
+}
+
+QString mode()
+{
+    return qEnvironmentVariable("MD_CONFORMANCE", u"engine"_s);
+}
+
+bool overHttp()
+{
+    return mode().startsWith("remote"_L1);
+}
+
+} // namespace
+
+class TestConformance final : public QObject
+{
+    Q_OBJECT
+
+    test::TestDatabase m_database;
+    test::ServerProcess m_server;
+    QString m_readOnlyBillingKey; // billing:write only
+    QString m_liveKey;            // live environment, balances:read
+    std::unique_ptr<backend::BillingBackend> m_backend;
+
+    std::unique_ptr<backend::BillingBackend> backendFor(const QString &secret)
+    {
+        if (overHttp()) {
+            remote::RemoteBackend::Options options;
+            options.timeoutMs = 10000;
+            if (mode() == "remote-tls"_L1) {
+                QFile cert(QStringLiteral(MD_TEST_TLS_DIR "/server.crt"));
+                if (cert.open(QIODevice::ReadOnly))
+                    options.caCertificates = QSslCertificate::fromDevice(&cert);
+            }
+            return std::make_unique<remote::RemoteBackend>(m_server.url(), secret, options);
+        }
+        auto backend = std::make_unique<backend::EngineBackend>(m_database.location(),
+                                                                engine::Clock(), secret);
+        auto prepared = backend->prepare(false);
+        prepared.waitForFinished();
+        return backend;
+    }
+
+    api::ListBalancesResponse list(const ListBalancesRequest &request)
+    {
+        auto page = await(m_backend->listBalances(request));
+        if (!page)
+            qFatal("list failed: %s", qPrintable(page.error().message));
+        return page.value();
+    }
+
+    QStringList walk(ListBalancesRequest request)
+    {
+        QStringList seen;
+        for (int guard = 0; guard < 1000; ++guard) {
+            const auto page = list(request);
+            seen += ids(page);
+            if (!page.hasMore)
+                return seen;
+            request.startCursor = *page.nextCursor;
+        }
+        qFatal("pagination did not end");
+    }
+
+    // POSTs raw bytes with the given headers; returns HTTP status and body.
+    std::pair<int, QJsonObject> rawPost(const QString &path,
+                                        const QList<std::pair<QByteArray, QByteArray>> &headers,
+                                        const QByteArray &body, const QByteArray &verb = "POST")
+    {
+        QNetworkAccessManager network;
+        QUrl url = m_server.url();
+        url.setPath(path);
+        QNetworkRequest request(url);
+        for (const auto &[name, value] : headers)
+            request.setRawHeader(name, value);
+        if (mode() == "remote-tls"_L1) {
+            QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+            QFile cert(QStringLiteral(MD_TEST_TLS_DIR "/server.crt"));
+            if (cert.open(QIODevice::ReadOnly))
+                tls.addCaCertificates(QSslCertificate::fromDevice(&cert));
+            request.setSslConfiguration(tls);
+        }
+        QNetworkReply *reply = network.sendCustomRequest(request, verb, body);
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        if (!finished.wait(10000))
+            return {0, {}};
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QJsonObject json = QJsonDocument::fromJson(reply->readAll()).object();
+        reply->deleteLater();
+        return {status, json};
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
+        {
+            engine::Engine setup(m_database.location());
+            QVERIFY(setup.open().ok());
+            QVERIFY(setup.loadWorkspace(test::smallWorkspace()).ok());
+            auto billing =
+                setup.createKey(u"alpha"_s, engine::Environment::Test, {u"billing:write"_s}, {});
+            auto live =
+                setup.createKey(u"alpha"_s, engine::Environment::Live, {u"balances:read"_s}, {});
+            QVERIFY(billing.ok() && live.ok());
+            m_readOnlyBillingKey = billing.value().secret;
+            m_liveKey = live.value().secret;
+        }
+        if (overHttp()) {
+            QStringList tls;
+            if (mode() == "remote-tls"_L1)
+                tls = {u"--tls-cert"_s, QStringLiteral(MD_TEST_TLS_DIR "/server.crt"),
+                       u"--tls-key"_s, QStringLiteral(MD_TEST_TLS_DIR "/server.key")};
+            const QString problem = m_server.start(m_database.location(), tls);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            QCOMPARE(m_server.url().scheme(), mode() == "remote-tls"_L1 ? u"https"_s : u"http"_s);
+        }
+        m_backend = backendFor(FixtureKey);
+    }
+
+    void cleanupTestCase()
+    {
+        m_backend.reset();
+        if (overHttp())
+            QCOMPARE(m_server.stop(), 0); // SIGTERM: finish, then exit 0
+    }
+
+    void defaultListsActiveRowsNewestFirst()
+    {
+        const auto page = list({});
+        QCOMPARE(ids(page), (QStringList{u"b_ann_seat"_s, u"b_ann_topup"_s, u"b_ann_pro"_s,
+                                         u"b_bob_topup"_s}));
+        QVERIFY(!page.hasMore);
+        QVERIFY(!page.nextCursor);
+    }
+
+    void walkingAllPagesYieldsEveryRowOnce_data()
+    {
+        QTest::addColumn<int>("limit");
+        for (int limit : {1, 2, 3, 7, 200})
+            QTest::addRow("limit %d", limit) << limit;
+    }
+    void walkingAllPagesYieldsEveryRowOnce()
+    {
+        QFETCH(int, limit);
+        ListBalancesRequest request;
+        request.limit = limit;
+        request.statuses = {BalanceStatus::Active, BalanceStatus::Expired};
+        QCOMPARE(walk(request),
+                 (QStringList{u"b_ann_expiring"_s, u"b_ann_seat"_s, u"b_ann_topup"_s,
+                              u"b_ann_pro"_s, u"b_ann_old"_s, u"b_bob_topup"_s, u"b_bob_pro"_s}));
+    }
+
+    void filters_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("customer") << QByteArray(
+                                         R"({"customer_id":"bob","statuses":["active","expired"]})")
+                                  << QStringList{u"b_bob_topup"_s, u"b_bob_pro"_s};
+        QTest::newRow("entity") << QByteArray(R"({"customer_id":"ann","entity_id":"seat-1"})")
+                                << QStringList{u"b_ann_seat"_s};
+        QTest::newRow("feature") << QByteArray(R"({"feature_id":"ai_credits"})")
+                                 << QStringList{u"b_ann_topup"_s, u"b_bob_topup"_s};
+        QTest::newRow("plan") << QByteArray(R"({"plan_id":"pro","statuses":["active","expired"]})")
+                              << QStringList{u"b_ann_pro"_s, u"b_bob_pro"_s};
+        QTest::newRow("null plan")
+            << QByteArray(R"({"plan_id":null})")
+            << QStringList{u"b_ann_seat"_s, u"b_ann_topup"_s, u"b_bob_topup"_s};
+        QTest::newRow("expired") << QByteArray(R"({"statuses":["expired"]})")
+                                 << QStringList{u"b_ann_expiring"_s, u"b_ann_old"_s,
+                                                u"b_bob_pro"_s};
+    }
+    void filters()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(QStringList, expected);
+        auto request = api::decodeBody<ListBalancesRequest>(body);
+        QVERIFY(request.ok());
+        QCOMPARE(ids(list(request.value())), expected);
+    }
+
+    void rowsAreComplete()
+    {
+        ListBalancesRequest request;
+        request.customerId = u"ann"_s;
+        request.featureId = u"api_calls"_s;
+        const auto page = list(request);
+        QCOMPARE(page.list.size(), 1);
+        const api::BalanceRow &row = page.list.first();
+        QCOMPARE(row.planId, std::optional(u"pro"_s));
+        QCOMPARE(row.remaining.toString(), u"750.5"_s);
+        QCOMPARE(row.rollovers.size(), 2);
+        QCOMPARE(row.rollovers.first().expiresAt, 70000);
+        QCOMPARE(row.price->billingUnits, api::Decimal::fromInteger(100));
+        QCOMPARE(row.reset->interval, api::ResetInterval::Month);
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("limit 0") << QByteArray(R"({"limit":0})") << 400 << u"invalid_inputs"_s;
+        QTest::newRow("limit 201") << QByteArray(R"({"limit":201})") << 400 << u"invalid_inputs"_s;
+        QTest::newRow("bad cursor")
+            << QByteArray(R"({"start_cursor":"nonsense"})") << 400 << u"invalid_cursor"_s;
+        QTest::newRow("unknown customer")
+            << QByteArray(R"({"customer_id":"zed"})") << 404 << u"customer_not_found"_s;
+        QTest::newRow("unknown feature")
+            << QByteArray(R"({"feature_id":"gold"})") << 404 << u"feature_not_found"_s;
+    }
+    void errors()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(int, status);
+        QFETCH(QString, code);
+        // Built field by field, so requests the decoder would refuse still reach the backend.
+        const QJsonObject json = QJsonDocument::fromJson(body).object();
+        ListBalancesRequest request;
+        request.limit = json.value(u"limit"_s).toInteger(50);
+        request.startCursor = json.value(u"start_cursor"_s).toString();
+        if (json.contains(u"customer_id"_s))
+            request.customerId = json.value(u"customer_id"_s).toString();
+        if (json.contains(u"feature_id"_s))
+            request.featureId = json.value(u"feature_id"_s).toString();
+        auto page = await(m_backend->listBalances(request));
+        QVERIFY(!page.ok());
+        QCOMPARE(page.error().status, status);
+        QCOMPARE(page.error().code, code);
+        QVERIFY(!page.error().message.isEmpty());
+    }
+
+    void unknownKeyIsUnauthorized()
+    {
+        auto backend = backendFor(u"sk_test_nobody0000000000000000000000000"_s);
+        auto page = await(backend->listBalances({}));
+        QVERIFY(!page.ok());
+        QCOMPARE(page.error().status, 401);
+        QCOMPARE(page.error().code, u"unauthorized"_s);
+    }
+
+    void missingScopeIsForbidden()
+    {
+        auto backend = backendFor(m_readOnlyBillingKey);
+        auto page = await(backend->listBalances({}));
+        QVERIFY(!page.ok());
+        QCOMPARE(page.error().status, 403);
+        QCOMPARE(page.error().code, u"insufficient_scopes"_s);
+    }
+
+    void environmentsNeverMix()
+    {
+        auto live = backendFor(m_liveKey);
+        ListBalancesRequest all;
+        all.statuses = {BalanceStatus::Active, BalanceStatus::Expired};
+        auto page = await(live->listBalances(all));
+        QVERIFY(page.ok());
+        QCOMPARE(ids(page.value()), QStringList{u"b_live_ann"_s});
+        QVERIFY(!walk(all).contains(u"b_live_ann"_s));
+    }
+
+    void extensionReads()
+    {
+        auto customers = await(m_backend->listCustomers({}));
+        QVERIFY(customers.ok());
+        QCOMPARE(customers.value().list.size(), 2);
+        api::PageRequest search;
+        search.search = u"BOB@"_s;
+        QCOMPARE(await(m_backend->listCustomers(search)).value().list.first().id, u"bob"_s);
+        api::PageRequest paged;
+        paged.limit = 1;
+        auto first = await(m_backend->listCustomers(paged)).value();
+        QVERIFY(first.hasMore);
+        paged.startCursor = *first.nextCursor;
+        QCOMPARE(await(m_backend->listCustomers(paged)).value().list.first().id, u"bob"_s);
+
+        auto ann = await(m_backend->customer(u"ann"_s));
+        QVERIFY2(ann.ok(), ann.ok() ? "" : qPrintable(ann.error().message));
+        QCOMPARE(ann.value().balances.value(u"ai_credits"_s).remaining.toString(), u"25.75"_s);
+        QCOMPARE(ann.value().subscriptions.size(), 2);
+        QCOMPARE(await(m_backend->customer(u"zed"_s)).error().code, u"customer_not_found"_s);
+
+        auto features = await(m_backend->listFeatures());
+        QVERIFY(features.ok());
+        QCOMPARE(features.value().list.size(), 3);
+        QCOMPARE(features.value().list.at(2).markups.size(), 2);
+        auto products = await(m_backend->listProducts());
+        QVERIFY2(products.ok(), products.ok() ? "" : qPrintable(products.error().message));
+        QCOMPARE(products.value().list.size(), 2);
+        QCOMPARE(await(m_backend->listRewards()).value().list.first().kind, u"feature_grant"_s);
+        QCOMPARE(await(m_backend->listOrganizations()).value().list.first().slug, u"alpha"_s);
+        QVERIFY(await(m_backend->listUsageEvents({})).ok());
+        auto who = await(m_backend->connectionInfo());
+        QVERIFY(who.ok());
+        QCOMPARE(who.value().orgSlug, u"alpha"_s);
+        QCOMPARE(who.value().environment, u"test"_s);
+    }
+
+    void operationsNotYetBuiltAnswer501()
+    {
+        api::ImportCustomerRequest import;
+        import.customerId = u"ann"_s;
+        auto imported = await(m_backend->importCustomer(import));
+        QVERIFY(!imported.ok());
+        QCOMPARE(imported.error().status, 501);
+        QCOMPARE(imported.error().code, u"not_implemented"_s);
+        auto forbidden = await(backendFor(m_liveKey)->importCustomer(import));
+        QCOMPARE(forbidden.error().status, 403); // the scope check comes first
+    }
+
+    // The HTTP-only rules: headers, methods, routes and sizes.
+    void httpRules_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QByteArray>("verb");
+        QTest::addColumn<bool>("versionHeader");
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("missing x-api-version")
+            << u"/v1/balances.list"_s << QByteArray("POST") << false << QByteArray("{}") << 400
+            << u"invalid_api_version"_s;
+        QTest::newRow("wrong method") << u"/v1/balances.list"_s << QByteArray("GET") << true
+                                      << QByteArray() << 405 << u"method_not_allowed"_s;
+        QTest::newRow("unknown route") << u"/v1/balances.delete"_s << QByteArray("POST") << true
+                                       << QByteArray("{}") << 404 << u"not_found"_s;
+        QTest::newRow("malformed JSON") << u"/v1/balances.list"_s << QByteArray("POST") << true
+                                        << QByteArray("{\"limit\":") << 400 << u"invalid_inputs"_s;
+        QTest::newRow("body too large")
+            << u"/v1/balances.list"_s << QByteArray("POST") << true
+            << QByteArray(1024 * 1024 + 1, ' ') << 413 << u"payload_too_large"_s;
+        QTest::newRow("not implemented") << u"/v1/products/pro"_s << QByteArray("POST") << true
+                                         << QByteArray("{}") << 403 << u"insufficient_scopes"_s;
+    }
+    void httpRules()
+    {
+        if (!overHttp())
+            QSKIP("HTTP rules apply to the server only");
+        QFETCH(QString, path);
+        QFETCH(QByteArray, verb);
+        QFETCH(bool, versionHeader);
+        QFETCH(QByteArray, body);
+        QFETCH(int, status);
+        QFETCH(QString, code);
+        QList<std::pair<QByteArray, QByteArray>> headers{
+            {"Authorization", "Bearer " + m_readOnlyBillingKey.toUtf8()},
+            {"Content-Type", "application/json"}};
+        if (path == "/v1/balances.list"_L1)
+            headers.first().second = "Bearer " + FixtureKey.toUtf8();
+        if (versionHeader)
+            headers.append(std::pair<QByteArray, QByteArray>("x-api-version", "2.4.0"));
+        const auto [answered, json] = rawPost(path, headers, body, verb);
+        QCOMPARE(answered, status);
+        QCOMPARE(json.value(u"code"_s).toString(), code);
+        QVERIFY(!json.value(u"message"_s).toString().isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConformance)
+#include "tst_conformance.moc"

@@ -1,0 +1,88 @@
+// A BillingBackend that answers every call with 501, for tests that script
+// only the calls they care about.
+#pragma once
+
+#include "services/backend/BillingBackend.h"
+
+#include <QFuture>
+
+namespace md::test {
+
+class StubBackend : public backend::BillingBackend
+{
+public:
+    template <typename T> static backend::Reply<T> unavailable()
+    {
+        return QtFuture::makeReadyFuture(
+            api::Result<T>(api::ApiError::notImplemented(QStringLiteral("this call"))));
+    }
+
+    backend::Reply<api::ListBalancesResponse>
+    listBalances(const api::ListBalancesRequest &) override
+    {
+        return unavailable<api::ListBalancesResponse>();
+    }
+    backend::Reply<api::ImportCustomerResponse>
+    importCustomer(const api::ImportCustomerRequest &) override
+    {
+        return unavailable<api::ImportCustomerResponse>();
+    }
+    backend::Reply<api::TrackTokensResponse> trackTokens(const api::TrackTokensRequest &) override
+    {
+        return unavailable<api::TrackTokensResponse>();
+    }
+    backend::Reply<api::UpdateRewardResponse>
+    updateReward(const api::UpdateRewardRequest &) override
+    {
+        return unavailable<api::UpdateRewardResponse>();
+    }
+    backend::Reply<api::BillingPortalResponse>
+    billingPortal(const QString &, const api::BillingPortalRequest &) override
+    {
+        return unavailable<api::BillingPortalResponse>();
+    }
+    backend::Reply<api::Product> updateProduct(const QString &,
+                                               const api::UpdateProductRequest &) override
+    {
+        return unavailable<api::Product>();
+    }
+    backend::Reply<api::LinkOrganizationResponse>
+    linkOrganization(const api::LinkOrganizationRequest &) override
+    {
+        return unavailable<api::LinkOrganizationResponse>();
+    }
+    backend::Reply<backend::ConnectionInfo> connectionInfo() override
+    {
+        return unavailable<backend::ConnectionInfo>();
+    }
+    backend::Reply<api::Page<api::CustomerSummary>> listCustomers(const api::PageRequest &) override
+    {
+        return unavailable<api::Page<api::CustomerSummary>>();
+    }
+    backend::Reply<api::Customer> customer(const QString &) override
+    {
+        return unavailable<api::Customer>();
+    }
+    backend::Reply<api::Page<api::FeatureInfo>> listFeatures() override
+    {
+        return unavailable<api::Page<api::FeatureInfo>>();
+    }
+    backend::Reply<api::Page<api::Product>> listProducts() override
+    {
+        return unavailable<api::Page<api::Product>>();
+    }
+    backend::Reply<api::Page<api::RewardEntry>> listRewards() override
+    {
+        return unavailable<api::Page<api::RewardEntry>>();
+    }
+    backend::Reply<api::Page<api::OrganizationInfo>> listOrganizations() override
+    {
+        return unavailable<api::Page<api::OrganizationInfo>>();
+    }
+    backend::Reply<api::Page<api::UsageEvent>> listUsageEvents(const api::PageRequest &) override
+    {
+        return unavailable<api::Page<api::UsageEvent>>();
+    }
+};
+
+} // namespace md::test
