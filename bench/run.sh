@@ -9,6 +9,10 @@ trap 'rm -rf "$scratch"' EXIT
 echo "== balances.list on SQLite"
 "$build/bench/bench_balances" --database "$scratch/bench.db" "${@:2}"
 
+echo
+echo "== balances.list over loopback HTTP"
+"$build/bench/bench_http" --server "$build/app/meterdesk-server"
+
 if [ -n "${MD_TEST_POSTGRES_URL:-}" ]; then
   echo
   echo "== balances.list on PostgreSQL"

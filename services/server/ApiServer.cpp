@@ -1,6 +1,7 @@
 #include "services/server/ApiServer.h"
 
 #include "services/api/WireCodec.h"
+#include "services/server/LowDelayTcpServer.h"
 
 #include <QHttpServerResponder>
 #include <QJsonDocument>
@@ -80,11 +81,24 @@ ApiServer::~ApiServer()
 void ApiServer::useTls(const QSslCertificate &certificate, const QSslKey &key)
 {
     m_http.sslSetup(certificate, key);
+    m_tls = true;
 }
 
 api::Result<quint16> ApiServer::listen(const QHostAddress &address, quint16 port)
 {
-    const quint16 chosen = m_http.listen(address, port);
+    quint16 chosen = 0;
+    if (m_tls) {
+        chosen = m_http.listen(address, port);
+    } else {
+        // Plain HTTP runs on our own listener, tuned against TCP delays.
+        auto *server = new LowDelayTcpServer(this);
+        if (server->listen(address, port)) {
+            m_http.bind(server);
+            chosen = server->serverPort();
+        } else {
+            delete server;
+        }
+    }
     if (chosen == 0)
         return ApiError::internal(
             u"cannot listen on %1:%2; is the port in use?"_s.arg(address.toString()).arg(port));

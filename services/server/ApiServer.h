@@ -60,7 +60,7 @@ private:
     QThreadPool m_pool;
     std::atomic<int> m_inFlight{0};
     std::atomic<bool> m_stopping{false};
-    QStringList m_paths; // route patterns, for telling 405 from 404
+    bool m_tls = false;
 };
 
 } // namespace md::server
