@@ -344,6 +344,32 @@ private Q_SLOTS:
         QCOMPARE(forbidden.error().status, 403); // the scope check comes first
     }
 
+    void secondServerSharesTheDatabase()
+    {
+        if (!overHttp())
+            QSKIP("about server processes");
+        test::ServerProcess second;
+        QStringList tls;
+        if (mode() == "remote-tls"_L1)
+            tls = {u"--tls-cert"_s, QStringLiteral(MD_TEST_TLS_DIR "/server.crt"), u"--tls-key"_s,
+                   QStringLiteral(MD_TEST_TLS_DIR "/server.key")};
+        const QString problem = second.start(m_database.location(), tls);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        remote::RemoteBackend::Options options;
+        if (mode() == "remote-tls"_L1) {
+            QFile cert(QStringLiteral(MD_TEST_TLS_DIR "/server.crt"));
+            QVERIFY(cert.open(QIODevice::ReadOnly));
+            options.caCertificates = QSslCertificate::fromDevice(&cert);
+        }
+        remote::RemoteBackend other(second.url(), FixtureKey, options);
+        ListBalancesRequest all;
+        all.statuses = {BalanceStatus::Active, BalanceStatus::Expired};
+        auto viaSecond = await(other.listBalances(all));
+        QVERIFY(viaSecond.ok());
+        QCOMPARE(viaSecond.value().toJson(), list(all).toJson());
+        QCOMPARE(second.stop(), 0);
+    }
+
     // The HTTP-only rules: headers, methods, routes and sizes.
     void httpRules_data()
     {
