@@ -91,86 +91,67 @@ template <typename T, typename F> Reply<T> EngineBackend::run(F &&call)
     });
 }
 
+template <typename T, typename R, typename F>
+Reply<T> EngineBackend::runReceived(const R &request, F &&call)
+{
+    return run<T>([request, call = std::forward<F>(call)](
+                      engine::BillingService &s, const engine::KeyContext &k) -> api::Result<T> {
+        auto received = asReceived(request);
+        if (!received)
+            return received.error();
+        return call(s, k, received.value());
+    });
+}
+
 Reply<api::ListBalancesResponse>
 EngineBackend::listBalances(const api::ListBalancesRequest &request)
 {
-    return run<api::ListBalancesResponse>(
-        [request](engine::BillingService &s,
-                  const engine::KeyContext &k) -> decltype(s.listBalances(k, request)) {
-            auto received = asReceived(request);
-            if (!received)
-                return received.error();
-            return s.listBalances(k, received.value());
-        });
+    return runReceived<api::ListBalancesResponse>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.listBalances(k, r); });
 }
 
 Reply<api::ImportCustomerResponse>
 EngineBackend::importCustomer(const api::ImportCustomerRequest &request)
 {
-    return run<api::ImportCustomerResponse>(
-        [request](engine::BillingService &s,
-                  const engine::KeyContext &k) -> decltype(s.importCustomer(k, request)) {
-            auto received = asReceived(request);
-            if (!received)
-                return received.error();
-            return s.importCustomer(k, received.value());
-        });
+    return runReceived<api::ImportCustomerResponse>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.importCustomer(k, r); });
 }
 
 Reply<api::TrackTokensResponse> EngineBackend::trackTokens(const api::TrackTokensRequest &request)
 {
-    return run<api::TrackTokensResponse>(
-        [request](engine::BillingService &s,
-                  const engine::KeyContext &k) -> decltype(s.trackTokens(k, request)) {
-            auto received = asReceived(request);
-            if (!received)
-                return received.error();
-            return s.trackTokens(k, received.value());
-        });
+    return runReceived<api::TrackTokensResponse>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.trackTokens(k, r); });
 }
 
 Reply<api::UpdateRewardResponse>
 EngineBackend::updateReward(const api::UpdateRewardRequest &request)
 {
-    return run<api::UpdateRewardResponse>(
-        [request](engine::BillingService &s,
-                  const engine::KeyContext &k) -> decltype(s.updateReward(k, request)) {
-            auto received = asReceived(request);
-            if (!received)
-                return received.error();
-            return s.updateReward(k, received.value());
-        });
+    return runReceived<api::UpdateRewardResponse>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.updateReward(k, r); });
 }
 
 Reply<api::BillingPortalResponse>
 EngineBackend::billingPortal(const QString &customerId, const api::BillingPortalRequest &request)
 {
-    return run<api::BillingPortalResponse>(
-        [customerId, request](engine::BillingService &s, const engine::KeyContext &k) {
-            return s.billingPortal(k, customerId, request);
+    return runReceived<api::BillingPortalResponse>(
+        request, [customerId](auto &s, const auto &k, const auto &r) {
+            return s.billingPortal(k, customerId, r);
         });
 }
 
 Reply<api::Product> EngineBackend::updateProduct(const QString &productId,
                                                  const api::UpdateProductRequest &request)
 {
-    return run<api::Product>(
-        [productId, request](engine::BillingService &s, const engine::KeyContext &k) {
-            return s.updateProduct(k, productId, request);
-        });
+    return runReceived<api::Product>(request, [productId](auto &s, const auto &k, const auto &r) {
+        return s.updateProduct(k, productId, r);
+    });
 }
 
 Reply<api::LinkOrganizationResponse>
 EngineBackend::linkOrganization(const api::LinkOrganizationRequest &request)
 {
-    return run<api::LinkOrganizationResponse>(
-        [request](engine::BillingService &s,
-                  const engine::KeyContext &k) -> decltype(s.linkOrganization(k, request)) {
-            auto received = asReceived(request);
-            if (!received)
-                return received.error();
-            return s.linkOrganization(k, received.value());
-        });
+    return runReceived<api::LinkOrganizationResponse>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.linkOrganization(k, r); });
 }
 
 Reply<ConnectionInfo> EngineBackend::connectionInfo()
@@ -192,14 +173,8 @@ Reply<ConnectionInfo> EngineBackend::connectionInfo()
 
 Reply<api::Page<api::CustomerSummary>> EngineBackend::listCustomers(const api::PageRequest &request)
 {
-    return run<api::Page<api::CustomerSummary>>(
-        [request](engine::BillingService &s,
-                  const engine::KeyContext &k) -> decltype(s.listCustomers(k, request)) {
-            auto received = asReceived(request);
-            if (!received)
-                return received.error();
-            return s.listCustomers(k, received.value());
-        });
+    return runReceived<api::Page<api::CustomerSummary>>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.listCustomers(k, r); });
 }
 
 Reply<api::Customer> EngineBackend::customer(const QString &customerId)
@@ -237,14 +212,8 @@ Reply<api::Page<api::OrganizationInfo>> EngineBackend::listOrganizations()
 
 Reply<api::Page<api::UsageEvent>> EngineBackend::listUsageEvents(const api::PageRequest &request)
 {
-    return run<api::Page<api::UsageEvent>>(
-        [request](engine::BillingService &s,
-                  const engine::KeyContext &k) -> decltype(s.listUsageEvents(k, request)) {
-            auto received = asReceived(request);
-            if (!received)
-                return received.error();
-            return s.listUsageEvents(k, received.value());
-        });
+    return runReceived<api::Page<api::UsageEvent>>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.listUsageEvents(k, r); });
 }
 
 } // namespace md::backend

@@ -53,6 +53,9 @@ public:
 private:
     // Runs `call(service, key)` on the pool once the acting key is known.
     template <typename T, typename F> Reply<T> run(F &&call);
+    // Like run, with `request` encoded and decoded first, so the embedded path
+    // rejects exactly what the wire rejects.
+    template <typename T, typename R, typename F> Reply<T> runReceived(const R &request, F &&call);
     api::Result<engine::KeyContext> actingKey();
 
     std::shared_ptr<engine::Engine> m_engine;
