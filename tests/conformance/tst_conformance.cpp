@@ -45,6 +45,24 @@ bool overHttp()
     return mode().startsWith("remote"_L1);
 }
 
+// The server's TLS options in remote-tls mode, none otherwise.
+QStringList tlsArguments()
+{
+    if (mode() != "remote-tls"_L1)
+        return {};
+    return {u"--tls-cert"_s, QStringLiteral(MD_TEST_TLS_DIR "/server.crt"), u"--tls-key"_s,
+            QStringLiteral(MD_TEST_TLS_DIR "/server.key")};
+}
+
+// The test certificate, for clients to trust.
+QList<QSslCertificate> testCa()
+{
+    QFile cert(QStringLiteral(MD_TEST_TLS_DIR "/server.crt"));
+    if (!cert.open(QIODevice::ReadOnly))
+        qFatal("the test certificate is missing");
+    return QSslCertificate::fromDevice(&cert);
+}
+
 } // namespace
 
 class TestConformance final : public QObject
@@ -62,11 +80,8 @@ class TestConformance final : public QObject
         if (overHttp()) {
             remote::RemoteBackend::Options options;
             options.timeoutMs = 10000;
-            if (mode() == "remote-tls"_L1) {
-                QFile cert(QStringLiteral(MD_TEST_TLS_DIR "/server.crt"));
-                if (cert.open(QIODevice::ReadOnly))
-                    options.caCertificates = QSslCertificate::fromDevice(&cert);
-            }
+            if (mode() == "remote-tls"_L1)
+                options.caCertificates = testCa();
             return std::make_unique<remote::RemoteBackend>(m_server.url(), secret, options);
         }
         auto backend = std::make_unique<backend::EngineBackend>(m_database.location(),
@@ -110,9 +125,7 @@ class TestConformance final : public QObject
             request.setRawHeader(name, value);
         if (mode() == "remote-tls"_L1) {
             QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
-            QFile cert(QStringLiteral(MD_TEST_TLS_DIR "/server.crt"));
-            if (cert.open(QIODevice::ReadOnly))
-                tls.addCaCertificates(QSslCertificate::fromDevice(&cert));
+            tls.addCaCertificates(testCa());
             request.setSslConfiguration(tls);
         }
         QNetworkReply *reply = network.sendCustomRequest(request, verb, body);
@@ -142,11 +155,7 @@ private Q_SLOTS:
             m_liveKey = live.value().secret;
         }
         if (overHttp()) {
-            QStringList tls;
-            if (mode() == "remote-tls"_L1)
-                tls = {u"--tls-cert"_s, QStringLiteral(MD_TEST_TLS_DIR "/server.crt"),
-                       u"--tls-key"_s, QStringLiteral(MD_TEST_TLS_DIR "/server.key")};
-            const QString problem = m_server.start(m_database.location(), tls);
+            const QString problem = m_server.start(m_database.location(), tlsArguments());
             QVERIFY2(problem.isEmpty(), qPrintable(problem));
             QCOMPARE(m_server.url().scheme(), mode() == "remote-tls"_L1 ? u"https"_s : u"http"_s);
         }
@@ -349,18 +358,11 @@ private Q_SLOTS:
         if (!overHttp())
             QSKIP("about server processes");
         test::ServerProcess second;
-        QStringList tls;
-        if (mode() == "remote-tls"_L1)
-            tls = {u"--tls-cert"_s, QStringLiteral(MD_TEST_TLS_DIR "/server.crt"), u"--tls-key"_s,
-                   QStringLiteral(MD_TEST_TLS_DIR "/server.key")};
-        const QString problem = second.start(m_database.location(), tls);
+        const QString problem = second.start(m_database.location(), tlsArguments());
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         remote::RemoteBackend::Options options;
-        if (mode() == "remote-tls"_L1) {
-            QFile cert(QStringLiteral(MD_TEST_TLS_DIR "/server.crt"));
-            QVERIFY(cert.open(QIODevice::ReadOnly));
-            options.caCertificates = QSslCertificate::fromDevice(&cert);
-        }
+        if (mode() == "remote-tls"_L1)
+            options.caCertificates = testCa();
         remote::RemoteBackend other(second.url(), FixtureKey, options);
         ListBalancesRequest all;
         all.statuses = {BalanceStatus::Active, BalanceStatus::Expired};
