@@ -1,0 +1,77 @@
+#include "models/BalanceFilter.h"
+
+#include <QCoreApplication>
+
+namespace md::models {
+
+using namespace Qt::StringLiterals;
+
+std::optional<api::ListBalancesRequest> BalanceFilter::request(QString *problem) const
+{
+    if (!active && !expired) {
+        if (problem)
+            *problem =
+                QCoreApplication::translate("BalanceFilter", "Choose Active, Expired or both.");
+        return std::nullopt;
+    }
+    api::ListBalancesRequest request;
+    request.limit = api::ListBalancesRequest::MaxLimit;
+    request.statuses.clear();
+    if (active)
+        request.statuses.append(api::BalanceStatus::Active);
+    if (expired)
+        request.statuses.append(api::BalanceStatus::Expired);
+    if (!customerId.isEmpty()) {
+        request.customerId = customerId;
+        if (!entityId.isEmpty())
+            request.entityId = entityId;
+    }
+    if (!featureId.isEmpty())
+        request.featureId = featureId;
+    if (planMode == PlanMode::NoPlan)
+        request.planId = std::optional<QString>();
+    else if (planMode == PlanMode::Plan && !planId.isEmpty())
+        request.planId = planId;
+    return request;
+}
+
+QJsonObject BalanceFilter::toJson() const
+{
+    return {{u"customer_id"_s, customerId},
+            {u"entity_id"_s, entityId},
+            {u"feature_id"_s, featureId},
+            {u"plan"_s, planMode == PlanMode::Any      ? u"any"_s
+                        : planMode == PlanMode::NoPlan ? u"none"_s
+                                                       : u"plan"_s},
+            {u"plan_id"_s, planId},
+            {u"active"_s, active},
+            {u"expired"_s, expired}};
+}
+
+std::optional<BalanceFilter> BalanceFilter::fromJson(const QJsonObject &json)
+{
+    BalanceFilter filter;
+    for (const char *key : {"customer_id", "entity_id", "feature_id", "plan_id"}) {
+        const QJsonValue value = json.value(QLatin1StringView(key));
+        if (!value.isUndefined() && !value.isString())
+            return std::nullopt;
+    }
+    filter.customerId = json.value(u"customer_id"_s).toString();
+    filter.entityId = json.value(u"entity_id"_s).toString();
+    filter.featureId = json.value(u"feature_id"_s).toString();
+    filter.planId = json.value(u"plan_id"_s).toString();
+    const QString plan = json.value(u"plan"_s).toString(u"any"_s);
+    if (plan == "any"_L1)
+        filter.planMode = PlanMode::Any;
+    else if (plan == "none"_L1)
+        filter.planMode = PlanMode::NoPlan;
+    else if (plan == "plan"_L1)
+        filter.planMode = PlanMode::Plan;
+    else
+        return std::nullopt;
+    filter.active = json.value(u"active"_s).toBool(true);
+    filter.expired = json.value(u"expired"_s).toBool(false);
+    return filter;
+}
+
+} // namespace md::models

@@ -1,0 +1,36 @@
+// What the Balances page shows: every balances.list filter as view state,
+// convertible to a request and to a small JSON object for saved views.
+#pragma once
+
+#include "services/api/ListBalances.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+namespace md::models {
+
+struct BalanceFilter
+{
+    enum class PlanMode { Any, NoPlan, Plan };
+
+    QString customerId; // empty: all customers
+    QString entityId;   // only with a customer
+    QString featureId;  // empty: every feature
+    PlanMode planMode = PlanMode::Any;
+    QString planId; // with PlanMode::Plan
+    bool active = true;
+    bool expired = false;
+
+    // The request for the first page; nullopt when the filter cannot be asked
+    // (no status chosen), with the reason in `problem`.
+    std::optional<api::ListBalancesRequest> request(QString *problem = nullptr) const;
+
+    QJsonObject toJson() const;
+    static std::optional<BalanceFilter> fromJson(const QJsonObject &json);
+
+    friend bool operator==(const BalanceFilter &, const BalanceFilter &) = default;
+};
+
+} // namespace md::models

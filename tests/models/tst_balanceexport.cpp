@@ -1,0 +1,129 @@
+// CSV export of a whole filtered result: every page, exact amounts, nothing
+// left behind on Cancel or on failure.
+#include "models/BalanceExport.h"
+#include "services/backend/EngineBackend.h"
+#include "tests/engine/EngineFixture.h"
+#include "tests/support/StubBackend.h"
+
+#include <QSignalSpy>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Pages of one row each, served a page per call, forever unless capped.
+class EndlessBackend final : public test::StubBackend
+{
+public:
+    int served = 0;
+    backend::Reply<api::ListBalancesResponse>
+    listBalances(const api::ListBalancesRequest &) override
+    {
+        api::BalanceRow row;
+        row.id = u"b%1"_s.arg(++served);
+        row.customerId = u"c"_s;
+        row.featureId = u"f"_s;
+        return QtFuture::makeReadyFuture(api::Result<api::ListBalancesResponse>(
+            api::ListBalancesResponse{{row}, true, u"next"_s}));
+    }
+};
+
+} // namespace
+
+class TestBalanceExport final : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<backend::EngineBackend> m_backend;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        const QString location = m_dir.filePath(u"export.db"_s);
+        {
+            engine::Engine engine(location);
+            QVERIFY(engine.open().ok());
+            QVERIFY(engine.loadWorkspace(test::smallWorkspace()).ok());
+        }
+        m_backend =
+            std::make_unique<backend::EngineBackend>(location, [] { return qint64(10000); });
+        auto prepared = m_backend->prepare(false);
+        prepared.waitForFinished();
+        QVERIFY(prepared.result().ok());
+    }
+
+    void writesEveryPage()
+    {
+        models::BalanceExport exporter(m_backend.get());
+        QSignalSpy finished(&exporter, &models::BalanceExport::finished);
+        QSignalSpy progress(&exporter, &models::BalanceExport::progress);
+        api::ListBalancesRequest request;
+        request.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
+        request.limit = 2; // the exporter pages by 200 whatever the view used
+        const QString path = m_dir.filePath(u"all.csv"_s);
+        QString error;
+        QVERIFY2(exporter.start(request, path, &error), qPrintable(error));
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().first().toLongLong(), 7);
+        QVERIFY(!progress.isEmpty());
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines =
+            QString::fromUtf8(file.readAll()).split(u"\r\n"_s, Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 8);
+        QCOMPARE(lines.first(), models::BalanceExport::csvHeader().trimmed());
+        const QString pro = *std::find_if(lines.begin(), lines.end(), [](const QString &l) {
+            return l.startsWith(u"b_ann_pro,"_s);
+        });
+        QVERIFY2(pro.contains(u",750.5,249.5,false,month,"_s), qPrintable(pro));
+        QVERIFY(pro.contains(u",active,2,"_s));
+    }
+
+    void quotesWhatNeedsQuoting()
+    {
+        api::BalanceRow row;
+        row.id = u"a,b"_s;
+        row.customerId = u"say \"hi\""_s;
+        QVERIFY(models::BalanceExport::csvLine(row).startsWith(u"\"a,b\",\"say \"\"hi\"\"\","_s));
+    }
+
+    void cancelLeavesNoFile()
+    {
+        EndlessBackend endless;
+        models::BalanceExport exporter(&endless);
+        QSignalSpy canceled(&exporter, &models::BalanceExport::canceled);
+        QSignalSpy progress(&exporter, &models::BalanceExport::progress);
+        const QString path = m_dir.filePath(u"canceled.csv"_s);
+        QVERIFY(exporter.start({}, path, nullptr));
+        QVERIFY(progress.wait(5000));
+        exporter.cancel();
+        QVERIFY(canceled.wait(5000));
+        QVERIFY(!exporter.isRunning());
+        QVERIFY(!QFile::exists(path));
+    }
+
+    void failureLeavesNoFile()
+    {
+        test::StubBackend failing; // answers 501
+        models::BalanceExport exporter(&failing);
+        QSignalSpy failed(&exporter, &models::BalanceExport::failed);
+        const QString path = m_dir.filePath(u"failed.csv"_s);
+        QVERIFY(exporter.start({}, path, nullptr));
+        QVERIFY(failed.wait(5000));
+        QVERIFY(failed.first().first().toString().contains(u"not implemented"_s));
+        QVERIFY(!QFile::exists(path));
+    }
+
+    void unwritablePathIsRefused()
+    {
+        models::BalanceExport exporter(m_backend.get());
+        QString error;
+        QVERIFY(!exporter.start({}, u"/nonexistent-dir/x.csv"_s, &error));
+        QVERIFY(error.contains(u"/nonexistent-dir/x.csv"_s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBalanceExport)
+#include "tst_balanceexport.moc"

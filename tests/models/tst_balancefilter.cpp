@@ -1,0 +1,98 @@
+// The Balances filter as view state: requests, saved views and their file.
+#include "models/SavedViews.h"
+
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+using models::BalanceFilter;
+
+class TestBalanceFilter final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void requestCarriesEveryFilter()
+    {
+        BalanceFilter filter;
+        filter.customerId = u"ann"_s;
+        filter.entityId = u"seat-1"_s;
+        filter.featureId = u"messages"_s;
+        filter.planMode = BalanceFilter::PlanMode::NoPlan;
+        filter.expired = true;
+        const auto request = filter.request();
+        QVERIFY(request);
+        QCOMPARE(request->customerId, std::optional(u"ann"_s));
+        QCOMPARE(request->entityId, std::optional(u"seat-1"_s));
+        QCOMPARE(request->featureId, std::optional(u"messages"_s));
+        QVERIFY(request->planId.has_value() && !request->planId->has_value()); // JSON null
+        QCOMPARE(request->statuses, (QList<api::BalanceStatus>{api::BalanceStatus::Active,
+                                                               api::BalanceStatus::Expired}));
+        QCOMPARE(request->limit, 200);
+    }
+
+    void entityNeedsACustomer()
+    {
+        BalanceFilter filter;
+        filter.entityId = u"seat-1"_s;
+        QVERIFY(!filter.request()->entityId);
+    }
+
+    void noStatusIsExplained()
+    {
+        BalanceFilter filter;
+        filter.active = false;
+        QString problem;
+        QVERIFY(!filter.request(&problem));
+        QVERIFY(problem.contains(u"Active"_s));
+    }
+
+    void viewsRoundTripThroughTheirFile()
+    {
+        models::SavedViews views;
+        BalanceFilter monthEnd;
+        monthEnd.planMode = BalanceFilter::PlanMode::Plan;
+        monthEnd.planId = u"pro"_s;
+        views.save(u"Month end"_s, monthEnd);
+        BalanceFilter expired;
+        expired.active = false;
+        expired.expired = true;
+        views.save(u"Expired"_s, expired);
+        views.save(u"Month end"_s, monthEnd); // replaces, does not duplicate
+        QCOMPARE(views.views().size(), 2);
+
+        models::SavedViews other;
+        QString error;
+        QVERIFY(other.mergeJson(views.toJson(), &error));
+        QCOMPARE(other.views(), views.views());
+        QVERIFY(other.remove(u"Expired"_s));
+        QCOMPARE(other.find(u"Month end"_s), std::optional(monthEnd));
+    }
+
+    void badFilesChangeNothing_data()
+    {
+        QTest::addColumn<QByteArray>("file");
+        QTest::newRow("not json") << QByteArray("{");
+        QTest::newRow("other format") << QByteArray(R"({"format":"x","views":[]})");
+        QTest::newRow("view without name")
+            << QByteArray(R"({"format":"meterdesk-views","views":[{"name":" ","filter":{}}]})");
+        QTest::newRow("bad plan word") << QByteArray(
+            R"({"format":"meterdesk-views","views":[{"name":"a","filter":{"plan":"some"}}]})");
+        QTest::newRow("customer not text") << QByteArray(
+            R"({"format":"meterdesk-views","views":[{"name":"a","filter":{}},{"name":"b","filter":{"customer_id":3}}]})");
+    }
+    void badFilesChangeNothing()
+    {
+        QFETCH(QByteArray, file);
+        models::SavedViews views;
+        views.save(u"Kept"_s, {});
+        QString error;
+        QVERIFY(!views.mergeJson(file, &error));
+        QVERIFY(!error.isEmpty());
+        QCOMPARE(views.views().size(), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBalanceFilter)
+#include "tst_balancefilter.moc"
