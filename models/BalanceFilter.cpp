@@ -1,6 +1,7 @@
 #include "models/BalanceFilter.h"
 
 #include <QCoreApplication>
+#include <QJsonDocument>
 
 namespace md::models {
 
@@ -46,6 +47,17 @@ QJsonObject BalanceFilter::toJson() const
             {u"plan_id"_s, planId},
             {u"active"_s, active},
             {u"expired"_s, expired}};
+}
+
+QByteArray BalanceFilter::serialized() const
+{
+    return QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
+}
+
+std::optional<BalanceFilter> BalanceFilter::fromSerialized(const QByteArray &bytes)
+{
+    const QJsonDocument document = QJsonDocument::fromJson(bytes);
+    return document.isObject() ? fromJson(document.object()) : std::nullopt;
 }
 
 std::optional<BalanceFilter> BalanceFilter::fromJson(const QJsonObject &json)

@@ -29,6 +29,9 @@ struct BalanceFilter
 
     QJsonObject toJson() const;
     static std::optional<BalanceFilter> fromJson(const QJsonObject &json);
+    // The same as bytes, for window state.
+    QByteArray serialized() const;
+    static std::optional<BalanceFilter> fromSerialized(const QByteArray &bytes);
 
     friend bool operator==(const BalanceFilter &, const BalanceFilter &) = default;
 };

@@ -3,6 +3,7 @@
 #include "models/AmountFormat.h"
 
 #include <QColor>
+#include <QJsonDocument>
 
 namespace md::models {
 
@@ -116,6 +117,71 @@ void BalanceListModel::sendRequest()
         });
 }
 
+QString BalanceListModel::intervalName(api::ResetInterval interval)
+{
+    switch (interval) {
+    case api::ResetInterval::OneOff:
+        return tr("once");
+    case api::ResetInterval::Minute:
+        return tr("every minute");
+    case api::ResetInterval::Hour:
+        return tr("hourly");
+    case api::ResetInterval::Day:
+        return tr("daily");
+    case api::ResetInterval::Week:
+        return tr("weekly");
+    case api::ResetInterval::Month:
+        return tr("monthly");
+    case api::ResetInterval::Quarter:
+        return tr("quarterly");
+    case api::ResetInterval::SemiAnnual:
+        return tr("half-yearly");
+    case api::ResetInterval::Year:
+        return tr("yearly");
+    case api::ResetInterval::Multiple:
+        return tr("several intervals");
+    }
+    return {};
+}
+
+QString BalanceListModel::detail(const api::BalanceRow &row)
+{
+    QStringList lines;
+    lines << tr("Balance %1 of %2, feature %3").arg(row.id, row.customerId, row.featureId);
+    if (row.reset) {
+        lines << tr("Reset: %1%2")
+                     .arg(intervalName(row.reset->interval),
+                          row.reset->resetsAt
+                              ? tr(", next %1").arg(formatTimestamp(*row.reset->resetsAt))
+                              : QString());
+    } else {
+        lines << tr("Reset: none");
+    }
+    if (row.price) {
+        const api::Price &price = *row.price;
+        lines << tr("Price: %1 per %2 units, %3")
+                     .arg(price.amount ? formatAmount(*price.amount) : tr("tiered"),
+                          formatAmount(price.billingUnits, QLocale(), 0),
+                          price.billingMethod == api::BillingMethod::Prepaid ? tr("prepaid")
+                                                                             : tr("usage-based"));
+        for (const api::Tier &tier : price.tiers.value_or(QList<api::Tier>()))
+            lines << tr("  up to %1: %2%3")
+                         .arg(tier.to ? formatAmount(*tier.to, QLocale(), 0) : tr("∞"),
+                              formatAmount(tier.amount),
+                              tier.flatAmount ? tr(" + %1 flat").arg(formatAmount(*tier.flatAmount))
+                                              : QString());
+    } else {
+        lines << tr("Price: none");
+    }
+    for (const api::Rollover &rollover : row.rollovers)
+        lines << tr("Rollover: %1 of %2 left, expires %3")
+                     .arg(formatAmount(rollover.balance), formatAmount(rollover.granted),
+                          formatTimestamp(rollover.expiresAt));
+    lines << QString()
+          << QString::fromUtf8(QJsonDocument(row.toJson()).toJson(QJsonDocument::Indented));
+    return lines.join(u'\n');
+}
+
 QVariant BalanceListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
@@ -137,6 +203,12 @@ QVariant BalanceListModel::headerData(int section, Qt::Orientation orientation, 
         return tr("Remaining");
     case UsageColumn:
         return tr("Usage");
+    case UnlimitedColumn:
+        return tr("Unlimited");
+    case IntervalColumn:
+        return tr("Resets");
+    case RolloversColumn:
+        return tr("Rollovers");
     case StatusColumn:
         return tr("Status");
     case ResetColumn:
@@ -196,6 +268,19 @@ QVariant BalanceListModel::data(const QModelIndex &index, int role) const
             return amount(row.remaining);
         case UsageColumn:
             return amount(row.usage);
+        case UnlimitedColumn:
+            if (role == RawValueRole)
+                return row.unlimited;
+            return row.unlimited ? tr("Unlimited") : QString();
+        case IntervalColumn:
+            if (!row.reset)
+                return QString();
+            return role == RawValueRole ? QString(api::toWire(row.reset->interval))
+                                        : intervalName(row.reset->interval);
+        case RolloversColumn:
+            if (role == RawValueRole)
+                return int(row.rollovers.size());
+            return row.rollovers.isEmpty() ? QString() : QString::number(row.rollovers.size());
         case StatusColumn:
             if (role == RawValueRole)
                 return QString(api::toWire(row.status));
@@ -209,8 +294,11 @@ QVariant BalanceListModel::data(const QModelIndex &index, int role) const
         default:
             return {};
         }
+    case DetailRole:
+        return detail(row);
     case Qt::TextAlignmentRole:
-        if (index.column() >= IncludedColumn && index.column() <= UsageColumn)
+        if ((index.column() >= IncludedColumn && index.column() <= UsageColumn) ||
+            index.column() == RolloversColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::ForegroundRole:

@@ -18,22 +18,28 @@ class BalanceListModel final : public QAbstractTableModel
 public:
     enum Column {
         CustomerColumn,
+        EntityColumn,
         FeatureColumn,
         PlanColumn,
-        EntityColumn,
         IncludedColumn,
         PrepaidColumn,
         RemainingColumn,
         UsageColumn,
-        StatusColumn,
+        UnlimitedColumn,
+        IntervalColumn,
         ResetColumn,
         ExpiresColumn,
+        StatusColumn,
+        RolloversColumn,
         CreatedColumn,
         ColumnCount
     };
     // The raw value of a cell, for sorting and copying: amounts as exact
     // decimal text, times as milliseconds.
     static constexpr int RawValueRole = Qt::UserRole;
+    // A human-readable account of the row for the detail pane: reset, price
+    // with tiers, rollovers, and the row as the API sends it.
+    static constexpr int DetailRole = Qt::UserRole + 1;
 
     explicit BalanceListModel(backend::BillingBackend *backend, QObject *parent = nullptr);
     ~BalanceListModel() override;
@@ -54,6 +60,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
     bool canFetchMore(const QModelIndex &parent) const override;
+
+    static QString intervalName(api::ResetInterval interval);
+    static QString detail(const api::BalanceRow &row);
     void fetchMore(const QModelIndex &parent) override;
 
 Q_SIGNALS:

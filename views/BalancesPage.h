@@ -1,20 +1,32 @@
-// Balances across customers (finance staff): the table of balances.list with
-// paging on scroll, an empty state that says what to do, and errors with Retry.
+// Balances across customers (finance staff): a filter bar for every
+// balances.list filter with saved views, the paged table, a detail pane for
+// the selected balance, CSV export of the whole result with progress and
+// Cancel, and empty and error states that say what to do.
 #pragma once
+
+#include "models/BalanceFilter.h"
+#include "models/SavedViews.h"
 
 #include <QWidget>
 
+class QCheckBox;
+class QComboBox;
 class QLabel;
+class QLineEdit;
+class QProgressBar;
 class QPushButton;
 class QStackedLayout;
+class QStringListModel;
 class QTableView;
+class QTextBrowser;
 
 namespace md::backend {
 class BillingBackend;
 }
 namespace md::models {
+class BalanceExport;
 class BalanceListModel;
-}
+} // namespace md::models
 
 namespace md::views {
 
@@ -29,19 +41,54 @@ public:
 
     models::BalanceListModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
+    models::BalanceExport *exporter() const { return m_export; }
+
+    models::BalanceFilter filter() const;
+    // Shows `filter` in the bar and asks for its rows (unless `apply` is false).
+    void setFilter(const models::BalanceFilter &filter, bool apply = true);
+    models::SavedViews &savedViews() { return m_views; }
+    // Reloads the filter choices (features, plans) and the rows.
     void refresh();
+    void focusFilter();
+    // Writes every row of the current filter to `path` in the background.
+    bool exportTo(const QString &path, QString *error);
+    void copySelection() const;
 
 Q_SIGNALS:
     void statusMessage(const QString &message);
 
 private:
+    QWidget *buildFilterBar();
+    QWidget *buildExportBar();
+    void applyFilter();
     void updateState();
+    void updateDetail();
+    void reloadChoices();
+    void completeCustomers(const QString &text);
+    void saveView();
+    void chooseExport();
+    void refreshViewList();
 
+    backend::BillingBackend *m_backend;
     models::BalanceListModel *m_model;
+    models::BalanceExport *m_export;
+    models::SavedViews m_views;
+    QLineEdit *m_customer;
+    QStringListModel *m_customerCompletions;
+    QLineEdit *m_entity;
+    QComboBox *m_feature;
+    QComboBox *m_plan;
+    QCheckBox *m_active;
+    QCheckBox *m_expired;
+    QComboBox *m_viewList;
     QTableView *m_table;
+    QTextBrowser *m_detail;
     QStackedLayout *m_states;
     QLabel *m_message;
     QPushButton *m_retry;
+    QWidget *m_exportBar;
+    QProgressBar *m_exportProgress;
+    QLabel *m_exportLabel;
     bool m_columnsSized = false;
 };
 

@@ -1,5 +1,6 @@
 #include "views/MainWindow.h"
 
+#include "models/BalanceFilter.h"
 #include "services/backend/BillingBackend.h"
 #include "views/BalancesPage.h"
 
@@ -88,6 +89,13 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
             goMenu->addAction(m_navigation->item(i)->text(), this, [this, i] { showPage(i); });
         go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
     }
+    auto *editMenu = menuBar()->addMenu(tr("&Edit"));
+    editMenu->addAction(tr("&Copy rows"), QKeySequence::Copy, m_balances,
+                        &BalancesPage::copySelection);
+    editMenu->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
+        showPage(0);
+        m_balances->focusFilter();
+    });
     auto *viewMenu = menuBar()->addMenu(tr("&View"));
     viewMenu->addAction(tr("&Refresh"), QKeySequence::Refresh, m_balances, &BalancesPage::refresh);
 
@@ -137,6 +145,8 @@ void MainWindow::connectionReady()
                      : QStringLiteral("background:#ef6c00;color:white;font-weight:bold"));
             m_organizationLabel->setText(tr("org %1 (%2)").arg(c.orgSlug, c.orgName));
         });
+    if (const auto filter = models::BalanceFilter::fromSerialized(m_restoredFilter))
+        m_balances->setFilter(*filter, false);
     m_balances->refresh();
 }
 
@@ -153,6 +163,9 @@ void MainWindow::restoreState()
     m_balances->table()->horizontalHeader()->restoreState(
         settings.value(QStringLiteral("balances/header")).toByteArray());
     showPage(settings.value(QStringLiteral("window/page"), 0).toInt());
+    m_balances->savedViews().mergeJson(
+        settings.value(QStringLiteral("balances/views")).toByteArray(), nullptr);
+    m_restoredFilter = settings.value(QStringLiteral("balances/filter")).toByteArray();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

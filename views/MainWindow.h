@@ -45,6 +45,7 @@ private:
     QLabel *m_connectionLabel;
     QLabel *m_environmentBadge;
     QLabel *m_organizationLabel;
+    QByteArray m_restoredFilter; // applied once the connection is ready
 };
 
 } // namespace md::views

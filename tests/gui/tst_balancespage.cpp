@@ -1,0 +1,178 @@
+// The Balances page as a user drives it (offscreen), on EngineBackend or on
+// RemoteBackend against a local meterdesk-server (MD_GUI_BACKEND).
+#include "models/BalanceExport.h"
+#include "models/BalanceListModel.h"
+#include "services/backend/EngineBackend.h"
+#include "services/engine/DemoWorkspace.h"
+#include "services/remote/RemoteBackend.h"
+#include "tests/conformance/ServerProcess.h"
+#include "tests/support/TestDatabase.h"
+#include "views/BalancesPage.h"
+
+#include <QCheckBox>
+#include <QDateTime>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+using models::BalanceListModel;
+
+namespace {
+
+const QString Key = u"sk_test_gui00000000000000000000000000000"_s;
+
+} // namespace
+
+class TestBalancesPage final : public QObject
+{
+    Q_OBJECT
+
+    test::TestDatabase m_database;
+    test::ServerProcess m_server;
+    std::unique_ptr<backend::BillingBackend> m_backend;
+    qsizetype m_activeRows = 0;
+
+    // Scrolls like a user until every page is in.
+    static bool loadEverything(views::BalancesPage &page)
+    {
+        BalanceListModel *model = page.model();
+        for (int guard = 0; guard < 200; ++guard) {
+            if (!model->isLoading() && !model->hasMore())
+                return true;
+            if (!model->isLoading()) {
+                page.table()->scrollToBottom();
+                if (model->canFetchMore({}))
+                    model->fetchMore({});
+            }
+            QSignalSpy settled(model, &BalanceListModel::loadingChanged);
+            if (model->isLoading() && !settled.wait(10000))
+                return false;
+        }
+        return false;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
+        {
+            engine::Engine setup(m_database.location());
+            QVERIFY(setup.open().ok());
+            engine::DemoOptions options;
+            options.customers = 80;
+            options.nowMs = QDateTime::currentMSecsSinceEpoch();
+            options.testSecret = Key;
+            QVERIFY(setup.loadWorkspace(engine::DemoWorkspace::build(options)).ok());
+            auto key = setup.authenticate(Key);
+            api::ListBalancesRequest all;
+            all.limit = 200;
+            for (;;) {
+                auto page = setup.listBalances(key.value().scope, all);
+                m_activeRows += page.value().list.size();
+                if (!page.value().hasMore)
+                    break;
+                all.startCursor = *page.value().nextCursor;
+            }
+        }
+        QVERIFY(m_activeRows > 200); // several pages
+        if (qEnvironmentVariable("MD_GUI_BACKEND") == "remote"_L1) {
+            const QString problem = m_server.start(m_database.location());
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            m_backend = std::make_unique<remote::RemoteBackend>(m_server.url(), Key);
+        } else {
+            auto backend = std::make_unique<backend::EngineBackend>(m_database.location(),
+                                                                    engine::Clock(), Key);
+            auto prepared = backend->prepare(false);
+            prepared.waitForFinished();
+            QVERIFY(prepared.result().ok());
+            m_backend = std::move(backend);
+        }
+    }
+
+    void pagesToTheEnd()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.resize(1000, 600);
+        page.show();
+        page.refresh();
+        QVERIFY(loadEverything(page));
+        QCOMPARE(page.model()->rowCount(), m_activeRows);
+    }
+
+    void filtersByCustomerFromTheKeyboard()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.show();
+        page.refresh();
+        auto *customer = page.findChild<QLineEdit *>(u"customerFilter"_s);
+        QVERIFY(customer);
+        page.focusFilter();
+        QTest::keyClicks(customer, u"globex-labs-0002"_s);
+        QTest::keyClick(customer, Qt::Key_Return);
+        QTRY_VERIFY(page.model()->request().customerId == std::optional(u"globex-labs-0002"_s));
+        QVERIFY(loadEverything(page));
+        QVERIFY(page.model()->rowCount() > 0);
+        for (int row = 0; row < page.model()->rowCount(); ++row)
+            QCOMPARE(page.model()->balance(row).customerId, u"globex-labs-0002"_s);
+        auto *entity = page.findChild<QLineEdit *>(u"entityFilter"_s);
+        QVERIFY(entity->isEnabled()); // once a customer is chosen
+    }
+
+    void changingTheFilterMidFetchDropsTheOldAnswer()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.show();
+        page.refresh(); // the unfiltered first page is on its way
+        models::BalanceFilter filter;
+        filter.active = false;
+        filter.expired = true;
+        page.setFilter(filter);
+        QVERIFY(loadEverything(page));
+        QVERIFY(page.model()->rowCount() > 0);
+        for (int row = 0; row < page.model()->rowCount(); ++row)
+            QCOMPARE(page.model()->balance(row).status, api::BalanceStatus::Expired);
+    }
+
+    void exportsTheWholeResult()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.show();
+        page.refresh();
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"balances.csv"_s);
+        QSignalSpy finished(page.exporter(), &models::BalanceExport::finished);
+        QString error;
+        QVERIFY2(page.exportTo(path, &error), qPrintable(error));
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(finished.first().first().toLongLong(), m_activeRows); // not only loaded rows
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count("\r\n"), m_activeRows + 1);
+    }
+
+    void cancelingAnExportLeavesNoFile()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.show();
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"canceled.csv"_s);
+        QSignalSpy canceled(page.exporter(), &models::BalanceExport::canceled);
+        QVERIFY(page.exportTo(path, nullptr));
+        page.exporter()->cancel();
+        QVERIFY(canceled.wait(20000));
+        QVERIFY(!QFile::exists(path));
+    }
+
+    void cleanupTestCase()
+    {
+        m_backend.reset();
+        if (qEnvironmentVariable("MD_GUI_BACKEND") == "remote"_L1)
+            QCOMPARE(m_server.stop(), 0);
+    }
+};
+
+QTEST_MAIN(TestBalancesPage)
+#include "tst_balancespage.moc"
