@@ -3,6 +3,7 @@
 #include "models/BalanceFilter.h"
 #include "services/backend/BillingBackend.h"
 #include "views/BalancesPage.h"
+#include "views/CustomersPage.h"
 
 #include <QAction>
 #include <QApplication>
@@ -40,6 +41,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     , m_navigation(new QListWidget(this))
     , m_pages(new QStackedWidget(this))
     , m_balances(new BalancesPage(backend, this))
+    , m_customers(new CustomersPage(backend, this))
     , m_connectionLabel(new QLabel(this))
     , m_environmentBadge(new QLabel(this))
     , m_organizationLabel(new QLabel(this))
@@ -49,11 +51,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     m_navigation->setMaximumWidth(220);
 
     addPage(tr("Balances"), m_balances);
-    addPage(tr("Customers"),
-            comingPage(tr("Customers"),
-                       tr("A searchable customer list with overview, balances, subscriptions, "
-                          "flags and usage for each customer is coming next."),
-                       this));
+    addPage(tr("Customers"), m_customers);
     addPage(tr("Products"),
             comingPage(tr("Products"),
                        tr("Product editing with items, tiers and free trials, with a review "
@@ -93,11 +91,18 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     editMenu->addAction(tr("&Copy rows"), QKeySequence::Copy, m_balances,
                         &BalancesPage::copySelection);
     editMenu->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
+        if (m_pages->currentWidget() == m_customers) {
+            m_customers->focusSearch();
+            return;
+        }
         showPage(0);
         m_balances->focusFilter();
     });
     auto *viewMenu = menuBar()->addMenu(tr("&View"));
-    viewMenu->addAction(tr("&Refresh"), QKeySequence::Refresh, m_balances, &BalancesPage::refresh);
+    viewMenu->addAction(tr("&Refresh"), QKeySequence::Refresh, this, [this] {
+        m_balances->refresh();
+        m_customers->refresh();
+    });
 
     m_environmentBadge->setObjectName(QStringLiteral("environmentBadge"));
     m_environmentBadge->setMargin(2);
@@ -148,6 +153,7 @@ void MainWindow::connectionReady()
     if (const auto filter = models::BalanceFilter::fromSerialized(m_restoredFilter))
         m_balances->setFilter(*filter, false);
     m_balances->refresh();
+    m_customers->refresh();
 }
 
 void MainWindow::connectionFailed(const QString &message)

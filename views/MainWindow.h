@@ -15,6 +15,7 @@ class BillingBackend;
 namespace md::views {
 
 class BalancesPage;
+class CustomersPage;
 
 class MainWindow final : public QMainWindow
 {
@@ -42,6 +43,7 @@ private:
     QListWidget *m_navigation;
     QStackedWidget *m_pages;
     BalancesPage *m_balances;
+    CustomersPage *m_customers;
     QLabel *m_connectionLabel;
     QLabel *m_environmentBadge;
     QLabel *m_organizationLabel;

@@ -1,16 +1,19 @@
-// The Balances page as a user drives it (offscreen), on EngineBackend or on
-// RemoteBackend against a local meterdesk-server (MD_GUI_BACKEND).
+// The console's pages as a user drives them (offscreen), on EngineBackend or
+// on RemoteBackend against a local meterdesk-server (MD_GUI_BACKEND).
 #include "models/BalanceExport.h"
 #include "models/BalanceListModel.h"
+#include "models/CustomerListModel.h"
 #include "services/backend/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
 #include "services/remote/RemoteBackend.h"
 #include "tests/conformance/ServerProcess.h"
 #include "tests/support/TestDatabase.h"
 #include "views/BalancesPage.h"
+#include "views/CustomersPage.h"
 
 #include <QCheckBox>
 #include <QDateTime>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
@@ -26,7 +29,7 @@ const QString Key = u"sk_test_gui00000000000000000000000000000"_s;
 
 } // namespace
 
-class TestBalancesPage final : public QObject
+class TestConsolePages final : public QObject
 {
     Q_OBJECT
 
@@ -166,6 +169,30 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(path));
     }
 
+    void customersSearchAndDetail()
+    {
+        views::CustomersPage page(m_backend.get());
+        page.show();
+        page.refresh();
+        auto *search = page.findChild<QLineEdit *>(u"customerSearch"_s);
+        QVERIFY(search);
+        page.focusSearch();
+        QTest::keyClicks(search, u"hooli"_s);
+        QTRY_VERIFY(page.model()->search() == u"hooli"_s);
+        QTRY_VERIFY(!page.model()->isLoading() && page.model()->rowCount() > 0);
+        for (int row = 0; row < page.model()->rowCount(); ++row)
+            QVERIFY(page.model()->customer(row).id.contains(u"hooli"_s));
+        QSignalSpy shown(&page, &views::CustomersPage::customerShown);
+        auto *table = page.findChild<QTableView *>(u"customerTable"_s);
+        table->setFocus();
+        QTest::keyClick(table, Qt::Key_Down); // keyboard only
+        QVERIFY(shown.wait(10000));
+        QVERIFY(page.shownCustomer());
+        const QString overview = page.findChild<QLabel *>(u"customerOverview"_s)->text();
+        QVERIFY2(overview.contains(page.shownCustomer()->email), qPrintable(overview));
+        QVERIFY(!page.shownCustomer()->subscriptions.isEmpty());
+    }
+
     void cleanupTestCase()
     {
         m_backend.reset();
@@ -174,5 +201,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestBalancesPage)
-#include "tst_balancespage.moc"
+QTEST_MAIN(TestConsolePages)
+#include "tst_consolepages.moc"
