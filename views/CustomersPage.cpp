@@ -100,10 +100,11 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
                     showCustomer(m_list->customer(current.row()).id);
             });
     connect(m_portal, &QPushButton::clicked, this, &CustomersPage::openPortal);
-    connect(m_list, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &, int first) {
-        if (first == 0)
-            m_table->resizeColumnsToContents();
-    });
+    connect(m_list, &QAbstractItemModel::rowsInserted, this,
+            [this](const QModelIndex &, int first) {
+                if (first == 0)
+                    m_table->resizeColumnsToContents();
+            });
 }
 
 CustomersPage::~CustomersPage() = default;

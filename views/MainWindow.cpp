@@ -3,6 +3,7 @@
 #include "models/BalanceFilter.h"
 #include "services/backend/BillingBackend.h"
 #include "views/BalancesPage.h"
+#include "views/CommandPalette.h"
 #include "views/CustomersPage.h"
 
 #include <QAction>
@@ -11,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
 #include <QSplitter>
@@ -98,6 +100,10 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
         showPage(0);
         m_balances->focusFilter();
     });
+    auto *toolsMenu = menuBar()->addMenu(tr("&Tools"));
+    QAction *palette =
+        toolsMenu->addAction(tr("Command &palette…"), this, &MainWindow::showCommandPalette);
+    palette->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     auto *viewMenu = menuBar()->addMenu(tr("&View"));
     viewMenu->addAction(tr("&Refresh"), QKeySequence::Refresh, this, [this] {
         m_balances->refresh();
@@ -118,6 +124,20 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::showCommandPalette()
+{
+    QList<QAction *> actions;
+    for (QAction *menu : menuBar()->actions())
+        if (menu->menu())
+            for (QAction *action : menu->menu()->actions())
+                if (!action->menu())
+                    actions.append(action);
+    auto *palette = new CommandPalette(actions, this);
+    palette->setObjectName(QStringLiteral("commandPalette"));
+    palette->setAttribute(Qt::WA_DeleteOnClose);
+    palette->open();
+}
 
 void MainWindow::addPage(const QString &title, QWidget *page)
 {

@@ -29,6 +29,7 @@ public:
     // Called once the backend is ready (migrated, demo loaded if asked).
     void connectionReady();
     void connectionFailed(const QString &message);
+    void showCommandPalette();
     BalancesPage *balancesPage() const { return m_balances; }
 
 protected:
