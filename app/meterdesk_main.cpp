@@ -1,11 +1,12 @@
 // meterdesk: the desktop console.
-#include "services/backend/EngineBackend.h"
-#include "views/MainWindow.h"
+#include "views/Console.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QStandardPaths>
+
+#include <cstdio>
 
 using namespace Qt::StringLiterals;
 
@@ -26,29 +27,31 @@ int main(int argc, char *argv[])
         u"database"_s,
         QApplication::translate("main", "SQLite file or postgresql:// URL of the workspace."),
         u"D"_s);
+    const QCommandLineOption server(
+        u"server"_s,
+        QApplication::translate("main",
+                                "Base URL of a remote billing server (asks for the API key)."),
+        u"URL"_s);
     const QCommandLineOption demo(
         u"demo"_s,
         QApplication::translate("main", "Load the demo workspace if the database is empty."));
-    parser.addOptions({database, demo});
+    parser.addOptions({database, server, demo});
     parser.process(app);
-
-    QString location = parser.value(database);
-    if (location.isEmpty()) {
-        const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-        QDir().mkpath(dataDir);
-        location = QDir(dataDir).filePath(u"meterdesk.db"_s);
+    if (parser.isSet(database) && parser.isSet(server)) {
+        fputs(qPrintable(QApplication::translate(
+                  "main", "meterdesk: give --database or --server, not both.\n")),
+              stderr);
+        return 2;
     }
 
-    md::backend::EngineBackend backend(location);
-    md::views::MainWindow window(&backend);
-    window.show();
-    backend.prepare(parser.isSet(demo))
-        .then(&window, [&window](const md::api::Result<bool> &prepared) {
-            if (!prepared) {
-                window.connectionFailed(prepared.error().message);
-                return;
-            }
-            window.connectionReady();
-        });
+    const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dataDir);
+    md::models::Connection connection =
+        parser.isSet(database) ? md::models::Connection::guess(parser.value(database))
+        : parser.isSet(server)
+            ? md::models::Connection{md::models::Connection::Kind::Remote, parser.value(server)}
+            : md::views::Console::startupConnection(QDir(dataDir).filePath(u"meterdesk.db"_s));
+    md::views::Console console;
+    console.open(connection, parser.isSet(demo));
     return QApplication::exec();
 }

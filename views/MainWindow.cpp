@@ -81,6 +81,8 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     setCentralWidget(splitter);
 
     auto *fileMenu = menuBar()->addMenu(tr("&File"));
+    fileMenu->addAction(tr("&Connect…"), QKeySequence::Open, this, &MainWindow::connectRequested);
+    fileMenu->addSeparator();
     QAction *quit = fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     quit->setMenuRole(QAction::QuitRole);
     auto *goMenu = menuBar()->addMenu(tr("&Go"));

@@ -32,6 +32,10 @@ public:
     void showCommandPalette();
     BalancesPage *balancesPage() const { return m_balances; }
 
+Q_SIGNALS:
+    // File ▸ Connect…: the console replaces this window's connection.
+    void connectRequested();
+
 protected:
     void closeEvent(QCloseEvent *event) override;
 

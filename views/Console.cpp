@@ -1,0 +1,91 @@
+#include "views/Console.h"
+
+#include "models/KeyStore.h"
+#include "views/ConnectionDialog.h"
+#include "views/MainWindow.h"
+
+namespace md::views {
+
+using models::Connection;
+
+Console::Console() = default;
+
+Console::~Console()
+{
+    delete m_window;
+}
+
+Connection Console::startupConnection(const QString &defaultFile)
+{
+    const QList<Connection> recent = models::RecentConnections::load();
+    return recent.isEmpty() ? Connection{Connection::Kind::Sqlite, defaultFile} : recent.first();
+}
+
+void Console::open(const Connection &connection, bool loadDemoIfEmpty)
+{
+    if (connection.kind != Connection::Kind::Remote) {
+        openWithKey(connection, QString(), loadDemoIfEmpty);
+        return;
+    }
+    models::KeyStore::read(connection.location).then(this, [this, connection](const QString &key) {
+        if (key.isEmpty()) {
+            // No saved key: ask, with the server filled in.
+            auto *dialog = new ConnectionDialog(m_window);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->setConnection(connection);
+            connect(dialog, &QDialog::accepted, this, [this, dialog] {
+                const Connection chosen = dialog->connection();
+                if (chosen.kind == Connection::Kind::Remote)
+                    models::KeyStore::write(chosen.location, dialog->apiKey());
+                openWithKey(chosen, dialog->apiKey(), false);
+            });
+            dialog->open();
+            return;
+        }
+        openWithKey(connection, key, false);
+    });
+}
+
+void Console::chooseConnection()
+{
+    auto *dialog = new ConnectionDialog(m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const Connection chosen = dialog->connection();
+        if (chosen.kind == Connection::Kind::Remote)
+            models::KeyStore::write(chosen.location, dialog->apiKey());
+        openWithKey(chosen, dialog->apiKey(), false);
+    });
+    dialog->open();
+}
+
+void Console::openWithKey(const Connection &connection, const QString &apiKey, bool loadDemoIfEmpty)
+{
+    models::OpenedBackend opened = models::openBackend(connection, apiKey, loadDemoIfEmpty);
+    auto *window = new MainWindow(opened.backend.get());
+    connect(window, &MainWindow::connectRequested, this, &Console::chooseConnection);
+    window->show();
+    // The old window goes only now, so closing it never quits the application.
+    if (m_window) {
+        m_window->close();
+        m_window->deleteLater();
+    }
+    std::unique_ptr<backend::BillingBackend> previous = std::move(m_backend);
+    m_backend = std::move(opened.backend);
+    m_window = window;
+    models::RecentConnections::remember(connection);
+    opened.ready.then(window, [window](const api::Result<bool> &ready) {
+        if (!ready) {
+            window->connectionFailed(ready.error().message);
+            return;
+        }
+        window->connectionReady();
+    });
+    // The previous backend outlives its window's pending replies by one turn of the loop.
+    if (previous)
+        QMetaObject::invokeMethod(
+            this, [gone = std::shared_ptr<backend::BillingBackend>(std::move(previous))] {},
+            Qt::QueuedConnection);
+}
+
+} // namespace md::views
