@@ -1,5 +1,6 @@
 // meterdesk: the desktop console.
 #include "views/Console.h"
+#include "views/Translator.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -17,6 +18,8 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(u"meterdesk"_s);
     QApplication::setApplicationDisplayName(u"Meterdesk"_s);
     QApplication::setApplicationVersion(QStringLiteral(MD_VERSION));
+    const QString language = md::views::Translator::chosenLanguage();
+    md::views::Translator::install(language == "system"_L1 ? QLocale::system() : QLocale(language));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -5,11 +5,13 @@
 #include "views/BalancesPage.h"
 #include "views/CommandPalette.h"
 #include "views/CustomersPage.h"
+#include "views/Translator.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
@@ -102,6 +104,10 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
         showPage(0);
         m_balances->focusFilter();
     });
+    editMenu->addSeparator();
+    QAction *preferences =
+        editMenu->addAction(tr("&Preferences…"), this, &MainWindow::showPreferences);
+    preferences->setMenuRole(QAction::PreferencesRole);
     auto *toolsMenu = menuBar()->addMenu(tr("&Tools"));
     QAction *palette =
         toolsMenu->addAction(tr("Command &palette…"), this, &MainWindow::showCommandPalette);
@@ -126,6 +132,22 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::showPreferences()
+{
+    const QStringList codes = Translator::availableLanguages();
+    const QStringList names{tr("As the system"), tr("English"), tr("Deutsch")};
+    auto *dialog = new QInputDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Preferences"));
+    dialog->setLabelText(tr("Language (used from the next start):"));
+    dialog->setComboBoxItems(names);
+    dialog->setTextValue(names.value(codes.indexOf(Translator::chosenLanguage()), names.first()));
+    connect(dialog, &QInputDialog::textValueSelected, this, [codes, names](const QString &name) {
+        Translator::setChosenLanguage(codes.value(names.indexOf(name), codes.first()));
+    });
+    dialog->open();
+}
 
 void MainWindow::showCommandPalette()
 {

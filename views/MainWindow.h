@@ -30,6 +30,7 @@ public:
     void connectionReady();
     void connectionFailed(const QString &message);
     void showCommandPalette();
+    void showPreferences();
     BalancesPage *balancesPage() const { return m_balances; }
 
 Q_SIGNALS:

@@ -1,0 +1,101 @@
+// Translations are complete: no unfinished string in any .ts, the .ts files
+// hold every string the sources have, and the built-in German is used.
+#include "views/Translator.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QStringList tsFiles()
+{
+    QStringList files;
+    for (const QString &name :
+         QDir(QStringLiteral(MD_SOURCE_DIR "/translations")).entryList({u"*.ts"_s}))
+        files.append(QStringLiteral(MD_SOURCE_DIR "/translations/") + name);
+    return files;
+}
+
+// Messages whose translation is unfinished or empty, as "context: source".
+QStringList unfinished(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {u"cannot read "_s + path};
+    QStringList open;
+    QXmlStreamReader xml(&file);
+    QString context;
+    QString source;
+    while (!xml.atEnd()) {
+        if (!xml.readNextStartElement())
+            continue;
+        if (xml.name() == "name"_L1) {
+            context = xml.readElementText();
+        } else if (xml.name() == "source"_L1) {
+            source = xml.readElementText();
+        } else if (xml.name() == "translation"_L1) {
+            const bool marked = xml.attributes().value(u"type"_s) == "unfinished"_L1;
+            const QString text = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+            if (marked || text.trimmed().isEmpty())
+                open.append(context + u": "_s + source);
+        }
+    }
+    return open;
+}
+
+} // namespace
+
+class TestTranslations final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void everyStringIsTranslated()
+    {
+        QVERIFY(!tsFiles().isEmpty());
+        for (const QString &ts : tsFiles()) {
+            const QStringList open = unfinished(ts);
+            QVERIFY2(open.isEmpty(),
+                     qPrintable(ts + u" has unfinished strings:\n"_s + open.join(u'\n')));
+        }
+    }
+
+    void theFilesHoldEveryStringOfTheSources()
+    {
+        QTemporaryDir dir;
+        for (const QString &ts : tsFiles()) {
+            const QString copy = dir.filePath(QFileInfo(ts).fileName());
+            QVERIFY(QFile::copy(ts, copy));
+            QProcess lupdate;
+            lupdate.setWorkingDirectory(QStringLiteral(MD_SOURCE_DIR));
+            lupdate.start(QStringLiteral(MD_LUPDATE),
+                          {u"-silent"_s, u"-no-obsolete"_s, u"-locations"_s, u"none"_s, u"views"_s,
+                           u"models"_s, u"app"_s, u"-ts"_s, copy});
+            QVERIFY(lupdate.waitForFinished(60000));
+            QCOMPARE(lupdate.exitCode(), 0);
+            const QStringList open = unfinished(copy);
+            QVERIFY2(open.isEmpty(),
+                     qPrintable(u"run scripts/update-translations.sh and translate:\n"_s +
+                                open.join(u'\n')));
+        }
+    }
+
+    void germanIsBuiltIn()
+    {
+        QVERIFY(md::views::Translator::install(QLocale(QLocale::German, QLocale::Germany)));
+        // Contexts carry our namespaces at run time; the translator finds them all the same.
+        QCOMPARE(QCoreApplication::translate("md::views::MainWindow", "&File"), u"&Datei"_s);
+        QCOMPARE(QCoreApplication::translate("md::views::BalancesPage", "%n row(s)", nullptr, 3),
+                 u"3 Zeilen"_s);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTranslations)
+#include "tst_translations.moc"

@@ -1,0 +1,893 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>BalanceExport</name>
+    <message>
+        <source>An export is already running.</source>
+        <translation>Es läuft bereits ein Export.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>The export stopped after %n row(s): %1</source>
+        <translation>
+            <numerusform>Der Export brach nach %n Zeile ab: %1</numerusform>
+            <numerusform>Der Export brach nach %n Zeilen ab: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot save the export: %1</source>
+        <translation>Der Export kann nicht gespeichert werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>BalanceFilter</name>
+    <message>
+        <source>Choose Active, Expired or both.</source>
+        <translation>Wählen Sie „Aktiv“, „Abgelaufen“ oder beides.</translation>
+    </message>
+</context>
+<context>
+    <name>BalanceListModel</name>
+    <message>
+        <source>once</source>
+        <translation>einmalig</translation>
+    </message>
+    <message>
+        <source>every minute</source>
+        <translation>minütlich</translation>
+    </message>
+    <message>
+        <source>hourly</source>
+        <translation>stündlich</translation>
+    </message>
+    <message>
+        <source>daily</source>
+        <translation>täglich</translation>
+    </message>
+    <message>
+        <source>weekly</source>
+        <translation>wöchentlich</translation>
+    </message>
+    <message>
+        <source>monthly</source>
+        <translation>monatlich</translation>
+    </message>
+    <message>
+        <source>quarterly</source>
+        <translation>vierteljährlich</translation>
+    </message>
+    <message>
+        <source>half-yearly</source>
+        <translation>halbjährlich</translation>
+    </message>
+    <message>
+        <source>yearly</source>
+        <translation>jährlich</translation>
+    </message>
+    <message>
+        <source>several intervals</source>
+        <translation>mehrere Intervalle</translation>
+    </message>
+    <message>
+        <source>Balance %1 of %2, feature %3</source>
+        <translation>Guthaben %1 von %2, Funktion %3</translation>
+    </message>
+    <message>
+        <source>Reset: %1%2</source>
+        <translation>Zurücksetzen: %1%2</translation>
+    </message>
+    <message>
+        <source>, next %1</source>
+        <translation>, nächstes %1</translation>
+    </message>
+    <message>
+        <source>Reset: none</source>
+        <translation>Zurücksetzen: keines</translation>
+    </message>
+    <message>
+        <source>Price: %1 per %2 units, %3</source>
+        <translation>Preis: %1 je %2 Einheiten, %3</translation>
+    </message>
+    <message>
+        <source>tiered</source>
+        <translation>gestaffelt</translation>
+    </message>
+    <message>
+        <source>prepaid</source>
+        <translation>vorausbezahlt</translation>
+    </message>
+    <message>
+        <source>usage-based</source>
+        <translation>nutzungsbasiert</translation>
+    </message>
+    <message>
+        <source>  up to %1: %2%3</source>
+        <translation>  bis %1: %2%3</translation>
+    </message>
+    <message>
+        <source>∞</source>
+        <translation>∞</translation>
+    </message>
+    <message>
+        <source> + %1 flat</source>
+        <translation> + %1 pauschal</translation>
+    </message>
+    <message>
+        <source>Price: none</source>
+        <translation>Preis: keiner</translation>
+    </message>
+    <message>
+        <source>Rollover: %1 of %2 left, expires %3</source>
+        <translation>Übertrag: %1 von %2 übrig, läuft ab %3</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>Tarif</translation>
+    </message>
+    <message>
+        <source>Entity</source>
+        <translation>Entität</translation>
+    </message>
+    <message>
+        <source>Included</source>
+        <translation>Inklusive</translation>
+    </message>
+    <message>
+        <source>Prepaid</source>
+        <translation>Vorausbezahlt</translation>
+    </message>
+    <message>
+        <source>Remaining</source>
+        <translation>Verbleibend</translation>
+    </message>
+    <message>
+        <source>Usage</source>
+        <translation>Verbrauch</translation>
+    </message>
+    <message>
+        <source>Unlimited</source>
+        <translation>Unbegrenzt</translation>
+    </message>
+    <message>
+        <source>Resets</source>
+        <translation>Zurücksetzung</translation>
+    </message>
+    <message>
+        <source>Rollovers</source>
+        <translation>Überträge</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Next reset</source>
+        <translation>Nächste Zurücksetzung</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rollover(s) carried onto this balance</source>
+        <translation>
+            <numerusform>%n Übertrag auf diesem Guthaben</numerusform>
+            <numerusform>%n Überträge auf diesem Guthaben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>abgelaufen</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+</context>
+<context>
+    <name>BalancesPage</name>
+    <message>
+        <source>&amp;Active</source>
+        <translation>&amp;Aktiv</translation>
+    </message>
+    <message>
+        <source>E&amp;xpired</source>
+        <translation>A&amp;bgelaufen</translation>
+    </message>
+    <message>
+        <source>&amp;Retry</source>
+        <translation>&amp;Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Select a balance to see its reset, price tiers, rollovers and raw data.</source>
+        <translation>Wählen Sie ein Guthaben, um Zurücksetzung, Preisstaffeln, Überträge und Rohdaten zu sehen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exporting… %n row(s) written</source>
+        <translation>
+            <numerusform>Exportiere … %n Zeile geschrieben</numerusform>
+            <numerusform>Exportiere … %n Zeilen geschrieben</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n row(s).</source>
+        <translation>
+            <numerusform>%n Zeile exportiert.</numerusform>
+            <numerusform>%n Zeilen exportiert.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export canceled; no file was written.</source>
+        <translation>Export abgebrochen; es wurde keine Datei geschrieben.</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>%1
+No file was written.</source>
+        <translation>%1
+Es wurde keine Datei geschrieben.</translation>
+    </message>
+    <message>
+        <source>all customers</source>
+        <translation>alle Kunden</translation>
+    </message>
+    <message>
+        <source>all entities</source>
+        <translation>alle Entitäten</translation>
+    </message>
+    <message>
+        <source>Choose a customer first: entities belong to one customer.</source>
+        <translation>Wählen Sie zuerst einen Kunden: Entitäten gehören zu einem Kunden.</translation>
+    </message>
+    <message>
+        <source>Saved views</source>
+        <translation>Gespeicherte Ansichten</translation>
+    </message>
+    <message>
+        <source>&amp;Customer</source>
+        <translation>&amp;Kunde</translation>
+    </message>
+    <message>
+        <source>E&amp;ntity</source>
+        <translation>E&amp;ntität</translation>
+    </message>
+    <message>
+        <source>&amp;Feature</source>
+        <translation>&amp;Funktion</translation>
+    </message>
+    <message>
+        <source>&amp;Plan</source>
+        <translation>&amp;Tarif</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>An&amp;sicht</translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation>Ansichten</translation>
+    </message>
+    <message>
+        <source>&amp;Save current filter as view…</source>
+        <translation>Aktuellen Filter als Ansicht &amp;speichern …</translation>
+    </message>
+    <message>
+        <source>&amp;Delete selected view</source>
+        <translation>Gewählte Ansicht &amp;löschen</translation>
+    </message>
+    <message>
+        <source>&amp;Export views…</source>
+        <translation>Ansichten &amp;exportieren …</translation>
+    </message>
+    <message>
+        <source>Export views</source>
+        <translation>Ansichten exportieren</translation>
+    </message>
+    <message>
+        <source>Views (*.json)</source>
+        <translation>Ansichten (*.json)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>&amp;Import views…</source>
+        <translation>Ansichten &amp;importieren …</translation>
+    </message>
+    <message>
+        <source>Import views</source>
+        <translation>Ansichten importieren</translation>
+    </message>
+    <message>
+        <source>%1 was not imported: %2</source>
+        <translation>%1 wurde nicht importiert: %2</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren …</translation>
+    </message>
+    <message>
+        <source>Write every balance of this filter to a CSV file</source>
+        <translation>Alle Guthaben dieses Filters in eine CSV-Datei schreiben</translation>
+    </message>
+    <message>
+        <source>All features</source>
+        <translation>Alle Funktionen</translation>
+    </message>
+    <message>
+        <source>Any plan</source>
+        <translation>Jeder Tarif</translation>
+    </message>
+    <message>
+        <source>No plan</source>
+        <translation>Kein Tarif</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel export</source>
+        <translation>Export &amp;abbrechen</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Save view</source>
+        <translation>Ansicht speichern</translation>
+    </message>
+    <message>
+        <source>Name of the view:</source>
+        <translation>Name der Ansicht:</translation>
+    </message>
+    <message>
+        <source>Export balances</source>
+        <translation>Guthaben exportieren</translation>
+    </message>
+    <message>
+        <source>balances.csv</source>
+        <translation>guthaben.csv</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>Exportiere …</translation>
+    </message>
+    <message>
+        <source>Balances could not be loaded: %1</source>
+        <translation>Guthaben konnten nicht geladen werden: %1</translation>
+    </message>
+    <message>
+        <source>No balances match. Clear the filters or load a workspace.</source>
+        <translation>Keine Guthaben passen. Leeren Sie die Filter oder laden Sie einen Arbeitsbereich.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Loading balances… %n row(s) so far</source>
+        <translation>
+            <numerusform>Lade Guthaben … bisher %n Zeile</numerusform>
+            <numerusform>Lade Guthaben … bisher %n Zeilen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s), more on scroll</source>
+        <translation>
+            <numerusform>%n Zeile, mehr beim Blättern</numerusform>
+            <numerusform>%n Zeilen, mehr beim Blättern</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s)</source>
+        <translation>
+            <numerusform>%n Zeile</numerusform>
+            <numerusform>%n Zeilen</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>CommandPalette</name>
+    <message>
+        <source>Command palette</source>
+        <translation>Befehlspalette</translation>
+    </message>
+    <message>
+        <source>Type to find an action; Enter runs it</source>
+        <translation>Tippen, um eine Aktion zu finden; Eingabe führt sie aus</translation>
+    </message>
+    <message>
+        <source>%1	%2</source>
+        <translation>%1	%2</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionDialog</name>
+    <message>
+        <source>&amp;Embedded workspace file (SQLite)</source>
+        <translation>&amp;Eingebettete Arbeitsbereichsdatei (SQLite)</translation>
+    </message>
+    <message>
+        <source>&amp;Shared PostgreSQL database</source>
+        <translation>&amp;Gemeinsame PostgreSQL-Datenbank</translation>
+    </message>
+    <message>
+        <source>&amp;Remote billing server</source>
+        <translation>Entfernter &amp;Abrechnungsserver</translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>Verbindung &amp;testen</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>Verbinden</translation>
+    </message>
+    <message>
+        <source>/path/to/workspace.db (created if missing)</source>
+        <translation>/pfad/zu/arbeitsbereich.db (wird bei Bedarf angelegt)</translation>
+    </message>
+    <message>
+        <source>postgresql://user:password@host:5432/database</source>
+        <translation>postgresql://benutzer:passwort@host:5432/datenbank</translation>
+    </message>
+    <message>
+        <source>https://billing.example.com</source>
+        <translation>https://billing.example.com</translation>
+    </message>
+    <message>
+        <source>sk_test_… or sk_live_…</source>
+        <translation>sk_test_… oder sk_live_…</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen …</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>Datei:</translation>
+    </message>
+    <message>
+        <source>URL:</source>
+        <translation>URL:</translation>
+    </message>
+    <message>
+        <source>Server:</source>
+        <translation>Server:</translation>
+    </message>
+    <message>
+        <source>API key:</source>
+        <translation>API-Schlüssel:</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>&amp;Verbinden</translation>
+    </message>
+    <message>
+        <source>Recent connections:</source>
+        <translation>Letzte Verbindungen:</translation>
+    </message>
+    <message>
+        <source>Workspace file</source>
+        <translation>Arbeitsbereichsdatei</translation>
+    </message>
+    <message>
+        <source>Workspaces (*.db);;All files (*)</source>
+        <translation>Arbeitsbereiche (*.db);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Verbinde …</translation>
+    </message>
+    <message>
+        <source>Connected: organization %1, %2 environment.</source>
+        <translation>Verbunden: Organisation %1, Umgebung %2.</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>The key is kept in your system keychain.</source>
+        <translation>Der Schlüssel wird im Schlüsselbund Ihres Systems aufbewahrt.</translation>
+    </message>
+    <message>
+        <source>No system keychain is available: the key is kept for this session only and you will be asked again next time.</source>
+        <translation>Kein Systemschlüsselbund verfügbar: Der Schlüssel gilt nur für diese Sitzung, beim nächsten Mal werden Sie erneut gefragt.</translation>
+    </message>
+</context>
+<context>
+    <name>CustomerBalancesModel</name>
+    <message>
+        <source>Feature / balance</source>
+        <translation>Funktion / Guthaben</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>Tarif</translation>
+    </message>
+    <message>
+        <source>Granted</source>
+        <translation>Gewährt</translation>
+    </message>
+    <message>
+        <source>Remaining</source>
+        <translation>Verbleibend</translation>
+    </message>
+    <message>
+        <source>Usage</source>
+        <translation>Verbrauch</translation>
+    </message>
+    <message>
+        <source>Next reset</source>
+        <translation>Nächste Zurücksetzung</translation>
+    </message>
+    <message>
+        <source>Unlimited</source>
+        <translation>Unbegrenzt</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+</context>
+<context>
+    <name>CustomerListModel</name>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Email</source>
+        <translation>E-Mail</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+</context>
+<context>
+    <name>CustomersPage</name>
+    <message>
+        <source>Open &amp;billing portal</source>
+        <translation>&amp;Abrechnungsportal öffnen</translation>
+    </message>
+    <message>
+        <source>Search id, name or email</source>
+        <translation>ID, Name oder E-Mail suchen</translation>
+    </message>
+    <message>
+        <source>Select a customer to see their identity, balances, subscriptions and flags.</source>
+        <translation>Wählen Sie einen Kunden, um Identität, Guthaben, Abonnements und Flags zu sehen.</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>Tarif</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Begonnen</translation>
+    </message>
+    <message>
+        <source>Period ends</source>
+        <translation>Periodenende</translation>
+    </message>
+    <message>
+        <source>Trial ends</source>
+        <translation>Testphase endet</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>Menge</translation>
+    </message>
+    <message>
+        <source>Add-on</source>
+        <translation>Zusatz</translation>
+    </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>&amp;Überblick</translation>
+    </message>
+    <message>
+        <source>B&amp;alances</source>
+        <translation>&amp;Guthaben</translation>
+    </message>
+    <message>
+        <source>&amp;Subscriptions</source>
+        <translation>&amp;Abonnements</translation>
+    </message>
+    <message>
+        <source>F&amp;lags</source>
+        <translation>&amp;Flags</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>Lade %1 …</translation>
+    </message>
+    <message>
+        <source>%1 could not be loaded: %2</source>
+        <translation>%1 konnte nicht geladen werden: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2&lt;br&gt;</source>
+        <translation>%1: %2&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;%1&lt;/h3&gt;&lt;p&gt;%2&lt;br&gt;%3&lt;/p&gt;&lt;p&gt;&lt;b&gt;Created&lt;/b&gt; %4&lt;br&gt;&lt;b&gt;Environment&lt;/b&gt; %5&lt;br&gt;&lt;b&gt;Email receipts&lt;/b&gt; %6&lt;/p&gt;&lt;p&gt;&lt;b&gt;Processors&lt;/b&gt;&lt;br&gt;%7&lt;/p&gt;&lt;p&gt;&lt;b&gt;Metadata&lt;/b&gt;&lt;br&gt;%8&lt;/p&gt;&lt;p&gt;&lt;b&gt;Pooled balances&lt;/b&gt; %9&lt;br&gt;&lt;b&gt;Overage billing&lt;/b&gt; %10&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;%1&lt;/h3&gt;&lt;p&gt;%2&lt;br&gt;%3&lt;/p&gt;&lt;p&gt;&lt;b&gt;Erstellt&lt;/b&gt; %4&lt;br&gt;&lt;b&gt;Umgebung&lt;/b&gt; %5&lt;br&gt;&lt;b&gt;E-Mail-Belege&lt;/b&gt; %6&lt;/p&gt;&lt;p&gt;&lt;b&gt;Zahlungsanbieter&lt;/b&gt;&lt;br&gt;%7&lt;/p&gt;&lt;p&gt;&lt;b&gt;Metadaten&lt;/b&gt;&lt;br&gt;%8&lt;/p&gt;&lt;p&gt;&lt;b&gt;Gepoolte Guthaben&lt;/b&gt; %9&lt;br&gt;&lt;b&gt;Mehrverbrauchsabrechnung&lt;/b&gt; %10&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>test (sandbox)</source>
+        <translation>Test (Sandbox)</translation>
+    </message>
+    <message>
+        <source>live (production)</source>
+        <translation>Live (Produktion)</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>deaktiviert</translation>
+    </message>
+    <message>
+        <source>enabled</source>
+        <translation>aktiviert</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>no plan</source>
+        <translation>kein Tarif</translation>
+    </message>
+    <message>
+        <source>No flags.</source>
+        <translation>Keine Flags.</translation>
+    </message>
+    <message>
+        <source>Billing portal</source>
+        <translation>Abrechnungsportal</translation>
+    </message>
+    <message>
+        <source>The billing portal could not be opened: %1</source>
+        <translation>Das Abrechnungsportal konnte nicht geöffnet werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Meterdesk</source>
+        <translation>Meterdesk</translation>
+    </message>
+    <message>
+        <source>Balances</source>
+        <translation>Guthaben</translation>
+    </message>
+    <message>
+        <source>Customers</source>
+        <translation>Kunden</translation>
+    </message>
+    <message>
+        <source>Products</source>
+        <translation>Produkte</translation>
+    </message>
+    <message>
+        <source>Product editing with items, tiers and free trials, with a review before saving, is on its way.</source>
+        <translation>Die Bearbeitung von Produkten mit Positionen, Staffeln und Testphasen, mit Prüfung vor dem Speichern, ist in Arbeit.</translation>
+    </message>
+    <message>
+        <source>Rewards</source>
+        <translation>Prämien</translation>
+    </message>
+    <message>
+        <source>Coupons, feature grants and promo codes will be edited here.</source>
+        <translation>Hier werden Gutscheine, Funktionsgutschriften und Aktionscodes bearbeitet.</translation>
+    </message>
+    <message>
+        <source>Tenants</source>
+        <translation>Mandanten</translation>
+    </message>
+    <message>
+        <source>Tenant organizations and their linked processor accounts will be listed here.</source>
+        <translation>Hier werden Mandantenorganisationen und ihre verknüpften Zahlungskonten aufgeführt.</translation>
+    </message>
+    <message>
+        <source>Usage</source>
+        <translation>Verbrauch</translation>
+    </message>
+    <message>
+        <source>AI token usage events, charts of cost over time and a pricing calculator are coming.</source>
+        <translation>KI-Token-Verbrauch, Kostendiagramme über die Zeit und ein Preisrechner folgen.</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Connect…</source>
+        <translation>&amp;Verbinden …</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Go</source>
+        <translation>&amp;Gehe zu</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Copy rows</source>
+        <translation>Zeilen &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>&amp;Suchen …</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>&amp;Werkzeuge</translation>
+    </message>
+    <message>
+        <source>Command &amp;palette…</source>
+        <translation>Befehls&amp;palette …</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>An&amp;sicht</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Opening the workspace…</source>
+        <translation>Öffne den Arbeitsbereich …</translation>
+    </message>
+    <message>
+        <source>%1 (Ctrl+%2)</source>
+        <translation>%1 (Strg+%2)</translation>
+    </message>
+    <message>
+        <source>Meterdesk: %1 (%2)</source>
+        <translation>Meterdesk: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>● %1 %2</source>
+        <translation>● %1 %2</translation>
+    </message>
+    <message>
+        <source> LIVE </source>
+        <translation> LIVE </translation>
+    </message>
+    <message>
+        <source> TEST </source>
+        <translation> TEST </translation>
+    </message>
+    <message>
+        <source>org %1 (%2)</source>
+        <translation>Org. %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Not connected: %1</source>
+        <translation>Nicht verbunden: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>&amp;Einstellungen …</translation>
+    </message>
+    <message>
+        <source>As the system</source>
+        <translation>Wie das System</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>English</translation>
+    </message>
+    <message>
+        <source>Deutsch</source>
+        <translation>Deutsch</translation>
+    </message>
+    <message>
+        <source>Preferences</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Language (used from the next start):</source>
+        <translation>Sprache (gilt ab dem nächsten Start):</translation>
+    </message>
+</context>
+<context>
+    <name>SavedViews</name>
+    <message>
+        <source>The file is not JSON: %1.</source>
+        <translation>Die Datei ist kein JSON: %1.</translation>
+    </message>
+    <message>
+        <source>The file is not a Meterdesk views file.</source>
+        <translation>Die Datei ist keine Meterdesk-Ansichtsdatei.</translation>
+    </message>
+    <message>
+        <source>View %1 in the file is damaged.</source>
+        <translation>Ansicht %1 in der Datei ist beschädigt.</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Desktop console for usage-based billing.</source>
+        <translation>Desktop-Konsole für nutzungsbasierte Abrechnung.</translation>
+    </message>
+    <message>
+        <source>SQLite file or postgresql:// URL of the workspace.</source>
+        <translation>SQLite-Datei oder postgresql://-URL des Arbeitsbereichs.</translation>
+    </message>
+    <message>
+        <source>Base URL of a remote billing server (asks for the API key).</source>
+        <translation>Basis-URL eines entfernten Abrechnungsservers (fragt nach dem API-Schlüssel).</translation>
+    </message>
+    <message>
+        <source>Load the demo workspace if the database is empty.</source>
+        <translation>Den Demo-Arbeitsbereich laden, wenn die Datenbank leer ist.</translation>
+    </message>
+    <message>
+        <source>meterdesk: give --database or --server, not both.
+</source>
+        <translation>meterdesk: Geben Sie --database oder --server an, nicht beides.
+</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,60 @@
+#include "views/Translator.h"
+
+#include <QCoreApplication>
+#include <QLibraryInfo>
+#include <QSettings>
+
+namespace md::views {
+
+using namespace Qt::StringLiterals;
+
+Translator::Translator(QObject *parent)
+    : QTranslator(parent)
+{}
+
+QString Translator::translate(const char *context, const char *sourceText,
+                              const char *disambiguation, int n) const
+{
+    const QString found = QTranslator::translate(context, sourceText, disambiguation, n);
+    if (!found.isEmpty() || !context)
+        return found;
+    const QByteArray qualified(context);
+    const qsizetype separator = qualified.lastIndexOf("::");
+    if (separator < 0)
+        return found;
+    return QTranslator::translate(qualified.mid(separator + 2).constData(), sourceText,
+                                  disambiguation, n);
+}
+
+bool Translator::install(const QLocale &locale)
+{
+    auto *ours = new Translator(qApp);
+    if (!ours->load(locale, u"meterdesk"_s, u"_"_s, u":/i18n"_s)) {
+        delete ours;
+        return false;
+    }
+    QCoreApplication::installTranslator(ours);
+    auto *qt = new QTranslator(qApp);
+    if (qt->load(locale, u"qtbase"_s, u"_"_s, QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QCoreApplication::installTranslator(qt);
+    else
+        delete qt;
+    return true;
+}
+
+QString Translator::chosenLanguage()
+{
+    return QSettings().value(u"ui/language"_s, u"system"_s).toString();
+}
+
+void Translator::setChosenLanguage(const QString &language)
+{
+    QSettings().setValue(u"ui/language"_s, language);
+}
+
+QStringList Translator::availableLanguages()
+{
+    return {u"system"_s, u"en"_s, u"de"_s};
+}
+
+} // namespace md::views

@@ -1,0 +1,32 @@
+// The console's translations: Meterdesk's own (translations/*.ts, built into
+// the program) and Qt's, in the language of the system or the one chosen in
+// Preferences. Our classes live in namespaces that lupdate records without,
+// so lookups try the context without its namespace too.
+#pragma once
+
+#include <QLocale>
+#include <QTranslator>
+
+namespace md::views {
+
+class Translator final : public QTranslator
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Translator)
+
+public:
+    explicit Translator(QObject *parent = nullptr);
+
+    // Installs Meterdesk's and Qt's translations for `locale`; false when
+    // Meterdesk has none for it (English is the source language).
+    static bool install(const QLocale &locale);
+    // "system", "en" or "de": the choice kept in settings.
+    static QString chosenLanguage();
+    static void setChosenLanguage(const QString &language);
+    static QStringList availableLanguages();
+
+    QString translate(const char *context, const char *sourceText,
+                      const char *disambiguation = nullptr, int n = -1) const override;
+};
+
+} // namespace md::views
