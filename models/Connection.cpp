@@ -82,13 +82,25 @@ void RecentConnections::remember(const Connection &connection)
 
 OpenedBackend openBackend(const Connection &connection, const QString &apiKey, bool loadDemoIfEmpty)
 {
+    using Workspace = OpenedBackend::Workspace;
     if (connection.kind == Connection::Kind::Remote) {
         auto remote = std::make_unique<remote::RemoteBackend>(QUrl(connection.location), apiKey);
-        return {std::move(remote), QtFuture::makeReadyFuture(api::Result<bool>(false))};
+        return {std::move(remote),
+                QtFuture::makeReadyFuture(api::Result<Workspace>(Workspace::Ready)),
+                {}};
     }
     auto engine = std::make_unique<backend::EngineBackend>(connection.location);
-    auto ready = engine->prepare(loadDemoIfEmpty);
-    return {std::move(engine), std::move(ready)};
+    const auto outcome =
+        [](const api::Result<backend::EngineBackend::Workspace> &state) -> api::Result<Workspace> {
+        if (!state)
+            return state.error();
+        return state.value() == backend::EngineBackend::Workspace::Empty ? Workspace::Empty
+                                                                         : Workspace::Ready;
+    };
+    auto ready = engine->prepare(loadDemoIfEmpty).then(outcome);
+    backend::EngineBackend *raw = engine.get();
+    return {std::move(engine), std::move(ready),
+            [raw, outcome] { return raw->loadDemo().then(outcome); }};
 }
 
 } // namespace md::models

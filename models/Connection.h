@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -40,11 +41,14 @@ public:
 class EngineBackendHandle;
 
 // Opens the backend for a connection. Embedded ones also migrate the database
-// (and load the demo when asked and empty); `ready` reports the outcome.
+// (and load the demo when asked and empty); `ready` reports the outcome, and
+// `loadDemo` (embedded only) fills an empty workspace with the demo.
 struct OpenedBackend
 {
+    enum class Workspace { Ready, Empty };
     std::unique_ptr<backend::BillingBackend> backend;
-    QFuture<api::Result<bool>> ready;
+    QFuture<api::Result<Workspace>> ready;
+    std::function<QFuture<api::Result<Workspace>>()> loadDemo;
 };
 OpenedBackend openBackend(const Connection &connection, const QString &apiKey,
                           bool loadDemoIfEmpty);

@@ -519,6 +519,17 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>Console</name>
+    <message>
+        <source>Empty workspace</source>
+        <translation>Leerer Arbeitsbereich</translation>
+    </message>
+    <message>
+        <source>This workspace is empty. Load the demo workspace to look around?</source>
+        <translation>Dieser Arbeitsbereich ist leer. Den Demo-Arbeitsbereich laden, um sich umzusehen?</translation>
+    </message>
+</context>
+<context>
     <name>CustomerBalancesModel</name>
     <message>
         <source>Feature / balance</source>

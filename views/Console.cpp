@@ -4,9 +4,41 @@
 #include "views/ConnectionDialog.h"
 #include "views/MainWindow.h"
 
+#include <QMessageBox>
+
 namespace md::views {
 
 using models::Connection;
+
+namespace {
+
+// An empty workspace: offer the demo rather than show empty pages.
+void offerDemo(
+    MainWindow *window,
+    const std::function<QFuture<api::Result<models::OpenedBackend::Workspace>>()> &loadDemo)
+{
+    auto *ask = new QMessageBox(
+        QMessageBox::Question, Console::tr("Empty workspace"),
+        Console::tr("This workspace is empty. Load the demo workspace to look around?"),
+        QMessageBox::Yes | QMessageBox::No, window);
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    QObject::connect(ask, &QMessageBox::finished, window, [window, loadDemo](int answer) {
+        if (answer != QMessageBox::Yes) {
+            window->connectionReady();
+            return;
+        }
+        loadDemo().then(window,
+                        [window](const api::Result<models::OpenedBackend::Workspace> &loaded) {
+                            if (!loaded)
+                                window->connectionFailed(loaded.error().message);
+                            else
+                                window->connectionReady();
+                        });
+    });
+    ask->open();
+}
+
+} // namespace
 
 Console::Console() = default;
 
@@ -74,9 +106,14 @@ void Console::openWithKey(const Connection &connection, const QString &apiKey, b
     m_backend = std::move(opened.backend);
     m_window = window;
     models::RecentConnections::remember(connection);
-    opened.ready.then(window, [window](const api::Result<bool> &ready) {
+    opened.ready.then(window, [window, loadDemo = opened.loadDemo](
+                                  const api::Result<models::OpenedBackend::Workspace> &ready) {
         if (!ready) {
             window->connectionFailed(ready.error().message);
+            return;
+        }
+        if (ready.value() == models::OpenedBackend::Workspace::Empty && loadDemo) {
+            offerDemo(window, loadDemo);
             return;
         }
         window->connectionReady();

@@ -25,22 +25,30 @@ EngineBackend::~EngineBackend()
     m_pool.waitForDone();
 }
 
-QFuture<api::Result<bool>> EngineBackend::prepare(bool loadDemoIfEmpty)
+QFuture<api::Result<EngineBackend::Workspace>> EngineBackend::prepare(bool loadDemoIfEmpty)
 {
-    return QtConcurrent::run(&m_pool, [engine = m_engine, loadDemoIfEmpty]() -> api::Result<bool> {
-        if (auto opened = engine->open(); !opened)
-            return opened.error();
-        auto empty = engine->isEmpty();
-        if (!empty)
-            return empty.error();
-        if (!loadDemoIfEmpty || !empty.value())
-            return false;
-        engine::DemoOptions options;
-        options.nowMs = engine->now();
-        if (auto loaded = engine->loadWorkspace(engine::DemoWorkspace::build(options)); !loaded)
-            return loaded.error();
-        return true;
-    });
+    return QtConcurrent::run(
+        &m_pool, [engine = m_engine, loadDemoIfEmpty]() -> api::Result<Workspace> {
+            if (auto opened = engine->open(); !opened)
+                return opened.error();
+            auto empty = engine->isEmpty();
+            if (!empty)
+                return empty.error();
+            if (!empty.value())
+                return Workspace::Ready;
+            if (!loadDemoIfEmpty)
+                return Workspace::Empty;
+            engine::DemoOptions options;
+            options.nowMs = engine->now();
+            if (auto loaded = engine->loadWorkspace(engine::DemoWorkspace::build(options)); !loaded)
+                return loaded.error();
+            return Workspace::DemoLoaded;
+        });
+}
+
+QFuture<api::Result<EngineBackend::Workspace>> EngineBackend::loadDemo()
+{
+    return prepare(true);
 }
 
 api::Result<engine::KeyContext> EngineBackend::actingKey()

@@ -25,9 +25,12 @@ public:
     ~EngineBackend() override;
     Q_DISABLE_COPY_MOVE(EngineBackend)
 
+    enum class Workspace { Ready, Empty, DemoLoaded };
     // Migrates the database and, when asked and it is empty, loads the demo
-    // workspace. Run once before other calls; reports whether the demo was loaded.
-    QFuture<api::Result<bool>> prepare(bool loadDemoIfEmpty);
+    // workspace. Run once before other calls.
+    QFuture<api::Result<Workspace>> prepare(bool loadDemoIfEmpty);
+    // Loads the demo workspace into an empty database.
+    QFuture<api::Result<Workspace>> loadDemo();
 
     Reply<api::ListBalancesResponse> listBalances(const api::ListBalancesRequest &request) override;
     Reply<api::ImportCustomerResponse>
