@@ -1,0 +1,103 @@
+// Regenerates docs/screenshots: the real console on a demo workspace, each
+// page in a light and a dark palette, grabbed with QWidget::grab().
+// Usage: meterdesk-screenshots OUTPUT_DIR (run by scripts/screenshots.sh).
+#include "models/BalanceListModel.h"
+#include "models/CustomerListModel.h"
+#include "services/backend/EngineBackend.h"
+#include "services/engine/DemoWorkspace.h"
+#include "views/BalancesPage.h"
+#include "views/CustomersPage.h"
+#include "views/MainWindow.h"
+
+#include <QApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QListWidget>
+#include <QStyleFactory>
+#include <QTableView>
+#include <QTemporaryDir>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Lets the event loop run until `done` or a few seconds pass.
+template <typename F> void settle(F &&done)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!done() && timer.elapsed() < 10000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    for (int i = 0; i < 20; ++i)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
+    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Highlight, QColor(0x2f, 0x6f, 0xb3));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x35, 0x35));
+    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
+    return p;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(u"MeterdeskScreenshots"_s);
+    QApplication::setApplicationName(u"meterdesk"_s);
+    QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
+    const QDir out(app.arguments().value(1, u"docs/screenshots"_s));
+    QDir().mkpath(out.path());
+
+    QTemporaryDir dir;
+    backend::EngineBackend backend(dir.filePath(u"demo.db"_s));
+    auto prepared = backend.prepare(true);
+    settle([&] { return prepared.isFinished(); });
+
+    const QPalette light = QApplication::style()->standardPalette();
+    for (const auto &[name, palette] :
+         {std::pair{u"light"_s, light}, std::pair{u"dark"_s, darkPalette()}}) {
+        QApplication::setPalette(palette);
+        views::MainWindow window(&backend);
+        window.resize(1280, 760);
+        window.show();
+        window.connectionReady();
+        auto *balances = window.balancesPage();
+        settle(
+            [&] { return balances->model()->rowCount() > 0 && !balances->model()->isLoading(); });
+        balances->table()->selectRow(2);
+        settle([] { return false; });
+        window.grab().save(out.filePath(u"balances-%1.png"_s.arg(name)));
+
+        auto *navigation = window.findChild<QListWidget *>(u"navigation"_s);
+        navigation->setCurrentRow(1);
+        auto *customers = window.findChild<views::CustomersPage *>();
+        settle([&] { return customers->model()->rowCount() > 0; });
+        auto *customerTable = customers->findChild<QTableView *>(u"customerTable"_s);
+        customerTable->selectRow(1);
+        settle([&] { return customers->shownCustomer().has_value(); });
+        window.grab().save(out.filePath(u"customers-%1.png"_s.arg(name)));
+
+        navigation->setCurrentRow(2);
+        settle([] { return false; });
+        window.grab().save(out.filePath(u"coming-%1.png"_s.arg(name)));
+        window.close();
+    }
+    return 0;
+}
