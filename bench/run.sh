@@ -10,6 +10,10 @@ echo "== balances.list on SQLite"
 "$build/bench/bench_balances" --database "$scratch/bench.db" "${@:2}"
 
 echo
+echo "== the console on the same workspace"
+"$build/bench/bench_console" --server "$build/app/meterdesk-server"
+
+echo
 echo "== balances.list over loopback HTTP"
 "$build/bench/bench_http" --server "$build/app/meterdesk-server"
 

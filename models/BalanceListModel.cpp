@@ -102,7 +102,8 @@ void BalanceListModel::sendRequest()
             m_cursor = page.nextCursor.value_or(QString());
             if (!page.list.isEmpty()) {
                 beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + page.list.size() - 1));
-                m_rows.append(page.list);
+                for (const api::BalanceRow &row : page.list)
+                    m_rows.append(row);
                 endInsertRows();
             }
             // An empty page with more behind it is not for the view to notice.
@@ -226,7 +227,7 @@ QVariant BalanceListModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const api::BalanceRow &row = m_rows.at(index.row());
+    const api::BalanceRow row = m_rows.at(index.row());
     const bool expired = row.status == api::BalanceStatus::Expired;
     const auto amount = [&](const api::Decimal &value) -> QVariant {
         if (role == RawValueRole)

@@ -3,6 +3,7 @@
 // empty while has_more is true are followed at once.
 #pragma once
 
+#include "models/BalanceRowStore.h"
 #include "services/api/ListBalances.h"
 #include "services/backend/BillingBackend.h"
 
@@ -49,7 +50,7 @@ public:
     const api::ListBalancesRequest &request() const { return m_request; }
     void refresh();
 
-    const api::BalanceRow &balance(int row) const { return m_rows.at(row); }
+    api::BalanceRow balance(int row) const { return m_rows.at(row); }
     bool isLoading() const { return m_loading; }
     bool hasMore() const { return m_hasMore; }
     const std::optional<api::ApiError> &lastError() const { return m_error; }
@@ -78,7 +79,7 @@ private:
 
     backend::BillingBackend *m_backend;
     api::ListBalancesRequest m_request;
-    QList<api::BalanceRow> m_rows;
+    BalanceRowStore m_rows;
     QString m_cursor;
     bool m_hasMore = true;
     bool m_loading = false;

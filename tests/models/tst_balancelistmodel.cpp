@@ -196,6 +196,27 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 1);
     }
 
+    void storeGivesBackEveryField()
+    {
+        // Every row of the fixture, through the compact store and back.
+        engine::Engine engine(m_location, [] { return qint64(10000); });
+        QVERIFY(engine.open().ok());
+        const engine::Scope scope{engine.organizations().value().first().pk,
+                                  engine::Environment::Test};
+        api::ListBalancesRequest all;
+        all.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
+        const auto rows = engine.listBalances(scope, all).value().list;
+        QVERIFY(rows.size() >= 7);
+        models::BalanceRowStore store;
+        for (const api::BalanceRow &row : rows)
+            store.append(row);
+        store.append(rows.first()); // shared ids and prices are stored once, rows twice
+        QCOMPARE(store.size(), rows.size() + 1);
+        for (qsizetype i = 0; i < rows.size(); ++i)
+            QCOMPARE(store.at(i), rows.at(i));
+        QCOMPARE(store.at(rows.size()), rows.first());
+    }
+
     void amountsFormatExactly_data()
     {
         QTest::addColumn<QString>("amount");

@@ -1,0 +1,59 @@
+// Compact storage for many balance rows: a million rows must fit in a few
+// hundred MiB. Ids shared by many rows (customer, entity, feature, plan) are
+// stored once, like price configurations and reset intervals; a row keeps
+// small indexes and its exact amounts. Rows come back whole on request.
+#pragma once
+
+#include "services/api/Balance.h"
+
+#include <QHash>
+#include <QList>
+#include <QStringList>
+
+namespace md::models {
+
+class BalanceRowStore final
+{
+public:
+    void append(const api::BalanceRow &row);
+    void clear();
+    qsizetype size() const { return m_rows.size(); }
+    api::BalanceRow at(qsizetype index) const;
+
+private:
+    struct Row
+    {
+        QString id;
+        api::Decimal includedGrant;
+        api::Decimal prepaidGrant;
+        api::Decimal remaining;
+        api::Decimal usage;
+        qint64 createdAt = 0;
+        qint64 expiresAt = 0;
+        qint64 resetsAt = 0;
+        qint32 customer = -1;
+        qint32 entity = -1;
+        qint32 feature = -1;
+        qint32 plan = -1;
+        qint32 price = -1;
+        qint32 rollovers = -1;
+        qint32 resetCount = 0;
+        qint8 reset = -1; // ResetInterval, -1 without a reset
+        bool unlimited = false;
+        bool expired = false;
+        bool hasExpiry = false;
+        bool hasResetsAt = false;
+        bool hasResetCount = false;
+    };
+
+    qint32 intern(const QString &text);
+    qint32 internPrice(const api::Price &price);
+
+    QList<Row> m_rows;
+    QStringList m_strings;
+    QHash<QString, qint32> m_stringIndex;
+    QList<api::Price> m_prices;
+    QList<QList<api::Rollover>> m_rollovers;
+};
+
+} // namespace md::models
