@@ -407,6 +407,30 @@ Es wurde keine Datei geschrieben.</translation>
             <numerusform>%n Zeilen</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>Only customer %1</source>
+        <translation>Nur Kunde %1</translation>
+    </message>
+    <message>
+        <source>Only feature %1</source>
+        <translation>Nur Funktion %1</translation>
+    </message>
+    <message>
+        <source>Only plan %1</source>
+        <translation>Nur Tarif %1</translation>
+    </message>
+    <message>
+        <source>Only balances without a plan</source>
+        <translation>Nur Guthaben ohne Tarif</translation>
+    </message>
+    <message>
+        <source>&amp;Open customer</source>
+        <translation>Kunde ö&amp;ffnen</translation>
+    </message>
 </context>
 <context>
     <name>CommandPalette</name>

@@ -67,6 +67,7 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     m_table->horizontalHeader()->setSectionsMovable(true);
     m_table->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->setWordWrap(false);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_detail->setObjectName(QStringLiteral("balanceDetail"));
     m_detail->setPlaceholderText(
         tr("Select a balance to see its reset, price tiers, rollovers and raw data."));
@@ -126,6 +127,7 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
                 }
                 menu.exec(m_table->horizontalHeader()->mapToGlobal(at));
             });
+    connect(m_table, &QWidget::customContextMenuRequested, this, &BalancesPage::showRowMenu);
     connect(m_export, &models::BalanceExport::progress, this, [this](qint64 rows) {
         m_exportLabel->setText(tr("Exporting… %n row(s) written", nullptr, int(rows)));
     });
@@ -441,6 +443,41 @@ void BalancesPage::copySelection() const
         lines.append(cells.join(u'\t'));
     }
     QGuiApplication::clipboard()->setText(lines.join(u'\n'));
+}
+
+void BalancesPage::showRowMenu(const QPoint &at)
+{
+    const QModelIndex index = m_table->indexAt(at);
+    if (!index.isValid())
+        return;
+    const api::BalanceRow row = m_model->balance(index.row());
+    QMenu menu;
+    menu.addAction(tr("&Copy"), this, &BalancesPage::copySelection);
+    menu.addSeparator();
+    menu.addAction(tr("Only customer %1").arg(row.customerId), this, [this, row] {
+        BalanceFilter narrowed = filter();
+        narrowed.customerId = row.customerId;
+        narrowed.entityId.clear();
+        setFilter(narrowed);
+    });
+    menu.addAction(tr("Only feature %1").arg(row.featureId), this, [this, row] {
+        BalanceFilter narrowed = filter();
+        narrowed.featureId = row.featureId;
+        setFilter(narrowed);
+    });
+    menu.addAction(row.planId ? tr("Only plan %1").arg(*row.planId)
+                              : tr("Only balances without a plan"),
+                   this, [this, row] {
+                       BalanceFilter narrowed = filter();
+                       narrowed.planMode = row.planId ? BalanceFilter::PlanMode::Plan
+                                                      : BalanceFilter::PlanMode::NoPlan;
+                       narrowed.planId = row.planId.value_or(QString());
+                       setFilter(narrowed);
+                   });
+    menu.addSeparator();
+    menu.addAction(tr("&Open customer"), this,
+                   [this, row] { Q_EMIT openCustomer(row.customerId); });
+    menu.exec(m_table->viewport()->mapToGlobal(at));
 }
 
 void BalancesPage::updateDetail()

@@ -56,6 +56,7 @@ public:
 
 Q_SIGNALS:
     void statusMessage(const QString &message);
+    void openCustomer(const QString &customerId);
 
 private:
     QWidget *buildFilterBar();
@@ -68,6 +69,7 @@ private:
     void saveView();
     void chooseExport();
     void refreshViewList();
+    void showRowMenu(const QPoint &at);
 
     backend::BillingBackend *m_backend;
     models::BalanceListModel *m_model;

@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QHeaderView>
+#include <QIcon>
 #include <QInputDialog>
 #include <QLabel>
 #include <QListWidget>
@@ -23,6 +24,8 @@
 #include <QTableView>
 
 namespace md::views {
+
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -51,25 +54,27 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     , m_organizationLabel(new QLabel(this))
 {
     setWindowTitle(tr("Meterdesk"));
+    setWindowIcon(QIcon(u":/icons/meterdesk.svg"_s));
+    m_navigation->setIconSize(QSize(20, 20));
     m_navigation->setObjectName(QStringLiteral("navigation"));
     m_navigation->setMaximumWidth(220);
 
-    addPage(tr("Balances"), m_balances);
-    addPage(tr("Customers"), m_customers);
-    addPage(tr("Products"),
+    addPage(tr("Balances"), u"balances"_s, m_balances);
+    addPage(tr("Customers"), u"customers"_s, m_customers);
+    addPage(tr("Products"), u"products"_s,
             comingPage(tr("Products"),
                        tr("Product editing with items, tiers and free trials, with a review "
                           "before saving, is on its way."),
                        this));
-    addPage(tr("Rewards"),
+    addPage(tr("Rewards"), u"rewards"_s,
             comingPage(tr("Rewards"),
                        tr("Coupons, feature grants and promo codes will be edited here."), this));
-    addPage(tr("Tenants"),
+    addPage(tr("Tenants"), u"tenants"_s,
             comingPage(tr("Tenants"),
                        tr("Tenant organizations and their linked processor accounts will be "
                           "listed here."),
                        this));
-    addPage(tr("Usage"),
+    addPage(tr("Usage"), u"usage"_s,
             comingPage(tr("Usage"),
                        tr("AI token usage events, charts of cost over time and a pricing "
                           "calculator are coming."),
@@ -163,10 +168,10 @@ void MainWindow::showCommandPalette()
     palette->open();
 }
 
-void MainWindow::addPage(const QString &title, QWidget *page)
+void MainWindow::addPage(const QString &title, const QString &icon, QWidget *page)
 {
     m_pages->addWidget(page);
-    auto *item = new QListWidgetItem(title, m_navigation);
+    auto *item = new QListWidgetItem(QIcon(u":/icons/%1.svg"_s.arg(icon)), title, m_navigation);
     item->setToolTip(tr("%1 (Ctrl+%2)").arg(title).arg(m_navigation->count()));
 }
 

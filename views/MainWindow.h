@@ -41,7 +41,7 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void addPage(const QString &title, QWidget *page);
+    void addPage(const QString &title, const QString &icon, QWidget *page);
     void showPage(int index);
     void restoreState();
 

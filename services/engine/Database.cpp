@@ -89,9 +89,10 @@ api::Result<QSqlDatabase> Database::open(const QString &name) const
             return openError(displayName(), db.lastError());
         // WAL lets readers run beside the one writer; NORMAL sync keeps every
         // commit atomic and durable across a process crash (docs/storage.md).
+        // 16 MiB of page cache per connection; the OS caches the file as well.
         QSqlQuery pragma(db);
         for (const char *sql : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
-                                "PRAGMA foreign_keys=ON", "PRAGMA cache_size=-65536"}) {
+                                "PRAGMA foreign_keys=ON", "PRAGMA cache_size=-16384"}) {
             if (!pragma.exec(QLatin1StringView(sql)))
                 return openError(displayName(), pragma.lastError());
         }
