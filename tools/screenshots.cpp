@@ -78,6 +78,8 @@ int main(int argc, char *argv[])
         window.resize(1280, 760);
         window.show();
         window.connectionReady();
+        auto *navigation = window.findChild<QListWidget *>(u"navigation"_s);
+        navigation->setCurrentRow(0); // not the page a previous run left open
         auto *balances = window.balancesPage();
         settle(
             [&] { return balances->model()->rowCount() > 0 && !balances->model()->isLoading(); });
@@ -85,7 +87,6 @@ int main(int argc, char *argv[])
         settle([] { return false; });
         window.grab().save(out.filePath(u"balances-%1.png"_s.arg(name)));
 
-        auto *navigation = window.findChild<QListWidget *>(u"navigation"_s);
         navigation->setCurrentRow(1);
         auto *customers = window.findChild<views::CustomersPage *>();
         settle([&] { return customers->model()->rowCount() > 0; });
