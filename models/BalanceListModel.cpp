@@ -8,7 +8,7 @@
 namespace md::models {
 
 BalanceListModel::BalanceListModel(backend::BillingBackend *backend, QObject *parent)
-    : QAbstractTableModel(parent)
+    : PagedTableModel(parent)
     , m_backend(backend)
 {
     m_request.limit = api::ListBalancesRequest::MaxLimit;
@@ -24,26 +24,7 @@ void BalanceListModel::setRequest(const api::ListBalancesRequest &request)
 
 void BalanceListModel::refresh()
 {
-    ++m_generation; // answers to earlier requests are dropped
-    const bool wasLoading = m_loading;
-    m_loading = false;
-    beginResetModel();
-    m_rows.clear();
-    m_cursor.clear();
-    m_hasMore = true;
-    m_error.reset();
-    endResetModel();
-    // A view may already have asked for the first page while resetting.
-    if (m_loading)
-        return;
-    if (wasLoading)
-        Q_EMIT loadingChanged(false);
-    requestPage();
-}
-
-int BalanceListModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
+    restart();
 }
 
 int BalanceListModel::columnCount(const QModelIndex &parent) const
@@ -51,70 +32,21 @@ int BalanceListModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-bool BalanceListModel::canFetchMore(const QModelIndex &parent) const
-{
-    return !parent.isValid() && m_hasMore && !m_loading && !m_error;
-}
-
-void BalanceListModel::fetchMore(const QModelIndex &parent)
-{
-    if (canFetchMore(parent))
-        requestPage();
-}
-
-void BalanceListModel::requestPage()
-{
-    if (m_loading || !m_hasMore)
-        return;
-    m_loading = true;
-    Q_EMIT loadingChanged(true);
-    // Asked from the event loop, never from inside a reset or an insertion a
-    // view is handling: a backend may answer at once.
-    QMetaObject::invokeMethod(
-        this,
-        [this, generation = m_generation] {
-            if (generation == m_generation)
-                sendRequest();
-        },
-        Qt::QueuedConnection);
-}
-
-void BalanceListModel::sendRequest()
+void BalanceListModel::sendRequest(const QString &cursor, quint64 generation)
 {
     api::ListBalancesRequest request = m_request;
-    request.startCursor = m_cursor;
-    const quint64 generation = m_generation;
+    request.startCursor = cursor;
     m_backend->listBalances(request).then(
         this, [this, generation](const api::Result<api::ListBalancesResponse> &result) {
-            if (generation != m_generation)
-                return;
             if (!result) {
-                m_loading = false;
-                m_error = result.error();
-                Q_EMIT loadingChanged(false);
-                Q_EMIT failed(result.error());
+                pageFailed(generation, result.error());
                 return;
             }
             const api::ListBalancesResponse &page = result.value();
-            // The position moves before rows are announced and loading ends after,
-            // so a view asking for more while rows are inserted gets the next page.
-            m_hasMore = page.hasMore;
-            m_cursor = page.nextCursor.value_or(QString());
-            if (!page.list.isEmpty()) {
-                beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + page.list.size() - 1));
+            pageArrived(generation, page.list.size(), page.hasMore, page.nextCursor, [&] {
                 for (const api::BalanceRow &row : page.list)
                     m_rows.append(row);
-                endInsertRows();
-            }
-            // An empty page with more behind it is not for the view to notice.
-            if (m_hasMore && page.list.isEmpty()) {
-                sendRequest();
-                return;
-            }
-            m_loading = false;
-            Q_EMIT loadingChanged(false);
-            if (!m_hasMore)
-                Q_EMIT complete();
+            });
         });
 }
 
@@ -186,7 +118,7 @@ QString BalanceListModel::detail(const api::BalanceRow &row)
 QVariant BalanceListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
+        return PagedTableModel::headerData(section, orientation, role);
     switch (section) {
     case CustomerColumn:
         return tr("Customer");

@@ -7,11 +7,11 @@
 #include "services/api/ListBalances.h"
 #include "services/backend/BillingBackend.h"
 
-#include <QAbstractTableModel>
+#include "models/PagedTableModel.h"
 
 namespace md::models {
 
-class BalanceListModel final : public QAbstractTableModel
+class BalanceListModel final : public PagedTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(BalanceListModel)
@@ -51,40 +51,24 @@ public:
     void refresh();
 
     api::BalanceRow balance(int row) const { return m_rows.at(row); }
-    bool isLoading() const { return m_loading; }
-    bool hasMore() const { return m_hasMore; }
-    const std::optional<api::ApiError> &lastError() const { return m_error; }
 
-    int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
-    bool canFetchMore(const QModelIndex &parent) const override;
 
     static QString intervalName(api::ResetInterval interval);
     static QString detail(const api::BalanceRow &row);
-    void fetchMore(const QModelIndex &parent) override;
 
-Q_SIGNALS:
-    void loadingChanged(bool loading);
-    // A page failed; the model keeps what it had and can be asked again.
-    void failed(const md::api::ApiError &error);
-    // Every page has been fetched (the count is final).
-    void complete();
+protected:
+    qsizetype storedRows() const override { return m_rows.size(); }
+    void clearRows() override { m_rows.clear(); }
+    void sendRequest(const QString &cursor, quint64 generation) override;
 
 private:
-    void requestPage();
-    void sendRequest();
-
     backend::BillingBackend *m_backend;
     api::ListBalancesRequest m_request;
     BalanceRowStore m_rows;
-    QString m_cursor;
-    bool m_hasMore = true;
-    bool m_loading = false;
-    quint64 m_generation = 0;
-    std::optional<api::ApiError> m_error;
 };
 
 } // namespace md::models
