@@ -16,7 +16,7 @@ PACKAGES=(
   qtkeychain-qt6-dev
   postgresql
   xvfb xauth
-  sqlite3 imagemagick
+  sqlite3
 )
 
 missing=()
