@@ -128,6 +128,26 @@ std::optional<Decimal> Decimal::plus(Decimal other) const
     return inRange(sum) ? std::optional(Decimal(sum)) : std::nullopt;
 }
 
+std::optional<Decimal> Decimal::mulDiv(Int128 numerator, Int128 denominator) const
+{
+    if (denominator == 0)
+        return std::nullopt;
+    const Int128 magnitude = m_raw < 0 ? -m_raw : m_raw;
+    const Int128 factor = numerator < 0 ? -numerator : numerator;
+    // Refuse products beyond 127 bits rather than wrap.
+    constexpr Int128 Max = Int128(~(__extension__(unsigned __int128)(1) << 127));
+    if (factor != 0 && magnitude > Max / factor)
+        return std::nullopt;
+    const Int128 product = magnitude * factor;
+    const Int128 divisor = denominator < 0 ? -denominator : denominator;
+    Int128 quotient = product / divisor;
+    if ((product % divisor) * 2 >= divisor)
+        ++quotient;
+    const bool negative = ((m_raw < 0) != (numerator < 0)) != (denominator < 0);
+    const Int128 raw = negative ? -quotient : quotient;
+    return inRange(raw) ? std::optional(Decimal(raw)) : std::nullopt;
+}
+
 std::optional<Decimal> Decimal::minus(Decimal other) const
 {
     return plus(other.negated());

@@ -46,6 +46,9 @@ public:
     std::optional<Decimal> plus(Decimal other) const;
     std::optional<Decimal> minus(Decimal other) const;
     constexpr Decimal negated() const { return Decimal(-m_raw); }
+    // this × numerator / denominator, rounded half away from zero to the
+    // nearest nano-unit; nullopt on overflow or a zero denominator.
+    std::optional<Decimal> mulDiv(Int128 numerator, Int128 denominator) const;
 
     constexpr auto operator<=>(const Decimal &) const = default;
 

@@ -102,6 +102,35 @@ private Q_SLOTS:
         QVERIFY(!Decimal::fromJson(QJsonValue()));
     }
 
+    void mulDivRoundsHalfAwayFromZero_data()
+    {
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<qint64>("numerator");
+        QTest::addColumn<qint64>("denominator");
+        QTest::addColumn<QString>("result");
+        QTest::newRow("exact") << u"0.0075"_s << qint64(120) << qint64(100) << u"0.009"_s;
+        QTest::newRow("half up") << u"0.000000001"_s << qint64(1) << qint64(2) << u"0.000000001"_s;
+        QTest::newRow("below half") << u"0.000000001"_s << qint64(1) << qint64(3) << u"0"_s;
+        QTest::newRow("negative half")
+            << u"-0.000000001"_s << qint64(1) << qint64(2) << u"-0.000000001"_s;
+        QTest::newRow("negative factor") << u"2"_s << qint64(-3) << qint64(4) << u"-1.5"_s;
+    }
+    void mulDivRoundsHalfAwayFromZero()
+    {
+        QFETCH(QString, value);
+        QFETCH(qint64, numerator);
+        QFETCH(qint64, denominator);
+        QFETCH(QString, result);
+        QCOMPARE(Decimal::parse(value)->mulDiv(numerator, denominator)->toString(), result);
+    }
+
+    void mulDivRefusesOverflowAndZero()
+    {
+        QVERIFY(!Decimal::fromRaw(Decimal::MaxRaw).mulDiv(2, 1));
+        QVERIFY(!Decimal::fromInteger(1).mulDiv(1, 0));
+        QVERIFY(!Decimal::fromRaw(Decimal::MaxRaw).mulDiv(std::numeric_limits<qint64>::max(), 1));
+    }
+
     void ordering()
     {
         QVERIFY(*Decimal::parse(u"0.5") < *Decimal::parse(u"0.6"));
