@@ -38,11 +38,14 @@ BillingService::importCustomer(const KeyContext &key, const api::ImportCustomerR
     return ApiError::notImplemented(u"billing.import"_s);
 }
 
-api::Result<api::TrackTokensResponse> BillingService::trackTokens(const KeyContext &key,
-                                                                  const api::TrackTokensRequest &)
+api::Result<api::TrackTokensResponse>
+BillingService::trackTokens(const KeyContext &key, const api::TrackTokensRequest &request,
+                            const std::optional<QString> &idempotencyKey)
 {
     MD_REQUIRE_SCOPE(key, u"balances:write"_s)
-    return ApiError::notImplemented(u"balances.track_tokens"_s);
+    if (request.async)
+        return ApiError::notImplemented(u"asynchronous token tracking"_s);
+    return m_engine.trackTokens(key.scope, request, idempotencyKey);
 }
 
 api::Result<api::UpdateRewardResponse>

@@ -28,8 +28,9 @@ public:
                                                         const api::ListBalancesRequest &request);
     api::Result<api::ImportCustomerResponse>
     importCustomer(const KeyContext &key, const api::ImportCustomerRequest &request);
-    api::Result<api::TrackTokensResponse> trackTokens(const KeyContext &key,
-                                                      const api::TrackTokensRequest &request);
+    api::Result<api::TrackTokensResponse>
+    trackTokens(const KeyContext &key, const api::TrackTokensRequest &request,
+                const std::optional<QString> &idempotencyKey = std::nullopt);
     api::Result<api::UpdateRewardResponse> updateReward(const KeyContext &key,
                                                         const api::UpdateRewardRequest &request);
     api::Result<api::BillingPortalResponse> billingPortal(const KeyContext &key,

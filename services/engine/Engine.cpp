@@ -3,6 +3,7 @@
 #include "services/engine/BalanceLister.h"
 #include "services/engine/Migrator.h"
 #include "services/engine/Sql.h"
+#include "services/engine/TokenLedger.h"
 #include "services/engine/WorkspaceDumper.h"
 
 #include <QDateTime>
@@ -35,6 +36,17 @@ api::Result<api::ListBalancesResponse> Engine::listBalances(const Scope &scope,
     if (!db)
         return db.error();
     return BalanceLister::list(db.value(), scope, request, m_clock());
+}
+
+api::Result<api::TrackTokensResponse>
+Engine::trackTokens(const Scope &scope, const api::TrackTokensRequest &request,
+                    const std::optional<QString> &idempotencyKey)
+{
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    return TokenLedger::track(db.value(), m_database.dialect(), scope, request, idempotencyKey,
+                              m_clock(), m_catalogue ? *m_catalogue : PriceCatalogue::bundled());
 }
 
 api::Result<LoadSummary> Engine::loadWorkspace(const QJsonObject &workspace)

@@ -4,8 +4,10 @@
 
 #include "services/api/ListBalances.h"
 #include "services/api/Result.h"
+#include "services/api/TrackTokens.h"
 #include "services/engine/ApiKeys.h"
 #include "services/engine/Database.h"
+#include "services/engine/PriceCatalogue.h"
 #include "services/engine/Scope.h"
 #include "services/engine/WorkspaceLoader.h"
 
@@ -13,6 +15,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <memory>
 
 namespace md::engine {
 
@@ -54,6 +57,14 @@ public:
 
     api::Result<api::ListBalancesResponse> listBalances(const Scope &scope,
                                                         const api::ListBalancesRequest &request);
+    api::Result<api::TrackTokensResponse> trackTokens(const Scope &scope,
+                                                      const api::TrackTokensRequest &request,
+                                                      const std::optional<QString> &idempotencyKey);
+    // The model prices in use: the bundled snapshot unless another was set.
+    void setCatalogue(std::shared_ptr<const PriceCatalogue> catalogue)
+    {
+        m_catalogue = std::move(catalogue);
+    }
 
     // Runs `f(QSqlDatabase)` on the calling thread's connection; `f` returns a Result.
     template <typename F>
@@ -80,6 +91,7 @@ public:
 private:
     Database m_database;
     Clock m_clock;
+    std::shared_ptr<const PriceCatalogue> m_catalogue;
 };
 
 } // namespace md::engine

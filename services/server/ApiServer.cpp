@@ -134,9 +134,12 @@ QFuture<QHttpServerResponse> ApiServer::dispatch(const QHttpServerRequest &reque
                  .arg(m_options.maxBodyBytes)}));
     const QByteArray authorization = request.value("authorization");
     const QByteArray version = request.value("x-api-version");
+    RequestInfo info;
+    if (const QByteArray key = request.value("idempotency-key"); !key.isEmpty())
+        info.idempotencyKey = QString::fromUtf8(key.left(255));
     const QByteArray body = request.body();
     ++m_inFlight;
-    return QtConcurrent::run(&m_pool, [this, authorization, version, versionRequired, body,
+    return QtConcurrent::run(&m_pool, [this, authorization, version, versionRequired, body, info,
                                        work = std::move(work)] {
         const auto respond = [&]() -> QHttpServerResponse {
             const QString secret = authorization.startsWith("Bearer ")
@@ -157,7 +160,7 @@ QFuture<QHttpServerResponse> ApiServer::dispatch(const QHttpServerRequest &reque
                 api::JsonReader::fromBody(body.isEmpty() ? QByteArray("{}") : body);
             if (!reader.ok())
                 return errorResponse(*reader.error());
-            auto result = work(m_service, key.value(), reader.raw());
+            auto result = work(m_service, key.value(), reader.raw(), info);
             if (!result)
                 return errorResponse(result.error());
             return QHttpServerResponse(result.value());
@@ -181,37 +184,42 @@ void ApiServer::addRoutes()
     using engine::KeyContext;
 
     // Spec endpoints (billing-api.md §4).
-    addRoute(u"/v1/balances.list"_s, true,
-             [](BillingService &s, const KeyContext &k, const QJsonValue &body) {
-                 return withBody<api::ListBalancesRequest>(
-                     body, [&](const auto &r) { return s.listBalances(k, r); });
-             });
-    addRoute(u"/v1/billing.import"_s, false,
-             [](BillingService &s, const KeyContext &k, const QJsonValue &body) {
-                 return withBody<api::ImportCustomerRequest>(
-                     body, [&](const auto &r) { return s.importCustomer(k, r); });
-             });
+    addRoute(
+        u"/v1/balances.list"_s, true,
+        [](BillingService &s, const KeyContext &k, const QJsonValue &body, const RequestInfo &) {
+            return withBody<api::ListBalancesRequest>(
+                body, [&](const auto &r) { return s.listBalances(k, r); });
+        });
+    addRoute(
+        u"/v1/billing.import"_s, false,
+        [](BillingService &s, const KeyContext &k, const QJsonValue &body, const RequestInfo &) {
+            return withBody<api::ImportCustomerRequest>(
+                body, [&](const auto &r) { return s.importCustomer(k, r); });
+        });
     addRoute(u"/v1/balances.track_tokens"_s, false,
-             [](BillingService &s, const KeyContext &k, const QJsonValue &body) {
+             [](BillingService &s, const KeyContext &k, const QJsonValue &body,
+                const RequestInfo &info) {
                  return withBody<api::TrackTokensRequest>(
-                     body, [&](const auto &r) { return s.trackTokens(k, r); });
+                     body, [&](const auto &r) { return s.trackTokens(k, r, info.idempotencyKey); });
              });
-    addRoute(u"/v1/rewards.update"_s, false,
-             [](BillingService &s, const KeyContext &k, const QJsonValue &body) {
-                 return withBody<api::UpdateRewardRequest>(
-                     body, [&](const auto &r) { return s.updateReward(k, r); });
-             });
-    addRoute(u"/v1/platform/organizations/stripe"_s, false,
-             [](BillingService &s, const KeyContext &k, const QJsonValue &body) {
-                 return withBody<api::LinkOrganizationRequest>(
-                     body, [&](const auto &r) { return s.linkOrganization(k, r); });
-             });
+    addRoute(
+        u"/v1/rewards.update"_s, false,
+        [](BillingService &s, const KeyContext &k, const QJsonValue &body, const RequestInfo &) {
+            return withBody<api::UpdateRewardRequest>(
+                body, [&](const auto &r) { return s.updateReward(k, r); });
+        });
+    addRoute(
+        u"/v1/platform/organizations/stripe"_s, false,
+        [](BillingService &s, const KeyContext &k, const QJsonValue &body, const RequestInfo &) {
+            return withBody<api::LinkOrganizationRequest>(
+                body, [&](const auto &r) { return s.linkOrganization(k, r); });
+        });
     m_http.route(u"/v1/customers/<arg>/billing_portal"_s,
                  [this](const QString &customerId, const QHttpServerRequest &request) {
                      return dispatch(
                          request, false,
                          [id = segment(customerId)](BillingService &s, const KeyContext &k,
-                                                    const QJsonValue &body) {
+                                                    const QJsonValue &body, const RequestInfo &) {
                              return withBody<api::BillingPortalRequest>(
                                  body, [&](const auto &r) { return s.billingPortal(k, id, r); });
                          });
@@ -220,7 +228,7 @@ void ApiServer::addRoutes()
                                                  const QHttpServerRequest &request) {
         return dispatch(request, false,
                         [id = segment(productId)](BillingService &s, const KeyContext &k,
-                                                  const QJsonValue &body) {
+                                                  const QJsonValue &body, const RequestInfo &) {
                             return withBody<api::UpdateProductRequest>(
                                 body, [&](const auto &r) { return s.updateProduct(k, id, r); });
                         });
@@ -228,7 +236,7 @@ void ApiServer::addRoutes()
 
     // Meterdesk extensions (docs/openapi.yaml).
     addRoute(u"/v1/meterdesk/whoami"_s, false,
-             [](BillingService &s, const KeyContext &k, const QJsonValue &) {
+             [](BillingService &s, const KeyContext &k, const QJsonValue &, const RequestInfo &) {
                  auto orgs = s.listOrganizations(k);
                  if (!orgs)
                      return api::Result<QJsonObject>(orgs.error());
@@ -242,14 +250,15 @@ void ApiServer::addRoutes()
                      {u"environment"_s, k.scope.envWord()},
                      {u"scopes"_s, QJsonArray::fromStringList(k.scopes)}});
              });
-    addRoute(u"/v1/meterdesk/customers.list"_s, false,
-             [](BillingService &s, const KeyContext &k, const QJsonValue &body) {
-                 return withBody<api::PageRequest>(
-                     body, [&](const auto &r) { return s.listCustomers(k, r); });
-             });
+    addRoute(
+        u"/v1/meterdesk/customers.list"_s, false,
+        [](BillingService &s, const KeyContext &k, const QJsonValue &body, const RequestInfo &) {
+            return withBody<api::PageRequest>(body,
+                                              [&](const auto &r) { return s.listCustomers(k, r); });
+        });
     addRoute(u"/v1/meterdesk/customers.get"_s, false,
-             [](BillingService &s, const KeyContext &k,
-                const QJsonValue &body) -> api::Result<QJsonObject> {
+             [](BillingService &s, const KeyContext &k, const QJsonValue &body,
+                const RequestInfo &) -> api::Result<QJsonObject> {
                  const api::JsonReader reader(body);
                  const QString id = reader.field("customer_id"_L1).string();
                  if (!reader.ok())
@@ -257,26 +266,27 @@ void ApiServer::addRoutes()
                  return json(s.customer(k, id));
              });
     addRoute(u"/v1/meterdesk/features.list"_s, false,
-             [](BillingService &s, const KeyContext &k, const QJsonValue &) {
+             [](BillingService &s, const KeyContext &k, const QJsonValue &, const RequestInfo &) {
                  return json(s.listFeatures(k));
              });
     addRoute(u"/v1/meterdesk/products.list"_s, false,
-             [](BillingService &s, const KeyContext &k, const QJsonValue &) {
+             [](BillingService &s, const KeyContext &k, const QJsonValue &, const RequestInfo &) {
                  return json(s.listProducts(k));
              });
     addRoute(u"/v1/meterdesk/rewards.list"_s, false,
-             [](BillingService &s, const KeyContext &k, const QJsonValue &) {
+             [](BillingService &s, const KeyContext &k, const QJsonValue &, const RequestInfo &) {
                  return json(s.listRewards(k));
              });
     addRoute(u"/v1/meterdesk/organizations.list"_s, false,
-             [](BillingService &s, const KeyContext &k, const QJsonValue &) {
+             [](BillingService &s, const KeyContext &k, const QJsonValue &, const RequestInfo &) {
                  return json(s.listOrganizations(k));
              });
-    addRoute(u"/v1/meterdesk/usage_events.list"_s, false,
-             [](BillingService &s, const KeyContext &k, const QJsonValue &body) {
-                 return withBody<api::PageRequest>(
-                     body, [&](const auto &r) { return s.listUsageEvents(k, r); });
-             });
+    addRoute(
+        u"/v1/meterdesk/usage_events.list"_s, false,
+        [](BillingService &s, const KeyContext &k, const QJsonValue &body, const RequestInfo &) {
+            return withBody<api::PageRequest>(
+                body, [&](const auto &r) { return s.listUsageEvents(k, r); });
+        });
 }
 
 } // namespace md::server

@@ -45,8 +45,14 @@ Q_SIGNALS:
     void drained();
 
 private:
-    using Work = std::function<api::Result<QJsonObject>(
-        engine::BillingService &, const engine::KeyContext &, const QJsonValue &body)>;
+    // What a route may read of the request besides its body.
+    struct RequestInfo
+    {
+        std::optional<QString> idempotencyKey;
+    };
+    using Work =
+        std::function<api::Result<QJsonObject>(engine::BillingService &, const engine::KeyContext &,
+                                               const QJsonValue &body, const RequestInfo &info)>;
     void addRoutes();
     void addRoute(const QString &path, bool versionRequired, Work work);
     QFuture<QHttpServerResponse> dispatch(const QHttpServerRequest &request, bool versionRequired,

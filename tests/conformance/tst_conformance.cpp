@@ -3,6 +3,7 @@
 // here on a loopback port ("remote", or "remote-tls" over HTTPS). A case that
 // passes one way and fails another is a bug.
 #include "services/backend/EngineBackend.h"
+#include "services/engine/PriceCatalogue.h"
 #include "services/remote/RemoteBackend.h"
 #include "tests/conformance/ServerProcess.h"
 #include "tests/engine/EngineFixture.h"
@@ -343,6 +344,11 @@ private Q_SLOTS:
 
     void operationsNotYetBuiltAnswer501()
     {
+        api::TrackTokensRequest queued;
+        queued.customerId = u"ann"_s;
+        queued.modelId = u"openai/gpt-4o-mini"_s;
+        queued.async = true;
+        QCOMPARE(await(m_backend->trackTokens(queued)).error().status, 501);
         api::ImportCustomerRequest import;
         import.customerId = u"ann"_s;
         auto imported = await(m_backend->importCustomer(import));
@@ -417,6 +423,117 @@ private Q_SLOTS:
         QCOMPARE(answered, status);
         QCOMPARE(json.value(u"code"_s).toString(), code);
         QVERIFY(!json.value(u"message"_s).toString().isEmpty());
+    }
+
+    // Token tracking changes balances, so these run last (Qt Test keeps declaration order).
+    void trackTokensDeductsExactly()
+    {
+        const engine::ModelPrice *price =
+            engine::PriceCatalogue::bundled().find(u"openai/gpt-4o-mini"_s);
+        QVERIFY(price);
+        // (1000 × input + 500 × output) / 1e6, then the fixture's openai markup of 10 %.
+        const api::Decimal base = price->input.mulDiv(1000, 1)
+                                      .value()
+                                      .plus(price->output.mulDiv(500, 1).value())
+                                      .value()
+                                      .mulDiv(1, 1'000'000)
+                                      .value();
+        const api::Decimal expected = base.mulDiv(110, 100).value();
+        api::TrackTokensRequest call;
+        call.customerId = u"ann"_s;
+        call.modelId = u"openai/gpt-4o-mini"_s;
+        call.inputTokens = 1000;
+        call.outputTokens = 500;
+        auto tracked = await(m_backend->trackTokens(call));
+        QVERIFY2(tracked.ok(), tracked.ok() ? "" : qPrintable(tracked.error().message));
+        QCOMPARE(tracked.value().value, expected);
+        QCOMPARE(tracked.value().deductions.size(), 1);
+        QCOMPARE(tracked.value().deductions.first().balanceId, u"b_ann_topup"_s);
+        QCOMPARE(tracked.value().deductions.first().value, expected);
+        const api::Decimal remaining =
+            api::Decimal::fromRaw(2575 * (api::Decimal::One / 100)).minus(expected).value();
+        QCOMPARE(tracked.value().balance->remaining, remaining);
+        ListBalancesRequest request;
+        request.customerId = u"ann"_s;
+        request.featureId = u"ai_credits"_s;
+        QCOMPARE(list(request).list.first().remaining, remaining);
+    }
+
+    void freeModelsRecordWithoutDeducting()
+    {
+        api::TrackTokensRequest call;
+        call.customerId = u"ann"_s;
+        call.modelId = u"openai/gpt-4o"_s; // the fixture's model markup is -100
+        call.inputTokens = 5000;
+        call.outputTokens = 5000;
+        ListBalancesRequest request;
+        request.customerId = u"ann"_s;
+        request.featureId = u"ai_credits"_s;
+        const api::Decimal before = list(request).list.first().remaining;
+        auto tracked = await(m_backend->trackTokens(call));
+        QVERIFY(tracked.ok());
+        QVERIFY(tracked.value().value.isZero());
+        QVERIFY(tracked.value().deductions.isEmpty());
+        QCOMPARE(list(request).list.first().remaining, before);
+    }
+
+    void capStopsAtZeroAndOverflowGoesNegative()
+    {
+        ListBalancesRequest request;
+        request.customerId = u"ann"_s;
+        request.featureId = u"ai_credits"_s;
+        const api::Decimal before = list(request).list.first().remaining;
+        api::TrackTokensRequest call;
+        call.customerId = u"ann"_s;
+        call.modelId = u"openai/gpt-4o-mini"_s;
+        call.inputTokens = 1'000'000'000; // far more than is left
+        call.outputTokens = 0;
+        auto capped = await(m_backend->trackTokens(call));
+        QVERIFY(capped.ok());
+        QCOMPARE(capped.value().deductions.first().value, before); // only what fits
+        QVERIFY(list(request).list.first().remaining.isZero());
+        call.overageBehavior = api::OverageBehavior::Overflow;
+        auto overflowed = await(m_backend->trackTokens(call));
+        QVERIFY(overflowed.ok());
+        QCOMPARE(list(request).list.first().remaining, overflowed.value().value.negated());
+    }
+
+    void trackErrors_data()
+    {
+        QTest::addColumn<QString>("customer");
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("feature");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("unknown model")
+            << u"ann"_s << u"openai/no-such-model"_s << QString() << 400 << u"invalid_request"_s;
+        QTest::newRow("unknown customer")
+            << u"zed"_s << u"openai/gpt-4o-mini"_s << QString() << 404 << u"customer_not_found"_s;
+        QTest::newRow("unknown feature")
+            << u"ann"_s << u"openai/gpt-4o-mini"_s << u"gold"_s << 404 << u"feature_not_found"_s;
+        QTest::newRow("not a credit system")
+            << u"ann"_s << u"openai/gpt-4o-mini"_s << u"api_calls"_s << 400 << u"invalid_request"_s;
+    }
+    void trackErrors()
+    {
+        QFETCH(QString, customer);
+        QFETCH(QString, model);
+        QFETCH(QString, feature);
+        QFETCH(int, status);
+        QFETCH(QString, code);
+        api::TrackTokensRequest call;
+        call.customerId = customer;
+        call.modelId = model;
+        call.inputTokens = 10;
+        if (!feature.isEmpty())
+            call.featureId = feature;
+        auto tracked = await(m_backend->trackTokens(call));
+        QVERIFY(!tracked.ok());
+        QCOMPARE(tracked.error().status, status);
+        QCOMPARE(tracked.error().code, code);
+        QVERIFY(tracked.error().message.contains(customer) ||
+                tracked.error().message.contains(model) ||
+                tracked.error().message.contains(feature));
     }
 };
 

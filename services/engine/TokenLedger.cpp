@@ -1,0 +1,381 @@
+#include "services/engine/TokenLedger.h"
+
+#include "services/engine/BalanceLister.h"
+#include "services/engine/Sql.h"
+#include "services/engine/TokenPricing.h"
+
+#include <QJsonDocument>
+
+#include <algorithm>
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+using api::ApiError;
+using api::Decimal;
+
+namespace {
+
+// Shorter reset intervals first.
+int intervalRank(const std::optional<api::Reset> &reset)
+{
+    return reset ? int(reset->interval) : 1000;
+}
+
+api::Result<std::optional<qint64>> firstKey(const QSqlDatabase &db, const QString &sql,
+                                            const QVariantList &binds)
+{
+    auto query = runSql(db, sql, binds);
+    if (!query)
+        return query.error();
+    if (!query.value().next())
+        return std::optional<qint64>();
+    return std::optional<qint64>(query.value().value(0).toLongLong());
+}
+
+struct FeatureChoice
+{
+    qint64 pk = 0;
+    QString id;
+};
+
+api::Result<FeatureChoice> creditSystem(const QSqlDatabase &db, const Scope &scope,
+                                        qint64 customerPk, const api::TrackTokensRequest &request)
+{
+    if (request.featureId) {
+        auto query =
+            runSql(db, u"SELECT pk, type FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
+                   {scope.orgPk, scope.envWord(), *request.featureId});
+        if (!query)
+            return query.error();
+        if (!query.value().next())
+            return ApiError::notFound(u"feature_not_found"_s,
+                                      u"feature \"%1\" does not exist"_s.arg(*request.featureId));
+        if (query.value().value(1).toString() != "credit_system"_L1)
+            return ApiError::invalidRequest(
+                u"feature \"%1\" is not an AI credit system; track tokens against a credit_system feature"_s
+                    .arg(*request.featureId));
+        return FeatureChoice{query.value().value(0).toLongLong(), *request.featureId};
+    }
+    auto query =
+        runSql(db,
+               u"SELECT DISTINCT f.pk, f.id FROM balances b JOIN features f ON f.pk = b.feature_pk"
+               " WHERE b.customer_pk = ? AND f.type = 'credit_system' ORDER BY f.id"_s,
+               {customerPk});
+    if (!query)
+        return query.error();
+    QList<FeatureChoice> found;
+    while (query.value().next())
+        found.append({query.value().value(0).toLongLong(), query.value().value(1).toString()});
+    if (found.isEmpty())
+        return ApiError::notFound(
+            u"feature_not_found"_s,
+            u"customer \"%1\" has no AI credit system; give them one first"_s.arg(
+                request.customerId));
+    if (found.size() > 1) {
+        QStringList ids;
+        for (const FeatureChoice &choice : std::as_const(found))
+            ids.append(choice.id);
+        return ApiError::invalidRequest(
+            u"customer \"%1\" has several AI credit systems (%2); say which in feature_id"_s.arg(
+                request.customerId, ids.join(u", "_s)));
+    }
+    return found.first();
+}
+
+api::Result<CreditMarkups> markupsOf(const QSqlDatabase &db, qint64 featurePk)
+{
+    CreditMarkups markups;
+    auto feature = runSql(db, u"SELECT default_markup FROM features WHERE pk = ?"_s, {featurePk});
+    if (!feature)
+        return feature.error();
+    if (feature.value().next() && !feature.value().value(0).isNull())
+        markups.defaultMarkup = Decimal::parse(feature.value().value(0).toString());
+    auto rows =
+        runSql(db, u"SELECT provider, model, markup FROM credit_markups WHERE feature_pk = ?"_s,
+               {featurePk});
+    if (!rows)
+        return rows.error();
+    while (rows.value().next()) {
+        const QString provider = rows.value().value(0).toString();
+        const QString model = rows.value().value(1).toString();
+        const Decimal markup = Decimal::parse(rows.value().value(2).toString()).value_or(Decimal());
+        if (model.isEmpty())
+            markups.byProvider.insert(provider, markup);
+        else
+            markups.byModel.insert(provider + u'/' + model, markup);
+    }
+    return markups;
+}
+
+api::BalanceSummary summarize(const QString &featureId, const QList<api::BalanceRow> &rows)
+{
+    api::BalanceSummary summary;
+    summary.featureId = featureId;
+    for (const api::BalanceRow &row : rows) {
+        summary.granted = summary.granted.plus(row.includedGrant).value_or(summary.granted);
+        summary.granted = summary.granted.plus(row.prepaidGrant).value_or(summary.granted);
+        summary.remaining = summary.remaining.plus(row.remaining).value_or(summary.remaining);
+        summary.usage = summary.usage.plus(row.usage).value_or(summary.usage);
+        summary.unlimited = summary.unlimited || row.unlimited;
+        if (row.reset && row.reset->resetsAt &&
+            (!summary.nextResetAt || *row.reset->resetsAt < *summary.nextResetAt))
+            summary.nextResetAt = row.reset->resetsAt;
+        api::BalanceBreakdownRow breakdown;
+        breakdown.id = row.id;
+        breakdown.planId = row.planId;
+        breakdown.includedGrant = row.includedGrant;
+        breakdown.prepaidGrant = row.prepaidGrant;
+        breakdown.remaining = row.remaining;
+        breakdown.usage = row.usage;
+        breakdown.unlimited = row.unlimited;
+        breakdown.reset = row.reset;
+        breakdown.price = row.price;
+        breakdown.expiresAt = row.expiresAt;
+        summary.breakdown.append(breakdown);
+    }
+    return summary;
+}
+
+// The customer's active rows of the feature (entity-scoped or not), in deduction order.
+api::Result<QList<api::BalanceRow>> rowsInOrder(const QSqlDatabase &db, const Scope &scope,
+                                                const api::TrackTokensRequest &request,
+                                                const QString &featureId, qint64 nowMs)
+{
+    api::ListBalancesRequest list;
+    list.customerId = request.customerId;
+    list.entityId = request.entityId;
+    list.featureId = featureId;
+    list.limit = api::ListBalancesRequest::MaxLimit;
+    QList<api::BalanceRow> rows;
+    for (;;) {
+        auto page = BalanceLister::list(db, scope, list, nowMs);
+        if (!page)
+            return page.error();
+        for (const api::BalanceRow &row : page.value().list)
+            if (request.entityId || !row.entityId)
+                rows.append(row);
+        if (!page.value().hasMore)
+            break;
+        list.startCursor = *page.value().nextCursor;
+    }
+    std::stable_sort(
+        rows.begin(), rows.end(), [](const api::BalanceRow &a, const api::BalanceRow &b) {
+            if (a.reset.has_value() != b.reset.has_value())
+                return a.reset.has_value();
+            if (intervalRank(a.reset) != intervalRank(b.reset))
+                return intervalRank(a.reset) < intervalRank(b.reset);
+            const qint64 aExpires = a.expiresAt.value_or(std::numeric_limits<qint64>::max());
+            const qint64 bExpires = b.expiresAt.value_or(std::numeric_limits<qint64>::max());
+            if (aExpires != bExpires)
+                return aExpires < bExpires;
+            if (a.planId.has_value() != b.planId.has_value())
+                return a.planId.has_value();
+            return a.createdAt < b.createdAt;
+        });
+    return rows;
+}
+
+} // namespace
+
+api::Result<api::TrackTokensResponse>
+TokenLedger::track(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
+                   const api::TrackTokensRequest &request,
+                   const std::optional<QString> &idempotencyKey, qint64 nowMs,
+                   const PriceCatalogue &catalogue)
+{
+    if (request.timestamp && *request.timestamp > nowMs + 5 * 60 * 1000)
+        return ApiError::invalidInputs(u"timestamp"_s, u"must not be in the future"_s);
+    WriteTransaction transaction(db, dialect);
+    if (auto begun = transaction.begin(); !begun)
+        return begun.error();
+    auto customer =
+        firstKey(db, u"SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?"_s,
+                 {scope.orgPk, scope.envWord(), request.customerId});
+    if (!customer)
+        return customer.error();
+    if (!customer.value())
+        return ApiError::notFound(u"customer_not_found"_s,
+                                  u"customer \"%1\" does not exist"_s.arg(request.customerId));
+    const qint64 customerPk = *customer.value();
+    std::optional<qint64> entityPk;
+    if (request.entityId) {
+        auto entity = firstKey(db, u"SELECT pk FROM entities WHERE customer_pk = ? AND id = ?"_s,
+                               {customerPk, *request.entityId});
+        if (!entity)
+            return entity.error();
+        if (!entity.value())
+            return ApiError::notFound(u"entity_not_found"_s,
+                                      u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
+                                          *request.entityId, request.customerId));
+        entityPk = entity.value();
+    }
+    auto feature = creditSystem(db, scope, customerPk, request);
+    if (!feature)
+        return feature.error();
+    auto markups = markupsOf(db, feature.value().pk);
+    if (!markups)
+        return markups.error();
+    const TokenCounts tokens{request.inputTokens,
+                             request.outputTokens,
+                             request.cacheReadTokens.value_or(0),
+                             request.cacheWriteTokens.value_or(0),
+                             request.reasoningTokens.value_or(0),
+                             request.audioInputTokens.value_or(0),
+                             request.audioOutputTokens.value_or(0)};
+    auto priced = TokenPricing::price(catalogue, request.modelId, tokens, markups.value());
+    if (!priced)
+        return priced.error();
+    if (idempotencyKey) {
+        auto seen = firstKey(
+            db,
+            u"SELECT pk FROM usage_events WHERE org_pk = ? AND env = ? AND idempotency_key = ?"_s,
+            {scope.orgPk, scope.envWord(), *idempotencyKey});
+        if (!seen)
+            return seen.error();
+        if (seen.value())
+            return ApiError{
+                409, u"duplicate_idempotency_key"_s,
+                u"an event with Idempotency-Key \"%1\" was already recorded; nothing was deducted"_s
+                    .arg(*idempotencyKey)};
+    }
+    if (dialect == Dialect::Postgres) {
+        // Concurrent calls for one customer wait here, one at a time.
+        if (auto locked = runSql(
+                db,
+                u"SELECT pk FROM balances WHERE customer_pk = ? AND feature_pk = ? FOR UPDATE"_s,
+                {customerPk, feature.value().pk});
+            !locked)
+            return locked.error();
+    }
+    auto rows = rowsInOrder(db, scope, request, feature.value().id, nowMs);
+    if (!rows)
+        return rows.error();
+
+    api::TrackTokensResponse response;
+    response.customerId = request.customerId;
+    response.value = priced.value().value;
+    response.entityId = request.entityId;
+    Decimal left = priced.value().free ? Decimal() : priced.value().value;
+    QHash<QString, Decimal> taken;
+    const auto take = [&](api::BalanceRow &row, Decimal amount) {
+        taken[row.id] = taken.value(row.id).plus(amount).value_or(amount);
+        left = *left.minus(amount);
+    };
+    // Rollovers first, soonest expiry first, across the rows.
+    struct RolloverRef
+    {
+        qsizetype row;
+        qsizetype index;
+    };
+    QList<RolloverRef> rollovers;
+    for (qsizetype r = 0; r < rows.value().size(); ++r)
+        for (qsizetype i = 0; i < rows.value().at(r).rollovers.size(); ++i)
+            if (rows.value().at(r).rollovers.at(i).expiresAt > nowMs)
+                rollovers.append({r, i});
+    std::stable_sort(rollovers.begin(), rollovers.end(),
+                     [&](const RolloverRef &a, const RolloverRef &b) {
+                         return rows.value().at(a.row).rollovers.at(a.index).expiresAt <
+                                rows.value().at(b.row).rollovers.at(b.index).expiresAt;
+                     });
+    for (const RolloverRef &ref : std::as_const(rollovers)) {
+        if (!(Decimal() < left))
+            break;
+        api::Rollover &rollover = rows.value()[ref.row].rollovers[ref.index];
+        const Decimal amount = std::min(left, std::max(Decimal(), rollover.balance));
+        if (amount.isZero())
+            continue;
+        rollover.balance = *rollover.balance.minus(amount);
+        take(rows.value()[ref.row], amount);
+    }
+    for (api::BalanceRow &row : rows.value()) {
+        if (!(Decimal() < left))
+            break;
+        const Decimal amount =
+            row.unlimited ? left : std::min(left, std::max(Decimal(), row.remaining));
+        if (amount.isZero())
+            continue;
+        if (!row.unlimited)
+            row.remaining = *row.remaining.minus(amount);
+        row.usage = *row.usage.plus(amount);
+        take(row, amount);
+    }
+    if (Decimal() < left && request.overageBehavior == api::OverageBehavior::Overflow &&
+        !rows.value().isEmpty()) {
+        api::BalanceRow &first = rows.value().first(); // the balance goes negative
+        first.remaining = *first.remaining.minus(left);
+        first.usage = *first.usage.plus(left);
+        take(first, left);
+    }
+
+    // Write the rows and rollovers that changed, then the event.
+    for (const api::BalanceRow &row : std::as_const(rows.value())) {
+        if (!taken.contains(row.id))
+            continue;
+        if (auto updated =
+                runSql(db, u"UPDATE balances SET remaining = ?, usage = ? WHERE id = ?"_s,
+                       {row.remaining.toString(), row.usage.toString(), row.id});
+            !updated)
+            return updated.error();
+        if (!row.rollovers.isEmpty()) {
+            auto stored =
+                runSql(db,
+                       u"SELECT r.pk FROM rollovers r JOIN balances b ON b.pk = r.balance_pk"
+                       " WHERE b.id = ? ORDER BY r.expires_at, r.pk"_s,
+                       {row.id});
+            if (!stored)
+                return stored.error();
+            for (const api::Rollover &rollover : row.rollovers) {
+                if (!stored.value().next())
+                    break;
+                if (auto updated = runSql(db, u"UPDATE rollovers SET balance = ? WHERE pk = ?"_s,
+                                          {rollover.balance.toString(), stored.value().value(0)});
+                    !updated)
+                    return updated.error();
+            }
+        }
+        response.deductions.append(
+            {row.id, feature.value().id, row.planId, row.reset, taken.value(row.id)});
+    }
+    KeyAllocator keys(db, dialect);
+    auto eventPk = keys.next(u"usage_events"_s);
+    if (!eventPk)
+        return eventPk.error();
+    QJsonObject tokenJson{{u"input_tokens"_s, tokens.input}, {u"output_tokens"_s, tokens.output}};
+    for (const auto &[name, count] : {std::pair{u"cache_read_tokens"_s, tokens.cacheRead},
+                                      std::pair{u"cache_write_tokens"_s, tokens.cacheWrite},
+                                      std::pair{u"reasoning_tokens"_s, tokens.reasoning},
+                                      std::pair{u"audio_input_tokens"_s, tokens.inputAudio},
+                                      std::pair{u"audio_output_tokens"_s, tokens.outputAudio}})
+        if (count > 0)
+            tokenJson.insert(name, count);
+    if (auto inserted = insertRows(
+            db, u"usage_events"_s,
+            {u"pk"_s, u"org_pk"_s, u"env"_s, u"customer_pk"_s, u"entity_pk"_s, u"feature_pk"_s,
+             u"model_id"_s, u"tokens"_s, u"value"_s, u"properties"_s, u"timestamp"_s,
+             u"idempotency_key"_s, u"created_at"_s},
+            {{eventPk.value(), scope.orgPk, scope.envWord(), customerPk,
+              entityPk ? QVariant(*entityPk) : QVariant(), feature.value().pk, request.modelId,
+              QString::fromUtf8(QJsonDocument(tokenJson).toJson(QJsonDocument::Compact)),
+              response.value.toString(),
+              QString::fromUtf8(QJsonDocument(request.properties.value_or(QJsonObject()))
+                                    .toJson(QJsonDocument::Compact)),
+              request.timestamp.value_or(nowMs),
+              idempotencyKey ? QVariant(*idempotencyKey) : QVariant(), nowMs}});
+        !inserted) {
+        // A concurrent call with the same key won the race.
+        if (idempotencyKey)
+            return ApiError{
+                409, u"duplicate_idempotency_key"_s,
+                u"an event with Idempotency-Key \"%1\" was already recorded; nothing was deducted"_s
+                    .arg(*idempotencyKey)};
+        return inserted.error();
+    }
+    if (auto committed = transaction.commit(); !committed)
+        return committed.error();
+    response.balance = summarize(feature.value().id, rows.value());
+    response.balances.insert(feature.value().id, response.balance);
+    return response;
+}
+
+} // namespace md::engine
