@@ -240,11 +240,10 @@ TokenLedger::track(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
                     .arg(*idempotencyKey)};
     }
     if (dialect == Dialect::Postgres) {
-        // Concurrent calls for one customer wait here, one at a time.
-        if (auto locked = runSql(
-                db,
-                u"SELECT pk FROM balances WHERE customer_pk = ? AND feature_pk = ? FOR UPDATE"_s,
-                {customerPk, feature.value().pk});
+        // Concurrent calls for one customer queue on the customer's row: one
+        // lock, so no two calls can take locks in opposite orders.
+        if (auto locked =
+                runSql(db, u"SELECT pk FROM customers WHERE pk = ? FOR UPDATE"_s, {customerPk});
             !locked)
             return locked.error();
     }
@@ -258,7 +257,10 @@ TokenLedger::track(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
     response.entityId = request.entityId;
     Decimal left = priced.value().free ? Decimal() : priced.value().value;
     QHash<QString, Decimal> taken;
+    QStringList touched; // rows in the order they were first drawn on
     const auto take = [&](api::BalanceRow &row, Decimal amount) {
+        if (!taken.contains(row.id))
+            touched.append(row.id);
         taken[row.id] = taken.value(row.id).plus(amount).value_or(amount);
         left = *left.minus(amount);
     };
@@ -334,8 +336,12 @@ TokenLedger::track(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
                     return updated.error();
             }
         }
+    }
+    for (const QString &id : std::as_const(touched)) {
+        const auto row = std::find_if(rows.value().cbegin(), rows.value().cend(),
+                                      [&](const api::BalanceRow &r) { return r.id == id; });
         response.deductions.append(
-            {row.id, feature.value().id, row.planId, row.reset, taken.value(row.id)});
+            {id, feature.value().id, row->planId, row->reset, taken.value(id)});
     }
     KeyAllocator keys(db, dialect);
     auto eventPk = keys.next(u"usage_events"_s);
