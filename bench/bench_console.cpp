@@ -33,8 +33,7 @@ qint64 residentKiB()
     return -1;
 }
 
-template <typename F>
-void until(F &&done)
+template <typename F> void until(F &&done)
 {
     while (!done())
         QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 5);
@@ -49,8 +48,10 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     parser.addHelpOption();
     const QCommandLineOption customers(u"customers"_s, u"Customers."_s, u"N"_s, u"10000"_s);
-    const QCommandLineOption perCustomer(u"balances-per-customer"_s, u"Rows per customer."_s, u"N"_s, u"100"_s);
-    const QCommandLineOption server(u"server"_s, u"meterdesk-server binary (makes the workspace)."_s, u"PATH"_s);
+    const QCommandLineOption perCustomer(u"balances-per-customer"_s, u"Rows per customer."_s,
+                                         u"N"_s, u"100"_s);
+    const QCommandLineOption server(u"server"_s,
+                                    u"meterdesk-server binary (makes the workspace)."_s, u"PATH"_s);
     parser.addOptions({customers, perCustomer, server});
     parser.process(app);
     QTextStream out(stdout);
@@ -59,14 +60,17 @@ int main(int argc, char *argv[])
     QTemporaryDir dir;
     const QString location = dir.filePath(u"console.db"_s);
     QProcess generator;
-    generator.start(parser.value(server), {u"workspace"_s, u"demo"_s, u"--database"_s, location, u"--customers"_s,
-                                           parser.value(customers), u"--balances-per-customer"_s,
-                                           parser.value(perCustomer)});
+    generator.start(parser.value(server),
+                    {u"workspace"_s, u"demo"_s, u"--database"_s, location, u"--customers"_s,
+                     parser.value(customers), u"--balances-per-customer"_s,
+                     parser.value(perCustomer)});
     if (!generator.waitForFinished(600000) || generator.exitCode() != 0) {
-        QTextStream(stderr) << "generating the workspace failed: " << generator.readAllStandardError() << Qt::endl;
+        QTextStream(stderr) << "generating the workspace failed: "
+                            << generator.readAllStandardError() << Qt::endl;
         return 1;
     }
-    out << "workspace: " << QString::fromUtf8(generator.readAllStandardOutput()).section(u'\n', 0, 0) << "\n";
+    out << "workspace: "
+        << QString::fromUtf8(generator.readAllStandardOutput()).section(u'\n', 0, 0) << "\n";
     const qint64 baseline = residentKiB();
 
     QElapsedTimer timer;
