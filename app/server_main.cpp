@@ -155,6 +155,7 @@ int keysCommand(QCommandLineParser &parser, const QStringList &args, const QStri
 struct ServeOptions
 {
     QString listen;
+    QString catalogue;
     QString tlsCert;
     QString tlsKey;
     int workers = 4;
@@ -181,6 +182,13 @@ int serveCommand(QCommandLineParser &parser, const QString &database, const Serv
     auto engine = openEngine(database, exitCode);
     if (!engine)
         return exitCode;
+    if (!options.catalogue.isEmpty()) {
+        auto catalogue = engine::PriceCatalogue::fromFile(options.catalogue);
+        if (!catalogue)
+            return fail(api::ApiError::internal(u"the price catalogue %1 was not loaded: %2"_s.arg(
+                options.catalogue, catalogue.error().message)));
+        engine->setCatalogue(std::make_shared<engine::PriceCatalogue>(catalogue.value()));
+    }
     server::ApiServer api(*engine, {1024 * 1024, options.workers});
     if (!options.tlsCert.isEmpty()) {
         QFile certFile(options.tlsCert);
@@ -227,6 +235,7 @@ int main(int argc, char *argv[])
         "      [--customers N] [--balances-per-customer M]  a larger generated one\n"
         "  keys create --database D --org SLUG --env test|live [--scope S ...]\n"
         "  serve --database D --listen HOST:PORT [--tls-cert F --tls-key F] [--workers N]\n"
+        "      [--catalogue FILE]\n"
         "      serve the API until SIGTERM or SIGINT, then finish requests in flight\n\n"
         "D is a SQLite file path or a postgresql://user:password@host:port/database URL."_s);
     parser.addHelpOption();
@@ -246,10 +255,13 @@ int main(int argc, char *argv[])
                                     u"HOST:PORT"_s);
     const QCommandLineOption tlsCert(u"tls-cert"_s, u"serve: PEM certificate for HTTPS."_s, u"F"_s);
     const QCommandLineOption tlsKey(u"tls-key"_s, u"serve: PEM private key for HTTPS."_s, u"F"_s);
+    const QCommandLineOption catalogue(
+        u"catalogue"_s, u"serve: a models.dev price catalogue to use instead of the bundled one."_s,
+        u"FILE"_s);
     const QCommandLineOption workers(
         u"workers"_s, u"serve: worker threads (each with its own connection)."_s, u"N"_s, u"4"_s);
-    parser.addOptions(
-        {database, org, env, scope, customers, perCustomer, listen, tlsCert, tlsKey, workers});
+    parser.addOptions({database, org, env, scope, customers, perCustomer, listen, tlsCert, tlsKey,
+                       workers, catalogue});
     parser.addPositionalArgument(u"command"_s, u"workspace, keys or serve, then the action."_s);
     parser.process(app);
 
@@ -273,8 +285,8 @@ int main(int argc, char *argv[])
         if (args.size() != 1 || !parser.isSet(listen))
             return usage(parser, u"usage: serve --database D --listen HOST:PORT"_s);
         return serveCommand(parser, parser.value(database),
-                            {parser.value(listen), parser.value(tlsCert), parser.value(tlsKey),
-                             parser.value(workers).toInt()});
+                            {parser.value(listen), parser.value(catalogue), parser.value(tlsCert),
+                             parser.value(tlsKey), parser.value(workers).toInt()});
     }
     if (args.first() == "keys"_L1)
         return keysCommand(parser, args, parser.value(database), parser.value(org),

@@ -44,7 +44,9 @@ public:
     virtual Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) = 0; // §4.2
     virtual Reply<api::TrackTokensResponse>
-    trackTokens(const api::TrackTokensRequest &request) = 0; // §4.3
+    trackTokens(const api::TrackTokensRequest &request,
+                const std::optional<QString> &idempotencyKey =
+                    std::nullopt) = 0; // §4.3 (Idempotency-Key header)
     virtual Reply<api::UpdateRewardResponse>
     updateReward(const api::UpdateRewardRequest &request) = 0; // §4.4
     virtual Reply<api::BillingPortalResponse>

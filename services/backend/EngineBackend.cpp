@@ -125,10 +125,14 @@ EngineBackend::importCustomer(const api::ImportCustomerRequest &request)
         request, [](auto &s, const auto &k, const auto &r) { return s.importCustomer(k, r); });
 }
 
-Reply<api::TrackTokensResponse> EngineBackend::trackTokens(const api::TrackTokensRequest &request)
+Reply<api::TrackTokensResponse>
+EngineBackend::trackTokens(const api::TrackTokensRequest &request,
+                           const std::optional<QString> &idempotencyKey)
 {
     return runReceived<api::TrackTokensResponse>(
-        request, [](auto &s, const auto &k, const auto &r) { return s.trackTokens(k, r); });
+        request, [idempotencyKey](auto &s, const auto &k, const auto &r) {
+            return s.trackTokens(k, r, idempotencyKey);
+        });
 }
 
 Reply<api::UpdateRewardResponse>

@@ -35,7 +35,9 @@ public:
     Reply<api::ListBalancesResponse> listBalances(const api::ListBalancesRequest &request) override;
     Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
-    Reply<api::TrackTokensResponse> trackTokens(const api::TrackTokensRequest &request) override;
+    Reply<api::TrackTokensResponse>
+    trackTokens(const api::TrackTokensRequest &request,
+                const std::optional<QString> &idempotencyKey = std::nullopt) override;
     Reply<api::UpdateRewardResponse> updateReward(const api::UpdateRewardRequest &request) override;
     Reply<api::BillingPortalResponse>
     billingPortal(const QString &customerId, const api::BillingPortalRequest &request) override;

@@ -19,6 +19,7 @@ NetworkWorker::NetworkWorker(QString apiKey, int timeoutMs, QSslConfiguration tl
 NetworkWorker::~NetworkWorker() = default;
 
 void NetworkWorker::post(const QUrl &url, const QByteArray &body,
+                         const QList<std::pair<QByteArray, QByteArray>> &headers,
                          std::shared_ptr<QPromise<api::Result<QJsonObject>>> promise)
 {
     if (!m_network)
@@ -28,6 +29,8 @@ void NetworkWorker::post(const QUrl &url, const QByteArray &body,
     request.setRawHeader("Authorization", "Bearer " + m_apiKey.toUtf8());
     request.setRawHeader("x-api-version", "2.4.0");
     request.setTransferTimeout(m_timeoutMs);
+    for (const auto &[name, value] : headers)
+        request.setRawHeader(name, value);
     if (url.scheme() == "https"_L1)
         request.setSslConfiguration(m_tls);
     QNetworkReply *reply = m_network->post(request, body);

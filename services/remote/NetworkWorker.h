@@ -25,6 +25,7 @@ public:
 
     // Called on the worker's thread only.
     void post(const QUrl &url, const QByteArray &body,
+              const QList<std::pair<QByteArray, QByteArray>> &headers,
               std::shared_ptr<QPromise<api::Result<QJsonObject>>> promise);
 
 private:

@@ -39,7 +39,9 @@ RemoteBackend::~RemoteBackend()
     m_thread.wait();
 }
 
-QFuture<api::Result<QJsonObject>> RemoteBackend::post(const QString &path, const QJsonObject &body)
+QFuture<api::Result<QJsonObject>>
+RemoteBackend::post(const QString &path, const QJsonObject &body,
+                    const QList<std::pair<QByteArray, QByteArray>> &headers)
 {
     auto promise = std::make_shared<QPromise<api::Result<QJsonObject>>>();
     QFuture<api::Result<QJsonObject>> future = promise->future();
@@ -49,24 +51,26 @@ QFuture<api::Result<QJsonObject>> RemoteBackend::post(const QString &path, const
     QMetaObject::invokeMethod(
         m_worker,
         [worker = m_worker, url, bytes = QJsonDocument(body).toJson(QJsonDocument::Compact),
-         promise] { worker->post(url, bytes, promise); },
+         headers, promise] { worker->post(url, bytes, headers, promise); },
         Qt::QueuedConnection);
     return future;
 }
 
 template <typename T>
-backend::Reply<T> RemoteBackend::call(const QString &path, const QJsonObject &body)
+backend::Reply<T> RemoteBackend::call(const QString &path, const QJsonObject &body,
+                                      const QList<std::pair<QByteArray, QByteArray>> &headers)
 {
-    return post(path, body).then([path](const api::Result<QJsonObject> &answer) -> api::Result<T> {
-        if (!answer)
-            return answer.error();
-        auto decoded = api::decode<T>(answer.value());
-        if (!decoded)
-            return ApiError{502, u"invalid_response"_s,
-                            u"the server's answer to %1 is not what the API promises: %2"_s.arg(
-                                path, decoded.error().message)};
-        return decoded;
-    });
+    return post(path, body, headers)
+        .then([path](const api::Result<QJsonObject> &answer) -> api::Result<T> {
+            if (!answer)
+                return answer.error();
+            auto decoded = api::decode<T>(answer.value());
+            if (!decoded)
+                return ApiError{502, u"invalid_response"_s,
+                                u"the server's answer to %1 is not what the API promises: %2"_s.arg(
+                                    path, decoded.error().message)};
+            return decoded;
+        });
 }
 
 backend::Reply<api::ListBalancesResponse>
@@ -82,9 +86,14 @@ RemoteBackend::importCustomer(const api::ImportCustomerRequest &request)
 }
 
 backend::Reply<api::TrackTokensResponse>
-RemoteBackend::trackTokens(const api::TrackTokensRequest &request)
+RemoteBackend::trackTokens(const api::TrackTokensRequest &request,
+                           const std::optional<QString> &idempotencyKey)
 {
-    return call<api::TrackTokensResponse>(u"/v1/balances.track_tokens"_s, request.toJson());
+    QList<std::pair<QByteArray, QByteArray>> headers;
+    if (idempotencyKey)
+        headers.append({"Idempotency-Key", idempotencyKey->toUtf8()});
+    return call<api::TrackTokensResponse>(u"/v1/balances.track_tokens"_s, request.toJson(),
+                                          headers);
 }
 
 backend::Reply<api::UpdateRewardResponse>

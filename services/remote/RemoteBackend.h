@@ -34,14 +34,17 @@ public:
 
     // POSTs `body` to `path` (below the base URL) and returns the JSON object
     // answered, or the error. The typed calls below are built on it.
-    QFuture<api::Result<QJsonObject>> post(const QString &path, const QJsonObject &body);
+    QFuture<api::Result<QJsonObject>>
+    post(const QString &path, const QJsonObject &body,
+         const QList<std::pair<QByteArray, QByteArray>> &headers = {});
 
     backend::Reply<api::ListBalancesResponse>
     listBalances(const api::ListBalancesRequest &request) override;
     backend::Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     backend::Reply<api::TrackTokensResponse>
-    trackTokens(const api::TrackTokensRequest &request) override;
+    trackTokens(const api::TrackTokensRequest &request,
+                const std::optional<QString> &idempotencyKey = std::nullopt) override;
     backend::Reply<api::UpdateRewardResponse>
     updateReward(const api::UpdateRewardRequest &request) override;
     backend::Reply<api::BillingPortalResponse>
@@ -63,7 +66,9 @@ public:
     listUsageEvents(const api::PageRequest &request) override;
 
 private:
-    template <typename T> backend::Reply<T> call(const QString &path, const QJsonObject &body);
+    template <typename T>
+    backend::Reply<T> call(const QString &path, const QJsonObject &body,
+                           const QList<std::pair<QByteArray, QByteArray>> &headers = {});
 
     QUrl m_baseUrl;
     QThread m_thread;

@@ -498,6 +498,26 @@ private Q_SLOTS:
         QCOMPARE(list(request).list.first().remaining, overflowed.value().value.negated());
     }
 
+    void aRepeatedIdempotencyKeyDeductsOnce()
+    {
+        api::TrackTokensRequest call;
+        call.customerId = u"ann"_s;
+        call.modelId = u"openai/gpt-4o-mini"_s;
+        call.inputTokens = 100000;
+        call.overageBehavior = api::OverageBehavior::Overflow; // ann's credits ran out above
+        ListBalancesRequest request;
+        request.customerId = u"ann"_s;
+        request.featureId = u"ai_credits"_s;
+        const api::Decimal before = list(request).list.first().remaining;
+        auto first = await(m_backend->trackTokens(call, u"conformance-once"_s));
+        QVERIFY(first.ok());
+        auto again = await(m_backend->trackTokens(call, u"conformance-once"_s));
+        QVERIFY(!again.ok());
+        QCOMPARE(again.error().status, 409);
+        QCOMPARE(again.error().code, u"duplicate_idempotency_key"_s);
+        QCOMPARE(list(request).list.first().remaining, before.minus(first.value().value).value());
+    }
+
     void trackErrors_data()
     {
         QTest::addColumn<QString>("customer");

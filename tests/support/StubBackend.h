@@ -27,7 +27,9 @@ public:
     {
         return unavailable<api::ImportCustomerResponse>();
     }
-    backend::Reply<api::TrackTokensResponse> trackTokens(const api::TrackTokensRequest &) override
+    backend::Reply<api::TrackTokensResponse>
+    trackTokens(const api::TrackTokensRequest &,
+                const std::optional<QString> & = std::nullopt) override
     {
         return unavailable<api::TrackTokensResponse>();
     }
