@@ -61,17 +61,7 @@ void Console::open(const Connection &connection, bool loadDemoIfEmpty)
     }
     models::KeyStore::read(connection.location).then(this, [this, connection](const QString &key) {
         if (key.isEmpty()) {
-            // No saved key: ask, with the server filled in.
-            auto *dialog = new ConnectionDialog(m_window);
-            dialog->setAttribute(Qt::WA_DeleteOnClose);
-            dialog->setConnection(connection);
-            connect(dialog, &QDialog::accepted, this, [this, dialog] {
-                const Connection chosen = dialog->connection();
-                if (chosen.kind == Connection::Kind::Remote)
-                    models::KeyStore::write(chosen.location, dialog->apiKey());
-                openWithKey(chosen, dialog->apiKey(), false);
-            });
-            dialog->open();
+            askForConnection(connection); // no saved key: ask, with the server filled in
             return;
         }
         openWithKey(connection, key, false);
@@ -80,8 +70,15 @@ void Console::open(const Connection &connection, bool loadDemoIfEmpty)
 
 void Console::chooseConnection()
 {
+    askForConnection(std::nullopt);
+}
+
+void Console::askForConnection(const std::optional<Connection> &prefill)
+{
     auto *dialog = new ConnectionDialog(m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (prefill)
+        dialog->setConnection(*prefill);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const Connection chosen = dialog->connection();
         if (chosen.kind == Connection::Kind::Remote)

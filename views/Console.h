@@ -29,6 +29,7 @@ public:
     static models::Connection startupConnection(const QString &defaultFile);
 
 private:
+    void askForConnection(const std::optional<models::Connection> &prefill);
     void openWithKey(const models::Connection &connection, const QString &apiKey,
                      bool loadDemoIfEmpty);
 

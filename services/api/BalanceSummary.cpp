@@ -127,6 +127,35 @@ QJsonObject BalanceBreakdownRow::toCamelJson() const
     return rowJson(*this, Camel);
 }
 
+bool BalanceSummary::add(const BalanceRow &row)
+{
+    const auto grant = row.includedGrant.plus(row.prepaidGrant);
+    const auto total = grant ? granted.plus(*grant) : std::nullopt;
+    const auto left = remaining.plus(row.remaining);
+    const auto used = usage.plus(row.usage);
+    if (!total || !left || !used)
+        return false;
+    granted = *total;
+    remaining = *left;
+    usage = *used;
+    unlimited = unlimited || row.unlimited;
+    if (row.reset && row.reset->resetsAt && (!nextResetAt || *row.reset->resetsAt < *nextResetAt))
+        nextResetAt = row.reset->resetsAt;
+    BalanceBreakdownRow part;
+    part.id = row.id;
+    part.planId = row.planId;
+    part.includedGrant = row.includedGrant;
+    part.prepaidGrant = row.prepaidGrant;
+    part.remaining = row.remaining;
+    part.usage = row.usage;
+    part.unlimited = row.unlimited;
+    part.reset = row.reset;
+    part.price = row.price;
+    part.expiresAt = row.expiresAt;
+    breakdown.append(part);
+    return true;
+}
+
 BalanceSummary BalanceSummary::read(const JsonReader &reader)
 {
     return readSummary(reader, Snake);

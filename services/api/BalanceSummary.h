@@ -43,6 +43,10 @@ struct BalanceSummary
     std::optional<qint64> nextResetAt; // null when nothing of the feature resets
     QList<BalanceBreakdownRow> breakdown;
 
+    // Adds a balance row: its grants, remaining and usage to the totals, its
+    // reset to the next reset, the row to the breakdown. False on overflow.
+    [[nodiscard]] bool add(const BalanceRow &row);
+
     static BalanceSummary read(const JsonReader &reader);
     static BalanceSummary readCamel(const JsonReader &reader);
     QJsonObject toJson() const;

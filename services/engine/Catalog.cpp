@@ -192,32 +192,9 @@ api::Result<api::Customer> Catalog::customer(const QSqlDatabase &db, const Scope
             }
             api::BalanceSummary &summary = customer.balances[balance.featureId];
             summary.featureId = balance.featureId;
-            const auto granted = balance.includedGrant.plus(balance.prepaidGrant);
-            const auto total = granted ? summary.granted.plus(*granted) : std::nullopt;
-            const auto remaining = summary.remaining.plus(balance.remaining);
-            const auto usage = summary.usage.plus(balance.usage);
-            if (!total || !remaining || !usage)
+            if (!summary.add(balance))
                 return ApiError::internal(
                     u"the balances of %1 exceed the supported range"_s.arg(balance.featureId));
-            summary.granted = *total;
-            summary.remaining = *remaining;
-            summary.usage = *usage;
-            summary.unlimited = summary.unlimited || balance.unlimited;
-            if (balance.reset && balance.reset->resetsAt &&
-                (!summary.nextResetAt || *balance.reset->resetsAt < *summary.nextResetAt))
-                summary.nextResetAt = balance.reset->resetsAt;
-            api::BalanceBreakdownRow breakdown;
-            breakdown.id = balance.id;
-            breakdown.planId = balance.planId;
-            breakdown.includedGrant = balance.includedGrant;
-            breakdown.prepaidGrant = balance.prepaidGrant;
-            breakdown.remaining = balance.remaining;
-            breakdown.usage = balance.usage;
-            breakdown.unlimited = balance.unlimited;
-            breakdown.reset = balance.reset;
-            breakdown.price = balance.price;
-            breakdown.expiresAt = balance.expiresAt;
-            summary.breakdown.append(breakdown);
         }
         if (!balances.value().hasMore)
             break;

@@ -108,32 +108,15 @@ api::Result<CreditMarkups> markupsOf(const QSqlDatabase &db, qint64 featurePk)
     return markups;
 }
 
-api::BalanceSummary summarize(const QString &featureId, const QList<api::BalanceRow> &rows)
+api::Result<api::BalanceSummary> summarize(const QString &featureId,
+                                           const QList<api::BalanceRow> &rows)
 {
     api::BalanceSummary summary;
     summary.featureId = featureId;
-    for (const api::BalanceRow &row : rows) {
-        summary.granted = summary.granted.plus(row.includedGrant).value_or(summary.granted);
-        summary.granted = summary.granted.plus(row.prepaidGrant).value_or(summary.granted);
-        summary.remaining = summary.remaining.plus(row.remaining).value_or(summary.remaining);
-        summary.usage = summary.usage.plus(row.usage).value_or(summary.usage);
-        summary.unlimited = summary.unlimited || row.unlimited;
-        if (row.reset && row.reset->resetsAt &&
-            (!summary.nextResetAt || *row.reset->resetsAt < *summary.nextResetAt))
-            summary.nextResetAt = row.reset->resetsAt;
-        api::BalanceBreakdownRow breakdown;
-        breakdown.id = row.id;
-        breakdown.planId = row.planId;
-        breakdown.includedGrant = row.includedGrant;
-        breakdown.prepaidGrant = row.prepaidGrant;
-        breakdown.remaining = row.remaining;
-        breakdown.usage = row.usage;
-        breakdown.unlimited = row.unlimited;
-        breakdown.reset = row.reset;
-        breakdown.price = row.price;
-        breakdown.expiresAt = row.expiresAt;
-        summary.breakdown.append(breakdown);
-    }
+    for (const api::BalanceRow &row : rows)
+        if (!summary.add(row))
+            return ApiError::internal(
+                u"the balances of %1 exceed the supported range"_s.arg(featureId));
     return summary;
 }
 
@@ -379,7 +362,10 @@ TokenLedger::track(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
     }
     if (auto committed = transaction.commit(); !committed)
         return committed.error();
-    response.balance = summarize(feature.value().id, rows.value());
+    auto summary = summarize(feature.value().id, rows.value());
+    if (!summary)
+        return summary.error();
+    response.balance = summary.value();
     response.balances.insert(feature.value().id, response.balance);
     return response;
 }
