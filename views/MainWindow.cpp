@@ -128,8 +128,18 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     statusBar()->addPermanentWidget(m_connectionLabel);
     statusBar()->addPermanentWidget(m_environmentBadge);
     statusBar()->addPermanentWidget(m_organizationLabel);
-    connect(m_balances, &BalancesPage::statusMessage, this,
-            [this](const QString &message) { statusBar()->showMessage(message); });
+    // The row count speaks of the Balances page; other pages show none.
+    connect(m_balances, &BalancesPage::statusMessage, this, [this](const QString &message) {
+        m_balancesStatus = message;
+        if (m_pages->currentWidget() == m_balances)
+            statusBar()->showMessage(message);
+    });
+    connect(m_pages, &QStackedWidget::currentChanged, this, [this] {
+        if (m_pages->currentWidget() == m_balances)
+            statusBar()->showMessage(m_balancesStatus);
+        else
+            statusBar()->clearMessage();
+    });
     connect(m_navigation, &QListWidget::currentRowChanged, m_pages,
             &QStackedWidget::setCurrentIndex);
     m_connectionLabel->setText(tr("Opening the workspace…"));
@@ -171,7 +181,10 @@ void MainWindow::showCommandPalette()
 void MainWindow::addPage(const QString &title, const QString &icon, QWidget *page)
 {
     m_pages->addWidget(page);
-    auto *item = new QListWidgetItem(QIcon(u":/icons/%1.svg"_s.arg(icon)), title, m_navigation);
+    // The selected row is drawn in the highlight colour: a white icon stays visible on it.
+    QIcon pageIcon(u":/icons/%1.svg"_s.arg(icon));
+    pageIcon.addFile(u":/icons/%1-selected.svg"_s.arg(icon), {}, QIcon::Selected);
+    auto *item = new QListWidgetItem(pageIcon, title, m_navigation);
     item->setToolTip(tr("%1 (Ctrl+%2)").arg(title).arg(m_navigation->count()));
 }
 

@@ -54,6 +54,7 @@ private:
     QLabel *m_environmentBadge;
     QLabel *m_organizationLabel;
     QByteArray m_restoredFilter; // applied once the connection is ready
+    QString m_balancesStatus;
 };
 
 } // namespace md::views
