@@ -189,6 +189,7 @@ int serveCommand(QCommandLineParser &parser, const QString &database, const Serv
                 options.catalogue, catalogue.error().message)));
         engine->setCatalogue(std::make_shared<engine::PriceCatalogue>(catalogue.value()));
     }
+    engine->trackQueue().startWorker(); // also applies calls queued before a restart
     server::ApiServer api(*engine, {1024 * 1024, options.workers});
     if (!options.tlsCert.isEmpty()) {
         QFile certFile(options.tlsCert);

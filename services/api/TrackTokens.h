@@ -60,6 +60,9 @@ struct TrackTokensResponse
     // feature id -> summary; nullopt (JSON null) when the customer has no balance for it.
     QMap<QString, std::optional<BalanceSummary>> balances;
     QList<Deduction> deductions;
+    // Not on the wire: the async flag was set, the call was stored for later
+    // and the answer was 204 without balance information.
+    bool queued = false;
 
     static TrackTokensResponse read(const JsonReader &reader);
     QJsonObject toJson() const;

@@ -31,6 +31,7 @@ QFuture<api::Result<EngineBackend::Workspace>> EngineBackend::prepare(bool loadD
         &m_pool, [engine = m_engine, loadDemoIfEmpty]() -> api::Result<Workspace> {
             if (auto opened = engine->open(); !opened)
                 return opened.error();
+            engine->trackQueue().startWorker();
             auto empty = engine->isEmpty();
             if (!empty)
                 return empty.error();
@@ -44,6 +45,19 @@ QFuture<api::Result<EngineBackend::Workspace>> EngineBackend::prepare(bool loadD
                 return loaded.error();
             return Workspace::DemoLoaded;
         });
+}
+
+QFuture<api::Result<EngineBackend::CatalogueInfo>> EngineBackend::loadCatalogue(const QString &path)
+{
+    return QtConcurrent::run(&m_pool, [engine = m_engine, path]() -> api::Result<CatalogueInfo> {
+        auto catalogue = engine::PriceCatalogue::fromFile(path);
+        if (!catalogue)
+            return catalogue.error();
+        auto shared = std::make_shared<const engine::PriceCatalogue>(std::move(catalogue.value()));
+        CatalogueInfo info{shared->size(), shared->source()};
+        engine->setCatalogue(std::move(shared));
+        return info;
+    });
 }
 
 QFuture<api::Result<EngineBackend::Workspace>> EngineBackend::loadDemo()

@@ -32,6 +32,15 @@ public:
     // Loads the demo workspace into an empty database.
     QFuture<api::Result<Workspace>> loadDemo();
 
+    // Prices calls with a models.dev catalogue file from now on, once it has
+    // been read and validated; on any problem the one in use stays.
+    struct CatalogueInfo
+    {
+        qsizetype models = 0;
+        QString source;
+    };
+    QFuture<api::Result<CatalogueInfo>> loadCatalogue(const QString &path);
+
     Reply<api::ListBalancesResponse> listBalances(const api::ListBalancesRequest &request) override;
     Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;

@@ -43,8 +43,6 @@ BillingService::trackTokens(const KeyContext &key, const api::TrackTokensRequest
                             const std::optional<QString> &idempotencyKey)
 {
     MD_REQUIRE_SCOPE(key, u"balances:write"_s)
-    if (request.async)
-        return ApiError::notImplemented(u"asynchronous token tracking"_s);
     return m_engine.trackTokens(key.scope, request, idempotencyKey);
 }
 

@@ -16,7 +16,22 @@ using api::ApiError;
 Engine::Engine(QString location, Clock clock)
     : m_database(std::move(location))
     , m_clock(clock ? std::move(clock) : Clock([] { return QDateTime::currentMSecsSinceEpoch(); }))
+    , m_catalogue(std::shared_ptr<const PriceCatalogue>(&PriceCatalogue::bundled(),
+                                                        [](const PriceCatalogue *) {}))
+    , m_queue(std::make_unique<TrackQueue>(m_database, m_clock, [this] { return catalogue(); }))
 {}
+
+void Engine::setCatalogue(std::shared_ptr<const PriceCatalogue> catalogue)
+{
+    const QMutexLocker lock(&m_catalogueMutex);
+    m_catalogue = std::move(catalogue);
+}
+
+std::shared_ptr<const PriceCatalogue> Engine::catalogue() const
+{
+    const QMutexLocker lock(&m_catalogueMutex);
+    return m_catalogue;
+}
 
 api::Result<api::Done> Engine::open()
 {
@@ -45,8 +60,17 @@ Engine::trackTokens(const Scope &scope, const api::TrackTokensRequest &request,
     auto db = m_database.connection();
     if (!db)
         return db.error();
+    if (request.async) {
+        auto stored = m_queue->enqueue(scope, request, idempotencyKey);
+        if (!stored)
+            return stored.error();
+        api::TrackTokensResponse accepted;
+        accepted.customerId = request.customerId;
+        accepted.queued = true;
+        return accepted;
+    }
     return TokenLedger::track(db.value(), m_database.dialect(), scope, request, idempotencyKey,
-                              m_clock(), m_catalogue ? *m_catalogue : PriceCatalogue::bundled());
+                              m_clock(), *catalogue());
 }
 
 api::Result<LoadSummary> Engine::loadWorkspace(const QJsonObject &workspace)

@@ -9,6 +9,7 @@
 #include "services/engine/Database.h"
 #include "services/engine/PriceCatalogue.h"
 #include "services/engine/Scope.h"
+#include "services/engine/TrackQueue.h"
 #include "services/engine/WorkspaceLoader.h"
 
 #include <QJsonObject>
@@ -60,11 +61,13 @@ public:
     api::Result<api::TrackTokensResponse> trackTokens(const Scope &scope,
                                                       const api::TrackTokensRequest &request,
                                                       const std::optional<QString> &idempotencyKey);
+    // The async flag: stored now, applied by the queue's worker (see TrackQueue).
+    TrackQueue &trackQueue() { return *m_queue; }
+
     // The model prices in use: the bundled snapshot unless another was set.
-    void setCatalogue(std::shared_ptr<const PriceCatalogue> catalogue)
-    {
-        m_catalogue = std::move(catalogue);
-    }
+    // Both may be called from any thread, also while calls are priced.
+    void setCatalogue(std::shared_ptr<const PriceCatalogue> catalogue);
+    std::shared_ptr<const PriceCatalogue> catalogue() const;
 
     // Runs `f(QSqlDatabase)` on the calling thread's connection; `f` returns a Result.
     template <typename F>
@@ -91,7 +94,9 @@ public:
 private:
     Database m_database;
     Clock m_clock;
+    mutable QMutex m_catalogueMutex;
     std::shared_ptr<const PriceCatalogue> m_catalogue;
+    std::unique_ptr<TrackQueue> m_queue; // after the database: stopped before it closes
 };
 
 } // namespace md::engine

@@ -49,6 +49,18 @@ StatementCache &statementCache()
     return cache;
 }
 
+// One writer mutex per SQLite file, for the life of the process.
+QMutex &sqliteWriter(const QString &file)
+{
+    static QMutex guard;
+    static QHash<QString, std::shared_ptr<QMutex>> writers;
+    const QMutexLocker lock(&guard);
+    std::shared_ptr<QMutex> &writer = writers[file];
+    if (!writer)
+        writer = std::make_shared<QMutex>();
+    return *writer;
+}
+
 } // namespace
 
 void forgetPreparedStatements(const QString &connectionName)
@@ -92,13 +104,22 @@ WriteTransaction::~WriteTransaction()
 {
     if (m_open)
         QSqlQuery(m_db).exec(u"ROLLBACK"_s);
+    if (m_writer)
+        m_writer->unlock();
 }
 
 api::Result<api::Done> WriteTransaction::begin()
 {
+    if (m_dialect == Dialect::Sqlite) {
+        m_writer = &sqliteWriter(m_db.databaseName());
+        m_writer->lock();
+    }
     QSqlQuery query(m_db);
-    if (!query.exec(m_dialect == Dialect::Sqlite ? u"BEGIN IMMEDIATE"_s : u"BEGIN"_s))
+    if (!query.exec(m_dialect == Dialect::Sqlite ? u"BEGIN IMMEDIATE"_s : u"BEGIN"_s)) {
+        if (m_writer)
+            std::exchange(m_writer, nullptr)->unlock();
         return sqlError(query);
+    }
     m_open = true;
     return api::Done{};
 }
@@ -109,6 +130,8 @@ api::Result<api::Done> WriteTransaction::commit()
     if (!query.exec(u"COMMIT"_s))
         return sqlError(query);
     m_open = false;
+    if (m_writer)
+        std::exchange(m_writer, nullptr)->unlock();
     return api::Done{};
 }
 

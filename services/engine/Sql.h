@@ -5,6 +5,7 @@
 #include "services/api/Result.h"
 #include "services/engine/Database.h"
 
+#include <QMutex>
 #include <QSqlQuery>
 #include <QVariantList>
 
@@ -25,7 +26,9 @@ api::Result<QSqlQuery *> runPrepared(const QSqlDatabase &db, const QString &sql,
 void forgetPreparedStatements(const QString &connectionName);
 
 // A write transaction. SQLite takes the write lock at BEGIN (IMMEDIATE) so two
-// writers never deadlock upgrading read locks; the destructor rolls back.
+// writers never deadlock upgrading read locks, and writers of this process
+// queue on a mutex first rather than in SQLite's sleeping busy handler (which
+// waits whole milliseconds). The destructor rolls back.
 class WriteTransaction final
 {
 public:
@@ -40,6 +43,7 @@ private:
     QSqlDatabase m_db;
     Dialect m_dialect;
     bool m_open = false;
+    QMutex *m_writer = nullptr; // SQLite: held from begin() until commit or rollback
 };
 
 // Primary keys for new rows, handed out inside one write transaction.

@@ -167,11 +167,33 @@ TokenLedger::track(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
                    const std::optional<QString> &idempotencyKey, qint64 nowMs,
                    const PriceCatalogue &catalogue)
 {
-    if (request.timestamp && *request.timestamp > nowMs + 5 * 60 * 1000)
-        return ApiError::invalidInputs(u"timestamp"_s, u"must not be in the future"_s);
+    if (auto invalid = checkTimestamp(request, nowMs))
+        return *invalid;
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
+    auto response = apply(db, dialect, scope, request, idempotencyKey, nowMs, catalogue);
+    if (!response)
+        return response;
+    if (auto committed = transaction.commit(); !committed)
+        return committed.error();
+    return response;
+}
+
+std::optional<ApiError> TokenLedger::checkTimestamp(const api::TrackTokensRequest &request,
+                                                    qint64 nowMs)
+{
+    if (request.timestamp && *request.timestamp > nowMs + 5 * 60 * 1000)
+        return ApiError::invalidInputs(u"timestamp"_s, u"must not be in the future"_s);
+    return std::nullopt;
+}
+
+api::Result<api::TrackTokensResponse>
+TokenLedger::apply(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
+                   const api::TrackTokensRequest &request,
+                   const std::optional<QString> &idempotencyKey, qint64 nowMs,
+                   const PriceCatalogue &catalogue)
+{
     auto customer =
         firstKey(db, u"SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?"_s,
                  {scope.orgPk, scope.envWord(), request.customerId});
@@ -360,8 +382,6 @@ TokenLedger::track(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
                     .arg(*idempotencyKey)};
         return inserted.error();
     }
-    if (auto committed = transaction.commit(); !committed)
-        return committed.error();
     auto summary = summarize(feature.value().id, rows.value());
     if (!summary)
         return summary.error();

@@ -17,10 +17,19 @@ namespace md::engine {
 class TokenLedger final
 {
 public:
+    // One call in its own write transaction.
     static api::Result<api::TrackTokensResponse>
     track(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
           const api::TrackTokensRequest &request, const std::optional<QString> &idempotencyKey,
           qint64 nowMs, const PriceCatalogue &catalogue);
+    // The same inside the caller's write transaction (the queue worker's batch).
+    static api::Result<api::TrackTokensResponse>
+    apply(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
+          const api::TrackTokensRequest &request, const std::optional<QString> &idempotencyKey,
+          qint64 nowMs, const PriceCatalogue &catalogue);
+    // 400 when the event's timestamp lies in the future (five minutes' leeway for clocks).
+    static std::optional<api::ApiError> checkTimestamp(const api::TrackTokensRequest &request,
+                                                       qint64 nowMs);
 };
 
 } // namespace md::engine

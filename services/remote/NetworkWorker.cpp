@@ -71,6 +71,8 @@ api::Result<QJsonObject> NetworkWorker::outcome(QNetworkReply *reply)
             return ApiError{0, u"network_error"_s, u"%1: %2"_s.arg(where, reply->errorString())};
         }
     }
+    if (status == 204)
+        return QJsonObject(); // no content (track_tokens with the async flag)
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(bytes, &parseError);
     if (parseError.error != QJsonParseError::NoError || !document.isObject()) {

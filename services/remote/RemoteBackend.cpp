@@ -92,8 +92,24 @@ RemoteBackend::trackTokens(const api::TrackTokensRequest &request,
     QList<std::pair<QByteArray, QByteArray>> headers;
     if (idempotencyKey)
         headers.append({"Idempotency-Key", idempotencyKey->toUtf8()});
-    return call<api::TrackTokensResponse>(u"/v1/balances.track_tokens"_s, request.toJson(),
-                                          headers);
+    if (!request.async)
+        return call<api::TrackTokensResponse>(u"/v1/balances.track_tokens"_s, request.toJson(),
+                                              headers);
+    // 204 with no body: stored for later. A server that applied the call at
+    // once may still answer 200 with the usual body.
+    return post(u"/v1/balances.track_tokens"_s, request.toJson(), headers)
+        .then([customerId = request.customerId](
+                  const api::Result<QJsonObject> &answer) -> api::Result<api::TrackTokensResponse> {
+            if (!answer)
+                return answer.error();
+            if (answer.value().isEmpty()) {
+                api::TrackTokensResponse accepted;
+                accepted.customerId = customerId;
+                accepted.queued = true;
+                return accepted;
+            }
+            return api::decode<api::TrackTokensResponse>(answer.value());
+        });
 }
 
 backend::Reply<api::UpdateRewardResponse>

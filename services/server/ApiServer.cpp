@@ -28,16 +28,19 @@ QFuture<QHttpServerResponse> ready(QHttpServerResponse response)
 }
 
 // The JSON of a decoded value, or its error, for a route's work function.
-template <typename T> api::Result<QJsonObject> json(const api::Result<T> &result)
+template <typename T> ApiServer::Answer json(const api::Result<T> &result)
 {
     if (!result)
         return result.error();
-    return result.value().toJson();
+    if constexpr (std::is_same_v<T, api::TrackTokensResponse>) {
+        if (result.value().queued)
+            return std::optional<QJsonObject>(); // async: 204, no body
+    }
+    return std::optional<QJsonObject>(result.value().toJson());
 }
 
 // Decodes `body` as T, then runs `call` with it.
-template <typename T, typename F>
-api::Result<QJsonObject> withBody(const QJsonValue &body, F &&call)
+template <typename T, typename F> ApiServer::Answer withBody(const QJsonValue &body, F &&call)
 {
     auto request = api::decode<T>(body);
     if (!request)
@@ -163,7 +166,9 @@ QFuture<QHttpServerResponse> ApiServer::dispatch(const QHttpServerRequest &reque
             auto result = work(m_service, key.value(), reader.raw(), info);
             if (!result)
                 return errorResponse(result.error());
-            return QHttpServerResponse(result.value());
+            if (!result.value())
+                return QHttpServerResponse(QHttpServerResponse::StatusCode::NoContent);
+            return QHttpServerResponse(*result.value());
         };
         QHttpServerResponse response = respond();
         finished();
@@ -239,12 +244,12 @@ void ApiServer::addRoutes()
              [](BillingService &s, const KeyContext &k, const QJsonValue &, const RequestInfo &) {
                  auto orgs = s.listOrganizations(k);
                  if (!orgs)
-                     return api::Result<QJsonObject>(orgs.error());
+                     return Answer(orgs.error());
                  QString name;
                  for (const api::OrganizationInfo &org : orgs.value().list)
                      if (org.slug == k.orgSlug)
                          name = org.name;
-                 return api::Result<QJsonObject>(QJsonObject{
+                 return Answer(QJsonObject{
                      {u"organization"_s,
                       QJsonObject{{u"id"_s, k.orgId}, {u"slug"_s, k.orgSlug}, {u"name"_s, name}}},
                      {u"environment"_s, k.scope.envWord()},
@@ -258,7 +263,7 @@ void ApiServer::addRoutes()
         });
     addRoute(u"/v1/meterdesk/customers.get"_s, false,
              [](BillingService &s, const KeyContext &k, const QJsonValue &body,
-                const RequestInfo &) -> api::Result<QJsonObject> {
+                const RequestInfo &) -> Answer {
                  const api::JsonReader reader(body);
                  const QString id = reader.field("customer_id"_L1).string();
                  if (!reader.ok())

@@ -41,6 +41,9 @@ public:
     void shutdown();
     int inFlight() const { return m_inFlight.load(); }
 
+    // A route's answer: a JSON body, or none for 204 No Content.
+    using Answer = api::Result<std::optional<QJsonObject>>;
+
 Q_SIGNALS:
     void drained();
 
@@ -50,9 +53,8 @@ private:
     {
         std::optional<QString> idempotencyKey;
     };
-    using Work =
-        std::function<api::Result<QJsonObject>(engine::BillingService &, const engine::KeyContext &,
-                                               const QJsonValue &body, const RequestInfo &info)>;
+    using Work = std::function<Answer(engine::BillingService &, const engine::KeyContext &,
+                                      const QJsonValue &body, const RequestInfo &info)>;
     void addRoutes();
     void addRoute(const QString &path, bool versionRequired, Work work);
     QFuture<QHttpServerResponse> dispatch(const QHttpServerRequest &request, bool versionRequired,

@@ -21,6 +21,14 @@ using api::ListBalancesRequest;
 namespace {
 
 const QString FixtureKey = u"sk_test_fixture0000000000000000000001"_s;
+// The pricing workspace's organization (data/pricing-workspace.json).
+const QString PricingKey = u"sk_test_pricing0000000000000000000000"_s;
+const QString CataloguePath = QStringLiteral(MD_TEST_CONFORMANCE_DIR "/pricing-catalogue.json");
+
+api::Decimal dec(const char *text)
+{
+    return *api::Decimal::parse(QString::fromLatin1(text));
+}
 
 template <typename T> api::Result<T> await(QFuture<api::Result<T>> future)
 {
@@ -46,19 +54,20 @@ bool overHttp()
     return mode().startsWith("remote"_L1);
 }
 
-// The server's TLS options in remote-tls mode, none otherwise.
-QStringList tlsArguments()
+// The server's options: the test price catalogue, and TLS in remote-tls mode.
+QStringList serverArguments()
 {
-    if (mode() != "remote-tls"_L1)
-        return {};
-    return {u"--tls-cert"_s, QStringLiteral(MD_TEST_TLS_DIR "/server.crt"), u"--tls-key"_s,
-            QStringLiteral(MD_TEST_TLS_DIR "/server.key")};
+    QStringList arguments{u"--catalogue"_s, CataloguePath};
+    if (mode() == "remote-tls"_L1)
+        arguments += {u"--tls-cert"_s, QStringLiteral(MD_TEST_CONFORMANCE_DIR "/server.crt"),
+                      u"--tls-key"_s, QStringLiteral(MD_TEST_CONFORMANCE_DIR "/server.key")};
+    return arguments;
 }
 
 // The test certificate, for clients to trust.
 QList<QSslCertificate> testCa()
 {
-    QFile cert(QStringLiteral(MD_TEST_TLS_DIR "/server.crt"));
+    QFile cert(QStringLiteral(MD_TEST_CONFORMANCE_DIR "/server.crt"));
     if (!cert.open(QIODevice::ReadOnly))
         qFatal("the test certificate is missing");
     return QSslCertificate::fromDevice(&cert);
@@ -75,6 +84,32 @@ class TestConformance final : public QObject
     QString m_readOnlyBillingKey; // billing:write only
     QString m_liveKey;            // live environment, balances:read
     std::unique_ptr<backend::BillingBackend> m_backend;
+    std::unique_ptr<backend::BillingBackend> m_pricing; // the pricing workspace
+    engine::PriceCatalogue m_catalogue;                 // the test catalogue both sides use
+
+    api::Decimal remainingOf(backend::BillingBackend &backend, const QString &balanceId,
+                             const QString &customerId)
+    {
+        ListBalancesRequest request;
+        request.customerId = customerId;
+        auto page = await(backend.listBalances(request));
+        if (!page)
+            qFatal("list failed: %s", qPrintable(page.error().message));
+        for (const api::BalanceRow &row : page.value().list)
+            if (row.id == balanceId)
+                return row.remaining;
+        qFatal("no balance %s", qPrintable(balanceId));
+    }
+
+    api::TrackTokensRequest callFor(const QString &customer, const QString &model,
+                                    qint64 inputTokens)
+    {
+        api::TrackTokensRequest call;
+        call.customerId = customer;
+        call.modelId = model;
+        call.inputTokens = inputTokens;
+        return call;
+    }
 
     std::unique_ptr<backend::BillingBackend> backendFor(const QString &secret)
     {
@@ -89,6 +124,10 @@ class TestConformance final : public QObject
                                                                 engine::Clock(), secret);
         auto prepared = backend->prepare(false);
         prepared.waitForFinished();
+        auto catalogue = backend->loadCatalogue(CataloguePath);
+        catalogue.waitForFinished();
+        if (!catalogue.result())
+            qFatal("%s", qPrintable(catalogue.result().error().message));
         return backend;
     }
 
@@ -147,6 +186,9 @@ private Q_SLOTS:
             engine::Engine setup(m_database.location());
             QVERIFY(setup.open().ok());
             QVERIFY(setup.loadWorkspace(test::smallWorkspace()).ok());
+            auto pricing = setup.loadWorkspaceFile(
+                QStringLiteral(MD_TEST_CONFORMANCE_DIR "/pricing-workspace.json"));
+            QVERIFY2(pricing.ok(), pricing.ok() ? "" : qPrintable(pricing.error().message));
             auto billing =
                 setup.createKey(u"alpha"_s, engine::Environment::Test, {u"billing:write"_s}, {});
             auto live =
@@ -156,16 +198,21 @@ private Q_SLOTS:
             m_liveKey = live.value().secret;
         }
         if (overHttp()) {
-            const QString problem = m_server.start(m_database.location(), tlsArguments());
+            const QString problem = m_server.start(m_database.location(), serverArguments());
             QVERIFY2(problem.isEmpty(), qPrintable(problem));
             QCOMPARE(m_server.url().scheme(), mode() == "remote-tls"_L1 ? u"https"_s : u"http"_s);
         }
         m_backend = backendFor(FixtureKey);
+        m_pricing = backendFor(PricingKey);
+        auto catalogue = engine::PriceCatalogue::fromFile(CataloguePath);
+        QVERIFY(catalogue.ok());
+        m_catalogue = std::move(catalogue.value());
     }
 
     void cleanupTestCase()
     {
         m_backend.reset();
+        m_pricing.reset();
         if (overHttp())
             QCOMPARE(m_server.stop(), 0); // SIGTERM: finish, then exit 0
     }
@@ -344,11 +391,6 @@ private Q_SLOTS:
 
     void operationsNotYetBuiltAnswer501()
     {
-        api::TrackTokensRequest queued;
-        queued.customerId = u"ann"_s;
-        queued.modelId = u"openai/gpt-4o-mini"_s;
-        queued.async = true;
-        QCOMPARE(await(m_backend->trackTokens(queued)).error().status, 501);
         api::ImportCustomerRequest import;
         import.customerId = u"ann"_s;
         auto imported = await(m_backend->importCustomer(import));
@@ -364,7 +406,7 @@ private Q_SLOTS:
         if (!overHttp())
             QSKIP("about server processes");
         test::ServerProcess second;
-        const QString problem = second.start(m_database.location(), tlsArguments());
+        const QString problem = second.start(m_database.location(), serverArguments());
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         remote::RemoteBackend::Options options;
         if (mode() == "remote-tls"_L1)
@@ -428,8 +470,7 @@ private Q_SLOTS:
     // Token tracking changes balances, so these run last (Qt Test keeps declaration order).
     void trackTokensDeductsExactly()
     {
-        const engine::ModelPrice *price =
-            engine::PriceCatalogue::bundled().find(u"openai/gpt-4o-mini"_s);
+        const engine::ModelPrice *price = m_catalogue.find(u"openai/gpt-4o-mini"_s);
         QVERIFY(price);
         // (1000 × input + 500 × output) / 1e6, then the fixture's openai markup of 10 %.
         const api::Decimal base = price->input.mulDiv(1000, 1)
@@ -554,6 +595,178 @@ private Q_SLOTS:
         QVERIFY(tracked.error().message.contains(customer) ||
                 tracked.error().message.contains(model) ||
                 tracked.error().message.contains(feature));
+    }
+
+    // Pricing vectors against data/pricing-catalogue.json and the markups of
+    // data/pricing-workspace.json ("credits": model acme/full 50 %, provider
+    // acme 20 %, default 5 %, acme/gift -100; "plain": none). Expected values
+    // are worked by hand in the comments.
+    void pricingVectors_data()
+    {
+        QTest::addColumn<QString>("customer");
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QList<qint64>>(
+            "tokens"); // input, output, cache read, cache write, reasoning, audio in, audio out
+        QTest::addColumn<QString>("value");
+        // 1000×3 + 200×15 + 10000×0.3 + 400×3.75 + 100×20 + 10×40 + 10×80 = 13700 → 0.0137
+        QTest::newRow("own pool prices, model markup")
+            << u"pat"_s << u"acme/full"_s << QList<qint64>{1000, 200, 10000, 400, 100, 10, 10}
+            << u"0.02055"_s; // × 1.5
+        QTest::newRow("own pool prices, no markup")
+            << u"quinn"_s << u"acme/full"_s << QList<qint64>{1000, 200, 10000, 400, 100, 10, 10}
+            << u"0.0137"_s;
+        // No cache/reasoning/audio prices: 1000×2.5 + 500×10 + 2000×2.5 + 300×10 + 100×2.5
+        // + 50×10 = 16250 → 0.01625
+        QTest::newRow("fallbacks, provider markup")
+            << u"pat"_s << u"acme/basic"_s << QList<qint64>{1000, 500, 2000, 0, 300, 100, 50}
+            << u"0.0195"_s; // × 1.2
+        // Audio only: 1000×2.5 (input) + 1000×10 (output) = 12500 → 0.0125
+        QTest::newRow("audio fallbacks, no markup")
+            << u"quinn"_s << u"acme/basic"_s << QList<qint64>{0, 0, 0, 0, 0, 1000, 1000}
+            << u"0.0125"_s;
+        // Provider "router", model "vendor/model-x": 1,000,000 × 1 → 1, default markup 5 %.
+        QTest::newRow("nested model id, default markup")
+            << u"pat"_s << u"router/vendor/model-x"_s << QList<qint64>{1000000, 0, 0, 0, 0, 0, 0}
+            << u"1.05"_s;
+        QTest::newRow("nested model id, no markup")
+            << u"quinn"_s << u"router/vendor/model-x"_s
+            << QList<qint64>{1000000, 500000, 0, 0, 0, 0, 0} << u"2"_s;
+        // One token at 1 $/M with 5 %: 0.00000105, exact to the nano-dollar.
+        QTest::newRow("one token")
+            << u"pat"_s << u"flat/one"_s << QList<qint64>{1, 0, 0, 0, 0, 0, 0} << u"0.00000105"_s;
+        QTest::newRow("free model")
+            << u"pat"_s << u"acme/gift"_s << QList<qint64>{5000, 5000, 0, 0, 0, 0, 0} << u"0"_s;
+    }
+    void pricingVectors()
+    {
+        QFETCH(QString, customer);
+        QFETCH(QString, model);
+        QFETCH(QList<qint64>, tokens);
+        QFETCH(QString, value);
+        api::TrackTokensRequest call = callFor(customer, model, tokens.at(0));
+        call.outputTokens = tokens.at(1);
+        call.cacheReadTokens = tokens.at(2);
+        call.cacheWriteTokens = tokens.at(3);
+        call.reasoningTokens = tokens.at(4);
+        call.audioInputTokens = tokens.at(5);
+        call.audioOutputTokens = tokens.at(6);
+        const QString balance = customer == "pat"_L1 ? u"b_pat"_s : u"b_quinn"_s;
+        const api::Decimal before = remainingOf(*m_pricing, balance, customer);
+        auto tracked = await(m_pricing->trackTokens(call));
+        QVERIFY2(tracked.ok(), tracked.ok() ? "" : qPrintable(tracked.error().message));
+        QCOMPARE(tracked.value().value, dec(value.toLatin1().constData()));
+        const api::Decimal deducted =
+            before.minus(remainingOf(*m_pricing, balance, customer)).value();
+        QCOMPARE(deducted, tracked.value().value);
+        QCOMPARE(tracked.value().deductions.isEmpty(), tracked.value().value.isZero());
+    }
+
+    void deductionOrderAcrossRowsAndRollovers()
+    {
+        // 16 at 1 $/M: rollovers first, soonest expiry first (2, then 3), then the
+        // resetting plan row (10), then the standalone row that expires (1 of 5);
+        // the standalone row without expiry is untouched.
+        auto tracked = await(m_pricing->trackTokens(callFor(u"rae"_s, u"flat/one"_s, 16'000'000)));
+        QVERIFY2(tracked.ok(), tracked.ok() ? "" : qPrintable(tracked.error().message));
+        QCOMPARE(tracked.value().value, dec("16"));
+        QCOMPARE(tracked.value().deductions.size(), 2);
+        QCOMPARE(tracked.value().deductions.at(0).balanceId, u"b_rae_plan"_s);
+        QCOMPARE(tracked.value().deductions.at(0).value, dec("15"));
+        QCOMPARE(tracked.value().deductions.at(0).planId, u"team"_s);
+        QVERIFY(tracked.value().deductions.at(0).reset.has_value());
+        QCOMPARE(tracked.value().deductions.at(1).balanceId, u"b_rae_pack"_s);
+        QCOMPARE(tracked.value().deductions.at(1).value, dec("1"));
+        QVERIFY(!tracked.value().deductions.at(1).planId);
+        QCOMPARE(tracked.value().balance->remaining, dec("8"));
+        QCOMPARE(remainingOf(*m_pricing, u"b_rae_pack"_s, u"rae"_s), dec("4"));
+        QCOMPARE(remainingOf(*m_pricing, u"b_rae_old"_s, u"rae"_s), dec("4"));
+        QCOMPARE(remainingOf(*m_pricing, u"b_rae_plan"_s, u"rae"_s), dec("0"));
+    }
+
+    void capAndOverflowAtTheBoundary_data()
+    {
+        QTest::addColumn<QString>("customer");
+        QTest::addColumn<qint64>("tokens");
+        QTest::addColumn<bool>("overflow");
+        QTest::addColumn<QString>("deducted");
+        QTest::addColumn<QString>("remaining");
+        // Each customer holds 0.5 of "plain" (no markup); 1 token costs 0.000001.
+        QTest::newRow("exactly what is left, cap")
+            << u"vic"_s << qint64(500000) << false << u"0.5"_s << u"0"_s;
+        QTest::newRow("one token more, cap")
+            << u"uma"_s << qint64(500001) << false << u"0.5"_s << u"0"_s;
+        QTest::newRow("one token more, overflow")
+            << u"wes"_s << qint64(500001) << true << u"0.500001"_s << u"-0.000001"_s;
+    }
+    void capAndOverflowAtTheBoundary()
+    {
+        QFETCH(QString, customer);
+        QFETCH(qint64, tokens);
+        QFETCH(bool, overflow);
+        QFETCH(QString, deducted);
+        QFETCH(QString, remaining);
+        api::TrackTokensRequest call = callFor(customer, u"flat/one"_s, tokens);
+        if (overflow)
+            call.overageBehavior = api::OverageBehavior::Overflow;
+        auto tracked = await(m_pricing->trackTokens(call));
+        QVERIFY2(tracked.ok(), tracked.ok() ? "" : qPrintable(tracked.error().message));
+        QCOMPARE(tracked.value().value, api::Decimal::fromRaw(tokens * 1000)); // 1e-6 each
+        QCOMPARE(tracked.value().deductions.size(), 1);
+        QCOMPARE(tracked.value().deductions.first().value, dec(deducted.toLatin1().constData()));
+        QCOMPARE(tracked.value().balance->remaining, dec(remaining.toLatin1().constData()));
+        QCOMPARE(remainingOf(*m_pricing, u"b_"_s + customer, customer),
+                 dec(remaining.toLatin1().constData()));
+    }
+
+    void autoDetectionFailures()
+    {
+        auto several = await(m_pricing->trackTokens(callFor(u"sam"_s, u"flat/one"_s, 10)));
+        QCOMPARE(several.error().status, 400);
+        QCOMPARE(several.error().code, u"invalid_request"_s);
+        QVERIFY(several.error().message.contains(u"credits"_s));
+        QVERIFY(several.error().message.contains(u"plain"_s));
+        api::TrackTokensRequest named = callFor(u"sam"_s, u"flat/one"_s, 1'000'000);
+        named.featureId = u"plain"_s; // naming one resolves it
+        auto resolved = await(m_pricing->trackTokens(named));
+        QVERIFY(resolved.ok());
+        QCOMPARE(resolved.value().deductions.first().balanceId, u"b_sam_b"_s);
+        auto none = await(m_pricing->trackTokens(callFor(u"tia"_s, u"flat/one"_s, 10)));
+        QCOMPARE(none.error().status, 404);
+        QCOMPARE(none.error().code, u"feature_not_found"_s);
+        QVERIFY(none.error().message.contains(u"tia"_s));
+    }
+
+    void asyncCallsAreQueuedThenApplied()
+    {
+        api::TrackTokensRequest call = callFor(u"xena"_s, u"flat/one"_s, 1'000'000);
+        call.async = true;
+        auto queued = await(m_pricing->trackTokens(call, u"xena-async-1"_s));
+        QVERIFY2(queued.ok(), queued.ok() ? "" : qPrintable(queued.error().message));
+        QVERIFY(queued.value().queued);
+        QVERIFY(queued.value().deductions.isEmpty());
+        // The worker applies it shortly after: poll the balance, no fixed wait.
+        QTRY_COMPARE_WITH_TIMEOUT(remainingOf(*m_pricing, u"b_xena"_s, u"xena"_s), dec("9"), 10000);
+        // A repeated key is refused at once, queued or applied.
+        auto again = await(m_pricing->trackTokens(call, u"xena-async-1"_s));
+        QCOMPARE(again.error().status, 409);
+        // What can be checked at once is: an unknown customer or model is not queued.
+        api::TrackTokensRequest unknown = callFor(u"nobody"_s, u"flat/one"_s, 1);
+        unknown.async = true;
+        QCOMPARE(await(m_pricing->trackTokens(unknown)).error().code, u"customer_not_found"_s);
+        unknown = callFor(u"xena"_s, u"flat/none"_s, 1);
+        unknown.async = true;
+        QCOMPARE(await(m_pricing->trackTokens(unknown)).error().status, 400);
+        if (!overHttp())
+            return;
+        // On the wire: 204 and no body.
+        const auto [status, json] = rawPost(
+            u"/v1/balances.track_tokens"_s,
+            {{"authorization", "Bearer " + PricingKey.toLatin1()},
+             {"content-type", "application/json"}},
+            R"({"customer_id":"xena","model_id":"flat/one","input_tokens":1000000,"output_tokens":0,"async":true})");
+        QCOMPARE(status, 204);
+        QVERIFY(json.isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(remainingOf(*m_pricing, u"b_xena"_s, u"xena"_s), dec("8"), 10000);
     }
 };
 

@@ -111,9 +111,10 @@ private Q_SLOTS:
             QVERIFY(setup.open().ok());
         }
         test::ServerProcess server;
-        const QString problem = server.start(
-            database.location(), {u"--tls-cert"_s, QStringLiteral(MD_TEST_TLS_DIR "/server.crt"),
-                                  u"--tls-key"_s, QStringLiteral(MD_TEST_TLS_DIR "/server.key")});
+        const QString problem =
+            server.start(database.location(),
+                         {u"--tls-cert"_s, QStringLiteral(MD_TEST_CONFORMANCE_DIR "/server.crt"),
+                          u"--tls-key"_s, QStringLiteral(MD_TEST_CONFORMANCE_DIR "/server.key")});
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         remote::RemoteBackend backend(server.url(), u"sk_test_x"_s); // the test CA is not trusted
         auto result = settle(backend.listBalances({}));

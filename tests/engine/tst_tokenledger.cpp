@@ -1,6 +1,6 @@
 // Token tracking in the engine: the deduction order across rows and
-// rollovers, idempotency, and no lost update under concurrent calls (SQLite
-// and PostgreSQL).
+// rollovers, idempotency, no lost update under concurrent calls (SQLite and
+// PostgreSQL), and the queue behind the async flag.
 #include "services/engine/TokenLedger.h"
 #include "tests/engine/EngineFixture.h"
 
@@ -64,6 +64,31 @@ class TestTokenLedger final : public QObject
         if (overflow)
             call.overageBehavior = api::OverageBehavior::Overflow;
         return m_fixture->engine->trackTokens(m_scope, call, key);
+    }
+
+    api::TrackTokensRequest asyncCall(const QString &customer, qint64 dollars)
+    {
+        api::TrackTokensRequest call;
+        call.customerId = customer;
+        call.modelId = u"test/dollar"_s;
+        call.inputTokens = dollars;
+        call.async = true;
+        return call;
+    }
+
+    // Everything the customer has left: rows and rollovers.
+    api::Decimal totalOf(const QString &customer)
+    {
+        api::ListBalancesRequest all;
+        all.customerId = customer;
+        api::Decimal total;
+        const auto page = m_fixture->engine->listBalances(m_scope, all);
+        for (const api::BalanceRow &row : page.value().list) {
+            total = total.plus(row.remaining).value();
+            for (const api::Rollover &rollover : row.rollovers)
+                total = total.plus(rollover.balance).value();
+        }
+        return total;
     }
 
     api::Decimal remaining(const QString &balanceId)
@@ -152,16 +177,75 @@ private Q_SLOTS:
             QCOMPARE(worker.result(), 0);
         pool.waitForDone();
         // 22 dollars were there (20 on rows, 2 in the rollover): 160 taken leaves -138 in all.
-        api::ListBalancesRequest all;
-        all.customerId = u"cy"_s;
-        api::Decimal total;
-        const auto page = m_fixture->engine->listBalances(m_scope, all);
-        for (const api::BalanceRow &row : page.value().list) {
-            total = total.plus(row.remaining).value();
-            for (const api::Rollover &rollover : row.rollovers)
-                total = total.plus(rollover.balance).value();
+        QCOMPARE(totalOf(u"cy"_s), api::Decimal::fromInteger(22 - 160));
+    }
+
+    void queuedCallsSurviveARestart()
+    {
+        // No worker runs: what is acknowledged must already be in the database.
+        engine::TrackQueue &queue = m_fixture->engine->trackQueue();
+        QVERIFY(queue.enqueue(m_scope, asyncCall(u"cy"_s, 1), {}).ok());
+        QVERIFY(queue.enqueue(m_scope, asyncCall(u"cy"_s, 2), u"queued-1"_s).ok());
+        auto repeated = queue.enqueue(m_scope, asyncCall(u"cy"_s, 2), u"queued-1"_s);
+        QCOMPARE(repeated.error().status, 409);
+        QCOMPARE(queue.counts(m_scope).value().pending, 2);
+        QCOMPARE(totalOf(u"cy"_s), api::Decimal::fromInteger(22)); // nothing applied yet
+
+        // "Restart": a new engine on the same database applies them.
+        m_fixture->engine.reset();
+        MD_OPEN_FIXTURE(*m_fixture);
+        m_fixture->engine->setCatalogue(std::make_shared<engine::PriceCatalogue>(
+            engine::PriceCatalogue::fromJson(Prices).value()));
+        QCOMPARE(m_fixture->engine->trackQueue().drain().value(), 2);
+        QCOMPARE(totalOf(u"cy"_s), api::Decimal::fromInteger(22 - 3));
+        QCOMPARE(m_fixture->engine->trackQueue().counts(m_scope).value().pending, 0);
+        // The key now belongs to an applied event and is still refused.
+        QCOMPARE(track(u"cy"_s, 2, u"queued-1"_s).error().status, 409);
+    }
+
+    void aQueuedCallThatCannotApplyIsKeptWithItsError()
+    {
+        engine::TrackQueue &queue = m_fixture->engine->trackQueue();
+        // "two" has two credit systems and names none: accepted, then refused by the worker.
+        QVERIFY(queue.enqueue(m_scope, asyncCall(u"two"_s, 1), {}).ok());
+        QVERIFY(queue.enqueue(m_scope, asyncCall(u"cy"_s, 1), {}).ok());
+        QCOMPARE(queue.drain().value(), 2);
+        const auto counts = queue.counts(m_scope).value();
+        QCOMPARE(counts.pending, 0);
+        QCOMPARE(counts.failed, 1);
+        QCOMPARE(totalOf(u"cy"_s), api::Decimal::fromInteger(21)); // the other call still applied
+        // What can be checked at once is refused at once.
+        QCOMPARE(queue.enqueue(m_scope, asyncCall(u"nobody"_s, 1), {}).error().status, 404);
+    }
+
+    void queuedAndDirectCallsTogetherLoseNoUpdate()
+    {
+        m_fixture->engine->trackQueue().startWorker();
+        QList<QFuture<int>> workers;
+        QThreadPool pool;
+        pool.setMaxThreadCount(8);
+        for (int w = 0; w < 8; ++w) {
+            workers.append(QtConcurrent::run(&pool, [this, w] {
+                int failures = 0;
+                for (int i = 0; i < 20; ++i) {
+                    api::TrackTokensRequest call = asyncCall(u"cy"_s, 1);
+                    call.async = (w + i) % 2 == 0;
+                    call.overageBehavior = api::OverageBehavior::Overflow;
+                    if (auto tracked = m_fixture->engine->trackTokens(m_scope, call, {});
+                        !tracked.ok()) {
+                        qWarning("track failed: %s", qPrintable(tracked.error().message));
+                        ++failures;
+                    }
+                }
+                return failures;
+            }));
         }
-        QCOMPARE(total, api::Decimal::fromInteger(22 - 160));
+        for (QFuture<int> &worker : workers)
+            QCOMPARE(worker.result(), 0);
+        // The worker applies what is queued: poll, no fixed wait.
+        QTRY_COMPARE_WITH_TIMEOUT(m_fixture->engine->trackQueue().counts(m_scope).value().pending,
+                                  0, 10000);
+        QCOMPARE(totalOf(u"cy"_s), api::Decimal::fromInteger(22 - 160));
     }
 };
 

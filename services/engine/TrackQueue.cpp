@@ -1,0 +1,313 @@
+#include "services/engine/TrackQueue.h"
+
+#include "services/api/WireCodec.h"
+#include "services/engine/Sql.h"
+#include "services/engine/TokenLedger.h"
+
+#include <QJsonDocument>
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+using api::ApiError;
+
+namespace {
+
+constexpr int BatchSize = 256;
+// How often the worker looks for calls stored by another process.
+constexpr auto PollInterval = std::chrono::seconds(1);
+
+ApiError duplicateKey(const QString &key)
+{
+    return {
+        409, u"duplicate_idempotency_key"_s,
+        u"an event with Idempotency-Key \"%1\" was already recorded; nothing was deducted"_s.arg(
+            key)};
+}
+
+} // namespace
+
+struct TrackQueue::Waiting
+{
+    Scope scope;
+    QString request; // compact JSON, timestamp filled in
+    std::optional<QString> idempotencyKey;
+    qint64 receivedAt = 0;
+    api::Result<api::Done> result = api::Done{};
+    bool done = false;
+};
+
+TrackQueue::TrackQueue(Database &database, Clock clock, CatalogueSource catalogue)
+    : m_database(database)
+    , m_clock(std::move(clock))
+    , m_catalogue(std::move(catalogue))
+{}
+
+TrackQueue::~TrackQueue()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_stored.notify_all();
+    if (m_worker)
+        m_worker->wait();
+}
+
+api::Result<api::Done> TrackQueue::check(const Scope &scope,
+                                         const api::TrackTokensRequest &request) const
+{
+    if (auto invalid = TokenLedger::checkTimestamp(request, m_clock()))
+        return *invalid;
+    if (!m_catalogue()->find(request.modelId))
+        return ApiError::invalidRequest(
+            u"model \"%1\" is not in the price catalogue; use a provider/model id it lists"_s.arg(
+                request.modelId));
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    auto found = runSql(
+        db.value(),
+        u"SELECT c.pk, e.pk FROM customers c LEFT JOIN entities e"
+        " ON e.customer_pk = c.pk AND e.id = ?"
+        " WHERE c.org_pk = ? AND c.env = ? AND c.id = ?"_s,
+        {request.entityId.value_or(QString()), scope.orgPk, scope.envWord(), request.customerId});
+    if (!found)
+        return found.error();
+    if (!found.value().next())
+        return ApiError::notFound(u"customer_not_found"_s,
+                                  u"customer \"%1\" does not exist"_s.arg(request.customerId));
+    if (request.entityId && found.value().value(1).isNull())
+        return ApiError::notFound(u"entity_not_found"_s,
+                                  u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
+                                      *request.entityId, request.customerId));
+    return api::Done{};
+}
+
+api::Result<api::Done> TrackQueue::enqueue(const Scope &scope,
+                                           const api::TrackTokensRequest &request,
+                                           const std::optional<QString> &idempotencyKey)
+{
+    if (auto checked = check(scope, request); !checked)
+        return checked;
+    Waiting self;
+    self.scope = scope;
+    self.idempotencyKey = idempotencyKey;
+    self.receivedAt = m_clock();
+    api::TrackTokensRequest stored = request;
+    stored.timestamp = request.timestamp.value_or(self.receivedAt); // the event's time is now
+    stored.async = false;
+    self.request = QString::fromUtf8(QJsonDocument(stored.toJson()).toJson(QJsonDocument::Compact));
+
+    std::unique_lock lock(m_mutex);
+    m_waiting.push_back(&self);
+    while (!self.done) {
+        if (m_storing) {
+            m_stored.wait(lock);
+            continue;
+        }
+        // Lead: store everyone waiting now, ourselves included.
+        m_storing = true;
+        const std::vector<Waiting *> batch = std::exchange(m_waiting, {});
+        lock.unlock();
+        store(batch);
+        lock.lock();
+        for (Waiting *waiting : batch)
+            waiting->done = true;
+        m_storing = false;
+        ++m_generation;
+        m_stored.notify_all();
+    }
+    return self.result;
+}
+
+void TrackQueue::store(const std::vector<Waiting *> &batch)
+{
+    const auto failAll = [&](const ApiError &error) {
+        for (Waiting *waiting : batch)
+            waiting->result = error;
+    };
+    auto db = m_database.connection();
+    if (!db)
+        return failAll(db.error());
+    WriteTransaction transaction(db.value(), m_database.dialect());
+    if (auto begun = transaction.begin(); !begun)
+        return failAll(begun.error());
+    QSet<QString> keysInBatch; // org, environment and key
+    QList<QVariantList> rows;
+    KeyAllocator keys(db.value(), m_database.dialect());
+    for (Waiting *waiting : batch) {
+        if (const auto &key = waiting->idempotencyKey) {
+            const QString scoped =
+                u"%1/%2/%3"_s.arg(waiting->scope.orgPk).arg(waiting->scope.envWord(), *key);
+            auto seen = runSql(db.value(),
+                               u"SELECT 1 FROM usage_events WHERE org_pk = ? AND env = ?"
+                               " AND idempotency_key = ? UNION ALL SELECT 1 FROM track_queue"
+                               " WHERE org_pk = ? AND env = ? AND idempotency_key = ?"_s,
+                               {waiting->scope.orgPk, waiting->scope.envWord(), *key,
+                                waiting->scope.orgPk, waiting->scope.envWord(), *key});
+            if (!seen)
+                return failAll(seen.error());
+            if (seen.value().next() || keysInBatch.contains(scoped)) {
+                waiting->result = duplicateKey(*key);
+                continue;
+            }
+            keysInBatch.insert(scoped);
+        }
+        auto pk = keys.next(u"track_queue"_s);
+        if (!pk)
+            return failAll(pk.error());
+        rows.append({pk.value(), waiting->scope.orgPk, waiting->scope.envWord(), waiting->request,
+                     waiting->idempotencyKey ? QVariant(*waiting->idempotencyKey) : QVariant(),
+                     waiting->receivedAt});
+    }
+    if (auto inserted = insertRows(
+            db.value(), u"track_queue"_s,
+            {u"pk"_s, u"org_pk"_s, u"env"_s, u"request"_s, u"idempotency_key"_s, u"received_at"_s},
+            rows);
+        !inserted)
+        return failAll(inserted.error());
+    if (auto committed = transaction.commit(); !committed)
+        return failAll(committed.error());
+}
+
+void TrackQueue::startWorker()
+{
+    if (m_worker)
+        return;
+    m_worker.reset(QThread::create([this] { work(); }));
+    m_worker->setObjectName(u"meterdesk-track-queue"_s);
+    m_worker->start();
+}
+
+void TrackQueue::work()
+{
+    quint64 seen = ~quint64(0); // first look at once: calls left by an earlier run
+    for (;;) {
+        {
+            std::unique_lock lock(m_mutex);
+            m_stored.wait_for(lock, PollInterval,
+                              [&] { return m_stopping || m_generation != seen; });
+            if (m_stopping)
+                return;
+            seen = m_generation;
+        }
+        for (;;) {
+            auto applied = applyBatch();
+            if (!applied) {
+                qWarning("track queue: %s; retrying shortly", qPrintable(applied.error().message));
+                break;
+            }
+            if (applied.value() == 0)
+                break;
+            const std::lock_guard lock(m_mutex);
+            if (m_stopping)
+                return;
+        }
+    }
+}
+
+api::Result<qsizetype> TrackQueue::drain()
+{
+    qsizetype total = 0;
+    for (;;) {
+        auto applied = applyBatch();
+        if (!applied)
+            return applied.error();
+        if (applied.value() == 0)
+            return total;
+        total += applied.value();
+    }
+}
+
+api::Result<qsizetype> TrackQueue::applyBatch()
+{
+    auto connection = m_database.connection();
+    if (!connection)
+        return connection.error();
+    const QSqlDatabase &db = connection.value();
+    const Dialect dialect = m_database.dialect();
+    WriteTransaction transaction(db, dialect);
+    if (auto begun = transaction.begin(); !begun)
+        return begun.error();
+    auto claimed = runSql(
+        db, u"SELECT pk, org_pk, env, request, idempotency_key FROM track_queue"
+            " WHERE failed_at IS NULL ORDER BY pk LIMIT %1%2"_s.arg(BatchSize)
+                .arg(dialect == Dialect::Postgres ? u" FOR UPDATE SKIP LOCKED"_s : QString()));
+    if (!claimed)
+        return claimed.error();
+    struct Stored
+    {
+        qint64 pk;
+        Scope scope;
+        QString request;
+        std::optional<QString> key;
+    };
+    QList<Stored> stored;
+    while (claimed.value().next()) {
+        const QSqlQuery &row = claimed.value();
+        stored.append({row.value(0).toLongLong(),
+                       {row.value(1).toLongLong(),
+                        environmentFromWord(row.value(2).toString()).value_or(Environment::Test)},
+                       row.value(3).toString(),
+                       row.value(4).isNull() ? std::nullopt
+                                             : std::optional<QString>(row.value(4).toString())});
+    }
+    if (stored.isEmpty())
+        return 0;
+    const std::shared_ptr<const PriceCatalogue> catalogue = m_catalogue();
+    QStringList appliedPks;
+    for (const Stored &call : std::as_const(stored)) {
+        // A savepoint per call: one that fails leaves the others' writes intact.
+        if (auto saved = runSql(db, u"SAVEPOINT queued_call"_s); !saved)
+            return saved.error();
+        auto request = api::decodeBody<api::TrackTokensRequest>(call.request.toUtf8());
+        auto applied = request ? TokenLedger::apply(db, dialect, call.scope, request.value(),
+                                                    call.key, m_clock(), *catalogue)
+                               : api::Result<api::TrackTokensResponse>(request.error());
+        if (applied) {
+            if (auto released = runSql(db, u"RELEASE SAVEPOINT queued_call"_s); !released)
+                return released.error();
+            appliedPks.append(QString::number(call.pk));
+            continue;
+        }
+        if (applied.error().status >= 500)
+            return applied.error(); // the database, not the call: roll back, retry later
+        if (auto undone = runSql(db, u"ROLLBACK TO SAVEPOINT queued_call"_s); !undone)
+            return undone.error();
+        if (auto released = runSql(db, u"RELEASE SAVEPOINT queued_call"_s); !released)
+            return released.error();
+        if (auto failed =
+                runSql(db, u"UPDATE track_queue SET failed_at = ?, error = ? WHERE pk = ?"_s,
+                       {m_clock(), applied.error().message, call.pk});
+            !failed)
+            return failed.error();
+    }
+    if (!appliedPks.isEmpty()) {
+        // Keys from the database itself, so joining them into the statement is safe.
+        if (auto removed = runSql(
+                db, u"DELETE FROM track_queue WHERE pk IN (%1)"_s.arg(appliedPks.join(u',')));
+            !removed)
+            return removed.error();
+    }
+    if (auto committed = transaction.commit(); !committed)
+        return committed.error();
+    return stored.size();
+}
+
+api::Result<TrackQueue::Counts> TrackQueue::counts(const Scope &scope)
+{
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    auto query = runSql(db.value(),
+                        u"SELECT COUNT(*) - COUNT(failed_at), COUNT(failed_at) FROM track_queue"
+                        " WHERE org_pk = ? AND env = ?"_s,
+                        {scope.orgPk, scope.envWord()});
+    if (!query)
+        return query.error();
+    query.value().next();
+    return Counts{query.value().value(0).toLongLong(), query.value().value(1).toLongLong()};
+}
+
+} // namespace md::engine

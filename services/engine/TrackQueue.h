@@ -1,0 +1,81 @@
+// Asynchronous balances.track_tokens (decisions.md 4.3). A call is written to
+// the track_queue table before it is acknowledged, so a restart loses none,
+// and a worker thread applies stored calls in batches shortly after.
+//
+// Acknowledgements are group-committed: the first caller to find no write in
+// progress stores every call waiting at that moment in one transaction while
+// the others wait for it. That is what lets tens of thousands of calls a
+// second be accepted with the same durability as a synchronous one.
+//
+// The worker also applies calls stored by an earlier run or by another server
+// on the same PostgreSQL database (rows are claimed with SKIP LOCKED). A call
+// it cannot apply (the customer lost its credit system, say) stays in the
+// table with its error rather than vanishing.
+#pragma once
+
+#include "services/api/TrackTokens.h"
+#include "services/engine/Database.h"
+#include "services/engine/PriceCatalogue.h"
+#include "services/engine/Scope.h"
+
+#include <QThread>
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace md::engine {
+
+class TrackQueue final
+{
+public:
+    using Clock = std::function<qint64()>;
+    using CatalogueSource = std::function<std::shared_ptr<const PriceCatalogue>()>;
+
+    TrackQueue(Database &database, Clock clock, CatalogueSource catalogue);
+    ~TrackQueue(); // stops the worker; calls not yet applied stay stored
+    Q_DISABLE_COPY_MOVE(TrackQueue)
+
+    // Checks what can be checked now (timestamp, model, customer, entity,
+    // a repeated Idempotency-Key) and stores the call. Blocks the calling
+    // thread until the call is durable; never call it from a GUI thread.
+    api::Result<api::Done> enqueue(const Scope &scope, const api::TrackTokensRequest &request,
+                                   const std::optional<QString> &idempotencyKey);
+
+    // Starts applying stored calls on a thread of its own.
+    void startWorker();
+    // Applies every stored call on the calling thread: returns how many were
+    // applied (failed ones stay in the table with their error).
+    api::Result<qsizetype> drain();
+
+    struct Counts
+    {
+        qint64 pending = 0;
+        qint64 failed = 0;
+    };
+    api::Result<Counts> counts(const Scope &scope);
+
+private:
+    struct Waiting;
+    api::Result<api::Done> check(const Scope &scope, const api::TrackTokensRequest &request) const;
+    void store(const std::vector<Waiting *> &batch);
+    // One batch: how many stored calls it applied or marked failed.
+    api::Result<qsizetype> applyBatch();
+    void work();
+
+    Database &m_database;
+    Clock m_clock;
+    CatalogueSource m_catalogue;
+
+    std::mutex m_mutex;
+    std::condition_variable m_stored; // a batch was stored (followers, worker)
+    std::vector<Waiting *> m_waiting;
+    bool m_storing = false;
+    bool m_stopping = false;
+    quint64 m_generation = 0; // batches stored, so the worker sees new work
+    std::unique_ptr<QThread> m_worker;
+};
+
+} // namespace md::engine
