@@ -17,7 +17,19 @@ echo
 echo "== balances.list over loopback HTTP"
 "$build/bench/bench_http" --server "$build/app/meterdesk-server"
 
+echo
+echo "== balances.track_tokens on SQLite (synchronous=NORMAL, then FULL)"
+"$build/bench/bench_track" --database "$scratch/track.db" --server "$build/app/meterdesk-server"
+MD_SQLITE_SYNCHRONOUS=FULL "$build/bench/bench_track" --database "$scratch/track-full.db" \
+  --server "$build/app/meterdesk-server" --async-calls 40000
+
 if [ -n "${MD_TEST_POSTGRES_URL:-}" ]; then
+  echo
+  echo "== balances.track_tokens on PostgreSQL"
+  psql -q "$MD_TEST_POSTGRES_URL" -c "CREATE DATABASE meterdesk_bench_track" >/dev/null
+  "$build/bench/bench_track" --database "${MD_TEST_POSTGRES_URL%/*}/meterdesk_bench_track" \
+    --server "$build/app/meterdesk-server" --calls 8000 --async-calls 40000
+
   echo
   echo "== balances.list on PostgreSQL"
   psql -q "$MD_TEST_POSTGRES_URL" -c "CREATE DATABASE meterdesk_bench" >/dev/null

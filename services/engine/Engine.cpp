@@ -175,19 +175,21 @@ api::Result<KeyContext> Engine::authenticate(const QString &secret)
     if (!db)
         return db.error();
     const QString hash = ApiKeys::hashOf(secret);
-    auto query = runSql(db.value(),
-                        u"SELECT k.hash, k.env, k.scopes, o.pk, o.id, o.slug FROM api_keys k"
-                        " JOIN organizations o ON o.pk = k.org_pk WHERE k.hash = ?"_s,
-                        {hash});
-    if (!query)
-        return query.error();
-    QSqlQuery &q = query.value();
+    auto rows = queryRows(db.value(),
+                          u"SELECT k.hash, k.env, k.scopes, o.pk, o.id, o.slug FROM api_keys k"
+                          " JOIN organizations o ON o.pk = k.org_pk WHERE k.hash = ?"_s,
+                          {hash});
+    if (!rows)
+        return rows.error();
     // The index finds the row; the comparison itself is constant-time.
-    if (!q.next() || !ApiKeys::sameHash(q.value(0).toString(), hash) ||
-        q.value(1).toString() != environmentWord(*env))
+    if (rows.value().isEmpty())
         return unauthorized;
-    return KeyContext{Scope{q.value(3).toLongLong(), *env}, q.value(4).toString(),
-                      q.value(5).toString(), q.value(2).toString().split(u' ', Qt::SkipEmptyParts)};
+    const QVariantList &key = rows.value().first();
+    if (!ApiKeys::sameHash(key.at(0).toString(), hash) ||
+        key.at(1).toString() != environmentWord(*env))
+        return unauthorized;
+    return KeyContext{Scope{key.at(3).toLongLong(), *env}, key.at(4).toString(),
+                      key.at(5).toString(), key.at(2).toString().split(u' ', Qt::SkipEmptyParts)};
 }
 
 } // namespace md::engine

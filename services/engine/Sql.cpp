@@ -2,6 +2,7 @@
 
 #include <QMutex>
 #include <QSqlError>
+#include <QSqlRecord>
 
 #include <memory>
 
@@ -95,6 +96,36 @@ api::Result<QSqlQuery *> runPrepared(const QSqlDatabase &db, const QString &sql,
     return query.get();
 }
 
+api::Result<QList<QVariantList>> queryRows(const QSqlDatabase &db, const QString &sql,
+                                           const QVariantList &binds)
+{
+    auto query = runPrepared(db, sql, binds);
+    if (!query)
+        return query.error();
+    QSqlQuery &q = *query.value();
+    QList<QVariantList> rows;
+    const int columns = q.record().count();
+    while (q.next()) {
+        QVariantList row;
+        row.reserve(columns);
+        for (int c = 0; c < columns; ++c)
+            row.append(q.value(c));
+        rows.append(std::move(row));
+    }
+    q.finish();
+    return rows;
+}
+
+api::Result<api::Done> execute(const QSqlDatabase &db, const QString &sql,
+                               const QVariantList &binds)
+{
+    auto query = runPrepared(db, sql, binds);
+    if (!query)
+        return query.error();
+    query.value()->finish();
+    return api::Done{};
+}
+
 WriteTransaction::WriteTransaction(QSqlDatabase db, Dialect dialect)
     : m_db(std::move(db))
     , m_dialect(dialect)
@@ -159,12 +190,13 @@ api::Result<qint64> KeyAllocator::next(const QString &table)
     }
     auto last = m_last.find(table);
     if (last == m_last.end()) {
-        auto query = runSql(m_db, descending ? u"SELECT COALESCE(MIN(pk), 0) FROM %1"_s.arg(table)
-                                             : u"SELECT COALESCE(MAX(pk), 0) FROM %1"_s.arg(table));
-        if (!query)
-            return query.error();
-        query.value().next();
-        last = m_last.insert(table, query.value().value(0).toLongLong());
+        auto rows = queryRows(m_db,
+                              descending ? u"SELECT COALESCE(MIN(pk), 0) FROM %1"_s.arg(table)
+                                         : u"SELECT COALESCE(MAX(pk), 0) FROM %1"_s.arg(table),
+                              {});
+        if (!rows)
+            return rows.error();
+        last = m_last.insert(table, rows.value().first().first().toLongLong());
     }
     *last += descending ? -1 : 1;
     return *last;

@@ -22,6 +22,12 @@ api::ApiError sqlError(const QSqlQuery &query);
 // SQLite does not hold a read snapshot open between calls.
 api::Result<QSqlQuery *> runPrepared(const QSqlDatabase &db, const QString &sql,
                                      const QVariantList &binds);
+// The rows of a prepared SELECT, copied out (for small results on hot paths).
+api::Result<QList<QVariantList>> queryRows(const QSqlDatabase &db, const QString &sql,
+                                           const QVariantList &binds);
+// A prepared statement that returns no rows (INSERT, UPDATE, DELETE).
+api::Result<api::Done> execute(const QSqlDatabase &db, const QString &sql,
+                               const QVariantList &binds);
 // Drops a connection's prepared statements; before the connection is removed.
 void forgetPreparedStatements(const QString &connectionName);
 

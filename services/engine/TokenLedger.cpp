@@ -25,12 +25,12 @@ int intervalRank(const std::optional<api::Reset> &reset)
 api::Result<std::optional<qint64>> firstKey(const QSqlDatabase &db, const QString &sql,
                                             const QVariantList &binds)
 {
-    auto query = runSql(db, sql, binds);
-    if (!query)
-        return query.error();
-    if (!query.value().next())
+    auto rows = queryRows(db, sql, binds);
+    if (!rows)
+        return rows.error();
+    if (rows.value().isEmpty())
         return std::optional<qint64>();
-    return std::optional<qint64>(query.value().value(0).toLongLong());
+    return std::optional<qint64>(rows.value().first().first().toLongLong());
 }
 
 struct FeatureChoice
@@ -43,30 +43,30 @@ api::Result<FeatureChoice> creditSystem(const QSqlDatabase &db, const Scope &sco
                                         qint64 customerPk, const api::TrackTokensRequest &request)
 {
     if (request.featureId) {
-        auto query =
-            runSql(db, u"SELECT pk, type FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
-                   {scope.orgPk, scope.envWord(), *request.featureId});
-        if (!query)
-            return query.error();
-        if (!query.value().next())
+        auto rows = queryRows(
+            db, u"SELECT pk, type FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
+            {scope.orgPk, scope.envWord(), *request.featureId});
+        if (!rows)
+            return rows.error();
+        if (rows.value().isEmpty())
             return ApiError::notFound(u"feature_not_found"_s,
                                       u"feature \"%1\" does not exist"_s.arg(*request.featureId));
-        if (query.value().value(1).toString() != "credit_system"_L1)
+        if (rows.value().first().at(1).toString() != "credit_system"_L1)
             return ApiError::invalidRequest(
                 u"feature \"%1\" is not an AI credit system; track tokens against a credit_system feature"_s
                     .arg(*request.featureId));
-        return FeatureChoice{query.value().value(0).toLongLong(), *request.featureId};
+        return FeatureChoice{rows.value().first().at(0).toLongLong(), *request.featureId};
     }
-    auto query =
-        runSql(db,
-               u"SELECT DISTINCT f.pk, f.id FROM balances b JOIN features f ON f.pk = b.feature_pk"
-               " WHERE b.customer_pk = ? AND f.type = 'credit_system' ORDER BY f.id"_s,
-               {customerPk});
-    if (!query)
-        return query.error();
+    auto rows = queryRows(
+        db,
+        u"SELECT DISTINCT f.pk, f.id FROM balances b JOIN features f ON f.pk = b.feature_pk"
+        " WHERE b.customer_pk = ? AND f.type = 'credit_system' ORDER BY f.id"_s,
+        {customerPk});
+    if (!rows)
+        return rows.error();
     QList<FeatureChoice> found;
-    while (query.value().next())
-        found.append({query.value().value(0).toLongLong(), query.value().value(1).toString()});
+    for (const QVariantList &row : std::as_const(rows.value()))
+        found.append({row.at(0).toLongLong(), row.at(1).toString()});
     if (found.isEmpty())
         return ApiError::notFound(
             u"feature_not_found"_s,
@@ -86,20 +86,21 @@ api::Result<FeatureChoice> creditSystem(const QSqlDatabase &db, const Scope &sco
 api::Result<CreditMarkups> markupsOf(const QSqlDatabase &db, qint64 featurePk)
 {
     CreditMarkups markups;
-    auto feature = runSql(db, u"SELECT default_markup FROM features WHERE pk = ?"_s, {featurePk});
+    auto feature =
+        queryRows(db, u"SELECT default_markup FROM features WHERE pk = ?"_s, {featurePk});
     if (!feature)
         return feature.error();
-    if (feature.value().next() && !feature.value().value(0).isNull())
-        markups.defaultMarkup = Decimal::parse(feature.value().value(0).toString());
+    if (!feature.value().isEmpty() && !feature.value().first().first().isNull())
+        markups.defaultMarkup = Decimal::parse(feature.value().first().first().toString());
     auto rows =
-        runSql(db, u"SELECT provider, model, markup FROM credit_markups WHERE feature_pk = ?"_s,
-               {featurePk});
+        queryRows(db, u"SELECT provider, model, markup FROM credit_markups WHERE feature_pk = ?"_s,
+                  {featurePk});
     if (!rows)
         return rows.error();
-    while (rows.value().next()) {
-        const QString provider = rows.value().value(0).toString();
-        const QString model = rows.value().value(1).toString();
-        const Decimal markup = Decimal::parse(rows.value().value(2).toString()).value_or(Decimal());
+    for (const QVariantList &row : std::as_const(rows.value())) {
+        const QString provider = row.at(0).toString();
+        const QString model = row.at(1).toString();
+        const Decimal markup = Decimal::parse(row.at(2).toString()).value_or(Decimal());
         if (model.isEmpty())
             markups.byProvider.insert(provider, markup);
         else
@@ -248,7 +249,7 @@ TokenLedger::apply(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
         // Concurrent calls for one customer queue on the customer's row: one
         // lock, so no two calls can take locks in opposite orders.
         if (auto locked =
-                runSql(db, u"SELECT pk FROM customers WHERE pk = ? FOR UPDATE"_s, {customerPk});
+                queryRows(db, u"SELECT pk FROM customers WHERE pk = ? FOR UPDATE"_s, {customerPk});
             !locked)
             return locked.error();
     }
@@ -320,26 +321,24 @@ TokenLedger::apply(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
         if (!taken.contains(row.id))
             continue;
         if (auto updated =
-                runSql(db, u"UPDATE balances SET remaining = ?, usage = ? WHERE id = ?"_s,
-                       {row.remaining.toString(), row.usage.toString(), row.id});
+                execute(db, u"UPDATE balances SET remaining = ?, usage = ? WHERE id = ?"_s,
+                        {row.remaining.toString(), row.usage.toString(), row.id});
             !updated)
             return updated.error();
         if (!row.rollovers.isEmpty()) {
             auto stored =
-                runSql(db,
-                       u"SELECT r.pk FROM rollovers r JOIN balances b ON b.pk = r.balance_pk"
-                       " WHERE b.id = ? ORDER BY r.expires_at, r.pk"_s,
-                       {row.id});
+                queryRows(db,
+                          u"SELECT r.pk FROM rollovers r JOIN balances b ON b.pk = r.balance_pk"
+                          " WHERE b.id = ? ORDER BY r.expires_at, r.pk"_s,
+                          {row.id});
             if (!stored)
                 return stored.error();
-            for (const api::Rollover &rollover : row.rollovers) {
-                if (!stored.value().next())
-                    break;
-                if (auto updated = runSql(db, u"UPDATE rollovers SET balance = ? WHERE pk = ?"_s,
-                                          {rollover.balance.toString(), stored.value().value(0)});
+            for (qsizetype i = 0; i < std::min(row.rollovers.size(), stored.value().size()); ++i)
+                if (auto updated = execute(
+                        db, u"UPDATE rollovers SET balance = ? WHERE pk = ?"_s,
+                        {row.rollovers.at(i).balance.toString(), stored.value().at(i).first()});
                     !updated)
                     return updated.error();
-            }
         }
     }
     for (const QString &id : std::as_const(touched)) {
@@ -360,19 +359,19 @@ TokenLedger::apply(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
                                       std::pair{u"audio_output_tokens"_s, tokens.outputAudio}})
         if (count > 0)
             tokenJson.insert(name, count);
-    if (auto inserted = insertRows(
-            db, u"usage_events"_s,
-            {u"pk"_s, u"org_pk"_s, u"env"_s, u"customer_pk"_s, u"entity_pk"_s, u"feature_pk"_s,
-             u"model_id"_s, u"tokens"_s, u"value"_s, u"properties"_s, u"timestamp"_s,
-             u"idempotency_key"_s, u"created_at"_s},
-            {{eventPk.value(), scope.orgPk, scope.envWord(), customerPk,
-              entityPk ? QVariant(*entityPk) : QVariant(), feature.value().pk, request.modelId,
-              QString::fromUtf8(QJsonDocument(tokenJson).toJson(QJsonDocument::Compact)),
-              response.value.toString(),
-              QString::fromUtf8(QJsonDocument(request.properties.value_or(QJsonObject()))
-                                    .toJson(QJsonDocument::Compact)),
-              request.timestamp.value_or(nowMs),
-              idempotencyKey ? QVariant(*idempotencyKey) : QVariant(), nowMs}});
+    if (auto inserted = execute(
+            db,
+            u"INSERT INTO usage_events (pk, org_pk, env, customer_pk, entity_pk, feature_pk,"
+            " model_id, tokens, value, properties, timestamp, idempotency_key, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
+            {eventPk.value(), scope.orgPk, scope.envWord(), customerPk,
+             entityPk ? QVariant(*entityPk) : QVariant(), feature.value().pk, request.modelId,
+             QString::fromUtf8(QJsonDocument(tokenJson).toJson(QJsonDocument::Compact)),
+             response.value.toString(),
+             QString::fromUtf8(QJsonDocument(request.properties.value_or(QJsonObject()))
+                                   .toJson(QJsonDocument::Compact)),
+             request.timestamp.value_or(nowMs),
+             idempotencyKey ? QVariant(*idempotencyKey) : QVariant(), nowMs});
         !inserted) {
         // A concurrent call with the same key won the race.
         if (idempotencyKey)

@@ -13,9 +13,14 @@ using api::ApiError;
 
 namespace {
 
-constexpr int BatchSize = 256;
+// Calls applied per transaction: small enough that acknowledgements never
+// wait long for the writer lock.
+constexpr int BatchSize = 64;
 // How often the worker looks for calls stored by another process.
 constexpr auto PollInterval = std::chrono::seconds(1);
+// While calls keep arriving the worker pauses this long between batches, so
+// acknowledging (the caller waits) comes before applying (nobody waits).
+constexpr auto YieldInterval = std::chrono::milliseconds(10);
 
 ApiError duplicateKey(const QString &key)
 {
@@ -66,7 +71,7 @@ api::Result<api::Done> TrackQueue::check(const Scope &scope,
     auto db = m_database.connection();
     if (!db)
         return db.error();
-    auto found = runSql(
+    auto found = queryRows(
         db.value(),
         u"SELECT c.pk, e.pk FROM customers c LEFT JOIN entities e"
         " ON e.customer_pk = c.pk AND e.id = ?"
@@ -74,10 +79,10 @@ api::Result<api::Done> TrackQueue::check(const Scope &scope,
         {request.entityId.value_or(QString()), scope.orgPk, scope.envWord(), request.customerId});
     if (!found)
         return found.error();
-    if (!found.value().next())
+    if (found.value().isEmpty())
         return ApiError::notFound(u"customer_not_found"_s,
                                   u"customer \"%1\" does not exist"_s.arg(request.customerId));
-    if (request.entityId && found.value().value(1).isNull())
+    if (request.entityId && found.value().first().at(1).isNull())
         return ApiError::notFound(u"entity_not_found"_s,
                                   u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
                                       *request.entityId, request.customerId));
@@ -134,21 +139,20 @@ void TrackQueue::store(const std::vector<Waiting *> &batch)
     if (auto begun = transaction.begin(); !begun)
         return failAll(begun.error());
     QSet<QString> keysInBatch; // org, environment and key
-    QList<QVariantList> rows;
     KeyAllocator keys(db.value(), m_database.dialect());
     for (Waiting *waiting : batch) {
         if (const auto &key = waiting->idempotencyKey) {
             const QString scoped =
                 u"%1/%2/%3"_s.arg(waiting->scope.orgPk).arg(waiting->scope.envWord(), *key);
-            auto seen = runSql(db.value(),
-                               u"SELECT 1 FROM usage_events WHERE org_pk = ? AND env = ?"
-                               " AND idempotency_key = ? UNION ALL SELECT 1 FROM track_queue"
-                               " WHERE org_pk = ? AND env = ? AND idempotency_key = ?"_s,
-                               {waiting->scope.orgPk, waiting->scope.envWord(), *key,
-                                waiting->scope.orgPk, waiting->scope.envWord(), *key});
+            auto seen = queryRows(db.value(),
+                                  u"SELECT 1 FROM usage_events WHERE org_pk = ? AND env = ?"
+                                  " AND idempotency_key = ? UNION ALL SELECT 1 FROM track_queue"
+                                  " WHERE org_pk = ? AND env = ? AND idempotency_key = ?"_s,
+                                  {waiting->scope.orgPk, waiting->scope.envWord(), *key,
+                                   waiting->scope.orgPk, waiting->scope.envWord(), *key});
             if (!seen)
                 return failAll(seen.error());
-            if (seen.value().next() || keysInBatch.contains(scoped)) {
+            if (!seen.value().isEmpty() || keysInBatch.contains(scoped)) {
                 waiting->result = duplicateKey(*key);
                 continue;
             }
@@ -157,16 +161,16 @@ void TrackQueue::store(const std::vector<Waiting *> &batch)
         auto pk = keys.next(u"track_queue"_s);
         if (!pk)
             return failAll(pk.error());
-        rows.append({pk.value(), waiting->scope.orgPk, waiting->scope.envWord(), waiting->request,
-                     waiting->idempotencyKey ? QVariant(*waiting->idempotencyKey) : QVariant(),
-                     waiting->receivedAt});
+        if (auto inserted = execute(
+                db.value(),
+                u"INSERT INTO track_queue (pk, org_pk, env, request, idempotency_key,"
+                " received_at) VALUES (?, ?, ?, ?, ?, ?)"_s,
+                {pk.value(), waiting->scope.orgPk, waiting->scope.envWord(), waiting->request,
+                 waiting->idempotencyKey ? QVariant(*waiting->idempotencyKey) : QVariant(),
+                 waiting->receivedAt});
+            !inserted)
+            return failAll(inserted.error());
     }
-    if (auto inserted = insertRows(
-            db.value(), u"track_queue"_s,
-            {u"pk"_s, u"org_pk"_s, u"env"_s, u"request"_s, u"idempotency_key"_s, u"received_at"_s},
-            rows);
-        !inserted)
-        return failAll(inserted.error());
     if (auto committed = transaction.commit(); !committed)
         return failAll(committed.error());
 }
@@ -200,7 +204,11 @@ void TrackQueue::work()
             }
             if (applied.value() == 0)
                 break;
-            const std::lock_guard lock(m_mutex);
+            std::unique_lock lock(m_mutex);
+            if (m_generation != seen) { // calls arrived meanwhile: let them in first
+                seen = m_generation;
+                m_stored.wait_for(lock, YieldInterval, [&] { return m_stopping; });
+            }
             if (m_stopping)
                 return;
         }
@@ -230,10 +238,12 @@ api::Result<qsizetype> TrackQueue::applyBatch()
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
-    auto claimed = runSql(
-        db, u"SELECT pk, org_pk, env, request, idempotency_key FROM track_queue"
-            " WHERE failed_at IS NULL ORDER BY pk LIMIT %1%2"_s.arg(BatchSize)
-                .arg(dialect == Dialect::Postgres ? u" FOR UPDATE SKIP LOCKED"_s : QString()));
+    auto claimed =
+        queryRows(db,
+                  u"SELECT pk, org_pk, env, request, idempotency_key FROM track_queue"
+                  " WHERE failed_at IS NULL ORDER BY pk LIMIT %1%2"_s.arg(BatchSize)
+                      .arg(dialect == Dialect::Postgres ? u" FOR UPDATE SKIP LOCKED"_s : QString()),
+                  {});
     if (!claimed)
         return claimed.error();
     struct Stored
@@ -244,19 +254,16 @@ api::Result<qsizetype> TrackQueue::applyBatch()
         std::optional<QString> key;
     };
     QList<Stored> stored;
-    while (claimed.value().next()) {
-        const QSqlQuery &row = claimed.value();
-        stored.append({row.value(0).toLongLong(),
-                       {row.value(1).toLongLong(),
-                        environmentFromWord(row.value(2).toString()).value_or(Environment::Test)},
-                       row.value(3).toString(),
-                       row.value(4).isNull() ? std::nullopt
-                                             : std::optional<QString>(row.value(4).toString())});
-    }
+    for (const QVariantList &row : std::as_const(claimed.value()))
+        stored.append(
+            {row.at(0).toLongLong(),
+             {row.at(1).toLongLong(),
+              environmentFromWord(row.at(2).toString()).value_or(Environment::Test)},
+             row.at(3).toString(),
+             row.at(4).isNull() ? std::nullopt : std::optional<QString>(row.at(4).toString())});
     if (stored.isEmpty())
         return 0;
     const std::shared_ptr<const PriceCatalogue> catalogue = m_catalogue();
-    QStringList appliedPks;
     for (const Stored &call : std::as_const(stored)) {
         // A savepoint per call: one that fails leaves the others' writes intact.
         if (auto saved = runSql(db, u"SAVEPOINT queued_call"_s); !saved)
@@ -268,7 +275,9 @@ api::Result<qsizetype> TrackQueue::applyBatch()
         if (applied) {
             if (auto released = runSql(db, u"RELEASE SAVEPOINT queued_call"_s); !released)
                 return released.error();
-            appliedPks.append(QString::number(call.pk));
+            if (auto removed = execute(db, u"DELETE FROM track_queue WHERE pk = ?"_s, {call.pk});
+                !removed)
+                return removed.error();
             continue;
         }
         if (applied.error().status >= 500)
@@ -278,17 +287,10 @@ api::Result<qsizetype> TrackQueue::applyBatch()
         if (auto released = runSql(db, u"RELEASE SAVEPOINT queued_call"_s); !released)
             return released.error();
         if (auto failed =
-                runSql(db, u"UPDATE track_queue SET failed_at = ?, error = ? WHERE pk = ?"_s,
-                       {m_clock(), applied.error().message, call.pk});
+                execute(db, u"UPDATE track_queue SET failed_at = ?, error = ? WHERE pk = ?"_s,
+                        {m_clock(), applied.error().message, call.pk});
             !failed)
             return failed.error();
-    }
-    if (!appliedPks.isEmpty()) {
-        // Keys from the database itself, so joining them into the statement is safe.
-        if (auto removed = runSql(
-                db, u"DELETE FROM track_queue WHERE pk IN (%1)"_s.arg(appliedPks.join(u',')));
-            !removed)
-            return removed.error();
     }
     if (auto committed = transaction.commit(); !committed)
         return committed.error();

@@ -1,0 +1,385 @@
+// balances.track_tokens throughput: synchronous calls per second and p50/p99
+// latency with 8 concurrent clients through EngineBackend and over loopback
+// HTTP (meterdesk-server), then async calls accepted per second and how fast
+// the queue drains. Afterwards it checks that every customer's balance equals
+// what it started with minus exactly the expected sum. Prints figures only;
+// exits non-zero if a call failed or a balance is off.
+#include "services/api/WireCodec.h"
+#include "services/backend/EngineBackend.h"
+#include "services/engine/Engine.h"
+#include "services/engine/TokenPricing.h"
+#include "services/remote/RemoteBackend.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTextStream>
+
+#include <algorithm>
+#include <thread>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QTextStream out(stdout);
+QTextStream err(stderr);
+
+const QString Model = u"openai/gpt-4o-mini"_s;
+const QString Markup = u"12.5"_s;
+const qint64 Granted = 1'000'000'000;
+
+[[noreturn]] void fail(const QString &why)
+{
+    err << why << Qt::endl;
+    std::exit(1);
+}
+
+// One organization, an AI credit system with a default markup, and customers
+// holding one prepaid row each.
+QJsonObject workspace(int customers, const QString &secret)
+{
+    QJsonArray list;
+    for (int c = 0; c < customers; ++c)
+        list.append(
+            QJsonObject{{u"id"_s, u"c%1"_s.arg(c)},
+                        {u"created_at"_s, 1},
+                        {u"balances"_s, QJsonArray{QJsonObject{{u"id"_s, u"b%1"_s.arg(c)},
+                                                               {u"feature_id"_s, u"credits"_s},
+                                                               {u"included_grant"_s, 0},
+                                                               {u"prepaid_grant"_s, Granted},
+                                                               {u"remaining"_s, Granted},
+                                                               {u"usage"_s, 0},
+                                                               {u"created_at"_s, 1}}}}});
+    const QJsonObject feature{
+        {u"id"_s, u"credits"_s},
+        {u"name"_s, u"Credits"_s},
+        {u"type"_s, u"credit_system"_s},
+        {u"created_at"_s, 1},
+        {u"credit_system"_s,
+         QJsonObject{{u"default_markup"_s, Markup.toDouble()}, {u"markups"_s, QJsonArray()}}}};
+    return QJsonObject{
+        {u"format"_s, u"meterdesk-workspace"_s},
+        {u"version"_s, 1},
+        {u"organizations"_s,
+         QJsonArray{
+             QJsonObject{{u"id"_s, u"org_bench"_s},
+                         {u"slug"_s, u"bench"_s},
+                         {u"name"_s, u"Bench"_s},
+                         {u"created_at"_s, 1},
+                         {u"api_keys"_s, QJsonArray{QJsonObject{{u"env"_s, u"test"_s},
+                                                                {u"secret"_s, secret},
+                                                                {u"scopes"_s, QJsonArray{u"*"_s}},
+                                                                {u"created_at"_s, 1}}}},
+                         {u"test"_s, QJsonObject{{u"features"_s, QJsonArray{feature}},
+                                                 {u"customers"_s, list}}}}}}};
+}
+
+api::TrackTokensRequest call(int customer, bool async)
+{
+    api::TrackTokensRequest request;
+    request.customerId = u"c%1"_s.arg(customer);
+    request.modelId = Model;
+    request.inputTokens = 1234;
+    request.outputTokens = 567;
+    request.cacheReadTokens = 89;
+    request.overageBehavior = api::OverageBehavior::Overflow; // every call lands in full
+    request.async = async;
+    return request;
+}
+
+// A lean keep-alive HTTP/1.1 client on a blocking socket, so the figures
+// measure the server rather than the client (RemoteBackend's QNetworkAccessManager
+// costs more CPU per call than the server does, on the same two cores).
+class LeanClient final : public backend::BillingBackend
+{
+public:
+    LeanClient(const QUrl &url, const QString &secret)
+        : m_url(url)
+        , m_secret(secret.toLatin1())
+    {
+        m_socket.connectToHost(url.host(), quint16(url.port()));
+        if (!m_socket.waitForConnected(10000))
+            fail(u"cannot connect to "_s + url.toString());
+        m_socket.setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    }
+
+    backend::Reply<api::TrackTokensResponse>
+    trackTokens(const api::TrackTokensRequest &request,
+                const std::optional<QString> & = std::nullopt) override
+    {
+        const QByteArray body = QJsonDocument(request.toJson()).toJson(QJsonDocument::Compact);
+        m_socket.write("POST /v1/balances.track_tokens HTTP/1.1\r\nHost: " +
+                       m_url.host().toLatin1() + "\r\nAuthorization: Bearer " + m_secret +
+                       "\r\nContent-Type: application/json\r\nContent-Length: " +
+                       QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        const auto [status, answer] = readResponse();
+        api::Result<api::TrackTokensResponse> result = api::TrackTokensResponse();
+        if (status == 204) {
+            result.value().customerId = request.customerId;
+            result.value().queued = true;
+        } else if (status == 200) {
+            result = api::decodeBody<api::TrackTokensResponse>(answer);
+        } else {
+            result = api::ApiError{status, u"http"_s, QString::fromUtf8(answer)};
+        }
+        return QtFuture::makeReadyFuture(std::move(result));
+    }
+
+#define MD_BENCH_UNUSED(type, name, ...)                                                           \
+    backend::Reply<type> name(__VA_ARGS__) override                                                \
+    {                                                                                              \
+        return QtFuture::makeReadyFuture(                                                          \
+            api::Result<type>(api::ApiError::notImplemented(u"" #name ""_s)));                     \
+    }
+    MD_BENCH_UNUSED(api::ListBalancesResponse, listBalances, const api::ListBalancesRequest &)
+    MD_BENCH_UNUSED(api::ImportCustomerResponse, importCustomer, const api::ImportCustomerRequest &)
+    MD_BENCH_UNUSED(api::UpdateRewardResponse, updateReward, const api::UpdateRewardRequest &)
+    MD_BENCH_UNUSED(api::BillingPortalResponse, billingPortal, const QString &,
+                    const api::BillingPortalRequest &)
+    MD_BENCH_UNUSED(api::Product, updateProduct, const QString &, const api::UpdateProductRequest &)
+    MD_BENCH_UNUSED(api::LinkOrganizationResponse, linkOrganization,
+                    const api::LinkOrganizationRequest &)
+    MD_BENCH_UNUSED(backend::ConnectionInfo, connectionInfo)
+    MD_BENCH_UNUSED(api::Page<api::CustomerSummary>, listCustomers, const api::PageRequest &)
+    MD_BENCH_UNUSED(api::Customer, customer, const QString &)
+    MD_BENCH_UNUSED(api::Page<api::FeatureInfo>, listFeatures)
+    MD_BENCH_UNUSED(api::Page<api::Product>, listProducts)
+    MD_BENCH_UNUSED(api::Page<api::RewardEntry>, listRewards)
+    MD_BENCH_UNUSED(api::Page<api::OrganizationInfo>, listOrganizations)
+    MD_BENCH_UNUSED(api::Page<api::UsageEvent>, listUsageEvents, const api::PageRequest &)
+#undef MD_BENCH_UNUSED
+
+private:
+    std::pair<int, QByteArray> readResponse()
+    {
+        while (!m_buffer.contains("\r\n\r\n"))
+            readMore();
+        const qsizetype headerEnd = m_buffer.indexOf("\r\n\r\n") + 4;
+        const QByteArray head = m_buffer.left(headerEnd).toLower();
+        const int status = head.mid(9, 3).toInt();
+        qsizetype length = 0;
+        if (const qsizetype at = head.indexOf("content-length:"); at >= 0)
+            length = head.mid(at + 15, head.indexOf("\r\n", at) - at - 15).trimmed().toLongLong();
+        while (m_buffer.size() < headerEnd + length)
+            readMore();
+        QByteArray body = m_buffer.mid(headerEnd, length);
+        m_buffer.remove(0, headerEnd + length);
+        return {status, body};
+    }
+    void readMore()
+    {
+        if (!m_socket.waitForReadyRead(30000))
+            fail(u"the server did not answer: "_s + m_socket.errorString());
+        m_buffer += m_socket.readAll();
+    }
+
+    QUrl m_url;
+    QByteArray m_secret;
+    QTcpSocket m_socket;
+    QByteArray m_buffer;
+};
+
+struct Figures
+{
+    qint64 calls = 0;
+    double seconds = 0;
+    QList<double> latenciesMs;
+};
+
+double percentile(QList<double> values, double p)
+{
+    if (values.isEmpty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    return values.at(std::min<qsizetype>(values.size() - 1, qsizetype(p * double(values.size()))));
+}
+
+// `clients` threads, each making `calls / clients` calls through its own
+// backend from `make`, spread over the customers; counts calls per customer.
+template <typename Make>
+Figures run(int clients, int calls, int customers, bool async, QList<qint64> &perCustomer,
+            Make &&make)
+{
+    QList<QList<double>> latencies(clients);
+    QList<QList<qint64>> counts(clients, QList<qint64>(customers, 0));
+    std::vector<std::thread> threads;
+    QElapsedTimer total;
+    total.start();
+    for (int c = 0; c < clients; ++c) {
+        threads.emplace_back([&, c] {
+            std::unique_ptr<backend::BillingBackend> backend = make();
+            for (int i = 0; i < calls / clients; ++i) {
+                const int customer = (c * 7919 + i) % customers;
+                QElapsedTimer one;
+                one.start();
+                auto future = backend->trackTokens(call(customer, async));
+                future.waitForFinished();
+                latencies[c].append(double(one.nsecsElapsed()) / 1e6);
+                if (!future.result())
+                    fail(u"track_tokens failed: "_s + future.result().error().message);
+                ++counts[c][customer];
+            }
+        });
+    }
+    for (std::thread &thread : threads)
+        thread.join();
+    Figures figures;
+    figures.seconds = double(total.nsecsElapsed()) / 1e9;
+    for (int c = 0; c < clients; ++c) {
+        figures.latenciesMs += latencies.at(c);
+        for (int k = 0; k < customers; ++k)
+            perCustomer[k] += counts.at(c).at(k);
+    }
+    figures.calls = figures.latenciesMs.size();
+    return figures;
+}
+
+void print(const QString &name, const Figures &figures)
+{
+    out << QStringLiteral("%1 %2 %3 %4\n")
+               .arg(name, -36)
+               .arg(double(figures.calls) / figures.seconds, 10, 'f', 0)
+               .arg(percentile(figures.latenciesMs, 0.5), 8, 'f', 2)
+               .arg(percentile(figures.latenciesMs, 0.99), 8, 'f', 2);
+    out.flush();
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    const QCommandLineOption database(u"database"_s, u"SQLite file or postgresql:// URL."_s,
+                                      u"LOCATION"_s);
+    const QCommandLineOption server(u"server"_s, u"meterdesk-server binary."_s, u"PATH"_s);
+    const QCommandLineOption callsOption(u"calls"_s, u"Calls per measurement."_s, u"N"_s,
+                                         u"24000"_s);
+    const QCommandLineOption asyncOption(u"async-calls"_s, u"Async calls accepted."_s, u"N"_s,
+                                         u"100000"_s);
+    const QCommandLineOption clientsOption(u"clients"_s, u"Concurrent clients."_s, u"N"_s, u"8"_s);
+    const QCommandLineOption workersOption(u"workers"_s, u"meterdesk-server --workers."_s, u"N"_s,
+                                           u"4"_s);
+    const QCommandLineOption customersOption(u"customers"_s, u"Customers called."_s, u"N"_s,
+                                             u"200"_s);
+    parser.addOptions({database, server, callsOption, asyncOption, clientsOption, workersOption,
+                       customersOption});
+    parser.process(app);
+    const QString location = parser.value(database);
+    const int calls = parser.value(callsOption).toInt();
+    const int asyncCalls = parser.value(asyncOption).toInt();
+    const int clients = parser.value(clientsOption).toInt();
+    const int customers = parser.value(customersOption).toInt();
+    if (location.isEmpty() || parser.value(server).isEmpty())
+        fail(u"give --database and --server"_s);
+
+    const QString secret = u"sk_test_benchtrack0000000000000000000"_s;
+    QList<qint64> perCustomer(customers, 0);
+    {
+        engine::Engine setup(location);
+        if (auto opened = setup.open(); !opened)
+            fail(opened.error().message);
+        if (auto loaded = setup.loadWorkspace(workspace(customers, secret)); !loaded)
+            fail(loaded.error().message);
+    }
+    out << "workspace: " << customers << " customers on "
+        << (engine::Database::isPostgresUrl(location) ? "PostgreSQL" : "SQLite") << ", " << clients
+        << " clients, model " << Model << " with a " << Markup << " % markup\n";
+    out << QStringLiteral("%1 %2 %3 %4\n")
+               .arg(u"path"_s, -36)
+               .arg(u"calls/s"_s, 10)
+               .arg(u"p50 ms"_s, 8)
+               .arg(u"p99 ms"_s, 8);
+
+    const auto embedded = [&] {
+        auto backend = std::make_unique<backend::EngineBackend>(location, engine::Clock(), secret);
+        auto prepared = backend->prepare(false);
+        prepared.waitForFinished();
+        if (!prepared.result())
+            fail(prepared.result().error().message);
+        return backend;
+    };
+    print(u"sync, EngineBackend"_s, run(clients, calls, customers, false, perCustomer, [&] {
+              return std::unique_ptr<backend::BillingBackend>(embedded());
+          }));
+
+    QProcess process;
+    process.start(parser.value(server),
+                  {u"serve"_s, u"--database"_s, location, u"--listen"_s, u"127.0.0.1:0"_s,
+                   u"--workers"_s, parser.value(workersOption)});
+    if (!process.waitForStarted() || !process.waitForReadyRead(30000))
+        fail(u"meterdesk-server did not start"_s);
+    const QUrl url(QString::fromUtf8(process.readLine()).trimmed().mid(13));
+    const auto remote = [&] {
+        return std::unique_ptr<backend::BillingBackend>(
+            std::make_unique<remote::RemoteBackend>(url, secret));
+    };
+    const auto lean = [&] {
+        return std::unique_ptr<backend::BillingBackend>(std::make_unique<LeanClient>(url, secret));
+    };
+    print(u"sync, HTTP (RemoteBackend clients)"_s,
+          run(clients, calls, customers, false, perCustomer, remote));
+    print(u"sync, HTTP (lean clients)"_s, run(clients, calls, customers, false, perCustomer, lean));
+    print(u"async accepted, HTTP (lean clients)"_s,
+          run(clients, asyncCalls, customers, true, perCustomer, lean));
+
+    // The server's worker drains the queue; watch it from here.
+    engine::Engine observer(location);
+    if (auto opened = observer.open(); !opened)
+        fail(opened.error().message);
+    const engine::Scope scope = observer.authenticate(secret).value().scope;
+    QElapsedTimer draining;
+    draining.start();
+    qint64 pending = observer.trackQueue().counts(scope).value().pending;
+    const qint64 queuedAtEnd = pending;
+    while (pending > 0) {
+        if (draining.elapsed() > 600'000)
+            fail(u"the queue did not drain in 10 minutes"_s);
+        QThread::msleep(20); // a benchmark watching a clock, not a test synchronising
+        pending = observer.trackQueue().counts(scope).value().pending;
+    }
+    out << "async queue: " << queuedAtEnd << " still queued when accepting ended, drained in "
+        << QString::number(double(draining.elapsed()) / 1000, 'f', 2) << " s\n";
+    process.terminate();
+    process.waitForFinished(20000);
+
+    // Every call costs the same: the final balances must equal the start minus
+    // count × cost, exactly.
+    const engine::PriceCatalogue &catalogue = engine::PriceCatalogue::bundled();
+    engine::CreditMarkups markups;
+    markups.defaultMarkup = api::Decimal::parse(Markup);
+    const api::TrackTokensRequest sample = call(0, false);
+    auto priced = engine::TokenPricing::price(
+        catalogue, Model,
+        {sample.inputTokens, sample.outputTokens, *sample.cacheReadTokens, 0, 0, 0, 0}, markups);
+    if (!priced)
+        fail(priced.error().message);
+    const auto failed = observer.trackQueue().counts(scope).value().failed;
+    qint64 wrong = 0;
+    qint64 total = 0;
+    for (int c = 0; c < customers; ++c) {
+        api::ListBalancesRequest request;
+        request.customerId = u"c%1"_s.arg(c);
+        const auto page = observer.listBalances(scope, request);
+        const api::Decimal expected =
+            api::Decimal::fromInteger(Granted)
+                .minus(priced.value().value.mulDiv(perCustomer.at(c), 1).value())
+                .value();
+        if (!page || page.value().list.size() != 1 ||
+            page.value().list.first().remaining != expected)
+            ++wrong;
+        total += perCustomer.at(c);
+    }
+    out << "final balances: " << total << " calls of " << priced.value().value.toString()
+        << " each; " << (customers - wrong) << " of " << customers
+        << " customers exactly as expected; " << failed << " queued calls failed\n";
+    return wrong == 0 && failed == 0 ? 0 : 1;
+}
