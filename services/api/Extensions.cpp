@@ -21,6 +21,10 @@ PageRequest PageRequest::read(const JsonReader &reader)
     PageRequest request;
     request.search = reader.field("search"_L1).optString();
     request.customerId = reader.field("customer_id"_L1).optString();
+    request.featureId = reader.field("feature_id"_L1).optString();
+    request.modelId = reader.field("model_id"_L1).optString();
+    request.from = reader.field("from"_L1).optInteger();
+    request.to = reader.field("to"_L1).optInteger();
     request.limit = reader.field("limit"_L1).optInteger(1, 200).value_or(50);
     request.startCursor = reader.field("start_cursor"_L1).optString().value_or(QString());
     return request;
@@ -33,6 +37,14 @@ QJsonObject PageRequest::toJson() const
         object.insert(u"search"_s, *search);
     if (customerId)
         object.insert(u"customer_id"_s, *customerId);
+    if (featureId)
+        object.insert(u"feature_id"_s, *featureId);
+    if (modelId)
+        object.insert(u"model_id"_s, *modelId);
+    if (from)
+        object.insert(u"from"_s, *from);
+    if (to)
+        object.insert(u"to"_s, *to);
     if (!startCursor.isEmpty())
         object.insert(u"start_cursor"_s, startCursor);
     return object;
@@ -152,6 +164,67 @@ QJsonObject UsageEvent::toJson() const
             {u"timestamp"_s, timestamp}};
 }
 
+ModelInfo ModelInfo::read(const JsonReader &reader)
+{
+    reader.object();
+    const auto optional = [&](QLatin1StringView key) {
+        const JsonReader field = reader.field(key);
+        return field.isMissing() ? std::nullopt : field.nullableDecimal();
+    };
+    return {reader.field("id"_L1).string(),     reader.field("name"_L1).string(),
+            reader.field("input"_L1).decimal(), reader.field("output"_L1).decimal(),
+            optional("cache_read"_L1),          optional("cache_write"_L1),
+            optional("reasoning"_L1),           optional("input_audio"_L1),
+            optional("output_audio"_L1)};
+}
+
+QJsonObject ModelInfo::toJson() const
+{
+    return {{u"id"_s, id},
+            {u"name"_s, name},
+            {u"input"_s, input.toJson()},
+            {u"output"_s, output.toJson()},
+            {u"cache_read"_s, nullable(cacheRead)},
+            {u"cache_write"_s, nullable(cacheWrite)},
+            {u"reasoning"_s, nullable(reasoning)},
+            {u"input_audio"_s, nullable(inputAudio)},
+            {u"output_audio"_s, nullable(outputAudio)}};
+}
+
+CallQuote CallQuote::read(const JsonReader &reader)
+{
+    reader.object();
+    CallQuote quote;
+    quote.modelId = reader.field("model_id"_L1).string();
+    quote.featureId = optionalNullable(reader.field("feature_id"_L1));
+    for (const JsonReader &pool : reader.field("pools"_L1).array()) {
+        pool.object();
+        quote.pools.append({pool.field("name"_L1).string(), pool.field("tokens"_L1).integer(),
+                            pool.field("price_per_million"_L1).nonNegativeDecimal(),
+                            pool.field("cost"_L1).nonNegativeDecimal()});
+    }
+    quote.baseCost = reader.field("base_cost"_L1).nonNegativeDecimal();
+    quote.markup = reader.field("markup"_L1).decimal();
+    quote.markupSource = reader.field("markup_source"_L1).string();
+    quote.value = reader.field("value"_L1).nonNegativeDecimal();
+    quote.free = reader.field("free"_L1).boolean();
+    return quote;
+}
+
+QJsonObject CallQuote::toJson() const
+{
+    QJsonArray poolArray;
+    for (const Pool &pool : pools)
+        poolArray.append(QJsonObject{{u"name"_s, pool.name},
+                                     {u"tokens"_s, pool.tokens},
+                                     {u"price_per_million"_s, pool.pricePerMillion.toJson()},
+                                     {u"cost"_s, pool.cost.toJson()}});
+    return {{u"model_id"_s, modelId},       {u"feature_id"_s, nullable(featureId)},
+            {u"pools"_s, poolArray},        {u"base_cost"_s, baseCost.toJson()},
+            {u"markup"_s, markup.toJson()}, {u"markup_source"_s, markupSource},
+            {u"value"_s, value.toJson()},   {u"free"_s, free}};
+}
+
 template <typename T> Page<T> Page<T>::read(const JsonReader &reader)
 {
     reader.object();
@@ -177,5 +250,6 @@ template struct Page<OrganizationInfo>;
 template struct Page<RewardEntry>;
 template struct Page<UsageEvent>;
 template struct Page<Product>;
+template struct Page<ModelInfo>;
 
 } // namespace md::api

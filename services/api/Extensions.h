@@ -20,6 +20,11 @@ struct PageRequest
 {
     std::optional<QString> search;     // customers: part of the id, name or email
     std::optional<QString> customerId; // usage events: one customer
+    // Usage events only: one feature, one model, and a time range [from, to) in ms.
+    std::optional<QString> featureId;
+    std::optional<QString> modelId;
+    std::optional<qint64> from;
+    std::optional<qint64> to;
     qint64 limit = 50;
     QString startCursor;
 
@@ -103,6 +108,51 @@ struct UsageEvent
     static UsageEvent read(const JsonReader &reader);
     QJsonObject toJson() const;
     friend bool operator==(const UsageEvent &, const UsageEvent &) = default;
+};
+
+// A model of the price catalogue, US dollars per million tokens per pool
+// (null where the model has no price of its own for that pool).
+struct ModelInfo
+{
+    QString id; // provider/model
+    QString name;
+    Decimal input;
+    Decimal output;
+    std::optional<Decimal> cacheRead;
+    std::optional<Decimal> cacheWrite;
+    std::optional<Decimal> reasoning;
+    std::optional<Decimal> inputAudio;
+    std::optional<Decimal> outputAudio;
+
+    static ModelInfo read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const ModelInfo &, const ModelInfo &) = default;
+};
+
+// What a track_tokens call would cost, without recording it: each pool's
+// tokens and price, the base cost, the markup applied and where it came from.
+struct CallQuote
+{
+    struct Pool
+    {
+        QString name; // input, output, cache_read, …
+        qint64 tokens = 0;
+        Decimal pricePerMillion;
+        Decimal cost;
+        friend bool operator==(const Pool &, const Pool &) = default;
+    };
+    QString modelId;
+    std::optional<QString> featureId; // the credit system whose markups applied
+    QList<Pool> pools;
+    Decimal baseCost;
+    Decimal markup;       // percent
+    QString markupSource; // model, provider, default or none
+    Decimal value;
+    bool free = false; // markup -100: recorded, nothing deducted
+
+    static CallQuote read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const CallQuote &, const CallQuote &) = default;
 };
 
 // `{ list, has_more, next_cursor }` of any of the above.

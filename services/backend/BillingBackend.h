@@ -68,6 +68,10 @@ public:
     virtual Reply<api::Page<api::RewardEntry>> listRewards() = 0;
     virtual Reply<api::Page<api::OrganizationInfo>> listOrganizations() = 0;
     virtual Reply<api::Page<api::UsageEvent>> listUsageEvents(const api::PageRequest &request) = 0;
+    // The price catalogue the engine or server uses, and what a call would
+    // cost there (the customer's markups applied), recording nothing.
+    virtual Reply<api::Page<api::ModelInfo>> listModels() = 0;
+    virtual Reply<api::CallQuote> priceCall(const api::TrackTokensRequest &request) = 0;
 };
 
 } // namespace md::backend

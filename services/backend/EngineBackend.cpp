@@ -242,4 +242,16 @@ Reply<api::Page<api::UsageEvent>> EngineBackend::listUsageEvents(const api::Page
         request, [](auto &s, const auto &k, const auto &r) { return s.listUsageEvents(k, r); });
 }
 
+Reply<api::Page<api::ModelInfo>> EngineBackend::listModels()
+{
+    return run<api::Page<api::ModelInfo>>(
+        [](engine::BillingService &s, const engine::KeyContext &k) { return s.listModels(k); });
+}
+
+Reply<api::CallQuote> EngineBackend::priceCall(const api::TrackTokensRequest &request)
+{
+    return runReceived<api::CallQuote>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.priceCall(k, r); });
+}
+
 } // namespace md::backend

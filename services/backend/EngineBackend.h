@@ -63,6 +63,8 @@ public:
     Reply<api::Page<api::RewardEntry>> listRewards() override;
     Reply<api::Page<api::OrganizationInfo>> listOrganizations() override;
     Reply<api::Page<api::UsageEvent>> listUsageEvents(const api::PageRequest &request) override;
+    Reply<api::Page<api::ModelInfo>> listModels() override;
+    Reply<api::CallQuote> priceCall(const api::TrackTokensRequest &request) override;
 
 private:
     // Runs `call(service, key)` on the pool once the acting key is known.

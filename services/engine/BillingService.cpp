@@ -129,6 +129,19 @@ BillingService::listUsageEvents(const KeyContext &key, const api::PageRequest &r
         [&](const QSqlDatabase &db) { return Catalog::usageEvents(db, key.scope, request); });
 }
 
+api::Result<api::Page<api::ModelInfo>> BillingService::listModels(const KeyContext &key)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return api::Page<api::ModelInfo>{m_engine.models(), false, std::nullopt};
+}
+
+api::Result<api::CallQuote> BillingService::priceCall(const KeyContext &key,
+                                                      const api::TrackTokensRequest &request)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.priceCall(key.scope, request);
+}
+
 #undef MD_REQUIRE_SCOPE
 
 } // namespace md::engine

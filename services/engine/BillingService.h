@@ -51,6 +51,9 @@ public:
     api::Result<api::Page<api::OrganizationInfo>> listOrganizations(const KeyContext &key);
     api::Result<api::Page<api::UsageEvent>> listUsageEvents(const KeyContext &key,
                                                             const api::PageRequest &request);
+    api::Result<api::Page<api::ModelInfo>> listModels(const KeyContext &key);
+    api::Result<api::CallQuote> priceCall(const KeyContext &key,
+                                          const api::TrackTokensRequest &request);
 
     // 403 insufficient_scopes unless the key holds `scope` (or `*`).
     static std::optional<api::ApiError> missingScope(const KeyContext &key, const QString &scope);

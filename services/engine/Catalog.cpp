@@ -328,6 +328,22 @@ Catalog::usageEvents(const QSqlDatabase &db, const Scope &scope, const api::Page
         sql += u" AND c.id = ?"_s;
         binds << *request.customerId;
     }
+    if (request.featureId) {
+        sql += u" AND f.id = ?"_s;
+        binds << *request.featureId;
+    }
+    if (request.modelId) {
+        sql += u" AND x.model_id = ?"_s;
+        binds << *request.modelId;
+    }
+    if (request.from) {
+        sql += u" AND x.timestamp >= ?"_s;
+        binds << *request.from;
+    }
+    if (request.to) {
+        sql += u" AND x.timestamp < ?"_s;
+        binds << *request.to;
+    }
     if (before.value()) {
         sql += u" AND x.pk < ?"_s;
         binds << *before.value();

@@ -73,6 +73,30 @@ Engine::trackTokens(const Scope &scope, const api::TrackTokensRequest &request,
                               m_clock(), *catalogue());
 }
 
+api::Result<api::CallQuote> Engine::priceCall(const Scope &scope,
+                                              const api::TrackTokensRequest &request)
+{
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    return TokenLedger::quote(db.value(), scope, request, *catalogue());
+}
+
+QList<api::ModelInfo> Engine::models() const
+{
+    const std::shared_ptr<const PriceCatalogue> prices = catalogue();
+    QStringList ids = prices->modelIds();
+    ids.sort();
+    QList<api::ModelInfo> list;
+    list.reserve(ids.size());
+    for (const QString &id : std::as_const(ids)) {
+        const ModelPrice *price = prices->find(id);
+        list.append({id, price->name, price->input, price->output, price->cacheRead,
+                     price->cacheWrite, price->reasoning, price->inputAudio, price->outputAudio});
+    }
+    return list;
+}
+
 api::Result<LoadSummary> Engine::loadWorkspace(const QJsonObject &workspace)
 {
     auto db = m_database.connection();

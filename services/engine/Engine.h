@@ -2,6 +2,7 @@
 // operations. Thread-safe: every call uses the calling thread's connection.
 #pragma once
 
+#include "services/api/Extensions.h"
 #include "services/api/ListBalances.h"
 #include "services/api/Result.h"
 #include "services/api/TrackTokens.h"
@@ -61,6 +62,11 @@ public:
     api::Result<api::TrackTokensResponse> trackTokens(const Scope &scope,
                                                       const api::TrackTokensRequest &request,
                                                       const std::optional<QString> &idempotencyKey);
+    api::Result<api::CallQuote> priceCall(const Scope &scope,
+                                          const api::TrackTokensRequest &request);
+    // The catalogue in use, every model, sorted by id.
+    QList<api::ModelInfo> models() const;
+
     // The async flag: stored now, applied by the queue's worker (see TrackQueue).
     TrackQueue &trackQueue() { return *m_queue; }
 

@@ -181,6 +181,71 @@ TokenLedger::track(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
     return response;
 }
 
+api::Result<api::CallQuote> TokenLedger::quote(const QSqlDatabase &db, const Scope &scope,
+                                               const api::TrackTokensRequest &request,
+                                               const PriceCatalogue &catalogue)
+{
+    CreditMarkups markups;
+    std::optional<QString> featureId;
+    if (!request.customerId.isEmpty() || request.featureId) {
+        qint64 customerPk = 0;
+        if (!request.customerId.isEmpty()) {
+            auto customer =
+                firstKey(db, u"SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?"_s,
+                         {scope.orgPk, scope.envWord(), request.customerId});
+            if (!customer)
+                return customer.error();
+            if (!customer.value())
+                return ApiError::notFound(
+                    u"customer_not_found"_s,
+                    u"customer \"%1\" does not exist"_s.arg(request.customerId));
+            customerPk = *customer.value();
+        }
+        auto feature = creditSystem(db, scope, customerPk, request);
+        if (!feature)
+            return feature.error();
+        auto found = markupsOf(db, feature.value().pk);
+        if (!found)
+            return found.error();
+        markups = found.value();
+        featureId = feature.value().id;
+    }
+    const TokenCounts tokens{request.inputTokens,
+                             request.outputTokens,
+                             request.cacheReadTokens.value_or(0),
+                             request.cacheWriteTokens.value_or(0),
+                             request.reasoningTokens.value_or(0),
+                             request.audioInputTokens.value_or(0),
+                             request.audioOutputTokens.value_or(0)};
+    auto priced = TokenPricing::price(catalogue, request.modelId, tokens, markups);
+    if (!priced)
+        return priced.error();
+    api::CallQuote quote;
+    quote.modelId = request.modelId;
+    quote.featureId = featureId;
+    for (const PricedCall::Pool &pool : std::as_const(priced.value().pools))
+        quote.pools.append({pool.name, pool.tokens, pool.pricePerMillion, pool.cost});
+    quote.baseCost = priced.value().baseCost;
+    quote.markup = priced.value().markup;
+    switch (priced.value().markupSource) {
+    case PricedCall::MarkupSource::Model:
+        quote.markupSource = u"model"_s;
+        break;
+    case PricedCall::MarkupSource::Provider:
+        quote.markupSource = u"provider"_s;
+        break;
+    case PricedCall::MarkupSource::Default:
+        quote.markupSource = u"default"_s;
+        break;
+    case PricedCall::MarkupSource::None:
+        quote.markupSource = u"none"_s;
+        break;
+    }
+    quote.value = priced.value().value;
+    quote.free = priced.value().free;
+    return quote;
+}
+
 std::optional<ApiError> TokenLedger::checkTimestamp(const api::TrackTokensRequest &request,
                                                     qint64 nowMs)
 {

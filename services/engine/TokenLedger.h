@@ -7,6 +7,7 @@
 // 409 and deducts nothing.
 #pragma once
 
+#include "services/api/Extensions.h"
 #include "services/api/TrackTokens.h"
 #include "services/engine/Database.h"
 #include "services/engine/PriceCatalogue.h"
@@ -27,6 +28,11 @@ public:
     apply(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
           const api::TrackTokensRequest &request, const std::optional<QString> &idempotencyKey,
           qint64 nowMs, const PriceCatalogue &catalogue);
+    // What the call would cost, recording nothing: with the markups of the
+    // customer's credit system (or of `feature_id`), or none when neither is given.
+    static api::Result<api::CallQuote> quote(const QSqlDatabase &db, const Scope &scope,
+                                             const api::TrackTokensRequest &request,
+                                             const PriceCatalogue &catalogue);
     // 400 when the event's timestamp lies in the future (five minutes' leeway for clocks).
     static std::optional<api::ApiError> checkTimestamp(const api::TrackTokensRequest &request,
                                                        qint64 nowMs);

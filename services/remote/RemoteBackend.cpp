@@ -169,6 +169,16 @@ backend::Reply<api::Customer> RemoteBackend::customer(const QString &customerId)
     return call<api::Customer>(u"/v1/meterdesk/customers.get"_s, {{u"customer_id"_s, customerId}});
 }
 
+backend::Reply<api::Page<api::ModelInfo>> RemoteBackend::listModels()
+{
+    return call<api::Page<api::ModelInfo>>(u"/v1/meterdesk/models.list"_s, {});
+}
+
+backend::Reply<api::CallQuote> RemoteBackend::priceCall(const api::TrackTokensRequest &request)
+{
+    return call<api::CallQuote>(u"/v1/meterdesk/track_tokens.price"_s, request.toJson());
+}
+
 backend::Reply<api::Page<api::FeatureInfo>> RemoteBackend::listFeatures()
 {
     return call<api::Page<api::FeatureInfo>>(u"/v1/meterdesk/features.list"_s, {});

@@ -59,6 +59,8 @@ public:
     listCustomers(const api::PageRequest &request) override;
     backend::Reply<api::Customer> customer(const QString &customerId) override;
     backend::Reply<api::Page<api::FeatureInfo>> listFeatures() override;
+    backend::Reply<api::Page<api::ModelInfo>> listModels() override;
+    backend::Reply<api::CallQuote> priceCall(const api::TrackTokensRequest &request) override;
     backend::Reply<api::Page<api::Product>> listProducts() override;
     backend::Reply<api::Page<api::RewardEntry>> listRewards() override;
     backend::Reply<api::Page<api::OrganizationInfo>> listOrganizations() override;

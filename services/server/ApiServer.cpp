@@ -286,6 +286,16 @@ void ApiServer::addRoutes()
              [](BillingService &s, const KeyContext &k, const QJsonValue &, const RequestInfo &) {
                  return json(s.listOrganizations(k));
              });
+    addRoute(u"/v1/meterdesk/models.list"_s, false,
+             [](BillingService &s, const KeyContext &k, const QJsonValue &, const RequestInfo &) {
+                 return json(s.listModels(k));
+             });
+    addRoute(
+        u"/v1/meterdesk/track_tokens.price"_s, false,
+        [](BillingService &s, const KeyContext &k, const QJsonValue &body, const RequestInfo &) {
+            return withBody<api::TrackTokensRequest>(
+                body, [&](const auto &r) { return s.priceCall(k, r); });
+        });
     addRoute(
         u"/v1/meterdesk/usage_events.list"_s, false,
         [](BillingService &s, const KeyContext &k, const QJsonValue &body, const RequestInfo &) {

@@ -768,6 +768,55 @@ private Q_SLOTS:
         QVERIFY(json.isEmpty());
         QTRY_COMPARE_WITH_TIMEOUT(remainingOf(*m_pricing, u"b_xena"_s, u"xena"_s), dec("8"), 10000);
     }
+
+    void pricingACallRecordsNothing()
+    {
+        api::TrackTokensRequest call = callFor(u"pat"_s, u"acme/full"_s, 1000);
+        call.outputTokens = 200;
+        call.cacheReadTokens = 10000;
+        const api::Decimal before = remainingOf(*m_pricing, u"b_pat"_s, u"pat"_s);
+        auto quote = await(m_pricing->priceCall(call));
+        QVERIFY2(quote.ok(), quote.ok() ? "" : qPrintable(quote.error().message));
+        // (1000×3 + 200×15 + 10000×0.3) / 1e6 = 0.009, × 1.5 from the model markup.
+        QCOMPARE(quote.value().baseCost, dec("0.009"));
+        QCOMPARE(quote.value().markup, dec("50"));
+        QCOMPARE(quote.value().markupSource, u"model"_s);
+        QCOMPARE(quote.value().featureId, u"credits"_s);
+        QCOMPARE(quote.value().value, dec("0.0135"));
+        QCOMPARE(quote.value().pools.size(), 3);
+        QCOMPARE(quote.value().pools.at(2).pricePerMillion, dec("0.3"));
+        QCOMPARE(remainingOf(*m_pricing, u"b_pat"_s, u"pat"_s), before);
+        call.customerId.clear(); // no customer: the catalogue price alone
+        QCOMPARE(await(m_pricing->priceCall(call)).value().markupSource, u"none"_s);
+        call.customerId = u"sam"_s; // two credit systems: the same error as tracking
+        QCOMPARE(await(m_pricing->priceCall(call)).error().code, u"invalid_request"_s);
+        auto models = await(m_pricing->listModels());
+        QVERIFY(models.ok());
+        const auto nested = std::find_if(
+            models.value().list.cbegin(), models.value().list.cend(),
+            [](const api::ModelInfo &model) { return model.id == "router/vendor/model-x"_L1; });
+        QVERIFY(nested != models.value().list.cend());
+        QCOMPARE(nested->output, dec("2"));
+        QVERIFY(!nested->cacheRead);
+    }
+
+    void usageEventsFilter()
+    {
+        api::PageRequest request;
+        request.customerId = u"pat"_s;
+        request.modelId = u"acme/full"_s;
+        auto events = await(m_pricing->listUsageEvents(request));
+        QVERIFY2(events.ok(), events.ok() ? "" : qPrintable(events.error().message));
+        QCOMPARE(events.value().list.size(), 1); // from pricingVectors
+        QCOMPARE(events.value().list.first().value, dec("0.02055"));
+        QCOMPARE(events.value().list.first().tokens.value(u"cache_read_tokens"_s).toInteger(),
+                 10000);
+        request.modelId.reset();
+        request.featureId = u"credits"_s;
+        QCOMPARE(await(m_pricing->listUsageEvents(request)).value().list.size(), 5);
+        request.from = QDateTime::currentMSecsSinceEpoch() + 3'600'000; // nothing that late
+        QVERIFY(await(m_pricing->listUsageEvents(request)).value().list.isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConformance)

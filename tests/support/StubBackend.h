@@ -69,6 +69,14 @@ public:
     {
         return unavailable<api::Page<api::FeatureInfo>>();
     }
+    backend::Reply<api::Page<api::ModelInfo>> listModels() override
+    {
+        return unavailable<api::Page<api::ModelInfo>>();
+    }
+    backend::Reply<api::CallQuote> priceCall(const api::TrackTokensRequest &) override
+    {
+        return unavailable<api::CallQuote>();
+    }
     backend::Reply<api::Page<api::Product>> listProducts() override
     {
         return unavailable<api::Page<api::Product>>();
