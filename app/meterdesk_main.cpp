@@ -38,7 +38,12 @@ int main(int argc, char *argv[])
     const QCommandLineOption demo(
         u"demo"_s,
         QApplication::translate("main", "Load the demo workspace if the database is empty."));
-    parser.addOptions({database, server, demo});
+    const QCommandLineOption catalogue(
+        u"catalogue"_s,
+        QApplication::translate("main",
+                                "A models.dev price catalogue file for embedded workspaces."),
+        u"FILE"_s);
+    parser.addOptions({database, server, demo, catalogue});
     parser.process(app);
     if (parser.isSet(database) && parser.isSet(server)) {
         fputs(qPrintable(QApplication::translate(
@@ -55,6 +60,7 @@ int main(int argc, char *argv[])
             ? md::models::Connection{md::models::Connection::Kind::Remote, parser.value(server)}
             : md::views::Console::startupConnection(QDir(dataDir).filePath(u"meterdesk.db"_s));
     md::views::Console console;
+    console.setCatalogueFile(parser.value(catalogue));
     console.open(connection, parser.isSet(demo));
     return QApplication::exec();
 }

@@ -87,6 +87,7 @@ OpenedBackend openBackend(const Connection &connection, const QString &apiKey, b
         auto remote = std::make_unique<remote::RemoteBackend>(QUrl(connection.location), apiKey);
         return {std::move(remote),
                 QtFuture::makeReadyFuture(api::Result<Workspace>(Workspace::Ready)),
+                {},
                 {}};
     }
     auto engine = std::make_unique<backend::EngineBackend>(connection.location);
@@ -100,7 +101,8 @@ OpenedBackend openBackend(const Connection &connection, const QString &apiKey, b
     auto ready = engine->prepare(loadDemoIfEmpty).then(outcome);
     backend::EngineBackend *raw = engine.get();
     return {std::move(engine), std::move(ready),
-            [raw, outcome] { return raw->loadDemo().then(outcome); }};
+            [raw, outcome] { return raw->loadDemo().then(outcome); },
+            [raw](const QString &path) { return raw->loadCatalogue(path); }};
 }
 
 } // namespace md::models

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "services/backend/BillingBackend.h"
+#include "services/backend/EngineBackend.h"
 
 #include <QString>
 #include <QStringList>
@@ -49,6 +50,11 @@ struct OpenedBackend
     std::unique_ptr<backend::BillingBackend> backend;
     QFuture<api::Result<Workspace>> ready;
     std::function<QFuture<api::Result<Workspace>>()> loadDemo;
+    // Embedded only: price calls with another models.dev catalogue file
+    // (validated first). A server prices with its own; empty for remote.
+    using CatalogueLoader =
+        std::function<QFuture<api::Result<backend::EngineBackend::CatalogueInfo>>(const QString &)>;
+    CatalogueLoader loadCatalogue;
 };
 OpenedBackend openBackend(const Connection &connection, const QString &apiKey,
                           bool loadDemoIfEmpty);

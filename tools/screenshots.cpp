@@ -3,11 +3,14 @@
 // Usage: meterdesk-screenshots OUTPUT_DIR (run by scripts/screenshots.sh).
 #include "models/BalanceListModel.h"
 #include "models/CustomerListModel.h"
+#include "models/UsageEventModel.h"
 #include "services/backend/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
 #include "views/BalancesPage.h"
 #include "views/CustomersPage.h"
 #include "views/MainWindow.h"
+#include "views/PriceCallDialog.h"
+#include "views/UsagePage.h"
 
 #include <QApplication>
 #include <QDateTime>
@@ -98,6 +101,21 @@ int main(int argc, char *argv[])
         navigation->setCurrentRow(2);
         settle([] { return false; });
         window.grab().save(out.filePath(u"coming-%1.png"_s.arg(name)));
+
+        navigation->setCurrentRow(5);
+        auto *usage = window.usagePage();
+        settle([&] { return !usage->model()->isLoading() && !usage->model()->hasMore(); });
+        settle([] { return false; });
+        window.grab().save(out.filePath(u"usage-%1.png"_s.arg(name)));
+
+        views::PriceCallDialog price(&backend, &window);
+        price.setCustomer(usage->model()->events().value(0).customerId);
+        price.setModel(u"anthropic/claude-3-5-haiku-20241022"_s);
+        price.setTokens({12000, 3400, 5000});
+        price.show();
+        settle([&] { return price.quote().has_value(); });
+        price.grab().save(out.filePath(u"price-call-%1.png"_s.arg(name)));
+        price.close();
         window.close();
     }
     return 0;

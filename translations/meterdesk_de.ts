@@ -552,6 +552,33 @@ Es wurde keine Datei geschrieben.</translation>
         <source>This workspace is empty. Load the demo workspace to look around?</source>
         <translation>Dieser Arbeitsbereich ist leer. Den Demo-Arbeitsbereich laden, um sich umzusehen?</translation>
     </message>
+    <message>
+        <source>Price catalogue not loaded</source>
+        <translation>Preiskatalog nicht geladen</translation>
+    </message>
+    <message>
+        <source>%1 was not loaded; the catalogue in use stays.
+
+%2</source>
+        <translation>%1 wurde nicht geladen; der bisherige Katalog bleibt in Gebrauch.
+
+%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Prices from %1: %Ln models</source>
+        <translation>
+            <numerusform>Preise aus %1: %Ln Modell</numerusform>
+            <numerusform>Preise aus %1: %Ln Modelle</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Load a price catalogue</source>
+        <translation>Einen Preiskatalog laden</translation>
+    </message>
+    <message>
+        <source>models.dev catalogue (*.json);;All files (*)</source>
+        <translation>models.dev-Katalog (*.json);;Alle Dateien (*)</translation>
+    </message>
 </context>
 <context>
     <name>CustomerBalancesModel</name>
@@ -737,6 +764,10 @@ Es wurde keine Datei geschrieben.</translation>
         <source>The billing portal could not be opened: %1</source>
         <translation>Das Abrechnungsportal konnte nicht geöffnet werden: %1</translation>
     </message>
+    <message>
+        <source>&amp;Usage</source>
+        <translation>&amp;Verbrauch</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -779,10 +810,6 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Usage</source>
         <translation>Verbrauch</translation>
-    </message>
-    <message>
-        <source>AI token usage events, charts of cost over time and a pricing calculator are coming.</source>
-        <translation>KI-Token-Verbrauch, Kostendiagramme über die Zeit und ein Preisrechner folgen.</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -884,6 +911,153 @@ Es wurde keine Datei geschrieben.</translation>
         <source>Language (used from the next start):</source>
         <translation>Sprache (gilt ab dem nächsten Start):</translation>
     </message>
+    <message>
+        <source>Load price &amp;catalogue…</source>
+        <translation>Preis&amp;katalog laden …</translation>
+    </message>
+    <message>
+        <source>P&amp;rice a call…</source>
+        <translation>Aufruf be&amp;preisen …</translation>
+    </message>
+    <message>
+        <source>Price calls with a newer models.dev catalogue file</source>
+        <translation>Aufrufe mit einer neueren models.dev-Katalogdatei bepreisen</translation>
+    </message>
+    <message>
+        <source>The server prices calls with its own catalogue</source>
+        <translation>Der Server bepreist Aufrufe mit seinem eigenen Katalog</translation>
+    </message>
+</context>
+<context>
+    <name>PriceCallDialog</name>
+    <message>
+        <source>Price a call</source>
+        <translation>Aufruf bepreisen</translation>
+    </message>
+    <message>
+        <source>none: the catalogue price without markup</source>
+        <translation>keiner: Katalogpreis ohne Aufschlag</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modell:</translation>
+    </message>
+    <message>
+        <source>C&amp;ustomer:</source>
+        <translation>K&amp;unde:</translation>
+    </message>
+    <message>
+        <source>Input tokens:</source>
+        <translation>Eingabe-Token:</translation>
+    </message>
+    <message>
+        <source>Output tokens:</source>
+        <translation>Ausgabe-Token:</translation>
+    </message>
+    <message>
+        <source>Cache read tokens:</source>
+        <translation>Cache-Lese-Token:</translation>
+    </message>
+    <message>
+        <source>Cache write tokens:</source>
+        <translation>Cache-Schreib-Token:</translation>
+    </message>
+    <message>
+        <source>Reasoning tokens:</source>
+        <translation>Reasoning-Token:</translation>
+    </message>
+    <message>
+        <source>Audio input tokens:</source>
+        <translation>Audio-Eingabe-Token:</translation>
+    </message>
+    <message>
+        <source>Audio output tokens:</source>
+        <translation>Audio-Ausgabe-Token:</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>Pool</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>$ per million</source>
+        <translation>$ je Million</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>Kosten</translation>
+    </message>
+    <message>
+        <source>Tracks this call against the customer&apos;s AI credits</source>
+        <translation>Erfasst diesen Aufruf gegen die KI-Guthaben des Kunden</translation>
+    </message>
+    <message>
+        <source>The model catalogue could not be read: %1</source>
+        <translation>Der Modellkatalog konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Pick a model: provider/model, as the catalogue lists it.</source>
+        <translation>Wählen Sie ein Modell: Anbieter/Modell, wie der Katalog es führt.</translation>
+    </message>
+    <message>
+        <source>set for this model</source>
+        <translation>für dieses Modell festgelegt</translation>
+    </message>
+    <message>
+        <source>set for this provider</source>
+        <translation>für diesen Anbieter festgelegt</translation>
+    </message>
+    <message>
+        <source>the credit system&apos;s default</source>
+        <translation>Standard des Guthabensystems</translation>
+    </message>
+    <message>
+        <source>no markup set</source>
+        <translation>kein Aufschlag festgelegt</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation> von %1</translation>
+    </message>
+    <message>
+        <source>Base cost %1; markup %2 % (%3%4). &lt;b&gt;%5&lt;/b&gt;</source>
+        <translation>Grundkosten %1; Aufschlag %2 % (%3%4). &lt;b&gt;%5&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Free: the call is recorded and nothing is deducted.</source>
+        <translation>Kostenlos: Der Aufruf wird erfasst, nichts wird abgebucht.</translation>
+    </message>
+    <message>
+        <source>Charged: %1</source>
+        <translation>Berechnet: %1</translation>
+    </message>
+    <message>
+        <source>Record this call?</source>
+        <translation>Diesen Aufruf erfassen?</translation>
+    </message>
+    <message>
+        <source>Deduct %1 from the AI credits of %2? This is a real usage event and cannot be undone here.</source>
+        <translation>%1 von den KI-Guthaben von %2 abbuchen? Das ist ein echtes Verbrauchsereignis und kann hier nicht rückgängig gemacht werden.</translation>
+    </message>
+    <message>
+        <source>Not recorded: %1</source>
+        <translation>Nicht erfasst: %1</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>Recorded for %1: %2 deducted, %3 left.</source>
+        <translation>Erfasst für %1: %2 abgebucht, %3 übrig.</translation>
+    </message>
+    <message>
+        <source>&amp;Record for customer…</source>
+        <translation>Für Kunden &amp;erfassen …</translation>
+    </message>
 </context>
 <context>
     <name>SavedViews</name>
@@ -898,6 +1072,156 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>View %1 in the file is damaged.</source>
         <translation>Ansicht %1 in der Datei ist beschädigt.</translation>
+    </message>
+</context>
+<context>
+    <name>UsageChart</name>
+    <message>
+        <source>No usage events match the filter.</source>
+        <translation>Keine Verbrauchsereignisse passen zum Filter.</translation>
+    </message>
+    <message>
+        <source>Chart measure</source>
+        <translation>Diagrammgröße</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Andere</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keine)</translation>
+    </message>
+    <message>
+        <source>Stacked by model</source>
+        <translation>Gestapelt nach Modell</translation>
+    </message>
+    <message>
+        <source>Stacked by customer</source>
+        <translation>Gestapelt nach Kunde</translation>
+    </message>
+    <message>
+        <source>Stacked by feature</source>
+        <translation>Gestapelt nach Funktion</translation>
+    </message>
+    <message>
+        <source>Cost (USD)</source>
+        <translation>Kosten (USD)</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>Chart stacking</source>
+        <translation>Diagrammstapelung</translation>
+    </message>
+</context>
+<context>
+    <name>UsageEventModel</name>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>Kosten</translation>
+    </message>
+</context>
+<context>
+    <name>UsagePage</name>
+    <message>
+        <source>Customer id</source>
+        <translation>Kunden-ID</translation>
+    </message>
+    <message>
+        <source>Feature id</source>
+        <translation>Funktions-ID</translation>
+    </message>
+    <message>
+        <source>Model, e.g. openai/gpt-4o</source>
+        <translation>Modell, z. B. openai/gpt-4o</translation>
+    </message>
+    <message>
+        <source>Customer filter</source>
+        <translation>Kundenfilter</translation>
+    </message>
+    <message>
+        <source>Feature filter</source>
+        <translation>Funktionsfilter</translation>
+    </message>
+    <message>
+        <source>Model filter</source>
+        <translation>Modellfilter</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>Letzte 7 Tage</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>Letzte 30 Tage</translation>
+    </message>
+    <message>
+        <source>Last 90 days</source>
+        <translation>Letzte 90 Tage</translation>
+    </message>
+    <message>
+        <source>All time</source>
+        <translation>Gesamter Zeitraum</translation>
+    </message>
+    <message>
+        <source>&amp;Price a call…</source>
+        <translation>Aufruf &amp;bepreisen …</translation>
+    </message>
+    <message>
+        <source>What a model call costs with a customer&apos;s markups</source>
+        <translation>Was ein Modellaufruf mit den Aufschlägen eines Kunden kostet</translation>
+    </message>
+    <message>
+        <source>Filter:</source>
+        <translation>Filter:</translation>
+    </message>
+    <message>
+        <source>Usage events could not be read: %1</source>
+        <translation>Verbrauchsereignisse konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln events; the chart shows the newest.</source>
+        <translation>
+            <numerusform>%Ln Ereignis; das Diagramm zeigt die neuesten.</numerusform>
+            <numerusform>%Ln Ereignisse; das Diagramm zeigt die neuesten.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln events so far…</source>
+        <translation>
+            <numerusform>bisher %Ln Ereignis …</numerusform>
+            <numerusform>bisher %Ln Ereignisse …</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln events</source>
+        <translation>
+            <numerusform>%Ln Ereignis</numerusform>
+            <numerusform>%Ln Ereignisse</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -923,6 +1247,10 @@ Es wurde keine Datei geschrieben.</translation>
 </source>
         <translation>meterdesk: Geben Sie --database oder --server an, nicht beides.
 </translation>
+    </message>
+    <message>
+        <source>A models.dev price catalogue file for embedded workspaces.</source>
+        <translation>Eine models.dev-Preiskatalogdatei für eingebettete Arbeitsbereiche.</translation>
     </message>
 </context>
 </TS>

@@ -4,6 +4,9 @@
 #include "views/ConnectionDialog.h"
 #include "views/MainWindow.h"
 
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QMessageBox>
 
 namespace md::views {
@@ -88,11 +91,40 @@ void Console::askForConnection(const std::optional<Connection> &prefill)
     dialog->open();
 }
 
+void Console::loadCatalogue(const QString &path)
+{
+    if (!m_loadCatalogue)
+        return;
+    m_loadCatalogue(path).then(
+        m_window.get(), [window = m_window,
+                         path](const api::Result<backend::EngineBackend::CatalogueInfo> &loaded) {
+            if (!window)
+                return;
+            if (!loaded) {
+                QMessageBox::warning(
+                    window, tr("Price catalogue not loaded"),
+                    tr("%1 was not loaded; the catalogue in use stays.\n\n%2")
+                        .arg(QDir::toNativeSeparators(path), loaded.error().message));
+                return;
+            }
+            window->showStatus(tr("Prices from %1: %Ln models", "", int(loaded.value().models))
+                                   .arg(QFileInfo(path).fileName()));
+        });
+}
+
 void Console::openWithKey(const Connection &connection, const QString &apiKey, bool loadDemoIfEmpty)
 {
     models::OpenedBackend opened = models::openBackend(connection, apiKey, loadDemoIfEmpty);
     auto *window = new MainWindow(opened.backend.get());
     connect(window, &MainWindow::connectRequested, this, &Console::chooseConnection);
+    window->setCatalogueLoadable(bool(opened.loadCatalogue));
+    connect(window, &MainWindow::catalogueRequested, this, [this, window] {
+        const QString path =
+            QFileDialog::getOpenFileName(window, tr("Load a price catalogue"), QString(),
+                                         tr("models.dev catalogue (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            loadCatalogue(path);
+    });
     window->show();
     // The old window goes only now, so closing it never quits the application.
     if (m_window) {
@@ -101,7 +133,10 @@ void Console::openWithKey(const Connection &connection, const QString &apiKey, b
     }
     std::unique_ptr<backend::BillingBackend> previous = std::move(m_backend);
     m_backend = std::move(opened.backend);
+    m_loadCatalogue = std::move(opened.loadCatalogue);
     m_window = window;
+    if (m_loadCatalogue && !m_catalogueFile.isEmpty())
+        loadCatalogue(m_catalogueFile);
     models::RecentConnections::remember(connection);
     opened.ready.then(window, [window, loadDemo = opened.loadDemo](
                                   const api::Result<models::OpenedBackend::Workspace> &ready) {

@@ -25,6 +25,9 @@ public:
     void open(const models::Connection &connection, bool loadDemoIfEmpty);
     void chooseConnection();
     MainWindow *window() const { return m_window; }
+    // A models.dev catalogue file for embedded workspaces (--catalogue), loaded
+    // into each one opened from now on.
+    void setCatalogueFile(const QString &path) { m_catalogueFile = path; }
     // The connection to open when none is given: the last one, else the default file.
     static models::Connection startupConnection(const QString &defaultFile);
 
@@ -33,7 +36,11 @@ private:
     void openWithKey(const models::Connection &connection, const QString &apiKey,
                      bool loadDemoIfEmpty);
 
+    void loadCatalogue(const QString &path);
+
     std::unique_ptr<backend::BillingBackend> m_backend;
+    models::OpenedBackend::CatalogueLoader m_loadCatalogue;
+    QString m_catalogueFile;
     QPointer<MainWindow> m_window;
 };
 

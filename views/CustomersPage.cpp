@@ -1,5 +1,7 @@
 #include "views/CustomersPage.h"
 
+#include "views/UsagePage.h"
+
 #include "models/AmountFormat.h"
 #include "models/CustomerBalancesModel.h"
 #include "models/CustomerListModel.h"
@@ -35,6 +37,7 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
     , m_balanceTree(new QTreeView(this))
     , m_subscriptions(new QTableWidget(this))
     , m_flags(new QListWidget(this))
+    , m_usage(new UsagePage(backend, this))
     , m_portal(new QPushButton(tr("Open &billing portal"), this))
 {
     m_search->setObjectName(QStringLiteral("customerSearch"));
@@ -75,6 +78,8 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
     m_tabs->addTab(m_balanceTree, tr("B&alances"));
     m_tabs->addTab(m_subscriptions, tr("&Subscriptions"));
     m_tabs->addTab(m_flags, tr("F&lags"));
+    m_usage->showOnlyCustomer(QString());
+    m_tabs->addTab(m_usage, tr("&Usage"));
     rightLayout->addWidget(m_tabs);
     auto *buttons = new QHBoxLayout;
     buttons->addStretch();
@@ -143,6 +148,7 @@ void CustomersPage::showCustomer(const QString &customerId)
 void CustomersPage::present(const api::Customer &customer)
 {
     m_customer = customer;
+    m_usage->showOnlyCustomer(customer.id);
     QString processors;
     for (auto it = customer.processors.cbegin(); it != customer.processors.cend(); ++it)
         processors += tr("%1: %2<br>").arg(it.key().toHtmlEscaped(), it.value().toHtmlEscaped());

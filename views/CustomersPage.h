@@ -25,6 +25,8 @@ class CustomerListModel;
 
 namespace md::views {
 
+class UsagePage;
+
 class CustomersPage final : public QWidget
 {
     Q_OBJECT
@@ -58,6 +60,7 @@ private:
     QTreeView *m_balanceTree;
     QTableWidget *m_subscriptions;
     QListWidget *m_flags;
+    UsagePage *m_usage;
     QPushButton *m_portal;
     std::optional<api::Customer> m_customer;
     quint64 m_request = 0;

@@ -6,6 +6,7 @@
 #include "views/CommandPalette.h"
 #include "views/CustomersPage.h"
 #include "views/Translator.h"
+#include "views/UsagePage.h"
 
 #include <QAction>
 #include <QApplication>
@@ -49,6 +50,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     , m_pages(new QStackedWidget(this))
     , m_balances(new BalancesPage(backend, this))
     , m_customers(new CustomersPage(backend, this))
+    , m_usage(new UsagePage(backend, this))
     , m_connectionLabel(new QLabel(this))
     , m_environmentBadge(new QLabel(this))
     , m_organizationLabel(new QLabel(this))
@@ -74,11 +76,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
                        tr("Tenant organizations and their linked processor accounts will be "
                           "listed here."),
                        this));
-    addPage(tr("Usage"), u"usage"_s,
-            comingPage(tr("Usage"),
-                       tr("AI token usage events, charts of cost over time and a pricing "
-                          "calculator are coming."),
-                       this));
+    addPage(tr("Usage"), u"usage"_s, m_usage);
 
     auto *splitter = new QSplitter(this);
     splitter->addWidget(m_navigation);
@@ -89,6 +87,8 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
 
     auto *fileMenu = menuBar()->addMenu(tr("&File"));
     fileMenu->addAction(tr("&Connect…"), QKeySequence::Open, this, &MainWindow::connectRequested);
+    m_loadCatalogue =
+        fileMenu->addAction(tr("Load price &catalogue…"), this, &MainWindow::catalogueRequested);
     fileMenu->addSeparator();
     QAction *quit = fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     quit->setMenuRole(QAction::QuitRole);
@@ -121,6 +121,11 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     viewMenu->addAction(tr("&Refresh"), QKeySequence::Refresh, this, [this] {
         m_balances->refresh();
         m_customers->refresh();
+        m_usage->refresh();
+    });
+    toolsMenu->addAction(tr("P&rice a call…"), this, [this] {
+        showPage(m_pages->indexOf(m_usage));
+        m_usage->priceCall();
     });
 
     m_environmentBadge->setObjectName(QStringLiteral("environmentBadge"));
@@ -216,6 +221,20 @@ void MainWindow::connectionReady()
         m_balances->setFilter(*filter, false);
     m_balances->refresh();
     m_customers->refresh();
+    m_usage->refresh();
+}
+
+void MainWindow::setCatalogueLoadable(bool loadable)
+{
+    m_loadCatalogue->setEnabled(loadable);
+    m_loadCatalogue->setStatusTip(loadable
+                                      ? tr("Price calls with a newer models.dev catalogue file")
+                                      : tr("The server prices calls with its own catalogue"));
+}
+
+void MainWindow::showStatus(const QString &message)
+{
+    statusBar()->showMessage(message, 10000);
 }
 
 void MainWindow::connectionFailed(const QString &message)

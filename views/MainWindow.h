@@ -4,6 +4,7 @@
 
 #include <QMainWindow>
 
+class QAction;
 class QLabel;
 class QListWidget;
 class QStackedWidget;
@@ -16,6 +17,7 @@ namespace md::views {
 
 class BalancesPage;
 class CustomersPage;
+class UsagePage;
 
 class MainWindow final : public QMainWindow
 {
@@ -32,10 +34,17 @@ public:
     void showCommandPalette();
     void showPreferences();
     BalancesPage *balancesPage() const { return m_balances; }
+    UsagePage *usagePage() const { return m_usage; }
+    // Embedded workspaces price with a catalogue the console may replace; a
+    // server prices with its own.
+    void setCatalogueLoadable(bool loadable);
+    void showStatus(const QString &message);
 
 Q_SIGNALS:
     // File ▸ Connect…: the console replaces this window's connection.
     void connectRequested();
+    // File ▸ Load price catalogue…
+    void catalogueRequested();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -50,11 +59,13 @@ private:
     QStackedWidget *m_pages;
     BalancesPage *m_balances;
     CustomersPage *m_customers;
+    UsagePage *m_usage;
     QLabel *m_connectionLabel;
     QLabel *m_environmentBadge;
     QLabel *m_organizationLabel;
     QByteArray m_restoredFilter; // applied once the connection is ready
     QString m_balancesStatus;
+    QAction *m_loadCatalogue = nullptr;
 };
 
 } // namespace md::views

@@ -1,3 +1,4 @@
+-- Token metering (issue 5).
 -- Asynchronous balances.track_tokens calls (decisions.md 4.3): each request is
 -- stored here before the 204 and applied by the engine's queue worker, so a
 -- restart loses none. A request the worker cannot apply stays, with its error.
@@ -14,5 +15,8 @@ CREATE TABLE track_queue (
 )
 ;
 CREATE INDEX track_queue_pending ON track_queue (failed_at, pk)
+;
+-- The Usage page lists an organization's events newest first by their time.
+CREATE INDEX usage_events_by_time ON usage_events (org_pk, env, timestamp, pk)
 ;
 {{sequence track_queue}}

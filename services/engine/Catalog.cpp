@@ -17,25 +17,31 @@ namespace {
 constexpr auto CursorEncoding = QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals;
 
 // "<tag>:<key>" as base64url: the position of the last row of a page.
-QString encodeCursor(const char *tag, qint64 key)
+// An opaque position: a tag and the sort keys of the last row sent.
+QString encodeCursor(const char *tag, const QList<qint64> &keys)
 {
-    const QByteArray position = QByteArray(tag) + ':' + QByteArray::number(key);
+    QByteArray position(tag);
+    for (const qint64 key : keys)
+        position += ':' + QByteArray::number(key);
     return QString::fromLatin1(position.toBase64(CursorEncoding));
 }
 
-api::Result<std::optional<qint64>> decodeCursor(const char *tag, const QString &text)
+api::Result<std::optional<QList<qint64>>> decodeCursor(const char *tag, const QString &text,
+                                                       qsizetype keyCount)
 {
     if (text.isEmpty())
-        return std::optional<qint64>();
+        return std::optional<QList<qint64>>();
     const auto decoded = QByteArray::fromBase64Encoding(
         text.toLatin1(), CursorEncoding | QByteArray::AbortOnBase64DecodingErrors);
     const QList<QByteArray> parts = decoded.decoded.split(':');
-    bool ok = false;
-    const qint64 key = parts.size() == 2 && parts.at(0) == tag ? parts.at(1).toLongLong(&ok) : 0;
-    if (!decoded || !ok)
+    QList<qint64> keys;
+    bool ok = decoded && parts.size() == keyCount + 1 && parts.at(0) == tag;
+    for (qsizetype i = 1; ok && i < parts.size(); ++i)
+        keys.append(parts.at(i).toLongLong(&ok));
+    if (!ok)
         return ApiError::invalidCursor(
             u"start_cursor is not a cursor this server issued; pass the next_cursor of a previous page or an empty string"_s);
-    return std::optional<qint64>(key);
+    return std::optional<QList<qint64>>(keys);
 }
 
 QJsonObject storedObject(const QVariant &value)
@@ -53,19 +59,23 @@ std::optional<qint64> nullableInteger(const QVariant &value)
     return value.isNull() ? std::nullopt : std::optional(value.toLongLong());
 }
 
-// Reads rows of a paged query fetched with LIMIT limit+1.
+// Reads rows of a paged query fetched with LIMIT limit+1; its first
+// `keyCount` columns are the sort keys the cursor carries.
 template <typename T, typename F>
-api::Result<api::Page<T>> page(QSqlQuery &query, qint64 limit, const char *tag, F &&row)
+api::Result<api::Page<T>> page(QSqlQuery &query, qint64 limit, const char *tag, qsizetype keyCount,
+                               F &&row)
 {
     api::Page<T> result;
-    qint64 lastKey = 0;
+    QList<qint64> lastKeys;
     while (query.next()) {
         if (result.list.size() == limit) {
             result.hasMore = true;
-            result.nextCursor = encodeCursor(tag, lastKey);
+            result.nextCursor = encodeCursor(tag, lastKeys);
             break;
         }
-        lastKey = query.value(0).toLongLong();
+        lastKeys.clear();
+        for (int k = 0; k < keyCount; ++k)
+            lastKeys.append(query.value(k).toLongLong());
         result.list.append(row(query));
     }
     return result;
@@ -76,7 +86,7 @@ api::Result<api::Page<T>> page(QSqlQuery &query, qint64 limit, const char *tag, 
 api::Result<api::Page<api::CustomerSummary>>
 Catalog::customers(const QSqlDatabase &db, const Scope &scope, const api::PageRequest &request)
 {
-    auto after = decodeCursor("c1", request.startCursor);
+    auto after = decodeCursor("c1", request.startCursor, 1);
     if (!after)
         return after.error();
     QString sql =
@@ -89,17 +99,18 @@ Catalog::customers(const QSqlDatabase &db, const Scope &scope, const api::PageRe
     }
     if (after.value()) {
         sql += u" AND pk > ?"_s;
-        binds << *after.value();
+        binds << after.value()->first();
     }
     sql += u" ORDER BY pk LIMIT ?"_s;
     binds << request.limit + 1;
     auto query = runSql(db, sql, binds);
     if (!query)
         return query.error();
-    return page<api::CustomerSummary>(query.value(), request.limit, "c1", [](const QSqlQuery &q) {
-        return api::CustomerSummary{q.value(1).toString(), q.value(2).toString(),
-                                    q.value(3).toString(), q.value(4).toLongLong()};
-    });
+    return page<api::CustomerSummary>(
+        query.value(), request.limit, "c1", 1, [](const QSqlQuery &q) {
+            return api::CustomerSummary{q.value(1).toString(), q.value(2).toString(),
+                                        q.value(3).toString(), q.value(4).toLongLong()};
+        });
 }
 
 api::Result<api::Customer> Catalog::customer(const QSqlDatabase &db, const Scope &scope,
@@ -315,11 +326,12 @@ api::Result<api::Page<api::OrganizationInfo>> Catalog::organizations(const QSqlD
 api::Result<api::Page<api::UsageEvent>>
 Catalog::usageEvents(const QSqlDatabase &db, const Scope &scope, const api::PageRequest &request)
 {
-    auto before = decodeCursor("u1", request.startCursor);
+    // Newest first by the event's own time; the cursor carries (timestamp, pk).
+    auto before = decodeCursor("u2", request.startCursor, 2);
     if (!before)
         return before.error();
     QString sql =
-        u"SELECT x.pk, c.id, f.id, e.id, x.model_id, x.tokens, x.value, x.properties, x.timestamp"
+        u"SELECT x.timestamp, x.pk, c.id, f.id, e.id, x.model_id, x.tokens, x.value, x.properties"
         " FROM usage_events x JOIN customers c ON c.pk = x.customer_pk"
         " JOIN features f ON f.pk = x.feature_pk LEFT JOIN entities e ON e.pk = x.entity_pk"
         " WHERE x.org_pk = ? AND x.env = ?"_s;
@@ -345,20 +357,20 @@ Catalog::usageEvents(const QSqlDatabase &db, const Scope &scope, const api::Page
         binds << *request.to;
     }
     if (before.value()) {
-        sql += u" AND x.pk < ?"_s;
-        binds << *before.value();
+        sql += u" AND (x.timestamp < ? OR (x.timestamp = ? AND x.pk < ?))"_s;
+        binds << before.value()->at(0) << before.value()->at(0) << before.value()->at(1);
     }
-    sql += u" ORDER BY x.pk DESC LIMIT ?"_s;
+    sql += u" ORDER BY x.timestamp DESC, x.pk DESC LIMIT ?"_s;
     binds << request.limit + 1;
     auto query = runSql(db, sql, binds);
     if (!query)
         return query.error();
-    return page<api::UsageEvent>(query.value(), request.limit, "u1", [](const QSqlQuery &q) {
+    return page<api::UsageEvent>(query.value(), request.limit, "u2", 2, [](const QSqlQuery &q) {
         return api::UsageEvent{
-            q.value(1).toString(),    q.value(2).toString(),
-            nullableText(q.value(3)), nullableText(q.value(4)),
-            storedObject(q.value(5)), Decimal::parse(q.value(6).toString()).value_or(Decimal()),
-            storedObject(q.value(7)), q.value(8).toLongLong()};
+            q.value(2).toString(),    q.value(3).toString(),
+            nullableText(q.value(4)), nullableText(q.value(5)),
+            storedObject(q.value(6)), Decimal::parse(q.value(7).toString()).value_or(Decimal()),
+            storedObject(q.value(8)), q.value(0).toLongLong()};
     });
 }
 

@@ -1,6 +1,7 @@
 #include "services/engine/DemoWorkspace.h"
 
 #include "services/api/Decimal.h"
+#include "services/engine/TokenPricing.h"
 
 #include <QJsonArray>
 #include <QRandomGenerator>
@@ -65,6 +66,18 @@ QJsonValue money(qint64 cents)
 QJsonObject feature(const QString &id, const QString &name, const QString &type, qint64 createdAt)
 {
     return {{u"id"_s, id}, {u"name"_s, name}, {u"type"_s, type}, {u"created_at"_s, createdAt}};
+}
+
+// The AI credit system's markups, as features() writes them.
+CreditMarkups demoMarkups()
+{
+    CreditMarkups markups;
+    markups.defaultMarkup = api::Decimal::fromInteger(20);
+    markups.byProvider = {{u"openai"_s, api::Decimal::fromInteger(10)},
+                          {u"anthropic"_s, api::Decimal::fromInteger(15)}};
+    markups.byModel = {{u"openai/gpt-4o-mini"_s, api::Decimal::fromInteger(-100)},
+                       {u"google/gemini-2.0-flash"_s, api::Decimal::fromInteger(5)}};
+    return markups;
 }
 
 QJsonArray features(qint64 createdAt)
@@ -363,7 +376,51 @@ private:
                 {u"entities"_s, entities},
                 {u"products"_s, customerProducts},
                 {u"balances"_s, balances},
-                {u"usage_events"_s, QJsonArray()}};
+                {u"usage_events"_s, usageEvents(balances, env, index)}};
+    }
+
+    // Token usage over the last 30 days for customers holding AI credits,
+    // priced with the bundled catalogue and the demo's markups. Its own
+    // random stream, so the rest of the demo stays as it was.
+    QJsonArray usageEvents(const QJsonArray &balances, const QString &env, int index) const
+    {
+        const bool hasCredits = std::any_of(balances.begin(), balances.end(), [](const auto &b) {
+            return b.toObject().value(u"feature_id"_s).toString() == "ai_credits"_L1;
+        });
+        QJsonArray events;
+        if (!hasCredits)
+            return events;
+        static const QStringList models{
+            u"openai/gpt-4.1"_s, u"openai/gpt-4o-mini"_s, u"anthropic/claude-3-5-haiku-20241022"_s,
+            u"google/gemini-2.0-flash"_s, u"mistral/codestral-latest"_s};
+        const CreditMarkups markups = demoMarkups();
+        QRandomGenerator random(m_options.seed ^ quint32(index * 7919 + env.size()));
+        const auto between = [&](qint64 low, qint64 high) {
+            return low + qint64(random.bounded(quint64(high - low + 1)));
+        };
+        for (qint64 n = between(0, 14); n > 0; --n) {
+            const QString model = models.at(qsizetype(between(0, models.size() - 1)));
+            const TokenCounts tokens{between(200, 20000), between(50, 4000),
+                                     between(0, 3) == 0 ? between(1000, 30000) : 0};
+            auto priced = TokenPricing::price(PriceCatalogue::bundled(), model, tokens, markups);
+            if (!priced)
+                continue; // a model the bundled catalogue no longer lists
+            QJsonObject counts{{u"input_tokens"_s, tokens.input},
+                               {u"output_tokens"_s, tokens.output}};
+            if (tokens.cacheRead > 0)
+                counts.insert(u"cache_read_tokens"_s, tokens.cacheRead);
+            const qint64 at = m_now - between(0, 30 * Day);
+            events.append(QJsonObject{{u"feature_id"_s, u"ai_credits"_s},
+                                      {u"entity_id"_s, QJsonValue::Null},
+                                      {u"model_id"_s, model},
+                                      {u"tokens"_s, counts},
+                                      {u"value"_s, priced.value().value.toJson()},
+                                      {u"properties"_s, QJsonObject{{u"source"_s, u"demo"_s}}},
+                                      {u"timestamp"_s, at},
+                                      {u"idempotency_key"_s, QJsonValue::Null},
+                                      {u"created_at"_s, at}});
+        }
+        return events;
     }
 
     DemoOptions m_options;

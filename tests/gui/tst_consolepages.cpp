@@ -3,13 +3,21 @@
 #include "models/BalanceExport.h"
 #include "models/BalanceListModel.h"
 #include "models/CustomerListModel.h"
+#include "models/UsageEventModel.h"
 #include "services/backend/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
+#include "services/engine/TokenPricing.h"
 #include "services/remote/RemoteBackend.h"
 #include "tests/conformance/ServerProcess.h"
 #include "tests/support/TestDatabase.h"
 #include "views/BalancesPage.h"
 #include "views/CustomersPage.h"
+#include "views/PriceCallDialog.h"
+#include "views/UsageChart.h"
+#include "views/UsagePage.h"
+
+#include <QAbstractItemModelTester>
+#include <QJsonArray>
 
 #include <QCheckBox>
 #include <QDateTime>
@@ -37,6 +45,10 @@ class TestConsolePages final : public QObject
     test::ServerProcess m_server;
     std::unique_ptr<backend::BillingBackend> m_backend;
     qsizetype m_activeRows = 0;
+    // From the demo file itself: its usage events, per model, and a customer with some.
+    qsizetype m_events = 0;
+    QHash<QString, qsizetype> m_eventsByModel;
+    QString m_creditCustomer;
 
     // Scrolls like a user until every page is in.
     static bool loadEverything(views::BalancesPage &page)
@@ -68,7 +80,18 @@ private Q_SLOTS:
             options.customers = 80;
             options.nowMs = QDateTime::currentMSecsSinceEpoch();
             options.testSecret = Key;
-            QVERIFY(setup.loadWorkspace(engine::DemoWorkspace::build(options)).ok());
+            const QJsonObject demo = engine::DemoWorkspace::build(options);
+            QVERIFY(setup.loadWorkspace(demo).ok());
+            const QJsonArray customers =
+                demo.value(u"organizations"_s)[0][u"test"_s][u"customers"_s].toArray();
+            for (const QJsonValue &customer : customers) {
+                const QJsonArray events = customer[u"usage_events"_s].toArray();
+                if (!events.isEmpty() && m_creditCustomer.isEmpty())
+                    m_creditCustomer = customer[u"id"_s].toString();
+                m_events += events.size();
+                for (const QJsonValue &event : events)
+                    ++m_eventsByModel[event[u"model_id"_s].toString()];
+            }
             auto key = setup.authenticate(Key);
             api::ListBalancesRequest all;
             all.limit = 200;
@@ -191,6 +214,60 @@ private Q_SLOTS:
         const QString overview = page.findChild<QLabel *>(u"customerOverview"_s)->text();
         QVERIFY2(overview.contains(page.shownCustomer()->email), qPrintable(overview));
         QVERIFY(!page.shownCustomer()->subscriptions.isEmpty());
+    }
+
+    void usagePageFiltersAndCharts()
+    {
+        QVERIFY(m_events > 0);
+        views::UsagePage page(m_backend.get());
+        QAbstractItemModelTester tester(page.model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.resize(1100, 700);
+        page.show();
+        page.refresh();
+        models::UsageEventModel *model = page.model();
+        QTRY_VERIFY_WITH_TIMEOUT(!model->isLoading() && !model->hasMore(), 10000);
+        QCOMPARE(model->rowCount(), m_events); // all within the last 30 days
+        QTRY_VERIFY(!page.chart()->seriesNames().isEmpty());
+        QVERIFY(page.chart()->seriesNames().size() <= 7); // six and "Other" at most
+
+        // The model most used, typed into the filter as a user would.
+        const QString model0 =
+            std::max_element(m_eventsByModel.cbegin(), m_eventsByModel.cend()).key();
+        page.modelFilter()->setFocus();
+        QTest::keyClicks(page.modelFilter(), model0);
+        QTest::keyClick(page.modelFilter(), Qt::Key_Return);
+        QTRY_VERIFY(model->filter().modelId == std::optional(model0));
+        QTRY_VERIFY_WITH_TIMEOUT(!model->isLoading() && !model->hasMore(), 10000);
+        QCOMPARE(model->rowCount(), m_eventsByModel.value(model0));
+        for (const api::UsageEvent &event : model->events())
+            QCOMPARE(event.modelId, std::optional(model0));
+        QTRY_COMPARE(page.chart()->seriesNames(), QStringList{model0}); // per model by default
+    }
+
+    void pricingACallShowsTheMarkupAndItsSource()
+    {
+        views::PriceCallDialog dialog(m_backend.get());
+        QSignalSpy quoted(&dialog, &views::PriceCallDialog::quoted);
+        dialog.show();
+        dialog.setCustomer(m_creditCustomer);
+        dialog.setModel(u"anthropic/claude-3-5-haiku-20241022"_s);
+        dialog.setTokens({12000, 3400, 5000});
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.quote().has_value(), 10000);
+        // The demo credit system marks anthropic up 15 % (provider level).
+        engine::CreditMarkups markups;
+        markups.byProvider.insert(u"anthropic"_s, api::Decimal::fromInteger(15));
+        const auto expected = engine::TokenPricing::price(engine::PriceCatalogue::bundled(),
+                                                          u"anthropic/claude-3-5-haiku-20241022"_s,
+                                                          {12000, 3400, 5000}, markups);
+        QVERIFY(expected.ok());
+        QCOMPARE(dialog.quote()->markupSource, u"provider"_s);
+        QCOMPARE(dialog.quote()->value, expected.value().value);
+        QCOMPARE(dialog.quote()->pools.size(), 3);
+        QVERIFY(dialog.resultText().contains(u"15"_s));
+        dialog.setModel(u"nobody/none"_s); // an unknown model says so
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.quote().has_value(), 10000);
+        QVERIFY(dialog.resultText().contains(u"nobody/none"_s));
     }
 
     void cleanupTestCase()

@@ -1,0 +1,63 @@
+// Usage: AI token usage events with filters (customer, feature, model,
+// period), a chart of cost or tokens per day for each customer, feature or
+// model, and the "Price a call" calculator.
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QTimer;
+
+namespace md::backend {
+class BillingBackend;
+}
+namespace md::models {
+class UsageEventModel;
+}
+
+namespace md::views {
+
+class UsageChart;
+
+class UsagePage final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(UsagePage)
+
+public:
+    // The chart sums at most this many events (the newest).
+    static constexpr int ChartEventLimit = 20000;
+
+    explicit UsagePage(backend::BillingBackend *backend, QWidget *parent = nullptr);
+
+    models::UsageEventModel *model() const { return m_model; }
+    UsageChart *chart() const { return m_chart; }
+    QLineEdit *customerFilter() const { return m_customer; }
+    QLineEdit *modelFilter() const { return m_modelFilter; }
+    void refresh();
+    void priceCall();
+    // The customer detail's Usage tab: this customer's events only, without
+    // the customer filter (an empty id shows nothing until one is chosen).
+    void showOnlyCustomer(const QString &customerId);
+
+private:
+    void applyFilter();
+    void loadForChart();
+
+    backend::BillingBackend *m_backend;
+    models::UsageEventModel *m_model;
+    QLineEdit *m_customer;
+    QLineEdit *m_feature;
+    QLineEdit *m_modelFilter;
+    QComboBox *m_period;
+    QTableView *m_table;
+    UsageChart *m_chart;
+    QLabel *m_status;
+    QTimer *m_debounce;
+    QTimer *m_redraw;
+};
+
+} // namespace md::views
