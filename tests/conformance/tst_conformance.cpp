@@ -13,6 +13,8 @@
 #include <QNetworkReply>
 #include <QSignalSpy>
 
+#include <thread>
+
 using namespace md;
 using namespace Qt::StringLiterals;
 using api::BalanceStatus;
@@ -767,6 +769,46 @@ private Q_SLOTS:
         QCOMPARE(status, 204);
         QVERIFY(json.isEmpty());
         QTRY_COMPARE_WITH_TIMEOUT(remainingOf(*m_pricing, u"b_xena"_s, u"xena"_s), dec("8"), 10000);
+    }
+
+    void twoServersTrackOneCustomerWithoutLostUpdates()
+    {
+        if (!overHttp())
+            QSKIP("about server processes");
+        // Two meterdesk-server processes on one database, four clients each, all
+        // charging quinn 1 a call; half of the calls are async (both servers'
+        // queue workers apply them).
+        test::ServerProcess second;
+        const QString problem = second.start(m_database.location(), serverArguments());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        const api::Decimal before = remainingOf(*m_pricing, u"b_quinn"_s, u"quinn"_s);
+        constexpr int Clients = 8;
+        constexpr int Calls = 25;
+        std::atomic<int> failures = 0;
+        std::vector<std::thread> threads;
+        for (int c = 0; c < Clients; ++c) {
+            threads.emplace_back([&, c] {
+                remote::RemoteBackend::Options options;
+                options.timeoutMs = 30000;
+                if (mode() == "remote-tls"_L1)
+                    options.caCertificates = testCa();
+                remote::RemoteBackend client(c % 2 ? second.url() : m_server.url(), PricingKey,
+                                             options);
+                for (int i = 0; i < Calls; ++i) {
+                    api::TrackTokensRequest call = callFor(u"quinn"_s, u"flat/one"_s, 1'000'000);
+                    call.async = i % 2 == 1;
+                    if (!await(client.trackTokens(call)).ok())
+                        ++failures;
+                }
+            });
+        }
+        for (std::thread &thread : threads)
+            thread.join();
+        QCOMPARE(failures.load(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(remainingOf(*m_pricing, u"b_quinn"_s, u"quinn"_s),
+                                  before.minus(api::Decimal::fromInteger(Clients * Calls)).value(),
+                                  20000);
+        QCOMPARE(second.stop(), 0);
     }
 
     void pricingACallRecordsNothing()
