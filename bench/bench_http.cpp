@@ -3,6 +3,7 @@
 // with RemoteBackend, decoding every row), beside the same walk as direct
 // engine calls. Builds its own workspace (default 10,000 x 100 rows) in a
 // SQLite file and starts meterdesk-server on it. Prints figures only.
+#include "bench/Percentile.h"
 #include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
 #include "services/remote/RemoteBackend.h"
@@ -19,6 +20,7 @@
 #include <thread>
 
 using namespace md;
+using bench::percentile;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -31,14 +33,6 @@ struct Run
     double seconds = 0;
     QList<double> latenciesMs;
 };
-
-double percentile(QList<double> values, double p)
-{
-    if (values.isEmpty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    return values.at(std::min<qsizetype>(values.size() - 1, qsizetype(p * double(values.size()))));
-}
 
 // Walks `pages` pages from a start offset of whole-workspace pages.
 template <typename List> Run walk(int pages, const QString &startCursor, List &&list)

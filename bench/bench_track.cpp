@@ -4,6 +4,7 @@
 // the queue drains. Afterwards it checks that every customer's balance equals
 // what it started with minus exactly the expected sum. Prints figures only;
 // exits non-zero if a call failed or a balance is off.
+#include "bench/Percentile.h"
 #include "services/api/WireCodec.h"
 #include "services/backend/EngineBackend.h"
 #include "services/engine/Engine.h"
@@ -24,6 +25,7 @@
 #include <thread>
 
 using namespace md;
+using bench::percentile;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -194,14 +196,6 @@ struct Figures
     double seconds = 0;
     QList<double> latenciesMs;
 };
-
-double percentile(QList<double> values, double p)
-{
-    if (values.isEmpty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    return values.at(std::min<qsizetype>(values.size() - 1, qsizetype(p * double(values.size()))));
-}
 
 // `clients` threads, each making `calls / clients` calls through its own
 // backend from `make`, spread over the customers; counts calls per customer.

@@ -336,25 +336,20 @@ Catalog::usageEvents(const QSqlDatabase &db, const Scope &scope, const api::Page
         " JOIN features f ON f.pk = x.feature_pk LEFT JOIN entities e ON e.pk = x.entity_pk"
         " WHERE x.org_pk = ? AND x.env = ?"_s;
     QVariantList binds{scope.orgPk, scope.envWord()};
-    if (request.customerId) {
-        sql += u" AND c.id = ?"_s;
-        binds << *request.customerId;
-    }
-    if (request.featureId) {
-        sql += u" AND f.id = ?"_s;
-        binds << *request.featureId;
-    }
-    if (request.modelId) {
-        sql += u" AND x.model_id = ?"_s;
-        binds << *request.modelId;
-    }
-    if (request.from) {
-        sql += u" AND x.timestamp >= ?"_s;
-        binds << *request.from;
-    }
-    if (request.to) {
-        sql += u" AND x.timestamp < ?"_s;
-        binds << *request.to;
+    for (const auto &[clause, value] :
+         {std::pair{u" AND c.id = ?"_s,
+                    request.customerId ? QVariant(*request.customerId) : QVariant()},
+          std::pair{u" AND f.id = ?"_s,
+                    request.featureId ? QVariant(*request.featureId) : QVariant()},
+          std::pair{u" AND x.model_id = ?"_s,
+                    request.modelId ? QVariant(*request.modelId) : QVariant()},
+          std::pair{u" AND x.timestamp >= ?"_s,
+                    request.from ? QVariant(*request.from) : QVariant()},
+          std::pair{u" AND x.timestamp < ?"_s, request.to ? QVariant(*request.to) : QVariant()}}) {
+        if (value.isValid()) {
+            sql += clause;
+            binds << value;
+        }
     }
     if (before.value()) {
         sql += u" AND (x.timestamp < ? OR (x.timestamp = ? AND x.pk < ?))"_s;

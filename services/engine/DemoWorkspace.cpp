@@ -68,7 +68,8 @@ QJsonObject feature(const QString &id, const QString &name, const QString &type,
     return {{u"id"_s, id}, {u"name"_s, name}, {u"type"_s, type}, {u"created_at"_s, createdAt}};
 }
 
-// The AI credit system's markups, as features() writes them.
+// The AI credit system's markups: written into the workspace by features()
+// and used to price the demo's usage events.
 CreditMarkups demoMarkups()
 {
     CreditMarkups markups;
@@ -83,18 +84,22 @@ CreditMarkups demoMarkups()
 QJsonArray features(qint64 createdAt)
 {
     QJsonObject ai = feature(u"ai_credits"_s, u"AI credits (USD)"_s, u"credit_system"_s, createdAt);
-    ai.insert(
-        u"credit_system"_s,
-        QJsonObject{{u"default_markup"_s, 20},
-                    {u"markups"_s,
-                     QJsonArray{QJsonObject{{u"provider"_s, u"openai"_s}, {u"markup"_s, 10}},
-                                QJsonObject{{u"provider"_s, u"anthropic"_s}, {u"markup"_s, 15}},
-                                QJsonObject{{u"provider"_s, u"openai"_s},
-                                            {u"model"_s, u"gpt-4o-mini"_s},
-                                            {u"markup"_s, -100}},
-                                QJsonObject{{u"provider"_s, u"google"_s},
-                                            {u"model"_s, u"gemini-2.0-flash"_s},
-                                            {u"markup"_s, 5}}}}});
+    const CreditMarkups markups = demoMarkups();
+    QJsonArray markupList;
+    QStringList providers = markups.byProvider.keys();
+    providers.sort();
+    for (const QString &provider : std::as_const(providers))
+        markupList.append(QJsonObject{{u"provider"_s, provider},
+                                      {u"markup"_s, markups.byProvider.value(provider).toJson()}});
+    QStringList models = markups.byModel.keys();
+    models.sort();
+    for (const QString &model : std::as_const(models))
+        markupList.append(QJsonObject{{u"provider"_s, model.section(u'/', 0, 0)},
+                                      {u"model"_s, model.section(u'/', 1)},
+                                      {u"markup"_s, markups.byModel.value(model).toJson()}});
+    ai.insert(u"credit_system"_s,
+              QJsonObject{{u"default_markup"_s, markups.defaultMarkup->toJson()},
+                          {u"markups"_s, markupList}});
     return {feature(u"api_calls"_s, u"API calls"_s, u"single_use"_s, createdAt),
             feature(u"seats"_s, u"Seats"_s, u"continuous_use"_s, createdAt),
             feature(u"storage_gb"_s, u"Storage (GB)"_s, u"single_use"_s, createdAt),

@@ -33,6 +33,17 @@ api::Result<std::optional<qint64>> firstKey(const QSqlDatabase &db, const QStrin
     return std::optional<qint64>(rows.value().first().first().toLongLong());
 }
 
+TokenCounts countsOf(const api::TrackTokensRequest &request)
+{
+    return {request.inputTokens,
+            request.outputTokens,
+            request.cacheReadTokens.value_or(0),
+            request.cacheWriteTokens.value_or(0),
+            request.reasoningTokens.value_or(0),
+            request.audioInputTokens.value_or(0),
+            request.audioOutputTokens.value_or(0)};
+}
+
 struct FeatureChoice
 {
     qint64 pk = 0;
@@ -210,13 +221,7 @@ api::Result<api::CallQuote> TokenLedger::quote(const QSqlDatabase &db, const Sco
         markups = found.value();
         featureId = feature.value().id;
     }
-    const TokenCounts tokens{request.inputTokens,
-                             request.outputTokens,
-                             request.cacheReadTokens.value_or(0),
-                             request.cacheWriteTokens.value_or(0),
-                             request.reasoningTokens.value_or(0),
-                             request.audioInputTokens.value_or(0),
-                             request.audioOutputTokens.value_or(0)};
+    const TokenCounts tokens = countsOf(request);
     auto priced = TokenPricing::price(catalogue, request.modelId, tokens, markups);
     if (!priced)
         return priced.error();
@@ -287,13 +292,7 @@ TokenLedger::apply(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
     auto markups = markupsOf(db, feature.value().pk);
     if (!markups)
         return markups.error();
-    const TokenCounts tokens{request.inputTokens,
-                             request.outputTokens,
-                             request.cacheReadTokens.value_or(0),
-                             request.cacheWriteTokens.value_or(0),
-                             request.reasoningTokens.value_or(0),
-                             request.audioInputTokens.value_or(0),
-                             request.audioOutputTokens.value_or(0)};
+    const TokenCounts tokens = countsOf(request);
     auto priced = TokenPricing::price(catalogue, request.modelId, tokens, markups.value());
     if (!priced)
         return priced.error();
