@@ -195,10 +195,17 @@ api::Result<KeyContext> Engine::authenticate(const QString &secret)
     const auto env = ApiKeys::environmentOf(secret);
     if (!env)
         return unauthorized;
+    const QString hash = ApiKeys::hashOf(secret);
+    {
+        // Keys found recently are not looked up again (see KeyCacheLifetime).
+        const QMutexLocker lock(&m_keyCacheMutex);
+        if (const auto cached = m_keyCache.constFind(hash);
+            cached != m_keyCache.cend() && !cached->expiry.hasExpired())
+            return cached->context;
+    }
     auto db = m_database.connection();
     if (!db)
         return db.error();
-    const QString hash = ApiKeys::hashOf(secret);
     auto rows = queryRows(db.value(),
                           u"SELECT k.hash, k.env, k.scopes, o.pk, o.id, o.slug FROM api_keys k"
                           " JOIN organizations o ON o.pk = k.org_pk WHERE k.hash = ?"_s,
@@ -212,8 +219,14 @@ api::Result<KeyContext> Engine::authenticate(const QString &secret)
     if (!ApiKeys::sameHash(key.at(0).toString(), hash) ||
         key.at(1).toString() != environmentWord(*env))
         return unauthorized;
-    return KeyContext{Scope{key.at(3).toLongLong(), *env}, key.at(4).toString(),
-                      key.at(5).toString(), key.at(2).toString().split(u' ', Qt::SkipEmptyParts)};
+    const KeyContext context{Scope{key.at(3).toLongLong(), *env}, key.at(4).toString(),
+                             key.at(5).toString(),
+                             key.at(2).toString().split(u' ', Qt::SkipEmptyParts)};
+    const QMutexLocker lock(&m_keyCacheMutex);
+    if (m_keyCache.size() > 10000)
+        m_keyCache.clear(); // many keys in a short time: start again rather than grow
+    m_keyCache.insert(hash, {context, QDeadlineTimer(KeyCacheLifetime)});
+    return context;
 }
 
 } // namespace md::engine

@@ -13,6 +13,7 @@
 #include "services/engine/TrackQueue.h"
 #include "services/engine/WorkspaceLoader.h"
 
+#include <QDeadlineTimer>
 #include <QJsonObject>
 #include <QStringList>
 
@@ -94,12 +95,22 @@ public:
 
     api::Result<NewApiKey> createKey(const QString &orgSlug, Environment env,
                                      const QStringList &scopes, const QString &name);
-    // 401 unauthorized for a missing, malformed or unknown key.
+    // 401 unauthorized for a missing, malformed or unknown key. A key found
+    // is remembered (by its hash) for KeyCacheLifetime, sparing a database
+    // read on every request; unknown keys are always looked up.
     api::Result<KeyContext> authenticate(const QString &secret);
+    static constexpr std::chrono::seconds KeyCacheLifetime{10};
 
 private:
     Database m_database;
     Clock m_clock;
+    struct CachedKey
+    {
+        KeyContext context;
+        QDeadlineTimer expiry;
+    };
+    QMutex m_keyCacheMutex;
+    QHash<QString, CachedKey> m_keyCache; // by key hash; no secret is kept
     mutable QMutex m_catalogueMutex;
     std::shared_ptr<const PriceCatalogue> m_catalogue;
     std::unique_ptr<TrackQueue> m_queue; // after the database: stopped before it closes

@@ -19,8 +19,11 @@ constexpr int BatchSize = 64;
 // How often the worker looks for calls stored by another process.
 constexpr auto PollInterval = std::chrono::seconds(1);
 // While calls keep arriving the worker pauses this long between batches, so
-// acknowledging (the caller waits) comes before applying (nobody waits).
-constexpr auto YieldInterval = std::chrono::milliseconds(10);
+// acknowledging (the caller waits) comes before applying (nobody waits)...
+constexpr auto YieldInterval = std::chrono::milliseconds(25);
+// ...unless this many stored calls wait (some 20 seconds of applying): then
+// it applies at full speed, which also slows acknowledging down.
+constexpr qint64 MaxBacklog = 200000;
 
 ApiError duplicateKey(const QString &key)
 {
@@ -59,8 +62,7 @@ TrackQueue::~TrackQueue()
         m_worker->wait();
 }
 
-api::Result<api::Done> TrackQueue::check(const Scope &scope,
-                                         const api::TrackTokensRequest &request) const
+api::Result<api::Done> TrackQueue::check(const Scope &scope, const api::TrackTokensRequest &request)
 {
     if (auto invalid = TokenLedger::checkTimestamp(request, m_clock()))
         return *invalid;
@@ -68,6 +70,14 @@ api::Result<api::Done> TrackQueue::check(const Scope &scope,
         return ApiError::invalidRequest(
             u"model \"%1\" is not in the price catalogue; use a provider/model id it lists"_s.arg(
                 request.modelId));
+    // Customers are never deleted, so one found stays found; entities are checked each time.
+    const QString customerKey =
+        u"%1/%2/%3"_s.arg(scope.orgPk).arg(scope.envWord(), request.customerId);
+    if (!request.entityId) {
+        const std::lock_guard lock(m_mutex);
+        if (m_knownCustomers.contains(customerKey))
+            return api::Done{};
+    }
     auto db = m_database.connection();
     if (!db)
         return db.error();
@@ -86,6 +96,10 @@ api::Result<api::Done> TrackQueue::check(const Scope &scope,
         return ApiError::notFound(u"entity_not_found"_s,
                                   u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
                                       *request.entityId, request.customerId));
+    const std::lock_guard lock(m_mutex);
+    if (m_knownCustomers.size() > 100000)
+        m_knownCustomers.clear();
+    m_knownCustomers.insert(customerKey);
     return api::Done{};
 }
 
@@ -117,8 +131,10 @@ api::Result<api::Done> TrackQueue::enqueue(const Scope &scope,
         lock.unlock();
         store(batch);
         lock.lock();
-        for (Waiting *waiting : batch)
+        for (Waiting *waiting : batch) {
             waiting->done = true;
+            m_backlog += waiting->result ? 1 : 0;
+        }
         m_storing = false;
         ++m_generation;
         m_stored.notify_all();
@@ -205,8 +221,9 @@ void TrackQueue::work()
             if (applied.value() == 0)
                 break;
             std::unique_lock lock(m_mutex);
-            if (m_generation != seen) { // calls arrived meanwhile: let them in first
-                seen = m_generation;
+            m_backlog = std::max<qint64>(0, m_backlog - applied.value());
+            if (m_generation != seen && m_backlog < MaxBacklog) {
+                seen = m_generation; // calls arrived meanwhile: let them in first
                 m_stored.wait_for(lock, YieldInterval, [&] { return m_stopping; });
             }
             if (m_stopping)

@@ -18,6 +18,7 @@
 #include "services/engine/PriceCatalogue.h"
 #include "services/engine/Scope.h"
 
+#include <QSet>
 #include <QThread>
 
 #include <condition_variable>
@@ -59,7 +60,7 @@ public:
 
 private:
     struct Waiting;
-    api::Result<api::Done> check(const Scope &scope, const api::TrackTokensRequest &request) const;
+    api::Result<api::Done> check(const Scope &scope, const api::TrackTokensRequest &request);
     void store(const std::vector<Waiting *> &batch);
     // One batch: how many stored calls it applied or marked failed.
     api::Result<qsizetype> applyBatch();
@@ -72,9 +73,11 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_stored; // a batch was stored (followers, worker)
     std::vector<Waiting *> m_waiting;
+    QSet<QString> m_knownCustomers; // organization/environment/customer seen to exist
     bool m_storing = false;
     bool m_stopping = false;
     quint64 m_generation = 0; // batches stored, so the worker sees new work
+    qint64 m_backlog = 0;     // calls this process stored and its worker has not applied
     std::unique_ptr<QThread> m_worker;
 };
 
