@@ -32,10 +32,10 @@ BillingService::listBalances(const KeyContext &key, const api::ListBalancesReque
 }
 
 api::Result<api::ImportCustomerResponse>
-BillingService::importCustomer(const KeyContext &key, const api::ImportCustomerRequest &)
+BillingService::importCustomer(const KeyContext &key, const api::ImportCustomerRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"billing:write"_s)
-    return ApiError::notImplemented(u"billing.import"_s);
+    return m_engine.importCustomer(key.scope, request);
 }
 
 api::Result<api::TrackTokensResponse>

@@ -1,6 +1,7 @@
 #include "services/engine/Engine.h"
 
 #include "services/engine/BalanceLister.h"
+#include "services/engine/CustomerImporter.h"
 #include "services/engine/Migrator.h"
 #include "services/engine/Sql.h"
 #include "services/engine/TokenLedger.h"
@@ -71,6 +72,15 @@ Engine::trackTokens(const Scope &scope, const api::TrackTokensRequest &request,
     }
     return TokenLedger::track(db.value(), m_database.dialect(), scope, request, idempotencyKey,
                               m_clock(), *catalogue());
+}
+
+api::Result<api::ImportCustomerResponse>
+Engine::importCustomer(const Scope &scope, const api::ImportCustomerRequest &request)
+{
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    return CustomerImporter::import(db.value(), m_database.dialect(), scope, request, m_clock());
 }
 
 api::Result<api::CallQuote> Engine::priceCall(const Scope &scope,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "services/api/Extensions.h"
+#include "services/api/ImportCustomer.h"
 #include "services/api/ListBalances.h"
 #include "services/api/Result.h"
 #include "services/api/TrackTokens.h"
@@ -63,6 +64,8 @@ public:
     api::Result<api::TrackTokensResponse> trackTokens(const Scope &scope,
                                                       const api::TrackTokensRequest &request,
                                                       const std::optional<QString> &idempotencyKey);
+    api::Result<api::ImportCustomerResponse>
+    importCustomer(const Scope &scope, const api::ImportCustomerRequest &request);
     api::Result<api::CallQuote> priceCall(const Scope &scope,
                                           const api::TrackTokensRequest &request);
     // The catalogue in use, every model, sorted by id.
