@@ -770,6 +770,45 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>ImportSource</name>
+    <message>
+        <source>the file is not JSON: %1 at character %2</source>
+        <translation>die Datei ist kein JSON: %1 bei Zeichen %2</translation>
+    </message>
+    <message>
+        <source>the file is not a JSON array of billing.import bodies</source>
+        <translation>die Datei ist kein JSON-Array von billing.import-Körpern</translation>
+    </message>
+    <message>
+        <source>not JSON: %1 at character %2</source>
+        <translation>kein JSON: %1 bei Zeichen %2</translation>
+    </message>
+    <message>
+        <source>not a JSON object</source>
+        <translation>kein JSON-Objekt</translation>
+    </message>
+    <message>
+        <source>map a column to the customer id</source>
+        <translation>ordnen Sie der Kunden-ID eine Spalte zu</translation>
+    </message>
+    <message>
+        <source>a customer id is required</source>
+        <translation>eine Kunden-ID ist erforderlich</translation>
+    </message>
+    <message>
+        <source>not an email address</source>
+        <translation>keine E-Mail-Adresse</translation>
+    </message>
+    <message>
+        <source>usage must be a number, 0 or more</source>
+        <translation>der Verbrauch muss eine Zahl ab 0 sein</translation>
+    </message>
+    <message>
+        <source>a status needs a plan</source>
+        <translation>ein Status braucht einen Tarif</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>Meterdesk</source>

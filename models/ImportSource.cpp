@@ -1,0 +1,332 @@
+#include "models/ImportSource.h"
+
+#include "services/api/WireCodec.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QStringDecoder>
+
+namespace md::models {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+ImportRow fromBody(int line, const QJsonValue &value)
+{
+    ImportRow row;
+    row.line = line;
+    row.body = value.toObject();
+    auto request = api::decode<api::ImportCustomerRequest>(value);
+    if (request)
+        row.request = request.value();
+    else
+        row.error = request.error().message;
+    return row;
+}
+
+struct Field
+{
+    int CsvMapping::*column;
+    QLatin1StringView name;
+};
+
+constexpr Field Fields[] = {
+    {&CsvMapping::customerId, "customer_id"_L1},
+    {&CsvMapping::name, "name"_L1},
+    {&CsvMapping::email, "email"_L1},
+    {&CsvMapping::stripeId, "stripe_id"_L1},
+    {&CsvMapping::revenueCatId, "revenuecat_id"_L1},
+    {&CsvMapping::plan, "plan_id"_L1},
+    {&CsvMapping::status, "status"_L1},
+};
+
+} // namespace
+
+CsvMapping CsvMapping::guess(const QStringList &header)
+{
+    CsvMapping mapping;
+    for (int c = 0; c < header.size(); ++c) {
+        const QString name = header.at(c).trimmed().toLower();
+        for (const Field &field : Fields)
+            if (name == field.name)
+                mapping.*field.column = c;
+        if (name.startsWith("usage:"_L1) && name.size() > 6)
+            mapping.usage.insert(header.at(c).trimmed().mid(6), c);
+    }
+    return mapping;
+}
+
+QJsonObject CsvMapping::toJson() const
+{
+    QJsonObject object;
+    for (const Field &field : Fields)
+        object.insert(field.name, this->*field.column);
+    QJsonObject usageColumns;
+    for (auto it = usage.cbegin(); it != usage.cend(); ++it)
+        usageColumns.insert(it.key(), it.value());
+    object.insert(u"usage"_s, usageColumns);
+    return object;
+}
+
+CsvMapping CsvMapping::fromJson(const QJsonObject &object)
+{
+    CsvMapping mapping;
+    for (const Field &field : Fields)
+        mapping.*field.column = object.value(field.name).toInt(-1);
+    const QJsonObject usageColumns = object.value(u"usage"_s).toObject();
+    for (auto it = usageColumns.begin(); it != usageColumns.end(); ++it)
+        mapping.usage.insert(it.key(), it.value().toInt(-1));
+    return mapping;
+}
+
+ImportFormat ImportSource::detect(const QString &fileName, const QByteArray &data)
+{
+    const QString suffix = QFileInfo(fileName).suffix().toLower();
+    if (suffix == "csv"_L1 || suffix == "tsv"_L1 || suffix == "txt"_L1)
+        return ImportFormat::Csv;
+    if (suffix == "jsonl"_L1 || suffix == "ndjson"_L1)
+        return ImportFormat::JsonLines;
+    for (const char c : data) {
+        if (c == '[')
+            return ImportFormat::JsonArray;
+        if (c == '{')
+            return ImportFormat::JsonLines;
+        if (!QChar::isSpace(uchar(c)) && c != '\xef' && c != '\xbb' && c != '\xbf')
+            return ImportFormat::Csv;
+    }
+    return ImportFormat::Csv;
+}
+
+QString ImportSource::decode(const QByteArray &data)
+{
+    QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+    QString text = utf8(data);
+    if (utf8.hasError())
+        text = QString::fromLatin1(data);
+    if (text.startsWith(QChar::ByteOrderMark))
+        text.remove(0, 1);
+    return text;
+}
+
+QChar ImportSource::guessSeparator(const QString &text)
+{
+    const QString header = text.section(u'\n', 0, 0);
+    QChar best = u',';
+    qsizetype most = 0;
+    for (const QChar candidate : {u',', u';', u'\t'}) {
+        if (const qsizetype n = header.count(candidate); n > most) {
+            most = n;
+            best = candidate;
+        }
+    }
+    return best;
+}
+
+QList<QStringList> ImportSource::parseCsv(const QString &text, QChar separator, QList<int> *lines)
+{
+    QList<QStringList> records;
+    QStringList record;
+    QString cell;
+    bool quoted = false;
+    bool any = false; // the record has begun
+    int line = 1;
+    int recordLine = 1;
+    const auto endCell = [&] {
+        record.append(cell);
+        cell.clear();
+    };
+    const auto endRecord = [&] {
+        endCell();
+        if (!(record.size() == 1 && record.first().isEmpty())) { // skip blank lines
+            records.append(record);
+            if (lines)
+                lines->append(recordLine);
+        }
+        record.clear();
+        any = false;
+    };
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (!any) {
+            any = true;
+            recordLine = line;
+        }
+        if (quoted) {
+            if (c == u'"') {
+                if (i + 1 < text.size() && text.at(i + 1) == u'"') {
+                    cell += u'"';
+                    ++i;
+                } else {
+                    quoted = false;
+                }
+            } else {
+                if (c == u'\n')
+                    ++line;
+                cell += c;
+            }
+        } else if (c == u'"' && cell.isEmpty()) {
+            quoted = true;
+        } else if (c == separator) {
+            endCell();
+        } else if (c == u'\r' && i + 1 < text.size() && text.at(i + 1) == u'\n') {
+            continue; // CRLF: the \n ends the record
+        } else if (c == u'\n') {
+            endRecord();
+            ++line;
+        } else {
+            cell += c;
+        }
+    }
+    if (any)
+        endRecord();
+    return records;
+}
+
+QList<ImportRow> ImportSource::readJson(const QString &text, ImportFormat format)
+{
+    QList<ImportRow> rows;
+    if (format == ImportFormat::JsonArray) {
+        QJsonParseError error;
+        const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
+        if (error.error != QJsonParseError::NoError || !document.isArray()) {
+            ImportRow row;
+            row.line = 1;
+            row.error = error.error != QJsonParseError::NoError
+                            ? tr("the file is not JSON: %1 at character %2")
+                                  .arg(error.errorString())
+                                  .arg(error.offset)
+                            : tr("the file is not a JSON array of billing.import bodies");
+            rows.append(row);
+            return rows;
+        }
+        // Element positions are not kept by QJsonDocument: rows count elements.
+        const QJsonArray array = document.array();
+        for (qsizetype i = 0; i < array.size(); ++i)
+            rows.append(fromBody(int(i + 1), array.at(i)));
+        return rows;
+    }
+    const QStringList lines = text.split(u'\n');
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QString line = lines.at(i).trimmed();
+        if (line.isEmpty())
+            continue;
+        QJsonParseError error;
+        const QJsonDocument document = QJsonDocument::fromJson(line.toUtf8(), &error);
+        if (error.error != QJsonParseError::NoError || !document.isObject()) {
+            ImportRow row;
+            row.line = int(i + 1);
+            row.error =
+                error.error != QJsonParseError::NoError
+                    ? tr("not JSON: %1 at character %2").arg(error.errorString()).arg(error.offset)
+                    : tr("not a JSON object");
+            rows.append(row);
+            continue;
+        }
+        rows.append(fromBody(int(i + 1), document.object()));
+    }
+    return rows;
+}
+
+QList<ImportRow> ImportSource::readCsv(const QString &text, QChar separator,
+                                       const CsvMapping &mapping)
+{
+    QList<int> lines;
+    const QList<QStringList> records = parseCsv(text, separator, &lines);
+    QList<ImportRow> rows;
+    for (qsizetype r = 1; r < records.size(); ++r) { // the first record is the header
+        ImportRow row;
+        row.line = lines.at(r);
+        row.cells = records.at(r);
+        revalidate(row, mapping);
+        rows.append(row);
+    }
+    return rows;
+}
+
+void ImportSource::revalidate(ImportRow &row, const CsvMapping &mapping)
+{
+    row.request.reset();
+    row.cellErrors.clear();
+    row.error.clear();
+    const auto cell = [&](int column) {
+        return column >= 0 && column < row.cells.size() ? row.cells.at(column).trimmed()
+                                                        : QString();
+    };
+    if (mapping.customerId < 0) {
+        row.error = tr("map a column to the customer id");
+        return;
+    }
+    // The body as JSON, then the wire decoder checks it like the server would.
+    QJsonObject body{{u"customer_id"_s, cell(mapping.customerId)}};
+    if (cell(mapping.customerId).isEmpty())
+        row.cellErrors.insert(mapping.customerId, tr("a customer id is required"));
+    QJsonObject data;
+    if (!cell(mapping.name).isEmpty())
+        data.insert(u"name"_s, cell(mapping.name));
+    if (!cell(mapping.email).isEmpty()) {
+        if (!cell(mapping.email).contains(u'@'))
+            row.cellErrors.insert(mapping.email, tr("not an email address"));
+        data.insert(u"email"_s, cell(mapping.email));
+    }
+    if (!data.isEmpty())
+        body.insert(u"customer_data"_s, data);
+    QJsonArray processors;
+    if (!cell(mapping.stripeId).isEmpty())
+        processors.append(QJsonObject{{u"type"_s, u"stripe"_s}, {u"id"_s, cell(mapping.stripeId)}});
+    if (!cell(mapping.revenueCatId).isEmpty())
+        processors.append(
+            QJsonObject{{u"type"_s, u"revenuecat"_s}, {u"id"_s, cell(mapping.revenueCatId)}});
+    if (!processors.isEmpty())
+        body.insert(u"processors"_s, processors);
+    QJsonArray billables;
+    if (!cell(mapping.plan).isEmpty()) {
+        QJsonObject plan{{u"plan_id"_s, cell(mapping.plan)}};
+        if (!cell(mapping.status).isEmpty())
+            plan.insert(u"status"_s, cell(mapping.status).toLower());
+        QJsonArray balances;
+        for (auto it = mapping.usage.cbegin(); it != mapping.usage.cend(); ++it) {
+            const QString text = cell(it.value());
+            if (text.isEmpty())
+                continue;
+            const auto usage = api::Decimal::parse(text);
+            if (!usage || usage->isNegative()) {
+                row.cellErrors.insert(it.value(), tr("usage must be a number, 0 or more"));
+                continue;
+            }
+            balances.append(
+                QJsonObject{{u"feature_id"_s, it.key()}, {u"usage"_s, usage->toJson()}});
+        }
+        if (!balances.isEmpty())
+            plan.insert(u"balances"_s, balances);
+        QJsonObject billable{{u"plan"_s, plan}};
+        if (!cell(mapping.stripeId).isEmpty() || cell(mapping.revenueCatId).isEmpty())
+            billable.insert(u"processor"_s, u"stripe"_s);
+        else
+            billable.insert(u"processor"_s, u"revenuecat"_s);
+        billables.append(billable);
+    } else if (mapping.status >= 0 && !cell(mapping.status).isEmpty()) {
+        row.cellErrors.insert(mapping.plan >= 0 ? mapping.plan : mapping.status,
+                              tr("a status needs a plan"));
+    }
+    body.insert(u"billables"_s, billables);
+    row.body = body;
+    auto request = api::decode<api::ImportCustomerRequest>(body);
+    if (!request) {
+        // Point at the cell the decoder's path speaks of.
+        const QString message = request.error().message;
+        const int column = message.contains(u".status"_s)         ? mapping.status
+                           : message.startsWith(u"customer_id"_s) ? mapping.customerId
+                                                                  : -1;
+        if (column >= 0)
+            row.cellErrors.insert(column, message);
+        else
+            row.error = message;
+        return;
+    }
+    if (row.cellErrors.isEmpty())
+        row.request = request.value();
+}
+
+} // namespace md::models

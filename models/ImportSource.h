@@ -1,0 +1,78 @@
+// The import wizard's source: a batch of billing.import bodies read from
+// JSON Lines (one body per line), a JSON array of bodies, or CSV through a
+// column mapping (docs/import-formats.md). Every row is checked locally and
+// keeps its problems beside it (the cell, the JSON path), so the wizard can
+// show them, let them be fixed in place, or exclude the row.
+#pragma once
+
+#include "services/api/ImportCustomer.h"
+
+#include <QCoreApplication>
+#include <QMap>
+#include <QStringList>
+
+namespace md::models {
+
+enum class ImportFormat { JsonLines, JsonArray, Csv };
+
+// How CSV columns become a billing.import body; -1 leaves a field out.
+struct CsvMapping
+{
+    int customerId = -1;
+    int name = -1;
+    int email = -1;
+    int stripeId = -1;
+    int revenueCatId = -1;
+    int plan = -1;
+    int status = -1;
+    QMap<QString, int> usage; // feature id → column of its reported usage
+
+    // Columns named like the fields (customer_id, name, email, stripe_id,
+    // revenuecat_id, plan_id, status, usage:<feature>), case-insensitively.
+    static CsvMapping guess(const QStringList &header);
+    QJsonObject toJson() const;
+    static CsvMapping fromJson(const QJsonObject &object);
+    friend bool operator==(const CsvMapping &, const CsvMapping &) = default;
+};
+
+struct ImportRow
+{
+    int line = 0;      // 1-based line of the source (CSV: the record's first line)
+    QStringList cells; // CSV only: the record as read, to fix in place
+    QJsonObject body;  // JSON: the body as read
+    std::optional<api::ImportCustomerRequest> request; // when valid
+    QMap<int, QString> cellErrors;                     // CSV column → what is wrong
+    QString error; // what is wrong, naming the field or JSON path
+    bool included = true;
+
+    bool isValid() const { return request.has_value(); }
+};
+
+class ImportSource final
+{
+    Q_DECLARE_TR_FUNCTIONS(ImportSource)
+
+public:
+    // From the file name, else the first character that is not a space.
+    static ImportFormat detect(const QString &fileName, const QByteArray &data);
+    // Bytes to text: UTF-8 (a BOM is dropped), or Latin-1 when it is not valid UTF-8.
+    static QString decode(const QByteArray &data);
+
+    // CSV records (RFC 4180: quotes, doubled quotes, line breaks inside
+    // quotes); each record's first line number in `lines`.
+    static QList<QStringList> parseCsv(const QString &text, QChar separator,
+                                       QList<int> *lines = nullptr);
+    // The separator a CSV header most likely uses: ',', ';' or tab.
+    static QChar guessSeparator(const QString &text);
+
+    // JSON Lines or a JSON array: one row per body; a line or element that is
+    // not a valid body keeps the decoder's message.
+    static QList<ImportRow> readJson(const QString &text, ImportFormat format);
+    // CSV with a header line, through `mapping`.
+    static QList<ImportRow> readCsv(const QString &text, QChar separator,
+                                    const CsvMapping &mapping);
+    // Rebuilds a CSV row's request from its (edited) cells.
+    static void revalidate(ImportRow &row, const CsvMapping &mapping);
+};
+
+} // namespace md::models
