@@ -213,16 +213,13 @@ private:
         for (qsizetype j = 0; j < plan.balances.size(); ++j) {
             const api::ImportBalance &reported = plan.balances.at(j);
             const QString path = u"billables[%1].plan.balances[%2]"_s.arg(billable).arg(j);
-            auto feature = queryRows(
-                m_db, u"SELECT pk FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
-                {m_scope.orgPk, m_scope.envWord(), reported.featureId});
-            if (!feature)
-                return feature.error();
-            if (feature.value().isEmpty())
+            auto known = lookUpFeature(reported.featureId);
+            if (!known)
+                return known.error();
+            if (!known.value())
                 return ApiError::notFound(u"feature_not_found"_s,
                                           u"%1.feature_id: feature \"%2\" does not exist"_s.arg(
                                               path, reported.featureId));
-            m_featurePks.insert(reported.featureId, feature.value().first().first().toLongLong());
             if (reported.usage && reported.balance)
                 return ApiError::invalidInputs(path + u".balance"_s,
                                                u"give usage or balance, not both"_s);
@@ -235,17 +232,25 @@ private:
                         reported.filter ? u" matching the filter"_s : QString()));
         }
         for (const api::ProductItem &item : stored.items)
-            if (!m_featurePks.contains(item.featureId)) {
-                auto feature = queryRows(
-                    m_db, u"SELECT pk FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
-                    {m_scope.orgPk, m_scope.envWord(), item.featureId});
-                if (!feature)
-                    return feature.error();
-                if (!feature.value().isEmpty())
-                    m_featurePks.insert(item.featureId,
-                                        feature.value().first().first().toLongLong());
-            }
+            if (auto known = lookUpFeature(item.featureId); !known)
+                return known.error();
         return api::Done{};
+    }
+
+    // Whether the feature exists; its key is kept in m_featurePks for the balances.
+    api::Result<bool> lookUpFeature(const QString &featureId)
+    {
+        if (m_featurePks.contains(featureId))
+            return true;
+        auto feature =
+            queryRows(m_db, u"SELECT pk FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
+                      {m_scope.orgPk, m_scope.envWord(), featureId});
+        if (!feature)
+            return feature.error();
+        if (feature.value().isEmpty())
+            return false;
+        m_featurePks.insert(featureId, feature.value().first().first().toLongLong());
+        return true;
     }
 
     api::Result<qint64> upsertCustomer(const api::ImportCustomerRequest &request)

@@ -33,6 +33,20 @@ api::Result<std::optional<qint64>> firstKey(const QSqlDatabase &db, const QStrin
     return std::optional<qint64>(rows.value().first().first().toLongLong());
 }
 
+// The customer's key, or 404 customer_not_found.
+api::Result<qint64> customerKey(const QSqlDatabase &db, const Scope &scope, const QString &id)
+{
+    auto customer =
+        firstKey(db, u"SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?"_s,
+                 {scope.orgPk, scope.envWord(), id});
+    if (!customer)
+        return customer.error();
+    if (!customer.value())
+        return ApiError::notFound(u"customer_not_found"_s,
+                                  u"customer \"%1\" does not exist"_s.arg(id));
+    return *customer.value();
+}
+
 TokenCounts countsOf(const api::TrackTokensRequest &request)
 {
     return {request.inputTokens,
@@ -201,16 +215,10 @@ api::Result<api::CallQuote> TokenLedger::quote(const QSqlDatabase &db, const Sco
     if (!request.customerId.isEmpty() || request.featureId) {
         qint64 customerPk = 0;
         if (!request.customerId.isEmpty()) {
-            auto customer =
-                firstKey(db, u"SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?"_s,
-                         {scope.orgPk, scope.envWord(), request.customerId});
+            auto customer = customerKey(db, scope, request.customerId);
             if (!customer)
                 return customer.error();
-            if (!customer.value())
-                return ApiError::notFound(
-                    u"customer_not_found"_s,
-                    u"customer \"%1\" does not exist"_s.arg(request.customerId));
-            customerPk = *customer.value();
+            customerPk = customer.value();
         }
         auto feature = creditSystem(db, scope, customerPk, request);
         if (!feature)
@@ -265,15 +273,10 @@ TokenLedger::apply(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
                    const std::optional<QString> &idempotencyKey, qint64 nowMs,
                    const PriceCatalogue &catalogue)
 {
-    auto customer =
-        firstKey(db, u"SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?"_s,
-                 {scope.orgPk, scope.envWord(), request.customerId});
+    auto customer = customerKey(db, scope, request.customerId);
     if (!customer)
         return customer.error();
-    if (!customer.value())
-        return ApiError::notFound(u"customer_not_found"_s,
-                                  u"customer \"%1\" does not exist"_s.arg(request.customerId));
-    const qint64 customerPk = *customer.value();
+    const qint64 customerPk = customer.value();
     std::optional<qint64> entityPk;
     if (request.entityId) {
         auto entity = firstKey(db, u"SELECT pk FROM entities WHERE customer_pk = ? AND id = ?"_s,
