@@ -1,5 +1,7 @@
 #include "models/BalanceExport.h"
 
+#include "models/CsvText.h"
+
 #include <QDateTime>
 
 namespace md::models {
@@ -7,14 +9,6 @@ namespace md::models {
 using namespace Qt::StringLiterals;
 
 namespace {
-
-QString field(const QString &value)
-{
-    if (!value.contains(u',') && !value.contains(u'"') && !value.contains(u'\n') &&
-        !value.contains(u'\r'))
-        return value;
-    return u'"' + QString(value).replace(u"\""_s, u"\"\""_s) + u'"';
-}
 
 QString time(std::optional<qint64> ms)
 {
@@ -44,11 +38,11 @@ QString BalanceExport::csvHeader()
 
 QString BalanceExport::csvLine(const api::BalanceRow &row)
 {
-    const QStringList fields{field(row.id),
-                             field(row.customerId),
-                             field(row.entityId.value_or(QString())),
-                             field(row.featureId),
-                             field(row.planId.value_or(QString())),
+    const QStringList fields{CsvText::field(row.id),
+                             CsvText::field(row.customerId),
+                             CsvText::field(row.entityId.value_or(QString())),
+                             CsvText::field(row.featureId),
+                             CsvText::field(row.planId.value_or(QString())),
                              row.includedGrant.toString(),
                              row.prepaidGrant.toString(),
                              row.remaining.toString(),

@@ -18,6 +18,7 @@ ImportRow fromBody(int line, const QJsonValue &value)
     ImportRow row;
     row.line = line;
     row.body = value.toObject();
+    row.text = QString::fromUtf8(QJsonDocument(row.body).toJson(QJsonDocument::Compact));
     auto request = api::decode<api::ImportCustomerRequest>(value);
     if (request)
         row.request = request.value();
@@ -58,26 +59,33 @@ CsvMapping CsvMapping::guess(const QStringList &header)
     return mapping;
 }
 
-QJsonObject CsvMapping::toJson() const
+QJsonObject CsvMapping::toJson(const QStringList &header) const
 {
+    const auto columnName = [&](int column) {
+        return column >= 0 && column < header.size() ? QJsonValue(header.at(column)) : QJsonValue();
+    };
     QJsonObject object;
     for (const Field &field : Fields)
-        object.insert(field.name, this->*field.column);
+        object.insert(field.name, columnName(this->*field.column));
     QJsonObject usageColumns;
     for (auto it = usage.cbegin(); it != usage.cend(); ++it)
-        usageColumns.insert(it.key(), it.value());
+        usageColumns.insert(it.key(), columnName(it.value()));
     object.insert(u"usage"_s, usageColumns);
     return object;
 }
 
-CsvMapping CsvMapping::fromJson(const QJsonObject &object)
+CsvMapping CsvMapping::fromJson(const QJsonObject &object, const QStringList &header)
 {
+    const auto column = [&](const QJsonValue &name) {
+        return name.isString() ? int(header.indexOf(name.toString())) : -1;
+    };
     CsvMapping mapping;
     for (const Field &field : Fields)
-        mapping.*field.column = object.value(field.name).toInt(-1);
+        mapping.*field.column = column(object.value(field.name));
     const QJsonObject usageColumns = object.value(u"usage"_s).toObject();
     for (auto it = usageColumns.begin(); it != usageColumns.end(); ++it)
-        mapping.usage.insert(it.key(), it.value().toInt(-1));
+        if (const int c = column(it.value()); c >= 0)
+            mapping.usage.insert(it.key(), c);
     return mapping;
 }
 
@@ -99,12 +107,17 @@ ImportFormat ImportSource::detect(const QString &fileName, const QByteArray &dat
     return ImportFormat::Csv;
 }
 
-QString ImportSource::decode(const QByteArray &data)
+QString ImportSource::decode(const QByteArray &data, TextEncoding encoding)
 {
-    QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
-    QString text = utf8(data);
-    if (utf8.hasError())
+    QString text;
+    if (encoding == TextEncoding::Latin1) {
         text = QString::fromLatin1(data);
+    } else {
+        QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+        text = utf8(data);
+        if (utf8.hasError() && encoding == TextEncoding::Automatic)
+            text = QString::fromLatin1(data);
+    }
     if (text.startsWith(QChar::ByteOrderMark))
         text.remove(0, 1);
     return text;
@@ -212,21 +225,32 @@ QList<ImportRow> ImportSource::readJson(const QString &text, ImportFormat format
         const QString line = lines.at(i).trimmed();
         if (line.isEmpty())
             continue;
-        QJsonParseError error;
-        const QJsonDocument document = QJsonDocument::fromJson(line.toUtf8(), &error);
-        if (error.error != QJsonParseError::NoError || !document.isObject()) {
-            ImportRow row;
-            row.line = int(i + 1);
-            row.error =
-                error.error != QJsonParseError::NoError
-                    ? tr("not JSON: %1 at character %2").arg(error.errorString()).arg(error.offset)
-                    : tr("not a JSON object");
-            rows.append(row);
-            continue;
-        }
-        rows.append(fromBody(int(i + 1), document.object()));
+        ImportRow row;
+        row.line = int(i + 1);
+        revalidate(row, line);
+        rows.append(row);
     }
     return rows;
+}
+
+void ImportSource::revalidate(ImportRow &row, const QString &text)
+{
+    const int line = row.line;
+    const bool included = row.included;
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
+    if (error.error == QJsonParseError::NoError && document.isObject()) {
+        row = fromBody(line, document.object());
+    } else {
+        row = ImportRow();
+        row.line = line;
+        row.text = text;
+        row.error =
+            error.error != QJsonParseError::NoError
+                ? tr("not JSON: %1 at character %2").arg(error.errorString()).arg(error.offset)
+                : tr("not a JSON object");
+    }
+    row.included = included;
 }
 
 QList<ImportRow> ImportSource::readCsv(const QString &text, QChar separator,

@@ -14,6 +14,7 @@
 namespace md::models {
 
 enum class ImportFormat { JsonLines, JsonArray, Csv };
+enum class TextEncoding { Automatic, Utf8, Latin1 };
 
 // How CSV columns become a billing.import body; -1 leaves a field out.
 struct CsvMapping
@@ -30,8 +31,10 @@ struct CsvMapping
     // Columns named like the fields (customer_id, name, email, stripe_id,
     // revenuecat_id, plan_id, status, usage:<feature>), case-insensitively.
     static CsvMapping guess(const QStringList &header);
-    QJsonObject toJson() const;
-    static CsvMapping fromJson(const QJsonObject &object);
+    // By column names, so a saved profile fits files whose columns move; a
+    // name missing from `header` leaves its field out.
+    QJsonObject toJson(const QStringList &header) const;
+    static CsvMapping fromJson(const QJsonObject &object, const QStringList &header);
     friend bool operator==(const CsvMapping &, const CsvMapping &) = default;
 };
 
@@ -40,6 +43,7 @@ struct ImportRow
     int line = 0;      // 1-based line of the source (CSV: the record's first line)
     QStringList cells; // CSV only: the record as read, to fix in place
     QJsonObject body;  // JSON: the body as read
+    QString text;      // JSON: the line or element as text, to fix in place
     std::optional<api::ImportCustomerRequest> request; // when valid
     QMap<int, QString> cellErrors;                     // CSV column → what is wrong
     QString error; // what is wrong, naming the field or JSON path
@@ -55,8 +59,9 @@ class ImportSource final
 public:
     // From the file name, else the first character that is not a space.
     static ImportFormat detect(const QString &fileName, const QByteArray &data);
-    // Bytes to text: UTF-8 (a BOM is dropped), or Latin-1 when it is not valid UTF-8.
-    static QString decode(const QByteArray &data);
+    // Bytes to text (a BOM is dropped). Automatic: UTF-8, or Latin-1 when
+    // the bytes are not valid UTF-8.
+    static QString decode(const QByteArray &data, TextEncoding encoding = TextEncoding::Automatic);
 
     // CSV records (RFC 4180: quotes, doubled quotes, line breaks inside
     // quotes); each record's first line number in `lines`.
@@ -68,6 +73,8 @@ public:
     // JSON Lines or a JSON array: one row per body; a line or element that is
     // not a valid body keeps the decoder's message.
     static QList<ImportRow> readJson(const QString &text, ImportFormat format);
+    // One body as text (a fixed JSON row), keeping the row's line.
+    static void revalidate(ImportRow &row, const QString &text);
     // CSV with a header line, through `mapping`.
     static QList<ImportRow> readCsv(const QString &text, QChar separator,
                                     const CsvMapping &mapping);

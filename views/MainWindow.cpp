@@ -5,6 +5,7 @@
 #include "views/BalancesPage.h"
 #include "views/CommandPalette.h"
 #include "views/CustomersPage.h"
+#include "views/ImportWizard.h"
 #include "views/Translator.h"
 #include "views/UsagePage.h"
 
@@ -89,6 +90,8 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     fileMenu->addAction(tr("&Connect…"), QKeySequence::Open, this, &MainWindow::connectRequested);
     m_loadCatalogue =
         fileMenu->addAction(tr("Load price &catalogue…"), this, &MainWindow::catalogueRequested);
+    fileMenu->addAction(tr("&Import customers…"), QKeySequence(Qt::CTRL | Qt::Key_I), this,
+                        &MainWindow::importCustomers);
     fileMenu->addSeparator();
     QAction *quit = fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     quit->setMenuRole(QAction::QuitRole);
@@ -118,11 +121,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
         toolsMenu->addAction(tr("Command &palette…"), this, &MainWindow::showCommandPalette);
     palette->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     auto *viewMenu = menuBar()->addMenu(tr("&View"));
-    viewMenu->addAction(tr("&Refresh"), QKeySequence::Refresh, this, [this] {
-        m_balances->refresh();
-        m_customers->refresh();
-        m_usage->refresh();
-    });
+    viewMenu->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refreshPages);
     toolsMenu->addAction(tr("P&rice a call…"), this, [this] {
         showPage(m_pages->indexOf(m_usage));
         m_usage->priceCall();
@@ -219,9 +218,26 @@ void MainWindow::connectionReady()
         });
     if (const auto filter = models::BalanceFilter::fromSerialized(m_restoredFilter))
         m_balances->setFilter(*filter, false);
+    refreshPages();
+}
+
+void MainWindow::refreshPages()
+{
     m_balances->refresh();
     m_customers->refresh();
     m_usage->refresh();
+}
+
+ImportWizard *MainWindow::importCustomers()
+{
+    auto *wizard = new ImportWizard(m_backend, this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    connect(wizard, &QDialog::finished, this, [this, wizard] {
+        if (wizard->committedAny())
+            refreshPages();
+    });
+    wizard->open();
+    return wizard;
 }
 
 void MainWindow::setCatalogueLoadable(bool loadable)

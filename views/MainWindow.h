@@ -17,6 +17,7 @@ namespace md::views {
 
 class BalancesPage;
 class CustomersPage;
+class ImportWizard;
 class UsagePage;
 
 class MainWindow final : public QMainWindow
@@ -39,6 +40,8 @@ public:
     // server prices with its own.
     void setCatalogueLoadable(bool loadable);
     void showStatus(const QString &message);
+    // File ▸ Import customers…: opens the wizard (window-modal, deleted on close).
+    ImportWizard *importCustomers();
 
 Q_SIGNALS:
     // File ▸ Connect…: the console replaces this window's connection.
@@ -53,6 +56,7 @@ private:
     void addPage(const QString &title, const QString &icon, QWidget *page);
     void showPage(int index);
     void restoreState();
+    void refreshPages();
 
     backend::BillingBackend *m_backend;
     QListWidget *m_navigation;

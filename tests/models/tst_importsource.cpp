@@ -58,7 +58,11 @@ private Q_SLOTS:
         const CsvMapping mapping = CsvMapping::guess(header);
         QCOMPARE(mapping.customerId, 0);
         QCOMPARE(mapping.usage.value(u"api_calls"_s), 6);
-        QCOMPARE(CsvMapping::fromJson(mapping.toJson()), mapping);
+        QCOMPARE(CsvMapping::fromJson(mapping.toJson(header), header), mapping);
+        // A profile follows the columns by name when they move.
+        QStringList moved = header;
+        moved.move(0, 3);
+        QCOMPARE(CsvMapping::fromJson(mapping.toJson(header), moved).customerId, 3);
 
         auto rows = ImportSource::readCsv(csv, u',', mapping);
         QCOMPARE(rows.size(), 3);

@@ -1,0 +1,270 @@
+#include "models/ImportBatch.h"
+
+#include <QColor>
+
+namespace md::models {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+enum JsonColumn { CustomerColumn = 2, BodyColumn, JsonColumnCount = 5 };
+
+// Reads on light and dark palettes alike.
+QColor problemColor()
+{
+    return QColor(220, 50, 50, 80);
+}
+
+} // namespace
+
+ImportBatch::ImportBatch(QObject *parent)
+    : QAbstractTableModel(parent)
+{}
+
+void ImportBatch::setSource(const QString &path, const QByteArray &data)
+{
+    m_path = path;
+    m_data = data;
+    m_encoding = TextEncoding::Automatic;
+    m_format = ImportSource::detect(path, data);
+    m_separator = ImportSource::guessSeparator(text());
+    m_header.clear();
+    read();
+}
+
+void ImportBatch::setEncoding(TextEncoding encoding)
+{
+    m_encoding = encoding;
+    read();
+}
+
+void ImportBatch::setFormat(ImportFormat format)
+{
+    m_format = format;
+    read();
+}
+
+void ImportBatch::setSeparator(QChar separator)
+{
+    m_separator = separator;
+    read();
+}
+
+void ImportBatch::setMapping(const CsvMapping &mapping)
+{
+    m_mapping = mapping;
+    beginResetModel();
+    for (ImportRow &row : m_rows)
+        ImportSource::revalidate(row, m_mapping);
+    endResetModel();
+    Q_EMIT countsChanged();
+}
+
+QString ImportBatch::text() const
+{
+    return ImportSource::decode(m_data, m_encoding);
+}
+
+QList<QStringList> ImportBatch::preview(int records) const
+{
+    const QString all = text();
+    if (m_format == ImportFormat::Csv) {
+        // The first lines are enough; a record cut short at the end is dropped.
+        const QString head = all.left(64 * 1024);
+        QList<QStringList> parsed = ImportSource::parseCsv(head, m_separator);
+        if (head.size() < all.size() && !parsed.isEmpty())
+            parsed.removeLast();
+        return parsed.mid(0, records + 1);
+    }
+    QList<QStringList> table{{tr("Line"), tr("Customer"), tr("Body")}};
+    const QList<ImportRow> rows = ImportSource::readJson(all, m_format);
+    for (const ImportRow &row : rows.mid(0, records))
+        table.append({QString::number(row.line), row.request ? row.request->customerId : QString(),
+                      row.text.isEmpty() ? row.error : row.text});
+    return table;
+}
+
+void ImportBatch::read()
+{
+    beginResetModel();
+    const QString all = text();
+    if (m_format == ImportFormat::Csv) {
+        QString firstLine = all.section(u'\n', 0, 0);
+        if (firstLine.endsWith(u'\r'))
+            firstLine.chop(1);
+        const QStringList header = ImportSource::parseCsv(firstLine, m_separator).value(0);
+        if (header != m_header) {
+            m_header = header;
+            m_mapping = CsvMapping::guess(header);
+        }
+        m_rows = ImportSource::readCsv(all, m_separator, m_mapping);
+    } else {
+        m_header.clear();
+        m_rows = ImportSource::readJson(all, m_format);
+    }
+    endResetModel();
+    Q_EMIT countsChanged();
+}
+
+int ImportBatch::includedCount() const
+{
+    return int(std::count_if(m_rows.cbegin(), m_rows.cend(),
+                             [](const ImportRow &row) { return row.included; }));
+}
+
+int ImportBatch::problemCount() const
+{
+    return int(std::count_if(m_rows.cbegin(), m_rows.cend(),
+                             [](const ImportRow &row) { return row.included && !row.isValid(); }));
+}
+
+void ImportBatch::excludeProblems()
+{
+    for (int r = 0; r < m_rows.size(); ++r)
+        if (!m_rows.at(r).isValid())
+            setIncluded(r, false);
+    Q_EMIT countsChanged();
+}
+
+void ImportBatch::includeAll()
+{
+    for (int r = 0; r < m_rows.size(); ++r)
+        setIncluded(r, true);
+    Q_EMIT countsChanged();
+}
+
+void ImportBatch::setIncluded(int row, bool included)
+{
+    if (m_rows.at(row).included == included)
+        return;
+    m_rows[row].included = included;
+    Q_EMIT dataChanged(index(row, 0), index(row, columnCount() - 1));
+}
+
+QList<ImportBatch::Item> ImportBatch::items() const
+{
+    QList<Item> items;
+    for (const ImportRow &row : m_rows)
+        if (row.included && row.request)
+            items.append({row.line, *row.request});
+    return items;
+}
+
+int ImportBatch::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int ImportBatch::columnCount(const QModelIndex &parent) const
+{
+    if (parent.isValid())
+        return 0;
+    return m_format == ImportFormat::Csv ? int(m_header.size()) + 3 : JsonColumnCount;
+}
+
+int ImportBatch::csvColumn(int column) const
+{
+    return m_format == ImportFormat::Csv && column > LineColumn && column < problemColumn()
+               ? column - 2
+               : -1;
+}
+
+QString ImportBatch::problem(const ImportRow &row) const
+{
+    QStringList problems;
+    if (!row.error.isEmpty())
+        problems.append(row.error);
+    for (auto it = row.cellErrors.cbegin(); it != row.cellErrors.cend(); ++it)
+        problems.append(u"%1: %2"_s.arg(m_header.value(it.key()), it.value()));
+    return problems.join(u"; "_s);
+}
+
+QVariant ImportBatch::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const ImportRow &row = m_rows.at(index.row());
+    const int column = index.column();
+    if (role == ProblemRole)
+        return row.included && !row.isValid();
+    if (column == IncludeColumn)
+        return role == Qt::CheckStateRole ? QVariant(row.included ? Qt::Checked : Qt::Unchecked)
+                                          : QVariant();
+    if (role == Qt::ForegroundRole && !row.included)
+        return QColor(Qt::gray);
+    const int cell = csvColumn(column);
+    const bool bad =
+        cell >= 0 ? row.cellErrors.contains(cell) : column == problemColumn() && !row.isValid();
+    if (role == Qt::BackgroundRole)
+        return bad && row.included ? QVariant(problemColor()) : QVariant();
+    if (role == Qt::ToolTipRole)
+        return cell >= 0 ? QVariant(row.cellErrors.value(cell)) : QVariant();
+    if (role != Qt::DisplayRole && role != Qt::EditRole)
+        return {};
+    if (column == LineColumn)
+        return row.line;
+    if (column == problemColumn())
+        return problem(row);
+    if (cell >= 0)
+        return row.cells.value(cell);
+    if (column == CustomerColumn)
+        return row.request ? row.request->customerId : row.body.value(u"customer_id"_s).toString();
+    return row.text;
+}
+
+QVariant ImportBatch::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (section == IncludeColumn)
+        return tr("Import");
+    if (section == LineColumn)
+        return tr("Line");
+    if (section == problemColumn())
+        return tr("Problem");
+    if (const int cell = csvColumn(section); cell >= 0)
+        return m_header.value(cell);
+    return section == CustomerColumn ? tr("Customer") : tr("Body");
+}
+
+Qt::ItemFlags ImportBatch::flags(const QModelIndex &index) const
+{
+    Qt::ItemFlags flags = QAbstractTableModel::flags(index);
+    if (!index.isValid())
+        return flags;
+    if (index.column() == IncludeColumn)
+        flags |= Qt::ItemIsUserCheckable;
+    else if (csvColumn(index.column()) >= 0 ||
+             (m_format != ImportFormat::Csv && index.column() == BodyColumn))
+        flags |= Qt::ItemIsEditable;
+    return flags;
+}
+
+bool ImportBatch::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return false;
+    const int r = index.row();
+    if (index.column() == IncludeColumn && role == Qt::CheckStateRole) {
+        setIncluded(r, value.value<Qt::CheckState>() == Qt::Checked);
+        Q_EMIT countsChanged();
+        return true;
+    }
+    if (role != Qt::EditRole || !(flags(index) & Qt::ItemIsEditable))
+        return false;
+    ImportRow &row = m_rows[r];
+    if (const int cell = csvColumn(index.column()); cell >= 0) {
+        while (row.cells.size() <= cell)
+            row.cells.append(QString());
+        row.cells[cell] = value.toString();
+        ImportSource::revalidate(row, m_mapping);
+    } else {
+        ImportSource::revalidate(row, value.toString());
+    }
+    Q_EMIT dataChanged(this->index(r, 0), this->index(r, columnCount() - 1));
+    Q_EMIT countsChanged();
+    return true;
+}
+
+} // namespace md::models

@@ -1,0 +1,93 @@
+// The import wizard's batch: the source (a file's bytes or pasted text), how
+// to read it (encoding, format, CSV separator and column mapping) and the
+// rows read, as a table to check and fix. Column 0 includes or excludes a
+// row; CSV cells and JSON bodies are edited in place and checked again at
+// once; bad cells carry their message (background and tooltip) and the last
+// column says what is wrong with the row.
+#pragma once
+
+#include "models/ImportSource.h"
+
+#include <QAbstractTableModel>
+
+namespace md::models {
+
+class ImportBatch final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ImportBatch)
+
+public:
+    // True for an included row that cannot be imported as it stands.
+    static constexpr int ProblemRole = Qt::UserRole + 1;
+    static constexpr int IncludeColumn = 0;
+    static constexpr int LineColumn = 1;
+
+    explicit ImportBatch(QObject *parent = nullptr);
+
+    // `path` is empty for pasted text; the format and separator are guessed.
+    void setSource(const QString &path, const QByteArray &data);
+    const QString &sourcePath() const { return m_path; }
+    const QByteArray &sourceData() const { return m_data; }
+    void setEncoding(TextEncoding encoding);
+    TextEncoding encoding() const { return m_encoding; }
+    void setFormat(ImportFormat format);
+    ImportFormat format() const { return m_format; }
+    void setSeparator(QChar separator);
+    QChar separator() const { return m_separator; }
+    // CSV: the header record; its columns as the mapping guessed them at first.
+    const QStringList &header() const { return m_header; }
+    void setMapping(const CsvMapping &mapping);
+    const CsvMapping &mapping() const { return m_mapping; }
+
+    // The first records as the settings read them, a header first (CSV: the
+    // file's; JSON: line, customer, body), for the source step's preview.
+    QList<QStringList> preview(int records) const;
+    // Reads every row with the settings; edits and exclusions start afresh.
+    void read();
+
+    int includedCount() const;
+    int problemCount() const; // included rows that are invalid
+    void excludeProblems();
+    void includeAll();
+
+    // What would be imported: included, valid rows in source order.
+    struct Item
+    {
+        int line = 0;
+        api::ImportCustomerRequest request;
+    };
+    QList<Item> items() const;
+    const ImportRow &row(int index) const { return m_rows.at(index); }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
+
+Q_SIGNALS:
+    // Rows were included, excluded, fixed or read again.
+    void countsChanged();
+
+private:
+    QString text() const;
+    int problemColumn() const { return columnCount() - 1; }
+    // The CSV column of a table column, or -1.
+    int csvColumn(int column) const;
+    QString problem(const ImportRow &row) const;
+    void setIncluded(int row, bool included);
+
+    QString m_path;
+    QByteArray m_data;
+    TextEncoding m_encoding = TextEncoding::Automatic;
+    ImportFormat m_format = ImportFormat::Csv;
+    QChar m_separator = u',';
+    QStringList m_header;
+    CsvMapping m_mapping;
+    QList<ImportRow> m_rows;
+};
+
+} // namespace md::models

@@ -1,0 +1,62 @@
+// The commit's journal, a JSON Lines file beside the import source: a header
+// naming the connection and the source's SHA-256, then one line per customer
+// as its import returns, flushed at once, and a last line when the commit
+// has run through. Reopening the source reads it back so an interrupted or
+// crashed commit resumes after the customers it recorded. A customer whose
+// import committed just before a crash, unrecorded, is imported again and
+// comes back "skipped" (already_active): never twice.
+#pragma once
+
+#include "models/ImportChanges.h"
+
+#include <QFile>
+#include <QHash>
+
+namespace md::models {
+
+class ImportJournal final
+{
+    Q_DECLARE_TR_FUNCTIONS(ImportJournal)
+
+public:
+    // Beside the source file; pasted text's in the data folder, named by its hash.
+    static QString pathFor(const QString &sourcePath, const QByteArray &data);
+
+    explicit ImportJournal(const QString &path);
+    const QString &path() const { return m_path; }
+
+    // Reads what an earlier commit recorded; false with `error` when the
+    // file exists but cannot be read.
+    bool load(QString *error);
+    bool exists() const { return m_exists; }
+    bool finished() const { return m_finished; }
+    const QString &target() const { return m_target; }
+    const QByteArray &sourceHash() const { return m_sourceHash; }
+    qint64 startedAt() const { return m_startedAt; }
+    // Customers recorded as committed, with their outcome.
+    const QHash<QString, ImportOutcome> &done() const { return m_done; }
+
+    // Starts writing for `target`. Resuming appends; otherwise an earlier
+    // journal is kept as "<path>.previous" and a new one begun.
+    bool begin(const QString &target, const QByteArray &sourceHash, bool resume, QString *error);
+    // `outcome` nullopt: the import failed with `message`.
+    bool record(const QString &customerId, int line, std::optional<ImportOutcome> outcome,
+                const QString &message, QString *error);
+    bool finish(QString *error);
+
+    static QByteArray hash(const QByteArray &data);
+
+private:
+    bool write(const QJsonObject &line, QString *error);
+
+    QString m_path;
+    QFile m_file;
+    bool m_exists = false;
+    bool m_finished = false;
+    QString m_target;
+    QByteArray m_sourceHash;
+    qint64 m_startedAt = 0;
+    QHash<QString, ImportOutcome> m_done;
+};
+
+} // namespace md::models

@@ -1,0 +1,317 @@
+// The import wizard as a migration engineer drives it (offscreen), on
+// EngineBackend or on RemoteBackend against a local meterdesk-server
+// (MD_GUI_BACKEND): a CSV with errors, a row fixed from the keyboard and one
+// left out, the dry run (which writes nothing), a commit cancelled midway,
+// and the same file opened again to resume without importing anyone twice.
+#include "models/ImportBatch.h"
+#include "models/ImportJournal.h"
+#include "models/ImportPreviewModel.h"
+#include "models/ImportRunner.h"
+#include "services/backend/EngineBackend.h"
+#include "services/engine/DemoWorkspace.h"
+#include "services/remote/RemoteBackend.h"
+#include "tests/conformance/ServerProcess.h"
+#include "tests/support/TestDatabase.h"
+#include "views/ImportCommitPage.h"
+#include "views/ImportMappingPage.h"
+#include "views/ImportPreviewPage.h"
+#include "views/ImportReportPage.h"
+#include "views/ImportSourcePage.h"
+#include "views/ImportValidationPage.h"
+#include "views/ImportWizard.h"
+
+#include <QAbstractButton>
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+using models::CommitState;
+using models::ImportOutcome;
+using views::ImportWizard;
+
+namespace {
+
+const QString Key = u"sk_test_wizard00000000000000000000000000"_s;
+
+} // namespace
+
+class TestImportWizard final : public QObject
+{
+    Q_OBJECT
+
+    test::TestDatabase m_database;
+    test::ServerProcess m_server;
+    QTemporaryDir m_dir;
+    std::unique_ptr<backend::BillingBackend> m_backend;
+    QString m_existing; // a demo customer the file imports again
+    QString m_csv;
+
+    template <typename Page> Page *page(ImportWizard &wizard, int id)
+    {
+        return qobject_cast<Page *>(wizard.page(id));
+    }
+
+    static bool runToEnd(ImportWizard &wizard)
+    {
+        QSignalSpy finished(wizard.runner(), &models::ImportRunner::finished);
+        return !wizard.runner()->isRunning() || finished.wait(30000);
+    }
+
+    // Source → Mapping → Validation, the file's problems fixed or left out.
+    void throughValidation(ImportWizard &wizard)
+    {
+        QVERIFY(page<views::ImportSourcePage>(wizard, ImportWizard::SourcePage)->openFile(m_csv));
+        QVERIFY(wizard.button(QWizard::NextButton)->isEnabled());
+        wizard.next();
+        QCOMPARE(wizard.currentId(), int(ImportWizard::MappingPage));
+        wizard.next();
+        QCOMPARE(wizard.currentId(), int(ImportWizard::ValidationPage));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(u"MeterdeskTest"_s);
+        QCoreApplication::setApplicationName(u"importwizard"_s);
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
+        QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
+        {
+            engine::Engine setup(m_database.location());
+            QVERIFY(setup.open().ok());
+            engine::DemoOptions options;
+            options.customers = 20;
+            options.testSecret = Key;
+            options.nowMs = QDateTime::currentMSecsSinceEpoch();
+            const QJsonObject demo = engine::DemoWorkspace::build(options);
+            const auto loaded = setup.loadWorkspace(demo);
+            QVERIFY(loaded.ok());
+            m_existing =
+                demo.value(u"organizations"_s)[0][u"test"_s][u"customers"_s][0][u"id"_s].toString();
+        }
+        if (qEnvironmentVariable("MD_GUI_BACKEND") == "remote"_L1) {
+            const QString problem = m_server.start(m_database.location());
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            m_backend = std::make_unique<remote::RemoteBackend>(m_server.url(), Key);
+        } else {
+            auto engine = std::make_unique<backend::EngineBackend>(m_database.location(),
+                                                                   engine::Clock(), Key);
+            auto prepared = engine->prepare(false);
+            prepared.waitForFinished();
+            QVERIFY(prepared.result().ok());
+            m_backend = std::move(engine);
+        }
+        QStringList lines{
+            u"customer_id,name,email,stripe_id,plan_id,status,usage:api_calls,usage:ai_credits"_s,
+            u"wiz-001,Wiz One,one@wiz.example,cus_W1,starter,active,1200,2.5"_s,
+            u"wiz-002,Wiz Two,not-an-email,cus_W2,pro,trialing,,"_s,
+            u"wiz-003,Wiz Three,three@wiz.example,,free,,,"_s,
+            u"wiz-004,Wiz Four,four@wiz.example,cus_W4,pro,paused,10,"_s,
+            u"wiz-005,Wiz Five,five@wiz.example,cus_W5,platinum,active,,"_s,
+            u"wiz-006,Wiz Six,six@wiz.example,cus_W6,starter,active,-5,"_s,
+            m_existing + u",,,,,,,"_s};
+        for (int i = 7; i <= 12; ++i)
+            lines.append(u"wiz-%1,Wiz %1,w%1@wiz.example,cus_W%1,starter,active,%2,"_s
+                             .arg(i, 3, 10, QChar(u'0'))
+                             .arg(i * 100));
+        m_csv = m_dir.filePath(u"customers.csv"_s);
+        QFile file(m_csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(lines.join(u'\n').toUtf8() + '\n');
+    }
+
+    void fixPreviewCommitCancelAndResume()
+    {
+        auto wizard = std::make_unique<ImportWizard>(m_backend.get());
+        QAbstractItemModelTester batchTester(wizard->batch());
+        QAbstractItemModelTester previewTester(wizard->preview());
+        wizard->show();
+        QVERIFY(QTest::qWaitForWindowExposed(wizard.get()));
+        QTRY_VERIFY(!wizard->target().isEmpty());
+        throughValidation(*wizard);
+        models::ImportBatch *batch = wizard->batch();
+        QCOMPARE(batch->rowCount(), 13);
+        QCOMPARE(batch->problemCount(), 3); // the email, the status, the negative usage
+        QVERIFY(!wizard->button(QWizard::NextButton)->isEnabled());
+
+        // The bad email cell is highlighted with its message.
+        const int emailColumn = 2 + 2;
+        const QModelIndex email = batch->index(1, emailColumn);
+        QVERIFY(email.data(Qt::BackgroundRole).isValid());
+        QVERIFY(email.data(Qt::ToolTipRole).toString().contains(u"email"_s));
+        QVERIFY(batch->index(1, batch->columnCount() - 1).data().toString().contains(u"email"_s));
+
+        // Fixed from the keyboard: F2, type, Enter.
+        auto *validation = page<views::ImportValidationPage>(*wizard, ImportWizard::ValidationPage);
+        QTableView *table = validation->table();
+        table->setCurrentIndex(table->model()->index(1, emailColumn));
+        table->setFocus();
+        QTest::keyClick(table, Qt::Key_F2);
+        auto *editor = table->viewport()->findChild<QLineEdit *>();
+        QVERIFY(editor);
+        QCOMPARE(editor->text(), u"not-an-email"_s);
+        editor->selectAll();
+        QTest::keyClicks(editor, u"two@wiz.example"_s);
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_VERIFY(batch->row(1).isValid()); // the delegate commits queued
+        QCOMPARE(batch->problemCount(), 2);
+        // The status fixed in place, the negative usage left out.
+        QVERIFY(batch->setData(batch->index(3, 2 + 5), u"active"_s));
+        QVERIFY(batch->setData(batch->index(5, models::ImportBatch::IncludeColumn), Qt::Unchecked,
+                               Qt::CheckStateRole));
+        QCOMPARE(batch->problemCount(), 0);
+        QVERIFY(wizard->button(QWizard::NextButton)->isEnabled());
+
+        // The dry run: outcomes per customer, and nothing written.
+        wizard->next();
+        QCOMPARE(wizard->currentId(), int(ImportWizard::PreviewPage));
+        QVERIFY(runToEnd(*wizard));
+        const QList<int> counts = wizard->preview()->outcomeCounts();
+        QCOMPARE(wizard->preview()->rowCount(), 12);
+        QCOMPARE(counts.at(int(ImportOutcome::New)), 10);
+        QCOMPARE(counts.at(int(ImportOutcome::Error)), 1); // platinum is no plan
+        QCOMPARE(counts.at(int(ImportOutcome::Updated)), 1);
+        QVERIFY(wizard->preview()->entry(4).message.contains(u"platinum"_s));
+        auto never = m_backend->customer(u"wiz-001"_s);
+        QTRY_VERIFY(never.isFinished());
+        QCOMPARE(never.result().error().code, u"customer_not_found"_s);
+
+        // Filtered by outcome; the selected customer's plans and balances after.
+        auto *preview = page<views::ImportPreviewPage>(*wizard, ImportWizard::PreviewPage);
+        preview->filterOutcome(int(ImportOutcome::Error));
+        QCOMPARE(preview->table()->model()->rowCount(), 1);
+        preview->filterOutcome(int(ImportOutcome::New));
+        QCOMPARE(preview->table()->model()->rowCount(), 10);
+        preview->table()->setCurrentIndex(preview->table()->model()->index(0, 0));
+        QTreeWidget *changes = preview->changes();
+        QTRY_VERIFY(changes->topLevelItemCount() >= 2);
+        QCOMPARE(changes->topLevelItem(0)->child(0)->text(0), u"starter"_s);
+        QCOMPARE(changes->topLevelItem(0)->child(0)->text(2), u"active"_s);
+        const QTreeWidgetItem *balances = changes->topLevelItem(1);
+        QStringList features;
+        for (int i = 0; i < balances->childCount(); ++i)
+            features.append(balances->child(i)->text(0));
+        QVERIFY2(features.contains(u"api_calls"_s), qPrintable(features.join(u' ')));
+
+        // Commit, cancelled after the second customer: the third, in flight, finishes.
+        QVERIFY(wizard->button(QWizard::CommitButton)->isEnabled());
+        auto *commit = page<views::ImportCommitPage>(*wizard, ImportWizard::CommitPage);
+        bool cancelled = false;
+        connect(wizard->runner(), &models::ImportRunner::progress, commit, [&](int done) {
+            if (done >= 2 && !cancelled && wizard->currentId() == ImportWizard::CommitPage) {
+                cancelled = true;
+                commit->cancelButton()->click();
+            }
+        });
+        wizard->next();
+        QCOMPARE(wizard->currentId(), int(ImportWizard::CommitPage));
+        QVERIFY(runToEnd(*wizard));
+        QVERIFY(cancelled);
+        auto states = wizard->preview()->commitCounts();
+        QCOMPARE(states.value(CommitState::Committed), 3);
+        QCOMPARE(states.value(CommitState::Waiting), 9);
+        const QString journalPath = wizard->journal()->path();
+        QCOMPARE(journalPath, m_csv + u".meterdesk-journal"_s);
+        wizard->reject();
+        wizard.reset();
+
+        // The same file again: it offers to resume, and skips the three.
+        wizard = std::make_unique<ImportWizard>(m_backend.get());
+        wizard->show();
+        QTRY_VERIFY(!wizard->target().isEmpty());
+        throughValidation(*wizard);
+        auto *resume = wizard->page(ImportWizard::SourcePage)->findChild<QCheckBox *>();
+        QVERIFY(resume && resume->isChecked());
+        QVERIFY(wizard->resume());
+        batch = wizard->batch();
+        batch->setData(batch->index(1, emailColumn), u"two@wiz.example"_s);
+        batch->setData(batch->index(3, 2 + 5), u"active"_s);
+        batch->excludeProblems();
+        wizard->next();
+        QVERIFY(runToEnd(*wizard));
+        // The three committed earlier are already there now.
+        QCOMPARE(wizard->preview()->outcomeCounts().at(int(ImportOutcome::New)), 7);
+        wizard->next();
+        QVERIFY(runToEnd(*wizard));
+        states = wizard->preview()->commitCounts();
+        QCOMPARE(states.value(CommitState::Earlier), 3);
+        QCOMPARE(states.value(CommitState::Committed), 8);
+        QCOMPARE(states.value(CommitState::NotImported), 1);
+        wizard->next();
+        QCOMPARE(wizard->currentId(), int(ImportWizard::ReportPage));
+        auto *report = page<views::ImportReportPage>(*wizard, ImportWizard::ReportPage);
+        QCOMPARE(report->failures()->topLevelItemCount(), 1);
+        QCOMPARE(report->failures()->topLevelItem(0)->text(1), u"wiz-005"_s);
+        const QString reportPath = m_dir.filePath(u"report.csv"_s);
+        QVERIFY(report->exportTo(reportPath));
+        QFile reportFile(reportPath);
+        QVERIFY(reportFile.open(QIODevice::ReadOnly));
+        QCOMPARE(reportFile.readAll().count('\n'), 13); // header and twelve customers
+
+        // The journal holds each customer once, and says the commit ran through.
+        QFile journal(journalPath);
+        QVERIFY(journal.open(QIODevice::ReadOnly));
+        QHash<QString, int> seen;
+        bool finished = false;
+        while (!journal.atEnd()) {
+            const QJsonObject line = QJsonDocument::fromJson(journal.readLine()).object();
+            if (line.contains(u"customer_id"_s))
+                ++seen[line.value(u"customer_id"_s).toString()];
+            finished = finished || line.value(u"finished"_s).toBool();
+        }
+        QVERIFY(finished);
+        QCOMPARE(seen.size(), 11);
+        for (auto it = seen.cbegin(); it != seen.cend(); ++it)
+            QVERIFY2(it.value() == 1, qPrintable(it.key()));
+        auto imported = m_backend->customer(u"wiz-012"_s);
+        QTRY_VERIFY(imported.isFinished());
+        QVERIFY(imported.result().ok());
+        QCOMPARE(imported.result().value().subscriptions.first().planId, u"starter"_s);
+    }
+
+    void mappingProfilesFollowColumnsByName()
+    {
+        ImportWizard wizard(m_backend.get());
+        wizard.show();
+        throughValidation(wizard);
+        wizard.back();
+        auto *mapping = page<views::ImportMappingPage>(wizard, ImportWizard::MappingPage);
+        mapping->saveProfile(u"Old billing"_s);
+        // A file whose columns come in another order, read with the profile.
+        const QString moved = m_dir.filePath(u"moved.csv"_s);
+        QFile file(moved);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("plan,who,mail\nstarter,moved-1,m@x.example\n");
+        file.close();
+        wizard.restart();
+        QVERIFY(page<views::ImportSourcePage>(wizard, ImportWizard::SourcePage)->openFile(moved));
+        wizard.next();
+        QVERIFY(!wizard.button(QWizard::NextButton)->isEnabled()); // no customer id column
+        QVERIFY(!mapping->applyProfile(u"missing"_s));
+        models::CsvMapping renamed;
+        renamed.customerId = 1;
+        renamed.email = 2;
+        renamed.plan = 0;
+        mapping->setMapping(renamed);
+        mapping->saveProfile(u"Moved"_s);
+        QVERIFY(mapping->applyProfile(u"Old billing"_s)); // names not in this file: unmapped
+        QCOMPARE(wizard.batch()->mapping().customerId, -1);
+        QVERIFY(mapping->applyProfile(u"Moved"_s));
+        QCOMPARE(wizard.batch()->mapping(), renamed);
+        QVERIFY(wizard.button(QWizard::NextButton)->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestImportWizard)
+#include "tst_importwizard.moc"

@@ -1,0 +1,229 @@
+#include "views/ImportPreviewPage.h"
+
+#include "models/AmountFormat.h"
+#include "models/ImportBatch.h"
+#include "models/ImportPreviewModel.h"
+#include "models/ImportRunner.h"
+#include "views/ImportWizard.h"
+
+#include <QButtonGroup>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace md::views {
+
+using namespace Qt::StringLiterals;
+using models::ImportOutcome;
+
+namespace {
+
+// Pending has no chip of its own: its id is the "All" chip's.
+constexpr int AllChip = int(ImportOutcome::Pending);
+
+QString status(const std::optional<api::PlanStatus> &status)
+{
+    return status ? QString(api::toWire(*status)) : QString();
+}
+
+QString amounts(const api::Decimal &remaining, const api::Decimal &granted)
+{
+    const QLocale locale;
+    return ImportPreviewPage::tr("%1 of %2")
+        .arg(models::formatAmount(remaining, locale), models::formatAmount(granted, locale));
+}
+
+} // namespace
+
+ImportPreviewPage::ImportPreviewPage(ImportWizard *wizard)
+    : QWizardPage(wizard)
+    , m_wizard(wizard)
+    , m_progress(new QProgressBar(this))
+    , m_cancel(new QPushButton(this))
+    , m_status(new QLabel(this))
+    , m_chips(new QButtonGroup(this))
+    , m_filter(new QSortFilterProxyModel(this))
+    , m_table(new QTableView(this))
+    , m_changes(new QTreeWidget(this))
+{
+    setTitle(tr("Preview"));
+    setSubTitle(tr("What the server would do, customer by customer. Nothing is written yet."));
+    setCommitPage(true);
+    setButtonText(QWizard::CommitButton, tr("&Commit"));
+
+    auto *progressRow = new QHBoxLayout;
+    progressRow->addWidget(m_progress, 1);
+    progressRow->addWidget(m_cancel);
+    auto *chipRow = new QHBoxLayout;
+    m_chips->setExclusive(true);
+    const auto addChip = [&](int id) {
+        auto *chip = new QToolButton(this);
+        chip->setCheckable(true);
+        chip->setAutoRaise(true);
+        m_chips->addButton(chip, id);
+        chipRow->addWidget(chip);
+    };
+    addChip(AllChip);
+    for (int o = int(ImportOutcome::New); o < models::ImportOutcomeCount; ++o)
+        addChip(o);
+    chipRow->addStretch(1);
+    m_chips->button(AllChip)->setChecked(true);
+
+    m_filter->setSourceModel(wizard->preview());
+    m_filter->setFilterRole(models::ImportPreviewModel::OutcomeRole);
+    m_table->setModel(m_filter);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->verticalHeader()->hide();
+    m_table->setColumnHidden(models::ImportPreviewModel::CommitColumn, true);
+    m_changes->setHeaderLabels({tr("Plan or feature"), tr("Before"), tr("After")});
+    m_changes->setRootIsDecorated(false);
+    auto *split = new QSplitter(this);
+    split->addWidget(m_table);
+    split->addWidget(m_changes);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(progressRow);
+    layout->addWidget(m_status);
+    layout->addLayout(chipRow);
+    layout->addWidget(split, 1);
+
+    models::ImportRunner *runner = wizard->runner();
+    connect(m_cancel, &QPushButton::clicked, this, [this, runner] {
+        if (runner->isRunning())
+            runner->cancel();
+        else
+            start();
+    });
+    connect(m_chips, &QButtonGroup::idClicked, this, &ImportPreviewPage::filterOutcome);
+    connect(wizard->preview(), &models::ImportPreviewModel::countsChanged, this,
+            &ImportPreviewPage::showCounts);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &ImportPreviewPage::showChanges);
+    connect(runner, &models::ImportRunner::progress, this, &ImportPreviewPage::showProgress);
+    connect(runner, &models::ImportRunner::finished, this, &ImportPreviewPage::finished);
+}
+
+void ImportPreviewPage::initializePage()
+{
+    m_wizard->preview()->setItems(m_wizard->batch()->items());
+    m_table->resizeColumnsToContents();
+    start();
+}
+
+void ImportPreviewPage::cleanupPage()
+{
+    m_wizard->runner()->cancel();
+}
+
+void ImportPreviewPage::start()
+{
+    if (m_wizard->runner()->isRunning()) {
+        // Back and forth while it stops: the dry run starts once it has.
+        m_startWhenIdle = true;
+        return;
+    }
+    m_startWhenIdle = false;
+    m_cancel->setText(tr("Ca&ncel"));
+    m_status->setText(tr("Dry run…"));
+    m_wizard->runner()->startDryRun();
+    Q_EMIT completeChanged();
+}
+
+void ImportPreviewPage::showProgress(int done, int total)
+{
+    if (m_wizard->currentId() != ImportWizard::PreviewPage)
+        return;
+    m_progress->setRange(0, total);
+    m_progress->setValue(done);
+}
+
+void ImportPreviewPage::finished(bool cancelled, const QString &error)
+{
+    if (m_startWhenIdle) {
+        m_wizard->preview()->setItems(m_wizard->batch()->items());
+        start();
+        return;
+    }
+    if (m_wizard->currentId() != ImportWizard::PreviewPage)
+        return;
+    m_cancel->setText(tr("&Run again"));
+    m_cancel->setVisible(cancelled || !error.isEmpty());
+    if (!error.isEmpty())
+        m_status->setText(tr("The dry run stopped: %1").arg(error));
+    else if (cancelled)
+        m_status->setText(tr("Cancelled: the customers not yet run show as pending. Run again "
+                             "to finish the dry run before committing."));
+    else
+        m_status->setText(tr("Dry run complete. Commit imports every customer without an error."));
+    Q_EMIT completeChanged();
+}
+
+void ImportPreviewPage::showCounts()
+{
+    const QList<int> counts = m_wizard->preview()->outcomeCounts();
+    m_chips->button(AllChip)->setText(tr("All %1").arg(m_wizard->preview()->rowCount()));
+    for (int o = int(ImportOutcome::New); o < models::ImportOutcomeCount; ++o)
+        m_chips->button(o)->setText(
+            u"%1 %2"_s.arg(models::ImportChanges::outcomeName(ImportOutcome(o))).arg(counts.at(o)));
+    if (m_table->currentIndex().isValid())
+        showChanges();
+}
+
+void ImportPreviewPage::filterOutcome(int outcome)
+{
+    m_chips->button(outcome)->setChecked(true);
+    m_filter->setFilterRegularExpression(outcome == AllChip ? QString() : u"^%1$"_s.arg(outcome));
+}
+
+void ImportPreviewPage::showChanges()
+{
+    m_changes->clear();
+    const QModelIndex current = m_filter->mapToSource(m_table->currentIndex());
+    if (!current.isValid())
+        return;
+    const models::ImportEntry &entry = m_wizard->preview()->entry(current.row());
+    auto *plans = new QTreeWidgetItem(m_changes, {tr("Plans")});
+    for (const models::PlanChange &plan : entry.changes.plans) {
+        const QString after = plan.after ? status(plan.after) : tr("unchanged");
+        auto *item = new QTreeWidgetItem(plans, {plan.planId, status(plan.before), after});
+        if (!plan.reason.isEmpty())
+            item->setToolTip(2, plan.reason);
+    }
+    auto *balances = new QTreeWidgetItem(m_changes, {tr("Balances (remaining of granted)")});
+    for (const models::BalanceChange &balance : entry.changes.balances)
+        new QTreeWidgetItem(balances, {balance.featureId,
+                                       amounts(balance.remainingBefore, balance.grantedBefore),
+                                       amounts(balance.remainingAfter, balance.grantedAfter)});
+    if (!entry.message.isEmpty())
+        new QTreeWidgetItem(m_changes, {tr("Problem"), entry.message});
+    for (QTreeWidgetItem *top : {plans, balances}) {
+        QFont bold = top->font(0);
+        bold.setBold(true);
+        top->setFont(0, bold);
+    }
+    m_changes->expandAll();
+    m_changes->resizeColumnToContents(0);
+}
+
+bool ImportPreviewPage::isComplete() const
+{
+    const models::ImportPreviewModel *preview = m_wizard->preview();
+    const QList<int> counts = preview->outcomeCounts();
+    return !m_wizard->runner()->isRunning() && counts.at(int(ImportOutcome::Pending)) == 0 &&
+           counts.at(int(ImportOutcome::Error)) < preview->rowCount();
+}
+
+} // namespace md::views

@@ -1,0 +1,54 @@
+// Step 4: the server's own dry run of every included customer, in the
+// background with progress and Cancel. Chips count and filter the outcomes;
+// the selected customer's plans and balances are shown before and after.
+#pragma once
+
+#include <QWizardPage>
+
+class QButtonGroup;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+class QTreeWidget;
+
+namespace md::views {
+
+class ImportWizard;
+
+class ImportPreviewPage final : public QWizardPage
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ImportPreviewPage)
+
+public:
+    explicit ImportPreviewPage(ImportWizard *wizard);
+
+    void initializePage() override;
+    void cleanupPage() override;
+    bool isComplete() const override;
+    QTableView *table() const { return m_table; }
+    QTreeWidget *changes() const { return m_changes; }
+    // Shows only customers of that outcome (an ImportOutcome); all for Pending.
+    void filterOutcome(int outcome);
+
+private:
+    void start();
+    void showCounts();
+    void showProgress(int done, int total);
+    void finished(bool cancelled, const QString &error);
+    void showChanges();
+
+    ImportWizard *m_wizard;
+    QProgressBar *m_progress;
+    QPushButton *m_cancel;
+    QLabel *m_status;
+    QButtonGroup *m_chips;
+    QSortFilterProxyModel *m_filter;
+    QTableView *m_table;
+    QTreeWidget *m_changes;
+    bool m_startWhenIdle = false;
+};
+
+} // namespace md::views

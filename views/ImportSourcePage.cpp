@@ -1,0 +1,237 @@
+#include "views/ImportSourcePage.h"
+
+#include "models/ImportBatch.h"
+#include "models/ImportJournal.h"
+#include "views/ImportWizard.h"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QFile>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace md::views {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int PreviewRecords = 20;
+
+} // namespace
+
+ImportSourcePage::ImportSourcePage(ImportWizard *wizard)
+    : QWizardPage(wizard)
+    , m_wizard(wizard)
+    , m_fromFile(new QRadioButton(tr("From a &file:"), this))
+    , m_fromPaste(new QRadioButton(tr("&Pasted:"), this))
+    , m_path(new QLineEdit(this))
+    , m_paste(new QPlainTextEdit(this))
+    , m_format(new QComboBox(this))
+    , m_encoding(new QComboBox(this))
+    , m_separator(new QComboBox(this))
+    , m_previewModel(new QStandardItemModel(this))
+    , m_status(new QLabel(this))
+    , m_journalNote(new QLabel(this))
+    , m_resume(new QCheckBox(this))
+    , m_pasteDebounce(new QTimer(this))
+{
+    setTitle(tr("Source"));
+    setSubTitle(tr("Customers as JSON Lines, a JSON array or CSV (see docs/import-formats.md)."));
+    m_fromFile->setChecked(true);
+    m_path->setPlaceholderText(tr("customers.csv, .jsonl or .json"));
+    m_path->setClearButtonEnabled(true);
+    auto *browse = new QPushButton(tr("&Browse…"), this);
+    m_paste->setPlaceholderText(tr("Paste CSV or JSON Lines here"));
+    m_paste->setMaximumHeight(120);
+    m_paste->setEnabled(false);
+    m_pasteDebounce->setSingleShot(true);
+    m_pasteDebounce->setInterval(300);
+
+    m_format->addItem(tr("CSV"), int(models::ImportFormat::Csv));
+    m_format->addItem(tr("JSON Lines"), int(models::ImportFormat::JsonLines));
+    m_format->addItem(tr("JSON array"), int(models::ImportFormat::JsonArray));
+    m_encoding->addItem(tr("Automatic (UTF-8, else Latin-1)"),
+                        int(models::TextEncoding::Automatic));
+    m_encoding->addItem(tr("UTF-8"), int(models::TextEncoding::Utf8));
+    m_encoding->addItem(tr("Latin-1"), int(models::TextEncoding::Latin1));
+    m_separator->addItem(tr("Comma ( , )"), QChar(u','));
+    m_separator->addItem(tr("Semicolon ( ; )"), QChar(u';'));
+    m_separator->addItem(tr("Tab"), QChar(u'\t'));
+
+    auto *fileRow = new QHBoxLayout;
+    fileRow->addWidget(m_fromFile);
+    fileRow->addWidget(m_path, 1);
+    fileRow->addWidget(browse);
+    auto *settings = new QFormLayout;
+    settings->addRow(tr("F&ormat:"), m_format);
+    settings->addRow(tr("&Encoding:"), m_encoding);
+    settings->addRow(tr("&Separator:"), m_separator);
+    auto *preview = new QTableView(this);
+    preview->setModel(m_previewModel);
+    preview->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    preview->horizontalHeader()->setStretchLastSection(true);
+    preview->verticalHeader()->hide();
+    m_status->setWordWrap(true);
+    m_journalNote->setWordWrap(true);
+    m_journalNote->hide();
+    m_resume->hide();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(fileRow);
+    layout->addWidget(m_fromPaste);
+    layout->addWidget(m_paste);
+    layout->addLayout(settings);
+    layout->addWidget(new QLabel(tr("Preview (the first %1 records):").arg(PreviewRecords), this));
+    layout->addWidget(preview, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(m_journalNote);
+    layout->addWidget(m_resume);
+
+    auto *group = new QButtonGroup(this);
+    group->addButton(m_fromFile);
+    group->addButton(m_fromPaste);
+    connect(m_fromFile, &QRadioButton::toggled, this, [this](bool file) {
+        m_path->setEnabled(file);
+        m_paste->setEnabled(!file);
+        (file ? static_cast<QWidget *>(m_path) : m_paste)->setFocus();
+    });
+    connect(browse, &QPushButton::clicked, this, &ImportSourcePage::browse);
+    connect(m_path, &QLineEdit::editingFinished, this, [this] {
+        if (!m_path->text().isEmpty() && m_path->text() != m_wizard->batch()->sourcePath())
+            openFile(m_path->text());
+    });
+    connect(m_paste, &QPlainTextEdit::textChanged, m_pasteDebounce, qOverload<>(&QTimer::start));
+    connect(m_pasteDebounce, &QTimer::timeout, this, &ImportSourcePage::pasted);
+    for (QComboBox *combo : {m_format, m_encoding, m_separator})
+        connect(combo, &QComboBox::activated, this, &ImportSourcePage::settingsChanged);
+    connect(m_wizard, &ImportWizard::targetKnown, this, &ImportSourcePage::showJournal);
+    connect(m_resume, &QCheckBox::toggled, m_wizard, &ImportWizard::setResume);
+}
+
+void ImportSourcePage::browse()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Import customers from"), m_path->text(),
+        tr("Customer files (*.csv *.tsv *.txt *.jsonl *.ndjson *.json);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+bool ImportSourcePage::openFile(const QString &path)
+{
+    m_fromFile->setChecked(true);
+    m_path->setText(path);
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        m_loaded = false;
+        m_previewModel->clear();
+        m_status->setText(tr("Cannot read %1: %2").arg(path, file.errorString()));
+        Q_EMIT completeChanged();
+        return false;
+    }
+    m_wizard->batch()->setSource(path, file.readAll());
+    sourceChanged();
+    return true;
+}
+
+void ImportSourcePage::pasted()
+{
+    m_wizard->batch()->setSource({}, m_paste->toPlainText().toUtf8());
+    sourceChanged();
+}
+
+void ImportSourcePage::sourceChanged()
+{
+    const models::ImportBatch *batch = m_wizard->batch();
+    m_loaded = !batch->sourceData().trimmed().isEmpty();
+    m_format->setCurrentIndex(m_format->findData(int(batch->format())));
+    m_encoding->setCurrentIndex(m_encoding->findData(int(batch->encoding())));
+    m_separator->setCurrentIndex(m_separator->findData(batch->separator()));
+    m_wizard->openJournal();
+    showJournal();
+    showPreview();
+}
+
+void ImportSourcePage::settingsChanged()
+{
+    models::ImportBatch *batch = m_wizard->batch();
+    const auto format = models::ImportFormat(m_format->currentData().toInt());
+    const auto encoding = models::TextEncoding(m_encoding->currentData().toInt());
+    const QChar separator = m_separator->currentData().value<QChar>();
+    if (format != batch->format())
+        batch->setFormat(format);
+    if (encoding != batch->encoding())
+        batch->setEncoding(encoding);
+    if (separator != batch->separator())
+        batch->setSeparator(separator);
+    showPreview();
+}
+
+void ImportSourcePage::showPreview()
+{
+    const models::ImportBatch *batch = m_wizard->batch();
+    m_separator->setEnabled(batch->format() == models::ImportFormat::Csv);
+    m_previewModel->clear();
+    if (m_loaded) {
+        const QList<QStringList> records = batch->preview(PreviewRecords);
+        if (!records.isEmpty())
+            m_previewModel->setHorizontalHeaderLabels(records.first());
+        for (const QStringList &record : records.mid(1)) {
+            QList<QStandardItem *> items;
+            for (const QString &cell : record)
+                items.append(new QStandardItem(cell));
+            m_previewModel->appendRow(items);
+        }
+        m_status->setText(tr("%n row(s) read.", nullptr, batch->rowCount()));
+    } else {
+        m_status->clear();
+    }
+    Q_EMIT completeChanged();
+}
+
+void ImportSourcePage::showJournal()
+{
+    const models::ImportJournal *journal = m_wizard->journal();
+    const bool unfinished = m_loaded && journal && journal->exists() && !journal->finished();
+    const bool sameTarget = unfinished && journal->target() == m_wizard->target();
+    m_journalNote->setVisible(unfinished);
+    m_resume->setVisible(sameTarget);
+    m_resume->setChecked(sameTarget);
+    m_wizard->setResume(sameTarget);
+    if (!unfinished)
+        return;
+    const QString started = QLocale().toString(QDateTime::fromMSecsSinceEpoch(journal->startedAt()),
+                                               QLocale::ShortFormat);
+    if (sameTarget) {
+        m_journalNote->setText(
+            tr("An earlier commit of this source, started %1, stopped after %n customer(s).",
+               nullptr, int(journal->done().size()))
+                .arg(started));
+        m_resume->setText(tr("&Resume: skip the customers it committed"));
+    } else {
+        m_journalNote->setText(tr("An unfinished commit of this source went to %1; a new commit "
+                                  "here sets its journal aside.")
+                                   .arg(journal->target()));
+    }
+}
+
+bool ImportSourcePage::isComplete() const
+{
+    return m_loaded && m_wizard->batch()->rowCount() > 0;
+}
+
+} // namespace md::views

@@ -1,0 +1,57 @@
+// Step 1: a file or pasted text, its format, encoding and CSV separator, with
+// a live preview of the first records; offers to resume an unfinished commit
+// of the same source.
+#pragma once
+
+#include <QWizardPage>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QRadioButton;
+class QStandardItemModel;
+class QTimer;
+
+namespace md::views {
+
+class ImportWizard;
+
+class ImportSourcePage final : public QWizardPage
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ImportSourcePage)
+
+public:
+    explicit ImportSourcePage(ImportWizard *wizard);
+
+    // Reads `path` as the source (Browse… and tests).
+    bool openFile(const QString &path);
+    bool isComplete() const override;
+
+private:
+    void browse();
+    void pasted();
+    void settingsChanged();
+    void sourceChanged();
+    void showPreview();
+    void showJournal();
+
+    ImportWizard *m_wizard;
+    QRadioButton *m_fromFile;
+    QRadioButton *m_fromPaste;
+    QLineEdit *m_path;
+    QPlainTextEdit *m_paste;
+    QComboBox *m_format;
+    QComboBox *m_encoding;
+    QComboBox *m_separator;
+    QStandardItemModel *m_previewModel;
+    QLabel *m_status;
+    QLabel *m_journalNote;
+    QCheckBox *m_resume;
+    QTimer *m_pasteDebounce;
+    bool m_loaded = false;
+};
+
+} // namespace md::views

@@ -1,0 +1,40 @@
+// Step 3: every row checked locally. Bad cells are highlighted with their
+// message beside them; rows are fixed in place (F2 or double-click) or
+// excluded; Next waits until no included row has a problem.
+#pragma once
+
+#include <QWizardPage>
+
+class QCheckBox;
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace md::views {
+
+class ImportWizard;
+
+class ImportValidationPage final : public QWizardPage
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ImportValidationPage)
+
+public:
+    explicit ImportValidationPage(ImportWizard *wizard);
+
+    bool isComplete() const override;
+    QTableView *table() const { return m_table; }
+
+private:
+    void showCounts();
+    void showCurrentProblem();
+
+    ImportWizard *m_wizard;
+    QSortFilterProxyModel *m_filter;
+    QTableView *m_table;
+    QCheckBox *m_onlyProblems;
+    QLabel *m_counts;
+    QLabel *m_problem;
+};
+
+} // namespace md::views
