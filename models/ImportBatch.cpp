@@ -68,20 +68,13 @@ QString ImportBatch::text() const
 
 QList<QStringList> ImportBatch::preview(int records) const
 {
-    const QString all = text();
-    if (m_format == ImportFormat::Csv) {
-        // The first lines are enough; a record cut short at the end is dropped.
-        const QString head = all.left(64 * 1024);
-        QList<QStringList> parsed = ImportSource::parseCsv(head, m_separator);
-        if (head.size() < all.size() && !parsed.isEmpty())
-            parsed.removeLast();
-        return parsed.mid(0, records + 1);
-    }
-    QList<QStringList> table{{tr("Line"), tr("Customer"), tr("Body")}};
-    const QList<ImportRow> rows = ImportSource::readJson(all, m_format);
-    for (const ImportRow &row : rows.mid(0, records))
-        table.append({QString::number(row.line), row.request ? row.request->customerId : QString(),
-                      row.text.isEmpty() ? row.error : row.text});
+    const bool csv = m_format == ImportFormat::Csv;
+    QList<QStringList> table{csv ? m_header : QStringList{tr("Line"), tr("Customer"), tr("Body")}};
+    for (const ImportRow &row : m_rows.mid(0, records))
+        table.append(csv ? row.cells
+                         : QStringList{QString::number(row.line),
+                                       row.request ? row.request->customerId : QString(),
+                                       row.text.isEmpty() ? row.error : row.text});
     return table;
 }
 

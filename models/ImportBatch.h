@@ -40,8 +40,8 @@ public:
     void setMapping(const CsvMapping &mapping);
     const CsvMapping &mapping() const { return m_mapping; }
 
-    // The first records as the settings read them, a header first (CSV: the
-    // file's; JSON: line, customer, body), for the source step's preview.
+    // The first rows as read, a header first (CSV: the file's; JSON: line,
+    // customer, body), for the source step's preview.
     QList<QStringList> preview(int records) const;
     // Reads every row with the settings; edits and exclusions start afresh.
     void read();

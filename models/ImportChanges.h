@@ -48,7 +48,7 @@ public:
                                  const QHash<QString, api::Product> &products);
     static ImportOutcome classify(bool existed, const api::ImportCustomerResponse &response);
     static QString outcomeName(ImportOutcome outcome);
-    // One line: "+ pro (active), pro_old expired".
+    // One line: "basic expires, + pro (active)".
     QString summary() const;
 };
 

@@ -46,6 +46,7 @@ void ImportPreviewModel::setItems(const QList<ImportBatch::Item> &items)
         entry.request = item.request;
         m_entries.append(std::move(entry));
     }
+    recount();
     endResetModel();
     Q_EMIT countsChanged();
 }
@@ -54,6 +55,8 @@ void ImportPreviewModel::setDryRun(int row, ImportOutcome outcome, const QString
                                    const ImportChanges &changes)
 {
     ImportEntry &entry = m_entries[row];
+    --m_outcomeCounts[int(entry.outcome)];
+    ++m_outcomeCounts[int(outcome)];
     entry.outcome = outcome;
     entry.message = message;
     entry.changes = changes;
@@ -65,6 +68,8 @@ void ImportPreviewModel::setCommit(int row, CommitState state, ImportOutcome out
                                    const QString &message)
 {
     ImportEntry &entry = m_entries[row];
+    --m_commitCounts[entry.commit];
+    ++m_commitCounts[state];
     entry.commit = state;
     entry.committedAs = outcome;
     entry.commitMessage = message;
@@ -82,25 +87,20 @@ void ImportPreviewModel::clearResults()
         entry.committedAs = ImportOutcome::Pending;
         entry.commitMessage.clear();
     }
+    recount();
     if (!m_entries.isEmpty())
         Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
     Q_EMIT countsChanged();
 }
 
-QList<int> ImportPreviewModel::outcomeCounts() const
+void ImportPreviewModel::recount()
 {
-    QList<int> counts(ImportOutcomeCount, 0);
-    for (const ImportEntry &entry : m_entries)
-        ++counts[int(entry.outcome)];
-    return counts;
-}
-
-QMap<CommitState, int> ImportPreviewModel::commitCounts() const
-{
-    QMap<CommitState, int> counts;
-    for (const ImportEntry &entry : m_entries)
-        ++counts[entry.commit];
-    return counts;
+    m_outcomeCounts = QList<int>(ImportOutcomeCount, 0);
+    m_commitCounts.clear();
+    for (const ImportEntry &entry : std::as_const(m_entries)) {
+        ++m_outcomeCounts[int(entry.outcome)];
+        ++m_commitCounts[entry.commit];
+    }
 }
 
 QString ImportPreviewModel::commitName(CommitState state, ImportOutcome outcome)

@@ -51,8 +51,9 @@ public:
     // Forgets dry-run and commit results (the batch is run again).
     void clearResults();
 
-    QList<int> outcomeCounts() const; // indexed by ImportOutcome
-    QMap<CommitState, int> commitCounts() const;
+    // Kept as results arrive: the wizard reads them on every change.
+    const QList<int> &outcomeCounts() const { return m_outcomeCounts; } // by ImportOutcome
+    const QMap<CommitState, int> &commitCounts() const { return m_commitCounts; }
     // Line, customer, dry run, commit result and message: the wizard's report.
     QByteArray reportCsv() const;
     static QString commitName(CommitState state, ImportOutcome outcome);
@@ -67,7 +68,11 @@ Q_SIGNALS:
     void countsChanged();
 
 private:
+    void recount();
+
     QList<ImportEntry> m_entries;
+    QList<int> m_outcomeCounts = QList<int>(ImportOutcomeCount, 0);
+    QMap<CommitState, int> m_commitCounts;
 };
 
 } // namespace md::models
