@@ -3,11 +3,17 @@
 // Usage: meterdesk-screenshots OUTPUT_DIR (run by scripts/screenshots.sh).
 #include "models/BalanceListModel.h"
 #include "models/CustomerListModel.h"
+#include "models/ImportBatch.h"
+#include "models/ImportRunner.h"
 #include "models/UsageEventModel.h"
 #include "services/backend/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
 #include "views/BalancesPage.h"
 #include "views/CustomersPage.h"
+#include "views/ImportPreviewPage.h"
+#include "views/ImportSourcePage.h"
+#include "views/ImportValidationPage.h"
+#include "views/ImportWizard.h"
 #include "views/MainWindow.h"
 #include "views/PriceCallDialog.h"
 #include "views/UsagePage.h"
@@ -116,6 +122,42 @@ int main(int argc, char *argv[])
         settle([&] { return price.quote().has_value(); });
         price.grab().save(out.filePath(u"price-call-%1.png"_s.arg(name)));
         price.close();
+
+        // The import wizard on a CSV with a few problems and a few existing customers.
+        QStringList lines{u"customer_id,name,email,stripe_id,plan_id,status,usage:api_calls"_s};
+        for (int r = 0; r < 3; ++r)
+            lines.append(customers->model()->customer(r).id + u",,,,enterprise,active,2500"_s);
+        lines.append({u"nova-ai-101,Nova AI,billing@nova.example,cus_N101,pro,active,41250"_s,
+                      u"quill-102,Quill Labs,quill-at-example,cus_Q102,starter,trialing,"_s,
+                      u"orbit-103,Orbit Co,ap@orbit.example,cus_O103,pro,paused,12"_s,
+                      u"lumen-104,Lumen,ops@lumen.example,,free,,"_s,
+                      u"vega-105,Vega Systems,finance@vega.example,cus_V105,platinum,active,"_s,
+                      u"kite-106,Kite,team@kite.example,cus_K106,starter,active,250000"_s});
+        const QString csv = dir.filePath(u"customers.csv"_s);
+        QFile file(csv);
+        file.open(QIODevice::WriteOnly);
+        file.write(lines.join(u'\n').toUtf8() + '\n');
+        file.close();
+        views::ImportWizard wizard(&backend, &window);
+        wizard.show();
+        static_cast<views::ImportSourcePage *>(wizard.page(views::ImportWizard::SourcePage))
+            ->openFile(csv);
+        wizard.next();
+        wizard.next();
+        auto *validation = static_cast<views::ImportValidationPage *>(wizard.currentPage());
+        validation->table()->setCurrentIndex(validation->table()->model()->index(4, 4));
+        settle([] { return false; });
+        wizard.grab().save(out.filePath(u"import-validation-%1.png"_s.arg(name)));
+        models::ImportBatch *batch = wizard.batch();
+        batch->setData(batch->index(4, 4), u"ap@quill.example"_s);
+        batch->setData(batch->index(5, 7), u"active"_s);
+        wizard.next();
+        settle([&] { return !wizard.runner()->isRunning(); });
+        auto *preview = static_cast<views::ImportPreviewPage *>(wizard.currentPage());
+        preview->table()->selectRow(0);
+        settle([] { return false; });
+        wizard.grab().save(out.filePath(u"import-preview-%1.png"_s.arg(name)));
+        wizard.close();
         window.close();
     }
     return 0;

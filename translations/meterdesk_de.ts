@@ -770,6 +770,431 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>ImportBatch</name>
+    <message>
+        <source>Line</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>Body</source>
+        <translation>Inhalt</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importieren</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>Problem</translation>
+    </message>
+</context>
+<context>
+    <name>ImportChanges</name>
+    <message>
+        <source>pending</source>
+        <translation>ausstehend</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>neu</translation>
+    </message>
+    <message>
+        <source>updated</source>
+        <translation>aktualisiert</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>übersprungen</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>abgelaufen</translation>
+    </message>
+    <message>
+        <source>mismatch</source>
+        <translation>Abweichung</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>%1 expires</source>
+        <translation>%1 läuft ab</translation>
+    </message>
+    <message>
+        <source>+ %1 (%2)</source>
+        <translation>+ %1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>ImportCommitPage</name>
+    <message>
+        <source>Commit</source>
+        <translation>Übernehmen</translation>
+    </message>
+    <message>
+        <source>Each customer is imported in one transaction and written to the journal.</source>
+        <translation>Jeder Kunde wird in einer Transaktion importiert und ins Journal geschrieben.</translation>
+    </message>
+    <message>
+        <source>Stopping after the customer in flight…</source>
+        <translation>Halte nach dem laufenden Kunden an …</translation>
+    </message>
+    <message numerus="yes">
+        <source>Importing %n customer(s) into %1.
+Journal: %2</source>
+        <translation>
+            <numerusform>Importiere %n Kunden nach %1.
+Journal: %2</numerusform>
+            <numerusform>Importiere %n Kunden nach %1.
+Journal: %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing was imported: %1</source>
+        <translation>Nichts wurde importiert: %1</translation>
+    </message>
+    <message>
+        <source>Ca&amp;ncel</source>
+        <translation>Ab&amp;brechen</translation>
+    </message>
+    <message>
+        <source>Committing…</source>
+        <translation>Übernehme …</translation>
+    </message>
+    <message>
+        <source>Stopped: %1</source>
+        <translation>Angehalten: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped with %n customer(s) not imported yet. Continue now, or open the same source later to resume.</source>
+        <translation>
+            <numerusform>Angehalten; %n Kunde ist noch nicht importiert. Setzen Sie jetzt fort oder öffnen Sie dieselbe Quelle später erneut.</numerusform>
+            <numerusform>Angehalten; %n Kunden sind noch nicht importiert. Setzen Sie jetzt fort oder öffnen Sie dieselbe Quelle später erneut.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation>Fertig.</translation>
+    </message>
+    <message>
+        <source>C&amp;ontinue</source>
+        <translation>&amp;Fortsetzen</translation>
+    </message>
+</context>
+<context>
+    <name>ImportJournal</name>
+    <message>
+        <source>cannot read the journal %1: %2</source>
+        <translation>das Journal %1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>cannot set the earlier journal aside as %1</source>
+        <translation>das frühere Journal kann nicht als %1 beiseitegelegt werden</translation>
+    </message>
+    <message>
+        <source>cannot write the journal %1: %2</source>
+        <translation>das Journal %1 kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ImportMappingPage</name>
+    <message>
+        <source>Mapping</source>
+        <translation>Zuordnung</translation>
+    </message>
+    <message>
+        <source>Say what each column holds. Columns named like the fields (customer_id, plan_id, usage:api_calls, …) are mapped already.</source>
+        <translation>Geben Sie an, was jede Spalte enthält. Spalten, die wie die Felder heißen (customer_id, plan_id, usage:api_calls, …), sind bereits zugeordnet.</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>Spalte</translation>
+    </message>
+    <message>
+        <source>First value</source>
+        <translation>Erster Wert</translation>
+    </message>
+    <message>
+        <source>Is</source>
+        <translation>Ist</translation>
+    </message>
+    <message>
+        <source>Feature id (usage)</source>
+        <translation>Funktions-ID (Verbrauch)</translation>
+    </message>
+    <message>
+        <source>(no profile)</source>
+        <translation>(kein Profil)</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>&amp;Anwenden</translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve as profile…</source>
+        <translation>Als Profil &amp;speichern …</translation>
+    </message>
+    <message>
+        <source>&amp;Delete profile</source>
+        <translation>Profil &amp;löschen</translation>
+    </message>
+    <message>
+        <source>P&amp;rofile:</source>
+        <translation>P&amp;rofil:</translation>
+    </message>
+    <message>
+        <source>Save mapping</source>
+        <translation>Zuordnung speichern</translation>
+    </message>
+    <message>
+        <source>Profile name:</source>
+        <translation>Profilname:</translation>
+    </message>
+    <message>
+        <source>(not imported)</source>
+        <translation>(nicht importiert)</translation>
+    </message>
+    <message>
+        <source>Customer id</source>
+        <translation>Kunden-ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Email</source>
+        <translation>E-Mail</translation>
+    </message>
+    <message>
+        <source>Stripe id</source>
+        <translation>Stripe-ID</translation>
+    </message>
+    <message>
+        <source>RevenueCat id</source>
+        <translation>RevenueCat-ID</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>Tarif</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Usage of a feature</source>
+        <translation>Verbrauch einer Funktion</translation>
+    </message>
+    <message>
+        <source>Map a column to the customer id.</source>
+        <translation>Ordnen Sie der Kunden-ID eine Spalte zu.</translation>
+    </message>
+    <message>
+        <source>No plan column: customers are imported without plans.</source>
+        <translation>Keine Tarifspalte: Kunden werden ohne Tarife importiert.</translation>
+    </message>
+</context>
+<context>
+    <name>ImportPreviewModel</name>
+    <message>
+        <source>not yet</source>
+        <translation>noch nicht</translation>
+    </message>
+    <message>
+        <source>done: %1</source>
+        <translation>erledigt: %1</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>done earlier</source>
+        <translation>früher erledigt</translation>
+    </message>
+    <message>
+        <source>left out</source>
+        <translation>ausgelassen</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>Dry run</source>
+        <translation>Probelauf</translation>
+    </message>
+    <message>
+        <source>What changes</source>
+        <translation>Was sich ändert</translation>
+    </message>
+    <message>
+        <source>Commit</source>
+        <translation>Übernehmen</translation>
+    </message>
+</context>
+<context>
+    <name>ImportPreviewPage</name>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Vorschau</translation>
+    </message>
+    <message>
+        <source>What the server would do, customer by customer. Nothing is written yet.</source>
+        <translation>Was der Server tun würde, Kunde für Kunde. Noch wird nichts geschrieben.</translation>
+    </message>
+    <message>
+        <source>&amp;Commit</source>
+        <translation>Über&amp;nehmen</translation>
+    </message>
+    <message>
+        <source>Plan or feature</source>
+        <translation>Tarif oder Funktion</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
+    <message>
+        <source>Ca&amp;ncel</source>
+        <translation>Ab&amp;brechen</translation>
+    </message>
+    <message>
+        <source>Dry run…</source>
+        <translation>Probelauf …</translation>
+    </message>
+    <message>
+        <source>&amp;Run again</source>
+        <translation>&amp;Erneut ausführen</translation>
+    </message>
+    <message>
+        <source>The dry run stopped: %1</source>
+        <translation>Der Probelauf brach ab: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled: the customers not yet run show as pending. Run again to finish the dry run before committing.</source>
+        <translation>Abgebrochen: Noch nicht geprüfte Kunden erscheinen als ausstehend. Führen Sie den Probelauf erneut aus, um ihn vor dem Übernehmen abzuschließen.</translation>
+    </message>
+    <message>
+        <source>Dry run complete. Commit imports every customer without an error.</source>
+        <translation>Probelauf abgeschlossen. „Übernehmen“ importiert jeden Kunden ohne Fehler.</translation>
+    </message>
+    <message>
+        <source>All %1</source>
+        <translation>Alle %1</translation>
+    </message>
+    <message>
+        <source>Plans</source>
+        <translation>Tarife</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>unverändert</translation>
+    </message>
+    <message>
+        <source>Balances (remaining of granted)</source>
+        <translation>Guthaben (verbleibend von gewährt)</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>Problem</translation>
+    </message>
+</context>
+<context>
+    <name>ImportReportPage</name>
+    <message>
+        <source>Report</source>
+        <translation>Bericht</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>Not imported because</source>
+        <translation>Nicht importiert, weil</translation>
+    </message>
+    <message>
+        <source>E&amp;xport report as CSV…</source>
+        <translation>Bericht als CSV e&amp;xportieren …</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>Bericht exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>stopped before it was sent</source>
+        <translation>vor dem Senden angehalten</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n customer(s) imported:</source>
+        <translation>
+            <numerusform>%n Kunde importiert:</numerusform>
+            <numerusform>%n Kunden importiert:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>of which %n in an earlier run (from the journal)</source>
+        <translation>
+            <numerusform>davon %n in einem früheren Lauf (laut Journal)</numerusform>
+            <numerusform>davon %n in einem früheren Lauf (laut Journal)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n customer(s) not imported.</source>
+        <translation>
+            <numerusform>%n Kunde nicht importiert.</numerusform>
+            <numerusform>%n Kunden nicht importiert.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Journal: %1</source>
+        <translation>Journal: %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ImportRunner</name>
+    <message>
+        <source>reported usage exceeds the plan&apos;s grant</source>
+        <translation>der gemeldete Verbrauch übersteigt das Kontingent des Tarifs</translation>
+    </message>
+    <message>
+        <source>the dry run failed: %1</source>
+        <translation>der Probelauf schlug fehl: %1</translation>
+    </message>
+</context>
+<context>
     <name>ImportSource</name>
     <message>
         <source>the file is not JSON: %1 at character %2</source>
@@ -806,6 +1231,193 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>a status needs a plan</source>
         <translation>ein Status braucht einen Tarif</translation>
+    </message>
+</context>
+<context>
+    <name>ImportSourcePage</name>
+    <message>
+        <source>From a &amp;file:</source>
+        <translation>Aus einer &amp;Datei:</translation>
+    </message>
+    <message>
+        <source>&amp;Pasted:</source>
+        <translation>&amp;Eingefügt:</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Customers as JSON Lines, a JSON array or CSV (see docs/import-formats.md).</source>
+        <translation>Kunden als JSON Lines, JSON-Array oder CSV (siehe docs/import-formats.md).</translation>
+    </message>
+    <message>
+        <source>customers.csv, .jsonl or .json</source>
+        <translation>kunden.csv, .jsonl oder .json</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen …</translation>
+    </message>
+    <message>
+        <source>Paste CSV or JSON Lines here</source>
+        <translation>CSV oder JSON Lines hier einfügen</translation>
+    </message>
+    <message>
+        <source>CSV</source>
+        <translation>CSV</translation>
+    </message>
+    <message>
+        <source>JSON Lines</source>
+        <translation>JSON Lines</translation>
+    </message>
+    <message>
+        <source>JSON array</source>
+        <translation>JSON-Array</translation>
+    </message>
+    <message>
+        <source>Automatic (UTF-8, else Latin-1)</source>
+        <translation>Automatisch (UTF-8, sonst Latin-1)</translation>
+    </message>
+    <message>
+        <source>UTF-8</source>
+        <translation>UTF-8</translation>
+    </message>
+    <message>
+        <source>Latin-1</source>
+        <translation>Latin-1</translation>
+    </message>
+    <message>
+        <source>Comma ( , )</source>
+        <translation>Komma ( , )</translation>
+    </message>
+    <message>
+        <source>Semicolon ( ; )</source>
+        <translation>Semikolon ( ; )</translation>
+    </message>
+    <message>
+        <source>Tab</source>
+        <translation>Tabulator</translation>
+    </message>
+    <message>
+        <source>F&amp;ormat:</source>
+        <translation>F&amp;ormat:</translation>
+    </message>
+    <message>
+        <source>&amp;Encoding:</source>
+        <translation>&amp;Kodierung:</translation>
+    </message>
+    <message>
+        <source>&amp;Separator:</source>
+        <translation>&amp;Trennzeichen:</translation>
+    </message>
+    <message>
+        <source>Preview (the first %1 records):</source>
+        <translation>Vorschau (die ersten %1 Datensätze):</translation>
+    </message>
+    <message>
+        <source>Import customers from</source>
+        <translation>Kunden importieren aus</translation>
+    </message>
+    <message>
+        <source>Customer files (*.csv *.tsv *.txt *.jsonl *.ndjson *.json);;All files (*)</source>
+        <translation>Kundendateien (*.csv *.tsv *.txt *.jsonl *.ndjson *.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) read.</source>
+        <translation>
+            <numerusform>%n Zeile gelesen.</numerusform>
+            <numerusform>%n Zeilen gelesen.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>An earlier commit of this source, started %1, stopped after %n customer(s).</source>
+        <translation>
+            <numerusform>Eine frühere Übernahme dieser Quelle, begonnen %1, hielt nach %n Kunden an.</numerusform>
+            <numerusform>Eine frühere Übernahme dieser Quelle, begonnen %1, hielt nach %n Kunden an.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Resume: skip the customers it committed</source>
+        <translation>&amp;Fortsetzen: die dort übernommenen Kunden überspringen</translation>
+    </message>
+    <message>
+        <source>An unfinished commit of this source went to %1; a new commit here sets its journal aside.</source>
+        <translation>Eine unvollendete Übernahme dieser Quelle ging an %1; eine neue Übernahme hier legt ihr Journal beiseite.</translation>
+    </message>
+</context>
+<context>
+    <name>ImportValidationPage</name>
+    <message>
+        <source>Show &amp;only rows with problems</source>
+        <translation>&amp;Nur Zeilen mit Problemen zeigen</translation>
+    </message>
+    <message>
+        <source>Validation</source>
+        <translation>Prüfung</translation>
+    </message>
+    <message>
+        <source>Every row is checked as the server would. Fix a cell in place (F2 or double-click), or untick a row to leave it out.</source>
+        <translation>Jede Zeile wird geprüft wie vom Server. Korrigieren Sie eine Zelle direkt (F2 oder Doppelklick) oder entfernen Sie das Häkchen, um die Zeile auszulassen.</translation>
+    </message>
+    <message>
+        <source>&amp;Exclude rows with problems</source>
+        <translation>Zeilen mit Problemen &amp;auslassen</translation>
+    </message>
+    <message>
+        <source>&amp;Include all</source>
+        <translation>Alle &amp;einschließen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s): </source>
+        <translation>
+            <numerusform>%n Zeile: </numerusform>
+            <numerusform>%n Zeilen: </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n ready</source>
+        <translation>
+            <numerusform>%n bereit</numerusform>
+            <numerusform>%n bereit</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n with problems</source>
+        <translation>
+            <numerusform>%n mit Problemen</numerusform>
+            <numerusform>%n mit Problemen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n left out</source>
+        <translation>
+            <numerusform>%n ausgelassen</numerusform>
+            <numerusform>%n ausgelassen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>Zeile %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ImportWizard</name>
+    <message>
+        <source>Import customers</source>
+        <translation>Kunden importieren</translation>
+    </message>
+    <message>
+        <source>Stop the import after the customer in flight? Customers already committed stay; the journal lets you resume later.</source>
+        <translation>Den Import nach dem laufenden Kunden anhalten? Bereits übernommene Kunden bleiben; mit dem Journal können Sie später fortsetzen.</translation>
+    </message>
+    <message>
+        <source>Stop the dry run?</source>
+        <translation>Den Probelauf anhalten?</translation>
     </message>
 </context>
 <context>
@@ -965,6 +1577,10 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>The server prices calls with its own catalogue</source>
         <translation>Der Server bepreist Aufrufe mit seinem eigenen Katalog</translation>
+    </message>
+    <message>
+        <source>&amp;Import customers…</source>
+        <translation>Kunden &amp;importieren …</translation>
     </message>
 </context>
 <context>

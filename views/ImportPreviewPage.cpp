@@ -91,8 +91,8 @@ ImportPreviewPage::ImportPreviewPage(ImportWizard *wizard)
     auto *split = new QSplitter(this);
     split->addWidget(m_table);
     split->addWidget(m_changes);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(progressRow);
@@ -159,6 +159,7 @@ void ImportPreviewPage::finished(bool cancelled, const QString &error)
     }
     if (m_wizard->currentId() != ImportWizard::PreviewPage)
         return;
+    m_table->resizeColumnToContents(models::ImportPreviewModel::OutcomeColumn);
     m_cancel->setText(tr("&Run again"));
     m_cancel->setVisible(cancelled || !error.isEmpty());
     if (!error.isEmpty())
@@ -215,7 +216,8 @@ void ImportPreviewPage::showChanges()
         top->setFont(0, bold);
     }
     m_changes->expandAll();
-    m_changes->resizeColumnToContents(0);
+    for (int c = 0; c < m_changes->columnCount(); ++c)
+        m_changes->resizeColumnToContents(c);
 }
 
 bool ImportPreviewPage::isComplete() const

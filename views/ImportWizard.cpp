@@ -28,7 +28,7 @@ ImportWizard::ImportWizard(backend::BillingBackend *backend, QWidget *parent)
     setWizardStyle(QWizard::ClassicStyle);
     setOption(QWizard::NoBackButtonOnLastPage);
     setOption(QWizard::NoCancelButtonOnLastPage);
-    resize(980, 680);
+    resize(1120, 700);
     setPage(SourcePage, new ImportSourcePage(this));
     setPage(MappingPage, new ImportMappingPage(this));
     setPage(ValidationPage, new ImportValidationPage(this));
