@@ -121,9 +121,14 @@ void run(const QString &label, backend::BillingBackend &backend, const QString &
         StallMeter stall;
         static_cast<views::ImportSourcePage *>(wizard.page(views::ImportWizard::SourcePage))
             ->openFile(file);
+        QEventLoop loop;
+        QObject::connect(wizard.batch(), &models::ImportBatch::ready, &loop, &QEventLoop::quit);
+        if (wizard.batch()->isReading())
+            loop.exec();
         wizard.next(); // JSON Lines: straight to validation
         out << "  opened, read and checked: " << wizard.batch()->rowCount() << " customers in "
-            << clock.elapsed() << " ms" << Qt::endl;
+            << clock.elapsed() << " ms, longest gap between 5 ms ticks " << stall.worstMs() << " ms"
+            << Qt::endl;
     }
     if (wizard.batch()->problemCount() > 0)
         fail(u"some rows did not pass the local checks"_s);

@@ -1,6 +1,7 @@
 #include "models/ImportBatch.h"
 
 #include <QColor>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace md::models {
 
@@ -28,7 +29,9 @@ void ImportBatch::setSource(const QString &path, const QByteArray &data)
     m_data = data;
     m_encoding = TextEncoding::Automatic;
     m_format = ImportSource::detect(path, data);
-    m_separator = ImportSource::guessSeparator(text());
+    // The first line is enough to guess the separator.
+    m_separator = ImportSource::guessSeparator(
+        ImportSource::decode(data.left(data.indexOf('\n')), m_encoding));
     m_header.clear();
     read();
 }
@@ -54,21 +57,12 @@ void ImportBatch::setSeparator(QChar separator)
 void ImportBatch::setMapping(const CsvMapping &mapping)
 {
     m_mapping = mapping;
-    beginResetModel();
-    for (ImportRow &row : m_rows)
-        ImportSource::revalidate(row, m_mapping);
-    endResetModel();
-    Q_EMIT countsChanged();
-}
-
-QString ImportBatch::text() const
-{
-    return ImportSource::decode(m_data, m_encoding);
+    read();
 }
 
 QList<QStringList> ImportBatch::preview(int records) const
 {
-    const bool csv = m_format == ImportFormat::Csv;
+    const bool csv = m_shownFormat == ImportFormat::Csv;
     QList<QStringList> table{csv ? m_header : QStringList{tr("Line"), tr("Customer"), tr("Body")}};
     for (const ImportRow &row : m_rows.mid(0, records))
         table.append(csv ? row.cells
@@ -78,26 +72,55 @@ QList<QStringList> ImportBatch::preview(int records) const
     return table;
 }
 
+namespace {
+
+struct Read
+{
+    ImportFormat format;
+    QStringList header;
+    CsvMapping mapping;
+    QList<ImportRow> rows;
+};
+
+} // namespace
+
 void ImportBatch::read()
 {
-    beginResetModel();
-    const QString all = text();
-    if (m_format == ImportFormat::Csv) {
+    const quint64 generation = ++m_generation;
+    m_reading = true;
+    Q_EMIT readingStarted();
+    QtConcurrent::run([data = m_data, encoding = m_encoding, format = m_format,
+                       separator = m_separator, header = m_header, mapping = m_mapping] {
+        Read read{format, header, mapping, {}};
+        const QString all = ImportSource::decode(data, encoding);
+        if (format != ImportFormat::Csv) {
+            read.header.clear();
+            read.rows = ImportSource::readJson(all, format);
+            return read;
+        }
         QString firstLine = all.section(u'\n', 0, 0);
         if (firstLine.endsWith(u'\r'))
             firstLine.chop(1);
-        const QStringList header = ImportSource::parseCsv(firstLine, m_separator).value(0);
-        if (header != m_header) {
-            m_header = header;
-            m_mapping = CsvMapping::guess(header);
+        const QStringList newHeader = ImportSource::parseCsv(firstLine, separator).value(0);
+        if (newHeader != header) { // another file or separator: guess again
+            read.header = newHeader;
+            read.mapping = CsvMapping::guess(newHeader);
         }
-        m_rows = ImportSource::readCsv(all, m_separator, m_mapping);
-    } else {
-        m_header.clear();
-        m_rows = ImportSource::readJson(all, m_format);
-    }
-    endResetModel();
-    Q_EMIT countsChanged();
+        read.rows = ImportSource::readCsv(all, separator, read.mapping);
+        return read;
+    }).then(this, [this, generation](const Read &read) {
+        if (generation != m_generation)
+            return; // a newer read is on its way
+        beginResetModel();
+        m_shownFormat = read.format;
+        m_header = read.header;
+        m_mapping = read.mapping;
+        m_rows = read.rows;
+        endResetModel();
+        m_reading = false;
+        Q_EMIT countsChanged();
+        Q_EMIT ready();
+    });
 }
 
 int ImportBatch::includedCount() const
@@ -153,12 +176,12 @@ int ImportBatch::columnCount(const QModelIndex &parent) const
 {
     if (parent.isValid())
         return 0;
-    return m_format == ImportFormat::Csv ? int(m_header.size()) + 3 : JsonColumnCount;
+    return m_shownFormat == ImportFormat::Csv ? int(m_header.size()) + 3 : JsonColumnCount;
 }
 
 int ImportBatch::csvColumn(int column) const
 {
-    return m_format == ImportFormat::Csv && column > LineColumn && column < problemColumn()
+    return m_shownFormat == ImportFormat::Csv && column > LineColumn && column < problemColumn()
                ? column - 2
                : -1;
 }
@@ -229,7 +252,7 @@ Qt::ItemFlags ImportBatch::flags(const QModelIndex &index) const
     if (index.column() == IncludeColumn)
         flags |= Qt::ItemIsUserCheckable;
     else if (csvColumn(index.column()) >= 0 ||
-             (m_format != ImportFormat::Csv && index.column() == BodyColumn))
+             (m_shownFormat != ImportFormat::Csv && index.column() == BodyColumn))
         flags |= Qt::ItemIsEditable;
     return flags;
 }

@@ -1,6 +1,8 @@
 // The import wizard's batch: the source (a file's bytes or pasted text), how
 // to read it (encoding, format, CSV separator and column mapping) and the
-// rows read, as a table to check and fix. Column 0 includes or excludes a
+// rows read, as a table to check and fix. Reading runs on a worker thread
+// (a large file must not freeze the window); `ready` says it is done, and a
+// newer read supersedes an older one still running. Column 0 includes or excludes a
 // row; CSV cells and JSON bodies are edited in place and checked again at
 // once; bad cells carry their message (background and tooltip) and the last
 // column says what is wrong with the row.
@@ -43,8 +45,10 @@ public:
     // The first rows as read, a header first (CSV: the file's; JSON: line,
     // customer, body), for the source step's preview.
     QList<QStringList> preview(int records) const;
-    // Reads every row with the settings; edits and exclusions start afresh.
+    // Reads every row with the settings, in the background; edits and
+    // exclusions start afresh.
     void read();
+    bool isReading() const { return m_reading; }
 
     int includedCount() const;
     int problemCount() const; // included rows that are invalid
@@ -71,9 +75,11 @@ public:
 Q_SIGNALS:
     // Rows were included, excluded, fixed or read again.
     void countsChanged();
+    void readingStarted();
+    // The rows of the latest read are in.
+    void ready();
 
 private:
-    QString text() const;
     int problemColumn() const { return columnCount() - 1; }
     // The CSV column of a table column, or -1.
     int csvColumn(int column) const;
@@ -84,10 +90,13 @@ private:
     QByteArray m_data;
     TextEncoding m_encoding = TextEncoding::Automatic;
     ImportFormat m_format = ImportFormat::Csv;
+    ImportFormat m_shownFormat = ImportFormat::Csv; // of the rows read last
     QChar m_separator = u',';
     QStringList m_header;
     CsvMapping m_mapping;
     QList<ImportRow> m_rows;
+    bool m_reading = false;
+    quint64 m_generation = 0;
 };
 
 } // namespace md::models

@@ -142,6 +142,7 @@ int main(int argc, char *argv[])
         wizard.show();
         static_cast<views::ImportSourcePage *>(wizard.page(views::ImportWizard::SourcePage))
             ->openFile(csv);
+        settle([&] { return !wizard.batch()->isReading(); });
         wizard.next();
         wizard.next();
         auto *validation = static_cast<views::ImportValidationPage *>(wizard.currentPage());

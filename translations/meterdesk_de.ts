@@ -1349,6 +1349,10 @@ Journal: %2</numerusform>
         <source>An unfinished commit of this source went to %1; a new commit here sets its journal aside.</source>
         <translation>Eine unvollendete Übernahme dieser Quelle ging an %1; eine neue Übernahme hier legt ihr Journal beiseite.</translation>
     </message>
+    <message>
+        <source>Reading…</source>
+        <translation>Lese …</translation>
+    </message>
 </context>
 <context>
     <name>ImportValidationPage</name>

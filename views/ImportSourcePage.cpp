@@ -119,6 +119,11 @@ ImportSourcePage::ImportSourcePage(ImportWizard *wizard)
     for (QComboBox *combo : {m_format, m_encoding, m_separator})
         connect(combo, &QComboBox::activated, this, &ImportSourcePage::settingsChanged);
     connect(m_wizard, &ImportWizard::targetKnown, this, &ImportSourcePage::showJournal);
+    connect(m_wizard->batch(), &models::ImportBatch::readingStarted, this, [this] {
+        m_status->setText(tr("Reading…"));
+        Q_EMIT completeChanged();
+    });
+    connect(m_wizard->batch(), &models::ImportBatch::ready, this, &ImportSourcePage::showPreview);
     connect(m_resume, &QCheckBox::toggled, m_wizard, &ImportWizard::setResume);
 }
 
@@ -143,27 +148,32 @@ bool ImportSourcePage::openFile(const QString &path)
         Q_EMIT completeChanged();
         return false;
     }
-    m_wizard->batch()->setSource(path, file.readAll());
+    const QByteArray bytes = file.readAll();
+    m_loaded = !bytes.trimmed().isEmpty();
+    m_wizard->batch()->setSource(path, bytes);
     sourceChanged();
     return true;
 }
 
 void ImportSourcePage::pasted()
 {
-    m_wizard->batch()->setSource({}, m_paste->toPlainText().toUtf8());
+    const QByteArray bytes = m_paste->toPlainText().toUtf8();
+    m_loaded = !bytes.trimmed().isEmpty();
+    m_wizard->batch()->setSource({}, bytes);
     sourceChanged();
 }
 
 void ImportSourcePage::sourceChanged()
 {
+    // The rows may be read already: a small source is read before its
+    // continuation is attached.
     const models::ImportBatch *batch = m_wizard->batch();
-    m_loaded = !batch->sourceData().trimmed().isEmpty();
     m_format->setCurrentIndex(m_format->findData(int(batch->format())));
     m_encoding->setCurrentIndex(m_encoding->findData(int(batch->encoding())));
     m_separator->setCurrentIndex(m_separator->findData(batch->separator()));
     m_wizard->openJournal();
     showJournal();
-    showPreview();
+    Q_EMIT completeChanged();
 }
 
 void ImportSourcePage::settingsChanged()
@@ -178,7 +188,6 @@ void ImportSourcePage::settingsChanged()
         batch->setEncoding(encoding);
     if (separator != batch->separator())
         batch->setSeparator(separator);
-    showPreview();
 }
 
 void ImportSourcePage::showPreview()
@@ -231,7 +240,7 @@ void ImportSourcePage::showJournal()
 
 bool ImportSourcePage::isComplete() const
 {
-    return m_loaded && m_wizard->batch()->rowCount() > 0;
+    return m_loaded && !m_wizard->batch()->isReading() && m_wizard->batch()->rowCount() > 0;
 }
 
 } // namespace md::views

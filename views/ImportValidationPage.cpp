@@ -59,6 +59,8 @@ ImportValidationPage::ImportValidationPage(ImportWizard *wizard)
     connect(exclude, &QPushButton::clicked, batch, &models::ImportBatch::excludeProblems);
     connect(includeAll, &QPushButton::clicked, batch, &models::ImportBatch::includeAll);
     connect(batch, &models::ImportBatch::countsChanged, this, &ImportValidationPage::showCounts);
+    connect(batch, &models::ImportBatch::readingStarted, this,
+            &ImportValidationPage::completeChanged);
     connect(batch, &models::ImportBatch::modelReset, this, [this] {
         m_table->resizeColumnsToContents();
         showCounts();
@@ -99,7 +101,7 @@ void ImportValidationPage::showCurrentProblem()
 bool ImportValidationPage::isComplete() const
 {
     const models::ImportBatch *batch = m_wizard->batch();
-    return batch->problemCount() == 0 && batch->includedCount() > 0;
+    return !batch->isReading() && batch->problemCount() == 0 && batch->includedCount() > 0;
 }
 
 } // namespace md::views

@@ -73,7 +73,7 @@ class TestImportWizard final : public QObject
     void throughValidation(ImportWizard &wizard)
     {
         QVERIFY(page<views::ImportSourcePage>(wizard, ImportWizard::SourcePage)->openFile(m_csv));
-        QVERIFY(wizard.button(QWizard::NextButton)->isEnabled());
+        QTRY_VERIFY(wizard.button(QWizard::NextButton)->isEnabled()); // read in the background
         wizard.next();
         QCOMPARE(wizard.currentId(), int(ImportWizard::MappingPage));
         wizard.next();
@@ -296,6 +296,7 @@ private Q_SLOTS:
         file.close();
         wizard.restart();
         QVERIFY(page<views::ImportSourcePage>(wizard, ImportWizard::SourcePage)->openFile(moved));
+        QTRY_VERIFY(wizard.button(QWizard::NextButton)->isEnabled());
         wizard.next();
         QVERIFY(!wizard.button(QWizard::NextButton)->isEnabled()); // no customer id column
         QVERIFY(!mapping->applyProfile(u"missing"_s));
@@ -310,6 +311,9 @@ private Q_SLOTS:
         QVERIFY(mapping->applyProfile(u"Moved"_s));
         QCOMPARE(wizard.batch()->mapping(), renamed);
         QVERIFY(wizard.button(QWizard::NextButton)->isEnabled());
+        wizard.next();
+        QTRY_VERIFY(wizard.button(QWizard::NextButton)->isEnabled()); // moved-1 is valid
+        QCOMPARE(wizard.batch()->items().first().request.customerId, u"moved-1"_s);
     }
 };
 

@@ -35,6 +35,12 @@ api::FlashedPlan flashed(const QString &plan, bool skipped = false, bool expired
     return f;
 }
 
+// Reading runs on a worker thread.
+bool settled(const ImportBatch &batch)
+{
+    return !batch.isReading() || QSignalSpy(&batch, &ImportBatch::ready).wait(10000);
+}
+
 } // namespace
 
 class TestImportBatch final : public QObject
@@ -50,6 +56,7 @@ private Q_SLOTS:
         batch.setSource(u"people.csv"_s, "customer_id;email;plan_id\n"
                                          "ann;ann@example.com;pro\n"
                                          "bob;bob-at-example;pro\n");
+        QVERIFY(settled(batch));
         QCOMPARE(batch.separator(), u';');
         QCOMPARE(batch.header(), (QStringList{u"customer_id"_s, u"email"_s, u"plan_id"_s}));
         QCOMPARE(batch.columnCount(), 3 + 3); // include, line, the columns, problem
@@ -79,6 +86,7 @@ private Q_SLOTS:
 
         // Another separator reads other columns, and the mapping is guessed again.
         batch.setSeparator(u',');
+        QVERIFY(settled(batch));
         QCOMPARE(batch.columnCount(), 1 + 3);
         QCOMPARE(batch.mapping().customerId, -1);
         QCOMPARE(batch.problemCount(), 2); // no customer id column
@@ -89,6 +97,7 @@ private Q_SLOTS:
         ImportBatch batch;
         QAbstractItemModelTester tester(&batch);
         batch.setSource({}, "{\"customer_id\":\"ann\",\"billables\":[]}\n{\"customer_id\":\n");
+        QVERIFY(settled(batch));
         QCOMPARE(batch.format(), models::ImportFormat::JsonLines);
         QCOMPARE(batch.rowCount(), 2);
         QCOMPARE(batch.problemCount(), 1);
@@ -105,10 +114,13 @@ private Q_SLOTS:
     {
         ImportBatch batch;
         batch.setSource(u"x.csv"_s, "customer_id,name\nc1,Caf\xc3\xa9\n");
+        QVERIFY(settled(batch));
         QCOMPARE(batch.index(0, 3).data().toString(), u"Café"_s);
         batch.setEncoding(models::TextEncoding::Latin1);
+        QVERIFY(settled(batch));
         QCOMPARE(batch.index(0, 3).data().toString(), u"CafÃ©"_s);
         batch.setSource(u"x.csv"_s, "customer_id,name\nc1,Caf\xe9\n");
+        QVERIFY(settled(batch));
         QCOMPARE(batch.index(0, 3).data().toString(), u"Café"_s); // automatic: Latin-1
     }
 
@@ -179,6 +191,7 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&preview);
         ImportBatch batch;
         batch.setSource(u"x.csv"_s, "customer_id,name\nc1,\"One, Inc.\"\nc2,Two\n");
+        QVERIFY(settled(batch));
         preview.setItems(batch.items());
         QCOMPARE(preview.outcomeCounts().at(int(ImportOutcome::Pending)), 2);
         preview.setDryRun(0, ImportOutcome::New, {}, {});
