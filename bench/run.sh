@@ -18,6 +18,10 @@ echo "== balances.list over loopback HTTP"
 "$build/bench/bench_http" --server "$build/app/meterdesk-server"
 
 echo
+echo "== the import wizard on 10,000 customers"
+"$build/bench/bench_import" --server "$build/app/meterdesk-server"
+
+echo
 echo "== balances.track_tokens on SQLite (synchronous=NORMAL, then FULL)"
 "$build/bench/bench_track" --database "$scratch/track.db" --server "$build/app/meterdesk-server"
 MD_SQLITE_SYNCHRONOUS=FULL "$build/bench/bench_track" --database "$scratch/track-full.db" \
