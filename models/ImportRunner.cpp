@@ -103,9 +103,16 @@ void ImportRunner::pump()
 
 void ImportRunner::rowDone()
 {
-    --m_inFlight;
-    ++m_done;
-    pump();
+    // Queued: a reply that was ready before its continuation was attached
+    // arrives inside the pump that sent it, which must not count it yet.
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            --m_inFlight;
+            ++m_done;
+            pump();
+        },
+        Qt::QueuedConnection);
 }
 
 void ImportRunner::stop(const QString &error)

@@ -36,6 +36,8 @@ public:
     void cancel();
     bool isRunning() const { return m_running; }
     bool isCancelling() const { return m_running && m_cancelled; }
+    // The run under way, or the last one, is a commit.
+    bool isCommitting() const { return m_committing; }
 
 Q_SIGNALS:
     void progress(int done, int total);

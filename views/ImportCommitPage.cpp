@@ -81,7 +81,7 @@ void ImportCommitPage::start()
 
 void ImportCommitPage::showProgress(int done, int total)
 {
-    if (m_wizard->currentId() != ImportWizard::CommitPage)
+    if (!m_wizard->runner()->isCommitting())
         return;
     m_progress->setRange(0, total);
     m_progress->setValue(done);
@@ -89,7 +89,7 @@ void ImportCommitPage::showProgress(int done, int total)
 
 void ImportCommitPage::finished(bool cancelled, const QString &error)
 {
-    if (m_wizard->currentId() != ImportWizard::CommitPage)
+    if (!m_wizard->runner()->isCommitting())
         return;
     const auto counts = m_wizard->preview()->commitCounts();
     const int waiting = counts.value(models::CommitState::Waiting);

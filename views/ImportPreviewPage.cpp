@@ -144,7 +144,7 @@ void ImportPreviewPage::start()
 
 void ImportPreviewPage::showProgress(int done, int total)
 {
-    if (m_wizard->currentId() != ImportWizard::PreviewPage)
+    if (m_wizard->runner()->isCommitting())
         return;
     m_progress->setRange(0, total);
     m_progress->setValue(done);
@@ -157,7 +157,7 @@ void ImportPreviewPage::finished(bool cancelled, const QString &error)
         start();
         return;
     }
-    if (m_wizard->currentId() != ImportWizard::PreviewPage)
+    if (m_wizard->runner()->isCommitting())
         return;
     m_table->resizeColumnToContents(models::ImportPreviewModel::OutcomeColumn);
     m_cancel->setText(tr("&Run again"));

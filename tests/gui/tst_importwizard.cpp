@@ -209,7 +209,7 @@ private Q_SLOTS:
         auto *commit = page<views::ImportCommitPage>(*wizard, ImportWizard::CommitPage);
         bool cancelled = false;
         connect(wizard->runner(), &models::ImportRunner::progress, commit, [&](int done) {
-            if (done >= 2 && !cancelled && wizard->currentId() == ImportWizard::CommitPage) {
+            if (done >= 2 && !cancelled && wizard->runner()->isCommitting()) {
                 cancelled = true;
                 commit->cancelButton()->click();
             }
