@@ -4,11 +4,10 @@
 #include "models/BalanceListModel.h"
 #include "models/CustomerListModel.h"
 #include "models/UsageEventModel.h"
-#include "services/backend/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
+#include "services/engine/Engine.h"
 #include "services/engine/TokenPricing.h"
-#include "services/remote/RemoteBackend.h"
-#include "tests/conformance/ServerProcess.h"
+#include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
 #include "views/BalancesPage.h"
 #include "views/CustomersPage.h"
@@ -104,18 +103,9 @@ private Q_SLOTS:
             }
         }
         QVERIFY(m_activeRows > 200); // several pages
-        if (qEnvironmentVariable("MD_GUI_BACKEND") == "remote"_L1) {
-            const QString problem = m_server.start(m_database.location());
-            QVERIFY2(problem.isEmpty(), qPrintable(problem));
-            m_backend = std::make_unique<remote::RemoteBackend>(m_server.url(), Key);
-        } else {
-            auto backend = std::make_unique<backend::EngineBackend>(m_database.location(),
-                                                                    engine::Clock(), Key);
-            auto prepared = backend->prepare(false);
-            prepared.waitForFinished();
-            QVERIFY(prepared.result().ok());
-            m_backend = std::move(backend);
-        }
+        QString problem;
+        m_backend = test::openGuiBackend(m_database.location(), Key, m_server, &problem);
+        QVERIFY2(m_backend, qPrintable(problem));
     }
 
     void pagesToTheEnd()

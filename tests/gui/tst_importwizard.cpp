@@ -7,10 +7,9 @@
 #include "models/ImportJournal.h"
 #include "models/ImportPreviewModel.h"
 #include "models/ImportRunner.h"
-#include "services/backend/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
-#include "services/remote/RemoteBackend.h"
-#include "tests/conformance/ServerProcess.h"
+#include "services/engine/Engine.h"
+#include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
 #include "views/ImportCommitPage.h"
 #include "views/ImportMappingPage.h"
@@ -100,18 +99,9 @@ private Q_SLOTS:
             m_existing =
                 demo.value(u"organizations"_s)[0][u"test"_s][u"customers"_s][0][u"id"_s].toString();
         }
-        if (qEnvironmentVariable("MD_GUI_BACKEND") == "remote"_L1) {
-            const QString problem = m_server.start(m_database.location());
-            QVERIFY2(problem.isEmpty(), qPrintable(problem));
-            m_backend = std::make_unique<remote::RemoteBackend>(m_server.url(), Key);
-        } else {
-            auto engine = std::make_unique<backend::EngineBackend>(m_database.location(),
-                                                                   engine::Clock(), Key);
-            auto prepared = engine->prepare(false);
-            prepared.waitForFinished();
-            QVERIFY(prepared.result().ok());
-            m_backend = std::move(engine);
-        }
+        QString problem;
+        m_backend = test::openGuiBackend(m_database.location(), Key, m_server, &problem);
+        QVERIFY2(m_backend, qPrintable(problem));
         QStringList lines{
             u"customer_id,name,email,stripe_id,plan_id,status,usage:api_calls,usage:ai_credits"_s,
             u"wiz-001,Wiz One,one@wiz.example,cus_W1,starter,active,1200,2.5"_s,
