@@ -1,6 +1,9 @@
 #include "services/engine/BillingService.h"
 
 #include "services/engine/Catalog.h"
+#include "services/engine/PlatformLinker.h"
+#include "services/engine/ProductUpdater.h"
+#include "services/engine/RewardUpdater.h"
 
 namespace md::engine {
 
@@ -47,10 +50,12 @@ BillingService::trackTokens(const KeyContext &key, const api::TrackTokensRequest
 }
 
 api::Result<api::UpdateRewardResponse>
-BillingService::updateReward(const KeyContext &key, const api::UpdateRewardRequest &)
+BillingService::updateReward(const KeyContext &key, const api::UpdateRewardRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"rewards:write"_s)
-    return ApiError::notImplemented(u"rewards.update"_s);
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return RewardUpdater::update(db, m_engine.dialect(), key.scope, request);
+    });
 }
 
 api::Result<api::BillingPortalResponse>
@@ -61,18 +66,25 @@ BillingService::billingPortal(const KeyContext &key, const QString &,
     return ApiError::notImplemented(u"the billing portal"_s);
 }
 
-api::Result<api::Product> BillingService::updateProduct(const KeyContext &key, const QString &,
-                                                        const api::UpdateProductRequest &)
+api::Result<api::Product> BillingService::updateProduct(const KeyContext &key,
+                                                        const QString &productId,
+                                                        const api::UpdateProductRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"plans:write"_s)
-    return ApiError::notImplemented(u"products update"_s);
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return ProductUpdater::update(db, m_engine.dialect(), key.scope, productId, request,
+                                      m_engine.now());
+    });
 }
 
 api::Result<api::LinkOrganizationResponse>
-BillingService::linkOrganization(const KeyContext &key, const api::LinkOrganizationRequest &)
+BillingService::linkOrganization(const KeyContext &key, const api::LinkOrganizationRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"platform:write"_s)
-    return ApiError::notImplemented(u"platform organization linking"_s);
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return PlatformLinker::link(db, m_engine.dialect(), key.scope.orgPk, request,
+                                    m_engine.now());
+    });
 }
 
 api::Result<api::Page<api::CustomerSummary>>

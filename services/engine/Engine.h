@@ -58,6 +58,7 @@ public:
     api::Result<api::Done> open();
     Database &database() { return m_database; }
     qint64 now() const { return m_clock(); }
+    Dialect dialect() const { return m_database.dialect(); }
 
     api::Result<api::ListBalancesResponse> listBalances(const Scope &scope,
                                                         const api::ListBalancesRequest &request);

@@ -1,0 +1,241 @@
+#include "services/engine/ProductUpdater.h"
+
+#include "services/engine/Catalog.h"
+#include "services/engine/Sql.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+using api::ApiError;
+
+namespace {
+
+QString itemsText(const QList<api::ProductItem> &items)
+{
+    QJsonArray array;
+    for (const api::ProductItem &item : items)
+        array.append(item.toJson());
+    return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact));
+}
+
+QVariant trialValue(const std::optional<api::FreeTrial> &trial)
+{
+    return trial ? QVariant(QString::fromUtf8(
+                       QJsonDocument(trial->toJson()).toJson(QJsonDocument::Compact)))
+                 : QVariant();
+}
+
+api::Result<QList<api::ProductItem>> storedItems(const QVariant &text, const QString &productId)
+{
+    const api::JsonReader reader(QJsonDocument::fromJson(text.toString().toUtf8()).array());
+    QList<api::ProductItem> items;
+    for (const api::JsonReader &item : reader.array())
+        items.append(api::ProductItem::read(item));
+    if (!reader.ok())
+        return ApiError::internal(u"the stored items of product %1 are damaged: %2"_s.arg(
+            productId, reader.error()->message));
+    return items;
+}
+
+// Every feature the items name exists in the scope.
+api::Result<api::Done> checkFeatures(const QSqlDatabase &db, const Scope &scope,
+                                     const QList<api::ProductItem> &items)
+{
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        const api::ProductItem &item = items.at(i);
+        for (const auto &[field, id] : {std::pair{u"feature_id"_s, std::optional(item.featureId)},
+                                        std::pair{u"entity_feature_id"_s, item.entityFeatureId}}) {
+            if (!id)
+                continue;
+            auto found =
+                queryRows(db, u"SELECT 1 FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
+                          {scope.orgPk, scope.envWord(), *id});
+            if (!found)
+                return found.error();
+            if (found.value().isEmpty())
+                return ApiError::notFound(
+                    u"feature_not_found"_s,
+                    u"items[%1].%2: feature \"%3\" does not exist"_s.arg(i).arg(field, *id));
+        }
+    }
+    return api::Done{};
+}
+
+// Coupons keep naming the product under its new id.
+api::Result<api::Done> renameInCoupons(const QSqlDatabase &db, const Scope &scope,
+                                       const QString &from, const QString &to)
+{
+    auto coupons = queryRows(
+        db, u"SELECT pk, record FROM rewards WHERE org_pk = ? AND env = ? AND kind = 'coupon'"_s,
+        {scope.orgPk, scope.envWord()});
+    if (!coupons)
+        return coupons.error();
+    for (const QVariantList &coupon : coupons.value()) {
+        QJsonObject record = QJsonDocument::fromJson(coupon.at(1).toString().toUtf8()).object();
+        QJsonArray plans = record.value(u"plan_ids"_s).toArray();
+        bool changed = false;
+        for (qsizetype i = 0; i < plans.size(); ++i)
+            if (plans.at(i).toString() == from) {
+                plans.replace(i, to);
+                changed = true;
+            }
+        if (!changed)
+            continue;
+        record.insert(u"plan_ids"_s, plans);
+        if (auto updated =
+                execute(db, u"UPDATE rewards SET record = ? WHERE pk = ?"_s,
+                        {QString::fromUtf8(QJsonDocument(record).toJson(QJsonDocument::Compact)),
+                         coupon.at(0)});
+            !updated)
+            return updated.error();
+    }
+    return api::Done{};
+}
+
+api::Result<api::Done> apply(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
+                             const QString &productId, const api::UpdateProductRequest &request,
+                             qint64 nowMs)
+{
+    const QVariantList where{scope.orgPk, scope.envWord(), productId};
+    auto latest =
+        queryRows(db,
+                  u"SELECT pk, version, name, group_name, is_add_on, is_default, archived,"
+                  " items, free_trial FROM products WHERE org_pk = ? AND env = ? AND id = ?"
+                  " ORDER BY version DESC LIMIT 1"_s,
+                  where);
+    if (!latest)
+        return latest.error();
+    if (latest.value().isEmpty())
+        return ApiError::notFound(u"product_not_found"_s,
+                                  u"product \"%1\" does not exist"_s.arg(productId));
+    const QVariantList row = latest.value().first();
+    const qint64 latestPk = row.at(0).toLongLong();
+    const qint64 latestVersion = row.at(1).toLongLong();
+
+    if (request.id && *request.id != productId) {
+        auto taken =
+            queryRows(db, u"SELECT 1 FROM products WHERE org_pk = ? AND env = ? AND id = ?"_s,
+                      {scope.orgPk, scope.envWord(), *request.id});
+        if (!taken)
+            return taken.error();
+        if (!taken.value().isEmpty())
+            return ApiError{
+                400, u"invalid_request"_s,
+                u"id: a product \"%1\" exists already; choose another id"_s.arg(*request.id)};
+    }
+    if (request.items)
+        if (auto checked = checkFeatures(db, scope, *request.items); !checked)
+            return checked.error();
+    auto items = storedItems(row.at(7), productId);
+    if (!items)
+        return items.error();
+    const bool itemsChange = request.items && *request.items != items.value();
+    auto inUse = queryRows(db, u"SELECT 1 FROM customer_products WHERE product_pk = ? LIMIT 1"_s,
+                           {latestPk});
+    if (!inUse)
+        return inUse.error();
+    const bool newVersion = itemsChange && !inUse.value().isEmpty();
+    const qint64 version = request.version.value_or(newVersion ? latestVersion + 1 : latestVersion);
+    if (newVersion && version <= latestVersion)
+        return ApiError{400, u"invalid_request"_s,
+                        u"version: customers are on version %1 of \"%2\"; changed items need a "
+                        "later version"_s.arg(latestVersion)
+                            .arg(productId)};
+    if (version != latestVersion) {
+        auto taken = queryRows(
+            db, u"SELECT 1 FROM products WHERE org_pk = ? AND env = ? AND id = ? AND version = ?"_s,
+            where + QVariantList{version});
+        if (!taken)
+            return taken.error();
+        if (!taken.value().isEmpty())
+            return ApiError{
+                400, u"invalid_request"_s,
+                u"version: \"%1\" has a version %2 already"_s.arg(productId).arg(version)};
+    }
+
+    const QString newItems = request.items ? itemsText(*request.items) : row.at(7).toString();
+    const QVariant newTrial = request.freeTrial ? trialValue(*request.freeTrial) : row.at(8);
+    if (newVersion) {
+        KeyAllocator keys(db, dialect);
+        auto pk = keys.next(u"products"_s);
+        if (!pk)
+            return pk.error();
+        if (auto inserted = execute(
+                db,
+                u"INSERT INTO products (pk, org_pk, env, id, version, name, group_name, is_add_on,"
+                " is_default, archived, items, free_trial, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
+                {pk.value(), scope.orgPk, scope.envWord(), productId, version, row.at(2), row.at(3),
+                 row.at(4), row.at(5), row.at(6), newItems, newTrial, nowMs});
+            !inserted)
+            return inserted.error();
+    } else if (auto updated = execute(
+                   db, u"UPDATE products SET version = ?, items = ?, free_trial = ? WHERE pk = ?"_s,
+                   {version, newItems, newTrial, latestPk});
+               !updated) {
+        return updated.error();
+    }
+
+    // What describes the product, on every version.
+    QStringList sets;
+    QVariantList binds;
+    const auto set = [&](const QString &column, const QVariant &value) {
+        sets.append(column + u" = ?"_s);
+        binds.append(value);
+    };
+    if (request.name)
+        set(u"name"_s, *request.name);
+    if (request.group)
+        set(u"group_name"_s, *request.group ? QVariant(**request.group) : QVariant());
+    if (request.isAddOn)
+        set(u"is_add_on"_s, int(*request.isAddOn));
+    if (request.isDefault)
+        set(u"is_default"_s, int(*request.isDefault));
+    if (request.archived)
+        set(u"archived"_s, int(*request.archived));
+    if (request.id && *request.id != productId)
+        set(u"id"_s, *request.id);
+    if (!sets.isEmpty())
+        if (auto updated =
+                execute(db,
+                        u"UPDATE products SET %1 WHERE org_pk = ? AND env = ? AND id = ?"_s.arg(
+                            sets.join(u", "_s)),
+                        binds + where);
+            !updated)
+            return updated.error();
+    if (request.id && *request.id != productId)
+        return renameInCoupons(db, scope, productId, *request.id);
+    return api::Done{};
+}
+
+} // namespace
+
+api::Result<api::Product> ProductUpdater::update(const QSqlDatabase &db, Dialect dialect,
+                                                 const Scope &scope, const QString &productId,
+                                                 const api::UpdateProductRequest &request,
+                                                 qint64 nowMs)
+{
+    WriteTransaction transaction(db, dialect);
+    if (auto begun = transaction.begin(); !begun)
+        return begun.error();
+    if (auto applied = apply(db, dialect, scope, productId, request, nowMs); !applied)
+        return applied.error();
+    if (auto committed = transaction.commit(); !committed)
+        return committed.error();
+    auto products = Catalog::products(db, scope);
+    if (!products)
+        return products.error();
+    const QString id = request.id.value_or(productId);
+    std::optional<api::Product> newest;
+    for (const api::Product &product : products.value().list)
+        if (product.id == id && (!newest || product.version > newest->version))
+            newest = product;
+    if (!newest)
+        return ApiError::internal(u"product %1 vanished while it was updated"_s.arg(id));
+    return *newest;
+}
+
+} // namespace md::engine

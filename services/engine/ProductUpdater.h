@@ -1,0 +1,25 @@
+// products update in the engine (billing-api.md §4.6, decisions.md 4.6), in
+// one write transaction. Omitted fields keep their value. Name, group,
+// add-on, default and archived describe the product and apply to every
+// version; items, free trial and the version number belong to the newest
+// version. Changing the items of a version that customers are on adds a new
+// version (the next number, or the one given) so their history stays as it
+// was; otherwise the newest version is changed in place. Renaming moves
+// every version and the coupons that name the product.
+#pragma once
+
+#include "services/api/UpdateProduct.h"
+#include "services/engine/Database.h"
+#include "services/engine/Scope.h"
+
+namespace md::engine {
+
+class ProductUpdater final
+{
+public:
+    static api::Result<api::Product> update(const QSqlDatabase &db, Dialect dialect,
+                                            const Scope &scope, const QString &productId,
+                                            const api::UpdateProductRequest &request, qint64 nowMs);
+};
+
+} // namespace md::engine
