@@ -159,6 +159,7 @@ struct ServeOptions
     QString tlsCert;
     QString tlsKey;
     int workers = 4;
+    QString publicUrl; // where portal links point; the listen address when empty
 };
 
 int serveCommand(QCommandLineParser &parser, const QString &database, const ServeOptions &options)
@@ -177,6 +178,10 @@ int serveCommand(QCommandLineParser &parser, const QString &database, const Serv
         return usage(parser, u"give both --tls-cert and --tls-key, or neither"_s);
     if (options.workers < 1 || options.workers > 256)
         return usage(parser, u"--workers takes a number from 1 to 256"_s);
+    if (const QUrl url(options.publicUrl);
+        !options.publicUrl.isEmpty() &&
+        (!url.isValid() || (url.scheme() != "https"_L1 && url.scheme() != "http"_L1)))
+        return usage(parser, u"--public-url takes the http(s) URL clients reach this server at"_s);
 
     int exitCode = 0;
     auto engine = openEngine(database, exitCode);
@@ -213,8 +218,11 @@ int serveCommand(QCommandLineParser &parser, const QString &database, const Serv
                      Qt::QueuedConnection);
     const QString shownHost =
         address.protocol() == QAbstractSocket::IPv6Protocol ? u'[' + host + u']' : host;
-    out() << "listening on " << (options.tlsCert.isEmpty() ? "http" : "https") << "://" << shownHost
-          << ':' << listening.value() << Qt::endl;
+    const QString listenUrl =
+        u"%1://%2:%3"_s.arg(options.tlsCert.isEmpty() ? u"http"_s : u"https"_s, shownHost)
+            .arg(listening.value());
+    engine->setPortalBase(QUrl(options.publicUrl.isEmpty() ? listenUrl : options.publicUrl));
+    out() << "listening on " << listenUrl << Qt::endl;
     return QCoreApplication::exec();
 }
 
@@ -236,8 +244,10 @@ int main(int argc, char *argv[])
         "      [--customers N] [--balances-per-customer M]  a larger generated one\n"
         "  keys create --database D --org SLUG --env test|live [--scope S ...]\n"
         "  serve --database D --listen HOST:PORT [--tls-cert F --tls-key F] [--workers N]\n"
-        "      [--catalogue FILE]\n"
-        "      serve the API until SIGTERM or SIGINT, then finish requests in flight\n\n"
+        "      [--catalogue FILE] [--public-url URL]\n"
+        "      serve the API and billing portal pages until SIGTERM or SIGINT, then finish\n"
+        "      requests in flight; portal links point at --public-url (default: the listen\n"
+        "      address)\n\n"
         "D is a SQLite file path or a postgresql://user:password@host:port/database URL."_s);
     parser.addHelpOption();
     parser.addVersionOption();
@@ -261,8 +271,11 @@ int main(int argc, char *argv[])
         u"FILE"_s);
     const QCommandLineOption workers(
         u"workers"_s, u"serve: worker threads (each with its own connection)."_s, u"N"_s, u"4"_s);
+    const QCommandLineOption publicUrl(
+        u"public-url"_s, u"serve: the URL clients reach this server at, for portal links."_s,
+        u"URL"_s);
     parser.addOptions({database, org, env, scope, customers, perCustomer, listen, tlsCert, tlsKey,
-                       workers, catalogue});
+                       workers, catalogue, publicUrl});
     parser.addPositionalArgument(u"command"_s, u"workspace, keys or serve, then the action."_s);
     parser.process(app);
 
@@ -287,7 +300,8 @@ int main(int argc, char *argv[])
             return usage(parser, u"usage: serve --database D --listen HOST:PORT"_s);
         return serveCommand(parser, parser.value(database),
                             {parser.value(listen), parser.value(catalogue), parser.value(tlsCert),
-                             parser.value(tlsKey), parser.value(workers).toInt()});
+                             parser.value(tlsKey), parser.value(workers).toInt(),
+                             parser.value(publicUrl)});
     }
     if (args.first() == "keys"_L1)
         return keysCommand(parser, args, parser.value(database), parser.value(org),

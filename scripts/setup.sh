@@ -6,7 +6,7 @@ set -euo pipefail
 # Kept as one list so a fresh machine and CI get exactly the same set.
 # libqt6opengl6-dev is named explicitly: Qt Charts needs it and
 # --no-install-recommends would otherwise drop it. qt6-httpserver-dev needs
-# qt6-websockets-dev.
+# qt6-websockets-dev. chromium renders the billing portal page in its test.
 PACKAGES=(
   build-essential cmake ninja-build pkg-config clang-format
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
@@ -16,6 +16,7 @@ PACKAGES=(
   qtkeychain-qt6-dev
   postgresql
   xvfb xauth
+  chromium
   sqlite3
 )
 

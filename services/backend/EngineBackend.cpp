@@ -1,5 +1,7 @@
 #include "services/backend/EngineBackend.h"
 
+#include "services/server/PortalServer.h"
+
 #include "services/api/WireCodec.h"
 #include "services/engine/DemoWorkspace.h"
 
@@ -159,6 +161,14 @@ EngineBackend::updateReward(const api::UpdateRewardRequest &request)
 Reply<api::BillingPortalResponse>
 EngineBackend::billingPortal(const QString &customerId, const api::BillingPortalRequest &request)
 {
+    // The first portal opened starts the loopback server its links point at.
+    if (!m_portal) {
+        auto portal = std::make_unique<server::PortalServer>(*m_engine);
+        if (auto started = portal->start(); !started)
+            return QtFuture::makeReadyFuture(
+                api::Result<api::BillingPortalResponse>(started.error()));
+        m_portal = std::move(portal);
+    }
     return runReceived<api::BillingPortalResponse>(
         request, [customerId](auto &s, const auto &k, const auto &r) {
             return s.billingPortal(k, customerId, r);

@@ -1,6 +1,7 @@
 // BillingBackend over the embedded engine: each call runs on a small pool of
 // worker threads, each with its own database connection, through the same
-// BillingService (scope checks included) that meterdesk-server uses.
+// BillingService (scope checks included) that meterdesk-server uses. Billing
+// portal links point at a loopback PortalServer it starts on first use.
 #pragma once
 
 #include "services/backend/BillingBackend.h"
@@ -11,6 +12,10 @@
 
 #include <memory>
 #include <optional>
+
+namespace md::server {
+class PortalServer;
+}
 
 namespace md::backend {
 
@@ -75,6 +80,7 @@ private:
     api::Result<engine::KeyContext> actingKey();
 
     std::shared_ptr<engine::Engine> m_engine;
+    std::unique_ptr<server::PortalServer> m_portal; // made on the thread that opens a portal
     engine::BillingService m_service;
     std::optional<QString> m_apiKey;
     QMutex m_keyMutex;

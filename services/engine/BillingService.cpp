@@ -2,6 +2,7 @@
 
 #include "services/engine/Catalog.h"
 #include "services/engine/PlatformLinker.h"
+#include "services/engine/PortalLinks.h"
 #include "services/engine/ProductUpdater.h"
 #include "services/engine/RewardUpdater.h"
 
@@ -59,11 +60,33 @@ BillingService::updateReward(const KeyContext &key, const api::UpdateRewardReque
 }
 
 api::Result<api::BillingPortalResponse>
-BillingService::billingPortal(const KeyContext &key, const QString &,
-                              const api::BillingPortalRequest &)
+BillingService::billingPortal(const KeyContext &key, const QString &customerId,
+                              const api::BillingPortalRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"billing:read"_s)
-    return ApiError::notImplemented(u"the billing portal"_s);
+    const QUrl base = m_engine.portalBase();
+    if (base.isEmpty())
+        return ApiError::internal(u"this server serves no billing portal"_s);
+    const QString returnUrl = request.returnUrl.value_or(QString());
+    if (const QUrl url(returnUrl, QUrl::StrictMode);
+        !returnUrl.isEmpty() && (!url.isValid() || url.host().isEmpty() ||
+                                 (url.scheme() != "https"_L1 && url.scheme() != "http"_L1)))
+        return ApiError::invalidInputs(u"return_url"_s, u"expected an http or https URL"_s);
+    return m_engine.withConnection(
+        [&](const QSqlDatabase &db) -> api::Result<api::BillingPortalResponse> {
+            if (auto customer = Catalog::customer(db, key.scope, customerId, m_engine.now());
+                !customer)
+                return customer.error();
+            auto token = PortalLinks::sign(
+                db, m_engine.dialect(),
+                {key.scope, customerId, m_engine.now() + PortalLinks::LifetimeMs, returnUrl});
+            if (!token)
+                return token.error();
+            QUrl url = base;
+            url.setPath(url.path().chopped(url.path().endsWith(u'/') ? 1 : 0) + u"/portal/"_s +
+                        token.value());
+            return api::BillingPortalResponse{customerId, url.toString()};
+        });
 }
 
 api::Result<api::Product> BillingService::updateProduct(const KeyContext &key,

@@ -240,3 +240,27 @@ api::Result<KeyContext> Engine::authenticate(const QString &secret)
 }
 
 } // namespace md::engine
+
+namespace md::engine {
+
+void Engine::setPortalBase(const QUrl &base)
+{
+    QMutexLocker lock(&m_portalMutex);
+    m_portalBase = base;
+}
+
+QUrl Engine::portalBase() const
+{
+    QMutexLocker lock(&m_portalMutex);
+    return m_portalBase;
+}
+
+PortalPage::Answer Engine::portalPage(const QString &token)
+{
+    auto db = m_database.connection();
+    if (!db)
+        return {500, QByteArray()};
+    return PortalPage::render(db.value(), m_database.dialect(), token, m_clock());
+}
+
+} // namespace md::engine

@@ -9,6 +9,7 @@
 #include "services/api/TrackTokens.h"
 #include "services/engine/ApiKeys.h"
 #include "services/engine/Database.h"
+#include "services/engine/PortalPage.h"
 #include "services/engine/PriceCatalogue.h"
 #include "services/engine/Scope.h"
 #include "services/engine/TrackQueue.h"
@@ -17,6 +18,7 @@
 #include <QDeadlineTimer>
 #include <QJsonObject>
 #include <QStringList>
+#include <QUrl>
 
 #include <functional>
 #include <memory>
@@ -58,6 +60,12 @@ public:
     api::Result<api::Done> open();
     Database &database() { return m_database; }
     qint64 now() const { return m_clock(); }
+    // Where portal links point: the server's public base URL, or the
+    // console's local portal server once it runs. Empty: no portal here.
+    void setPortalBase(const QUrl &base);
+    QUrl portalBase() const;
+    // The page a portal link shows (status and HTML).
+    PortalPage::Answer portalPage(const QString &token);
     Dialect dialect() const { return m_database.dialect(); }
 
     api::Result<api::ListBalancesResponse> listBalances(const Scope &scope,
@@ -117,6 +125,8 @@ private:
     QHash<QString, CachedKey> m_keyCache; // by key hash; no secret is kept
     mutable QMutex m_catalogueMutex;
     std::shared_ptr<const PriceCatalogue> m_catalogue;
+    mutable QMutex m_portalMutex;
+    QUrl m_portalBase;
     std::unique_ptr<TrackQueue> m_queue; // after the database: stopped before it closes
 };
 

@@ -2,6 +2,7 @@
 
 #include "services/api/WireCodec.h"
 #include "services/server/LowDelayTcpServer.h"
+#include "services/server/PortalServer.h"
 
 #include <QHttpServerResponder>
 #include <QJsonDocument>
@@ -65,6 +66,7 @@ ApiServer::ApiServer(engine::Engine &engine, Options options, QObject *parent)
     m_pool.setMaxThreadCount(std::max(1, options.workers));
     m_pool.setExpiryTimeout(-1); // keep each worker's database connection
     addRoutes();
+    PortalServer::addRoute(m_http, m_engine, m_pool);
     m_http.setMissingHandler(
         [](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
             const ApiError error = ApiError::notFound(

@@ -419,13 +419,23 @@ private Q_SLOTS:
         QCOMPARE(who.value().environment, u"test"_s);
     }
 
-    void operationsNotYetBuiltAnswer501()
+    void billingPortalAnswersASignedLink()
     {
+        // The page behind it is tested in a browser (tests/portal).
         api::BillingPortalRequest portal;
+        portal.returnUrl = u"https://example.com/back"_s;
         auto opened = await(m_backend->billingPortal(u"ann"_s, portal));
-        QVERIFY(!opened.ok());
-        QCOMPARE(opened.error().status, 501);
-        QCOMPARE(opened.error().code, u"not_implemented"_s);
+        QVERIFY2(opened.ok(), opened.ok() ? "" : qPrintable(opened.error().message));
+        QCOMPARE(opened.value().customerId, u"ann"_s);
+        const QUrl url(opened.value().url);
+        QVERIFY(url.scheme().startsWith(u"http"_s));
+        QVERIFY(url.path().startsWith(u"/portal/"_s));
+        QCOMPARE(url.path().count(u'.'), 1); // payload.signature
+        expectError(await(m_backend->billingPortal(u"nobody"_s, portal)), 404,
+                    u"customer_not_found"_s, u"nobody"_s);
+        portal.returnUrl = u"ftp://example.com"_s;
+        expectError(await(m_backend->billingPortal(u"ann"_s, portal)), 400, u"invalid_inputs"_s,
+                    u"return_url"_s);
         api::ImportCustomerRequest import;
         import.customerId = u"ann"_s;
         auto forbidden = await(backendFor(m_liveKey)->importCustomer(import));

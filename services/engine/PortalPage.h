@@ -1,0 +1,23 @@
+// The customer's billing portal page (billing-api.md §4.5), served by
+// meterdesk-server and by the console's local portal server: read only, the
+// customer's plans, balances and the last 30 days of usage, with a back
+// button to the link's return URL. Reached only through a valid link.
+#pragma once
+
+#include "services/engine/Database.h"
+
+namespace md::engine {
+
+class PortalPage final
+{
+public:
+    struct Answer
+    {
+        int status = 200;
+        QByteArray html;
+    };
+    static Answer render(const QSqlDatabase &db, Dialect dialect, const QString &token,
+                         qint64 nowMs);
+};
+
+} // namespace md::engine
