@@ -6,6 +6,7 @@
 #include "views/CommandPalette.h"
 #include "views/CustomersPage.h"
 #include "views/ImportWizard.h"
+#include "views/ProductsPage.h"
 #include "views/Translator.h"
 #include "views/UsagePage.h"
 
@@ -51,6 +52,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     , m_pages(new QStackedWidget(this))
     , m_balances(new BalancesPage(backend, this))
     , m_customers(new CustomersPage(backend, this))
+    , m_products(new ProductsPage(backend, this))
     , m_usage(new UsagePage(backend, this))
     , m_connectionLabel(new QLabel(this))
     , m_environmentBadge(new QLabel(this))
@@ -64,11 +66,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
 
     addPage(tr("Balances"), u"balances"_s, m_balances);
     addPage(tr("Customers"), u"customers"_s, m_customers);
-    addPage(tr("Products"), u"products"_s,
-            comingPage(tr("Products"),
-                       tr("Product editing with items, tiers and free trials, with a review "
-                          "before saving, is on its way."),
-                       this));
+    addPage(tr("Products"), u"products"_s, m_products);
     addPage(tr("Rewards"), u"rewards"_s,
             comingPage(tr("Rewards"),
                        tr("Coupons, feature grants and promo codes will be edited here."), this));
@@ -225,6 +223,7 @@ void MainWindow::refreshPages()
 {
     m_balances->refresh();
     m_customers->refresh();
+    m_products->refresh();
     m_usage->refresh();
 }
 

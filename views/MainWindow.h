@@ -18,6 +18,7 @@ namespace md::views {
 class BalancesPage;
 class CustomersPage;
 class ImportWizard;
+class ProductsPage;
 class UsagePage;
 
 class MainWindow final : public QMainWindow
@@ -36,6 +37,7 @@ public:
     void showPreferences();
     BalancesPage *balancesPage() const { return m_balances; }
     UsagePage *usagePage() const { return m_usage; }
+    ProductsPage *productsPage() const { return m_products; }
     // Embedded workspaces price with a catalogue the console may replace; a
     // server prices with its own.
     void setCatalogueLoadable(bool loadable);
@@ -63,6 +65,7 @@ private:
     QStackedWidget *m_pages;
     BalancesPage *m_balances;
     CustomersPage *m_customers;
+    ProductsPage *m_products;
     UsagePage *m_usage;
     QLabel *m_connectionLabel;
     QLabel *m_environmentBadge;

@@ -1,0 +1,247 @@
+#include "models/ProductEdit.h"
+
+#include "services/api/WireCodec.h"
+
+#include <QJsonArray>
+
+namespace md::models {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString decimalText(const std::optional<api::Decimal> &value)
+{
+    return value ? value->toString() : QString();
+}
+
+QString yesNo(bool value)
+{
+    return value ? ProductEdit::tr("yes") : ProductEdit::tr("no");
+}
+
+QString trialText(const std::optional<api::FreeTrial> &trial)
+{
+    if (!trial)
+        return ProductEdit::tr("none");
+    return ProductEdit::tr("%1 × %2%3")
+        .arg(trial->length)
+        .arg(QString(api::toWire(trial->duration)),
+             trial->uniqueFingerprint ? ProductEdit::tr(", once per fingerprint") : QString());
+}
+
+// A number cell as JSON: a number when it reads as one, else the text, so
+// the decoder names the field.
+QJsonValue number(const QString &text)
+{
+    const auto value = api::Decimal::parse(text.trimmed());
+    return value ? value->toJson() : QJsonValue(text.trimmed());
+}
+
+api::Result<QJsonArray> tiersJson(const QString &text, qsizetype row)
+{
+    QJsonArray tiers;
+    const QStringList pairs = text.split(u';', Qt::SkipEmptyParts);
+    for (const QString &pair : pairs) {
+        const QStringList parts = pair.split(u':');
+        if (parts.size() != 2)
+            return api::ApiError::invalidInputs(
+                u"items[%1].tiers"_s.arg(row),
+                ProductEdit::tr("write up-to:amount pairs separated by \";\", the last up to "
+                                "inf (1000:0.5; inf:0.25)"));
+        const QString to = parts.at(0).trimmed();
+        tiers.append(QJsonObject{{u"to"_s, to == "inf"_L1 ? QJsonValue(to) : number(to)},
+                                 {u"amount"_s, number(parts.at(1))}});
+    }
+    return tiers;
+}
+
+} // namespace
+
+ProductForm ProductForm::from(const api::Product &product)
+{
+    ProductForm form;
+    form.id = product.id;
+    form.name = product.name;
+    form.group = product.group.value_or(QString());
+    form.isAddOn = product.isAddOn;
+    form.isDefault = product.isDefault;
+    form.archived = product.archived;
+    form.version = product.version;
+    for (const api::ProductItem &item : product.items)
+        form.items.append({item.featureId, decimalText(item.includedUsage),
+                           item.interval ? QString(api::toWire(*item.interval)) : QString(),
+                           item.usageModel ? QString(api::toWire(*item.usageModel)) : QString(),
+                           decimalText(item.price), decimalText(item.billingUnits),
+                           item.tiers ? ProductEdit::tiersText(*item.tiers) : QString(),
+                           item.resetUsageWhenEnabled.value_or(false)});
+    form.freeTrial = product.freeTrial.has_value();
+    if (product.freeTrial) {
+        form.trialDuration = QString(api::toWire(product.freeTrial->duration));
+        form.trialLength = product.freeTrial->length;
+        form.trialUniqueFingerprint = product.freeTrial->uniqueFingerprint;
+    }
+    return form;
+}
+
+QString ProductEdit::tiersText(const QList<api::Tier> &tiers)
+{
+    QStringList pairs;
+    for (const api::Tier &tier : tiers)
+        pairs.append(
+            u"%1:%2"_s.arg(tier.to ? tier.to->toString() : u"inf"_s, tier.amount.toString()));
+    return pairs.join(u"; "_s);
+}
+
+api::Result<api::UpdateProductRequest> ProductEdit::request(const api::Product &before,
+                                                            const ProductForm &form)
+{
+    if (form.name.trimmed().isEmpty())
+        return api::ApiError::invalidInputs(u"name"_s, tr("give the product a name"));
+    if (form.id.trimmed().isEmpty() || form.id.contains(u' ') || form.id.contains(u'/'))
+        return api::ApiError::invalidInputs(u"id"_s, tr("an id has no spaces or slashes"));
+    QJsonArray items;
+    for (qsizetype r = 0; r < form.items.size(); ++r) {
+        const ProductForm::Item &item = form.items.at(r);
+        QJsonObject object{
+            {u"feature_id"_s, item.featureId.trimmed()},
+            {u"interval"_s, item.interval.isEmpty() ? QJsonValue() : QJsonValue(item.interval)}};
+        for (const auto &[key, text] :
+             {std::pair{u"included_usage"_s, item.included}, std::pair{u"price"_s, item.price},
+              std::pair{u"billing_units"_s, item.billingUnits}})
+            if (!text.trimmed().isEmpty())
+                object.insert(key, number(text));
+        if (!item.usageModel.isEmpty())
+            object.insert(u"usage_model"_s, item.usageModel);
+        if (item.resetUsageWhenEnabled)
+            object.insert(u"reset_usage_when_enabled"_s, true);
+        if (!item.tiers.trimmed().isEmpty()) {
+            auto tiers = tiersJson(item.tiers, r);
+            if (!tiers)
+                return tiers.error();
+            object.insert(u"tiers"_s, tiers.value());
+        }
+        items.append(object);
+    }
+    const QJsonObject body{
+        {u"id"_s, form.id.trimmed()},
+        {u"name"_s, form.name.trimmed()},
+        {u"group"_s,
+         form.group.trimmed().isEmpty() ? QJsonValue() : QJsonValue(form.group.trimmed())},
+        {u"is_add_on"_s, form.isAddOn},
+        {u"is_default"_s, form.isDefault},
+        {u"archived"_s, form.archived},
+        {u"version"_s, form.version},
+        {u"items"_s, items},
+        {u"free_trial"_s,
+         form.freeTrial
+             ? QJsonValue(QJsonObject{{u"duration"_s, form.trialDuration},
+                                      {u"length"_s, form.trialLength},
+                                      {u"unique_fingerprint"_s, form.trialUniqueFingerprint}})
+             : QJsonValue()}};
+    auto full = api::decode<api::UpdateProductRequest>(body);
+    if (!full)
+        return full.error();
+    // Only what differs from the stored product is sent.
+    api::UpdateProductRequest request;
+    const api::UpdateProductRequest &f = full.value();
+    if (*f.id != before.id)
+        request.id = f.id;
+    if (*f.name != before.name)
+        request.name = f.name;
+    if (*f.group != before.group)
+        request.group = f.group;
+    if (*f.isAddOn != before.isAddOn)
+        request.isAddOn = f.isAddOn;
+    if (*f.isDefault != before.isDefault)
+        request.isDefault = f.isDefault;
+    if (*f.archived != before.archived)
+        request.archived = f.archived;
+    if (*f.version != before.version)
+        request.version = f.version;
+    if (*f.items != before.items)
+        request.items = f.items;
+    if (*f.freeTrial != before.freeTrial)
+        request.freeTrial = f.freeTrial;
+    return request;
+}
+
+QString ProductEdit::describe(const api::ProductItem &item)
+{
+    QStringList parts{item.featureId};
+    if (item.includedUsage)
+        parts.append(tr("%1 included").arg(item.includedUsage->toString()));
+    parts.append(item.interval ? QString(api::toWire(*item.interval)) : tr("one-off"));
+    if (item.usageModel)
+        parts.append(QString(api::toWire(*item.usageModel)));
+    if (item.price)
+        parts.append(tr("%1 per %2")
+                         .arg(item.price->toString(),
+                              item.billingUnits.value_or(api::Decimal::fromInteger(1)).toString()));
+    if (item.tiers)
+        parts.append(tr("tiers %1").arg(tiersText(*item.tiers)));
+    if (item.resetUsageWhenEnabled.value_or(false))
+        parts.append(tr("resets when enabled"));
+    return parts.join(u" · "_s);
+}
+
+QList<FieldChange> ProductEdit::changes(const api::Product &before,
+                                        const api::UpdateProductRequest &request)
+{
+    QList<FieldChange> changes;
+    if (request.id)
+        changes.append({tr("Id"), before.id, *request.id});
+    if (request.name)
+        changes.append({tr("Name"), before.name, *request.name});
+    if (request.group)
+        changes.append(
+            {tr("Group"), before.group.value_or(tr("none")), request.group->value_or(tr("none"))});
+    if (request.isAddOn)
+        changes.append({tr("Add-on"), yesNo(before.isAddOn), yesNo(*request.isAddOn)});
+    if (request.isDefault)
+        changes.append({tr("Default"), yesNo(before.isDefault), yesNo(*request.isDefault)});
+    if (request.archived)
+        changes.append({tr("Archived"), yesNo(before.archived), yesNo(*request.archived)});
+    if (request.version)
+        changes.append(
+            {tr("Version"), QString::number(before.version), QString::number(*request.version)});
+    if (request.items) {
+        const qsizetype count = std::max(before.items.size(), request.items->size());
+        for (qsizetype i = 0; i < count; ++i) {
+            const QString was = i < before.items.size() ? describe(before.items.at(i)) : QString();
+            const QString now =
+                i < request.items->size() ? describe(request.items->at(i)) : QString();
+            if (was != now)
+                changes.append({tr("Item %1").arg(i + 1), was.isEmpty() ? tr("none") : was,
+                                now.isEmpty() ? tr("removed") : now});
+        }
+    }
+    if (request.freeTrial)
+        changes.append(
+            {tr("Free trial"), trialText(before.freeTrial), trialText(*request.freeTrial)});
+    return changes;
+}
+
+api::UpdateProductRequest ProductEdit::undo(const api::Product &before, const api::Product &after)
+{
+    api::UpdateProductRequest request;
+    if (after.id != before.id)
+        request.id = before.id;
+    if (after.name != before.name)
+        request.name = before.name;
+    if (after.group != before.group)
+        request.group = before.group;
+    if (after.isAddOn != before.isAddOn)
+        request.isAddOn = before.isAddOn;
+    if (after.isDefault != before.isDefault)
+        request.isDefault = before.isDefault;
+    if (after.archived != before.archived)
+        request.archived = before.archived;
+    if (after.items != before.items)
+        request.items = before.items;
+    if (after.freeTrial != before.freeTrial)
+        request.freeTrial = before.freeTrial;
+    return request;
+}
+
+} // namespace md::models

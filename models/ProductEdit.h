@@ -1,0 +1,69 @@
+// The product form's model: the form's fields as the admin typed them, the
+// request they make (checked by the same decoder the server uses, so a
+// problem names its wire path: items[0].tiers[1].to), the field-by-field
+// changes for "Review changes", and the request that undoes a saved change.
+#pragma once
+
+#include "services/api/UpdateProduct.h"
+
+#include <QCoreApplication>
+
+namespace md::models {
+
+// One changed field, as the review shows it.
+struct FieldChange
+{
+    QString field;
+    QString before;
+    QString after;
+    friend bool operator==(const FieldChange &, const FieldChange &) = default;
+};
+
+struct ProductForm
+{
+    struct Item
+    {
+        QString featureId;
+        QString included;   // empty: none
+        QString interval;   // wire word; empty: one-off
+        QString usageModel; // wire word; empty: none
+        QString price;
+        QString billingUnits;
+        QString tiers; // "1000:0.5; inf:0.25"
+        bool resetUsageWhenEnabled = false;
+    };
+
+    QString id;
+    QString name;
+    QString group; // empty: none
+    bool isAddOn = false;
+    bool isDefault = false;
+    bool archived = false;
+    qint64 version = 1;
+    QList<Item> items;
+    bool freeTrial = false;
+    QString trialDuration = QStringLiteral("month");
+    qint64 trialLength = 1;
+    bool trialUniqueFingerprint = false;
+
+    static ProductForm from(const api::Product &product);
+};
+
+class ProductEdit final
+{
+    Q_DECLARE_TR_FUNCTIONS(ProductEdit)
+
+public:
+    // What the form changes of `before`, as a request with only those fields;
+    // an ApiError whose message names the wire path when the form is not valid.
+    static api::Result<api::UpdateProductRequest> request(const api::Product &before,
+                                                          const ProductForm &form);
+    static QList<FieldChange> changes(const api::Product &before,
+                                      const api::UpdateProductRequest &request);
+    // Writes `before`'s values back over what a save made of them (`after`).
+    static api::UpdateProductRequest undo(const api::Product &before, const api::Product &after);
+    static QString describe(const api::ProductItem &item);
+    static QString tiersText(const QList<api::Tier> &tiers);
+};
+
+} // namespace md::models

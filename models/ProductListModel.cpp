@@ -1,0 +1,123 @@
+#include "models/ProductListModel.h"
+
+#include "services/backend/BillingBackend.h"
+
+#include <QHash>
+
+namespace md::models {
+
+using namespace Qt::StringLiterals;
+
+ProductListModel::ProductListModel(backend::BillingBackend *backend, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_backend(backend)
+{}
+
+void ProductListModel::reload()
+{
+    const quint64 generation = ++m_generation;
+    m_backend->listProducts().then(
+        this, [this, generation](const api::Result<api::Page<api::Product>> &products) {
+            if (generation != m_generation)
+                return;
+            if (!products) {
+                Q_EMIT failed(products.error());
+                return;
+            }
+            QList<api::Product> newest;
+            QHash<QString, qsizetype> at;
+            for (const api::Product &product : products.value().list) {
+                const auto seen = at.constFind(product.id);
+                if (seen == at.cend()) {
+                    at.insert(product.id, newest.size());
+                    newest.append(product);
+                } else if (product.version > newest.at(*seen).version) {
+                    newest[*seen] = product;
+                }
+            }
+            beginResetModel();
+            m_rows = newest;
+            endResetModel();
+            Q_EMIT loaded();
+        });
+}
+
+int ProductListModel::rowOf(const QString &id) const
+{
+    for (int r = 0; r < m_rows.size(); ++r)
+        if (m_rows.at(r).id == id)
+            return r;
+    return -1;
+}
+
+int ProductListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int ProductListModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ProductListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const api::Product &p = m_rows.at(index.row());
+    const auto flag = [role](bool on) {
+        return role == Qt::CheckStateRole ? QVariant(on ? Qt::Checked : Qt::Unchecked) : QVariant();
+    };
+    switch (index.column()) {
+    case AddOnColumn:
+        return flag(p.isAddOn);
+    case DefaultColumn:
+        return flag(p.isDefault);
+    case ArchivedColumn:
+        return flag(p.archived);
+    default:
+        break;
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case NameColumn:
+        return p.name;
+    case IdColumn:
+        return p.id;
+    case GroupColumn:
+        return p.group.value_or(QString());
+    case VersionColumn:
+        return p.version;
+    case EnvColumn:
+        return QString(api::toWire(p.env));
+    }
+    return {};
+}
+
+QVariant ProductListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case NameColumn:
+        return tr("Name");
+    case IdColumn:
+        return tr("Id");
+    case GroupColumn:
+        return tr("Group");
+    case VersionColumn:
+        return tr("Version");
+    case AddOnColumn:
+        return tr("Add-on");
+    case DefaultColumn:
+        return tr("Default");
+    case ArchivedColumn:
+        return tr("Archived");
+    case EnvColumn:
+        return tr("Environment");
+    }
+    return {};
+}
+
+} // namespace md::models

@@ -1,0 +1,126 @@
+// The admin forms as an admin drives them (offscreen), on EngineBackend or
+// over HTTP (MD_GUI_BACKEND), on the conformance suite's admin workspace:
+// edit, invalid input blocks the review with the reason shown, the review
+// shows the difference, save, undo.
+#include "models/ProductListModel.h"
+#include "services/engine/Engine.h"
+#include "tests/gui/GuiBackend.h"
+#include "tests/support/TestDatabase.h"
+#include "views/ChangeReview.h"
+#include "views/ProductDialog.h"
+#include "views/ProductsPage.h"
+
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString Key = u"sk_test_admin00000000000000000000000000"_s;
+
+} // namespace
+
+class TestAdminForms final : public QObject
+{
+    Q_OBJECT
+
+    test::TestDatabase m_database;
+    test::ServerProcess m_server;
+    std::unique_ptr<backend::BillingBackend> m_backend;
+
+    api::Product stored(const QString &id)
+    {
+        auto products = m_backend->listProducts();
+        while (!products.isFinished())
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+        api::Product newest;
+        for (const api::Product &p : products.result().value().list)
+            if (p.id == id && p.version >= newest.version)
+                newest = p;
+        return newest;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
+        {
+            engine::Engine setup(m_database.location());
+            QVERIFY(setup.open().ok());
+            QVERIFY(setup.loadWorkspaceFile(QStringLiteral(MD_ADMIN_WORKSPACE)).ok());
+        }
+        QString problem;
+        m_backend = test::openGuiBackend(m_database.location(), Key, m_server, &problem);
+        QVERIFY2(m_backend, qPrintable(problem));
+    }
+
+    void productFormEditReviewSaveUndo()
+    {
+        views::ProductsPage page(m_backend.get());
+        QAbstractItemModelTester tester(page.model());
+        page.show();
+        page.refresh();
+        QTRY_VERIFY(page.model()->rowOf(u"draft"_s) >= 0);
+        page.table()->selectRow(page.model()->rowOf(u"draft"_s));
+        views::ProductDialog *dialog = page.editSelected();
+        QVERIFY(dialog);
+        QVERIFY(!dialog->reviewButton()->isEnabled()); // nothing changed yet
+
+        // A name typed, then tiers that do not parse: the review is blocked, with the reason.
+        dialog->nameEdit()->selectAll();
+        QTest::keyClicks(dialog->nameEdit(), u"Draft (tiered)"_s);
+        QVERIFY(dialog->reviewButton()->isEnabled());
+        QTableWidget *items = dialog->items();
+        items->item(0, views::ProductDialog::TiersColumn)->setText(u"1000:0.5; 2000"_s);
+        QVERIFY(!dialog->reviewButton()->isEnabled());
+        QVERIFY2(dialog->problemLabel()->text().startsWith(u"items[0].tiers"_s),
+                 qPrintable(dialog->problemLabel()->text()));
+        items->item(0, views::ProductDialog::TiersColumn)
+            ->setText(u"1000:0.5; 500:0.4; inf:0.25"_s);
+        QVERIFY(dialog->problemLabel()->text().contains(u"items[0].tiers[1].to"_s));
+        items->item(0, views::ProductDialog::TiersColumn)->setText(u"1000:0.5; inf:0.25"_s);
+        items->item(0, views::ProductDialog::FeatureColumn)->setText(u"nope"_s);
+        QTRY_VERIFY(dialog->problemLabel()->text().contains(u"nope"_s)); // features read first
+        QVERIFY(!dialog->reviewButton()->isEnabled());
+        items->item(0, views::ProductDialog::FeatureColumn)->setText(u"calls"_s);
+        QVERIFY(dialog->problemLabel()->text().isEmpty());
+        QVERIFY(dialog->reviewButton()->isEnabled());
+
+        // The review: the name and the item, before and after.
+        dialog->reviewButton()->click();
+        QVERIFY(dialog->isReviewing());
+        QTableWidget *review = dialog->review()->table();
+        QCOMPARE(review->rowCount(), 2);
+        QCOMPARE(review->item(0, 1)->text(), u"Draft"_s);
+        QCOMPARE(review->item(0, 2)->text(), u"Draft (tiered)"_s);
+        QVERIFY(review->item(1, 2)->text().contains(u"tiers 1000:0.5; inf:0.25"_s));
+
+        QSignalSpy saved(dialog, &views::ProductDialog::saved);
+        dialog->saveButton()->click();
+        QVERIFY(saved.wait(10000));
+        QTRY_VERIFY(page.status()->text().contains(u"Saved draft"_s));
+        api::Product after = stored(u"draft"_s);
+        QCOMPARE(after.name, u"Draft (tiered)"_s);
+        QCOMPARE(after.items.first().tiers->size(), 2);
+
+        // Undo writes the previous values back.
+        QVERIFY(page.undoButton()->isEnabled());
+        page.undoButton()->click();
+        QTRY_VERIFY(page.status()->text().contains(u"Undid"_s));
+        after = stored(u"draft"_s);
+        QCOMPARE(after.name, u"Draft"_s);
+        QVERIFY(!after.items.first().tiers);
+        QVERIFY(!page.undoButton()->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestAdminForms)
+#include "tst_adminforms.moc"

@@ -1,0 +1,32 @@
+// "Review changes": the field-by-field difference of an admin form, shown
+// before anything is saved (products and rewards share it).
+#pragma once
+
+#include "models/ProductEdit.h"
+
+#include <QWidget>
+
+class QLabel;
+class QTableWidget;
+
+namespace md::views {
+
+class ChangeReview final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ChangeReview)
+
+public:
+    explicit ChangeReview(QWidget *parent = nullptr);
+
+    void show(const QList<models::FieldChange> &changes);
+    // What the server said when saving failed.
+    void showProblem(const QString &message);
+    QTableWidget *table() const { return m_table; }
+
+private:
+    QTableWidget *m_table;
+    QLabel *m_problem;
+};
+
+} // namespace md::views

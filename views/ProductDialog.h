@@ -1,0 +1,93 @@
+// Editing a product: general fields, the items table (tiers edited inline
+// as "up-to:amount" pairs) and the free trial, checked as you type (Review
+// stays disabled, with the reason shown, while something is wrong), then a
+// "Review changes" step with the field-by-field difference before Save.
+#pragma once
+
+#include "models/ProductEdit.h"
+
+#include <QDialog>
+#include <QSet>
+
+class QCheckBox;
+class QComboBox;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QStackedWidget;
+class QTableWidget;
+
+namespace md::backend {
+class BillingBackend;
+}
+
+namespace md::views {
+
+class ChangeReview;
+
+class ProductDialog final : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ProductDialog)
+
+public:
+    enum ItemColumn {
+        FeatureColumn,
+        IncludedColumn,
+        IntervalColumn,
+        UsageModelColumn,
+        PriceColumn,
+        UnitsColumn,
+        TiersColumn,
+        ResetColumn,
+        ItemColumnCount
+    };
+
+    ProductDialog(backend::BillingBackend *backend, const api::Product &product,
+                  QWidget *parent = nullptr);
+
+    QLineEdit *nameEdit() const { return m_name; }
+    QTableWidget *items() const { return m_items; }
+    QPushButton *reviewButton() const { return m_review; }
+    QPushButton *saveButton() const { return m_save; }
+    QLabel *problemLabel() const { return m_problem; }
+    ChangeReview *review() const { return m_changes; }
+    bool isReviewing() const;
+
+Q_SIGNALS:
+    // The server took the change: the product before and as saved.
+    void saved(const md::api::Product &before, const md::api::Product &after);
+
+private:
+    models::ProductForm form() const;
+    void addItemRow(const models::ProductForm::Item &item);
+    void check();
+    void showReview();
+    void save();
+
+    backend::BillingBackend *m_backend;
+    api::Product m_before;
+    QSet<QString> m_features; // known feature ids, once read
+    QStackedWidget *m_pages;
+    QLineEdit *m_id;
+    QLineEdit *m_name;
+    QLineEdit *m_group;
+    QCheckBox *m_addOn;
+    QCheckBox *m_default;
+    QCheckBox *m_archived;
+    QSpinBox *m_version;
+    QTableWidget *m_items;
+    QGroupBox *m_trial;
+    QSpinBox *m_trialLength;
+    QComboBox *m_trialDuration;
+    QCheckBox *m_trialFingerprint;
+    QLabel *m_problem;
+    QPushButton *m_review;
+    ChangeReview *m_changes;
+    QPushButton *m_save;
+    std::optional<api::UpdateProductRequest> m_request;
+};
+
+} // namespace md::views
