@@ -433,6 +433,29 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>ChangeReview</name>
+    <message>
+        <source>Field</source>
+        <translation>Feld</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
+    <message>
+        <source>These changes will be saved:</source>
+        <translation>Diese Änderungen werden gespeichert:</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Nicht gespeichert: %1</translation>
+    </message>
+</context>
+<context>
     <name>CommandPalette</name>
     <message>
         <source>Command palette</source>
@@ -1443,10 +1466,6 @@ Journal: %2</numerusform>
         <translation>Produkte</translation>
     </message>
     <message>
-        <source>Product editing with items, tiers and free trials, with a review before saving, is on its way.</source>
-        <translation>Die Bearbeitung von Produkten mit Positionen, Staffeln und Testphasen, mit Prüfung vor dem Speichern, ist in Arbeit.</translation>
-    </message>
-    <message>
         <source>Rewards</source>
         <translation>Prämien</translation>
     </message>
@@ -1716,6 +1735,286 @@ Journal: %2</numerusform>
     <message>
         <source>&amp;Record for customer…</source>
         <translation>Für Kunden &amp;erfassen …</translation>
+    </message>
+</context>
+<context>
+    <name>ProductDialog</name>
+    <message>
+        <source>Can be bought &amp;alongside other products</source>
+        <translation>Kann &amp;zusätzlich zu anderen Produkten gekauft werden</translation>
+    </message>
+    <message>
+        <source>&amp;Default product</source>
+        <translation>&amp;Standardprodukt</translation>
+    </message>
+    <message>
+        <source>A&amp;rchived</source>
+        <translation>A&amp;rchiviert</translation>
+    </message>
+    <message>
+        <source>&amp;Free trial</source>
+        <translation>&amp;Kostenlose Testphase</translation>
+    </message>
+    <message>
+        <source>Once per device &amp;fingerprint</source>
+        <translation>Einmal je Geräte&amp;fingerabdruck</translation>
+    </message>
+    <message>
+        <source>Re&amp;view changes…</source>
+        <translation>Änderungen &amp;prüfen …</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>Edit product %1</source>
+        <translation>Produkt %1 bearbeiten</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Changing the items of a version customers are on adds a new version; their history stays as it was.</source>
+        <translation>Wer die Positionen einer Version ändert, auf der Kunden sind, legt eine neue Version an; deren Verlauf bleibt, wie er war.</translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Included</source>
+        <translation>Inklusive</translation>
+    </message>
+    <message>
+        <source>Interval</source>
+        <translation>Intervall</translation>
+    </message>
+    <message>
+        <source>Usage model</source>
+        <translation>Verbrauchsmodell</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>Preis</translation>
+    </message>
+    <message>
+        <source>Billing units</source>
+        <translation>Abrechnungseinheiten</translation>
+    </message>
+    <message>
+        <source>Tiers (up to:amount; …)</source>
+        <translation>Staffeln (bis:Betrag; …)</translation>
+    </message>
+    <message>
+        <source>Reset when enabled</source>
+        <translation>Beim Aktivieren zurücksetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Add item</source>
+        <translation>Position &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>Re&amp;move item</source>
+        <translation>Position &amp;entfernen</translation>
+    </message>
+    <message>
+        <source>&amp;Id:</source>
+        <translation>&amp;ID:</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Group:</source>
+        <translation>&amp;Gruppe:</translation>
+    </message>
+    <message>
+        <source>V&amp;ersion:</source>
+        <translation>V&amp;ersion:</translation>
+    </message>
+    <message>
+        <source>Items:</source>
+        <translation>Positionen:</translation>
+    </message>
+    <message>
+        <source>&amp;Back</source>
+        <translation>&amp;Zurück</translation>
+    </message>
+    <message>
+        <source>one-off</source>
+        <translation>einmalig</translation>
+    </message>
+    <message>
+        <source>(from the feature)</source>
+        <translation>(von der Funktion)</translation>
+    </message>
+    <message>
+        <source>items[%1].feature_id: there is no feature &quot;%2&quot;</source>
+        <translation>items[%1].feature_id: es gibt keine Funktion „%2“</translation>
+    </message>
+    <message>
+        <source>Nothing has changed yet</source>
+        <translation>Noch nichts geändert</translation>
+    </message>
+</context>
+<context>
+    <name>ProductEdit</name>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>%1 × %2%3</source>
+        <translation>%1 × %2%3</translation>
+    </message>
+    <message>
+        <source>, once per fingerprint</source>
+        <translation>, einmal je Fingerabdruck</translation>
+    </message>
+    <message>
+        <source>write up-to:amount pairs separated by &quot;;&quot;, the last up to inf (1000:0.5; inf:0.25)</source>
+        <translation>schreiben Sie bis:Betrag-Paare, getrennt durch „;“, das letzte bis inf (1000:0.5; inf:0.25)</translation>
+    </message>
+    <message>
+        <source>give the product a name</source>
+        <translation>geben Sie dem Produkt einen Namen</translation>
+    </message>
+    <message>
+        <source>an id has no spaces or slashes</source>
+        <translation>eine ID enthält keine Leerzeichen oder Schrägstriche</translation>
+    </message>
+    <message>
+        <source>%1 included</source>
+        <translation>%1 inklusive</translation>
+    </message>
+    <message>
+        <source>one-off</source>
+        <translation>einmalig</translation>
+    </message>
+    <message>
+        <source>%1 per %2</source>
+        <translation>%1 je %2</translation>
+    </message>
+    <message>
+        <source>tiers %1</source>
+        <translation>Staffeln %1</translation>
+    </message>
+    <message>
+        <source>resets when enabled</source>
+        <translation>wird beim Aktivieren zurückgesetzt</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>Gruppe</translation>
+    </message>
+    <message>
+        <source>Add-on</source>
+        <translation>Zusatz</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <source>Archived</source>
+        <translation>Archiviert</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Item %1</source>
+        <translation>Position %1</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>entfernt</translation>
+    </message>
+    <message>
+        <source>Free trial</source>
+        <translation>Testphase</translation>
+    </message>
+</context>
+<context>
+    <name>ProductListModel</name>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>Gruppe</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Add-on</source>
+        <translation>Zusatz</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <source>Archived</source>
+        <translation>Archiviert</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>Umgebung</translation>
+    </message>
+</context>
+<context>
+    <name>ProductsPage</name>
+    <message>
+        <source>&amp;Undo last change</source>
+        <translation>Letzte Änderung &amp;rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation>&amp;Bearbeiten …</translation>
+    </message>
+    <message>
+        <source>Products could not be read: %1</source>
+        <translation>Produkte konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Saved %1 (version %2).</source>
+        <translation>%1 gespeichert (Version %2).</translation>
+    </message>
+    <message>
+        <source>The change was not undone: %1</source>
+        <translation>Die Änderung wurde nicht rückgängig gemacht: %1</translation>
+    </message>
+    <message>
+        <source>Undid the last change to %1.</source>
+        <translation>Letzte Änderung an %1 rückgängig gemacht.</translation>
     </message>
 </context>
 <context>
