@@ -1448,6 +1448,53 @@ Journal: %2</numerusform>
     </message>
 </context>
 <context>
+    <name>LinkAccountDialog</name>
+    <message>
+        <source>&amp;Link</source>
+        <translation>&amp;Verknüpfen</translation>
+    </message>
+    <message>
+        <source>Link processor account</source>
+        <translation>Zahlungskonto verknüpfen</translation>
+    </message>
+    <message>
+        <source>acct_… (test environment)</source>
+        <translation>acct_… (Testumgebung)</translation>
+    </message>
+    <message>
+        <source>acct_… (live environment)</source>
+        <translation>acct_… (Live-Umgebung)</translation>
+    </message>
+    <message>
+        <source>&amp;Tenant organization:</source>
+        <translation>&amp;Mandanten-Organisation:</translation>
+    </message>
+    <message>
+        <source>&amp;Test Stripe account:</source>
+        <translation>&amp;Test-Stripe-Konto:</translation>
+    </message>
+    <message>
+        <source>Li&amp;ve Stripe account:</source>
+        <translation>Li&amp;ve-Stripe-Konto:</translation>
+    </message>
+    <message>
+        <source>The platform&apos;s own Stripe keys are used with the tenant&apos;s account ids. Give at least one.</source>
+        <translation>Die Stripe-Schlüssel der Plattform werden mit den Konto-IDs des Mandanten verwendet. Geben Sie mindestens eine an.</translation>
+    </message>
+    <message>
+        <source>Choose the tenant organization.</source>
+        <translation>Wählen Sie die Mandanten-Organisation.</translation>
+    </message>
+    <message>
+        <source>Give a test or a live account id, or both.</source>
+        <translation>Geben Sie eine Test- oder Live-Konto-ID an, oder beide.</translation>
+    </message>
+    <message>
+        <source>Not linked: %1</source>
+        <translation>Nicht verknüpft: %1</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>Meterdesk</source>
@@ -1476,10 +1523,6 @@ Journal: %2</numerusform>
     <message>
         <source>Tenants</source>
         <translation>Mandanten</translation>
-    </message>
-    <message>
-        <source>Tenant organizations and their linked processor accounts will be listed here.</source>
-        <translation>Hier werden Mandantenorganisationen und ihre verknüpften Zahlungskonten aufgeführt.</translation>
     </message>
     <message>
         <source>Usage</source>
@@ -2030,6 +2073,56 @@ Journal: %2</numerusform>
     <message>
         <source>View %1 in the file is damaged.</source>
         <translation>Ansicht %1 in der Datei ist beschädigt.</translation>
+    </message>
+</context>
+<context>
+    <name>TenantListModel</name>
+    <message>
+        <source>tenant</source>
+        <translation>Mandant</translation>
+    </message>
+    <message>
+        <source>platform (this key)</source>
+        <translation>Plattform (dieser Schlüssel)</translation>
+    </message>
+    <message>
+        <source>not linked</source>
+        <translation>nicht verknüpft</translation>
+    </message>
+    <message>
+        <source>Slug</source>
+        <translation>Kürzel</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <source>Test account</source>
+        <translation>Testkonto</translation>
+    </message>
+    <message>
+        <source>Live account</source>
+        <translation>Live-Konto</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+</context>
+<context>
+    <name>TenantsPage</name>
+    <message>
+        <source>&amp;Link processor account…</source>
+        <translation>Zahlungskonto &amp;verknüpfen …</translation>
+    </message>
+    <message>
+        <source>Organizations could not be read: %1</source>
+        <translation>Organisationen konnten nicht gelesen werden: %1</translation>
     </message>
 </context>
 <context>

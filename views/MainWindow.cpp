@@ -7,6 +7,7 @@
 #include "views/CustomersPage.h"
 #include "views/ImportWizard.h"
 #include "views/ProductsPage.h"
+#include "views/TenantsPage.h"
 #include "views/Translator.h"
 #include "views/UsagePage.h"
 
@@ -53,6 +54,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     , m_balances(new BalancesPage(backend, this))
     , m_customers(new CustomersPage(backend, this))
     , m_products(new ProductsPage(backend, this))
+    , m_tenants(new TenantsPage(backend, this))
     , m_usage(new UsagePage(backend, this))
     , m_connectionLabel(new QLabel(this))
     , m_environmentBadge(new QLabel(this))
@@ -70,11 +72,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     addPage(tr("Rewards"), u"rewards"_s,
             comingPage(tr("Rewards"),
                        tr("Coupons, feature grants and promo codes will be edited here."), this));
-    addPage(tr("Tenants"), u"tenants"_s,
-            comingPage(tr("Tenants"),
-                       tr("Tenant organizations and their linked processor accounts will be "
-                          "listed here."),
-                       this));
+    addPage(tr("Tenants"), u"tenants"_s, m_tenants);
     addPage(tr("Usage"), u"usage"_s, m_usage);
 
     auto *splitter = new QSplitter(this);
@@ -224,6 +222,7 @@ void MainWindow::refreshPages()
     m_balances->refresh();
     m_customers->refresh();
     m_products->refresh();
+    m_tenants->refresh();
     m_usage->refresh();
 }
 

@@ -19,6 +19,7 @@ class BalancesPage;
 class CustomersPage;
 class ImportWizard;
 class ProductsPage;
+class TenantsPage;
 class UsagePage;
 
 class MainWindow final : public QMainWindow
@@ -66,6 +67,7 @@ private:
     BalancesPage *m_balances;
     CustomersPage *m_customers;
     ProductsPage *m_products;
+    TenantsPage *m_tenants;
     UsagePage *m_usage;
     QLabel *m_connectionLabel;
     QLabel *m_environmentBadge;

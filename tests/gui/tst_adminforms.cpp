@@ -3,14 +3,17 @@
 // edit, invalid input blocks the review with the reason shown, the review
 // shows the difference, save, undo.
 #include "models/ProductListModel.h"
+#include "models/TenantListModel.h"
 #include "services/engine/Engine.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
 #include "views/ChangeReview.h"
 #include "views/ProductDialog.h"
 #include "views/ProductsPage.h"
+#include "views/TenantsPage.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -119,6 +122,30 @@ private Q_SLOTS:
         QCOMPARE(after.name, u"Draft"_s);
         QVERIFY(!after.items.first().tiers);
         QVERIFY(!page.undoButton()->isEnabled());
+    }
+
+    void tenantLinkShowsTheServersMessage()
+    {
+        views::TenantsPage page(m_backend.get());
+        QAbstractItemModelTester tester(page.model());
+        page.show();
+        page.refresh();
+        QTRY_COMPARE(page.model()->tenantSlugs(), QStringList{u"delta-t1"_s});
+        views::LinkAccountDialog *dialog = page.linkAccount();
+        QCOMPARE(dialog->tenant()->currentText(), u"delta-t1"_s);
+        QVERIFY(!dialog->linkButton()->isEnabled()); // no account yet
+        QVERIFY(dialog->problem()->text().contains(u"account"_s));
+        QTest::keyClicks(dialog->testAccount(), u"acct_far"_s);
+        QVERIFY(dialog->linkButton()->isEnabled());
+        dialog->linkButton()->click();
+        QTRY_VERIFY(dialog->problem()->text().startsWith(u"Not linked"_s));
+        QVERIFY(dialog->problem()->text().contains(u"acct_far"_s));
+        QVERIFY(dialog->isVisible()); // stays open to fix
+        dialog->testAccount()->setText(u"acct_ok2"_s);
+        dialog->linkButton()->click();
+        QTRY_VERIFY(page.status()->text().contains(u"acct_ok2"_s));
+        QTRY_VERIFY(page.model()->index(1, models::TenantListModel::TestColumn).data().toString() ==
+                    u"acct_ok2"_s);
     }
 };
 

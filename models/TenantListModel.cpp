@@ -1,0 +1,92 @@
+#include "models/TenantListModel.h"
+
+#include "services/backend/BillingBackend.h"
+
+namespace md::models {
+
+TenantListModel::TenantListModel(backend::BillingBackend *backend, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_backend(backend)
+{}
+
+void TenantListModel::reload()
+{
+    const quint64 generation = ++m_generation;
+    m_backend->listOrganizations().then(
+        this, [this, generation](const api::Result<api::Page<api::OrganizationInfo>> &orgs) {
+            if (generation != m_generation)
+                return;
+            if (!orgs) {
+                Q_EMIT failed(orgs.error());
+                return;
+            }
+            beginResetModel();
+            m_rows = orgs.value().list;
+            endResetModel();
+            Q_EMIT loaded();
+        });
+}
+
+QStringList TenantListModel::tenantSlugs() const
+{
+    QStringList slugs;
+    for (const api::OrganizationInfo &org : m_rows)
+        if (org.masterOrgId)
+            slugs.append(org.slug);
+    return slugs;
+}
+
+int TenantListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int TenantListModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant TenantListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || role != Qt::DisplayRole)
+        return {};
+    const api::OrganizationInfo &org = m_rows.at(index.row());
+    switch (index.column()) {
+    case SlugColumn:
+        return org.slug;
+    case NameColumn:
+        return org.name;
+    case RoleColumn:
+        return org.masterOrgId ? tr("tenant") : tr("platform (this key)");
+    case TestColumn:
+        return org.testAccountId.value_or(tr("not linked"));
+    case LiveColumn:
+        return org.liveAccountId.value_or(tr("not linked"));
+    case IdColumn:
+        return org.id;
+    }
+    return {};
+}
+
+QVariant TenantListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case SlugColumn:
+        return tr("Slug");
+    case NameColumn:
+        return tr("Name");
+    case RoleColumn:
+        return tr("Role");
+    case TestColumn:
+        return tr("Test account");
+    case LiveColumn:
+        return tr("Live account");
+    case IdColumn:
+        return tr("Id");
+    }
+    return {};
+}
+
+} // namespace md::models

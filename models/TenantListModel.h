@@ -1,0 +1,55 @@
+// The Tenants page's table: the connected organization and the tenant
+// organizations it created, with their linked test and live Stripe accounts.
+#pragma once
+
+#include "services/api/ApiError.h"
+#include "services/api/Extensions.h"
+
+#include <QAbstractTableModel>
+
+namespace md::backend {
+class BillingBackend;
+}
+
+namespace md::models {
+
+class TenantListModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(TenantListModel)
+
+public:
+    enum Column {
+        SlugColumn,
+        NameColumn,
+        RoleColumn,
+        TestColumn,
+        LiveColumn,
+        IdColumn,
+        ColumnCount
+    };
+
+    explicit TenantListModel(backend::BillingBackend *backend, QObject *parent = nullptr);
+
+    void reload();
+    const api::OrganizationInfo &organization(int row) const { return m_rows.at(row); }
+    // Slugs of the tenants (organizations with a master).
+    QStringList tenantSlugs() const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+Q_SIGNALS:
+    void loaded();
+    void failed(const md::api::ApiError &error);
+
+private:
+    backend::BillingBackend *m_backend;
+    QList<api::OrganizationInfo> m_rows;
+    quint64 m_generation = 0;
+};
+
+} // namespace md::models
