@@ -1,11 +1,9 @@
 #include "views/ProductDialog.h"
 
 #include "services/backend/BillingBackend.h"
-#include "views/ChangeReview.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -15,7 +13,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
-#include <QStackedWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -48,10 +45,9 @@ QString comboWord(const QTableWidget *table, int row, int column)
 
 ProductDialog::ProductDialog(backend::BillingBackend *backend, const api::Product &product,
                              QWidget *parent)
-    : QDialog(parent)
+    : FormDialog(parent)
     , m_backend(backend)
     , m_before(product)
-    , m_pages(new QStackedWidget(this))
     , m_id(new QLineEdit(product.id, this))
     , m_name(new QLineEdit(product.name, this))
     , m_group(new QLineEdit(product.group.value_or(QString()), this))
@@ -64,10 +60,6 @@ ProductDialog::ProductDialog(backend::BillingBackend *backend, const api::Produc
     , m_trialLength(new QSpinBox(this))
     , m_trialDuration(new QComboBox(this))
     , m_trialFingerprint(new QCheckBox(tr("Once per device &fingerprint"), this))
-    , m_problem(new QLabel(this))
-    , m_review(new QPushButton(tr("Re&view changes…"), this))
-    , m_changes(new ChangeReview(this))
-    , m_save(new QPushButton(tr("&Save"), this))
 {
     setWindowTitle(tr("Edit product %1").arg(product.id));
     resize(980, 620);
@@ -116,8 +108,6 @@ ProductDialog::ProductDialog(backend::BillingBackend *backend, const api::Produc
     itemButtons->addWidget(addItem);
     itemButtons->addWidget(removeItem);
     itemButtons->addStretch(1);
-    m_problem->setWordWrap(true);
-    m_problem->setStyleSheet(u"color:#c62828"_s);
     auto *edit = new QWidget(this);
     auto *editLayout = new QVBoxLayout(edit);
     editLayout->setContentsMargins(0, 0, 0, 0);
@@ -126,37 +116,8 @@ ProductDialog::ProductDialog(backend::BillingBackend *backend, const api::Produc
     editLayout->addWidget(m_items, 1);
     editLayout->addLayout(itemButtons);
     editLayout->addWidget(m_trial);
-    editLayout->addWidget(m_problem);
-    m_pages->addWidget(edit);
-    m_pages->addWidget(m_changes);
+    setForm(edit);
 
-    auto *buttons = new QDialogButtonBox(this);
-    auto *back = new QPushButton(tr("&Back"), this);
-    buttons->addButton(m_review, QDialogButtonBox::ActionRole);
-    buttons->addButton(back, QDialogButtonBox::ActionRole);
-    buttons->addButton(m_save, QDialogButtonBox::AcceptRole);
-    buttons->addButton(QDialogButtonBox::Cancel);
-    back->hide();
-    m_save->hide();
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_pages, 1);
-    layout->addWidget(buttons);
-
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_review, &QPushButton::clicked, this, &ProductDialog::showReview);
-    connect(m_save, &QPushButton::clicked, this, &ProductDialog::save);
-    connect(back, &QPushButton::clicked, this, [this, back] {
-        m_pages->setCurrentIndex(0);
-        back->hide();
-        m_save->hide();
-        m_review->show();
-    });
-    connect(m_pages, &QStackedWidget::currentChanged, this, [this, back](int page) {
-        back->setVisible(page == 1);
-        m_save->setVisible(page == 1);
-        m_review->setVisible(page == 0);
-        m_save->setDefault(page == 1);
-    });
     connect(addItem, &QPushButton::clicked, this, [this] {
         addItemRow({});
         m_items->setCurrentCell(m_items->rowCount() - 1, FeatureColumn);
@@ -236,7 +197,7 @@ models::ProductForm ProductDialog::form() const
     return form;
 }
 
-void ProductDialog::check()
+QString ProductDialog::changes(QList<models::FieldChange> *changes)
 {
     const models::ProductForm current = form();
     auto request = models::ProductEdit::request(m_before, current);
@@ -250,7 +211,16 @@ void ProductDialog::check()
                               .arg(r)
                               .arg(current.items.at(r).featureId.trimmed());
     }
-    // The cell the problem names, marked until it is fixed.
+    markProblem(problem);
+    m_request = problem.isEmpty() ? std::optional(request.value()) : std::nullopt;
+    if (m_request)
+        *changes = models::ProductEdit::changes(m_before, *m_request);
+    return problem;
+}
+
+// The cell the problem names stays marked until it is fixed.
+void ProductDialog::markProblem(const QString &problem)
+{
     static const QRegularExpression itemPath(u"^items\\[(\\d+)\\]\\.(\\w+)"_s);
     const QRegularExpressionMatch match = itemPath.match(problem);
     const QSignalBlocker quiet(m_items);
@@ -258,46 +228,26 @@ void ProductDialog::check()
         for (int c = 0; c < ItemColumnCount; ++c)
             if (QTableWidgetItem *cell = m_items->item(r, c))
                 cell->setBackground(QBrush());
-    if (match.hasMatch()) {
-        static const QHash<QString, int> columns{{u"feature_id"_s, FeatureColumn},
-                                                 {u"included_usage"_s, IncludedColumn},
-                                                 {u"price"_s, PriceColumn},
-                                                 {u"billing_units"_s, UnitsColumn},
-                                                 {u"tiers"_s, TiersColumn}};
-        if (QTableWidgetItem *cell = m_items->item(match.captured(1).toInt(),
-                                                   columns.value(match.captured(2), TiersColumn)))
-            cell->setBackground(QColor(220, 50, 50, 80));
-    }
-    m_request = problem.isEmpty() ? std::optional(request.value()) : std::nullopt;
-    const bool changed = m_request && !models::ProductEdit::changes(m_before, *m_request).isEmpty();
-    m_problem->setText(problem);
-    m_review->setEnabled(changed);
-    m_review->setToolTip(problem.isEmpty() && !changed ? tr("Nothing has changed yet") : problem);
+    if (!match.hasMatch())
+        return;
+    static const QHash<QString, int> columns{{u"feature_id"_s, FeatureColumn},
+                                             {u"included_usage"_s, IncludedColumn},
+                                             {u"price"_s, PriceColumn},
+                                             {u"billing_units"_s, UnitsColumn},
+                                             {u"tiers"_s, TiersColumn}};
+    if (QTableWidgetItem *cell =
+            m_items->item(match.captured(1).toInt(), columns.value(match.captured(2), TiersColumn)))
+        cell->setBackground(QColor(220, 50, 50, 80));
 }
 
-bool ProductDialog::isReviewing() const
-{
-    return m_pages->currentIndex() == 1;
-}
-
-void ProductDialog::showReview()
+void ProductDialog::submit()
 {
     if (!m_request)
         return;
-    m_changes->show(models::ProductEdit::changes(m_before, *m_request));
-    m_pages->setCurrentIndex(1);
-}
-
-void ProductDialog::save()
-{
-    if (!m_request)
-        return;
-    m_save->setEnabled(false);
     m_backend->updateProduct(m_before.id, *m_request)
         .then(this, [this](const api::Result<api::Product> &saved) {
-            m_save->setEnabled(true);
             if (!saved) {
-                m_changes->showProblem(saved.error().message);
+                saveFailed(saved.error().message);
                 return;
             }
             Q_EMIT this->saved(m_before, saved.value());

@@ -4,19 +4,15 @@
 // "Review changes" step with the field-by-field difference before Save.
 #pragma once
 
-#include "models/ProductEdit.h"
+#include "views/FormDialog.h"
 
-#include <QDialog>
 #include <QSet>
 
 class QCheckBox;
 class QComboBox;
 class QGroupBox;
-class QLabel;
 class QLineEdit;
-class QPushButton;
 class QSpinBox;
-class QStackedWidget;
 class QTableWidget;
 
 namespace md::backend {
@@ -25,9 +21,7 @@ class BillingBackend;
 
 namespace md::views {
 
-class ChangeReview;
-
-class ProductDialog final : public QDialog
+class ProductDialog final : public FormDialog
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ProductDialog)
@@ -50,27 +44,23 @@ public:
 
     QLineEdit *nameEdit() const { return m_name; }
     QTableWidget *items() const { return m_items; }
-    QPushButton *reviewButton() const { return m_review; }
-    QPushButton *saveButton() const { return m_save; }
-    QLabel *problemLabel() const { return m_problem; }
-    ChangeReview *review() const { return m_changes; }
-    bool isReviewing() const;
 
 Q_SIGNALS:
     // The server took the change: the product before and as saved.
     void saved(const md::api::Product &before, const md::api::Product &after);
 
+protected:
+    QString changes(QList<models::FieldChange> *changes) override;
+    void submit() override;
+
 private:
     models::ProductForm form() const;
     void addItemRow(const models::ProductForm::Item &item);
-    void check();
-    void showReview();
-    void save();
+    void markProblem(const QString &problem);
 
     backend::BillingBackend *m_backend;
     api::Product m_before;
     QSet<QString> m_features; // known feature ids, once read
-    QStackedWidget *m_pages;
     QLineEdit *m_id;
     QLineEdit *m_name;
     QLineEdit *m_group;
@@ -83,10 +73,6 @@ private:
     QSpinBox *m_trialLength;
     QComboBox *m_trialDuration;
     QCheckBox *m_trialFingerprint;
-    QLabel *m_problem;
-    QPushButton *m_review;
-    ChangeReview *m_changes;
-    QPushButton *m_save;
     std::optional<api::UpdateProductRequest> m_request;
 };
 
