@@ -793,6 +793,25 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>FormDialog</name>
+    <message>
+        <source>Re&amp;view changes…</source>
+        <translation>Änderungen &amp;prüfen …</translation>
+    </message>
+    <message>
+        <source>&amp;Back</source>
+        <translation>&amp;Zurück</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>Nothing has changed yet</source>
+        <translation>Noch nichts geändert</translation>
+    </message>
+</context>
+<context>
     <name>ImportBatch</name>
     <message>
         <source>Line</source>
@@ -1517,10 +1536,6 @@ Journal: %2</numerusform>
         <translation>Prämien</translation>
     </message>
     <message>
-        <source>Coupons, feature grants and promo codes will be edited here.</source>
-        <translation>Hier werden Gutscheine, Funktionsgutschriften und Aktionscodes bearbeitet.</translation>
-    </message>
-    <message>
         <source>Tenants</source>
         <translation>Mandanten</translation>
     </message>
@@ -1803,14 +1818,6 @@ Journal: %2</numerusform>
         <translation>Einmal je Geräte&amp;fingerabdruck</translation>
     </message>
     <message>
-        <source>Re&amp;view changes…</source>
-        <translation>Änderungen &amp;prüfen …</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>&amp;Speichern</translation>
-    </message>
-    <message>
         <source>Edit product %1</source>
         <translation>Produkt %1 bearbeiten</translation>
     </message>
@@ -1883,10 +1890,6 @@ Journal: %2</numerusform>
         <translation>Positionen:</translation>
     </message>
     <message>
-        <source>&amp;Back</source>
-        <translation>&amp;Zurück</translation>
-    </message>
-    <message>
         <source>one-off</source>
         <translation>einmalig</translation>
     </message>
@@ -1897,10 +1900,6 @@ Journal: %2</numerusform>
     <message>
         <source>items[%1].feature_id: there is no feature &quot;%2&quot;</source>
         <translation>items[%1].feature_id: es gibt keine Funktion „%2“</translation>
-    </message>
-    <message>
-        <source>Nothing has changed yet</source>
-        <translation>Noch nichts geändert</translation>
     </message>
 </context>
 <context>
@@ -2050,6 +2049,200 @@ Journal: %2</numerusform>
     <message>
         <source>Saved %1 (version %2).</source>
         <translation>%1 gespeichert (Version %2).</translation>
+    </message>
+    <message>
+        <source>The change was not undone: %1</source>
+        <translation>Die Änderung wurde nicht rückgängig gemacht: %1</translation>
+    </message>
+    <message>
+        <source>Undid the last change to %1.</source>
+        <translation>Letzte Änderung an %1 rückgängig gemacht.</translation>
+    </message>
+</context>
+<context>
+    <name>RewardDialog</name>
+    <message>
+        <source>Code</source>
+        <translation>Code</translation>
+    </message>
+    <message>
+        <source>Redemptions</source>
+        <translation>Einlösungen</translation>
+    </message>
+    <message>
+        <source>First purchase only</source>
+        <translation>Nur beim ersten Kauf</translation>
+    </message>
+    <message>
+        <source>Max uses</source>
+        <translation>Höchstens nutzbar</translation>
+    </message>
+    <message>
+        <source>Edit reward %1</source>
+        <translation>Prämie %1 bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>plan ids, separated by commas</source>
+        <translation>Tarif-IDs, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>&amp;Plans:</source>
+        <translation>&amp;Tarife:</translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation>Menge</translation>
+    </message>
+    <message>
+        <source>Expires every</source>
+        <translation>Läuft ab nach</translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation>Länge</translation>
+    </message>
+    <message>
+        <source>Grants:</source>
+        <translation>Gutschriften:</translation>
+    </message>
+    <message>
+        <source>Add &amp;grant</source>
+        <translation>Gutschrift &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove g&amp;rant</source>
+        <translation>Gutschrift &amp;entfernen</translation>
+    </message>
+    <message>
+        <source>Promo codes:</source>
+        <translation>Aktionscodes:</translation>
+    </message>
+    <message>
+        <source>Add &amp;code</source>
+        <translation>&amp;Code hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove c&amp;ode</source>
+        <translation>C&amp;ode entfernen</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+</context>
+<context>
+    <name>RewardEdit</name>
+    <message>
+        <source>%1: %2, expires after %3 %4</source>
+        <translation>%1: %2, läuft nach %3 %4 ab</translation>
+    </message>
+    <message>
+        <source>%1: %2, never expires</source>
+        <translation>%1: %2, läuft nie ab</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n use(s))</source>
+        <translation>
+            <numerusform>%1 (%n Nutzung)</numerusform>
+            <numerusform>%1 (%n Nutzungen)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n redemption(s)%2)</source>
+        <translation>
+            <numerusform>%1 (%n Einlösung%2)</numerusform>
+            <numerusform>%1 (%n Einlösungen%2)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, first purchase only</source>
+        <translation>, nur beim ersten Kauf</translation>
+    </message>
+    <message>
+        <source>every plan</source>
+        <translation>jeder Tarif</translation>
+    </message>
+    <message>
+        <source>give the reward a name</source>
+        <translation>geben Sie der Prämie einen Namen</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Plans</source>
+        <translation>Tarife</translation>
+    </message>
+    <message>
+        <source>Promo codes</source>
+        <translation>Aktionscodes</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>entfernt</translation>
+    </message>
+    <message>
+        <source>Grant %1</source>
+        <translation>Gutschrift %1</translation>
+    </message>
+</context>
+<context>
+    <name>RewardListModel</name>
+    <message>
+        <source>coupon</source>
+        <translation>Gutschein</translation>
+    </message>
+    <message>
+        <source>feature grant</source>
+        <translation>Funktionsgutschrift</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Promo codes</source>
+        <translation>Aktionscodes</translation>
+    </message>
+</context>
+<context>
+    <name>RewardsPage</name>
+    <message>
+        <source>&amp;Undo last change</source>
+        <translation>Letzte Änderung &amp;rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation>&amp;Bearbeiten …</translation>
+    </message>
+    <message>
+        <source>Rewards could not be read: %1</source>
+        <translation>Prämien konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>%1 gespeichert.</translation>
     </message>
     <message>
         <source>The change was not undone: %1</source>

@@ -40,6 +40,11 @@ void ChangeReview::show(const QList<models::FieldChange> &changes)
     m_table->resizeRowsToContents();
 }
 
+QString ChangeReview::problem() const
+{
+    return m_problem->text();
+}
+
 void ChangeReview::showProblem(const QString &message)
 {
     m_problem->setText(tr("Not saved: %1").arg(message));

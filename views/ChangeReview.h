@@ -23,6 +23,7 @@ public:
     // What the server said when saving failed.
     void showProblem(const QString &message);
     QTableWidget *table() const { return m_table; }
+    QString problem() const;
 
 private:
     QTableWidget *m_table;

@@ -23,6 +23,7 @@ class FormDialog : public QDialog
 public:
     QPushButton *reviewButton() const { return m_review; }
     QPushButton *saveButton() const { return m_save; }
+    QPushButton *backButton() const { return m_back; }
     QLabel *problemLabel() const { return m_problem; }
     ChangeReview *review() const { return m_changes; }
     bool isReviewing() const;

@@ -7,6 +7,7 @@
 #include "views/CustomersPage.h"
 #include "views/ImportWizard.h"
 #include "views/ProductsPage.h"
+#include "views/RewardsPage.h"
 #include "views/TenantsPage.h"
 #include "views/Translator.h"
 #include "views/UsagePage.h"
@@ -31,21 +32,6 @@ namespace md::views {
 
 using namespace Qt::StringLiterals;
 
-namespace {
-
-QWidget *comingPage(const QString &title, const QString &what, QWidget *parent)
-{
-    auto *label = new QLabel(
-        QStringLiteral("<h2>%1</h2><p>%2</p>").arg(title.toHtmlEscaped(), what.toHtmlEscaped()),
-        parent);
-    label->setAlignment(Qt::AlignCenter);
-    label->setWordWrap(true);
-    label->setMargin(48);
-    return label;
-}
-
-} // namespace
-
 MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     : QMainWindow(parent)
     , m_backend(backend)
@@ -54,6 +40,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     , m_balances(new BalancesPage(backend, this))
     , m_customers(new CustomersPage(backend, this))
     , m_products(new ProductsPage(backend, this))
+    , m_rewards(new RewardsPage(backend, this))
     , m_tenants(new TenantsPage(backend, this))
     , m_usage(new UsagePage(backend, this))
     , m_connectionLabel(new QLabel(this))
@@ -69,9 +56,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     addPage(tr("Balances"), u"balances"_s, m_balances);
     addPage(tr("Customers"), u"customers"_s, m_customers);
     addPage(tr("Products"), u"products"_s, m_products);
-    addPage(tr("Rewards"), u"rewards"_s,
-            comingPage(tr("Rewards"),
-                       tr("Coupons, feature grants and promo codes will be edited here."), this));
+    addPage(tr("Rewards"), u"rewards"_s, m_rewards);
     addPage(tr("Tenants"), u"tenants"_s, m_tenants);
     addPage(tr("Usage"), u"usage"_s, m_usage);
 
@@ -222,6 +207,7 @@ void MainWindow::refreshPages()
     m_balances->refresh();
     m_customers->refresh();
     m_products->refresh();
+    m_rewards->refresh();
     m_tenants->refresh();
     m_usage->refresh();
 }

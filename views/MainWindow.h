@@ -19,6 +19,7 @@ class BalancesPage;
 class CustomersPage;
 class ImportWizard;
 class ProductsPage;
+class RewardsPage;
 class TenantsPage;
 class UsagePage;
 
@@ -67,6 +68,7 @@ private:
     BalancesPage *m_balances;
     CustomersPage *m_customers;
     ProductsPage *m_products;
+    RewardsPage *m_rewards;
     TenantsPage *m_tenants;
     UsagePage *m_usage;
     QLabel *m_connectionLabel;

@@ -3,6 +3,7 @@
 // edit, invalid input blocks the review with the reason shown, the review
 // shows the difference, save, undo.
 #include "models/ProductListModel.h"
+#include "models/RewardListModel.h"
 #include "models/TenantListModel.h"
 #include "services/engine/Engine.h"
 #include "tests/gui/GuiBackend.h"
@@ -10,6 +11,8 @@
 #include "views/ChangeReview.h"
 #include "views/ProductDialog.h"
 #include "views/ProductsPage.h"
+#include "views/RewardDialog.h"
+#include "views/RewardsPage.h"
 #include "views/TenantsPage.h"
 
 #include <QAbstractItemModelTester>
@@ -122,6 +125,57 @@ private Q_SLOTS:
         QCOMPARE(after.name, u"Draft"_s);
         QVERIFY(!after.items.first().tiers);
         QVERIFY(!page.undoButton()->isEnabled());
+    }
+
+    void rewardFormEditReviewSaveUndo()
+    {
+        views::RewardsPage page(m_backend.get());
+        QAbstractItemModelTester tester(page.model());
+        page.show();
+        page.refresh();
+        QTRY_VERIFY(page.model()->rowOf(u"bonus"_s) >= 0);
+        page.table()->selectRow(page.model()->rowOf(u"bonus"_s));
+        views::RewardDialog *dialog = page.editSelected();
+        QVERIFY(dialog);
+        QVERIFY(!dialog->reviewButton()->isEnabled());
+
+        // A new promo code without its code blocks the review, naming the field.
+        dialog->addCode();
+        QVERIFY(!dialog->reviewButton()->isEnabled());
+        QVERIFY2(dialog->problemLabel()->text().startsWith(u"feature_grant.promo_codes[1].code"_s),
+                 qPrintable(dialog->problemLabel()->text()));
+        // Another reward's code passes here; the server refuses it on Save.
+        dialog->codes()->item(1, 0)->setText(u"TAKEN"_s);
+        QVERIFY(dialog->reviewButton()->isEnabled());
+        dialog->reviewButton()->click();
+        QCOMPARE(dialog->review()->table()->item(0, 0)->text(), u"Promo codes"_s);
+        QVERIFY(dialog->review()->table()->item(0, 2)->text().contains(u"TAKEN"_s));
+        dialog->saveButton()->click();
+        QTRY_VERIFY(dialog->review()->problem().startsWith(u"Not saved"_s));
+        QVERIFY2(dialog->review()->problem().contains(u"TAKEN"_s),
+                 qPrintable(dialog->review()->problem()));
+        QVERIFY(dialog->isVisible());
+
+        // Fixed: another code, and a new name.
+        dialog->backButton()->click();
+        QVERIFY(!dialog->isReviewing());
+        dialog->codes()->item(1, 0)->setText(u"BONUS3"_s);
+        dialog->nameEdit()->setText(u"Bonus credits"_s);
+        dialog->reviewButton()->click();
+        QCOMPARE(dialog->review()->table()->rowCount(), 2);
+        QSignalSpy saved(dialog, &views::RewardDialog::saved);
+        dialog->saveButton()->click();
+        QVERIFY(saved.wait(10000));
+        QTRY_VERIFY(page.status()->text().contains(u"Saved bonus"_s));
+        QTRY_COMPARE(page.model()->index(page.model()->rowOf(u"bonus"_s), 3).data().toString(),
+                     u"BONUS, BONUS3"_s);
+
+        page.undoButton()->click();
+        QTRY_VERIFY(page.status()->text().contains(u"Undid"_s));
+        QTRY_COMPARE(page.model()->index(page.model()->rowOf(u"bonus"_s), 3).data().toString(),
+                     u"BONUS"_s);
+        QCOMPARE(page.model()->index(page.model()->rowOf(u"bonus"_s), 2).data().toString(),
+                 u"Bonus"_s);
     }
 
     void tenantLinkShowsTheServersMessage()

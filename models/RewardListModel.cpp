@@ -1,0 +1,99 @@
+#include "models/RewardListModel.h"
+
+#include "services/backend/BillingBackend.h"
+
+namespace md::models {
+
+using namespace Qt::StringLiterals;
+
+RewardListModel::RewardListModel(backend::BillingBackend *backend, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_backend(backend)
+{}
+
+void RewardListModel::reload()
+{
+    const quint64 generation = ++m_generation;
+    m_backend->listRewards().then(
+        this, [this, generation](const api::Result<api::Page<api::RewardEntry>> &entries) {
+            if (generation != m_generation)
+                return;
+            if (!entries) {
+                Q_EMIT failed(entries.error());
+                return;
+            }
+            QList<Reward> rows;
+            for (const api::RewardEntry &entry : entries.value().list) {
+                auto reward = RewardEdit::decode(entry);
+                if (!reward) {
+                    Q_EMIT failed(reward.error());
+                    return;
+                }
+                rows.append(reward.value());
+            }
+            beginResetModel();
+            m_rows = rows;
+            endResetModel();
+            Q_EMIT loaded();
+        });
+}
+
+int RewardListModel::rowOf(const QString &id) const
+{
+    for (int r = 0; r < m_rows.size(); ++r)
+        if (RewardEdit::id(m_rows.at(r)) == id)
+            return r;
+    return -1;
+}
+
+int RewardListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int RewardListModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RewardListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || role != Qt::DisplayRole)
+        return {};
+    const Reward &reward = m_rows.at(index.row());
+    switch (index.column()) {
+    case KindColumn:
+        return std::holds_alternative<api::CouponRecord>(reward) ? tr("coupon")
+                                                                 : tr("feature grant");
+    case IdColumn:
+        return RewardEdit::id(reward);
+    case NameColumn:
+        return RewardEdit::name(reward);
+    case CodesColumn: {
+        QStringList codes;
+        for (const RewardForm::Code &code : RewardForm::from(reward).codes)
+            codes.append(code.code);
+        return codes.join(u", "_s);
+    }
+    }
+    return {};
+}
+
+QVariant RewardListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case KindColumn:
+        return tr("Kind");
+    case IdColumn:
+        return tr("Id");
+    case NameColumn:
+        return tr("Name");
+    case CodesColumn:
+        return tr("Promo codes");
+    }
+    return {};
+}
+
+} // namespace md::models

@@ -1,0 +1,55 @@
+// Editing a reward: a coupon's name, plans and promo codes (redemption
+// limit, first purchase only), or a feature grant's name, grants (feature,
+// amount, expiry) and promo codes (max uses), with the review before Save.
+#pragma once
+
+#include "models/RewardEdit.h"
+#include "views/FormDialog.h"
+
+class QLineEdit;
+class QTableWidget;
+
+namespace md::backend {
+class BillingBackend;
+}
+
+namespace md::views {
+
+class RewardDialog final : public FormDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RewardDialog)
+
+public:
+    RewardDialog(backend::BillingBackend *backend, const models::Reward &reward,
+                 QWidget *parent = nullptr);
+
+    QLineEdit *nameEdit() const { return m_name; }
+    QTableWidget *codes() const { return m_codes; }
+    QTableWidget *grants() const { return m_grants; }
+    // Adds an empty promo code row (the "Add code" button).
+    void addCode();
+
+Q_SIGNALS:
+    void saved(const md::models::Reward &before, const md::models::Reward &after);
+
+protected:
+    QString changes(QList<models::FieldChange> *changes) override;
+    void submit() override;
+
+private:
+    models::RewardForm form() const;
+    void addGrantRow(const models::RewardForm::Grant &grant);
+    void addCodeRow(const models::RewardForm::Code &code);
+
+    backend::BillingBackend *m_backend;
+    models::Reward m_before;
+    bool m_coupon;
+    QLineEdit *m_name;
+    QLineEdit *m_plans = nullptr;
+    QTableWidget *m_grants = nullptr;
+    QTableWidget *m_codes;
+    std::optional<api::UpdateRewardRequest> m_request;
+};
+
+} // namespace md::views
