@@ -29,7 +29,7 @@ QStringList codeList(const QList<api::FeatureGrantPromoCode> &codes)
 {
     QStringList list;
     for (const auto &code : codes)
-        list.append(RewardEdit::tr("%1 (%n use(s))", nullptr, int(code.maxUses)).arg(code.code));
+        list.append(RewardEdit::tr("%1 (max. %2)").arg(code.code).arg(code.maxUses));
     return list;
 }
 
@@ -37,10 +37,11 @@ QStringList codeList(const QList<api::CouponPromoCode> &codes)
 {
     QStringList list;
     for (const auto &code : codes)
-        list.append(
-            RewardEdit::tr("%1 (%n redemption(s)%2)", nullptr, int(code.globalMaxRedemption))
-                .arg(code.code, code.firstTimeTransaction ? RewardEdit::tr(", first purchase only")
-                                                          : QString()));
+        list.append(RewardEdit::tr("%1 (max. %2%3)")
+                        .arg(code.code)
+                        .arg(code.globalMaxRedemption)
+                        .arg(code.firstTimeTransaction ? RewardEdit::tr(", first purchase only")
+                                                       : QString()));
     return list;
 }
 

@@ -5,6 +5,7 @@
 #include "models/CustomerListModel.h"
 #include "models/ImportBatch.h"
 #include "models/ImportRunner.h"
+#include "models/ProductListModel.h"
 #include "models/UsageEventModel.h"
 #include "services/backend/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
@@ -16,15 +17,21 @@
 #include "views/ImportWizard.h"
 #include "views/MainWindow.h"
 #include "views/PriceCallDialog.h"
+#include "views/ProductDialog.h"
+#include "views/ProductsPage.h"
 #include "views/UsagePage.h"
 
 #include <QApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
 #include <QStyleFactory>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 
 using namespace md;
@@ -105,8 +112,22 @@ int main(int argc, char *argv[])
         window.grab().save(out.filePath(u"customers-%1.png"_s.arg(name)));
 
         navigation->setCurrentRow(2);
+        auto *products = window.productsPage();
+        settle([&] { return products->model()->rowCount() > 0; });
+        products->table()->selectRow(products->model()->rowOf(u"pro"_s));
         settle([] { return false; });
-        window.grab().save(out.filePath(u"coming-%1.png"_s.arg(name)));
+        window.grab().save(out.filePath(u"products-%1.png"_s.arg(name)));
+        views::ProductDialog *product = products->editSelected();
+        product->nameEdit()->setText(u"Pro (2027)"_s);
+        product->items()
+            ->item(0, views::ProductDialog::TiersColumn)
+            ->setText(u"50000:0.003; inf:0.0015"_s);
+        settle([] { return false; });
+        product->grab().save(out.filePath(u"product-edit-%1.png"_s.arg(name)));
+        product->reviewButton()->click();
+        settle([] { return false; });
+        product->grab().save(out.filePath(u"product-review-%1.png"_s.arg(name)));
+        product->reject();
 
         navigation->setCurrentRow(5);
         auto *usage = window.usagePage();

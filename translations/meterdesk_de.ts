@@ -2152,20 +2152,6 @@ Journal: %2</numerusform>
         <source>none</source>
         <translation>keine</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 (%n use(s))</source>
-        <translation>
-            <numerusform>%1 (%n Nutzung)</numerusform>
-            <numerusform>%1 (%n Nutzungen)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 (%n redemption(s)%2)</source>
-        <translation>
-            <numerusform>%1 (%n Einlösung%2)</numerusform>
-            <numerusform>%1 (%n Einlösungen%2)</numerusform>
-        </translation>
-    </message>
     <message>
         <source>, first purchase only</source>
         <translation>, nur beim ersten Kauf</translation>
@@ -2197,6 +2183,14 @@ Journal: %2</numerusform>
     <message>
         <source>Grant %1</source>
         <translation>Gutschrift %1</translation>
+    </message>
+    <message>
+        <source>%1 (max. %2)</source>
+        <translation>%1 (max. %2)</translation>
+    </message>
+    <message>
+        <source>%1 (max. %2%3)</source>
+        <translation>%1 (max. %2%3)</translation>
     </message>
 </context>
 <context>

@@ -13,7 +13,8 @@ ChangeReview::ChangeReview(QWidget *parent)
     , m_problem(new QLabel(this))
 {
     m_table->setHorizontalHeaderLabels({tr("Field"), tr("Before"), tr("After")});
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setWordWrap(true);

@@ -80,6 +80,7 @@ ProductDialog::ProductDialog(backend::BillingBackend *backend, const api::Produc
     m_items->verticalHeader()->hide();
     for (const models::ProductForm::Item &item : form.items)
         addItemRow(item);
+    m_items->resizeColumnsToContents();
     auto *addItem = new QPushButton(tr("&Add item"), this);
     auto *removeItem = new QPushButton(tr("Re&move item"), this);
 
