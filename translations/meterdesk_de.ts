@@ -793,6 +793,21 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>EditorPage</name>
+    <message>
+        <source>&amp;Undo last change</source>
+        <translation>Letzte Änderung &amp;rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation>&amp;Bearbeiten …</translation>
+    </message>
+    <message>
+        <source>The change was not undone: %1</source>
+        <translation>Die Änderung wurde nicht rückgängig gemacht: %1</translation>
+    </message>
+</context>
+<context>
     <name>FormDialog</name>
     <message>
         <source>Re&amp;view changes…</source>
@@ -2035,24 +2050,12 @@ Journal: %2</numerusform>
 <context>
     <name>ProductsPage</name>
     <message>
-        <source>&amp;Undo last change</source>
-        <translation>Letzte Änderung &amp;rückgängig</translation>
-    </message>
-    <message>
-        <source>&amp;Edit…</source>
-        <translation>&amp;Bearbeiten …</translation>
-    </message>
-    <message>
         <source>Products could not be read: %1</source>
         <translation>Produkte konnten nicht gelesen werden: %1</translation>
     </message>
     <message>
         <source>Saved %1 (version %2).</source>
         <translation>%1 gespeichert (Version %2).</translation>
-    </message>
-    <message>
-        <source>The change was not undone: %1</source>
-        <translation>Die Änderung wurde nicht rückgängig gemacht: %1</translation>
     </message>
     <message>
         <source>Undid the last change to %1.</source>
@@ -2223,24 +2226,12 @@ Journal: %2</numerusform>
 <context>
     <name>RewardsPage</name>
     <message>
-        <source>&amp;Undo last change</source>
-        <translation>Letzte Änderung &amp;rückgängig</translation>
-    </message>
-    <message>
-        <source>&amp;Edit…</source>
-        <translation>&amp;Bearbeiten …</translation>
-    </message>
-    <message>
         <source>Rewards could not be read: %1</source>
         <translation>Prämien konnten nicht gelesen werden: %1</translation>
     </message>
     <message>
         <source>Saved %1.</source>
         <translation>%1 gespeichert.</translation>
-    </message>
-    <message>
-        <source>The change was not undone: %1</source>
-        <translation>Die Änderung wurde nicht rückgängig gemacht: %1</translation>
     </message>
     <message>
         <source>Undid the last change to %1.</source>

@@ -5,55 +5,21 @@
 #include "services/backend/BillingBackend.h"
 #include "views/ProductDialog.h"
 
-#include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
-#include <QPushButton>
-#include <QShortcut>
 #include <QTableView>
-#include <QVBoxLayout>
 
 namespace md::views {
 
 ProductsPage::ProductsPage(backend::BillingBackend *backend, QWidget *parent)
-    : QWidget(parent)
+    : EditorPage(new models::ProductListModel(backend), parent)
     , m_backend(backend)
-    , m_model(new models::ProductListModel(backend, this))
-    , m_table(new QTableView(this))
-    , m_undo(new QPushButton(tr("&Undo last change"), this))
-    , m_status(new QLabel(this))
+    , m_model(static_cast<models::ProductListModel *>(table()->model()))
 {
-    m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->verticalHeader()->hide();
-    m_table->setObjectName(QStringLiteral("productTable"));
-    auto *edit = new QPushButton(tr("&Edit…"), this);
-    m_undo->setEnabled(false);
-    m_status->setWordWrap(true);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(edit);
-    buttons->addWidget(m_undo);
-    buttons->addWidget(m_status, 1);
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(buttons);
-    layout->addWidget(m_table, 1);
-
-    connect(edit, &QPushButton::clicked, this, &ProductsPage::editSelected);
-    connect(m_table, &QTableView::doubleClicked, this, &ProductsPage::editSelected);
-    auto *enter = new QShortcut(QKeySequence(Qt::Key_Return), m_table);
-    enter->setContext(Qt::WidgetShortcut);
-    connect(enter, &QShortcut::activated, this, &ProductsPage::editSelected);
-    connect(m_undo, &QPushButton::clicked, this, &ProductsPage::undoLastChange);
-    connect(m_model, &models::ProductListModel::loaded, this, [this] {
-        m_table->resizeColumnsToContents();
-        if (!m_table->currentIndex().isValid() && m_model->rowCount() > 0)
-            m_table->selectRow(0);
-    });
+    m_model->setParent(this);
+    table()->setObjectName(QStringLiteral("productTable"));
+    connect(m_model, &models::ProductListModel::loaded, this, &ProductsPage::rowsLoaded);
     connect(m_model, &models::ProductListModel::failed, this, [this](const api::ApiError &error) {
-        m_status->setText(tr("Products could not be read: %1").arg(error.message));
+        status()->setText(tr("Products could not be read: %1").arg(error.message));
     });
 }
 
@@ -64,7 +30,7 @@ void ProductsPage::refresh()
 
 ProductDialog *ProductsPage::editSelected()
 {
-    const QModelIndex current = m_table->currentIndex();
+    const QModelIndex current = table()->currentIndex();
     if (!current.isValid())
         return nullptr;
     auto *dialog = new ProductDialog(m_backend, m_model->product(current.row()), this);
@@ -72,29 +38,24 @@ ProductDialog *ProductsPage::editSelected()
     connect(dialog, &ProductDialog::saved, this,
             [this](const api::Product &before, const api::Product &after) {
                 m_lastChange = {before, after};
-                m_undo->setEnabled(true);
-                m_status->setText(tr("Saved %1 (version %2).").arg(after.id).arg(after.version));
+                saved(tr("Saved %1 (version %2).").arg(after.id).arg(after.version));
                 refresh();
             });
     dialog->open();
     return dialog;
 }
 
-void ProductsPage::undoLastChange()
+void ProductsPage::undo()
 {
     if (!m_lastChange)
         return;
     const auto [before, after] = *m_lastChange;
-    m_undo->setEnabled(false);
     m_backend->updateProduct(after.id, models::ProductEdit::undo(before, after))
-        .then(this, [this, before](const api::Result<api::Product> &undone) {
-            if (!undone) {
-                m_undo->setEnabled(true);
-                m_status->setText(tr("The change was not undone: %1").arg(undone.error().message));
-                return;
-            }
-            m_lastChange.reset();
-            m_status->setText(tr("Undid the last change to %1.").arg(before.id));
+        .then(this, [this, id = before.id](const api::Result<api::Product> &result) {
+            if (result)
+                m_lastChange.reset();
+            undone(result ? QString() : result.error().message,
+                   tr("Undid the last change to %1.").arg(id));
             refresh();
         });
 }

@@ -1,15 +1,9 @@
-// Products (admins): every product's newest version; Edit… (Enter or
-// double-click) opens the form, and "Undo last change" writes back the
-// values the last save replaced.
+// Products (admins): every product's newest version; Edit… opens the form,
+// "Undo last change" writes back the values the last save replaced.
 #pragma once
 
 #include "services/api/Product.h"
-
-#include <QWidget>
-
-class QLabel;
-class QPushButton;
-class QTableView;
+#include "views/EditorPage.h"
 
 namespace md::backend {
 class BillingBackend;
@@ -22,7 +16,7 @@ namespace md::views {
 
 class ProductDialog;
 
-class ProductsPage final : public QWidget
+class ProductsPage final : public EditorPage
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ProductsPage)
@@ -33,18 +27,15 @@ public:
     void refresh();
     // Opens the form on the selected product (window-modal); null without one.
     ProductDialog *editSelected();
-    void undoLastChange();
     models::ProductListModel *model() const { return m_model; }
-    QTableView *table() const { return m_table; }
-    QPushButton *undoButton() const { return m_undo; }
-    QLabel *status() const { return m_status; }
+
+protected:
+    void edit() override { editSelected(); }
+    void undo() override;
 
 private:
     backend::BillingBackend *m_backend;
     models::ProductListModel *m_model;
-    QTableView *m_table;
-    QPushButton *m_undo;
-    QLabel *m_status;
     std::optional<std::pair<api::Product, api::Product>> m_lastChange; // before, after
 };
 

@@ -4,12 +4,7 @@
 #pragma once
 
 #include "models/RewardEdit.h"
-
-#include <QWidget>
-
-class QLabel;
-class QPushButton;
-class QTableView;
+#include "views/EditorPage.h"
 
 namespace md::backend {
 class BillingBackend;
@@ -22,7 +17,7 @@ namespace md::views {
 
 class RewardDialog;
 
-class RewardsPage final : public QWidget
+class RewardsPage final : public EditorPage
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(RewardsPage)
@@ -32,18 +27,15 @@ public:
 
     void refresh();
     RewardDialog *editSelected();
-    void undoLastChange();
     models::RewardListModel *model() const { return m_model; }
-    QTableView *table() const { return m_table; }
-    QPushButton *undoButton() const { return m_undo; }
-    QLabel *status() const { return m_status; }
+
+protected:
+    void edit() override { editSelected(); }
+    void undo() override;
 
 private:
     backend::BillingBackend *m_backend;
     models::RewardListModel *m_model;
-    QTableView *m_table;
-    QPushButton *m_undo;
-    QLabel *m_status;
     std::optional<std::pair<models::Reward, models::Reward>> m_lastChange; // before, after
 };
 

@@ -2,6 +2,7 @@
 
 #include "models/TenantListModel.h"
 #include "services/backend/BillingBackend.h"
+#include "views/EditorPage.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -98,11 +99,7 @@ TenantsPage::TenantsPage(backend::BillingBackend *backend, QWidget *parent)
     , m_status(new QLabel(this))
 {
     m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->verticalHeader()->hide();
+    EditorPage::setUpTable(m_table);
     auto *link = new QPushButton(tr("&Link processor account…"), this);
     m_status->setWordWrap(true);
     auto *buttons = new QHBoxLayout;

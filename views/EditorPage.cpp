@@ -1,0 +1,71 @@
+#include "views/EditorPage.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QShortcut>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace md::views {
+
+void EditorPage::setUpTable(QTableView *table)
+{
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->verticalHeader()->hide();
+}
+
+EditorPage::EditorPage(QAbstractItemModel *model, QWidget *parent)
+    : QWidget(parent)
+    , m_table(new QTableView(this))
+    , m_undo(new QPushButton(tr("&Undo last change"), this))
+    , m_status(new QLabel(this))
+{
+    m_table->setModel(model);
+    setUpTable(m_table);
+    auto *editButton = new QPushButton(tr("&Edit…"), this);
+    m_undo->setEnabled(false);
+    m_status->setWordWrap(true);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(editButton);
+    buttons->addWidget(m_undo);
+    buttons->addWidget(m_status, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
+    layout->addWidget(m_table, 1);
+
+    connect(editButton, &QPushButton::clicked, this, [this] { edit(); });
+    connect(m_table, &QTableView::doubleClicked, this, [this] { edit(); });
+    auto *enter = new QShortcut(QKeySequence(Qt::Key_Return), m_table);
+    enter->setContext(Qt::WidgetShortcut);
+    connect(enter, &QShortcut::activated, this, [this] { edit(); });
+    connect(m_undo, &QPushButton::clicked, this, [this] {
+        m_undo->setEnabled(false);
+        undo();
+    });
+}
+
+void EditorPage::rowsLoaded()
+{
+    m_table->resizeColumnsToContents();
+    if (!m_table->currentIndex().isValid() && m_table->model()->rowCount() > 0)
+        m_table->selectRow(0);
+}
+
+void EditorPage::saved(const QString &message)
+{
+    m_undo->setEnabled(true);
+    m_status->setText(message);
+}
+
+void EditorPage::undone(const QString &error, const QString &message)
+{
+    m_undo->setEnabled(!error.isEmpty());
+    m_status->setText(error.isEmpty() ? message : tr("The change was not undone: %1").arg(error));
+}
+
+} // namespace md::views

@@ -1,0 +1,45 @@
+// What the admin list pages share: the table (one row selected at a time),
+// Edit… (Enter or double-click), "Undo last change" and a status line.
+#pragma once
+
+#include <QWidget>
+
+class QAbstractItemModel;
+class QLabel;
+class QPushButton;
+class QTableView;
+
+namespace md::views {
+
+class EditorPage : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(EditorPage)
+
+public:
+    QTableView *table() const { return m_table; }
+    QPushButton *undoButton() const { return m_undo; }
+    QLabel *status() const { return m_status; }
+
+    // A read-only table of whole rows, one selected at a time.
+    static void setUpTable(QTableView *table);
+
+protected:
+    EditorPage(QAbstractItemModel *model, QWidget *parent);
+    // Opens the form on the current row.
+    virtual void edit() = 0;
+    virtual void undo() = 0;
+    // The model's rows are in: columns fit, the first row is chosen.
+    void rowsLoaded();
+    // A save went through: its undo is offered.
+    void saved(const QString &message);
+    // The undo went through (no error) or did not.
+    void undone(const QString &error, const QString &message);
+
+private:
+    QTableView *m_table;
+    QPushButton *m_undo;
+    QLabel *m_status;
+};
+
+} // namespace md::views
