@@ -6,6 +6,8 @@
 #include "models/ImportBatch.h"
 #include "models/ImportRunner.h"
 #include "models/ProductListModel.h"
+#include "models/RewardListModel.h"
+#include "models/TenantListModel.h"
 #include "models/UsageEventModel.h"
 #include "services/backend/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
@@ -19,6 +21,9 @@
 #include "views/PriceCallDialog.h"
 #include "views/ProductDialog.h"
 #include "views/ProductsPage.h"
+#include "views/RewardDialog.h"
+#include "views/RewardsPage.h"
+#include "views/TenantsPage.h"
 #include "views/UsagePage.h"
 
 #include <QApplication>
@@ -128,6 +133,33 @@ int main(int argc, char *argv[])
         settle([] { return false; });
         product->grab().save(out.filePath(u"product-review-%1.png"_s.arg(name)));
         product->reject();
+
+        navigation->setCurrentRow(3);
+        auto *rewards = window.rewardsPage();
+        settle([&] { return rewards->model()->rowCount() > 0; });
+        rewards->table()->selectRow(0);
+        settle([] { return false; });
+        window.grab().save(out.filePath(u"rewards-%1.png"_s.arg(name)));
+        views::RewardDialog *reward = rewards->editSelected();
+        reward->addCode();
+        settle([] { return false; });
+        reward->grab().save(out.filePath(u"reward-edit-%1.png"_s.arg(name)));
+        reward->reject();
+
+        navigation->setCurrentRow(4);
+        auto *tenants = window.tenantsPage();
+        settle([&] { return tenants->model()->rowCount() > 0; });
+        settle([] { return false; });
+        window.grab().save(out.filePath(u"tenants-%1.png"_s.arg(name)));
+        views::LinkAccountDialog *link = tenants->linkAccount();
+        link->testAccount()->setText(u"acct_unknown"_s);
+        link->linkButton()->click();
+        settle([&] {
+            return link->problem()->text().startsWith(
+                views::LinkAccountDialog::tr("Not linked: %1").section(u'%', 0, 0));
+        });
+        link->grab().save(out.filePath(u"tenant-link-%1.png"_s.arg(name)));
+        link->reject();
 
         navigation->setCurrentRow(5);
         auto *usage = window.usagePage();

@@ -40,6 +40,8 @@ public:
     BalancesPage *balancesPage() const { return m_balances; }
     UsagePage *usagePage() const { return m_usage; }
     ProductsPage *productsPage() const { return m_products; }
+    RewardsPage *rewardsPage() const { return m_rewards; }
+    TenantsPage *tenantsPage() const { return m_tenants; }
     // Embedded workspaces price with a catalogue the console may replace; a
     // server prices with its own.
     void setCatalogueLoadable(bool loadable);

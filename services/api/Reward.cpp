@@ -131,8 +131,9 @@ CouponDuration CouponDuration::read(const JsonReader &reader)
     reader.object();
     CouponDuration duration;
     duration.type = reader.field("type"_L1).word(CouponDurationTypeWords);
+    // Only "months" counts; one_off and forever may leave the length out.
     const JsonReader length = reader.field("length"_L1);
-    duration.length = length.integer();
+    duration.length = length.optInteger().value_or(0);
     if (reader.ok() && duration.type == CouponDurationType::Months && duration.length < 1)
         length.fail(u"must be at least 1 for \"months\""_s);
     return duration;

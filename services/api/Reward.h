@@ -66,7 +66,7 @@ struct CouponPromoCode
 struct CouponDuration
 {
     CouponDurationType type = CouponDurationType::OneOff;
-    qint64 length = 0; // at least 1 for `months`
+    qint64 length = 0; // at least 1 for `months`; may be omitted otherwise (0)
 
     static CouponDuration read(const JsonReader &reader);
     QJsonObject toJson() const;

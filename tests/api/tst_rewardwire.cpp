@@ -125,6 +125,16 @@ private Q_SLOTS:
         verifyRoundTrip<CouponRecord>(pointer.isEmpty() ? full : replaced(full, pointer, value));
     }
 
+    void couponLengthMayBeLeftOutOutsideMonths()
+    {
+        // As the demo workspace writes a one-off coupon.
+        const auto coupon = decode<CouponRecord>(
+            replaced(parse(FullCoupon), u"duration"_s, QByteArray(R"({"type":"one_off"})")));
+        QVERIFY2(coupon.ok(), coupon.ok() ? "" : qPrintable(coupon.error().message));
+        QCOMPARE(coupon.value().duration.type, CouponDurationType::OneOff);
+        QCOMPARE(coupon.value().duration.length, 0);
+    }
+
     void couponRejects_data()
     {
         addPointerColumns();
@@ -143,6 +153,8 @@ private Q_SLOTS:
                                                << u"duration.type: \"weekly\" is not one of"_s;
         QTest::newRow("months without length")
             << u"duration.length"_s << QByteArray("0") << u"duration.length: must be at least 1"_s;
+        QTest::newRow("months, length left out")
+            << u"duration.length"_s << QByteArray() << u"duration.length: must be at least 1"_s;
         QTest::newRow("duration length negative")
             << u"duration.length"_s << QByteArray("-1")
             << u"duration.length: expected an integer from 0"_s;

@@ -3,6 +3,9 @@
 #include "models/BalanceExport.h"
 #include "models/BalanceListModel.h"
 #include "models/CustomerListModel.h"
+#include "models/ProductListModel.h"
+#include "models/RewardListModel.h"
+#include "models/TenantListModel.h"
 #include "models/UsageEventModel.h"
 #include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
@@ -12,6 +15,9 @@
 #include "views/BalancesPage.h"
 #include "views/CustomersPage.h"
 #include "views/PriceCallDialog.h"
+#include "views/ProductsPage.h"
+#include "views/RewardsPage.h"
+#include "views/TenantsPage.h"
 #include "views/UsageChart.h"
 #include "views/UsagePage.h"
 
@@ -106,6 +112,21 @@ private Q_SLOTS:
         QString problem;
         m_backend = test::openGuiBackend(m_database.location(), Key, m_server, &problem);
         QVERIFY2(m_backend, qPrintable(problem));
+    }
+
+    void adminPagesReadTheDemo()
+    {
+        // Every reward the demo writes (a one-off coupon has no length) reads back.
+        views::RewardsPage rewards(m_backend.get());
+        rewards.refresh();
+        QTRY_VERIFY(rewards.model()->rowCount() > 0);
+        QVERIFY2(rewards.status()->text().isEmpty(), qPrintable(rewards.status()->text()));
+        views::ProductsPage products(m_backend.get());
+        products.refresh();
+        QTRY_VERIFY(products.model()->rowOf(u"pro"_s) >= 0);
+        views::TenantsPage tenants(m_backend.get());
+        tenants.refresh();
+        QTRY_VERIFY(!tenants.model()->tenantSlugs().isEmpty());
     }
 
     void pagesToTheEnd()
