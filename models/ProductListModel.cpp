@@ -9,37 +9,26 @@ namespace md::models {
 using namespace Qt::StringLiterals;
 
 ProductListModel::ProductListModel(backend::BillingBackend *backend, QObject *parent)
-    : QAbstractTableModel(parent)
+    : ListTableModel(ColumnCount, parent)
     , m_backend(backend)
 {}
 
 void ProductListModel::reload()
 {
-    const quint64 generation = ++m_generation;
-    m_backend->listProducts().then(
-        this, [this, generation](const api::Result<api::Page<api::Product>> &products) {
-            if (generation != m_generation)
-                return;
-            if (!products) {
-                Q_EMIT failed(products.error());
-                return;
+    load(m_backend->listProducts(), [this](const api::Page<api::Product> &products) {
+        QList<api::Product> newest;
+        QHash<QString, qsizetype> at;
+        for (const api::Product &product : products.list) {
+            const auto seen = at.constFind(product.id);
+            if (seen == at.cend()) {
+                at.insert(product.id, newest.size());
+                newest.append(product);
+            } else if (product.version > newest.at(*seen).version) {
+                newest[*seen] = product;
             }
-            QList<api::Product> newest;
-            QHash<QString, qsizetype> at;
-            for (const api::Product &product : products.value().list) {
-                const auto seen = at.constFind(product.id);
-                if (seen == at.cend()) {
-                    at.insert(product.id, newest.size());
-                    newest.append(product);
-                } else if (product.version > newest.at(*seen).version) {
-                    newest[*seen] = product;
-                }
-            }
-            beginResetModel();
-            m_rows = newest;
-            endResetModel();
-            Q_EMIT loaded();
-        });
+        }
+        replaceRows([&] { m_rows = newest; });
+    });
 }
 
 int ProductListModel::rowOf(const QString &id) const
@@ -53,11 +42,6 @@ int ProductListModel::rowOf(const QString &id) const
 int ProductListModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int ProductListModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant ProductListModel::data(const QModelIndex &index, int role) const

@@ -7,35 +7,24 @@ namespace md::models {
 using namespace Qt::StringLiterals;
 
 RewardListModel::RewardListModel(backend::BillingBackend *backend, QObject *parent)
-    : QAbstractTableModel(parent)
+    : ListTableModel(ColumnCount, parent)
     , m_backend(backend)
 {}
 
 void RewardListModel::reload()
 {
-    const quint64 generation = ++m_generation;
-    m_backend->listRewards().then(
-        this, [this, generation](const api::Result<api::Page<api::RewardEntry>> &entries) {
-            if (generation != m_generation)
-                return;
-            if (!entries) {
-                Q_EMIT failed(entries.error());
+    load(m_backend->listRewards(), [this](const api::Page<api::RewardEntry> &entries) {
+        QList<Reward> rows;
+        for (const api::RewardEntry &entry : entries.list) {
+            auto reward = RewardEdit::decode(entry);
+            if (!reward) {
+                Q_EMIT failed(reward.error());
                 return;
             }
-            QList<Reward> rows;
-            for (const api::RewardEntry &entry : entries.value().list) {
-                auto reward = RewardEdit::decode(entry);
-                if (!reward) {
-                    Q_EMIT failed(reward.error());
-                    return;
-                }
-                rows.append(reward.value());
-            }
-            beginResetModel();
-            m_rows = rows;
-            endResetModel();
-            Q_EMIT loaded();
-        });
+            rows.append(reward.value());
+        }
+        replaceRows([&] { m_rows = rows; });
+    });
 }
 
 int RewardListModel::rowOf(const QString &id) const
@@ -49,11 +38,6 @@ int RewardListModel::rowOf(const QString &id) const
 int RewardListModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int RewardListModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant RewardListModel::data(const QModelIndex &index, int role) const

@@ -1,9 +1,8 @@
 // The Rewards page's table: coupons and feature grants with their promo codes.
 #pragma once
 
+#include "models/ListTableModel.h"
 #include "models/RewardEdit.h"
-
-#include <QAbstractTableModel>
 
 namespace md::backend {
 class BillingBackend;
@@ -11,7 +10,7 @@ class BillingBackend;
 
 namespace md::models {
 
-class RewardListModel final : public QAbstractTableModel
+class RewardListModel final : public ListTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(RewardListModel)
@@ -26,19 +25,13 @@ public:
     int rowOf(const QString &id) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
-Q_SIGNALS:
-    void loaded();
-    void failed(const md::api::ApiError &error);
-
 private:
     backend::BillingBackend *m_backend;
     QList<Reward> m_rows;
-    quint64 m_generation = 0;
 };
 
 } // namespace md::models

@@ -5,26 +5,15 @@
 namespace md::models {
 
 TenantListModel::TenantListModel(backend::BillingBackend *backend, QObject *parent)
-    : QAbstractTableModel(parent)
+    : ListTableModel(ColumnCount, parent)
     , m_backend(backend)
 {}
 
 void TenantListModel::reload()
 {
-    const quint64 generation = ++m_generation;
-    m_backend->listOrganizations().then(
-        this, [this, generation](const api::Result<api::Page<api::OrganizationInfo>> &orgs) {
-            if (generation != m_generation)
-                return;
-            if (!orgs) {
-                Q_EMIT failed(orgs.error());
-                return;
-            }
-            beginResetModel();
-            m_rows = orgs.value().list;
-            endResetModel();
-            Q_EMIT loaded();
-        });
+    load(m_backend->listOrganizations(), [this](const api::Page<api::OrganizationInfo> &orgs) {
+        replaceRows([&] { m_rows = orgs.list; });
+    });
 }
 
 QStringList TenantListModel::tenantSlugs() const
@@ -39,11 +28,6 @@ QStringList TenantListModel::tenantSlugs() const
 int TenantListModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int TenantListModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant TenantListModel::data(const QModelIndex &index, int role) const

@@ -2,10 +2,8 @@
 // organizations it created, with their linked test and live Stripe accounts.
 #pragma once
 
-#include "services/api/ApiError.h"
+#include "models/ListTableModel.h"
 #include "services/api/Extensions.h"
-
-#include <QAbstractTableModel>
 
 namespace md::backend {
 class BillingBackend;
@@ -13,7 +11,7 @@ class BillingBackend;
 
 namespace md::models {
 
-class TenantListModel final : public QAbstractTableModel
+class TenantListModel final : public ListTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(TenantListModel)
@@ -37,19 +35,13 @@ public:
     QStringList tenantSlugs() const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
-Q_SIGNALS:
-    void loaded();
-    void failed(const md::api::ApiError &error);
-
 private:
     backend::BillingBackend *m_backend;
     QList<api::OrganizationInfo> m_rows;
-    quint64 m_generation = 0;
 };
 
 } // namespace md::models

@@ -1,5 +1,7 @@
 #include "views/EditorPage.h"
 
+#include "models/ListTableModel.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,12 +21,13 @@ void EditorPage::setUpTable(QTableView *table)
     table->verticalHeader()->hide();
 }
 
-EditorPage::EditorPage(QAbstractItemModel *model, QWidget *parent)
+EditorPage::EditorPage(models::ListTableModel *model, const QString &readProblem, QWidget *parent)
     : QWidget(parent)
     , m_table(new QTableView(this))
     , m_undo(new QPushButton(tr("&Undo last change"), this))
     , m_status(new QLabel(this))
 {
+    model->setParent(this);
     m_table->setModel(model);
     setUpTable(m_table);
     auto *editButton = new QPushButton(tr("&Edit…"), this);
@@ -47,13 +50,16 @@ EditorPage::EditorPage(QAbstractItemModel *model, QWidget *parent)
         m_undo->setEnabled(false);
         undo();
     });
-}
-
-void EditorPage::rowsLoaded()
-{
-    m_table->resizeColumnsToContents();
-    if (!m_table->currentIndex().isValid() && m_table->model()->rowCount() > 0)
-        m_table->selectRow(0);
+    // Rows in: columns fit, and the first row is chosen.
+    connect(model, &models::ListTableModel::loaded, this, [this] {
+        m_table->resizeColumnsToContents();
+        if (!m_table->currentIndex().isValid() && m_table->model()->rowCount() > 0)
+            m_table->setCurrentIndex(m_table->model()->index(0, 0));
+    });
+    connect(model, &models::ListTableModel::failed, this,
+            [this, readProblem](const api::ApiError &error) {
+                m_status->setText(readProblem.arg(error.message));
+            });
 }
 
 void EditorPage::saved(const QString &message)

@@ -4,10 +4,13 @@
 
 #include <QWidget>
 
-class QAbstractItemModel;
 class QLabel;
 class QPushButton;
 class QTableView;
+
+namespace md::models {
+class ListTableModel;
+}
 
 namespace md::views {
 
@@ -25,12 +28,12 @@ public:
     static void setUpTable(QTableView *table);
 
 protected:
-    EditorPage(QAbstractItemModel *model, QWidget *parent);
+    // Takes `model` over; `readProblem` ("Products could not be read: %1")
+    // is shown when reading the rows fails.
+    EditorPage(models::ListTableModel *model, const QString &readProblem, QWidget *parent);
     // Opens the form on the current row.
     virtual void edit() = 0;
     virtual void undo() = 0;
-    // The model's rows are in: columns fit, the first row is chosen.
-    void rowsLoaded();
     // A save went through: its undo is offered.
     void saved(const QString &message);
     // The undo went through (no error) or did not.

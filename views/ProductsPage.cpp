@@ -11,16 +11,12 @@
 namespace md::views {
 
 ProductsPage::ProductsPage(backend::BillingBackend *backend, QWidget *parent)
-    : EditorPage(new models::ProductListModel(backend), parent)
+    : EditorPage(new models::ProductListModel(backend), tr("Products could not be read: %1"),
+                 parent)
     , m_backend(backend)
     , m_model(static_cast<models::ProductListModel *>(table()->model()))
 {
-    m_model->setParent(this);
     table()->setObjectName(QStringLiteral("productTable"));
-    connect(m_model, &models::ProductListModel::loaded, this, &ProductsPage::rowsLoaded);
-    connect(m_model, &models::ProductListModel::failed, this, [this](const api::ApiError &error) {
-        status()->setText(tr("Products could not be read: %1").arg(error.message));
-    });
 }
 
 void ProductsPage::refresh()

@@ -10,16 +10,10 @@
 namespace md::views {
 
 RewardsPage::RewardsPage(backend::BillingBackend *backend, QWidget *parent)
-    : EditorPage(new models::RewardListModel(backend), parent)
+    : EditorPage(new models::RewardListModel(backend), tr("Rewards could not be read: %1"), parent)
     , m_backend(backend)
     , m_model(static_cast<models::RewardListModel *>(table()->model()))
-{
-    m_model->setParent(this);
-    connect(m_model, &models::RewardListModel::loaded, this, &RewardsPage::rowsLoaded);
-    connect(m_model, &models::RewardListModel::failed, this, [this](const api::ApiError &error) {
-        status()->setText(tr("Rewards could not be read: %1").arg(error.message));
-    });
-}
+{}
 
 void RewardsPage::refresh()
 {
