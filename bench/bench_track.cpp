@@ -10,6 +10,7 @@
 #include "services/engine/Engine.h"
 #include "services/engine/TokenPricing.h"
 #include "services/remote/RemoteBackend.h"
+#include "tests/support/HttpClient.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -17,7 +18,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
-#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTextStream>
 
@@ -96,32 +96,26 @@ api::TrackTokensRequest call(int customer, bool async)
     return request;
 }
 
-// A lean keep-alive HTTP/1.1 client on a blocking socket, so the figures
-// measure the server rather than the client (RemoteBackend's QNetworkAccessManager
-// costs more CPU per call than the server does, on the same two cores).
+// A lean keep-alive HTTP/1.1 client (tests/support/HttpClient), so the
+// figures measure the server rather than the client (RemoteBackend's
+// QNetworkAccessManager costs more CPU per call than the server does, on the
+// same two cores).
 class LeanClient final : public backend::BillingBackend
 {
 public:
     LeanClient(const QUrl &url, const QString &secret)
-        : m_url(url)
-        , m_secret(secret.toLatin1())
-    {
-        m_socket.connectToHost(url.host(), quint16(url.port()));
-        if (!m_socket.waitForConnected(10000))
-            fail(u"cannot connect to "_s + url.toString());
-        m_socket.setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    }
+        : m_http(url, secret.toLatin1())
+    {}
 
     backend::Reply<api::TrackTokensResponse>
     trackTokens(const api::TrackTokensRequest &request,
                 const std::optional<QString> & = std::nullopt) override
     {
-        const QByteArray body = QJsonDocument(request.toJson()).toJson(QJsonDocument::Compact);
-        m_socket.write("POST /v1/balances.track_tokens HTTP/1.1\r\nHost: " +
-                       m_url.host().toLatin1() + "\r\nAuthorization: Bearer " + m_secret +
-                       "\r\nContent-Type: application/json\r\nContent-Length: " +
-                       QByteArray::number(body.size()) + "\r\n\r\n" + body);
-        const auto [status, answer] = readResponse();
+        const auto [status, answer, error] =
+            m_http.post("/v1/balances.track_tokens",
+                        QJsonDocument(request.toJson()).toJson(QJsonDocument::Compact));
+        if (status == 0)
+            fail(u"the server did not answer: "_s + QString::fromUtf8(error));
         api::Result<api::TrackTokensResponse> result = api::TrackTokensResponse();
         if (status == 204) {
             result.value().customerId = request.customerId;
@@ -161,33 +155,7 @@ public:
 #undef MD_BENCH_UNUSED
 
 private:
-    std::pair<int, QByteArray> readResponse()
-    {
-        while (!m_buffer.contains("\r\n\r\n"))
-            readMore();
-        const qsizetype headerEnd = m_buffer.indexOf("\r\n\r\n") + 4;
-        const QByteArray head = m_buffer.left(headerEnd).toLower();
-        const int status = head.mid(9, 3).toInt();
-        qsizetype length = 0;
-        if (const qsizetype at = head.indexOf("content-length:"); at >= 0)
-            length = head.mid(at + 15, head.indexOf("\r\n", at) - at - 15).trimmed().toLongLong();
-        while (m_buffer.size() < headerEnd + length)
-            readMore();
-        QByteArray body = m_buffer.mid(headerEnd, length);
-        m_buffer.remove(0, headerEnd + length);
-        return {status, body};
-    }
-    void readMore()
-    {
-        if (!m_socket.waitForReadyRead(30000))
-            fail(u"the server did not answer: "_s + m_socket.errorString());
-        m_buffer += m_socket.readAll();
-    }
-
-    QUrl m_url;
-    QByteArray m_secret;
-    QTcpSocket m_socket;
-    QByteArray m_buffer;
+    test::HttpClient m_http;
 };
 
 struct Figures

@@ -1,0 +1,39 @@
+// Reads a workspace's tables directly and says what breaks the ledger's
+// promises: each returns the problems found, empty when all is well.
+#pragma once
+
+#include <QSet>
+#include <QSqlDatabase>
+#include <QStringList>
+
+namespace md::test {
+
+class LedgerAudit final
+{
+public:
+    explicit LedgerAudit(QSqlDatabase db)
+        : m_db(std::move(db))
+    {}
+
+    // SQLite's integrity and foreign-key checks; PostgreSQL: foreign keys hold.
+    QStringList integrity() const;
+    // Every balance row: granted − remaining = usage. Every customer in
+    // `tracked`: the usage of its "credits" rows equals the sum of its usage events.
+    QStringList balancesMatchEvents(const QStringList &tracked) const;
+    // A customer is absent, or present with one "team" subscription, one
+    // "plain" row with 4 used of 10 and its stripe processor, all of it.
+    QStringList importWhole(const QString &customer, bool mustExist) const;
+
+    struct TrackKeys
+    {
+        QSet<QString> applied; // usage_events
+        QSet<QString> queued;  // track_queue, not failed
+        qint64 failed = 0;     // track_queue rows the worker gave up on
+    };
+    TrackKeys trackKeys() const;
+
+private:
+    QSqlDatabase m_db;
+};
+
+} // namespace md::test
