@@ -6,6 +6,9 @@
 
 #include <QJsonDocument>
 
+#include <algorithm>
+#include <tuple>
+
 namespace md::engine {
 
 using namespace Qt::StringLiterals;
@@ -267,7 +270,7 @@ api::Result<qsizetype> TrackQueue::applyBatch()
     {
         qint64 pk;
         Scope scope;
-        QString request;
+        api::Result<api::TrackTokensRequest> request;
         std::optional<QString> key;
     };
     QList<Stored> stored;
@@ -276,19 +279,29 @@ api::Result<qsizetype> TrackQueue::applyBatch()
             {row.at(0).toLongLong(),
              {row.at(1).toLongLong(),
               environmentFromWord(row.at(2).toString()).value_or(Environment::Test)},
-             row.at(3).toString(),
+             api::decodeBody<api::TrackTokensRequest>(row.at(3).toString().toUtf8()),
              row.at(4).isNull() ? std::nullopt : std::optional<QString>(row.at(4).toString())});
     if (stored.isEmpty())
         return 0;
+    // Applying a call locks its customer until the batch commits. Taking those
+    // locks in one global order (stable, so each customer's calls keep theirs)
+    // is what keeps two servers' batches from deadlocking on PostgreSQL.
+    const auto customerOf = [](const Stored &call) {
+        return std::tuple(call.scope.orgPk, call.scope.envWord(),
+                          call.request ? call.request.value().customerId : QString());
+    };
+    std::stable_sort(stored.begin(), stored.end(), [&](const Stored &a, const Stored &b) {
+        return customerOf(a) < customerOf(b);
+    });
     const std::shared_ptr<const PriceCatalogue> catalogue = m_catalogue();
     for (const Stored &call : std::as_const(stored)) {
         // A savepoint per call: one that fails leaves the others' writes intact.
         if (auto saved = runSql(db, u"SAVEPOINT queued_call"_s); !saved)
             return saved.error();
-        auto request = api::decodeBody<api::TrackTokensRequest>(call.request.toUtf8());
-        auto applied = request ? TokenLedger::apply(db, dialect, call.scope, request.value(),
-                                                    call.key, m_clock(), *catalogue)
-                               : api::Result<api::TrackTokensResponse>(request.error());
+        auto applied = call.request
+                           ? TokenLedger::apply(db, dialect, call.scope, call.request.value(),
+                                                call.key, m_clock(), *catalogue)
+                           : api::Result<api::TrackTokensResponse>(call.request.error());
         if (applied) {
             if (auto released = runSql(db, u"RELEASE SAVEPOINT queued_call"_s); !released)
                 return released.error();
