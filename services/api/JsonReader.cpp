@@ -4,6 +4,7 @@
 #include <QJsonParseError>
 #include <QVariant>
 
+#include <algorithm>
 #include <cmath>
 
 namespace md::api {
@@ -18,8 +19,43 @@ JsonReader::JsonReader(QJsonValue value, QString path, std::shared_ptr<State> st
     , m_state(std::move(state))
 {}
 
+namespace {
+
+// How deeply arrays and objects nest, counted before parsing (brackets
+// inside strings do not count); stops early once past `limit`.
+int nestingDepth(const QByteArray &json, int limit)
+{
+    int depth = 0;
+    int deepest = 0;
+    bool inString = false;
+    for (qsizetype i = 0; i < json.size() && deepest <= limit; ++i) {
+        const char c = json.at(i);
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            deepest = std::max(deepest, ++depth);
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
+} // namespace
+
 JsonReader JsonReader::fromBody(const QByteArray &body)
 {
+    if (nestingDepth(body, MaxDepth) > MaxDepth) {
+        JsonReader reader{QJsonValue()};
+        reader.fail(QStringLiteral("the body nests arrays and objects deeper than %1 levels")
+                        .arg(MaxDepth));
+        return reader;
+    }
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
     if (parseError.error != QJsonParseError::NoError) {

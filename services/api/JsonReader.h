@@ -26,8 +26,12 @@ class JsonReader final
 public:
     explicit JsonReader(QJsonValue value);
 
-    // Parses a request body; a body that is not a JSON object is an error at the root.
+    // Parses a request body; a body that is not a JSON object, or that nests
+    // arrays and objects deeper than MaxDepth, is an error at the root.
     static JsonReader fromBody(const QByteArray &body);
+    // Far above any request's shape (five levels), far below what could
+    // exhaust a stack: a bound on the work one body can ask for.
+    static constexpr int MaxDepth = 32;
 
     JsonReader field(QLatin1StringView key) const;
     // The wire path, built only when asked for (most reads never need it).

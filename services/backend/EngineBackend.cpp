@@ -84,8 +84,8 @@ api::Result<engine::KeyContext> EngineBackend::actingKey()
         return orgs.error();
     for (const engine::OrganizationInfo &org : orgs.value()) {
         if (!org.isTenant) {
-            m_key =
-                engine::KeyContext{{org.pk, engine::Environment::Test}, org.id, org.slug, {u"*"_s}};
+            m_key = engine::KeyContext{
+                {org.pk, engine::Environment::Test}, org.id, org.slug, {u"*"_s}, org.name};
             return *m_key;
         }
     }

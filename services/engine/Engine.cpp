@@ -216,10 +216,11 @@ api::Result<KeyContext> Engine::authenticate(const QString &secret)
     auto db = m_database.connection();
     if (!db)
         return db.error();
-    auto rows = queryRows(db.value(),
-                          u"SELECT k.hash, k.env, k.scopes, o.pk, o.id, o.slug FROM api_keys k"
-                          " JOIN organizations o ON o.pk = k.org_pk WHERE k.hash = ?"_s,
-                          {hash});
+    auto rows =
+        queryRows(db.value(),
+                  u"SELECT k.hash, k.env, k.scopes, o.pk, o.id, o.slug, o.name FROM api_keys k"
+                  " JOIN organizations o ON o.pk = k.org_pk WHERE k.hash = ?"_s,
+                  {hash});
     if (!rows)
         return rows.error();
     // The index finds the row; the comparison itself is constant-time.
@@ -229,9 +230,9 @@ api::Result<KeyContext> Engine::authenticate(const QString &secret)
     if (!ApiKeys::sameHash(key.at(0).toString(), hash) ||
         key.at(1).toString() != environmentWord(*env))
         return unauthorized;
-    const KeyContext context{Scope{key.at(3).toLongLong(), *env}, key.at(4).toString(),
-                             key.at(5).toString(),
-                             key.at(2).toString().split(u' ', Qt::SkipEmptyParts)};
+    const KeyContext context{
+        Scope{key.at(3).toLongLong(), *env}, key.at(4).toString(), key.at(5).toString(),
+        key.at(2).toString().split(u' ', Qt::SkipEmptyParts), key.at(6).toString()};
     const QMutexLocker lock(&m_keyCacheMutex);
     if (m_keyCache.size() > 10000)
         m_keyCache.clear(); // many keys in a short time: start again rather than grow

@@ -34,6 +34,7 @@ struct KeyContext
     QString orgId;
     QString orgSlug;
     QStringList scopes;
+    QString orgName;
 
     bool allows(const QString &scopeName) const
     {

@@ -242,20 +242,14 @@ void ApiServer::addRoutes()
     });
 
     // Meterdesk extensions (docs/openapi.yaml).
+    // Any valid key may ask who it is: the answer is only its own identity.
     addRoute(u"/v1/meterdesk/whoami"_s, false,
-             [](BillingService &s, const KeyContext &k, const QJsonValue &, const RequestInfo &) {
-                 auto orgs = s.listOrganizations(k);
-                 if (!orgs)
-                     return Answer(orgs.error());
-                 QString name;
-                 for (const api::OrganizationInfo &org : orgs.value().list)
-                     if (org.slug == k.orgSlug)
-                         name = org.name;
-                 return Answer(QJsonObject{
-                     {u"organization"_s,
-                      QJsonObject{{u"id"_s, k.orgId}, {u"slug"_s, k.orgSlug}, {u"name"_s, name}}},
-                     {u"environment"_s, k.scope.envWord()},
-                     {u"scopes"_s, QJsonArray::fromStringList(k.scopes)}});
+             [](BillingService &, const KeyContext &k, const QJsonValue &, const RequestInfo &) {
+                 return Answer(QJsonObject{{u"organization"_s, QJsonObject{{u"id"_s, k.orgId},
+                                                                           {u"slug"_s, k.orgSlug},
+                                                                           {u"name"_s, k.orgName}}},
+                                           {u"environment"_s, k.scope.envWord()},
+                                           {u"scopes"_s, QJsonArray::fromStringList(k.scopes)}});
              });
     addRoute(
         u"/v1/meterdesk/customers.list"_s, false,

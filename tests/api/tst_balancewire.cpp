@@ -124,12 +124,26 @@ private Q_SLOTS:
         QCOMPARE(again.value(), request.value());
     }
 
+    void nestingLimitCountsOnlyStructure()
+    {
+        // As deep as allowed, with brackets and escaped quotes inside strings.
+        QByteArray body = "{\"customer_id\":\"[[[{{\\\"[[[\",\"p\":";
+        body +=
+            QByteArray(JsonReader::MaxDepth - 1, '[') + QByteArray(JsonReader::MaxDepth - 1, ']');
+        body += "}";
+        QVERIFY(JsonReader::fromBody(body).ok());
+    }
+
     void listRequestRejects_data()
     {
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<QString>("message");
         QTest::newRow("not json") << QByteArray("{") << u"the body is not valid JSON"_s;
         QTest::newRow("not an object") << QByteArray("[]") << u"the body must be a JSON object"_s;
+        QTest::newRow("nested too deep")
+            << QByteArray(R"({"p":)" + QByteArray(JsonReader::MaxDepth, '[') +
+                          QByteArray(JsonReader::MaxDepth, ']') + "}")
+            << u"the body nests arrays and objects deeper than 32 levels"_s;
         QTest::newRow("limit zero")
             << QByteArray(R"({"limit":0})") << u"limit: expected an integer from 1 to 200"_s;
         QTest::newRow("limit 201")

@@ -1,0 +1,309 @@
+// Security at the HTTP boundary (issue 8), against a real meterdesk-server:
+// every route of docs/openapi.yaml refuses a key that lacks its scope and
+// serves one holding only that scope; no key, a wrong key or a wrong method
+// is refused everywhere; test and live keys never see each other's data;
+// another platform's tenants cannot be reached; bodies are bounded in size
+// and nesting; and no secret is stored in the database, only its hash.
+#include "services/api/JsonReader.h"
+#include "services/engine/ApiKeys.h"
+#include "services/engine/Database.h"
+#include "services/engine/Engine.h"
+#include "services/engine/Sql.h"
+#include "tests/conformance/ServerProcess.h"
+#include "tests/support/HttpClient.h"
+#include "tests/support/TestDatabase.h"
+
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTest>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QByteArray AllKey = "sk_test_admin00000000000000000000000000";
+const QByteArray LiveKey = "sk_live_security000000000000000000000000";
+const QByteArray RivalKey = "sk_test_rival00000000000000000000000000";
+
+// A key per scope holding only it, and one holding every other scope.
+QByteArray onlyKey(qsizetype scope)
+{
+    return "sk_test_only" + QByteArray::number(scope).rightJustified(28, '0');
+}
+QByteArray allButKey(qsizetype scope)
+{
+    return "sk_test_allbut" + QByteArray::number(scope).rightJustified(26, '0');
+}
+QStringList scopes()
+{
+    QStringList list = engine::ApiKeys::knownScopes();
+    list.removeAll(u"*"_s);
+    return list;
+}
+
+struct Route
+{
+    QByteArray path;
+    QString scope; // empty: any valid key
+    QByteArray body;
+};
+
+// moc (6.4) miscounts braces inside raw strings: every raw string in this
+// file closes what it opens.
+
+// Every route with a body it accepts (against the admin workspace).
+const QList<Route> &routes()
+{
+    static const QList<Route> list{
+        {"/v1/balances.list", u"balances:read"_s, "{}"},
+        {"/v1/billing.import", u"billing:write"_s,
+         R"({"customer_id":"zed","dry_run":true,"billables":[{"plan":{"plan_id":"basic"}}]})"},
+        {"/v1/balances.track_tokens", u"balances:write"_s,
+         R"({"customer_id":"dora","model_id":"openai/gpt-4o-mini","input_tokens":1,"output_tokens":1})"},
+        {"/v1/rewards.update", u"rewards:write"_s,
+         R"({"reward_id":"launch","coupon":{"name":"Launch"}})"},
+        {"/v1/customers/dora/billing_portal", u"billing:read"_s, "{}"},
+        {"/v1/products/basic", u"plans:write"_s, R"({"name":"Basic"})"},
+        {"/v1/platform/organizations/stripe", u"platform:write"_s,
+         R"({"organization_slug":"delta-t1","test_account_id":"acct_ok"})"},
+        {"/v1/meterdesk/whoami", QString(), "{}"},
+        {"/v1/meterdesk/customers.list", u"balances:read"_s, "{}"},
+        {"/v1/meterdesk/customers.get", u"balances:read"_s, R"({"customer_id":"dora"})"},
+        {"/v1/meterdesk/features.list", u"balances:read"_s, "{}"},
+        {"/v1/meterdesk/products.list", u"balances:read"_s, "{}"},
+        {"/v1/meterdesk/rewards.list", u"balances:read"_s, "{}"},
+        {"/v1/meterdesk/organizations.list", u"balances:read"_s, "{}"},
+        {"/v1/meterdesk/models.list", u"balances:read"_s, "{}"},
+        {"/v1/meterdesk/track_tokens.price", u"balances:read"_s,
+         R"({"customer_id":"dora","model_id":"openai/gpt-4o-mini","input_tokens":1,"output_tokens":1})"},
+        {"/v1/meterdesk/usage_events.list", u"balances:read"_s, "{}"},
+    };
+    return list;
+}
+
+QJsonObject workspace()
+{
+    QFile file(QStringLiteral(MD_TEST_CONFORMANCE_DIR "/admin-workspace.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read the admin workspace");
+    QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    QJsonArray organizations = root.value(u"organizations"_s).toArray();
+    const auto key = [](const QByteArray &secret, const QStringList &held) {
+        return QJsonObject{{u"env"_s, QString::fromLatin1(secret.mid(3, 4))},
+                           {u"secret"_s, QString::fromLatin1(secret)},
+                           {u"scopes"_s, QJsonArray::fromStringList(held)},
+                           {u"created_at"_s, 1000}};
+    };
+    for (qsizetype i = 0; i < organizations.size(); ++i) {
+        QJsonObject organization = organizations.at(i).toObject();
+        QJsonArray keys = organization.value(u"api_keys"_s).toArray();
+        if (organization.value(u"id"_s) == "org_delta"_L1) {
+            for (qsizetype s = 0; s < scopes().size(); ++s) {
+                QStringList others = scopes();
+                others.removeAt(s);
+                keys.append(key(onlyKey(s), {scopes().at(s)}));
+                keys.append(key(allButKey(s), others));
+            }
+            keys.append(key(LiveKey, {u"*"_s}));
+        } else if (organization.value(u"id"_s) == "org_rival"_L1) {
+            keys.append(key(RivalKey, {u"*"_s}));
+        }
+        organization.insert(u"api_keys"_s, keys);
+        organizations.replace(i, organization);
+    }
+    root.insert(u"organizations"_s, organizations);
+    return root;
+}
+
+QString describe(const test::HttpClient::Response &response)
+{
+    return u"%1 %2"_s.arg(response.status).arg(QString::fromUtf8(response.body.left(300)));
+}
+
+} // namespace
+
+class TestSecurity final : public QObject
+{
+    Q_OBJECT
+
+    test::TestDatabase m_database;
+    test::ServerProcess m_server;
+
+    test::HttpClient::Response post(const QByteArray &key, const QByteArray &path,
+                                    const QByteArray &body)
+    {
+        test::HttpClient client(m_server.url(), key);
+        return client.post(path, body);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
+        {
+            engine::Engine setup(m_database.location());
+            QVERIFY(setup.open().ok());
+            auto loaded = setup.loadWorkspace(workspace());
+            QVERIFY2(loaded.ok(), loaded.ok() ? "" : qPrintable(loaded.error().message));
+        }
+        const QString problem = m_server.start(m_database.location());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
+    void cleanupTestCase() { QCOMPARE(m_server.stop(), 0); }
+
+    void everyDocumentedRouteIsCovered()
+    {
+        QFile spec(QStringLiteral(MD_SOURCE_DIR "/docs/openapi.yaml"));
+        QVERIFY(spec.open(QIODevice::ReadOnly | QIODevice::Text));
+        static const QRegularExpression pathLine(uR"(^  (/v1/\S+):$)"_s,
+                                                 QRegularExpression::MultilineOption);
+        QStringList covered;
+        for (const Route &route : routes())
+            covered << QString::fromLatin1(route.path);
+        auto matches = pathLine.globalMatch(QString::fromUtf8(spec.readAll()));
+        int documented = 0;
+        while (matches.hasNext()) {
+            QString path = matches.next().captured(1);
+            path.replace(u"{customer_id}"_s, u"dora"_s).replace(u"{product_id}"_s, u"basic"_s);
+            QVERIFY2(covered.contains(path), qPrintable(path + u" has no scope case here"_s));
+            ++documented;
+        }
+        QCOMPARE(documented, routes().size());
+    }
+
+    void everyRouteNeedsItsScope_data()
+    {
+        QTest::addColumn<int>("route");
+        for (qsizetype r = 0; r < routes().size(); ++r)
+            QTest::newRow(routes().at(r).path.constData()) << int(r);
+    }
+    void everyRouteNeedsItsScope()
+    {
+        QFETCH(int, route);
+        const Route &tried = routes().at(route);
+        for (qsizetype s = 0; s < scopes().size(); ++s) {
+            const bool needed = scopes().at(s) == tried.scope;
+            const auto without = post(allButKey(s), tried.path, tried.body);
+            if (needed) {
+                QVERIFY2(without.status == 403 && without.body.contains("insufficient_scopes"),
+                         qPrintable(u"without "_s + tried.scope + u": "_s + describe(without)));
+                const auto with = post(onlyKey(s), tried.path, tried.body);
+                QVERIFY2(with.status / 100 == 2 || with.status == 400 || with.status == 404,
+                         qPrintable(u"with only "_s + tried.scope + u": "_s + describe(with)));
+            } else if (tried.scope.isEmpty()) {
+                QCOMPARE(without.status, 200);
+            }
+        }
+    }
+
+    void everyRouteRefusesStrangers()
+    {
+        for (const Route &route : routes()) {
+            QCOMPARE(post({}, route.path, route.body).status, 401);
+            QCOMPARE(post("sk_test_wrong000000000000000000000000", route.path, route.body).status,
+                     401);
+            QCOMPARE(post("Basic YWxhZGRpbjpvcGVuc2VzYW1l", route.path, route.body).status, 401);
+            test::HttpClient client(m_server.url(), AllKey);
+            QCOMPARE(client.send("GET", route.path, {}).status, 405);
+        }
+    }
+
+    void testAndLiveNeverMeet()
+    {
+        // The live key of the same organization sees none of its test data...
+        const auto customers = post(LiveKey, "/v1/meterdesk/customers.list", "{}");
+        QCOMPARE(customers.status, 200);
+        QVERIFY2(!customers.body.contains("dora"), customers.body.constData());
+        QCOMPARE(post(LiveKey, "/v1/meterdesk/customers.get", R"({"customer_id":"dora"})").status,
+                 404);
+        QCOMPARE(post(LiveKey, "/v1/customers/dora/billing_portal", "{}").status, 404);
+        QCOMPARE(post(LiveKey, "/v1/products/basic", R"({"name":"Hijacked"})").status, 404);
+        QCOMPARE(post(LiveKey, "/v1/billing.import", routes().at(1).body).status, 404); // no plan
+        // ...and what a test key writes stays in test.
+        QCOMPARE(post(AllKey, "/v1/billing.import",
+                      R"({"customer_id":"zed","billables":[{"plan":{"plan_id":"basic"}}]})")
+                     .status,
+                 200);
+        QCOMPARE(post(AllKey, "/v1/meterdesk/customers.get", R"({"customer_id":"zed"})").status,
+                 200);
+        QCOMPARE(post(LiveKey, "/v1/meterdesk/customers.get", R"({"customer_id":"zed"})").status,
+                 404);
+        const auto balances = post(LiveKey, "/v1/balances.list", "{}");
+        QCOMPARE(balances.status, 200);
+        QVERIFY2(!balances.body.contains("dora") && !balances.body.contains("zed"),
+                 balances.body.constData());
+    }
+
+    void anotherPlatformsTenantsAreUnreachable()
+    {
+        const auto organizations = post(RivalKey, "/v1/meterdesk/organizations.list", "{}");
+        QCOMPARE(organizations.status, 200);
+        QVERIFY(organizations.body.contains("rival-t1"));
+        QVERIFY2(!organizations.body.contains("delta"), organizations.body.constData());
+        const auto link = post(RivalKey, "/v1/platform/organizations/stripe",
+                               R"({"organization_slug":"delta-t1","test_account_id":"acct_ok"})");
+        QCOMPARE(link.status, 404);
+        QVERIFY(link.body.contains("not_found"));
+        QVERIFY(!link.body.contains("Delta tenant"));
+    }
+
+    void bodiesAreBounded()
+    {
+        const QByteArray big = "{\"customer_id\":\"" + QByteArray(1024 * 1024, 'x') + "\"}";
+        const auto tooBig = post(AllKey, "/v1/meterdesk/customers.get", big);
+        QCOMPARE(tooBig.status, 413);
+        QVERIFY(tooBig.body.contains("payload_too_large"));
+        const int depth = api::JsonReader::MaxDepth;
+        const auto tooDeep =
+            post(AllKey, "/v1/balances.track_tokens",
+                 "{\"customer_id\":\"dora\",\"properties\":" + QByteArray(depth, '[') +
+                     QByteArray(depth, ']') + "}");
+        QCOMPARE(tooDeep.status, 400);
+        QVERIFY2(tooDeep.body.contains("deeper than"), tooDeep.body.constData());
+        // The server still answers after both.
+        QCOMPARE(post(AllKey, "/v1/meterdesk/whoami", "{}").status, 200);
+    }
+
+    void onlyHashesOfKeysAreStored()
+    {
+        QList<QByteArray> secrets{AllKey, "sk_test_adminread0000000000000000000000", LiveKey,
+                                  RivalKey};
+        for (qsizetype s = 0; s < scopes().size(); ++s)
+            secrets << onlyKey(s) << allButKey(s);
+        engine::Database database(m_database.location());
+        auto rows = engine::queryRows(database.connection().value(),
+                                      u"SELECT prefix, hash, scopes, name FROM api_keys"_s, {});
+        QVERIFY(rows.ok());
+        QCOMPARE(rows.value().size(), secrets.size());
+        QSet<QString> hashes;
+        for (const QVariantList &row : rows.value()) {
+            QVERIFY(row.at(1).toString().startsWith("sha256:"_L1));
+            hashes.insert(row.at(1).toString());
+            for (const QVariant &column : row)
+                for (const QByteArray &secret : std::as_const(secrets))
+                    QVERIFY(!column.toString().toLatin1().contains(secret.mid(8)));
+        }
+        for (const QByteArray &secret : std::as_const(secrets))
+            QVERIFY(hashes.contains(engine::ApiKeys::hashOf(QString::fromLatin1(secret))));
+        if (test::TestDatabase::usesPostgres())
+            return;
+        // Every byte SQLite keeps on disk, the write-ahead log included.
+        QDirIterator files(QFileInfo(m_database.location()).absolutePath(), QDir::Files);
+        while (files.hasNext()) {
+            QFile file(files.next());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray bytes = file.readAll();
+            for (const QByteArray &secret : std::as_const(secrets))
+                QVERIFY2(!bytes.contains(secret.mid(8)), qPrintable(file.fileName()));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSecurity)
+#include "tst_security.moc"
