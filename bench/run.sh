@@ -27,7 +27,19 @@ echo "== balances.track_tokens on SQLite (synchronous=NORMAL, then FULL)"
 MD_SQLITE_SYNCHRONOUS=FULL "$build/bench/bench_track" --database "$scratch/track-full.db" \
   --server "$build/app/meterdesk-server" --async-calls 40000
 
+echo
+echo "== mixed load on SQLite for 60 s (list, track, import dry run)"
+catalogue=tests/conformance/data/pricing-catalogue.json
+"$build/bench/bench_load" --database "$scratch/load.db" --server "$build/app/meterdesk-server" \
+  --catalogue "$catalogue"
+
 if [ -n "${MD_TEST_POSTGRES_URL:-}" ]; then
+  echo
+  echo "== mixed load on PostgreSQL for 60 s"
+  psql -q "$MD_TEST_POSTGRES_URL" -c "CREATE DATABASE meterdesk_bench_load" >/dev/null
+  "$build/bench/bench_load" --database "${MD_TEST_POSTGRES_URL%/*}/meterdesk_bench_load" \
+    --server "$build/app/meterdesk-server" --catalogue "$catalogue"
+
   echo
   echo "== balances.track_tokens on PostgreSQL"
   psql -q "$MD_TEST_POSTGRES_URL" -c "CREATE DATABASE meterdesk_bench_track" >/dev/null
