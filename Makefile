@@ -3,7 +3,7 @@
 BUILD_DIR := build
 DEMO_DB   ?= $(BUILD_DIR)/demo/meterdesk-demo.db
 
-.PHONY: all setup configure build run test bench clean
+.PHONY: all setup configure build run test bench fuzz clean
 
 all: build
 
@@ -27,6 +27,11 @@ test: build
 # Figures, not assertions: see bench/README.md.
 bench: build
 	@bash scripts/with-postgres.sh bash bench/run.sh $(BUILD_DIR)
+
+# libFuzzer targets in build-fuzz/ (clang), FUZZ_SECONDS each: see fuzz/README.md.
+FUZZ_SECONDS ?= 30
+fuzz: setup
+	@bash fuzz/run.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD_DIR)

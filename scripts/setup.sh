@@ -7,6 +7,8 @@ set -euo pipefail
 # libqt6opengl6-dev is named explicitly: Qt Charts needs it and
 # --no-install-recommends would otherwise drop it. qt6-httpserver-dev needs
 # qt6-websockets-dev. chromium renders the billing portal page in its test.
+# clang-14 with libclang-rt-14-dev builds the libFuzzer targets of `make fuzz`;
+# llvm-14 brings the symbolizer that turns their sanitizer reports into lines.
 PACKAGES=(
   build-essential cmake ninja-build pkg-config clang-format
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
@@ -18,6 +20,7 @@ PACKAGES=(
   xvfb xauth
   chromium
   sqlite3
+  clang-14 libclang-rt-14-dev llvm-14
 )
 
 missing=()

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Runs every fuzz target (or those named) for SECONDS each on its seed corpus
+# and saved findings, under ASan, UBSan and leak detection. Any crash, leak,
+# timeout or sanitizer report fails the run; the input is kept in
+# build-fuzz/findings/<target>/. Usage: run.sh SECONDS [TARGET...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}
+shift || true
+build=build-fuzz
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(track_tokens list_balances import_customer update_product update_reward
+           link_organization billing_portal page_request workspace_loader)
+fi
+
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
+
+export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export ASAN_SYMBOLIZER_PATH=$(command -v llvm-symbolizer-14 || command -v llvm-symbolizer)
+
+failed=0
+rows=()
+for t in "${targets[@]}"; do
+  work=$build/corpus/$t   # grows from run to run; the seeds stay as committed
+  findings=$build/findings/$t
+  log=$build/logs/$t.log
+  mkdir -p "$work" "$findings" "$(dirname "$log")"
+  dirs=("$work" "fuzz/corpus/$t")
+  [ -d "fuzz/regressions/$t" ] && dirs+=("fuzz/regressions/$t")
+  echo "== $t: ${seconds}s (log: $log)"
+  set +e
+  "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="$findings/" "${dirs[@]}" >"$log" 2>&1
+  status=$?
+  set -e
+  stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -n 1; }
+  execs=$(stat number_of_executed_units)
+  rate=$(stat average_exec_per_sec)
+  cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -n 1)
+  result=ok
+  if [ $status -ne 0 ] || grep -qE '^(==[0-9]+==ERROR|SUMMARY: |.*runtime error: )' "$log"; then
+    failed=1
+    result="FAILED: $(grep -Eom1 'ERROR: [A-Za-z]+: [a-z -]+|runtime error: .*|ALARM: .*|FATAL: .*' "$log" || echo "exit $status")"
+    tail -n 40 "$log"
+    ls -1 "$findings" | sed 's/^/  finding: /'
+  fi
+  rows+=("$(printf '%-18s %10s %8s %7s  %-20s %s' "$t" "${execs:-?}" "${rate:-?}" "${seconds}" "${cov:-?}" "$result")")
+done
+
+echo
+printf '%-18s %10s %8s %7s  %-20s %s\n' target execs exec/s seconds coverage result
+printf '%s\n' "${rows[@]}"
+exit $failed
