@@ -4,6 +4,7 @@
 #include <QVariant>
 
 #include <cmath>
+#include <limits>
 
 namespace md::api {
 
@@ -116,9 +117,12 @@ QString Decimal::toString() const
 
 QJsonValue Decimal::toJson() const
 {
-    constexpr Int128 maxSafe = 9007199254740991;
-    if (isInteger() && m_raw / One <= maxSafe && m_raw / One >= -maxSafe)
-        return QJsonValue(qint64(m_raw / One));
+    // Every 64-bit integer, as fromJson reads them exactly too: through a double,
+    // 777777777777777601 would come back as 777777777777777600.
+    const Int128 whole = m_raw / One;
+    if (isInteger() && whole <= std::numeric_limits<qint64>::max() &&
+        whole >= std::numeric_limits<qint64>::min())
+        return QJsonValue(qint64(whole));
     return QJsonValue(toString().toDouble());
 }
 

@@ -34,8 +34,8 @@ public:
 
     constexpr Int128 raw() const { return m_raw; }
     QString toString() const;
-    // An integral value that fits in 53 bits is written as a JSON integer,
-    // anything else as the nearest double (the wire's own precision).
+    // An integral value that fits in 64 bits is written as an exact JSON
+    // integer, anything else as the nearest double (the wire's own precision).
     QJsonValue toJson() const;
 
     constexpr bool isZero() const { return m_raw == 0; }

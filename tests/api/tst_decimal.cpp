@@ -78,6 +78,10 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("json");
         QTest::newRow("integer") << QByteArray("9007199254740991");
         QTest::newRow("negative integer") << QByteArray("-9007199254740991");
+        // Found by fuzz_update_reward: written through a double, it read back as ...600.
+        QTest::newRow("integer beyond 2^53") << QByteArray("777777777777777601");
+        QTest::newRow("largest 64-bit integer") << QByteArray("9223372036854775807");
+        QTest::newRow("smallest 64-bit integer") << QByteArray("-9223372036854775808");
         QTest::newRow("fraction") << QByteArray("87.25");
         QTest::newRow("small") << QByteArray("0.000003");
         QTest::newRow("zero") << QByteArray("0");
