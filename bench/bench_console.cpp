@@ -2,6 +2,7 @@
 // balance rows): time from opening the main window to the first rows shown,
 // from a filter change to the first rows, and resident memory after
 // scrolling to the last row. Run offscreen. Prints figures only.
+#include "bench/BenchSupport.h"
 #include "models/BalanceFilter.h"
 #include "models/BalanceListModel.h"
 #include "services/backend/EngineBackend.h"
@@ -20,18 +21,9 @@
 using namespace md;
 using namespace Qt::StringLiterals;
 
-namespace {
+using bench::residentKiB;
 
-qint64 residentKiB()
-{
-    QFile status(u"/proc/self/status"_s);
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    return -1;
-}
+namespace {
 
 template <typename F> void until(F &&done)
 {

@@ -5,6 +5,7 @@
 // EngineBackend, once over loopback HTTP to meterdesk-server. A 5 ms timer on
 // the GUI thread measures the longest gap between its ticks: the worst stall.
 // Prints figures; exits non-zero if a customer fails.
+#include "bench/BenchSupport.h"
 #include "models/ImportBatch.h"
 #include "models/ImportPreviewModel.h"
 #include "models/ImportRunner.h"
@@ -30,15 +31,11 @@
 using namespace md;
 using namespace Qt::StringLiterals;
 
+using bench::fail;
+
 namespace {
 
 QTextStream out(stdout);
-
-[[noreturn]] void fail(const QString &why)
-{
-    QTextStream(stderr) << why << Qt::endl;
-    std::exit(1);
-}
 
 const QString Secret = u"sk_test_benchimport000000000000000000000"_s;
 

@@ -4,6 +4,7 @@
 // Prints calls/s, p50 and p99 per kind, every error, and the server's resident
 // memory sampled every five seconds, to show whether it stays flat. Exits
 // non-zero on any error.
+#include "bench/BenchSupport.h"
 #include "bench/Percentile.h"
 #include "services/engine/Engine.h"
 #include "tests/support/HttpClient.h"
@@ -27,30 +28,16 @@ using namespace md;
 using bench::percentile;
 using namespace Qt::StringLiterals;
 
+using bench::fail;
+using bench::residentKiB;
+
 namespace {
 
 QTextStream out(stdout);
 
-[[noreturn]] void fail(const QString &why)
-{
-    QTextStream(stderr) << why << Qt::endl;
-    std::exit(1);
-}
-
 enum Kind { List, Track, DryRun, Kinds };
 const char *const KindNames[Kinds] = {"balances.list (page of 50)", "balances.track_tokens",
                                       "billing.import dry run"};
-
-qint64 residentKiB(qint64 pid)
-{
-    QFile status(u"/proc/%1/status"_s.arg(pid));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    return -1;
-}
 
 struct ClientFigures
 {
@@ -82,13 +69,9 @@ int main(int argc, char *argv[])
     if (parser.value(database).isEmpty() || parser.value(server).isEmpty() ||
         parser.value(catalogue).isEmpty())
         fail(u"give --database, --server and --catalogue"_s);
-    {
-        engine::Engine setup(parser.value(database));
-        if (auto opened = setup.open(); !opened)
-            fail(opened.error().message);
-        if (auto loaded = setup.loadWorkspace(test::trustWorkspace(customers)); !loaded)
-            fail(loaded.error().message);
-    }
+    if (const QString problem = test::loadTrustWorkspace(parser.value(database), customers);
+        !problem.isEmpty())
+        fail(problem);
 
     QProcess process;
     process.start(parser.value(server),
@@ -158,7 +141,7 @@ int main(int argc, char *argv[])
     held.start();
     while (held.elapsed() < qint64(seconds) * 1000) {
         std::this_thread::sleep_for(std::chrono::seconds(5)); // sampling, not synchronising
-        rss.append(residentKiB(process.processId()));
+        rss.append(residentKiB(QString::number(process.processId())));
     }
     stop = true;
     for (std::thread &thread : threads)

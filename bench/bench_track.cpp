@@ -4,6 +4,7 @@
 // the queue drains. Afterwards it checks that every customer's balance equals
 // what it started with minus exactly the expected sum. Prints figures only;
 // exits non-zero if a call failed or a balance is off.
+#include "bench/BenchSupport.h"
 #include "bench/Percentile.h"
 #include "services/api/WireCodec.h"
 #include "services/backend/EngineBackend.h"
@@ -11,6 +12,7 @@
 #include "services/engine/TokenPricing.h"
 #include "services/remote/RemoteBackend.h"
 #include "tests/support/HttpClient.h"
+#include "tests/trust/TrustWorkspace.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -28,60 +30,15 @@ using namespace md;
 using bench::percentile;
 using namespace Qt::StringLiterals;
 
+using bench::fail;
+
 namespace {
 
 QTextStream out(stdout);
-QTextStream err(stderr);
 
 const QString Model = u"openai/gpt-4o-mini"_s;
 const QString Markup = u"12.5"_s;
-const qint64 Granted = 1'000'000'000;
-
-[[noreturn]] void fail(const QString &why)
-{
-    err << why << Qt::endl;
-    std::exit(1);
-}
-
-// One organization, an AI credit system with a default markup, and customers
-// holding one prepaid row each.
-QJsonObject workspace(int customers, const QString &secret)
-{
-    QJsonArray list;
-    for (int c = 0; c < customers; ++c)
-        list.append(
-            QJsonObject{{u"id"_s, u"c%1"_s.arg(c)},
-                        {u"created_at"_s, 1},
-                        {u"balances"_s, QJsonArray{QJsonObject{{u"id"_s, u"b%1"_s.arg(c)},
-                                                               {u"feature_id"_s, u"credits"_s},
-                                                               {u"included_grant"_s, 0},
-                                                               {u"prepaid_grant"_s, Granted},
-                                                               {u"remaining"_s, Granted},
-                                                               {u"usage"_s, 0},
-                                                               {u"created_at"_s, 1}}}}});
-    const QJsonObject feature{
-        {u"id"_s, u"credits"_s},
-        {u"name"_s, u"Credits"_s},
-        {u"type"_s, u"credit_system"_s},
-        {u"created_at"_s, 1},
-        {u"credit_system"_s,
-         QJsonObject{{u"default_markup"_s, Markup.toDouble()}, {u"markups"_s, QJsonArray()}}}};
-    return QJsonObject{
-        {u"format"_s, u"meterdesk-workspace"_s},
-        {u"version"_s, 1},
-        {u"organizations"_s,
-         QJsonArray{
-             QJsonObject{{u"id"_s, u"org_bench"_s},
-                         {u"slug"_s, u"bench"_s},
-                         {u"name"_s, u"Bench"_s},
-                         {u"created_at"_s, 1},
-                         {u"api_keys"_s, QJsonArray{QJsonObject{{u"env"_s, u"test"_s},
-                                                                {u"secret"_s, secret},
-                                                                {u"scopes"_s, QJsonArray{u"*"_s}},
-                                                                {u"created_at"_s, 1}}}},
-                         {u"test"_s, QJsonObject{{u"features"_s, QJsonArray{feature}},
-                                                 {u"customers"_s, list}}}}}}};
-}
+const qint64 Granted = test::TrustGrant;
 
 api::TrackTokensRequest call(int customer, bool async)
 {
@@ -251,7 +208,8 @@ int main(int argc, char *argv[])
         engine::Engine setup(location);
         if (auto opened = setup.open(); !opened)
             fail(opened.error().message);
-        if (auto loaded = setup.loadWorkspace(workspace(customers, secret)); !loaded)
+        if (auto loaded = setup.loadWorkspace(test::trustWorkspace(customers, secret, Markup));
+            !loaded)
             fail(loaded.error().message);
     }
     out << "workspace: " << customers << " customers on "

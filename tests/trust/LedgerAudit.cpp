@@ -1,6 +1,7 @@
 #include "tests/trust/LedgerAudit.h"
 
 #include "services/api/Decimal.h"
+#include "services/engine/Database.h"
 #include "services/engine/Sql.h"
 
 #include <QHash>
@@ -122,6 +123,13 @@ LedgerAudit::TrackKeys LedgerAudit::trackKeys() const
             keys.queued.insert(row.at(0).toString());
     }
     return keys;
+}
+
+qsizetype LedgerAudit::queuedCalls(const QString &location)
+{
+    engine::Database database(location);
+    auto db = database.connection();
+    return db ? LedgerAudit(db.value()).trackKeys().queued.size() : -1;
 }
 
 } // namespace md::test

@@ -31,6 +31,9 @@ public:
         qint64 failed = 0;     // track_queue rows the worker gave up on
     };
     TrackKeys trackKeys() const;
+    // Calls waiting in the queue of the workspace at `location`, read on a
+    // connection of its own (for polling while servers run); -1 on error.
+    static qsizetype queuedCalls(const QString &location);
 
 private:
     QSqlDatabase m_db;

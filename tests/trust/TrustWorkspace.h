@@ -1,9 +1,12 @@
-// The workspace the fault and concurrency tests run on: one organization with
-// an all-scope test key, an AI credit system "credits" without markup (so a
-// call of flat/one with k million input tokens costs exactly k credits),
+// The workspace the fault and concurrency tests and the load benchmarks run
+// on: one organization with an all-scope test key, an AI credit system
+// "credits" (without markup by default, so a call of flat/one with k million
+// input tokens costs exactly k credits),
 // customers c0… holding a billion prepaid credits each, and a plan "team"
 // that imports grant 10 "plain" credits a month on.
 #pragma once
+
+#include "services/engine/Engine.h"
 
 #include <QByteArray>
 #include <QJsonArray>
@@ -16,7 +19,8 @@ namespace md::test {
 inline const QString TrustKey = QStringLiteral("sk_test_trust000000000000000000000000");
 inline constexpr qint64 TrustGrant = 1'000'000'000;
 
-inline QJsonObject trustWorkspace(int customers)
+inline QJsonObject trustWorkspace(int customers, const QString &secret = TrustKey,
+                                  const QString &creditsMarkup = {})
 {
     using namespace Qt::StringLiterals;
     QJsonArray list;
@@ -31,12 +35,15 @@ inline QJsonObject trustWorkspace(int customers)
                                                                {u"remaining"_s, TrustGrant},
                                                                {u"usage"_s, 0},
                                                                {u"created_at"_s, 1}}}}});
-    const auto creditSystem = [](const QString &id) {
+    const auto creditSystem = [](const QString &id, const QString &markup) {
+        QJsonObject system{{u"markups"_s, QJsonArray()}};
+        if (!markup.isEmpty())
+            system.insert(u"default_markup"_s, markup.toDouble()); // as a workspace file holds it
         return QJsonObject{{u"id"_s, id},
                            {u"name"_s, id},
                            {u"type"_s, u"credit_system"_s},
                            {u"created_at"_s, 1},
-                           {u"credit_system"_s, QJsonObject{{u"markups"_s, QJsonArray()}}}};
+                           {u"credit_system"_s, system}};
     };
     const QJsonObject team{{u"id"_s, u"team"_s},
                            {u"name"_s, u"Team"_s},
@@ -57,13 +64,25 @@ inline QJsonObject trustWorkspace(int customers)
              {u"name"_s, u"Trust"_s},
              {u"created_at"_s, 1},
              {u"api_keys"_s, QJsonArray{QJsonObject{{u"env"_s, u"test"_s},
-                                                    {u"secret"_s, TrustKey},
+                                                    {u"secret"_s, secret},
                                                     {u"scopes"_s, QJsonArray{u"*"_s}},
                                                     {u"created_at"_s, 1}}}},
-             {u"test"_s, QJsonObject{{u"features"_s, QJsonArray{creditSystem(u"credits"_s),
-                                                                creditSystem(u"plain"_s)}},
-                                     {u"products"_s, QJsonArray{team}},
-                                     {u"customers"_s, list}}}}}}};
+             {u"test"_s,
+              QJsonObject{{u"features"_s, QJsonArray{creditSystem(u"credits"_s, creditsMarkup),
+                                                     creditSystem(u"plain"_s, QString())}},
+                          {u"products"_s, QJsonArray{team}},
+                          {u"customers"_s, list}}}}}}};
+}
+
+// Loads the workspace into `location`: empty on success, else why not.
+inline QString loadTrustWorkspace(const QString &location, int customers)
+{
+    engine::Engine setup(location);
+    if (auto opened = setup.open(); !opened)
+        return opened.error().message;
+    if (auto loaded = setup.loadWorkspace(trustWorkspace(customers)); !loaded)
+        return loaded.error().message;
+    return {};
 }
 
 // A balances.track_tokens body costing `credits` on flat/one.

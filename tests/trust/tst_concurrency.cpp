@@ -39,7 +39,7 @@ class TestConcurrency final : public QObject
 
     test::TestDatabase m_database;
 
-    // What the tables say: remaining credits per customer and queued calls.
+    // What the tables say: remaining credits per customer.
     QHash<QString, api::Decimal> remaining()
     {
         engine::Database database(m_database.location());
@@ -56,20 +56,13 @@ class TestConcurrency final : public QObject
                               api::Decimal::parse(row.at(1).toString()).value());
         return byCustomer;
     }
-    qsizetype queued()
-    {
-        engine::Database database(m_database.location());
-        auto db = database.connection();
-        return db ? test::LedgerAudit(db.value()).trackKeys().queued.size() : -1;
-    }
 
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
-        engine::Engine setup(m_database.location());
-        QVERIFY(setup.open().ok());
-        QVERIFY(setup.loadWorkspace(test::trustWorkspace(Customers)).ok());
+        const QString problem = test::loadTrustWorkspace(m_database.location(), Customers);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     void sixteenClientsChargeExactly()
@@ -126,7 +119,8 @@ private Q_SLOTS:
               }()));
         QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 5).join(u"; "_s)));
 
-        QTRY_COMPARE_WITH_TIMEOUT(queued(), qsizetype(0), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(test::LedgerAudit::queuedCalls(m_database.location()),
+                                  qsizetype(0), 30000);
         const QHash<QString, api::Decimal> balances = remaining();
         for (int customer = 0; customer < Customers; ++customer)
             QCOMPARE(balances.value(u"c%1"_s.arg(customer)),

@@ -135,20 +135,12 @@ class TestCrashSafety final : public QObject
         return problems;
     }
 
-    qsizetype queuedCalls()
-    {
-        engine::Database database(m_database.location());
-        auto db = database.connection();
-        return db ? test::LedgerAudit(db.value()).trackKeys().queued.size() : -1;
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
-        engine::Engine setup(m_database.location());
-        QVERIFY(setup.open().ok());
-        QVERIFY(setup.loadWorkspace(test::trustWorkspace(Customers)).ok());
+        const QString problem = test::loadTrustWorkspace(m_database.location(), Customers);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     void killedServersLoseAndInventNothing()
@@ -177,7 +169,7 @@ private Q_SLOTS:
             QVERIFY2(problems.isEmpty(),
                      qPrintable(u"after kill %1 (seed %2): "_s.arg(run + 1).arg(seed) +
                                 problems.mid(0, 10).join(u"; "_s)));
-            killedWithQueue += queuedCalls() > 0;
+            killedWithQueue += test::LedgerAudit::queuedCalls(m_database.location()) > 0;
         }
         qInfo("%lld sync and %lld async calls and %lld imports acknowledged; %lld kills left "
               "calls queued",
@@ -191,7 +183,8 @@ private Q_SLOTS:
         test::ServerProcess server;
         const QString problem = server.start(m_database.location(), ServerArguments);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        QTRY_COMPARE_WITH_TIMEOUT(queuedCalls(), qsizetype(0), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(test::LedgerAudit::queuedCalls(m_database.location()),
+                                  qsizetype(0), 30000);
         QCOMPARE(server.stop(), 0);
         const QStringList problems = audit(true, 0);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 10).join(u"; "_s)));
