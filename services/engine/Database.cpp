@@ -5,6 +5,7 @@
 #include <QAtomicInteger>
 #include <QDir>
 #include <QFileInfo>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QThread>
@@ -60,6 +61,7 @@ api::Result<QSqlDatabase> Database::connection()
 {
     const Qt::HANDLE thread = QThread::currentThreadId();
     QString name;
+    bool idle = false;
     {
         const QMutexLocker lock(&m_mutex);
         name = m_connections.value(thread);
@@ -67,10 +69,22 @@ api::Result<QSqlDatabase> Database::connection()
             name = m_namePrefix + QString::number(quintptr(thread), 16);
             m_connections.insert(thread, name);
         }
+        QDeadlineTimer &ping = m_pingDue[name];
+        idle = ping.hasExpired();
+        ping.setRemainingTime(IdlePingMs);
     }
     QSqlDatabase db = QSqlDatabase::database(name, false);
-    if (db.isValid() && db.isOpen())
-        return db;
+    if (db.isValid() && db.isOpen()) {
+        // A PostgreSQL session idle for a while may have ended with a server
+        // restart; a ping finds out before a request's first statement does.
+        const bool alive =
+            !idle || m_dialect == Dialect::Sqlite || QSqlQuery(u"SELECT 1"_s, db).isActive();
+        if (alive && !takeLostConnection(name))
+            return db;
+        takeLostConnection(name);
+        forgetPreparedStatements(name);
+        db.close(); // its session is gone: open a new one
+    }
     return open(name);
 }
 
@@ -87,6 +101,7 @@ api::Result<QSqlDatabase> Database::open(const QString &name) const
         db.setConnectOptions(u"QSQLITE_BUSY_TIMEOUT=10000"_s);
         if (!db.open())
             return openError(displayName(), db.lastError());
+        db.driver()->setProperty(ConnectionNameProperty, name);
         // WAL lets readers run beside the one writer; NORMAL sync keeps every
         // commit atomic and durable across a process crash, FULL (set
         // MD_SQLITE_SYNCHRONOUS=FULL) also across a power cut, at a cost
@@ -120,6 +135,7 @@ api::Result<QSqlDatabase> Database::open(const QString &name) const
     db.setConnectOptions(options.join(u';'));
     if (!db.open())
         return openError(displayName(), db.lastError());
+    db.driver()->setProperty(ConnectionNameProperty, name);
     return db;
 }
 

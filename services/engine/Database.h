@@ -4,6 +4,7 @@
 
 #include "services/api/Result.h"
 
+#include <QDeadlineTimer>
 #include <QHash>
 #include <QMutex>
 #include <QSqlDatabase>
@@ -39,6 +40,9 @@ private:
     QString m_namePrefix;
     QMutex m_mutex;
     QHash<Qt::HANDLE, QString> m_connections;
+    // PostgreSQL: when each connection should be pinged before use again.
+    static constexpr qint64 IdlePingMs = 5000;
+    QHash<QString, QDeadlineTimer> m_pingDue;
 };
 
 } // namespace md::engine

@@ -1,6 +1,8 @@
 #include "services/engine/Sql.h"
 
 #include <QMutex>
+#include <QSet>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlRecord>
 
@@ -10,9 +12,59 @@ namespace md::engine {
 
 using namespace Qt::StringLiterals;
 
+namespace {
+
+struct LostConnections
+{
+    QMutex mutex;
+    QSet<QString> names;
+};
+
+LostConnections &lostConnections()
+{
+    static LostConnections lost;
+    return lost;
+}
+
+} // namespace
+
+bool connectionLost(const QSqlError &error)
+{
+    if (error.type() == QSqlError::ConnectionError)
+        return true;
+    // SQLSTATE classes 08 (connection exception) and 57P (operator
+    // intervention: shutdown, restart); 26000 is a prepared statement the
+    // server no longer has, as after libpq opened a new session underneath.
+    const QString code = error.nativeErrorCode();
+    if (code.startsWith("08"_L1) || code.startsWith("57P"_L1) || code == "26000"_L1)
+        return true;
+    const QString text = error.databaseText();
+    return text.contains("server closed the connection"_L1) ||
+           text.contains("no connection to the server"_L1) ||
+           text.contains("terminating connection"_L1);
+}
+
+bool takeLostConnection(const QString &connectionName)
+{
+    LostConnections &lost = lostConnections();
+    const QMutexLocker lock(&lost.mutex);
+    return lost.names.remove(connectionName);
+}
+
 api::ApiError sqlError(const QSqlQuery &query)
 {
-    return api::ApiError::internal(u"database error: %1"_s.arg(query.lastError().text()));
+    const QSqlError error = query.lastError();
+    if (connectionLost(error)) {
+        if (const QSqlDriver *driver = query.driver()) {
+            LostConnections &lost = lostConnections();
+            const QMutexLocker lock(&lost.mutex);
+            lost.names.insert(driver->property(ConnectionNameProperty).toString());
+        }
+        return api::ApiError::internal(
+            u"the connection to the database was lost (%1); it is opened again for the next request"_s
+                .arg(error.text()));
+    }
+    return api::ApiError::internal(u"database error: %1"_s.arg(error.text()));
 }
 
 api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql, const QVariantList &binds)
@@ -146,7 +198,18 @@ api::Result<api::Done> WriteTransaction::begin()
         m_writer->lock();
     }
     QSqlQuery query(m_db);
-    if (!query.exec(m_dialect == Dialect::Sqlite ? u"BEGIN IMMEDIATE"_s : u"BEGIN"_s)) {
+    const QString beginSql = m_dialect == Dialect::Sqlite ? u"BEGIN IMMEDIATE"_s : u"BEGIN"_s;
+    bool begun = query.exec(beginSql);
+    if (!begun && connectionLost(query.lastError())) {
+        // Nothing has happened yet, so a session lost while idle is simply
+        // opened again (a PostgreSQL restart costs no request its answer).
+        takeLostConnection(m_db.connectionName());
+        forgetPreparedStatements(m_db.connectionName());
+        m_db.close();
+        query = QSqlQuery(m_db);
+        begun = m_db.open() && query.exec(beginSql);
+    }
+    if (!begun) {
         if (m_writer)
             std::exchange(m_writer, nullptr)->unlock();
         return sqlError(query);

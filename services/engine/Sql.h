@@ -16,6 +16,16 @@ api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql,
                               const QVariantList &binds = {});
 api::ApiError sqlError(const QSqlQuery &query);
 
+// Whether a statement failed because the session itself is gone (the database
+// server restarted, or ended the session). sqlError() notes such a connection
+// so that Database::connection() reopens it for its thread's next request.
+bool connectionLost(const QSqlError &error);
+// The driver property naming a connection (set by Database), so that an error
+// can say which connection it came from.
+inline constexpr char ConnectionNameProperty[] = "md.connection";
+// True once for a connection sqlError() saw lost, then forgotten.
+bool takeLostConnection(const QString &connectionName);
+
 // Like runSql, for a statement run again and again: prepared once per
 // connection and kept until the connection goes. The query is valid until the
 // same statement runs again; the caller reads it and then calls finish(), so
