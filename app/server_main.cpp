@@ -56,6 +56,22 @@ std::unique_ptr<engine::Engine> openEngine(const QString &database, int &exitCod
     return engine;
 }
 
+// Prices calls with the catalogue at `path` (none: the bundled one); false,
+// having said why, when it cannot be loaded.
+bool useCatalogue(engine::Engine &engine, const QString &path)
+{
+    if (path.isEmpty())
+        return true;
+    auto catalogue = engine::PriceCatalogue::fromFile(path);
+    if (!catalogue) {
+        fail(api::ApiError::internal(
+            u"the price catalogue %1 was not loaded: %2"_s.arg(path, catalogue.error().message)));
+        return false;
+    }
+    engine.setCatalogue(std::make_shared<engine::PriceCatalogue>(catalogue.value()));
+    return true;
+}
+
 struct DemoSize
 {
     int customers = 400;
@@ -63,7 +79,7 @@ struct DemoSize
 };
 
 int workspaceCommand(QCommandLineParser &parser, const QStringList &args, const QString &database,
-                     const DemoSize &size)
+                     const DemoSize &size, const QString &catalogue)
 {
     const QString action = args.value(1);
     int exitCode = 0;
@@ -87,6 +103,17 @@ int workspaceCommand(QCommandLineParser &parser, const QStringList &args, const 
         auto engine = openEngine(database, exitCode);
         if (!engine)
             return exitCode;
+        // Async calls already answered 204 are owed to the balances: apply
+        // them first (priced as the server would: give it the same
+        // --catalogue), so the dump holds them (a dump has no queue).
+        if (!useCatalogue(*engine, catalogue))
+            return ExitFailed;
+        auto drained = engine->trackQueue().drain();
+        if (!drained)
+            return fail(drained.error());
+        if (drained.value() > 0)
+            err() << "meterdesk-server: applied " << drained.value()
+                  << " queued track_tokens calls before dumping" << Qt::endl;
         auto dumped = engine->dumpWorkspace();
         if (!dumped)
             return fail(dumped.error());
@@ -187,13 +214,8 @@ int serveCommand(QCommandLineParser &parser, const QString &database, const Serv
     auto engine = openEngine(database, exitCode);
     if (!engine)
         return exitCode;
-    if (!options.catalogue.isEmpty()) {
-        auto catalogue = engine::PriceCatalogue::fromFile(options.catalogue);
-        if (!catalogue)
-            return fail(api::ApiError::internal(u"the price catalogue %1 was not loaded: %2"_s.arg(
-                options.catalogue, catalogue.error().message)));
-        engine->setCatalogue(std::make_shared<engine::PriceCatalogue>(catalogue.value()));
-    }
+    if (!useCatalogue(*engine, options.catalogue))
+        return ExitFailed;
     engine->trackQueue().startWorker(); // also applies calls queued before a restart
     server::ApiServer api(*engine, {1024 * 1024, options.workers});
     if (!options.tlsCert.isEmpty()) {
@@ -201,12 +223,18 @@ int serveCommand(QCommandLineParser &parser, const QString &database, const Serv
         QFile keyFile(options.tlsKey);
         if (!certFile.open(QIODevice::ReadOnly) || !keyFile.open(QIODevice::ReadOnly))
             return fail(api::ApiError::internal(u"cannot read the TLS certificate or key"_s));
-        const QSslCertificate certificate(&certFile, QSsl::Pem);
-        const QSslKey key(&keyFile, QSsl::Rsa, QSsl::Pem);
-        if (certificate.isNull() || key.isNull())
+        // The whole chain (a fullchain.pem), so clients that trust only the
+        // root still verify; an RSA or an EC key.
+        const QList<QSslCertificate> chain = QSslCertificate::fromDevice(&certFile, QSsl::Pem);
+        const QByteArray keyPem = keyFile.readAll();
+        QSslKey key(keyPem, QSsl::Rsa, QSsl::Pem);
+        if (key.isNull())
+            key = QSslKey(keyPem, QSsl::Ec, QSsl::Pem);
+        if (chain.isEmpty() || chain.first().isNull() || key.isNull())
             return fail(api::ApiError::internal(
-                u"the TLS certificate or key is not a PEM file Meterdesk can use"_s));
-        api.useTls(certificate, key);
+                u"the TLS certificate or key is not a PEM file Meterdesk can use (certificates, "
+                "then an RSA or EC private key without a passphrase)"_s));
+        api.useTls(chain, key);
     }
     auto listening = api.listen(address, quint16(port));
     if (!listening)
@@ -267,7 +295,8 @@ int main(int argc, char *argv[])
     const QCommandLineOption tlsCert(u"tls-cert"_s, u"serve: PEM certificate for HTTPS."_s, u"F"_s);
     const QCommandLineOption tlsKey(u"tls-key"_s, u"serve: PEM private key for HTTPS."_s, u"F"_s);
     const QCommandLineOption catalogue(
-        u"catalogue"_s, u"serve: a models.dev price catalogue to use instead of the bundled one."_s,
+        u"catalogue"_s,
+        u"serve, workspace dump: a models.dev price catalogue to use instead of the bundled one."_s,
         u"FILE"_s);
     const QCommandLineOption workers(
         u"workers"_s, u"serve: worker threads (each with its own connection)."_s, u"N"_s, u"4"_s);
@@ -293,7 +322,8 @@ int main(int argc, char *argv[])
             return usage(
                 parser,
                 u"--customers takes a positive number, --balances-per-customer zero or more"_s);
-        return workspaceCommand(parser, args, parser.value(database), size);
+        return workspaceCommand(parser, args, parser.value(database), size,
+                                parser.value(catalogue));
     }
     if (args.first() == "serve"_L1) {
         if (args.size() != 1 || !parser.isSet(listen))

@@ -1,6 +1,7 @@
 #include "services/engine/Sql.h"
 
 #include <QMutex>
+#include <QRandomGenerator>
 #include <QSet>
 #include <QSqlDriver>
 #include <QSqlError>
@@ -53,7 +54,11 @@ bool takeLostConnection(const QString &connectionName)
 
 api::ApiError sqlError(const QSqlQuery &query)
 {
+    // The database's own words name tables and values: they go to the log,
+    // under a reference the answer gives, not to the caller.
     const QSqlError error = query.lastError();
+    const QString reference = QString::number(QRandomGenerator::global()->generate(), 16);
+    qWarning("database error %s: %s", qPrintable(reference), qPrintable(error.text()));
     if (connectionLost(error)) {
         if (const QSqlDriver *driver = query.driver()) {
             LostConnections &lost = lostConnections();
@@ -61,10 +66,11 @@ api::ApiError sqlError(const QSqlQuery &query)
             lost.names.insert(driver->property(ConnectionNameProperty).toString());
         }
         return api::ApiError::internal(
-            u"the connection to the database was lost (%1); it is opened again for the next request"_s
-                .arg(error.text()));
+            u"the connection to the database was lost (reference %1); it is opened again for the next request, so try again"_s
+                .arg(reference));
     }
-    return api::ApiError::internal(u"database error: %1"_s.arg(error.text()));
+    return api::ApiError::internal(
+        u"database error (reference %1); the server's log has the details"_s.arg(reference));
 }
 
 api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql, const QVariantList &binds)

@@ -7,6 +7,7 @@
 #include <QHttpServerResponder>
 #include <QJsonDocument>
 #include <QSslCertificate>
+#include <QSslConfiguration>
 #include <QSslKey>
 #include <QTcpServer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -83,9 +84,12 @@ ApiServer::~ApiServer()
     m_pool.waitForDone();
 }
 
-void ApiServer::useTls(const QSslCertificate &certificate, const QSslKey &key)
+void ApiServer::useTls(const QList<QSslCertificate> &chain, const QSslKey &key)
 {
-    m_http.sslSetup(certificate, key);
+    QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
+    configuration.setLocalCertificateChain(chain);
+    configuration.setPrivateKey(key);
+    m_http.sslSetup(configuration);
     m_tls = true;
 }
 
@@ -132,6 +136,9 @@ QFuture<QHttpServerResponse> ApiServer::dispatch(const QHttpServerRequest &reque
         return ready(
             errorResponse({405, u"method_not_allowed"_s,
                            u"%1 takes POST with a JSON body"_s.arg(request.url().path())}));
+    if (m_stopping) // answered at once, so the calls in flight finish and the server can exit
+        return ready(errorResponse(
+            {503, u"shutting_down"_s, u"this server is shutting down; send the request again"_s}));
     if (request.body().size() > m_options.maxBodyBytes)
         return ready(errorResponse(
             {413, u"payload_too_large"_s,

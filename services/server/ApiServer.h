@@ -34,7 +34,7 @@ public:
     ApiServer(engine::Engine &engine, Options options, QObject *parent = nullptr);
     ~ApiServer() override;
 
-    void useTls(const QSslCertificate &certificate, const QSslKey &key);
+    void useTls(const QList<QSslCertificate> &chain, const QSslKey &key);
     // The port listened on (the chosen one when `port` is 0), or an error.
     api::Result<quint16> listen(const QHostAddress &address, quint16 port);
     // Stops accepting connections; drained() follows once no request is in flight.
