@@ -1,7 +1,6 @@
 #include "services/engine/Sql.h"
 
 #include <QMutex>
-#include <QRandomGenerator>
 #include <QSet>
 #include <QSqlDriver>
 #include <QSqlError>
@@ -29,8 +28,13 @@ LostConnections &lostConnections()
 
 } // namespace
 
-bool connectionLost(const QSqlError &error)
+bool connectionLost(const QSqlQuery &query)
 {
+    // Only a server's session can be lost (and Qt's SQLite driver files
+    // ordinary statement errors as ConnectionError).
+    if (!query.driver() || query.driver()->dbmsType() != QSqlDriver::PostgreSQL)
+        return false;
+    const QSqlError error = query.lastError();
     if (error.type() == QSqlError::ConnectionError)
         return true;
     // SQLSTATE classes 08 (connection exception) and 57P (operator
@@ -54,23 +58,19 @@ bool takeLostConnection(const QString &connectionName)
 
 api::ApiError sqlError(const QSqlQuery &query)
 {
-    // The database's own words name tables and values: they go to the log,
-    // under a reference the answer gives, not to the caller.
     const QSqlError error = query.lastError();
-    const QString reference = QString::number(QRandomGenerator::global()->generate(), 16);
-    qWarning("database error %s: %s", qPrintable(reference), qPrintable(error.text()));
-    if (connectionLost(error)) {
+    if (connectionLost(query)) {
         if (const QSqlDriver *driver = query.driver()) {
             LostConnections &lost = lostConnections();
             const QMutexLocker lock(&lost.mutex);
             lost.names.insert(driver->property(ConnectionNameProperty).toString());
         }
-        return api::ApiError::internal(
-            u"the connection to the database was lost (reference %1); it is opened again for the next request, so try again"_s
-                .arg(reference));
+        qWarning("database connection lost: %s", qPrintable(error.text()));
+        return {503, u"database_unavailable"_s,
+                u"the connection to the database was lost; it is opened again for the next "
+                "request, so try again"_s};
     }
-    return api::ApiError::internal(
-        u"database error (reference %1); the server's log has the details"_s.arg(reference));
+    return api::ApiError::internal(u"database error: %1"_s.arg(error.text()));
 }
 
 api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql, const QVariantList &binds)
@@ -206,7 +206,7 @@ api::Result<api::Done> WriteTransaction::begin()
     QSqlQuery query(m_db);
     const QString beginSql = m_dialect == Dialect::Sqlite ? u"BEGIN IMMEDIATE"_s : u"BEGIN"_s;
     bool begun = query.exec(beginSql);
-    if (!begun && connectionLost(query.lastError())) {
+    if (!begun && connectionLost(query)) {
         // Nothing has happened yet, so a session lost while idle is simply
         // opened again (a PostgreSQL restart costs no request its answer).
         takeLostConnection(m_db.connectionName());

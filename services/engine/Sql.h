@@ -19,7 +19,7 @@ api::ApiError sqlError(const QSqlQuery &query);
 // Whether a statement failed because the session itself is gone (the database
 // server restarted, or ended the session). sqlError() notes such a connection
 // so that Database::connection() reopens it for its thread's next request.
-bool connectionLost(const QSqlError &error);
+bool connectionLost(const QSqlQuery &query);
 // The driver property naming a connection (set by Database), so that an error
 // can say which connection it came from.
 inline constexpr char ConnectionNameProperty[] = "md.connection";

@@ -6,6 +6,7 @@
 
 #include <QHttpServerResponder>
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QSslCertificate>
 #include <QSslConfiguration>
 #include <QSslKey>
@@ -21,7 +22,17 @@ namespace {
 
 QHttpServerResponse errorResponse(const ApiError &error)
 {
-    return QHttpServerResponse(error.toJson(), QHttpServerResponse::StatusCode(error.status));
+    if (error.status != 500)
+        return QHttpServerResponse(error.toJson(), QHttpServerResponse::StatusCode(error.status));
+    // An internal error's words (the database's, say) name tables and values:
+    // they go to the log under a reference, and the caller gets the reference.
+    const QString reference = QString::number(QRandomGenerator::global()->generate(), 16);
+    qWarning("internal error %s: %s", qPrintable(reference), qPrintable(error.message));
+    const ApiError shown{
+        500, error.code,
+        u"internal error (reference %1); the server's log has the details"_s.arg(reference)};
+    return QHttpServerResponse(shown.toJson(),
+                               QHttpServerResponse::StatusCode::InternalServerError);
 }
 
 QFuture<QHttpServerResponse> ready(QHttpServerResponse response)

@@ -3,7 +3,8 @@
 // serves one holding only that scope; no key, a wrong key or a wrong method
 // is refused everywhere; test and live keys never see each other's data;
 // another platform's tenants cannot be reached; bodies are bounded in size
-// and nesting; and no secret is stored in the database, only its hash.
+// and nesting; no secret is stored in the database, only its hash; and an
+// internal error shows the caller a reference, not the database's words.
 #include "services/api/JsonReader.h"
 #include "services/engine/ApiKeys.h"
 #include "services/engine/Database.h"
@@ -302,6 +303,21 @@ private Q_SLOTS:
             for (const QByteArray &secret : std::as_const(secrets))
                 QVERIFY2(!bytes.contains(secret.mid(8)), qPrintable(file.fileName()));
         }
+    }
+
+    // Last: it breaks the schema under the running server for a moment.
+    void internalErrorsHideTheDatabasesWords()
+    {
+        engine::Database database(m_database.location());
+        const QSqlDatabase db = database.connection().value();
+        QVERIFY(engine::runSql(db, u"ALTER TABLE usage_events RENAME TO hidden_events"_s).ok());
+        const auto failed = post(AllKey, "/v1/meterdesk/usage_events.list", "{}");
+        QVERIFY(engine::runSql(db, u"ALTER TABLE hidden_events RENAME TO usage_events"_s).ok());
+        QCOMPARE(failed.status, 500);
+        QVERIFY2(failed.body.contains("reference") && !failed.body.contains("usage_events") &&
+                     !failed.body.contains("hidden_events"),
+                 failed.body.constData());
+        QCOMPARE(post(AllKey, "/v1/meterdesk/usage_events.list", "{}").status, 200);
     }
 };
 
