@@ -6,7 +6,8 @@ set -euo pipefail
 # Kept as one list so a fresh machine and CI get exactly the same set.
 # libqt6opengl6-dev is named explicitly: Qt Charts needs it and
 # --no-install-recommends would otherwise drop it. qt6-httpserver-dev needs
-# qt6-websockets-dev. chromium renders the billing portal page in its test.
+# qt6-websockets-dev. chromium renders the billing portal page in its test;
+# openssl makes the certificate chain of the HTTPS test.
 # clang-14 with libclang-rt-14-dev builds the libFuzzer targets of `make fuzz`;
 # llvm-14 brings the symbolizer that turns their sanitizer reports into lines.
 PACKAGES=(
@@ -20,6 +21,7 @@ PACKAGES=(
   xvfb xauth
   chromium
   sqlite3
+  openssl
   clang-14 libclang-rt-14-dev llvm-14
 )
 
