@@ -17,6 +17,14 @@ fi
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 
+# The committed dictionary and every wire word of the decoders.
+dict=$build/wire.dict
+{
+  cat fuzz/json.dict
+  grep -ohE '"[a-z0-9_:.-]+"_L1' services/api/*.cpp services/engine/*.cpp |
+    sed -E 's/^"(.*)"_L1$/"\\"\1\\""/' | sort -u
+} >"$dict"
+
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export ASAN_SYMBOLIZER_PATH=$(command -v llvm-symbolizer-14 || command -v llvm-symbolizer)
@@ -33,7 +41,7 @@ for t in "${targets[@]}"; do
   echo "== $t: ${seconds}s (log: $log)"
   set +e
   "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$findings/" "${dirs[@]}" >"$log" 2>&1
+    -dict="$dict" -print_final_stats=1 -artifact_prefix="$findings/" "${dirs[@]}" >"$log" 2>&1
   status=$?
   set -e
   stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -n 1; }

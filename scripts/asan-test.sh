@@ -19,6 +19,5 @@ echo "asan: built in $((SECONDS - start)) s"
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp:print_suppressions=0
-start=$SECONDS
+# Last, so make test still ends with ctest's summary.
 bash scripts/with-postgres.sh ctest --test-dir "$build" -L unit --output-on-failure -j2
-echo "asan: tests ran in $((SECONDS - start)) s"
