@@ -215,7 +215,8 @@ private:
     api::Result<api::Done> organization(const JsonReader &org)
     {
         org.object();
-        const QString id = nonEmptyId(org.field("id"_L1));
+        const JsonReader idReader = org.field("id"_L1);
+        const QString id = nonEmptyId(idReader);
         const JsonReader slugReader = org.field("slug"_L1);
         const QString slug = nonEmptyId(slugReader);
         const QString name = org.field("name"_L1).string();
@@ -226,7 +227,10 @@ private:
         MD_CHECK(org)
         if (m_orgBySlug.contains(slug))
             slugReader.fail(u"organization \"%1\" appears twice in the file"_s.arg(slug));
+        else if (m_orgIds.contains(id))
+            idReader.fail(u"organization id \"%1\" appears twice in the file"_s.arg(id));
         MD_CHECK(org)
+        m_orgIds.insert(id);
         auto taken = exists(u"SELECT 1 FROM organizations WHERE slug = ? OR id = ?"_s, {slug, id});
         if (!taken)
             return taken.error();
@@ -272,8 +276,12 @@ private:
                     const auto accounts =
                         access.field(QLatin1StringView(env == Environment::Test ? "test" : "live"))
                             .optArray();
+                    QSet<QString> listed;
                     for (const JsonReader &account : accounts.value_or(QList<JsonReader>())) {
                         const QString accountId = nonEmptyId(account);
+                        if (org.ok() && listed.contains(accountId))
+                            account.fail(u"account \"%1\" is listed twice"_s.arg(accountId));
+                        listed.insert(accountId);
                         MD_CHECK(org)
                         if (auto added = add(u"processor_access"_s,
                                              {pk.value(), environmentWord(env), accountId});
@@ -327,6 +335,7 @@ private:
         const QString name = apiKey.field("name"_L1).optString().value_or(QString());
         const qint64 createdAt = apiKey.field("created_at"_L1).integer();
         const JsonReader secretReader = apiKey.field("secret"_L1);
+        const JsonReader hashReader = apiKey.field("hash"_L1);
         QString hash;
         QString prefix;
         if (!secretReader.isMissing()) {
@@ -337,7 +346,6 @@ private:
             hash = ApiKeys::hashOf(secret);
             prefix = ApiKeys::prefixOf(secret);
         } else {
-            const JsonReader hashReader = apiKey.field("hash"_L1);
             hash = hashReader.string();
             if (apiKey.ok() && !(hash.startsWith("sha256:"_L1) && hash.size() == 71))
                 hashReader.fail(
@@ -345,6 +353,16 @@ private:
             prefix = apiKey.field("prefix"_L1).string();
         }
         MD_CHECK(apiKey)
+        // A key authenticates one organization: its hash is unique in the database.
+        auto taken = exists(u"SELECT 1 FROM api_keys WHERE hash = ?"_s, {hash});
+        if (!taken)
+            return taken.error();
+        if (m_keyHashes.contains(hash) || taken.value())
+            (secretReader.isMissing() ? hashReader : secretReader)
+                .fail(u"this key is already given %1"_s.arg(
+                    taken.value() ? u"in this database"_s : u"earlier in the file"_s));
+        MD_CHECK(apiKey)
+        m_keyHashes.insert(hash);
         auto pk = key(u"api_keys"_s);
         if (!pk)
             return pk.error();
@@ -362,6 +380,7 @@ private:
         m_customerIds.clear();
         m_rewardIds.clear();
         m_promoCodes.clear();
+        m_idempotencyKeys.clear();
         for (const JsonReader &feature :
              env.field("features"_L1).optArray().value_or(QList<JsonReader>()))
             if (auto loaded = this->feature(feature, scope); !loaded)
@@ -788,6 +807,11 @@ private:
         const JsonReader keyReader = event.field("idempotency_key"_L1);
         const std::optional<QString> idempotencyKey =
             keyReader.isMissing() ? std::nullopt : keyReader.nullableString();
+        if (event.ok() && idempotencyKey && m_idempotencyKeys.contains(*idempotencyKey))
+            keyReader.fail(
+                u"idempotency key \"%1\" is used by another event"_s.arg(*idempotencyKey));
+        if (idempotencyKey)
+            m_idempotencyKeys.insert(*idempotencyKey);
         const qint64 createdAt = event.field("created_at"_L1).optInteger().value_or(timestamp);
         MD_CHECK(event)
         auto pk = key(u"usage_events"_s);
@@ -858,7 +882,10 @@ private:
     QSet<QString> m_customerIds;
     QSet<QString> m_rewardIds;
     QSet<QString> m_promoCodes;
+    QSet<QString> m_idempotencyKeys;
     // Unique across the whole database.
+    QSet<QString> m_orgIds;
+    QSet<QString> m_keyHashes;
     QSet<QString> m_customerProductIds;
     QSet<QString> m_balanceIds;
 };

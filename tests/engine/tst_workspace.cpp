@@ -215,6 +215,35 @@ private Q_SLOTS:
         QTest::newRow("timestamp fraction")
             << customer + u".created_at"_s << QJsonValue(1.5) << false
             << u"organizations[0].test.customers[1].created_at: expected an integer"_s;
+        // Found through fuzz_workspace_loader's rule that a refusal is a 400 naming
+        // the path: these failed at INSERT with a 500 naming a UNIQUE constraint.
+        const QJsonObject org =
+            test::smallWorkspace().value(u"organizations"_s).toArray().at(0).toObject();
+        QTest::newRow("organization id twice")
+            << u"organizations"_s
+            << QJsonValue(QJsonArray{org, QJsonObject{{u"id"_s, u"org_a"_s},
+                                                      {u"slug"_s, u"beta"_s},
+                                                      {u"name"_s, u"Beta"_s},
+                                                      {u"created_at"_s, 1}}})
+            << false << u"organizations[1].id: organization id \"org_a\" appears twice"_s;
+        const QJsonValue key = org.value(u"api_keys"_s).toArray().at(0);
+        QTest::newRow("key twice")
+            << u"organizations.0.api_keys"_s << QJsonValue(QJsonArray{key, key}) << false
+            << u"organizations[0].api_keys[1].secret: this key is already given earlier"_s;
+        QTest::newRow("processor account twice")
+            << u"organizations.0.processor"_s
+            << QJsonValue(
+                   QJsonObject{{u"accessible_accounts"_s,
+                                QJsonObject{{u"test"_s, QJsonArray{u"acct_1"_s, u"acct_1"_s}}}}})
+            << false
+            << u"organizations[0].processor.accessible_accounts.test[1]: account \"acct_1\" is listed twice"_s;
+        const QJsonObject event{{u"feature_id"_s, u"api_calls"_s},
+                                {u"value"_s, 1},
+                                {u"timestamp"_s, 5},
+                                {u"idempotency_key"_s, u"k"_s}};
+        QTest::newRow("idempotency key twice")
+            << customer + u".usage_events"_s << QJsonValue(QJsonArray{event, event}) << false
+            << u"organizations[0].test.customers[1].usage_events[1].idempotency_key: idempotency key \"k\""_s;
     }
     void badFilesAreRejectedWhole()
     {
@@ -239,6 +268,30 @@ private Q_SLOTS:
              {u"organizations"_s, u"customers"_s, u"balances"_s, u"features"_s})
             QCOMPARE(count(*fixture.engine, table), 0);
         QVERIFY(fixture.engine->isEmpty().value());
+    }
+
+    void keyOfAnotherOrganizationIsRefused()
+    {
+        test::EngineFixture fixture;
+        MD_OPEN_FIXTURE(fixture);
+        QVERIFY(fixture.engine->loadWorkspace(test::smallWorkspace()).ok());
+        const QJsonObject org =
+            test::smallWorkspace().value(u"organizations"_s).toArray().at(0).toObject();
+        const QJsonObject other{
+            {u"format"_s, u"meterdesk-workspace"_s},
+            {u"version"_s, 1},
+            {u"organizations"_s,
+             QJsonArray{QJsonObject{{u"id"_s, u"org_b"_s},
+                                    {u"slug"_s, u"beta"_s},
+                                    {u"name"_s, u"Beta"_s},
+                                    {u"created_at"_s, 1},
+                                    {u"api_keys"_s, org.value(u"api_keys"_s)}}}}};
+        auto loaded = fixture.engine->loadWorkspace(other);
+        QVERIFY(!loaded.ok());
+        QCOMPARE(loaded.error().status, 400);
+        QCOMPARE(
+            loaded.error().message,
+            u"organizations[0].api_keys[0].secret: this key is already given in this database"_s);
     }
 
     void loadingTwiceIsRefused()
