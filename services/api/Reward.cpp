@@ -2,6 +2,8 @@
 
 #include "services/api/WireCodec.h"
 
+#include <QHash>
+
 namespace md::api {
 
 namespace {
@@ -33,15 +35,20 @@ QString readCode(const JsonReader &reader)
     return code;
 }
 
-// Reads a promo code list; a code may appear once only.
+// Reads a promo code list; a code may appear once only. Looked up by hash: a
+// 1 MiB body holds some 40,000 codes, and comparing each with every earlier
+// one kept a server thread busy for seconds.
 template <typename T> QList<T> readPromoCodes(const JsonReader &reader)
 {
     QList<T> codes;
+    QHash<QString, qsizetype> firstAt;
     for (const JsonReader &item : reader.array()) {
         T code = T::read(item);
-        for (qsizetype i = 0; i < codes.size() && reader.ok(); ++i)
-            if (codes.at(i).code == code.code)
-                item.field("code"_L1).fail(u"duplicates promo_codes[%1]"_s.arg(i));
+        const qsizetype first = firstAt.value(code.code, codes.size());
+        if (first != codes.size())
+            item.field("code"_L1).fail(u"duplicates promo_codes[%1]"_s.arg(first));
+        else
+            firstAt.insert(code.code, first);
         codes.append(std::move(code));
     }
     return codes;

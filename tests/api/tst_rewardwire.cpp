@@ -195,6 +195,25 @@ private Q_SLOTS:
     }
     void updateRoundTrips() { verifyBodyRoundTrip<UpdateRewardRequest>(); }
 
+    // As many codes as a 1 MiB body holds: distinct ones decode, and a repeat
+    // names the first use however far back it is.
+    void manyPromoCodes()
+    {
+        QJsonArray codes;
+        for (int i = 0; i < 40000; ++i)
+            codes.append(QJsonObject{{u"code"_s, u"C%1"_s.arg(i)}, {u"max_uses"_s, 1}});
+        const auto body = [](const QJsonArray &list) {
+            return QJsonObject{{u"reward_id"_s, u"r"_s},
+                               {u"feature_grant"_s, QJsonObject{{u"promo_codes"_s, list}}}};
+        };
+        const auto distinct = decode<UpdateRewardRequest>(body(codes));
+        QVERIFY(distinct.ok());
+        QCOMPARE(distinct.value().featureGrant->promoCodes->size(), 40000);
+        codes.append(QJsonObject{{u"code"_s, u"C3"_s}, {u"max_uses"_s, 1}});
+        verifyRejected(decode<UpdateRewardRequest>(body(codes)),
+                       u"feature_grant.promo_codes[40000].code: duplicates promo_codes[3]"_s);
+    }
+
     void updateKeepsOmittedFields()
     {
         const auto request = decodeBody<UpdateRewardRequest>(
