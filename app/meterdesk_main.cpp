@@ -11,41 +11,79 @@
 
 using namespace Qt::StringLiterals;
 
-int main(int argc, char *argv[])
+namespace {
+
+struct Options
 {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(u"Meterdesk"_s);
-    QApplication::setApplicationName(u"meterdesk"_s);
-    QApplication::setApplicationDisplayName(u"Meterdesk"_s);
-    QApplication::setApplicationVersion(QStringLiteral(MD_VERSION));
+    QCommandLineOption database{
+        u"database"_s,
+        QCoreApplication::translate("main", "SQLite file or postgresql:// URL of the workspace."),
+        u"D"_s};
+    QCommandLineOption server{
+        u"server"_s,
+        QCoreApplication::translate("main",
+                                    "Base URL of a remote billing server (asks for the API key)."),
+        u"URL"_s};
+    QCommandLineOption demo{
+        u"demo"_s,
+        QCoreApplication::translate("main", "Load the demo workspace if the database is empty.")};
+    QCommandLineOption catalogue{
+        u"catalogue"_s,
+        QCoreApplication::translate("main",
+                                    "A models.dev price catalogue file for embedded workspaces."),
+        u"FILE"_s};
+};
+
+// Names, version and language, for --help as for the console.
+void describe()
+{
+    QCoreApplication::setOrganizationName(u"Meterdesk"_s);
+    QCoreApplication::setApplicationName(u"meterdesk"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(MD_VERSION));
     const QString language = md::views::Translator::chosenLanguage();
     md::views::Translator::install(language == "system"_L1 ? QLocale::system() : QLocale(language));
+}
 
-    QCommandLineParser parser;
+void addOptions(QCommandLineParser &parser, const Options &options)
+{
     parser.setApplicationDescription(
-        QApplication::translate("main", "Desktop console for usage-based billing."));
+        QCoreApplication::translate("main", "Desktop console for usage-based billing."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption database(
-        u"database"_s,
-        QApplication::translate("main", "SQLite file or postgresql:// URL of the workspace."),
-        u"D"_s);
-    const QCommandLineOption server(
-        u"server"_s,
-        QApplication::translate("main",
-                                "Base URL of a remote billing server (asks for the API key)."),
-        u"URL"_s);
-    const QCommandLineOption demo(
-        u"demo"_s,
-        QApplication::translate("main", "Load the demo workspace if the database is empty."));
-    const QCommandLineOption catalogue(
-        u"catalogue"_s,
-        QApplication::translate("main",
-                                "A models.dev price catalogue file for embedded workspaces."),
-        u"FILE"_s);
-    parser.addOptions({database, server, demo, catalogue});
+    parser.addOptions({options.database, options.server, options.demo, options.catalogue});
+}
+
+// --help and --version answer on a terminal without a display.
+bool onlyAsksForText(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i)
+        for (const char *text : {"-h", "--help", "--help-all", "-v", "--version"})
+            if (qstrcmp(argv[i], text) == 0)
+                return true;
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    if (onlyAsksForText(argc, argv)) {
+        QCoreApplication app(argc, argv);
+        describe();
+        QCommandLineParser parser;
+        const Options options;
+        addOptions(parser, options);
+        parser.process(app); // prints and exits 0
+        return 0;
+    }
+    QApplication app(argc, argv);
+    describe();
+    QApplication::setApplicationDisplayName(u"Meterdesk"_s);
+    QCommandLineParser parser;
+    const Options options;
+    addOptions(parser, options);
     parser.process(app);
-    if (parser.isSet(database) && parser.isSet(server)) {
+    if (parser.isSet(options.database) && parser.isSet(options.server)) {
         fputs(qPrintable(QApplication::translate(
                   "main", "meterdesk: give --database or --server, not both.\n")),
               stderr);
@@ -55,12 +93,14 @@ int main(int argc, char *argv[])
     const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     QDir().mkpath(dataDir);
     md::models::Connection connection =
-        parser.isSet(database) ? md::models::Connection::guess(parser.value(database))
-        : parser.isSet(server)
-            ? md::models::Connection{md::models::Connection::Kind::Remote, parser.value(server)}
+        parser.isSet(options.database)
+            ? md::models::Connection::guess(parser.value(options.database))
+        : parser.isSet(options.server)
+            ? md::models::Connection{md::models::Connection::Kind::Remote,
+                                     parser.value(options.server)}
             : md::views::Console::startupConnection(QDir(dataDir).filePath(u"meterdesk.db"_s));
     md::views::Console console;
-    console.setCatalogueFile(parser.value(catalogue));
-    console.open(connection, parser.isSet(demo));
+    console.setCatalogueFile(parser.value(options.catalogue));
+    console.open(connection, parser.isSet(options.demo));
     return QApplication::exec();
 }

@@ -7,7 +7,8 @@ set -euo pipefail
 # libqt6opengl6-dev is named explicitly: Qt Charts needs it and
 # --no-install-recommends would otherwise drop it. qt6-httpserver-dev needs
 # qt6-websockets-dev. chromium renders the billing portal page in its test;
-# openssl makes the certificate chain of the HTTPS test.
+# openssl makes the certificate chain of the HTTPS test; desktop-file-utils
+# and appstream validate what the Debian package installs.
 # clang-14 with libclang-rt-14-dev builds the libFuzzer targets of `make fuzz`;
 # llvm-14 brings the symbolizer that turns their sanitizer reports into lines.
 PACKAGES=(
@@ -22,6 +23,7 @@ PACKAGES=(
   chromium
   sqlite3
   openssl
+  desktop-file-utils appstream
   clang-14 libclang-rt-14-dev llvm-14
 )
 
