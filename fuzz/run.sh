@@ -32,9 +32,12 @@ export ASAN_SYMBOLIZER_PATH=$(command -v llvm-symbolizer-14 || command -v llvm-s
 failed=0
 rows=()
 for t in "${targets[@]}"; do
-  work=$build/corpus/$t   # grows from run to run; the seeds stay as committed
+  # What this run adds to the seeds. Not kept for the next run: replaying a
+  # grown corpus would take most of a short run's time.
+  work=$build/corpus/$t
   findings=$build/findings/$t
   log=$build/logs/$t.log
+  rm -rf "$work"
   mkdir -p "$work" "$findings" "$(dirname "$log")"
   dirs=("$work" "fuzz/corpus/$t")
   [ -d "fuzz/regressions/$t" ] && dirs+=("fuzz/regressions/$t")
