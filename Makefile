@@ -21,12 +21,12 @@ run: build
 	@bash scripts/run-console.sh $(BUILD_DIR)/app/meterdesk --demo --database "$(DEMO_DB)"
 
 # Every test, the PostgreSQL ones against a private server started for the run;
-# then the unit tests again under ASan and UBSan in build-asan/, and the Debian
-# package built, unpacked and started.
+# the Debian package built, unpacked and started; then the unit tests again
+# under ASan and UBSan in build-asan/ (ending with ctest's summary).
 test: build
 	@bash scripts/with-postgres.sh ctest --test-dir $(BUILD_DIR) --output-on-failure -j2
-	@bash scripts/asan-test.sh
 	@bash scripts/package-test.sh $(BUILD_DIR)
+	@bash scripts/asan-test.sh
 
 # Figures, not assertions: see bench/README.md.
 bench: build
