@@ -77,11 +77,10 @@ api::Result<QSqlDatabase> Database::connection()
     if (db.isValid() && db.isOpen()) {
         // A PostgreSQL session idle for a while may have ended with a server
         // restart; a ping finds out before a request's first statement does.
-        const bool alive =
-            !idle || m_dialect == Dialect::Sqlite || QSqlQuery(u"SELECT 1"_s, db).isActive();
-        if (alive && !takeLostConnection(name))
+        const bool lost = takeLostConnection(name);
+        if (!lost &&
+            (!idle || m_dialect == Dialect::Sqlite || QSqlQuery(u"SELECT 1"_s, db).isActive()))
             return db;
-        takeLostConnection(name);
         forgetPreparedStatements(name);
         db.close(); // its session is gone: open a new one
     }
