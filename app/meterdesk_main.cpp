@@ -1,4 +1,5 @@
 // meterdesk: the desktop console.
+#include "services/api/Version.h"
 #include "views/Console.h"
 #include "views/Translator.h"
 
@@ -12,6 +13,9 @@
 using namespace Qt::StringLiterals;
 
 namespace {
+
+// Exit codes: 0 the window was closed, 2 the command line is wrong.
+constexpr int ExitUsage = 2;
 
 struct Options
 {
@@ -39,7 +43,7 @@ void describe()
 {
     QCoreApplication::setOrganizationName(u"Meterdesk"_s);
     QCoreApplication::setApplicationName(u"meterdesk"_s);
-    QCoreApplication::setApplicationVersion(QStringLiteral(MD_VERSION));
+    QCoreApplication::setApplicationVersion(md::api::meterdeskVersion());
     const QString language = md::views::Translator::chosenLanguage();
     md::views::Translator::install(language == "system"_L1 ? QLocale::system() : QLocale(language));
 }
@@ -47,13 +51,31 @@ void describe()
 void addOptions(QCommandLineParser &parser, const Options &options)
 {
     parser.setApplicationDescription(
-        QCoreApplication::translate("main", "Desktop console for usage-based billing."));
+        QCoreApplication::translate("main", "Desktop console for usage-based billing.") +
+        u"\n\n"_s +
+        QCoreApplication::translate("main", "Exit status:\n"
+                                            "  0  The window was closed.\n"
+                                            "  2  The command line is wrong."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions({options.database, options.server, options.demo, options.catalogue});
 }
 
 // --help and --version answer on a terminal without a display.
+// A wrong command line exits 2 with a hint; process() would exit 1 for an
+// unknown option. Afterwards process() still answers --help and --version.
+bool parseOrSayWhy(QCommandLineParser &parser)
+{
+    if (parser.parse(QCoreApplication::arguments()))
+        return true;
+    fputs(
+        qPrintable(u"meterdesk: "_s + parser.errorText() + u'\n' +
+                   QCoreApplication::translate("main", "Try 'meterdesk --help' for the options.") +
+                   u'\n'),
+        stderr);
+    return false;
+}
+
 bool onlyAsksForText(int argc, char *argv[])
 {
     for (int i = 1; i < argc; ++i)
@@ -73,6 +95,8 @@ int main(int argc, char *argv[])
         QCommandLineParser parser;
         const Options options;
         addOptions(parser, options);
+        if (!parseOrSayWhy(parser))
+            return ExitUsage;
         parser.process(app); // prints and exits 0
         return 0;
     }
@@ -82,12 +106,14 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     const Options options;
     addOptions(parser, options);
+    if (!parseOrSayWhy(parser))
+        return ExitUsage;
     parser.process(app);
     if (parser.isSet(options.database) && parser.isSet(options.server)) {
         fputs(qPrintable(QApplication::translate(
                   "main", "meterdesk: give --database or --server, not both.\n")),
               stderr);
-        return 2;
+        return ExitUsage;
     }
 
     const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);

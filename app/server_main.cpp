@@ -1,4 +1,5 @@
 // meterdesk-server: command line for workspaces and API keys over the engine.
+#include "services/api/Version.h"
 #include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
 #include "services/server/ApiServer.h"
@@ -40,9 +41,10 @@ int fail(const api::ApiError &error)
     return ExitFailed;
 }
 
-int usage(const QCommandLineParser &parser, const QString &problem)
+int usage(const QString &problem)
 {
-    err() << "meterdesk-server: " << problem << "\n\n" << parser.helpText() << Qt::flush;
+    err() << "meterdesk-server: " << problem << "\n"
+          << "Try 'meterdesk-server --help' for the commands and options." << Qt::endl;
     return ExitUsage;
 }
 
@@ -78,14 +80,14 @@ struct DemoSize
     int balancesPerCustomer = 0;
 };
 
-int workspaceCommand(QCommandLineParser &parser, const QStringList &args, const QString &database,
-                     const DemoSize &size, const QString &catalogue)
+int workspaceCommand(const QStringList &args, const QString &database, const DemoSize &size,
+                     const QString &catalogue)
 {
     const QString action = args.value(1);
     int exitCode = 0;
     if (action == "load"_L1) {
         if (args.size() != 3)
-            return usage(parser, u"usage: workspace load --database D FILE"_s);
+            return usage(u"usage: workspace load --database D FILE"_s);
         auto engine = openEngine(database, exitCode);
         if (!engine)
             return exitCode;
@@ -99,7 +101,7 @@ int workspaceCommand(QCommandLineParser &parser, const QStringList &args, const 
     }
     if (action == "dump"_L1) {
         if (args.size() > 3)
-            return usage(parser, u"usage: workspace dump --database D [FILE]"_s);
+            return usage(u"usage: workspace dump --database D [FILE]"_s);
         auto engine = openEngine(database, exitCode);
         if (!engine)
             return exitCode;
@@ -134,7 +136,7 @@ int workspaceCommand(QCommandLineParser &parser, const QStringList &args, const 
     }
     if (action == "demo"_L1) {
         if (args.size() != 2)
-            return usage(parser, u"usage: workspace demo --database D"_s);
+            return usage(u"usage: workspace demo --database D"_s);
         auto engine = openEngine(database, exitCode);
         if (!engine)
             return exitCode;
@@ -152,20 +154,18 @@ int workspaceCommand(QCommandLineParser &parser, const QStringList &args, const 
               << "test API key (every scope; shown only now): " << key.secret << Qt::endl;
         return 0;
     }
-    return usage(parser,
-                 u"unknown workspace action \"%1\"; expected load, dump or demo"_s.arg(action));
+    return usage(u"unknown workspace action \"%1\"; expected load, dump or demo"_s.arg(action));
 }
 
-int keysCommand(QCommandLineParser &parser, const QStringList &args, const QString &database,
-                const QString &org, const QString &env, const QStringList &scopes)
+int keysCommand(const QStringList &args, const QString &database, const QString &org,
+                const QString &env, const QStringList &scopes)
 {
     if (args.value(1) != "create"_L1 || args.size() != 2)
         return usage(
-            parser,
             u"usage: keys create --database D --org SLUG --env test|live [--scope S ...]"_s);
     const auto environment = engine::environmentFromWord(env);
     if (org.isEmpty() || !environment)
-        return usage(parser, u"keys create needs --org SLUG and --env test or --env live"_s);
+        return usage(u"keys create needs --org SLUG and --env test or --env live"_s);
     int exitCode = 0;
     auto engine = openEngine(database, exitCode);
     if (!engine)
@@ -189,7 +189,7 @@ struct ServeOptions
     QString publicUrl; // where portal links point; the listen address when empty
 };
 
-int serveCommand(QCommandLineParser &parser, const QString &database, const ServeOptions &options)
+int serveCommand(const QString &database, const ServeOptions &options)
 {
     const qsizetype colon = options.listen.lastIndexOf(u':');
     bool portOk = false;
@@ -199,16 +199,15 @@ int serveCommand(QCommandLineParser &parser, const QString &database, const Serv
         host = host.mid(1, host.size() - 2);
     const QHostAddress address(host == "localhost"_L1 ? u"127.0.0.1"_s : host);
     if (!portOk || port > 65535 || address.isNull())
-        return usage(parser,
-                     u"--listen takes HOST:PORT, e.g. 127.0.0.1:8080 (port 0 picks a free one)"_s);
+        return usage(u"--listen takes HOST:PORT, e.g. 127.0.0.1:8080 (port 0 picks a free one)"_s);
     if (options.tlsCert.isEmpty() != options.tlsKey.isEmpty())
-        return usage(parser, u"give both --tls-cert and --tls-key, or neither"_s);
+        return usage(u"give both --tls-cert and --tls-key, or neither"_s);
     if (options.workers < 1 || options.workers > 256)
-        return usage(parser, u"--workers takes a number from 1 to 256"_s);
+        return usage(u"--workers takes a number from 1 to 256"_s);
     if (const QUrl url(options.publicUrl);
         !options.publicUrl.isEmpty() &&
         (!url.isValid() || (url.scheme() != "https"_L1 && url.scheme() != "http"_L1)))
-        return usage(parser, u"--public-url takes the http(s) URL clients reach this server at"_s);
+        return usage(u"--public-url takes the http(s) URL clients reach this server at"_s);
 
     int exitCode = 0;
     auto engine = openEngine(database, exitCode);
@@ -260,23 +259,31 @@ int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(u"meterdesk-server"_s);
-    QCoreApplication::setApplicationVersion(QStringLiteral(MD_VERSION));
+    QCoreApplication::setApplicationVersion(md::api::meterdeskVersion());
 
     QCommandLineParser parser;
+    // Laid out for people and for help2man, which writes the man page from it.
     parser.setApplicationDescription(
-        u"Meterdesk billing engine.\n\n"
-        "Commands:\n"
-        "  workspace load --database D FILE   load a workspace file (all or nothing)\n"
-        "  workspace dump --database D [FILE] write the whole workspace as JSON\n"
-        "  workspace demo --database D        load the built-in demo workspace\n"
-        "      [--customers N] [--balances-per-customer M]  a larger generated one\n"
-        "  keys create --database D --org SLUG --env test|live [--scope S ...]\n"
-        "  serve --database D --listen HOST:PORT [--tls-cert F --tls-key F] [--workers N]\n"
-        "      [--catalogue FILE] [--public-url URL]\n"
-        "      serve the API and billing portal pages until SIGTERM or SIGINT, then finish\n"
-        "      requests in flight; portal links point at --public-url (default: the listen\n"
-        "      address)\n\n"
-        "D is a SQLite file path or a postgresql://user:password@host:port/database URL."_s);
+        u"Meterdesk billing engine: workspaces, API keys and the HTTP API.\n"
+        "\n"
+        "Commands (each needs --database D):\n"
+        "  workspace load FILE    Load a workspace file, all or nothing.\n"
+        "  workspace dump [FILE]  Write the whole workspace as JSON, to standard output\n"
+        "                         without FILE; queued calls are applied first.\n"
+        "  workspace demo         Load the built-in demo workspace and print a test key;\n"
+        "                         --customers and --balances-per-customer size it.\n"
+        "  keys create            Create an API key for --org SLUG --env test|live\n"
+        "                         [--scope S ...] and print its secret, shown only once.\n"
+        "  serve                  Serve the API and billing portal pages on --listen\n"
+        "                         HOST:PORT until SIGTERM or SIGINT, then answer the\n"
+        "                         requests in flight and exit.\n"
+        "\n"
+        "D is a SQLite file path or a postgresql://user@host:port/database URL.\n"
+        "\n"
+        "Exit status:\n"
+        "  0  Done; serve: stopped by SIGTERM or SIGINT.\n"
+        "  1  The command failed; standard error says why.\n"
+        "  2  The command line is wrong."_s);
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption database(u"database"_s, u"SQLite file or postgresql:// URL."_s,
@@ -306,13 +313,17 @@ int main(int argc, char *argv[])
     parser.addOptions({database, org, env, scope, customers, perCustomer, listen, tlsCert, tlsKey,
                        workers, catalogue, publicUrl});
     parser.addPositionalArgument(u"command"_s, u"workspace, keys or serve, then the action."_s);
+    // Unknown options are a wrong command line (2), like every other; process()
+    // would exit 1 for them. It still answers --help, --help-all and --version.
+    if (!parser.parse(QCoreApplication::arguments()))
+        return usage(parser.errorText());
     parser.process(app);
 
     const QStringList args = parser.positionalArguments();
     if (args.isEmpty())
-        return usage(parser, u"no command given"_s);
+        return usage(u"no command given"_s);
     if (!parser.isSet(database))
-        return usage(parser, u"--database is required"_s);
+        return usage(u"--database is required"_s);
     if (args.first() == "workspace"_L1) {
         bool customersOk = false;
         bool perCustomerOk = false;
@@ -320,21 +331,19 @@ int main(int argc, char *argv[])
                             parser.value(perCustomer).toInt(&perCustomerOk)};
         if (!customersOk || size.customers < 1 || !perCustomerOk || size.balancesPerCustomer < 0)
             return usage(
-                parser,
                 u"--customers takes a positive number, --balances-per-customer zero or more"_s);
-        return workspaceCommand(parser, args, parser.value(database), size,
-                                parser.value(catalogue));
+        return workspaceCommand(args, parser.value(database), size, parser.value(catalogue));
     }
     if (args.first() == "serve"_L1) {
         if (args.size() != 1 || !parser.isSet(listen))
-            return usage(parser, u"usage: serve --database D --listen HOST:PORT"_s);
-        return serveCommand(parser, parser.value(database),
+            return usage(u"usage: serve --database D --listen HOST:PORT"_s);
+        return serveCommand(parser.value(database),
                             {parser.value(listen), parser.value(catalogue), parser.value(tlsCert),
                              parser.value(tlsKey), parser.value(workers).toInt(),
                              parser.value(publicUrl)});
     }
     if (args.first() == "keys"_L1)
-        return keysCommand(parser, args, parser.value(database), parser.value(org),
-                           parser.value(env), parser.values(scope));
-    return usage(parser, u"unknown command \"%1\""_s.arg(args.first()));
+        return keysCommand(args, parser.value(database), parser.value(org), parser.value(env),
+                           parser.values(scope));
+    return usage(u"unknown command \"%1\""_s.arg(args.first()));
 }

@@ -107,6 +107,7 @@ public:
     MD_BENCH_UNUSED(api::Page<api::RewardEntry>, listRewards)
     MD_BENCH_UNUSED(api::Page<api::OrganizationInfo>, listOrganizations)
     MD_BENCH_UNUSED(api::Page<api::UsageEvent>, listUsageEvents, const api::PageRequest &)
+    MD_BENCH_UNUSED(api::AboutInfo, about)
     MD_BENCH_UNUSED(api::Page<api::ModelInfo>, listModels)
     MD_BENCH_UNUSED(api::CallQuote, priceCall, const api::TrackTokensRequest &)
 #undef MD_BENCH_UNUSED

@@ -53,7 +53,7 @@ struct OpenedBackend
     // Embedded only: price calls with another models.dev catalogue file
     // (validated first). A server prices with its own; empty for remote.
     using CatalogueLoader =
-        std::function<QFuture<api::Result<backend::EngineBackend::CatalogueInfo>>(const QString &)>;
+        std::function<QFuture<api::Result<api::CatalogueInfo>>(const QString &)>;
     CatalogueLoader loadCatalogue;
 };
 OpenedBackend openBackend(const Connection &connection, const QString &apiKey,

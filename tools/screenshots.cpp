@@ -11,7 +11,9 @@
 #include "models/UsageEventModel.h"
 #include "services/backend/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
+#include "views/AboutDialog.h"
 #include "views/BalancesPage.h"
+#include "views/ConnectionDialog.h"
 #include "views/CustomersPage.h"
 #include "views/ImportPreviewPage.h"
 #include "views/ImportSourcePage.h"
@@ -87,6 +89,12 @@ int main(int argc, char *argv[])
     QDir().mkpath(out.path());
 
     QTemporaryDir dir;
+    // What File ▸ Connect lists; scripts/screenshots.sh gives this tool a
+    // settings folder of its own.
+    models::RecentConnections::remember(
+        {models::Connection::Kind::Postgres, u"postgresql://finance@db.internal/billing"_s});
+    models::RecentConnections::remember(
+        {models::Connection::Kind::Sqlite, u"/home/ana/billing/q3-migration.db"_s});
     backend::EngineBackend backend(dir.filePath(u"demo.db"_s));
     auto prepared = backend.prepare(true);
     settle([&] { return prepared.isFinished(); });
@@ -175,6 +183,21 @@ int main(int argc, char *argv[])
         settle([&] { return price.quote().has_value(); });
         price.grab().save(out.filePath(u"price-call-%1.png"_s.arg(name)));
         price.close();
+
+        views::AboutDialog *about = window.showAbout();
+        auto *catalogue = about->findChild<QLabel *>(u"catalogue"_s);
+        settle([&] { return catalogue->text() != views::AboutDialog::tr("asking…"); });
+        about->grab().save(out.filePath(u"about-%1.png"_s.arg(name)));
+        about->close();
+
+        // A server to connect to, recent connections below; the key field stays empty.
+        views::ConnectionDialog connection(&window);
+        connection.setConnection(
+            {models::Connection::Kind::Remote, u"https://billing.example.com"_s});
+        connection.show();
+        settle([] { return false; });
+        connection.grab().save(out.filePath(u"connect-%1.png"_s.arg(name)));
+        connection.close();
 
         // The import wizard on a CSV with a few problems and a few existing customers.
         QStringList lines{u"customer_id,name,email,stripe_id,plan_id,status,usage:api_calls"_s};

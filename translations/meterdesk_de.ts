@@ -2,6 +2,95 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <source>an undated snapshot</source>
+        <translation>ein undatierter Stand</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1
+taken %2, %Ln models</source>
+        <translation>
+            <numerusform>%1
+Stand %2, %Ln Modell</numerusform>
+            <numerusform>%1
+Stand %2, %Ln Modelle</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(source not given)</source>
+        <translation>(Quelle nicht angegeben)</translation>
+    </message>
+    <message>
+        <source>About Meterdesk</source>
+        <translation>Über Meterdesk</translation>
+    </message>
+    <message>
+        <source>Desktop console for usage-based billing.</source>
+        <translation>Desktop-Konsole für nutzungsbasierte Abrechnung.</translation>
+    </message>
+    <message>
+        <source>Version:</source>
+        <translation>Version:</translation>
+    </message>
+    <message>
+        <source>Qt:</source>
+        <translation>Qt:</translation>
+    </message>
+    <message>
+        <source>%1 (built with %2)</source>
+        <translation>%1 (gebaut mit %2)</translation>
+    </message>
+    <message>
+        <source>Licence:</source>
+        <translation>Lizenz:</translation>
+    </message>
+    <message>
+        <source>MIT, for Meterdesk&apos;s source code.
+The programs link Qt Charts and Qt HTTP Server, which are GPL v3:
+as built, they are distributed under the GPL v3.</source>
+        <translation>MIT, für den Quellcode von Meterdesk.
+Die Programme binden Qt Charts und Qt HTTP Server ein, die unter der GPL v3 stehen:
+So gebaut, werden sie unter der GPL v3 verbreitet.</translation>
+    </message>
+    <message>
+        <source>Connected to:</source>
+        <translation>Verbunden mit:</translation>
+    </message>
+    <message>
+        <source>asking…</source>
+        <translation>wird erfragt …</translation>
+    </message>
+    <message>
+        <source>Price catalogue:</source>
+        <translation>Preiskatalog:</translation>
+    </message>
+    <message>
+        <source>&amp;Copy details</source>
+        <translation>Angaben &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Über &amp;Qt</translation>
+    </message>
+    <message>
+        <source>not known: %1</source>
+        <translation>unbekannt: %1</translation>
+    </message>
+    <message>
+        <source>%1
+meterdesk-server</source>
+        <translation>%1
+meterdesk-server</translation>
+    </message>
+    <message>
+        <source>%1
+embedded engine</source>
+        <translation>%1
+eingebettete Engine</translation>
+    </message>
+</context>
+<context>
     <name>BalanceExport</name>
     <message>
         <source>An export is already running.</source>
@@ -1678,6 +1767,18 @@ Journal: %2</numerusform>
         <source>&amp;Import customers…</source>
         <translation>Kunden &amp;importieren …</translation>
     </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About Meterdesk…</source>
+        <translation>Über &amp;Meterdesk …</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt…</source>
+        <translation>Über &amp;Qt …</translation>
+    </message>
 </context>
 <context>
     <name>PriceCallDialog</name>
@@ -2480,6 +2581,18 @@ Journal: %2</numerusform>
     <message>
         <source>A models.dev price catalogue file for embedded workspaces.</source>
         <translation>Eine models.dev-Preiskatalogdatei für eingebettete Arbeitsbereiche.</translation>
+    </message>
+    <message>
+        <source>Exit status:
+  0  The window was closed.
+  2  The command line is wrong.</source>
+        <translation>Exit-Status:
+  0  Das Fenster wurde geschlossen.
+  2  Die Befehlszeile ist falsch.</translation>
+    </message>
+    <message>
+        <source>Try &apos;meterdesk --help&apos; for the options.</source>
+        <translation>Die Optionen zeigt &apos;meterdesk --help&apos;.</translation>
     </message>
 </context>
 </TS>

@@ -95,21 +95,19 @@ void Console::loadCatalogue(const QString &path)
 {
     if (!m_loadCatalogue)
         return;
-    m_loadCatalogue(path).then(
-        m_window.get(), [window = m_window,
-                         path](const api::Result<backend::EngineBackend::CatalogueInfo> &loaded) {
-            if (!window)
-                return;
-            if (!loaded) {
-                QMessageBox::warning(
-                    window, tr("Price catalogue not loaded"),
-                    tr("%1 was not loaded; the catalogue in use stays.\n\n%2")
-                        .arg(QDir::toNativeSeparators(path), loaded.error().message));
-                return;
-            }
-            window->showStatus(tr("Prices from %1: %Ln models", "", int(loaded.value().models))
-                                   .arg(QFileInfo(path).fileName()));
-        });
+    m_loadCatalogue(path).then(m_window.get(), [window = m_window, path](
+                                                   const api::Result<api::CatalogueInfo> &loaded) {
+        if (!window)
+            return;
+        if (!loaded) {
+            QMessageBox::warning(window, tr("Price catalogue not loaded"),
+                                 tr("%1 was not loaded; the catalogue in use stays.\n\n%2")
+                                     .arg(QDir::toNativeSeparators(path), loaded.error().message));
+            return;
+        }
+        window->showStatus(tr("Prices from %1: %Ln models", "", int(loaded.value().models))
+                               .arg(QFileInfo(path).fileName()));
+    });
 }
 
 void Console::openWithKey(const Connection &connection, const QString &apiKey, bool loadDemoIfEmpty)

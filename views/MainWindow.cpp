@@ -2,6 +2,7 @@
 
 #include "models/BalanceFilter.h"
 #include "services/backend/BillingBackend.h"
+#include "views/AboutDialog.h"
 #include "views/BalancesPage.h"
 #include "views/CommandPalette.h"
 #include "views/CustomersPage.h"
@@ -107,6 +108,11 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
         showPage(m_pages->indexOf(m_usage));
         m_usage->priceCall();
     });
+    auto *helpMenu = menuBar()->addMenu(tr("&Help"));
+    helpMenu->addAction(tr("&About Meterdesk…"), this, &MainWindow::showAbout)
+        ->setMenuRole(QAction::AboutRole);
+    helpMenu->addAction(tr("About &Qt…"), qApp, &QApplication::aboutQt)
+        ->setMenuRole(QAction::AboutQtRole);
 
     m_environmentBadge->setObjectName(QStringLiteral("environmentBadge"));
     m_environmentBadge->setMargin(2);
@@ -147,6 +153,14 @@ void MainWindow::showPreferences()
         Translator::setChosenLanguage(codes.value(names.indexOf(name), codes.first()));
     });
     dialog->open();
+}
+
+AboutDialog *MainWindow::showAbout()
+{
+    auto *about = new AboutDialog(m_backend, this);
+    about->setAttribute(Qt::WA_DeleteOnClose);
+    about->open();
+    return about;
 }
 
 void MainWindow::showCommandPalette()

@@ -15,6 +15,7 @@ class BillingBackend;
 
 namespace md::views {
 
+class AboutDialog;
 class BalancesPage;
 class CustomersPage;
 class ImportWizard;
@@ -37,6 +38,8 @@ public:
     void connectionFailed(const QString &message);
     void showCommandPalette();
     void showPreferences();
+    // Help ▸ About Meterdesk… (window-modal, deleted on close).
+    AboutDialog *showAbout();
     BalancesPage *balancesPage() const { return m_balances; }
     UsagePage *usagePage() const { return m_usage; }
     ProductsPage *productsPage() const { return m_products; }

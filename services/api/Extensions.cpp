@@ -191,6 +191,29 @@ QJsonObject ModelInfo::toJson() const
             {u"output_audio"_s, nullable(outputAudio)}};
 }
 
+CatalogueInfo CatalogueInfo::read(const JsonReader &reader)
+{
+    reader.object();
+    return {reader.field("source"_L1).string(), reader.field("generated"_L1).string(),
+            reader.field("models"_L1).integer()};
+}
+
+QJsonObject CatalogueInfo::toJson() const
+{
+    return {{u"source"_s, source}, {u"generated"_s, generated}, {u"models"_s, models}};
+}
+
+AboutInfo AboutInfo::read(const JsonReader &reader)
+{
+    reader.object();
+    return {reader.field("version"_L1).string(), CatalogueInfo::read(reader.field("catalogue"_L1))};
+}
+
+QJsonObject AboutInfo::toJson() const
+{
+    return {{u"version"_s, version}, {u"catalogue"_s, catalogue.toJson()}};
+}
+
 CallQuote CallQuote::read(const JsonReader &reader)
 {
     reader.object();

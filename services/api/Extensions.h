@@ -129,6 +129,30 @@ struct ModelInfo
     friend bool operator==(const ModelInfo &, const ModelInfo &) = default;
 };
 
+// The price catalogue an engine prices calls with: where the snapshot came
+// from, the day it was taken and how many models it prices.
+struct CatalogueInfo
+{
+    QString source;
+    QString generated; // YYYY-MM-DD, or empty when the file does not say
+    qint64 models = 0;
+
+    static CatalogueInfo read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const CatalogueInfo &, const CatalogueInfo &) = default;
+};
+
+// What the console talks to: the engine's version and its price catalogue.
+struct AboutInfo
+{
+    QString version;
+    CatalogueInfo catalogue;
+
+    static AboutInfo read(const JsonReader &reader);
+    QJsonObject toJson() const;
+    friend bool operator==(const AboutInfo &, const AboutInfo &) = default;
+};
+
 // What a track_tokens call would cost, without recording it: each pool's
 // tokens and price, the base cost, the markup applied and where it came from.
 struct CallQuote

@@ -60,6 +60,8 @@ public:
     // Meterdesk extensions (docs/openapi.yaml, /v1/meterdesk/...): the reads
     // the console browses. They need the key's `balances:read` scope.
     virtual Reply<ConnectionInfo> connectionInfo() = 0;
+    // The engine's version and price catalogue; any valid key may ask.
+    virtual Reply<api::AboutInfo> about() = 0;
     virtual Reply<api::Page<api::CustomerSummary>>
     listCustomers(const api::PageRequest &request) = 0;
     virtual Reply<api::Customer> customer(const QString &customerId) = 0;

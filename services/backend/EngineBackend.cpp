@@ -49,17 +49,19 @@ QFuture<api::Result<EngineBackend::Workspace>> EngineBackend::prepare(bool loadD
         });
 }
 
-QFuture<api::Result<EngineBackend::CatalogueInfo>> EngineBackend::loadCatalogue(const QString &path)
+QFuture<api::Result<api::CatalogueInfo>> EngineBackend::loadCatalogue(const QString &path)
 {
-    return QtConcurrent::run(&m_pool, [engine = m_engine, path]() -> api::Result<CatalogueInfo> {
-        auto catalogue = engine::PriceCatalogue::fromFile(path);
-        if (!catalogue)
-            return catalogue.error();
-        auto shared = std::make_shared<const engine::PriceCatalogue>(std::move(catalogue.value()));
-        CatalogueInfo info{shared->size(), shared->source()};
-        engine->setCatalogue(std::move(shared));
-        return info;
-    });
+    return QtConcurrent::run(
+        &m_pool, [engine = m_engine, path]() -> api::Result<api::CatalogueInfo> {
+            auto catalogue = engine::PriceCatalogue::fromFile(path);
+            if (!catalogue)
+                return catalogue.error();
+            auto shared =
+                std::make_shared<const engine::PriceCatalogue>(std::move(catalogue.value()));
+            api::CatalogueInfo info = shared->info();
+            engine->setCatalogue(std::move(shared));
+            return info;
+        });
 }
 
 QFuture<api::Result<EngineBackend::Workspace>> EngineBackend::loadDemo()
@@ -204,6 +206,14 @@ Reply<ConnectionInfo> EngineBackend::connectionInfo()
                     name = org.name;
             return ConnectionInfo{engine->database().displayName(), u"embedded"_s,
                                   k.scope.envWord(), k.orgSlug, name};
+        });
+}
+
+Reply<api::AboutInfo> EngineBackend::about()
+{
+    return run<api::AboutInfo>(
+        [](engine::BillingService &s, const engine::KeyContext &) -> api::Result<api::AboutInfo> {
+            return s.about();
         });
 }
 

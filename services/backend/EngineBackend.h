@@ -39,12 +39,7 @@ public:
 
     // Prices calls with a models.dev catalogue file from now on, once it has
     // been read and validated; on any problem the one in use stays.
-    struct CatalogueInfo
-    {
-        qsizetype models = 0;
-        QString source;
-    };
-    QFuture<api::Result<CatalogueInfo>> loadCatalogue(const QString &path);
+    QFuture<api::Result<api::CatalogueInfo>> loadCatalogue(const QString &path);
 
     Reply<api::ListBalancesResponse> listBalances(const api::ListBalancesRequest &request) override;
     Reply<api::ImportCustomerResponse>
@@ -61,6 +56,7 @@ public:
     linkOrganization(const api::LinkOrganizationRequest &request) override;
 
     Reply<ConnectionInfo> connectionInfo() override;
+    Reply<api::AboutInfo> about() override;
     Reply<api::Page<api::CustomerSummary>> listCustomers(const api::PageRequest &request) override;
     Reply<api::Customer> customer(const QString &customerId) override;
     Reply<api::Page<api::FeatureInfo>> listFeatures() override;

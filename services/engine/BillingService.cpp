@@ -1,5 +1,5 @@
 #include "services/engine/BillingService.h"
-
+#include "services/api/Version.h"
 #include "services/engine/Catalog.h"
 #include "services/engine/PlatformLinker.h"
 #include "services/engine/PortalLinks.h"
@@ -168,6 +168,11 @@ api::Result<api::Page<api::ModelInfo>> BillingService::listModels(const KeyConte
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return api::Page<api::ModelInfo>{m_engine.models(), false, std::nullopt};
+}
+
+api::AboutInfo BillingService::about() const
+{
+    return {api::meterdeskVersion(), m_engine.catalogue()->info()};
 }
 
 api::Result<api::CallQuote> BillingService::priceCall(const KeyContext &key,

@@ -54,6 +54,8 @@ public:
     api::Result<api::Page<api::ModelInfo>> listModels(const KeyContext &key);
     api::Result<api::CallQuote> priceCall(const KeyContext &key,
                                           const api::TrackTokensRequest &request);
+    // Any valid key: nothing in it belongs to an organization.
+    api::AboutInfo about() const;
 
     // 403 insufficient_scopes unless the key holds `scope` (or `*`).
     static std::optional<api::ApiError> missingScope(const KeyContext &key, const QString &scope);

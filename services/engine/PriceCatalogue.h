@@ -5,6 +5,7 @@
 #pragma once
 
 #include "services/api/Decimal.h"
+#include "services/api/Extensions.h"
 #include "services/api/Result.h"
 
 #include <QHash>
@@ -41,6 +42,7 @@ public:
     qsizetype size() const { return m_models.size(); }
     const QString &source() const { return m_source; }
     const QString &generated() const { return m_generated; }
+    api::CatalogueInfo info() const { return {m_source, m_generated, m_models.size()}; }
     QStringList modelIds() const;
 
 private:

@@ -169,6 +169,11 @@ backend::Reply<api::Customer> RemoteBackend::customer(const QString &customerId)
     return call<api::Customer>(u"/v1/meterdesk/customers.get"_s, {{u"customer_id"_s, customerId}});
 }
 
+backend::Reply<api::AboutInfo> RemoteBackend::about()
+{
+    return call<api::AboutInfo>(u"/v1/meterdesk/about"_s, {});
+}
+
 backend::Reply<api::Page<api::ModelInfo>> RemoteBackend::listModels()
 {
     return call<api::Page<api::ModelInfo>>(u"/v1/meterdesk/models.list"_s, {});

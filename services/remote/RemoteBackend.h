@@ -55,6 +55,7 @@ public:
     linkOrganization(const api::LinkOrganizationRequest &request) override;
 
     backend::Reply<backend::ConnectionInfo> connectionInfo() override;
+    backend::Reply<api::AboutInfo> about() override;
     backend::Reply<api::Page<api::CustomerSummary>>
     listCustomers(const api::PageRequest &request) override;
     backend::Reply<api::Customer> customer(const QString &customerId) override;

@@ -269,6 +269,11 @@ void ApiServer::addRoutes()
                                            {u"environment"_s, k.scope.envWord()},
                                            {u"scopes"_s, QJsonArray::fromStringList(k.scopes)}});
              });
+    // Any valid key, too: the version and price catalogue are no organization's.
+    addRoute(u"/v1/meterdesk/about"_s, false,
+             [](BillingService &s, const KeyContext &, const QJsonValue &, const RequestInfo &) {
+                 return Answer(s.about().toJson());
+             });
     addRoute(
         u"/v1/meterdesk/customers.list"_s, false,
         [](BillingService &s, const KeyContext &k, const QJsonValue &body, const RequestInfo &) {

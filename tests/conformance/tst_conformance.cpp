@@ -2,6 +2,7 @@
 // PostgreSQL ("engine"), and RemoteBackend against a meterdesk-server started
 // here on a loopback port ("remote", or "remote-tls" over HTTPS). A case that
 // passes one way and fails another is a bug.
+#include "services/api/Version.h"
 #include "services/backend/EngineBackend.h"
 #include "services/engine/PriceCatalogue.h"
 #include "services/remote/RemoteBackend.h"
@@ -417,6 +418,16 @@ private Q_SLOTS:
         QVERIFY(who.ok());
         QCOMPARE(who.value().orgSlug, u"alpha"_s);
         QCOMPARE(who.value().environment, u"test"_s);
+    }
+
+    void aboutNamesTheVersionAndTheCatalogueInUse()
+    {
+        // Both sides price with the test catalogue, not the bundled one.
+        auto about = await(m_backend->about());
+        QVERIFY2(about.ok(), about.ok() ? "" : qPrintable(about.error().message));
+        QCOMPARE(about.value().version, api::meterdeskVersion());
+        QCOMPARE(about.value().catalogue, m_catalogue.info());
+        QVERIFY(about.value().catalogue != engine::PriceCatalogue::bundled().info());
     }
 
     void billingPortalAnswersASignedLink()

@@ -7,13 +7,17 @@
 #include "models/RewardListModel.h"
 #include "models/TenantListModel.h"
 #include "models/UsageEventModel.h"
+#include "services/api/Version.h"
 #include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
+#include "services/engine/PriceCatalogue.h"
 #include "services/engine/TokenPricing.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
+#include "views/AboutDialog.h"
 #include "views/BalancesPage.h"
 #include "views/CustomersPage.h"
+#include "views/MainWindow.h"
 #include "views/PriceCallDialog.h"
 #include "views/ProductsPage.h"
 #include "views/RewardsPage.h"
@@ -24,10 +28,13 @@
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
 
+#include <QAction>
 #include <QCheckBox>
 #include <QDateTime>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -280,6 +287,47 @@ private Q_SLOTS:
         dialog.setModel(u"nobody/none"_s); // an unknown model says so
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.quote().has_value(), 10000);
         QVERIFY(dialog.resultText().contains(u"nobody/none"_s));
+    }
+
+    void aboutNamesVersionsLicenceAndTheCatalogueInUse()
+    {
+        views::MainWindow window(m_backend.get());
+        QAction *action = nullptr;
+        for (QAction *menu : window.menuBar()->actions())
+            for (QAction *item : menu->menu()->actions())
+                if (item->menuRole() == QAction::AboutRole)
+                    action = item;
+        QVERIFY2(action, "no Help ▸ About item");
+        action->trigger();
+        auto *about = window.findChild<views::AboutDialog *>();
+        QVERIFY(about);
+        const auto row = [about](const char *name) {
+            const auto *label = about->findChild<QLabel *>(QLatin1StringView(name));
+            return label ? label->text() : QString();
+        };
+        QCOMPARE(row("version"), api::meterdeskVersion());
+        QVERIFY2(row("qtVersion").startsWith(QLatin1StringView(qVersion())),
+                 qPrintable(row("qtVersion")));
+        QVERIFY(row("licence").contains("MIT"_L1));
+
+        // The engine or server answers for the catalogue it prices with.
+        const api::CatalogueInfo bundled = engine::PriceCatalogue::bundled().info();
+        QTRY_VERIFY2(row("catalogue").contains(bundled.source), qPrintable(row("catalogue")));
+        const QDate taken = QDate::fromString(bundled.generated, Qt::ISODate);
+        QVERIFY(taken.isValid());
+        QVERIFY(row("catalogue").contains(QLocale().toString(taken, QLocale::ShortFormat)));
+        QVERIFY(row("catalogue").contains(QLocale().toString(bundled.models)));
+        const bool remote = qEnvironmentVariable("MD_GUI_BACKEND") == "remote"_L1;
+        const QString engineName = remote ? u"meterdesk-server "_s : u"embedded engine "_s;
+        QTRY_VERIFY2(row("connection").endsWith(engineName + api::meterdeskVersion()),
+                     qPrintable(row("connection")));
+
+        // Copy details carries every row, one line each, and no secret.
+        const QString details = about->details();
+        for (const char *name : {"qtVersion", "licence", "connection", "catalogue"})
+            QVERIFY2(details.contains(row(name).replace(u'\n', u"; "_s)), qPrintable(details));
+        QVERIFY(details.contains(bundled.source));
+        QVERIFY(!details.contains(Key));
     }
 
     void cleanupTestCase()

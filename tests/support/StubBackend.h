@@ -69,6 +69,7 @@ public:
     {
         return unavailable<api::Page<api::FeatureInfo>>();
     }
+    backend::Reply<api::AboutInfo> about() override { return unavailable<api::AboutInfo>(); }
     backend::Reply<api::Page<api::ModelInfo>> listModels() override
     {
         return unavailable<api::Page<api::ModelInfo>>();

@@ -1,0 +1,147 @@
+// Exit codes are a promise to scripts and to systemd (Restart=on-failure):
+// 0 done, 1 the command failed, 2 the command line is wrong; --help and
+// --version answer 0 without a display or a database.
+#include <QProcess>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run run(const QString &program, const QStringList &arguments, bool withDisplay = true)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"LC_ALL"_s, u"C.UTF-8"_s);
+    env.remove(u"LANGUAGE"_s);
+    env.remove(u"QT_QPA_PLATFORM"_s);
+    env.remove(u"DISPLAY"_s);
+    env.remove(u"WAYLAND_DISPLAY"_s);
+    if (withDisplay)
+        env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    process.setProcessEnvironment(env);
+    process.start(program, arguments);
+    if (!process.waitForFinished(30000) || process.exitStatus() != QProcess::NormalExit)
+        return {};
+    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+const QString Server = QStringLiteral(MD_SERVER_BINARY);
+const QString Console = QStringLiteral(MD_CONSOLE_BINARY);
+
+} // namespace
+
+class CommandLineTest : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init() { QVERIFY(m_dir.isValid()); }
+
+    void helpAndVersionAnswerWithoutADisplay_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::newRow("meterdesk") << Console;
+        QTest::newRow("meterdesk-server") << Server;
+    }
+    void helpAndVersionAnswerWithoutADisplay()
+    {
+        QFETCH(QString, program);
+        const Run help = run(program, {u"--help"_s}, false);
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.out.contains("Exit status:"_L1), qPrintable(help.out));
+        QVERIFY(help.out.contains("--database <D>"_L1));
+        const Run version = run(program, {u"--version"_s}, false);
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY2(version.out.contains(QStringLiteral(MD_VERSION)), qPrintable(version.out));
+    }
+
+    void aWrongCommandLineExits2WithAHint_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("console: unknown option")
+            << Console << QStringList{u"--bogus"_s} << u"Unknown option 'bogus'"_s;
+        QTest::newRow("console: option without its value")
+            << Console << QStringList{u"--database"_s} << u"Missing value after '--database'"_s;
+        QTest::newRow("console: database and server")
+            << Console << QStringList{u"--database"_s, u"a.db"_s, u"--server"_s, u"http://x"_s}
+            << u"give --database or --server, not both"_s;
+        QTest::newRow("server: unknown option")
+            << Server << QStringList{u"--bogus"_s} << u"Unknown option 'bogus'"_s;
+        QTest::newRow("server: no command") << Server << QStringList{} << u"no command given"_s;
+        QTest::newRow("server: no database")
+            << Server << QStringList{u"serve"_s} << u"--database is required"_s;
+        QTest::newRow("server: unknown command")
+            << Server << QStringList{u"frobnicate"_s, u"--database"_s, u"x.db"_s}
+            << u"unknown command \"frobnicate\""_s;
+        QTest::newRow("server: bad listen address")
+            << Server
+            << QStringList{u"serve"_s, u"--database"_s, u"x.db"_s, u"--listen"_s, u"nowhere"_s}
+            << u"--listen takes HOST:PORT"_s;
+        QTest::newRow("server: key without environment")
+            << Server << QStringList{u"keys"_s, u"create"_s, u"--database"_s, u"x.db"_s}
+            << u"keys create needs --org SLUG and --env"_s;
+    }
+    void aWrongCommandLineExits2WithAHint()
+    {
+        QFETCH(QString, program);
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, says);
+        const Run result = runIn(program, arguments);
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(says), qPrintable(result.err));
+        if (program == Server)
+            QVERIFY2(result.err.contains("Try 'meterdesk-server --help'"_L1),
+                     qPrintable(result.err));
+        // Nothing was made from a wrong command line.
+        QVERIFY(!QFile::exists(m_dir.filePath(u"x.db"_s)));
+    }
+
+    void aFailedCommandExits1AndSaysWhy()
+    {
+        const QString database = m_dir.filePath(u"w.db"_s);
+        const QString missing = m_dir.filePath(u"missing.json"_s);
+        Run load = run(Server, {u"workspace"_s, u"load"_s, u"--database"_s, database, missing});
+        QCOMPARE(load.exitCode, 1);
+        QVERIFY2(load.err.contains(missing), qPrintable(load.err));
+
+        // A port already taken: systemd's Restart=on-failure retries exit 1.
+        QTcpServer taken;
+        QVERIFY(taken.listen(QHostAddress::LocalHost));
+        Run serve = run(Server, {u"serve"_s, u"--database"_s, database, u"--listen"_s,
+                                 u"127.0.0.1:%1"_s.arg(taken.serverPort())});
+        QCOMPARE(serve.exitCode, 1);
+        QVERIFY2(!serve.err.isEmpty(), "no reason given");
+
+        const Run demo = run(Server, {u"workspace"_s, u"demo"_s, u"--database"_s, database});
+        QCOMPARE(demo.exitCode, 0);
+        QVERIFY(demo.out.contains("sk_test_"_L1));
+    }
+
+private:
+    Run runIn(const QString &program, const QStringList &arguments)
+    {
+        QStringList inDir = arguments;
+        for (QString &argument : inDir)
+            if (argument == "x.db"_L1 || argument == "a.db"_L1)
+                argument = m_dir.filePath(argument);
+        return run(program, inDir);
+    }
+
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(CommandLineTest)
+#include "tst_commandline.moc"
