@@ -3,7 +3,7 @@
 BUILD_DIR := build
 DEMO_DB   ?= $(BUILD_DIR)/demo/meterdesk-demo.db
 
-.PHONY: all setup configure build run test bench fuzz clean
+.PHONY: all setup configure build run test package bench fuzz clean
 
 all: build
 
@@ -27,6 +27,10 @@ test: build
 	@bash scripts/with-postgres.sh ctest --test-dir $(BUILD_DIR) --output-on-failure -j2
 	@bash scripts/package-test.sh $(BUILD_DIR)
 	@bash scripts/asan-test.sh
+
+# The Debian package, build/meterdesk_<version>_amd64.deb (README: Install).
+package: build
+	@cd $(BUILD_DIR) && cpack -G DEB
 
 # Figures, not assertions: see bench/README.md.
 bench: build

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Debian package and checks it as a user would meet it: unpacked
 # into a throwaway folder (dpkg -x), its programs answer --version and --help,
-# its desktop file and AppStream metadata validate, every package it depends
-# on exists in Debian, and the console starts from it under Xvfb and stays up.
+# its man pages render, its desktop file and AppStream metadata validate,
+# every package it depends on exists in Debian, and the console starts from
+# it under Xvfb and stays up.
 # Usage: package-test.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
@@ -20,6 +21,16 @@ version=$(dpkg-deb -f "$deb" Version)
 "$root/usr/bin/meterdesk-server" --version | grep -q "$version" || fail "meterdesk-server --version does not say $version"
 "$root/usr/bin/meterdesk" --help >/dev/null || fail "meterdesk --help failed"
 "$root/usr/bin/meterdesk-server" --help >/dev/null || fail "meterdesk-server --help failed"
+
+# The man pages render without a groff warning and carry the exit codes.
+for page in meterdesk meterdesk-server; do
+  file="$root/usr/share/man/man1/$page.1.gz"
+  [ -s "$file" ] || fail "no man page for $page"
+  warnings=$(MANWIDTH=80 man --warnings -E UTF-8 -l "$file" 2>&1 >/dev/null)
+  [ -z "$warnings" ] || fail "man $page: $warnings"
+  MANWIDTH=80 man -E UTF-8 -l "$file" 2>/dev/null | grep -q "Exit status" || fail "man $page has no exit status"
+done
+[ -s "$root/usr/share/doc/meterdesk/user-guide.md" ] || fail "no user guide"
 
 desktop-file-validate "$root/usr/share/applications/org.meterdesk.Meterdesk.desktop"
 appstreamcli validate --no-net --pedantic "$root/usr/share/metainfo/org.meterdesk.Meterdesk.metainfo.xml" >/dev/null \

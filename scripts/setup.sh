@@ -11,6 +11,8 @@ set -euo pipefail
 # and appstream validate what the Debian package installs.
 # clang-14 with libclang-rt-14-dev builds the libFuzzer targets of `make fuzz`;
 # llvm-14 brings the symbolizer that turns their sanitizer reports into lines.
+# help2man writes the man pages from --help at build time; man-db renders
+# them in the package test.
 PACKAGES=(
   build-essential cmake ninja-build pkg-config clang-format
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
@@ -24,6 +26,7 @@ PACKAGES=(
   sqlite3
   openssl
   desktop-file-utils appstream
+  help2man man-db
   clang-14 libclang-rt-14-dev llvm-14
 )
 
