@@ -21,11 +21,13 @@ run: build
 	@bash scripts/run-console.sh $(BUILD_DIR)/app/meterdesk --demo --database "$(DEMO_DB)"
 
 # Every test, the PostgreSQL ones against a private server started for the run;
-# the Debian package built, unpacked and started; then the unit tests again
-# under ASan and UBSan in build-asan/ (ending with ctest's summary).
+# the Debian package built, unpacked and started, then installed with apt on
+# a clean bookworm system and started there; then the unit tests again under
+# ASan and UBSan in build-asan/ (ending with ctest's summary).
 test: build
 	@bash scripts/with-postgres.sh ctest --test-dir $(BUILD_DIR) --output-on-failure -j2
 	@bash scripts/package-test.sh $(BUILD_DIR)
+	@bash scripts/install-test.sh $(BUILD_DIR)
 	@bash scripts/asan-test.sh
 
 # The Debian package, build/meterdesk_<version>_amd64.deb (README: Install).

@@ -12,7 +12,8 @@ set -euo pipefail
 # clang-14 with libclang-rt-14-dev builds the libFuzzer targets of `make fuzz`;
 # llvm-14 brings the symbolizer that turns their sanitizer reports into lines.
 # help2man writes the man pages from --help at build time; man-db renders
-# them in the package test.
+# them in the package test; mmdebstrap makes the clean bookworm system the
+# install test installs the package on.
 PACKAGES=(
   build-essential cmake ninja-build pkg-config clang-format
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
@@ -26,7 +27,7 @@ PACKAGES=(
   sqlite3
   openssl
   desktop-file-utils appstream
-  help2man man-db
+  help2man man-db mmdebstrap
   clang-14 libclang-rt-14-dev llvm-14
 )
 
