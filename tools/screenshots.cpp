@@ -26,6 +26,7 @@
 #include "views/RewardDialog.h"
 #include "views/RewardsPage.h"
 #include "views/TenantsPage.h"
+#include "views/Translator.h"
 #include "views/UsagePage.h"
 
 #include <QApplication>
@@ -85,6 +86,7 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(u"MeterdeskScreenshots"_s);
     QApplication::setApplicationName(u"meterdesk"_s);
     QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
+    views::Translator::install(QLocale(QLocale::English)); // as the console starts in English
     const QDir out(app.arguments().value(1, u"docs/screenshots"_s));
     QDir().mkpath(out.path());
 

@@ -30,7 +30,12 @@ bool Translator::install(const QLocale &locale)
 {
     auto *ours = new Translator(qApp);
     if (!ours->load(locale, u"meterdesk"_s, u"_"_s, u":/i18n"_s)) {
-        delete ours;
+        // A language we have no file for: English, whose plural forms
+        // ("1 row", "2 rows") still come from a file.
+        if (ours->load(u"meterdesk_en"_s, u":/i18n"_s))
+            QCoreApplication::installTranslator(ours);
+        else
+            delete ours;
         return false;
     }
     QCoreApplication::installTranslator(ours);

@@ -18,7 +18,8 @@ public:
     explicit Translator(QObject *parent = nullptr);
 
     // Installs Meterdesk's and Qt's translations for `locale`; false when
-    // Meterdesk has none for it (English is the source language).
+    // Meterdesk has none for it, and English (the source language, with its
+    // plural forms) is used.
     static bool install(const QLocale &locale);
     // "system", "en" or "de": the choice kept in settings.
     static QString chosenLanguage();

@@ -1,0 +1,201 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>AboutDialog</name>
+    <message numerus="yes">
+        <source>%1
+taken %2, %Ln models</source>
+        <translation>
+            <numerusform>%1
+taken %2, %Ln model</numerusform>
+            <numerusform>%1
+taken %2, %Ln models</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>BalanceExport</name>
+    <message numerus="yes">
+        <source>The export stopped after %n row(s): %1</source>
+        <translation>
+            <numerusform>The export stopped after %n row: %1</numerusform>
+            <numerusform>The export stopped after %n rows: %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>BalanceListModel</name>
+    <message numerus="yes">
+        <source>%n rollover(s) carried onto this balance</source>
+        <translation>
+            <numerusform>%n rollover carried onto this balance</numerusform>
+            <numerusform>%n rollovers carried onto this balance</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>BalancesPage</name>
+    <message numerus="yes">
+        <source>Exporting… %n row(s) written</source>
+        <translation>
+            <numerusform>Exporting… %n row written</numerusform>
+            <numerusform>Exporting… %n rows written</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n row(s).</source>
+        <translation>
+            <numerusform>Exported %n row.</numerusform>
+            <numerusform>Exported %n rows.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Loading balances… %n row(s) so far</source>
+        <translation>
+            <numerusform>Loading balances… %n row so far</numerusform>
+            <numerusform>Loading balances… %n rows so far</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s), more on scroll</source>
+        <translation>
+            <numerusform>%n row, more on scroll</numerusform>
+            <numerusform>%n rows, more on scroll</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s)</source>
+        <translation>
+            <numerusform>%n row</numerusform>
+            <numerusform>%n rows</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Console</name>
+    <message numerus="yes">
+        <source>Prices from %1: %Ln models</source>
+        <translation>
+            <numerusform>Prices from %1: %Ln model</numerusform>
+            <numerusform>Prices from %1: %Ln models</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ImportCommitPage</name>
+    <message numerus="yes">
+        <source>Importing %n customer(s) into %1.
+Journal: %2</source>
+        <translation>
+            <numerusform>Importing %n customer into %1.
+Journal: %2</numerusform>
+            <numerusform>Importing %n customers into %1.
+Journal: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped with %n customer(s) not imported yet. Continue now, or open the same source later to resume.</source>
+        <translation>
+            <numerusform>Stopped with %n customer not imported yet. Continue now, or open the same source later to resume.</numerusform>
+            <numerusform>Stopped with %n customers not imported yet. Continue now, or open the same source later to resume.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ImportReportPage</name>
+    <message numerus="yes">
+        <source>%n customer(s) imported:</source>
+        <translation>
+            <numerusform>%n customer imported:</numerusform>
+            <numerusform>%n customers imported:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>of which %n in an earlier run (from the journal)</source>
+        <translation>
+            <numerusform>of which %n in an earlier run (from the journal)</numerusform>
+            <numerusform>of which %n in an earlier run (from the journal)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n customer(s) not imported.</source>
+        <translation>
+            <numerusform>%n customer not imported.</numerusform>
+            <numerusform>%n customers not imported.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ImportSourcePage</name>
+    <message numerus="yes">
+        <source>%n row(s) read.</source>
+        <translation>
+            <numerusform>%n row read.</numerusform>
+            <numerusform>%n rows read.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>An earlier commit of this source, started %1, stopped after %n customer(s).</source>
+        <translation>
+            <numerusform>An earlier commit of this source, started %1, stopped after %n customer.</numerusform>
+            <numerusform>An earlier commit of this source, started %1, stopped after %n customers.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ImportValidationPage</name>
+    <message numerus="yes">
+        <source>%n row(s): </source>
+        <translation>
+            <numerusform>%n row: </numerusform>
+            <numerusform>%n rows: </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n ready</source>
+        <translation>
+            <numerusform>%n ready</numerusform>
+            <numerusform>%n ready</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n with problems</source>
+        <translation>
+            <numerusform>%n with problems</numerusform>
+            <numerusform>%n with problems</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n left out</source>
+        <translation>
+            <numerusform>%n left out</numerusform>
+            <numerusform>%n left out</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>UsagePage</name>
+    <message numerus="yes">
+        <source>%Ln events; the chart shows the newest.</source>
+        <translation>
+            <numerusform>%Ln event; the chart shows the newest.</numerusform>
+            <numerusform>%Ln events; the chart shows the newest.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln events so far…</source>
+        <translation>
+            <numerusform>%Ln event so far…</numerusform>
+            <numerusform>%Ln events so far…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln events</source>
+        <translation>
+            <numerusform>%Ln event</numerusform>
+            <numerusform>%Ln events</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
