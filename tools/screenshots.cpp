@@ -47,15 +47,25 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// Lets the event loop run until `done` or a few seconds pass.
-template <typename F> void settle(F &&done)
+// Handles what is pending (layout, paint) before a grab.
+void idle()
+{
+    for (int i = 0; i < 20; ++i)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+}
+
+// Lets the event loop run until `done`, then idles; a picture of a page that
+// never got there would be wrong, so after 10 s the tool stops and says where.
+template <typename F> void settle(F &&done, int line = __builtin_LINE())
 {
     QElapsedTimer timer;
     timer.start();
-    while (!done() && timer.elapsed() < 10000)
+    while (!done()) {
+        if (timer.elapsed() > 10000)
+            qFatal("screenshots: still waiting after 10 s (screenshots.cpp:%d)", line);
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    for (int i = 0; i < 20; ++i)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    }
+    idle();
 }
 
 QPalette darkPalette()
@@ -115,7 +125,7 @@ int main(int argc, char *argv[])
         settle(
             [&] { return balances->model()->rowCount() > 0 && !balances->model()->isLoading(); });
         balances->table()->selectRow(2);
-        settle([] { return false; });
+        idle();
         window.grab().save(out.filePath(u"balances-%1.png"_s.arg(name)));
 
         navigation->setCurrentRow(1);
@@ -130,17 +140,17 @@ int main(int argc, char *argv[])
         auto *products = window.productsPage();
         settle([&] { return products->model()->rowCount() > 0; });
         products->table()->selectRow(products->model()->rowOf(u"pro"_s));
-        settle([] { return false; });
+        idle();
         window.grab().save(out.filePath(u"products-%1.png"_s.arg(name)));
         views::ProductDialog *product = products->editSelected();
         product->nameEdit()->setText(u"Pro (2027)"_s);
         product->items()
             ->item(0, views::ProductDialog::TiersColumn)
             ->setText(u"50000:0.003; inf:0.0015"_s);
-        settle([] { return false; });
+        idle();
         product->grab().save(out.filePath(u"product-edit-%1.png"_s.arg(name)));
         product->reviewButton()->click();
-        settle([] { return false; });
+        idle();
         product->grab().save(out.filePath(u"product-review-%1.png"_s.arg(name)));
         product->reject();
 
@@ -148,18 +158,18 @@ int main(int argc, char *argv[])
         auto *rewards = window.rewardsPage();
         settle([&] { return rewards->model()->rowCount() > 0; });
         rewards->table()->selectRow(0);
-        settle([] { return false; });
+        idle();
         window.grab().save(out.filePath(u"rewards-%1.png"_s.arg(name)));
         views::RewardDialog *reward = rewards->editSelected();
         reward->addCode();
-        settle([] { return false; });
+        idle();
         reward->grab().save(out.filePath(u"reward-edit-%1.png"_s.arg(name)));
         reward->reject();
 
         navigation->setCurrentRow(4);
         auto *tenants = window.tenantsPage();
         settle([&] { return tenants->model()->rowCount() > 0; });
-        settle([] { return false; });
+        idle();
         window.grab().save(out.filePath(u"tenants-%1.png"_s.arg(name)));
         views::LinkAccountDialog *link = tenants->linkAccount();
         link->testAccount()->setText(u"acct_unknown"_s);
@@ -174,7 +184,7 @@ int main(int argc, char *argv[])
         navigation->setCurrentRow(5);
         auto *usage = window.usagePage();
         settle([&] { return !usage->model()->isLoading() && !usage->model()->hasMore(); });
-        settle([] { return false; });
+        idle();
         window.grab().save(out.filePath(u"usage-%1.png"_s.arg(name)));
 
         views::PriceCallDialog price(&backend, &window);
@@ -197,7 +207,7 @@ int main(int argc, char *argv[])
         connection.setConnection(
             {models::Connection::Kind::Remote, u"https://billing.example.com"_s});
         connection.show();
-        settle([] { return false; });
+        idle();
         connection.grab().save(out.filePath(u"connect-%1.png"_s.arg(name)));
         connection.close();
 
@@ -225,7 +235,7 @@ int main(int argc, char *argv[])
         wizard.next();
         auto *validation = static_cast<views::ImportValidationPage *>(wizard.currentPage());
         validation->table()->setCurrentIndex(validation->table()->model()->index(4, 4));
-        settle([] { return false; });
+        idle();
         wizard.grab().save(out.filePath(u"import-validation-%1.png"_s.arg(name)));
         models::ImportBatch *batch = wizard.batch();
         batch->setData(batch->index(4, 4), u"ap@quill.example"_s);
@@ -234,7 +244,7 @@ int main(int argc, char *argv[])
         settle([&] { return !wizard.runner()->isRunning(); });
         auto *preview = static_cast<views::ImportPreviewPage *>(wizard.currentPage());
         preview->table()->selectRow(0);
-        settle([] { return false; });
+        idle();
         wizard.grab().save(out.filePath(u"import-preview-%1.png"_s.arg(name)));
         wizard.close();
         window.close();
