@@ -27,6 +27,7 @@
 #include "views/RewardsPage.h"
 #include "views/TenantsPage.h"
 #include "views/Translator.h"
+#include "views/UsageChart.h"
 #include "views/UsagePage.h"
 
 #include <QApplication>
@@ -183,7 +184,11 @@ int main(int argc, char *argv[])
 
         navigation->setCurrentRow(5);
         auto *usage = window.usagePage();
-        settle([&] { return !usage->model()->isLoading() && !usage->model()->hasMore(); });
+        auto *chart = usage->findChild<views::UsageChart *>();
+        settle([&] {
+            return !usage->model()->isLoading() && !usage->model()->hasMore() &&
+                   !chart->seriesNames().isEmpty();
+        });
         idle();
         window.grab().save(out.filePath(u"usage-%1.png"_s.arg(name)));
 
