@@ -61,7 +61,6 @@ void addOptions(QCommandLineParser &parser, const Options &options)
     parser.addOptions({options.database, options.server, options.demo, options.catalogue});
 }
 
-// --help and --version answer on a terminal without a display.
 // A wrong command line exits 2 with a hint; process() would exit 1 for an
 // unknown option. Afterwards process() still answers --help and --version.
 bool parseOrSayWhy(QCommandLineParser &parser)
@@ -76,6 +75,7 @@ bool parseOrSayWhy(QCommandLineParser &parser)
     return false;
 }
 
+// --help and --version answer on a terminal without a display.
 bool onlyAsksForText(int argc, char *argv[])
 {
     for (int i = 1; i < argc; ++i)

@@ -30,11 +30,14 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QDateTime>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -328,6 +331,10 @@ private Q_SLOTS:
             QVERIFY2(details.contains(row(name).replace(u'\n', u"; "_s)), qPrintable(details));
         QVERIFY(details.contains(bundled.source));
         QVERIFY(!details.contains(Key));
+        for (auto *button : about->findChildren<QPushButton *>())
+            if (button->text() == views::AboutDialog::tr("&Copy details"))
+                button->click();
+        QCOMPARE(QGuiApplication::clipboard()->text(), details);
     }
 
     void cleanupTestCase()
