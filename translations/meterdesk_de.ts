@@ -1779,6 +1779,22 @@ Journal: %2</numerusform>
         <source>About &amp;Qt…</source>
         <translation>Über &amp;Qt …</translation>
     </message>
+    <message>
+        <source>&amp;User guide</source>
+        <translation>&amp;Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <source>User guide</source>
+        <translation>Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <source>The user guide is not installed on this computer. Meterdesk&apos;s package puts it in /usr/share/doc/meterdesk/user-guide.md; in the source it is docs/user-guide.md.</source>
+        <translation>Das Benutzerhandbuch ist auf diesem Computer nicht installiert. Das Paket von Meterdesk legt es unter /usr/share/doc/meterdesk/user-guide.md ab; im Quellcode ist es docs/user-guide.md.</translation>
+    </message>
+    <message>
+        <source>No program here opens %1. Open it with a text editor or a Markdown viewer.</source>
+        <translation>Kein Programm hier öffnet %1. Öffnen Sie die Datei mit einem Texteditor oder einem Markdown-Betrachter.</translation>
+    </message>
 </context>
 <context>
     <name>PriceCallDialog</name>

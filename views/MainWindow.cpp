@@ -16,6 +16,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDesktopServices>
+#include <QDir>
 #include <QHeaderView>
 #include <QIcon>
 #include <QInputDialog>
@@ -23,11 +25,14 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
+#include <QUrl>
 
 namespace md::views {
 
@@ -109,6 +114,8 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
         m_usage->priceCall();
     });
     auto *helpMenu = menuBar()->addMenu(tr("&Help"));
+    helpMenu->addAction(tr("&User guide"), QKeySequence::HelpContents, this,
+                        &MainWindow::openUserGuide);
     helpMenu->addAction(tr("&About Meterdesk…"), this, &MainWindow::showAbout)
         ->setMenuRole(QAction::AboutRole);
     helpMenu->addAction(tr("About &Qt…"), qApp, &QApplication::aboutQt)
@@ -153,6 +160,26 @@ void MainWindow::showPreferences()
         Translator::setChosenLanguage(codes.value(names.indexOf(name), codes.first()));
     });
     dialog->open();
+}
+
+void MainWindow::openUserGuide()
+{
+    // Installed by the package under share/doc (XDG_DATA_DIRS).
+    const QString path = QStandardPaths::locate(QStandardPaths::GenericDataLocation,
+                                                u"doc/meterdesk/user-guide.md"_s);
+    if (!path.isEmpty() && QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
+        return;
+    auto *missing = new QMessageBox(
+        QMessageBox::Information, tr("User guide"),
+        path.isEmpty()
+            ? tr("The user guide is not installed on this computer. Meterdesk's package puts it "
+                 "in /usr/share/doc/meterdesk/user-guide.md; in the source it is "
+                 "docs/user-guide.md.")
+            : tr("No program here opens %1. Open it with a text editor or a Markdown viewer.")
+                  .arg(QDir::toNativeSeparators(path)),
+        QMessageBox::Ok, this);
+    missing->setAttribute(Qt::WA_DeleteOnClose);
+    missing->open();
 }
 
 AboutDialog *MainWindow::showAbout()

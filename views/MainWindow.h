@@ -38,6 +38,9 @@ public:
     void connectionFailed(const QString &message);
     void showCommandPalette();
     void showPreferences();
+    // Help ▸ User guide (F1): the installed guide in the desktop's viewer, or
+    // where to find it.
+    void openUserGuide();
     // Help ▸ About Meterdesk… (window-modal, deleted on close).
     AboutDialog *showAbout();
     BalancesPage *balancesPage() const { return m_balances; }

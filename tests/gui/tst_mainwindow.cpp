@@ -4,13 +4,30 @@
 #include "views/MainWindow.h"
 
 #include <QAction>
+#include <QDesktopServices>
+#include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QStackedWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
+
+// Stands in for the desktop's file viewer.
+class UrlCatcher final : public QObject
+{
+    Q_OBJECT
+
+public:
+    QList<QUrl> opened;
+
+public Q_SLOTS:
+    void open(const QUrl &url) { opened.append(url); }
+};
 
 class TestMainWindow final : public QObject
 {
@@ -43,6 +60,35 @@ private Q_SLOTS:
             QTest::keyClick(&window, Qt::Key(Qt::Key_1 + page), Qt::ControlModifier);
             QCOMPARE(navigation->currentRow(), page);
         }
+    }
+
+    // F1 opens the guide the package installs under share/doc; where there is
+    // none, a message says where it would be instead of nothing happening.
+    void f1OpensTheInstalledUserGuide()
+    {
+        QTemporaryDir data;
+        QVERIFY(QDir(data.path()).mkpath(u"doc/meterdesk"_s));
+        QFile guide(data.filePath(u"doc/meterdesk/user-guide.md"_s));
+        QVERIFY(guide.open(QIODevice::WriteOnly));
+        guide.close();
+        qputenv("XDG_DATA_DIRS", QFile::encodeName(data.path()));
+        qputenv("XDG_DATA_HOME", QFile::encodeName(data.filePath(u"home"_s)));
+        UrlCatcher catcher;
+        QDesktopServices::setUrlHandler(u"file"_s, &catcher, "open");
+
+        md::test::StubBackend backend;
+        md::views::MainWindow window(&backend);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTest::keyClick(&window, Qt::Key_F1);
+        QCOMPARE(catcher.opened, QList<QUrl>{QUrl::fromLocalFile(guide.fileName())});
+
+        QVERIFY(guide.remove());
+        QTest::keyClick(&window, Qt::Key_F1);
+        QCOMPARE(catcher.opened.size(), 1);
+        QTRY_VERIFY(window.findChild<QMessageBox *>());
+        QVERIFY(window.findChild<QMessageBox *>()->text().contains(u"docs/user-guide.md"_s));
+        QDesktopServices::unsetUrlHandler(u"file"_s);
     }
 
     void errorsShowInsteadOfABlankPage()
