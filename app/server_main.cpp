@@ -5,14 +5,17 @@
 #include "services/server/ApiServer.h"
 #include "services/server/ShutdownSignals.h"
 
+#include <functional>
+#include <vector>
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
 #include <QJsonDocument>
-#include <QSslCertificate>
-#include <QSslKey>
 #include <QTextStream>
+
+#include <sys/resource.h>
 
 using namespace Qt::StringLiterals;
 using namespace md;
@@ -187,7 +190,77 @@ struct ServeOptions
     QString tlsKey;
     int workers = 4;
     QString publicUrl; // where portal links point; the listen address when empty
+    http::HttpLimits limits;
 };
+
+// The connection limits as options, each with its default (docs/operations.md).
+struct LimitOption
+{
+    const char *name;
+    const char *help;
+    std::function<qint64(const http::HttpLimits &)> get;
+    std::function<void(http::HttpLimits &, qint64)> set;
+    qint64 min;
+};
+
+const std::vector<LimitOption> &limitOptions()
+{
+    using L = http::HttpLimits;
+    using S = std::chrono::seconds;
+    static const std::vector<LimitOption> options{
+        {"header-timeout", "serve: seconds a request's header may take to arrive.",
+         [](const L &l) { return qint64(l.headerTimeout.count()); },
+         [](L &l, qint64 v) { l.headerTimeout = S(v); }, 1},
+        {"body-timeout", "serve: seconds a request's body may take to arrive.",
+         [](const L &l) { return qint64(l.bodyTimeout.count()); },
+         [](L &l, qint64 v) { l.bodyTimeout = S(v); }, 1},
+        {"idle-timeout", "serve: seconds a kept-alive connection may wait for its next request.",
+         [](const L &l) { return qint64(l.idleTimeout.count()); },
+         [](L &l, qint64 v) { l.idleTimeout = S(v); }, 1},
+        {"write-timeout", "serve: seconds a client may take to read an answer.",
+         [](const L &l) { return qint64(l.writeTimeout.count()); },
+         [](L &l, qint64 v) { l.writeTimeout = S(v); }, 1},
+        {"drain-timeout",
+         "serve: seconds after SIGTERM before requests still arriving are cut off.",
+         [](const L &l) { return qint64(l.drainTimeout.count()); },
+         [](L &l, qint64 v) { l.drainTimeout = S(v); }, 0},
+        {"max-connections", "serve: connections open at once.",
+         [](const L &l) { return qint64(l.maxConnections); },
+         [](L &l, qint64 v) { l.maxConnections = std::size_t(v); }, 1},
+        {"max-connections-per-address",
+         "serve: connections open at once from one client address (0: no limit).",
+         [](const L &l) { return qint64(l.maxConnectionsPerAddress); },
+         [](L &l, qint64 v) { l.maxConnectionsPerAddress = std::size_t(v); }, 0},
+        {"max-header-bytes", "serve: bytes of a request's line and header fields.",
+         [](const L &l) { return qint64(l.maxHeaderBytes); },
+         [](L &l, qint64 v) { l.maxHeaderBytes = std::size_t(v); }, 1024},
+        {"max-header-fields", "serve: header fields of a request.",
+         [](const L &l) { return qint64(l.maxHeaderFields); },
+         [](L &l, qint64 v) { l.maxHeaderFields = std::size_t(v); }, 8},
+    };
+    return options;
+}
+
+// Lets the server use every file descriptor its hard limit allows, and keeps
+// maxConnections below that, leaving room for the database and the logs.
+void fitConnectionsToDescriptors(http::HttpLimits &limits)
+{
+    rlimit files{};
+    if (::getrlimit(RLIMIT_NOFILE, &files) != 0)
+        return;
+    if (files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &files);
+        ::getrlimit(RLIMIT_NOFILE, &files);
+    }
+    constexpr rlim_t Reserve = 64;
+    if (files.rlim_cur != RLIM_INFINITY && files.rlim_cur > Reserve &&
+        limits.maxConnections > files.rlim_cur - Reserve) {
+        limits.maxConnections = std::size_t(files.rlim_cur - Reserve);
+        err() << "meterdesk-server: --max-connections lowered to " << limits.maxConnections
+              << " (the open-file limit is " << files.rlim_cur << ")" << Qt::endl;
+    }
+}
 
 int serveCommand(const QString &database, const ServeOptions &options)
 {
@@ -216,7 +289,9 @@ int serveCommand(const QString &database, const ServeOptions &options)
     if (!useCatalogue(*engine, options.catalogue))
         return ExitFailed;
     engine->trackQueue().startWorker(); // also applies calls queued before a restart
-    server::ApiServer api(*engine, {1024 * 1024, options.workers});
+    http::HttpLimits limits = options.limits;
+    fitConnectionsToDescriptors(limits);
+    server::ApiServer api(*engine, {limits, options.workers});
     if (!options.tlsCert.isEmpty()) {
         QFile certFile(options.tlsCert);
         QFile keyFile(options.tlsKey);
@@ -224,16 +299,8 @@ int serveCommand(const QString &database, const ServeOptions &options)
             return fail(api::ApiError::internal(u"cannot read the TLS certificate or key"_s));
         // The whole chain (a fullchain.pem), so clients that trust only the
         // root still verify; an RSA or an EC key.
-        const QList<QSslCertificate> chain = QSslCertificate::fromDevice(&certFile, QSsl::Pem);
-        const QByteArray keyPem = keyFile.readAll();
-        QSslKey key(keyPem, QSsl::Rsa, QSsl::Pem);
-        if (key.isNull())
-            key = QSslKey(keyPem, QSsl::Ec, QSsl::Pem);
-        if (chain.isEmpty() || chain.first().isNull() || key.isNull())
-            return fail(api::ApiError::internal(
-                u"the TLS certificate or key is not a PEM file Meterdesk can use (certificates, "
-                "then an RSA or EC private key without a passphrase)"_s));
-        api.useTls(chain, key);
+        if (auto tls = api.useTls(certFile.readAll(), keyFile.readAll()); !tls)
+            return fail(tls.error());
     }
     auto listening = api.listen(address, quint16(port));
     if (!listening)
@@ -312,6 +379,11 @@ int main(int argc, char *argv[])
         u"URL"_s);
     parser.addOptions({database, org, env, scope, customers, perCustomer, listen, tlsCert, tlsKey,
                        workers, catalogue, publicUrl});
+    const http::HttpLimits defaults;
+    for (const LimitOption &limit : limitOptions())
+        parser.addOption(QCommandLineOption(QString::fromLatin1(limit.name),
+                                            QString::fromLatin1(limit.help), u"N"_s,
+                                            QString::number(limit.get(defaults))));
     parser.addPositionalArgument(u"command"_s, u"workspace, keys or serve, then the action."_s);
     // Unknown options are a wrong command line (2), like every other; process()
     // would exit 1 for them. It still answers --help, --help-all and --version.
@@ -337,10 +409,23 @@ int main(int argc, char *argv[])
     if (args.first() == "serve"_L1) {
         if (args.size() != 1 || !parser.isSet(listen))
             return usage(u"usage: serve --database D --listen HOST:PORT"_s);
-        return serveCommand(parser.value(database),
-                            {parser.value(listen), parser.value(catalogue), parser.value(tlsCert),
-                             parser.value(tlsKey), parser.value(workers).toInt(),
-                             parser.value(publicUrl)});
+        ServeOptions options{parser.value(listen),
+                             parser.value(catalogue),
+                             parser.value(tlsCert),
+                             parser.value(tlsKey),
+                             parser.value(workers).toInt(),
+                             parser.value(publicUrl),
+                             {}};
+        for (const LimitOption &limit : limitOptions()) {
+            bool ok = false;
+            const qint64 value = parser.value(QString::fromLatin1(limit.name)).toLongLong(&ok);
+            if (!ok || value < limit.min || value > 1'000'000'000)
+                return usage(u"--%1 takes a whole number of at least %2"_s
+                                 .arg(QString::fromLatin1(limit.name))
+                                 .arg(limit.min));
+            limit.set(options.limits, value);
+        }
+        return serveCommand(parser.value(database), options);
     }
     if (args.first() == "keys"_L1)
         return keysCommand(args, parser.value(database), parser.value(org), parser.value(env),

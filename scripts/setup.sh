@@ -5,8 +5,9 @@ set -euo pipefail
 
 # Kept as one list so a fresh machine and CI get exactly the same set.
 # libqt6opengl6-dev is named explicitly: Qt Charts needs it and
-# --no-install-recommends would otherwise drop it. qt6-httpserver-dev needs
-# qt6-websockets-dev. chromium renders the billing portal page in its test;
+# --no-install-recommends would otherwise drop it. libboost-dev (Beast and
+# Asio) and libssl-dev carry the HTTP server (docs/http-layer.md).
+# chromium renders the billing portal page in its test;
 # openssl makes the certificate chain of the HTTPS test; desktop-file-utils
 # and appstream validate what the Debian package installs.
 # clang-14 with libclang-rt-14-dev builds the libFuzzer targets of `make fuzz`;
@@ -17,7 +18,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config clang-format
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
-  qt6-websockets-dev qt6-httpserver-dev qt6-charts-dev
+  libboost-dev libssl-dev qt6-charts-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
   libqt6sql6-sqlite libqt6sql6-psql libqt6svg6
   qtkeychain-qt6-dev

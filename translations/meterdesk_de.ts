@@ -47,11 +47,11 @@ Stand %2, %Ln Modelle</numerusform>
     </message>
     <message>
         <source>MIT, for Meterdesk&apos;s source code.
-The programs link Qt Charts and Qt HTTP Server, which are GPL v3:
-as built, they are distributed under the GPL v3.</source>
+The console links Qt Charts, which is GPL v3:
+as built, it is distributed under the GPL v3.</source>
         <translation>MIT, für den Quellcode von Meterdesk.
-Die Programme binden Qt Charts und Qt HTTP Server ein, die unter der GPL v3 stehen:
-So gebaut, werden sie unter der GPL v3 verbreitet.</translation>
+Die Konsole bindet Qt Charts ein, das unter der GPL v3 steht:
+So gebaut, wird sie unter der GPL v3 verbreitet.</translation>
     </message>
     <message>
         <source>Connected to:</source>

@@ -63,8 +63,8 @@ AboutDialog::AboutDialog(backend::BillingBackend *backend, QWidget *parent)
                .arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)));
     addRow(tr("Licence:"), u"licence"_s,
            tr("MIT, for Meterdesk's source code.\n"
-              "The programs link Qt Charts and Qt HTTP Server, which are GPL v3:\n"
-              "as built, they are distributed under the GPL v3."));
+              "The console links Qt Charts, which is GPL v3:\n"
+              "as built, it is distributed under the GPL v3."));
     m_connection = addRow(tr("Connected to:"), u"connection"_s, tr("asking…"));
     m_catalogue = addRow(tr("Price catalogue:"), u"catalogue"_s, tr("asking…"));
 

@@ -19,9 +19,13 @@ PageRequest PageRequest::read(const JsonReader &reader)
 {
     reader.object();
     PageRequest request;
-    request.search = reader.field("search"_L1).optString();
-    request.customerId = reader.field("customer_id"_L1).optString();
-    request.featureId = reader.field("feature_id"_L1).optString();
+    const JsonReader search = reader.field("search"_L1);
+    request.search = search.optString();
+    if (request.search && request.search->size() > PageRequest::MaxSearch)
+        search.fail(u"must be at most %1 characters, got %2"_s.arg(PageRequest::MaxSearch)
+                        .arg(request.search->size()));
+    request.customerId = reader.field("customer_id"_L1).optIdentifier();
+    request.featureId = reader.field("feature_id"_L1).optIdentifier();
     request.modelId = reader.field("model_id"_L1).optString();
     request.from = reader.field("from"_L1).optInteger();
     request.to = reader.field("to"_L1).optInteger();

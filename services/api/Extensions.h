@@ -18,6 +18,9 @@ namespace md::api {
 // limit of 1..200 (default 50) and the opaque cursor of the previous page.
 struct PageRequest
 {
+    // A search is typed by a person; bounded so a pattern never costs much.
+    static constexpr qsizetype MaxSearch = 200;
+
     std::optional<QString> search;     // customers: part of the id, name or email
     std::optional<QString> customerId; // usage events: one customer
     // Usage events only: one feature, one model, and a time range [from, to) in ms.

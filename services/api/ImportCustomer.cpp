@@ -97,7 +97,7 @@ FeatureQuantity FeatureQuantity::read(const JsonReader &reader)
 {
     reader.object();
     FeatureQuantity quantity;
-    quantity.featureId = reader.field("feature_id"_L1).string();
+    quantity.featureId = reader.field("feature_id"_L1).identifier();
     quantity.quantity = reader.field("quantity"_L1).nonNegativeDecimal();
     return quantity;
 }
@@ -133,7 +133,7 @@ ImportBalance ImportBalance::read(const JsonReader &reader)
 {
     reader.object();
     ImportBalance balance;
-    balance.featureId = reader.field("feature_id"_L1).string();
+    balance.featureId = reader.field("feature_id"_L1).identifier();
     balance.usage = optNonNegative(reader.field("usage"_L1));
     balance.balance = reader.field("balance"_L1).optDecimal();
     balance.nextResetAt = reader.field("next_reset_at"_L1).optInteger();
@@ -161,7 +161,7 @@ ImportPlan ImportPlan::read(const JsonReader &reader)
 {
     reader.object();
     ImportPlan plan;
-    plan.planId = reader.field("plan_id"_L1).string();
+    plan.planId = reader.field("plan_id"_L1).identifier();
     plan.version = reader.field("version"_L1).optInteger(1);
     plan.status = readOptPlanStatus(reader.field("status"_L1));
     plan.startedAt = reader.field("started_at"_L1).optInteger();
@@ -217,7 +217,7 @@ ImportCustomerRequest ImportCustomerRequest::read(const JsonReader &reader)
 {
     reader.object();
     ImportCustomerRequest request;
-    request.customerId = reader.field("customer_id"_L1).string();
+    request.customerId = reader.field("customer_id"_L1).identifier();
     request.billables = readList<Billable>(reader.field("billables"_L1));
     request.processors = readOptList<ProcessorIdentity>(reader.field("processors"_L1));
     const JsonReader data = reader.field("customer_data"_L1);

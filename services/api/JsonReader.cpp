@@ -1,5 +1,8 @@
 #include "services/api/JsonReader.h"
 
+#include "services/api/FractionalNumbers.h"
+#include "services/api/Identifier.h"
+
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QVariant>
@@ -66,6 +69,7 @@ JsonReader JsonReader::fromBody(const QByteArray &body)
         return reader;
     }
     JsonReader reader{document.isObject() ? QJsonValue(document.object()) : QJsonValue()};
+    reader.m_state->fractional = FractionalNumbers::in(body);
     if (!document.isObject())
         reader.fail(QStringLiteral("the body must be a JSON object"));
     return reader;
@@ -127,6 +131,25 @@ QString JsonReader::string() const
     return expect(m_value.isString(), "a string") ? m_value.toString() : QString();
 }
 
+QString JsonReader::identifier() const
+{
+    const QString id = string();
+    if (ok())
+        if (const auto problem = identifierProblem(id))
+            fail(*problem);
+    return id;
+}
+
+std::optional<QString> JsonReader::optIdentifier() const
+{
+    return isMissing() ? std::nullopt : std::optional(identifier());
+}
+
+std::optional<QString> JsonReader::nullableIdentifier() const
+{
+    return isNull() ? std::nullopt : std::optional(identifier());
+}
+
 bool JsonReader::boolean() const
 {
     return expect(m_value.isBool(), "a boolean") && m_value.toBool();
@@ -138,6 +161,10 @@ qint64 JsonReader::integer(qint64 min, qint64 max) const
         return min;
     const QVariant v = m_value.toVariant();
     qint64 n = 0;
+    if (!m_state->fractional.isEmpty() && m_state->fractional.contains(path())) {
+        fail(QStringLiteral("expected an integer from %1 to %2, got a fraction").arg(min).arg(max));
+        return min;
+    }
     if (v.typeId() == QMetaType::LongLong) {
         n = v.toLongLong();
     } else {

@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QList>
+#include <QSet>
 #include <QString>
 
 #include <memory>
@@ -49,6 +50,11 @@ public:
     Decimal nonNegativeDecimal() const;
     QJsonObject object() const;
     QList<JsonReader> array() const;
+
+    // A string held to the id rule (Identifier.h).
+    QString identifier() const;
+    std::optional<QString> optIdentifier() const;
+    std::optional<QString> nullableIdentifier() const;
 
     // Optional values: missing gives nullopt, null is an error.
     std::optional<QString> optString() const;
@@ -92,6 +98,9 @@ private:
     struct State
     {
         std::optional<ApiError> error;
+        // Read from text: the paths of numbers that are not whole, which
+        // Qt may have rounded to integers (FractionalNumbers.h).
+        QSet<QString> fractional;
     };
     JsonReader(QJsonValue value, QString path, std::shared_ptr<State> state);
     JsonReader child(QJsonValue value, QString path) const;

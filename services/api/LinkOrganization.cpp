@@ -2,31 +2,16 @@
 
 namespace md::api {
 
-namespace {
-
 using namespace Qt::StringLiterals;
-
-std::optional<QString> optNonEmpty(const JsonReader &reader)
-{
-    const std::optional<QString> text = reader.optString();
-    if (reader.ok() && text && text->isEmpty())
-        reader.fail(u"must not be empty"_s);
-    return text;
-}
-
-} // namespace
 
 LinkOrganizationRequest LinkOrganizationRequest::read(const JsonReader &reader)
 {
     reader.object();
     LinkOrganizationRequest request;
-    const JsonReader slug = reader.field("organization_slug"_L1);
-    request.organizationSlug = slug.string();
-    if (reader.ok() && request.organizationSlug.isEmpty())
-        slug.fail(u"must not be empty"_s);
+    request.organizationSlug = reader.field("organization_slug"_L1).identifier();
     const JsonReader test = reader.field("test_account_id"_L1);
-    request.testAccountId = optNonEmpty(test);
-    request.liveAccountId = optNonEmpty(reader.field("live_account_id"_L1));
+    request.testAccountId = test.optIdentifier();
+    request.liveAccountId = reader.field("live_account_id"_L1).optIdentifier();
     if (reader.ok() && !request.testAccountId && !request.liveAccountId)
         test.fail(u"at least one of test_account_id and live_account_id is required"_s);
     return request;

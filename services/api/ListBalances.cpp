@@ -10,9 +10,9 @@ ListBalancesRequest ListBalancesRequest::read(const JsonReader &reader)
 {
     reader.object();
     ListBalancesRequest request;
-    request.customerId = reader.field("customer_id"_L1).optString();
+    request.customerId = reader.field("customer_id"_L1).optIdentifier();
     const JsonReader entity = reader.field("entity_id"_L1);
-    request.entityId = entity.optString();
+    request.entityId = entity.optIdentifier();
     if (request.entityId && !request.customerId)
         entity.fail(u"requires customer_id"_s);
     request.limit = reader.field("limit"_L1).optInteger(1, MaxLimit).value_or(DefaultLimit);
@@ -32,8 +32,8 @@ ListBalancesRequest ListBalancesRequest::read(const JsonReader &reader)
     if (plan.isNull())
         request.planId = std::optional<QString>();
     else if (!plan.isMissing())
-        request.planId = plan.string();
-    request.featureId = reader.field("feature_id"_L1).optString();
+        request.planId = plan.identifier();
+    request.featureId = reader.field("feature_id"_L1).optIdentifier();
     return request;
 }
 

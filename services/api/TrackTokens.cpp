@@ -24,7 +24,12 @@ TrackTokensRequest TrackTokensRequest::read(const JsonReader &reader)
 {
     reader.object();
     TrackTokensRequest request;
-    request.customerId = reader.field("customer_id"_L1).string();
+    // Empty is the price route's "no customer" (track_tokens answers 404 for
+    // it); any other id is held to the id rule.
+    const JsonReader customer = reader.field("customer_id"_L1);
+    request.customerId = customer.string();
+    if (reader.ok() && !request.customerId.isEmpty())
+        customer.identifier();
     const JsonReader model = reader.field("model_id"_L1);
     request.modelId = model.string();
     if (reader.ok()) {
@@ -39,8 +44,8 @@ TrackTokensRequest TrackTokensRequest::read(const JsonReader &reader)
     request.reasoningTokens = reader.field("reasoning_tokens"_L1).optInteger();
     request.audioInputTokens = reader.field("audio_input_tokens"_L1).optInteger();
     request.audioOutputTokens = reader.field("audio_output_tokens"_L1).optInteger();
-    request.entityId = reader.field("entity_id"_L1).optString();
-    request.featureId = reader.field("feature_id"_L1).optString();
+    request.entityId = reader.field("entity_id"_L1).optIdentifier();
+    request.featureId = reader.field("feature_id"_L1).optIdentifier();
     const JsonReader properties = reader.field("properties"_L1);
     if (!properties.isMissing())
         request.properties = properties.object();

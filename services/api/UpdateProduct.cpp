@@ -10,10 +10,7 @@ UpdateProductRequest UpdateProductRequest::read(const JsonReader &reader)
 {
     reader.object();
     UpdateProductRequest request;
-    const JsonReader id = reader.field("id"_L1);
-    request.id = id.optString();
-    if (reader.ok() && request.id && request.id->isEmpty())
-        id.fail(u"must not be empty"_s);
+    request.id = reader.field("id"_L1).optIdentifier();
     request.name = reader.field("name"_L1).optString();
     request.isAddOn = reader.field("is_add_on"_L1).optBoolean();
     request.isDefault = reader.field("is_default"_L1).optBoolean();

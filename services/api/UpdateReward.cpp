@@ -79,7 +79,7 @@ UpdateRewardRequest UpdateRewardRequest::read(const JsonReader &reader)
 {
     reader.object();
     UpdateRewardRequest request;
-    request.rewardId = reader.field("reward_id"_L1).string();
+    request.rewardId = reader.field("reward_id"_L1).identifier();
     const JsonReader coupon = reader.field("coupon"_L1);
     if (!coupon.isMissing())
         request.coupon = CouponUpdate::read(coupon);

@@ -19,15 +19,20 @@ template <typename T> Result<T> decode(const QJsonValue &value)
     return decoded;
 }
 
-template <typename T> Result<T> decodeBody(const QByteArray &body)
+// From a reader made by JsonReader::fromBody, which knows the body's text.
+template <typename T> Result<T> decode(const JsonReader &reader)
 {
-    const JsonReader reader = JsonReader::fromBody(body);
     if (!reader.ok())
         return *reader.error();
     T decoded = T::read(reader);
     if (!reader.ok())
         return *reader.error();
     return decoded;
+}
+
+template <typename T> Result<T> decodeBody(const QByteArray &body)
+{
+    return decode<T>(JsonReader::fromBody(body));
 }
 
 template <typename T> QList<T> readList(const JsonReader &reader)

@@ -105,8 +105,7 @@ BillingService::linkOrganization(const KeyContext &key, const api::LinkOrganizat
 {
     MD_REQUIRE_SCOPE(key, u"platform:write"_s)
     return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return PlatformLinker::link(db, m_engine.dialect(), key.scope.orgPk, request,
-                                    m_engine.now());
+        return PlatformLinker::link(db, m_engine.dialect(), key.scope, request, m_engine.now());
     });
 }
 

@@ -93,8 +93,12 @@ Catalog::customers(const QSqlDatabase &db, const Scope &scope, const api::PageRe
         u"SELECT pk, id, name, email, created_at FROM customers WHERE org_pk = ? AND env = ?"_s;
     QVariantList binds{scope.orgPk, scope.envWord()};
     if (request.search && !request.search->isEmpty()) {
-        sql += u" AND (LOWER(id) LIKE ? OR LOWER(name) LIKE ? OR LOWER(email) LIKE ?)"_s;
-        const QString pattern = u'%' + request.search->toLower() + u'%';
+        // The search is text, not a pattern: its % and _ match themselves.
+        sql += u" AND (LOWER(id) LIKE ? ESCAPE '\\' OR LOWER(name) LIKE ? ESCAPE '\\' OR "
+               "LOWER(email) LIKE ? ESCAPE '\\')"_s;
+        QString text = request.search->toLower();
+        text.replace(u'\\', u"\\\\"_s).replace(u'%', u"\\%"_s).replace(u'_', u"\\_"_s);
+        const QString pattern = u'%' + text + u'%';
         binds << pattern << pattern << pattern;
     }
     if (after.value()) {

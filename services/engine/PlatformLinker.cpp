@@ -17,12 +17,24 @@ ApiError notFound(const QString &message)
 } // namespace
 
 api::Result<api::LinkOrganizationResponse>
-PlatformLinker::link(const QSqlDatabase &db, Dialect dialect, qint64 masterPk,
+PlatformLinker::link(const QSqlDatabase &db, Dialect dialect, const Scope &platform,
                      const api::LinkOrganizationRequest &request, qint64 nowMs)
 {
+    // A live account moves real money: only a live key may link one
+    // (docs/api.md, "Platform links"); a live key may link both.
+    if (request.liveAccountId && platform.env != Environment::Live)
+        return ApiError{403, u"live_key_required"_s,
+                        u"live_account_id: linking a live Stripe account needs a live key; this "
+                        "key is a test key"_s};
+    const qint64 masterPk = platform.orgPk;
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
+    // Links are rare: one at a time, so two tenants cannot take one account
+    // at once (SQLite's writer lock does this already).
+    if (dialect == Dialect::Postgres)
+        if (auto locked = queryRows(db, u"SELECT pg_advisory_xact_lock(764001)"_s, {}); !locked)
+            return locked.error();
     auto tenant = queryRows(db, u"SELECT pk, id, master_org_pk FROM organizations WHERE slug = ?"_s,
                             {request.organizationSlug});
     if (!tenant)
@@ -61,6 +73,20 @@ PlatformLinker::link(const QSqlDatabase &db, Dialect dialect, qint64 masterPk,
                             "\"%2\"; connect it to the platform first"_s.arg(env, *account));
     }
     const qint64 tenantPk = tenant.value().first().at(0).toLongLong();
+    // One payment account, one tenant: its charges must have one owner.
+    for (const auto &[account, env, connected] : accounts) {
+        if (!account)
+            continue;
+        auto owner = queryRows(
+            db, u"SELECT slug FROM organizations WHERE %1_account_id = ? AND pk <> ?"_s.arg(env),
+            {*account, tenantPk});
+        if (!owner)
+            return owner.error();
+        if (!owner.value().isEmpty())
+            return ApiError{409, u"account_already_linked"_s,
+                            u"%1_account_id: \"%2\" is linked to another organization already; "
+                            "one Stripe account belongs to one tenant"_s.arg(env, *account)};
+    }
     if (auto updated =
             execute(db,
                     u"UPDATE organizations SET test_account_id = COALESCE(?, test_account_id),"

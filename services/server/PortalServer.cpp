@@ -1,35 +1,32 @@
 #include "services/server/PortalServer.h"
 
-#include <QtConcurrent/QtConcurrentRun>
+#include "services/server/ApiAnswers.h"
 
 namespace md::server {
 
 using namespace Qt::StringLiterals;
 
-void PortalServer::addRoute(QHttpServer &http, engine::Engine &engine, QThreadPool &pool)
+http::HttpResponse PortalServer::page(engine::Engine &engine, const QString &token)
 {
-    http.route(u"/portal/<arg>"_s, QHttpServerRequest::Method::Get,
-               [&engine, &pool](const QString &token) {
-                   return QtConcurrent::run(&pool, [&engine, token] {
-                       const engine::PortalPage::Answer page = engine.portalPage(token);
-                       QHttpServerResponse response("text/html; charset=utf-8", page.html,
-                                                    QHttpServerResponse::StatusCode(page.status));
-                       // The token is the credential: keep it out of caches and referrers.
-                       response.setHeader("Cache-Control", "no-store");
-                       response.setHeader("Referrer-Policy", "no-referrer");
-                       response.setHeader("X-Frame-Options", "DENY");
-                       response.setHeader("Content-Security-Policy",
-                                          "default-src 'none'; style-src 'unsafe-inline'");
-                       return response;
-                   });
-               });
+    const engine::PortalPage::Answer page = engine.portalPage(token);
+    // The token is the credential: keep it out of caches and referrers.
+    return {page.status,
+            "text/html; charset=utf-8",
+            page.html,
+            {{"Cache-Control", "no-store"},
+             {"Referrer-Policy", "no-referrer"},
+             {"X-Frame-Options", "DENY"},
+             {"Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"}},
+            false};
 }
 
 PortalServer::PortalServer(engine::Engine &engine)
     : m_engine(engine)
+    , m_http(http::HttpLimits(), [this](http::HttpRequest request, http::HttpResponder responder) {
+        handle(std::move(request), std::move(responder));
+    })
 {
     m_pool.setMaxThreadCount(2);
-    addRoute(m_http, m_engine, m_pool);
 }
 
 PortalServer::~PortalServer()
@@ -37,12 +34,24 @@ PortalServer::~PortalServer()
     m_pool.waitForDone();
 }
 
+void PortalServer::handle(http::HttpRequest request, http::HttpResponder responder)
+{
+    if (!request.path.startsWith("/portal/"))
+        return responder.send(errorAnswer(api::ApiError::notFound(
+            u"not_found"_s, u"this local server answers only billing portal links"_s)));
+    if (request.method != "GET")
+        return responder.send(methodNotAllowed(request.path, "GET"));
+    const QString token = QString::fromUtf8(QByteArray::fromPercentEncoding(request.path.mid(8)));
+    m_pool.start([this, token, responder] { responder.send(page(m_engine, token)); });
+}
+
 api::Result<QUrl> PortalServer::start()
 {
-    const quint16 port = m_http.listen(QHostAddress::LocalHost, 0);
-    if (port == 0)
-        return api::ApiError::internal(u"the local billing portal could not start listening"_s);
-    const QUrl base(u"http://127.0.0.1:%1"_s.arg(port));
+    auto port = m_http.listen(QHostAddress::LocalHost, 0);
+    if (!port)
+        return api::ApiError::internal(
+            u"the local billing portal could not start listening: %1"_s.arg(port.error().message));
+    const QUrl base(u"http://127.0.0.1:%1"_s.arg(port.value()));
     m_engine.setPortalBase(base);
     return base;
 }

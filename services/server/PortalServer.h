@@ -1,14 +1,14 @@
 // The billing portal over HTTP: GET /portal/<token> answers the page a
 // portal link shows (engine::PortalPage), rendered on a worker pool, with
-// headers that keep it out of caches, frames and referrers. ApiServer adds
-// the route to meterdesk-server; the console runs a PortalServer of its own
-// on a loopback port when an embedded workspace opens a portal.
+// headers that keep it out of caches, frames and referrers. ApiServer serves
+// it in meterdesk-server; the console runs a PortalServer of its own on a
+// loopback port when an embedded workspace opens a portal.
 #pragma once
 
 #include "services/api/Result.h"
 #include "services/engine/Engine.h"
+#include "services/http/HttpServer.h"
 
-#include <QHttpServer>
 #include <QThreadPool>
 
 namespace md::server {
@@ -16,7 +16,8 @@ namespace md::server {
 class PortalServer final
 {
 public:
-    static void addRoute(QHttpServer &http, engine::Engine &engine, QThreadPool &pool);
+    // The answer to GET /portal/<token>; runs the engine, so off the network thread.
+    static http::HttpResponse page(engine::Engine &engine, const QString &token);
 
     explicit PortalServer(engine::Engine &engine);
     ~PortalServer();
@@ -26,9 +27,11 @@ public:
     api::Result<QUrl> start();
 
 private:
+    void handle(http::HttpRequest request, http::HttpResponder responder);
+
     engine::Engine &m_engine;
-    QHttpServer m_http;
     QThreadPool m_pool;
+    http::HttpServer m_http; // last: its threads stop first
 };
 
 } // namespace md::server

@@ -28,6 +28,7 @@ const QString FixtureKey = u"sk_test_fixture0000000000000000000001"_s;
 const QString PricingKey = u"sk_test_pricing0000000000000000000000"_s;
 // The admin workspace's organization (data/admin-workspace.json): every scope, and read only.
 const QString AdminKey = u"sk_test_admin00000000000000000000000000"_s;
+const QString AdminLiveKey = u"sk_live_admin00000000000000000000000000"_s;
 const QString AdminReadKey = u"sk_test_adminread0000000000000000000000"_s;
 const QString CataloguePath = QStringLiteral(MD_TEST_CONFORMANCE_DIR "/pricing-catalogue.json");
 
@@ -166,7 +167,7 @@ class TestConformance final : public QObject
     {
         QNetworkAccessManager network;
         QUrl url = m_server.url();
-        url.setPath(path);
+        url.setPath(path, QUrl::TolerantMode); // a %2F in an id stays one
         QNetworkRequest request(url);
         for (const auto &[name, value] : headers)
             request.setRawHeader(name, value);
@@ -800,9 +801,9 @@ private Q_SLOTS:
         QTest::newRow("the platform itself")
             << QByteArray(R"({"organization_slug":"delta","test_account_id":"acct_ok"})") << 404
             << u"not_found"_s << u"delta"_s;
-        QTest::newRow("no live key connected")
+        QTest::newRow("live account with a test key")
             << QByteArray(R"({"organization_slug":"delta-t1","live_account_id":"acct_live"})")
-            << 404 << u"not_found"_s << u"live Stripe secret key"_s;
+            << 403 << u"live_key_required"_s << u"live key"_s;
         QTest::newRow("account out of reach")
             << QByteArray(R"({"organization_slug":"delta-t1","test_account_id":"acct_far"})") << 404
             << u"not_found"_s << u"acct_far"_s;
@@ -834,6 +835,163 @@ private Q_SLOTS:
                 QCOMPARE(otherJson.value(u"code"_s).toString(), u"not_found"_s);
             }
         }
+    }
+
+    // docs/api.md, "Identifiers": every id the API takes is refused the same
+    // way in every mode, so nothing is stored that cannot be addressed again
+    // or loaded back from a dump.
+    void idRule_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("empty") << QString() << u"must not be empty"_s;
+        QTest::newRow("blank") << u"   "_s << u"must not be empty"_s;
+        QTest::newRow("slash") << u"boost/v2"_s << u"\"/\""_s;
+        QTest::newRow("tab") << u"a\tb"_s << u"control characters (U+0009"_s;
+        QTest::newRow("NUL") << QString(u"a\0b"_s) << u"control characters (U+0000"_s;
+        QTest::newRow("bidi override") << u"\u202Eabc"_s << u"bidirectional"_s;
+        QTest::newRow("256 characters") << QString(256, u'x') << u"at most 255"_s;
+    }
+    void idRule()
+    {
+        QFETCH(QString, id);
+        QFETCH(QString, problem);
+        const auto refused = [&](const auto &result, const QString &field) {
+            QVERIFY(!result.ok());
+            QCOMPARE(result.error().status, 400);
+            QCOMPARE(result.error().code, u"invalid_inputs"_s);
+            QVERIFY2(result.error().message.startsWith(field + u": "_s) &&
+                         result.error().message.contains(problem),
+                     qPrintable(result.error().message));
+        };
+        api::ImportCustomerRequest import;
+        import.customerId = id;
+        refused(await(m_admin->importCustomer(import)), u"customer_id"_s);
+        api::UpdateProductRequest rename;
+        rename.id = id;
+        refused(await(m_admin->updateProduct(u"draft"_s, rename)), u"id"_s);
+        api::UpdateRewardRequest reward;
+        reward.rewardId = id;
+        reward.coupon = api::CouponUpdate{};
+        refused(await(m_admin->updateReward(reward)), u"reward_id"_s);
+        api::LinkOrganizationRequest link{u"delta-t1"_s, id, std::nullopt};
+        refused(await(m_admin->linkOrganization(link)), u"test_account_id"_s);
+        api::TrackTokensRequest call = callFor(id.isEmpty() ? u" "_s : id, u"acme/full"_s, 1);
+        refused(await(m_pricing->trackTokens(call)), u"customer_id"_s);
+        api::ListBalancesRequest list;
+        list.featureId = id;
+        refused(await(m_backend->listBalances(list)), u"feature_id"_s);
+        if (overHttp() && !id.isEmpty()) { // an id in the path, percent-encoded
+            const auto [answered, json] =
+                rawPost(u"/v1/products/"_s + QString::fromLatin1(QUrl::toPercentEncoding(id)),
+                        {{"authorization", "Bearer " + AdminKey.toLatin1()}}, "{}");
+            QCOMPARE(answered, 400);
+            QVERIFY2(json.value(u"message"_s).toString().startsWith(u"product_id: "_s),
+                     qPrintable(json.value(u"message"_s).toString()));
+        }
+    }
+
+    // A lone surrogate is not text: refused, never turned into U+FFFD.
+    void loneSurrogatesAreRefused()
+    {
+        api::ImportCustomerRequest import;
+        import.customerId = u"x"_s + QChar(0xD800);
+        if (!overHttp()) { // a QString can hold one; UTF-8 on the wire cannot
+            auto result = await(m_admin->importCustomer(import));
+            QVERIFY(!result.ok());
+            QCOMPARE(result.error().code, u"invalid_inputs"_s);
+            return;
+        }
+        const auto [answered, json] =
+            rawPost(u"/v1/billing.import"_s, {{"authorization", "Bearer " + AdminKey.toLatin1()}},
+                    R"({"customer_id":"x\ud800","billables":[]})");
+        QCOMPARE(answered, 400);
+        QVERIFY2(json.value(u"message"_s).toString().contains(u"lone surrogate"_s),
+                 qPrintable(json.value(u"message"_s).toString()));
+    }
+
+    // Integers only, read from their text: no fraction rounded away, nothing past range.
+    void integerFieldsTakeIntegersOnly_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("a fraction too small for a double")
+            << QByteArray(
+                   R"({"customer_id":"pat","model_id":"acme/full","input_tokens":1.0000000000000001,"output_tokens":0})")
+            << u"input_tokens"_s;
+        QTest::newRow("past 2^64")
+            << QByteArray(
+                   R"({"customer_id":"pat","model_id":"acme/full","input_tokens":1,"output_tokens":18446744073709551617})")
+            << u"output_tokens"_s;
+        QTest::newRow("a half")
+            << QByteArray(
+                   R"({"customer_id":"pat","model_id":"acme/full","input_tokens":0.5,"output_tokens":0})")
+            << u"input_tokens"_s;
+        QTest::newRow("timestamp with an exponent")
+            << QByteArray(
+                   R"({"customer_id":"pat","model_id":"acme/full","input_tokens":1,"output_tokens":0,"timestamp":1.5e-3})")
+            << u"timestamp"_s;
+    }
+    void integerFieldsTakeIntegersOnly()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(QString, field);
+        auto request = api::decodeBody<api::TrackTokensRequest>(body);
+        QVERIFY(!request.ok());
+        QVERIFY2(request.error().message.startsWith(field + u": "_s),
+                 qPrintable(request.error().message));
+        QVERIFY(api::decodeBody<api::TrackTokensRequest>(
+                    R"({"customer_id":"pat","model_id":"acme/full","input_tokens":1.0,)"
+                    R"("output_tokens":2e1})")
+                    .ok()); // whole numbers in other spellings are integers
+        if (overHttp()) {
+            const auto [answered, json] =
+                rawPost(u"/v1/meterdesk/track_tokens.price"_s,
+                        {{"authorization", "Bearer " + PricingKey.toLatin1()}}, body);
+            QCOMPARE(answered, 400);
+            QVERIFY2(json.value(u"message"_s).toString().startsWith(field + u": "_s),
+                     qPrintable(json.value(u"message"_s).toString()));
+        }
+    }
+
+    // A search is text: bounded, its % and _ match only themselves, never a 500.
+    void customerSearchIsText()
+    {
+        api::PageRequest search;
+        search.search = QString(50000, u'%');
+        auto tooLong = await(m_backend->listCustomers(search));
+        QVERIFY(!tooLong.ok());
+        QCOMPARE(tooLong.error().status, 400);
+        QVERIFY(tooLong.error().message.startsWith(u"search: "_s));
+        for (const QString &wildcard : {u"%"_s, u"_"_s, u"b_b"_s}) {
+            search.search = wildcard;
+            auto found = await(m_backend->listCustomers(search));
+            QVERIFY2(found.ok(), found.ok() ? "" : qPrintable(found.error().message));
+            QCOMPARE(found.value().list.size(), 0); // no customer has % or _ in it
+        }
+        search.search = u"bo"_s;
+        QVERIFY(!await(m_backend->listCustomers(search)).value().list.isEmpty());
+    }
+
+    // docs/api.md, "Platform links": a live account needs a live key, and one
+    // account belongs to one tenant (delta-t1 took acct_ok above).
+    void platformLinkKeyAndAccountRules()
+    {
+        auto live = backendFor(AdminLiveKey);
+        api::LinkOrganizationRequest link;
+        link.organizationSlug = u"delta-t1"_s;
+        link.liveAccountId = u"acct_live"_s;
+        expectError(await(live->linkOrganization(link)), 404, u"not_found"_s,
+                    u"live Stripe secret key"_s);
+        link.liveAccountId.reset();
+        link.testAccountId = u"acct_ok"_s;
+        QVERIFY(await(live->linkOrganization(link)).ok());    // a live key links test accounts too
+        QVERIFY(await(m_admin->linkOrganization(link)).ok()); // again: changes nothing
+        link.organizationSlug = u"delta-t2"_s;
+        expectError(await(m_admin->linkOrganization(link)), 409, u"account_already_linked"_s,
+                    u"acct_ok"_s);
+        link.testAccountId = u"acct_ok2"_s;
+        QVERIFY(await(m_admin->linkOrganization(link)).ok());
     }
 
     // Token tracking changes balances, so these run last (Qt Test keeps declaration order).

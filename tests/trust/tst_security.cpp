@@ -274,8 +274,8 @@ private Q_SLOTS:
 
     void onlyHashesOfKeysAreStored()
     {
-        QList<QByteArray> secrets{AllKey, "sk_test_adminread0000000000000000000000", LiveKey,
-                                  RivalKey};
+        QList<QByteArray> secrets{AllKey, "sk_test_adminread0000000000000000000000",
+                                  "sk_live_admin00000000000000000000000000", LiveKey, RivalKey};
         for (qsizetype s = 0; s < scopes().size(); ++s)
             secrets << onlyKey(s) << allButKey(s);
         engine::Database database(m_database.location());

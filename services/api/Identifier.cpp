@@ -1,0 +1,54 @@
+#include "services/api/Identifier.h"
+
+namespace md::api {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Unicode's bidirectional formatting characters: they reorder how an id is
+// shown (a "Trojan Source" id reads as another), so no id may hold one.
+bool isBidiControl(char32_t c)
+{
+    return c == 0x061C || c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) ||
+           (c >= 0x2066 && c <= 0x2069);
+}
+
+QString codePoint(char32_t c)
+{
+    return u"U+"_s + QString::number(uint(c), 16).rightJustified(4, u'0').toUpper();
+}
+
+} // namespace
+
+std::optional<QString> identifierProblem(const QString &id)
+{
+    if (id.trimmed().isEmpty())
+        return u"must not be empty"_s;
+    qsizetype characters = 0;
+    for (qsizetype i = 0; i < id.size(); ++i) {
+        const QChar unit = id.at(i);
+        char32_t c = unit.unicode();
+        if (unit.isHighSurrogate() && i + 1 < id.size() && id.at(i + 1).isLowSurrogate()) {
+            c = QChar::surrogateToUcs4(unit, id.at(i + 1));
+            ++i;
+        } else if (unit.isSurrogate()) {
+            return u"is not valid Unicode: a lone surrogate at character %1"_s.arg(characters + 1);
+        }
+        ++characters;
+        if (c == u'/')
+            return u"must not contain \"/\" (an id is one segment of a URL path)"_s;
+        if (QChar::category(c) == QChar::Other_Control)
+            return u"must not contain control characters (%1 at character %2)"_s.arg(codePoint(c))
+                .arg(characters);
+        if (isBidiControl(c))
+            return u"must not contain bidirectional formatting characters (%1 at character %2)"_s
+                .arg(codePoint(c))
+                .arg(characters);
+    }
+    if (characters > MaxIdentifierLength)
+        return u"must be at most %1 characters, got %2"_s.arg(MaxIdentifierLength).arg(characters);
+    return std::nullopt;
+}
+
+} // namespace md::api

@@ -1,0 +1,48 @@
+#include "services/server/ApiAnswers.h"
+
+#include <QJsonDocument>
+#include <QRandomGenerator>
+
+namespace md::server {
+
+using namespace Qt::StringLiterals;
+using api::ApiError;
+
+http::HttpResponse jsonAnswer(int status, const QJsonObject &body)
+{
+    return {
+        status, "application/json", QJsonDocument(body).toJson(QJsonDocument::Compact), {}, false};
+}
+
+http::HttpResponse errorAnswer(const ApiError &error)
+{
+    if (error.status != 500)
+        return jsonAnswer(error.status, error.toJson());
+    // An internal error's words (the database's, say) name tables and values:
+    // they go to the log under a reference, and the caller gets the reference.
+    const QString reference = QString::number(QRandomGenerator::global()->generate(), 16);
+    qWarning("internal error %s: %s", qPrintable(reference), qPrintable(error.message));
+    const ApiError shown{
+        500, error.code,
+        u"internal error (reference %1); the server's log has the details"_s.arg(reference)};
+    return jsonAnswer(500, shown.toJson());
+}
+
+http::HttpResponse methodNotAllowed(const QByteArray &path, const QByteArray &allowed)
+{
+    http::HttpResponse answer = errorAnswer(
+        {405, u"method_not_allowed"_s,
+         allowed == "POST"
+             ? u"%1 takes POST with a JSON body"_s.arg(QString::fromUtf8(path.left(200)))
+             : u"%1 takes %2"_s.arg(QString::fromUtf8(path.left(200)),
+                                    QString::fromLatin1(allowed))});
+    answer.headers.append({"Allow", allowed});
+    return answer;
+}
+
+ApiError shuttingDown()
+{
+    return {503, u"shutting_down"_s, u"this server is shutting down; send the request again"_s};
+}
+
+} // namespace md::server

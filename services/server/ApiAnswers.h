@@ -1,0 +1,17 @@
+// The HTTP answers of the API: JSON bodies, and errors as {message, code}
+// with internal errors reduced to a reference (the log has the details).
+#pragma once
+
+#include "services/api/ApiError.h"
+#include "services/http/HttpExchange.h"
+
+#include <QJsonObject>
+
+namespace md::server {
+
+http::HttpResponse jsonAnswer(int status, const QJsonObject &body);
+http::HttpResponse errorAnswer(const api::ApiError &error);
+http::HttpResponse methodNotAllowed(const QByteArray &path, const QByteArray &allowed);
+api::ApiError shuttingDown();
+
+} // namespace md::server

@@ -1,0 +1,196 @@
+#include "services/server/ApiRoutes.h"
+
+#include "services/api/Identifier.h"
+#include "services/api/WireCodec.h"
+
+#include <QUrl>
+#include <QUrlQuery>
+
+namespace md::server {
+
+using namespace Qt::StringLiterals;
+using engine::BillingService;
+using engine::KeyContext;
+
+namespace {
+
+// The JSON of a decoded value, or its error, for a route's work function.
+template <typename T> Answer json(const api::Result<T> &result)
+{
+    if (!result)
+        return result.error();
+    if constexpr (std::is_same_v<T, api::TrackTokensResponse>) {
+        if (result.value().queued)
+            return std::optional<QJsonObject>(); // async: 204, no body
+    }
+    return std::optional<QJsonObject>(result.value().toJson());
+}
+
+// Decodes `body` as T, then runs `call` with it.
+template <typename T, typename F> Answer withBody(const api::JsonReader &body, F &&call)
+{
+    auto request = api::decode<T>(body);
+    if (!request)
+        return request.error();
+    return json(call(request.value()));
+}
+
+// Route for a body-only request: decode T, call the service.
+template <typename T, typename F> Route bodyRoute(bool versionRequired, F call)
+{
+    return {versionRequired, [call](BillingService &s, const KeyContext &k,
+                                    const api::JsonReader &body, const RequestInfo &info) {
+                return withBody<T>(body, [&](const T &r) { return call(s, k, r, info); });
+            }};
+}
+
+// Route for a list that takes no body.
+template <typename F> Route listRoute(F call)
+{
+    return {false, [call](BillingService &s, const KeyContext &k, const api::JsonReader &,
+                          const RequestInfo &) { return json(call(s, k)); }};
+}
+
+// The one segment of `path` between `prefix` and `suffix`, or nullopt.
+std::optional<QByteArray> segmentBetween(QByteArrayView path, QByteArrayView prefix,
+                                         QByteArrayView suffix)
+{
+    if (!path.startsWith(prefix) || !path.endsWith(suffix) ||
+        path.size() < prefix.size() + suffix.size())
+        return std::nullopt;
+    const QByteArrayView segment =
+        path.sliced(prefix.size(), path.size() - prefix.size() - suffix.size());
+    if (segment.contains('/'))
+        return std::nullopt;
+    return segment.toByteArray();
+}
+
+// A path id percent-decoded, then held to the id rule.
+api::Result<QString> pathId(const QByteArray &raw, const QString &name)
+{
+    const QByteArray bytes = QByteArray::fromPercentEncoding(raw);
+    const QString id = QString::fromUtf8(bytes);
+    if (id.toUtf8() != bytes)
+        return api::ApiError::invalidInputs(name, u"is not valid UTF-8"_s);
+    if (const auto problem = api::identifierProblem(id))
+        return api::ApiError::invalidInputs(name, *problem);
+    return id;
+}
+
+} // namespace
+
+ApiRoutes::ApiRoutes()
+{
+    // Spec endpoints (billing-api.md §4).
+    m_exact.insert("/v1/balances.list",
+                   bodyRoute<api::ListBalancesRequest>(true, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.listBalances(k, r);
+                   }));
+    m_exact.insert("/v1/billing.import", bodyRoute<api::ImportCustomerRequest>(
+                                             false, [](auto &s, auto &k, auto &r, auto &) {
+                                                 return s.importCustomer(k, r);
+                                             }));
+    m_exact.insert("/v1/balances.track_tokens",
+                   bodyRoute<api::TrackTokensRequest>(
+                       false, [](auto &s, auto &k, auto &r, const RequestInfo &info) {
+                           return s.trackTokens(k, r, info.idempotencyKey);
+                       }));
+    m_exact.insert("/v1/rewards.update", bodyRoute<api::UpdateRewardRequest>(
+                                             false, [](auto &s, auto &k, auto &r, auto &) {
+                                                 return s.updateReward(k, r);
+                                             }));
+    m_exact.insert(
+        "/v1/platform/organizations/stripe",
+        bodyRoute<api::LinkOrganizationRequest>(
+            false, [](auto &s, auto &k, auto &r, auto &) { return s.linkOrganization(k, r); }));
+
+    // Meterdesk extensions (docs/openapi.yaml).
+    // Any valid key may ask who it is: the answer is only its own identity.
+    m_exact.insert(
+        "/v1/meterdesk/whoami",
+        {false,
+         [](BillingService &, const KeyContext &k, const api::JsonReader &, const RequestInfo &) {
+             return Answer(QJsonObject{
+                 {u"organization"_s,
+                  QJsonObject{{u"id"_s, k.orgId}, {u"slug"_s, k.orgSlug}, {u"name"_s, k.orgName}}},
+                 {u"environment"_s, k.scope.envWord()},
+                 {u"scopes"_s, QJsonArray::fromStringList(k.scopes)}});
+         }});
+    // Any valid key, too: the version and price catalogue are no organization's.
+    m_exact.insert("/v1/meterdesk/about",
+                   {false, [](BillingService &s, const KeyContext &, const api::JsonReader &,
+                              const RequestInfo &) { return Answer(s.about().toJson()); }});
+    m_exact.insert("/v1/meterdesk/customers.list",
+                   bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.listCustomers(k, r);
+                   }));
+    m_exact.insert("/v1/meterdesk/customers.get",
+                   {false,
+                    [](BillingService &s, const KeyContext &k, const api::JsonReader &body,
+                       const RequestInfo &) -> Answer {
+                        const QString id = body.field("customer_id"_L1).identifier();
+                        if (!body.ok())
+                            return *body.error();
+                        return json(s.customer(k, id));
+                    }});
+    m_exact.insert(
+        "/v1/meterdesk/features.list",
+        listRoute([](BillingService &s, const KeyContext &k) { return s.listFeatures(k); }));
+    m_exact.insert(
+        "/v1/meterdesk/products.list",
+        listRoute([](BillingService &s, const KeyContext &k) { return s.listProducts(k); }));
+    m_exact.insert(
+        "/v1/meterdesk/rewards.list",
+        listRoute([](BillingService &s, const KeyContext &k) { return s.listRewards(k); }));
+    m_exact.insert(
+        "/v1/meterdesk/organizations.list",
+        listRoute([](BillingService &s, const KeyContext &k) { return s.listOrganizations(k); }));
+    m_exact.insert(
+        "/v1/meterdesk/models.list",
+        listRoute([](BillingService &s, const KeyContext &k) { return s.listModels(k); }));
+    m_exact.insert("/v1/meterdesk/track_tokens.price",
+                   bodyRoute<api::TrackTokensRequest>(
+                       false, [](auto &s, auto &k, auto &r, auto &) { return s.priceCall(k, r); }));
+    m_exact.insert("/v1/meterdesk/usage_events.list",
+                   bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.listUsageEvents(k, r);
+                   }));
+}
+
+std::optional<api::Result<Route>> ApiRoutes::find(QByteArrayView path) const
+{
+    if (const auto it = m_exact.constFind(path.toByteArray()); it != m_exact.cend())
+        return api::Result<Route>(it.value());
+    if (const auto raw = segmentBetween(path, "/v1/customers/", "/billing_portal")) {
+        auto id = pathId(*raw, u"customer_id"_s);
+        if (!id)
+            return api::Result<Route>(id.error());
+        return api::Result<Route>(Route{
+            false, [id = id.value()](BillingService &s, const KeyContext &k,
+                                     const api::JsonReader &body, const RequestInfo &info) {
+                return withBody<api::BillingPortalRequest>(body, [&](api::BillingPortalRequest r) {
+                    // docs/api.md: return_url in the body, or as a query parameter.
+                    if (!r.returnUrl) {
+                        const QUrlQuery query(QString::fromUtf8(info.query));
+                        if (query.hasQueryItem(u"return_url"_s))
+                            r.returnUrl = query.queryItemValue(u"return_url"_s, QUrl::FullyDecoded);
+                    }
+                    return s.billingPortal(k, id, r);
+                });
+            }});
+    }
+    if (const auto raw = segmentBetween(path, "/v1/products/", "")) {
+        auto id = pathId(*raw, u"product_id"_s);
+        if (!id)
+            return api::Result<Route>(id.error());
+        return api::Result<Route>(
+            Route{false, [id = id.value()](BillingService &s, const KeyContext &k,
+                                           const api::JsonReader &body, const RequestInfo &) {
+                      return withBody<api::UpdateProductRequest>(
+                          body, [&](const auto &r) { return s.updateProduct(k, id, r); });
+                  }});
+    }
+    return std::nullopt;
+}
+
+} // namespace md::server
