@@ -3,10 +3,8 @@
 #include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
 #include "services/server/ApiServer.h"
+#include "services/server/LimitOptions.h"
 #include "services/server/ShutdownSignals.h"
-
-#include <functional>
-#include <vector>
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -14,8 +12,6 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QTextStream>
-
-#include <sys/resource.h>
 
 using namespace Qt::StringLiterals;
 using namespace md;
@@ -193,75 +189,6 @@ struct ServeOptions
     http::HttpLimits limits;
 };
 
-// The connection limits as options, each with its default (docs/operations.md).
-struct LimitOption
-{
-    const char *name;
-    const char *help;
-    std::function<qint64(const http::HttpLimits &)> get;
-    std::function<void(http::HttpLimits &, qint64)> set;
-    qint64 min;
-};
-
-const std::vector<LimitOption> &limitOptions()
-{
-    using L = http::HttpLimits;
-    using S = std::chrono::seconds;
-    static const std::vector<LimitOption> options{
-        {"header-timeout", "serve: seconds a request's header may take to arrive.",
-         [](const L &l) { return qint64(l.headerTimeout.count()); },
-         [](L &l, qint64 v) { l.headerTimeout = S(v); }, 1},
-        {"body-timeout", "serve: seconds a request's body may take to arrive.",
-         [](const L &l) { return qint64(l.bodyTimeout.count()); },
-         [](L &l, qint64 v) { l.bodyTimeout = S(v); }, 1},
-        {"idle-timeout", "serve: seconds a kept-alive connection may wait for its next request.",
-         [](const L &l) { return qint64(l.idleTimeout.count()); },
-         [](L &l, qint64 v) { l.idleTimeout = S(v); }, 1},
-        {"write-timeout", "serve: seconds a client may take to read an answer.",
-         [](const L &l) { return qint64(l.writeTimeout.count()); },
-         [](L &l, qint64 v) { l.writeTimeout = S(v); }, 1},
-        {"drain-timeout",
-         "serve: seconds after SIGTERM before requests still arriving are cut off.",
-         [](const L &l) { return qint64(l.drainTimeout.count()); },
-         [](L &l, qint64 v) { l.drainTimeout = S(v); }, 0},
-        {"max-connections", "serve: connections open at once.",
-         [](const L &l) { return qint64(l.maxConnections); },
-         [](L &l, qint64 v) { l.maxConnections = std::size_t(v); }, 1},
-        {"max-connections-per-address",
-         "serve: connections open at once from one client address (0: no limit).",
-         [](const L &l) { return qint64(l.maxConnectionsPerAddress); },
-         [](L &l, qint64 v) { l.maxConnectionsPerAddress = std::size_t(v); }, 0},
-        {"max-header-bytes", "serve: bytes of a request's line and header fields.",
-         [](const L &l) { return qint64(l.maxHeaderBytes); },
-         [](L &l, qint64 v) { l.maxHeaderBytes = std::size_t(v); }, 1024},
-        {"max-header-fields", "serve: header fields of a request.",
-         [](const L &l) { return qint64(l.maxHeaderFields); },
-         [](L &l, qint64 v) { l.maxHeaderFields = std::size_t(v); }, 8},
-    };
-    return options;
-}
-
-// Lets the server use every file descriptor its hard limit allows, and keeps
-// maxConnections below that, leaving room for the database and the logs.
-void fitConnectionsToDescriptors(http::HttpLimits &limits)
-{
-    rlimit files{};
-    if (::getrlimit(RLIMIT_NOFILE, &files) != 0)
-        return;
-    if (files.rlim_cur < files.rlim_max) {
-        files.rlim_cur = files.rlim_max;
-        ::setrlimit(RLIMIT_NOFILE, &files);
-        ::getrlimit(RLIMIT_NOFILE, &files);
-    }
-    constexpr rlim_t Reserve = 64;
-    if (files.rlim_cur != RLIM_INFINITY && files.rlim_cur > Reserve &&
-        limits.maxConnections > files.rlim_cur - Reserve) {
-        limits.maxConnections = std::size_t(files.rlim_cur - Reserve);
-        err() << "meterdesk-server: --max-connections lowered to " << limits.maxConnections
-              << " (the open-file limit is " << files.rlim_cur << ")" << Qt::endl;
-    }
-}
-
 int serveCommand(const QString &database, const ServeOptions &options)
 {
     const qsizetype colon = options.listen.lastIndexOf(u':');
@@ -290,7 +217,8 @@ int serveCommand(const QString &database, const ServeOptions &options)
         return ExitFailed;
     engine->trackQueue().startWorker(); // also applies calls queued before a restart
     http::HttpLimits limits = options.limits;
-    fitConnectionsToDescriptors(limits);
+    if (const auto lowered = server::LimitOptions::fitToDescriptors(limits))
+        err() << "meterdesk-server: " << *lowered << Qt::endl;
     server::ApiServer api(*engine, {limits, options.workers});
     if (!options.tlsCert.isEmpty()) {
         QFile certFile(options.tlsCert);
@@ -379,11 +307,7 @@ int main(int argc, char *argv[])
         u"URL"_s);
     parser.addOptions({database, org, env, scope, customers, perCustomer, listen, tlsCert, tlsKey,
                        workers, catalogue, publicUrl});
-    const http::HttpLimits defaults;
-    for (const LimitOption &limit : limitOptions())
-        parser.addOption(QCommandLineOption(QString::fromLatin1(limit.name),
-                                            QString::fromLatin1(limit.help), u"N"_s,
-                                            QString::number(limit.get(defaults))));
+    server::LimitOptions::addTo(parser);
     parser.addPositionalArgument(u"command"_s, u"workspace, keys or serve, then the action."_s);
     // Unknown options are a wrong command line (2), like every other; process()
     // would exit 1 for them. It still answers --help, --help-all and --version.
@@ -416,15 +340,10 @@ int main(int argc, char *argv[])
                              parser.value(workers).toInt(),
                              parser.value(publicUrl),
                              {}};
-        for (const LimitOption &limit : limitOptions()) {
-            bool ok = false;
-            const qint64 value = parser.value(QString::fromLatin1(limit.name)).toLongLong(&ok);
-            if (!ok || value < limit.min || value > 1'000'000'000)
-                return usage(u"--%1 takes a whole number of at least %2"_s
-                                 .arg(QString::fromLatin1(limit.name))
-                                 .arg(limit.min));
-            limit.set(options.limits, value);
-        }
+        auto limits = server::LimitOptions::read(parser);
+        if (!limits)
+            return usage(limits.error().message);
+        options.limits = limits.value();
         return serveCommand(parser.value(database), options);
     }
     if (args.first() == "keys"_L1)

@@ -154,6 +154,7 @@ template <class Stream> void HttpSession<Stream>::onHeader(beast::error_code err
         return failed(error);
     m_version = m_parser->get().version();
     m_keepAlive = m_parser->keep_alive();
+    m_head = m_parser->get().method() == beasthttp::verb::head;
     const bool expectsContinue =
         beast::iequals(m_parser->get()[beasthttp::field::expect], "100-continue");
     if (auto failure = checkHeader(*m_parser, m_shared->limits)) {
@@ -282,6 +283,10 @@ template <class Stream> void HttpSession<Stream>::answer(HttpResponse response)
         message.set(std::string_view(name.constData(), std::size_t(name.size())),
                     std::string_view(value.constData(), std::size_t(value.size())));
     message.body().assign(response.body.constData(), std::size_t(response.body.size()));
+    if (m_head) { // no route answers HEAD; its refusal goes without a body, then the connection
+        message.body().clear();
+        m_closeAfterWrite = true;
+    }
     message.keep_alive(!m_closeAfterWrite);
     message.prepare_payload();
     tcp().expires_after(m_shared->limits.writeTimeout);

@@ -89,6 +89,7 @@ private:
     unsigned m_version = 11;
     bool m_keepAlive = true;
     bool m_closeAfterWrite = false;
+    bool m_head = false; // the request was HEAD: its answer carries no body
     std::size_t m_lingered = 0;
 };
 

@@ -13,22 +13,15 @@ ApiServer::ApiServer(engine::Engine &engine, Options options, QObject *parent)
     : QObject(parent)
     , m_engine(engine)
     , m_service(engine)
+    , m_work(options.workers)
     , m_http(options.limits, [this](http::HttpRequest request, http::HttpResponder responder) {
         handle(std::move(request), std::move(responder));
     })
-{
-    m_pool.setMaxThreadCount(std::max(1, options.workers));
-    m_pool.setExpiryTimeout(-1); // keep each worker's database connection
-}
+{}
 
 ApiServer::~ApiServer()
 {
-    // No new work once stopping; wait for what a network thread may still
-    // be handing the pool (counted before it looks at m_stopping).
-    m_stopping = true;
-    do {
-        m_pool.waitForDone();
-    } while (m_inFlight.load() != 0);
+    m_work.stopAndWait(); // before m_http goes: the work answers through it
 }
 
 api::Result<api::Done> ApiServer::useTls(const QByteArray &certificateChainPem,
@@ -47,16 +40,13 @@ api::Result<quint16> ApiServer::listen(const QHostAddress &address, quint16 port
 
 void ApiServer::shutdown()
 {
-    m_stopping = true;
+    // From now on the work refused is answered 503, so the calls in
+    // flight finish and the server can exit.
+    m_work.stop();
     m_http.shutdown([this] {
         // After the last answer left: on the network thread, so queue it.
         QMetaObject::invokeMethod(this, &ApiServer::drained, Qt::QueuedConnection);
     });
-}
-
-void ApiServer::finished()
-{
-    --m_inFlight;
 }
 
 void ApiServer::handle(http::HttpRequest request, http::HttpResponder responder)
@@ -65,17 +55,11 @@ void ApiServer::handle(http::HttpRequest request, http::HttpResponder responder)
     if (request.path.startsWith("/portal/")) {
         if (request.method != "GET")
             return responder.send(methodNotAllowed(request.path, "GET"));
-        ++m_inFlight;
-        if (m_stopping) {
-            finished();
-            return responder.send(errorAnswer(shuttingDown()));
-        }
         const QString token =
             QString::fromUtf8(QByteArray::fromPercentEncoding(request.path.mid(8)));
-        m_pool.start([this, token, responder] {
-            responder.send(PortalServer::page(m_engine, token));
-            finished();
-        });
+        if (!m_work.start(
+                [this, token, responder] { responder.send(PortalServer::page(m_engine, token)); }))
+            responder.send(errorAnswer(shuttingDown()));
         return;
     }
     const auto route = m_routes.find(request.path);
@@ -94,35 +78,32 @@ void ApiServer::handle(http::HttpRequest request, http::HttpResponder responder)
 void ApiServer::run(const http::HttpRequest &request, const Route &route,
                     const http::HttpResponder &responder)
 {
-    ++m_inFlight;
-    if (m_stopping) { // answered at once, so the calls in flight finish and the server can exit
-        finished();
-        return responder.send(errorAnswer(shuttingDown()));
-    }
-    m_pool.start([this, body = request.body, query = request.query, work = route.work,
-                  headers = RequestHeaders::read(request, route.versionRequired), responder] {
-        const auto respond = [&]() -> http::HttpResponse {
-            // The key first: a caller without one learns nothing else.
-            auto key = m_engine.authenticate(headers.secret);
-            if (!key)
-                return errorAnswer(key.error());
-            if (headers.problem)
-                return errorAnswer(*headers.problem);
-            const api::JsonReader reader =
-                api::JsonReader::fromBody(body.isEmpty() ? QByteArray("{}") : body);
-            if (!reader.ok())
-                return errorAnswer(*reader.error());
-            auto result =
-                work(m_service, key.value(), reader, RequestInfo{headers.idempotencyKey, query});
-            if (!result)
-                return errorAnswer(result.error());
-            if (!result.value())
-                return {204, {}, {}, {}, false};
-            return jsonAnswer(200, *result.value());
-        };
-        responder.send(respond());
-        finished();
-    });
+    const bool started =
+        m_work.start([this, body = request.body, query = request.query, work = route.work,
+                      headers = RequestHeaders::read(request, route.versionRequired), responder] {
+            const auto respond = [&]() -> http::HttpResponse {
+                // The key first: a caller without one learns nothing else.
+                auto key = m_engine.authenticate(headers.secret);
+                if (!key)
+                    return errorAnswer(key.error());
+                if (headers.problem)
+                    return errorAnswer(*headers.problem);
+                const api::JsonReader reader =
+                    api::JsonReader::fromBody(body.isEmpty() ? QByteArray("{}") : body);
+                if (!reader.ok())
+                    return errorAnswer(*reader.error());
+                auto result = work(m_service, key.value(), reader,
+                                   RequestInfo{headers.idempotencyKey, query});
+                if (!result)
+                    return errorAnswer(result.error());
+                if (!result.value())
+                    return {204, {}, {}, {}, false};
+                return jsonAnswer(200, *result.value());
+            };
+            responder.send(respond());
+        });
+    if (!started)
+        responder.send(errorAnswer(shuttingDown()));
 }
 
 } // namespace md::server

@@ -8,12 +8,10 @@
 #include "services/engine/BillingService.h"
 #include "services/http/HttpServer.h"
 #include "services/server/ApiRoutes.h"
+#include "services/server/ServerWork.h"
 
 #include <QHostAddress>
 #include <QObject>
-#include <QThreadPool>
-
-#include <atomic>
 
 namespace md::server {
 
@@ -48,14 +46,11 @@ private:
     void handle(http::HttpRequest request, http::HttpResponder responder);
     void run(const http::HttpRequest &request, const Route &route,
              const http::HttpResponder &responder);
-    void finished();
 
     engine::Engine &m_engine;
     engine::BillingService m_service;
     ApiRoutes m_routes;
-    QThreadPool m_pool;
-    std::atomic<int> m_inFlight{0}; // requests handed to the pool
-    std::atomic<bool> m_stopping{false};
+    ServerWork m_work;
     http::HttpServer m_http; // last: its threads stop first
 };
 

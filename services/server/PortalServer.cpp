@@ -22,16 +22,15 @@ http::HttpResponse PortalServer::page(engine::Engine &engine, const QString &tok
 
 PortalServer::PortalServer(engine::Engine &engine)
     : m_engine(engine)
+    , m_work(2)
     , m_http(http::HttpLimits(), [this](http::HttpRequest request, http::HttpResponder responder) {
         handle(std::move(request), std::move(responder));
     })
-{
-    m_pool.setMaxThreadCount(2);
-}
+{}
 
 PortalServer::~PortalServer()
 {
-    m_pool.waitForDone();
+    m_work.stopAndWait(); // before m_http goes: the work answers through it
 }
 
 void PortalServer::handle(http::HttpRequest request, http::HttpResponder responder)
@@ -42,7 +41,8 @@ void PortalServer::handle(http::HttpRequest request, http::HttpResponder respond
     if (request.method != "GET")
         return responder.send(methodNotAllowed(request.path, "GET"));
     const QString token = QString::fromUtf8(QByteArray::fromPercentEncoding(request.path.mid(8)));
-    m_pool.start([this, token, responder] { responder.send(page(m_engine, token)); });
+    // Refused only while the console closes: the connection closes unanswered.
+    m_work.start([this, token, responder] { responder.send(page(m_engine, token)); });
 }
 
 api::Result<QUrl> PortalServer::start()

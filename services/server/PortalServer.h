@@ -8,8 +8,7 @@
 #include "services/api/Result.h"
 #include "services/engine/Engine.h"
 #include "services/http/HttpServer.h"
-
-#include <QThreadPool>
+#include "services/server/ServerWork.h"
 
 namespace md::server {
 
@@ -30,7 +29,7 @@ private:
     void handle(http::HttpRequest request, http::HttpResponder responder);
 
     engine::Engine &m_engine;
-    QThreadPool m_pool;
+    ServerWork m_work;
     http::HttpServer m_http; // last: its threads stop first
 };
 

@@ -90,6 +90,11 @@ private Q_SLOTS:
             << Server
             << QStringList{u"serve"_s, u"--database"_s, u"x.db"_s, u"--listen"_s, u"nowhere"_s}
             << u"--listen takes HOST:PORT"_s;
+        QTest::newRow("server: a limit of zero")
+            << Server
+            << QStringList{u"serve"_s,       u"--database"_s,       u"x.db"_s, u"--listen"_s,
+                           u"127.0.0.1:0"_s, u"--header-timeout"_s, u"0"_s}
+            << u"--header-timeout: takes a whole number of at least 1"_s;
         QTest::newRow("server: key without environment")
             << Server << QStringList{u"keys"_s, u"create"_s, u"--database"_s, u"x.db"_s}
             << u"keys create needs --org SLUG and --env"_s;
