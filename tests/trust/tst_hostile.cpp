@@ -13,6 +13,8 @@
 #include <mutex>
 #include <thread>
 
+#include <sys/resource.h>
+
 using namespace md;
 using namespace md::test;
 using namespace Qt::StringLiterals;
@@ -127,6 +129,36 @@ private Q_SLOTS:
         // --idle-timeout 2: closed without a word, well before 20 s.
         QVERIFY(connection.waitForClose(Ms(20000)));
         QVERIFY(connection.received().isEmpty());
+    }
+
+    // Out of file descriptors, a server that retried accept() at once spun a
+    // core; with 100 ms between tries it logs one failure and recovers.
+    void outOfFileDescriptors()
+    {
+        ServerProcess starved;
+        starved.process().setChildProcessModifier([] {
+            const rlimit files{48, 48}; // a few dozen connections past the server's own files
+            ::setrlimit(RLIMIT_NOFILE, &files);
+        });
+        QVERIFY(starved.start(m_server.database()).isEmpty());
+        const auto port = quint16(starved.url().port());
+        std::vector<std::unique_ptr<RawConnection>> flood;
+        for (int i = 0; i < 80; ++i)
+            flood.push_back(std::make_unique<RawConnection>(port)); // the kernel accepts them all
+        // A window to watch in, not a wait for something: a spinning accept
+        // loop fails thousands of times in it, one that backs off some 20.
+        QTest::qWait(2000);
+        const QByteArray log = starved.process().readAllStandardError();
+        QCOMPARE(log.count("accepting a connection failed"), 1);
+        flood.clear();
+        QTRY_COMPARE_WITH_TIMEOUT(
+            [&] {
+                RawConnection connection(port);
+                connection.send(getCustomer(1));
+                return connection.read().status;
+            }(),
+            200, 30000);
+        QCOMPARE(starved.stop(), 0);
     }
 
     void connectionLimits()
