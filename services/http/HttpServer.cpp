@@ -4,6 +4,7 @@
 
 #include <QDebug>
 
+#include <boost/asio/dispatch.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ssl/context.hpp>
@@ -120,17 +121,19 @@ public:
         case HttpConnections::Admission::Admitted:
             break;
         }
-        if (m_tls) {
-            auto session = std::make_shared<HttpSession<TlsStream>>(
-                m_shared, TlsStream(beast::tcp_stream(std::move(socket)), *m_tls), peer.address());
-            m_shared->connections.attach(session);
-            session->start();
-        } else {
-            auto session = std::make_shared<HttpSession<PlainStream>>(
-                m_shared, PlainStream(std::move(socket)), peer.address());
-            m_shared->connections.attach(session);
-            session->start();
-        }
+        if (m_tls)
+            begin(std::make_shared<HttpSession<TlsStream>>(
+                m_shared, TlsStream(beast::tcp_stream(std::move(socket)), *m_tls), peer.address()));
+        else
+            begin(std::make_shared<HttpSession<PlainStream>>(
+                m_shared, PlainStream(std::move(socket)), peer.address()));
+    }
+
+    // Starts a session on its own strand, as every later step of it runs.
+    template <class Session> void begin(const std::shared_ptr<Session> &session)
+    {
+        m_shared->connections.attach(session);
+        asio::dispatch(session->executor(), [session] { session->start(); });
     }
 
     std::shared_ptr<HttpShared> m_shared;

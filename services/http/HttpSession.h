@@ -49,6 +49,7 @@ public:
     ~HttpSession() override;
     Q_DISABLE_COPY_MOVE(HttpSession)
 
+    auto executor() { return m_stream.get_executor(); }
     void start();
     void drain() override;
     void closeIfReading() override;
