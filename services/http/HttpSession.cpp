@@ -23,6 +23,9 @@ namespace beasthttp = boost::beast::http;
 namespace {
 
 constexpr std::size_t ReadChunk = 16 * 1024;
+// RFC 9112 2.2: empty lines before a request line are ignored (some clients
+// send one after a body); a few bytes of them, not an endless stream.
+constexpr std::size_t MaxEmptyLineBytes = 8;
 // After an error answer, what a client may still send (a refused body, say)
 // before the connection closes; reading it keeps the kernel from resetting
 // the connection before the client has read the answer.
@@ -115,14 +118,32 @@ template <class Stream> void HttpSession<Stream>::readRequest()
         return close();
     m_parser.emplace();
     configureParser(*m_parser, m_shared->limits);
+    m_emptyLineBytes = 0;
+    skipEmptyLines();
     if (m_buffer.size() != 0) // pipelined: the next request is here already
         return readHeader();
     m_phase = Phase::Idle;
     tcp().expires_never();
     armDeadline(m_shared->limits.idleTimeout);
+    readFirstBytes();
+}
+
+template <class Stream> void HttpSession<Stream>::readFirstBytes()
+{
     m_stream.async_read_some(
         m_buffer.prepare(ReadChunk),
         beast::bind_front_handler(&HttpSession::onFirstBytes, this->shared_from_this()));
+}
+
+template <class Stream> void HttpSession<Stream>::skipEmptyLines()
+{
+    while (m_buffer.size() != 0 && m_emptyLineBytes < MaxEmptyLineBytes) {
+        const char c = *static_cast<const char *>(m_buffer.cdata().data());
+        if (c != '\r' && c != '\n')
+            return;
+        m_buffer.consume(1);
+        ++m_emptyLineBytes;
+    }
 }
 
 template <class Stream>
@@ -133,6 +154,9 @@ void HttpSession<Stream>::onFirstBytes(beast::error_code error, std::size_t byte
     if (error) // idle too long, or the client closed between requests: nothing to answer
         return close();
     m_buffer.commit(bytes);
+    skipEmptyLines();
+    if (m_buffer.size() == 0) // only empty lines so far: still idle
+        return readFirstBytes();
     readHeader();
 }
 

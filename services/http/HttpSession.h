@@ -64,6 +64,8 @@ private:
     void armDeadline(std::chrono::seconds limit);
     void onHandshake(boost::beast::error_code error);
     void readRequest();
+    void readFirstBytes();
+    void skipEmptyLines();
     void onFirstBytes(boost::beast::error_code error, std::size_t bytes);
     void readHeader();
     void onHeader(boost::beast::error_code error, std::size_t bytes);
@@ -92,6 +94,7 @@ private:
     bool m_closeAfterWrite = false;
     bool m_head = false; // the request was HEAD: its answer carries no body
     std::size_t m_lingered = 0;
+    std::size_t m_emptyLineBytes = 0; // skipped before this request's line
 };
 
 } // namespace md::http

@@ -100,6 +100,19 @@ private Q_SLOTS:
         QCOMPARE(connection.read().status, 200);
     }
 
+    // RFC 9112 2.2: an empty line before a request line is ignored (a client
+    // that ends a body with CRLF sends one), but not an endless stream of them.
+    void emptyLinesBeforeARequest()
+    {
+        RawConnection connection(m_server.port());
+        connection.send("\r\n" + getCustomer(1) + "\r\n");
+        QCOMPARE(connection.read().status, 200);
+        connection.send(getCustomer(2));
+        QCOMPARE(connection.read().status, 200);
+        connection.send(QByteArray(64, '\n') + getCustomer(3));
+        QCOMPARE(connection.read().status, 400);
+    }
+
     void oneAnswerPerRequest()
     {
         RawConnection connection(m_server.port());
