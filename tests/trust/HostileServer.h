@@ -32,6 +32,16 @@ inline QString codeOf(const RawConnection::Answer &answer)
         .toString();
 }
 
+// The status of a well-behaved call on a fresh connection to `port`, for
+// polling: after a flood the per-address limit answers 429 until the server
+// has closed what the flood left open.
+inline int oneCall(quint16 port)
+{
+    RawConnection connection(port);
+    connection.send(getCustomer(1));
+    return connection.read().status;
+}
+
 // A server on a fresh trust workspace, with 1 s header and body timeouts
 // and a 2 s idle timeout, so the tests of those take seconds.
 class HostileServer final
@@ -60,15 +70,7 @@ public:
     const QString &database() const { return m_database.location(); }
     ServerProcess &process() { return m_server; }
 
-    // A well-behaved call on a fresh connection, for polling: after a flood
-    // the per-address limit answers 429 until the server has closed what
-    // the flood left open.
-    int oneCall() const
-    {
-        RawConnection connection(m_port);
-        connection.send(getCustomer(1));
-        return connection.read().status;
-    }
+    int oneCall() const { return test::oneCall(m_port); }
 
 private:
     TestDatabase m_database;
