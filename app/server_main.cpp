@@ -10,7 +10,6 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
-#include <QJsonDocument>
 #include <QTextStream>
 
 using namespace Qt::StringLiterals;
@@ -118,7 +117,7 @@ int workspaceCommand(const QStringList &args, const QString &database, const Dem
         auto dumped = engine->dumpWorkspace();
         if (!dumped)
             return fail(dumped.error());
-        const QByteArray json = QJsonDocument(dumped.value()).toJson(QJsonDocument::Indented);
+        const QByteArray json = dumped.value().toJson(true);
         if (args.size() == 2) {
             QFile stdoutFile;
             if (!stdoutFile.open(stdout, QIODevice::WriteOnly) ||

@@ -73,7 +73,7 @@ int main(int argc, char *argv[])
     options.nowMs = QDateTime::currentMSecsSinceEpoch();
     QElapsedTimer timer;
     timer.start();
-    const QJsonObject workspace = engine::DemoWorkspace::build(options);
+    const api::JsonValue workspace = engine::DemoWorkspace::build(options);
     const qint64 generateMs = timer.restart();
     auto loaded = engine.loadWorkspace(workspace);
     if (!loaded)

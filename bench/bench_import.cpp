@@ -15,6 +15,7 @@
 #include "services/remote/RemoteBackend.h"
 #include "views/ImportSourcePage.h"
 #include "views/ImportWizard.h"
+#include <QJsonObject>
 
 #include <QApplication>
 #include <QCommandLineParser>

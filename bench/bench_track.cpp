@@ -69,8 +69,7 @@ public:
                 const std::optional<QString> & = std::nullopt) override
     {
         const auto [status, answer, error] =
-            m_http.post("/v1/balances.track_tokens",
-                        QJsonDocument(request.toJson()).toJson(QJsonDocument::Compact));
+            m_http.post("/v1/balances.track_tokens", api::toJsonText(request));
         if (status == 0)
             fail(u"the server did not answer: "_s + QString::fromUtf8(error));
         api::Result<api::TrackTokensResponse> result = api::TrackTokensResponse();
@@ -209,7 +208,8 @@ int main(int argc, char *argv[])
         engine::Engine setup(location);
         if (auto opened = setup.open(); !opened)
             fail(opened.error().message);
-        if (auto loaded = setup.loadWorkspace(test::trustWorkspace(customers, secret, Markup));
+        if (auto loaded =
+                setup.loadWorkspace(test::fromQt(test::trustWorkspace(customers, secret, Markup)));
             !loaded)
             fail(loaded.error().message);
     }

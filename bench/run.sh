@@ -6,6 +6,10 @@ build=${1:-build}
 scratch=$(mktemp -d /tmp/meterdesk-bench.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 
+echo "== JSON libraries on a 200-row balances.list page (docs/json.md)"
+"$build/bench/bench_json"
+
+echo
 echo "== balances.list on SQLite"
 "$build/bench/bench_balances" --database "$scratch/bench.db" "${@:2}"
 

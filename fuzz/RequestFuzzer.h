@@ -1,12 +1,10 @@
 // What every request decoder's fuzz target checks. Any body either decodes or
 // is refused with 400 invalid_inputs, never anything worse; and a request that
-// decodes survives the trip the console makes with it (toJson, sent, decoded
+// decodes survives the trip the console makes with it (written, sent, decoded
 // again by the server) unchanged.
 #pragma once
 
 #include "services/api/WireCodec.h"
-
-#include <QJsonDocument>
 
 #include <cstddef>
 #include <cstdint>
@@ -27,7 +25,7 @@ template <typename T> int decodeRequest(const uint8_t *data, size_t size)
                    qPrintable(decoded.error().code), qPrintable(decoded.error().message));
         return 0;
     }
-    const QByteArray sent = QJsonDocument(decoded.value().toJson()).toJson(QJsonDocument::Compact);
+    const QByteArray sent = api::toJsonText(decoded.value());
     const api::Result<T> again = api::decodeBody<T>(sent);
     if (!again)
         qFatal("the re-encoded request is refused: %s\n%s", qPrintable(again.error().message),

@@ -81,9 +81,9 @@ private:
     quint64 m_taken = 0;
 };
 
-QByteArray text(const QJsonObject &workspace)
+QByteArray text(const api::JsonValue &workspace)
 {
-    return QJsonDocument(workspace).toJson(QJsonDocument::Indented);
+    return workspace.toJson(true);
 }
 
 // Loads `path` into `target`; false when refused, as a refusal must be.

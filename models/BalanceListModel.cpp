@@ -1,9 +1,9 @@
 #include "models/BalanceListModel.h"
 
 #include "models/AmountFormat.h"
+#include "services/api/WireCodec.h"
 
 #include <QColor>
-#include <QJsonDocument>
 
 namespace md::models {
 
@@ -110,8 +110,7 @@ QString BalanceListModel::detail(const api::BalanceRow &row)
         lines << tr("Rollover: %1 of %2 left, expires %3")
                      .arg(formatAmount(rollover.balance), formatAmount(rollover.granted),
                           formatTimestamp(rollover.expiresAt));
-    lines << QString()
-          << QString::fromUtf8(QJsonDocument(row.toJson()).toJson(QJsonDocument::Indented));
+    lines << QString() << QString::fromUtf8(api::toJsonText(row, api::JsonWriter::Style::Indented));
     return lines.join(u'\n');
 }
 

@@ -225,7 +225,7 @@ QVariant ImportBatch::data(const QModelIndex &index, int role) const
     if (cell >= 0)
         return row.cells.value(cell);
     if (column == CustomerColumn)
-        return row.request ? row.request->customerId : row.body.value(u"customer_id"_s).toString();
+        return row.request ? row.request->customerId : row.body.value("customer_id"_L1).toString();
     return row.text;
 }
 

@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QStringDecoder>
 
 namespace md::models {
@@ -13,12 +14,12 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-ImportRow fromBody(int line, const QJsonValue &value)
+ImportRow fromBody(int line, const api::JsonValue &value)
 {
     ImportRow row;
     row.line = line;
-    row.body = value.toObject();
-    row.text = QString::fromUtf8(QJsonDocument(row.body).toJson(QJsonDocument::Compact));
+    row.body = value;
+    row.text = QString::fromUtf8(value.toJson());
     auto request = api::decode<api::ImportCustomerRequest>(value);
     if (request)
         row.request = request.value();
@@ -201,21 +202,17 @@ QList<ImportRow> ImportSource::readJson(const QString &text, ImportFormat format
 {
     QList<ImportRow> rows;
     if (format == ImportFormat::JsonArray) {
-        QJsonParseError error;
-        const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
-        if (error.error != QJsonParseError::NoError || !document.isArray()) {
+        const auto document = api::JsonValue::parse(text.toUtf8(), u"the file"_s);
+        if (!document || !document.value().isArray()) {
             ImportRow row;
             row.line = 1;
-            row.error = error.error != QJsonParseError::NoError
-                            ? tr("the file is not JSON: %1 at character %2")
-                                  .arg(error.errorString())
-                                  .arg(error.offset)
-                            : tr("the file is not a JSON array of billing.import bodies");
+            row.error = !document ? document.error().message
+                                  : tr("the file is not a JSON array of billing.import bodies");
             rows.append(row);
             return rows;
         }
-        // Element positions are not kept by QJsonDocument: rows count elements.
-        const QJsonArray array = document.array();
+        // Element positions are not kept by the parser: rows count elements.
+        const api::JsonValue &array = document.value();
         for (qsizetype i = 0; i < array.size(); ++i)
             rows.append(fromBody(int(i + 1), array.at(i)));
         return rows;
@@ -237,18 +234,15 @@ void ImportSource::revalidate(ImportRow &row, const QString &text)
 {
     const int line = row.line;
     const bool included = row.included;
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
-    if (error.error == QJsonParseError::NoError && document.isObject()) {
-        row = fromBody(line, document.object());
+    const auto document = api::JsonValue::parse(text.toUtf8(), u"the line"_s);
+    if (document && document.value().isObject()) {
+        row = fromBody(line, document.value());
     } else {
         row = ImportRow();
         row.line = line;
         row.text = text;
         row.error =
-            error.error != QJsonParseError::NoError
-                ? tr("not JSON: %1 at character %2").arg(error.errorString()).arg(error.offset)
-                : tr("not a JSON object");
+            !document ? tr("not JSON: %1").arg(document.error().message) : tr("not a JSON object");
     }
     row.included = included;
 }
@@ -283,10 +277,10 @@ void ImportSource::revalidate(ImportRow &row, const CsvMapping &mapping)
         return;
     }
     // The body as JSON, then the wire decoder checks it like the server would.
-    QJsonObject body{{u"customer_id"_s, cell(mapping.customerId)}};
+    api::JsonValue body = api::JsonValue::object({{"customer_id"_L1, cell(mapping.customerId)}});
     if (cell(mapping.customerId).isEmpty())
         row.cellErrors.insert(mapping.customerId, tr("a customer id is required"));
-    QJsonObject data;
+    api::JsonValue data = api::JsonValue::object();
     if (!cell(mapping.name).isEmpty())
         data.insert(u"name"_s, cell(mapping.name));
     if (!cell(mapping.email).isEmpty()) {
@@ -294,37 +288,41 @@ void ImportSource::revalidate(ImportRow &row, const CsvMapping &mapping)
             row.cellErrors.insert(mapping.email, tr("not an email address"));
         data.insert(u"email"_s, cell(mapping.email));
     }
-    if (!data.isEmpty())
+    if (data.size() > 0)
         body.insert(u"customer_data"_s, data);
-    QJsonArray processors;
+    api::JsonValue processors = api::JsonValue::array();
     if (!cell(mapping.stripeId).isEmpty())
-        processors.append(QJsonObject{{u"type"_s, u"stripe"_s}, {u"id"_s, cell(mapping.stripeId)}});
-    if (!cell(mapping.revenueCatId).isEmpty())
         processors.append(
-            QJsonObject{{u"type"_s, u"revenuecat"_s}, {u"id"_s, cell(mapping.revenueCatId)}});
-    if (!processors.isEmpty())
+            api::JsonValue::object({{"type"_L1, u"stripe"_s}, {"id"_L1, cell(mapping.stripeId)}}));
+    if (!cell(mapping.revenueCatId).isEmpty())
+        processors.append(api::JsonValue::object(
+            {{"type"_L1, u"revenuecat"_s}, {"id"_L1, cell(mapping.revenueCatId)}}));
+    if (processors.size() > 0)
         body.insert(u"processors"_s, processors);
-    QJsonArray billables;
+    api::JsonValue billables = api::JsonValue::array();
     if (!cell(mapping.plan).isEmpty()) {
-        QJsonObject plan{{u"plan_id"_s, cell(mapping.plan)}};
+        api::JsonValue plan = api::JsonValue::object({{"plan_id"_L1, cell(mapping.plan)}});
         if (!cell(mapping.status).isEmpty())
             plan.insert(u"status"_s, cell(mapping.status).toLower());
-        QJsonArray balances;
+        api::JsonValue balances = api::JsonValue::array();
         for (auto it = mapping.usage.cbegin(); it != mapping.usage.cend(); ++it) {
             const QString text = cell(it.value());
             if (text.isEmpty())
                 continue;
             const auto usage = api::Decimal::parse(text);
             if (!usage || usage->isNegative()) {
-                row.cellErrors.insert(it.value(), tr("usage must be a number, 0 or more"));
+                row.cellErrors.insert(
+                    it.value(),
+                    tr("usage must be a number, 0 or more, with at most %1 decimal places")
+                        .arg(api::Decimal::Scale));
                 continue;
             }
             balances.append(
-                QJsonObject{{u"feature_id"_s, it.key()}, {u"usage"_s, usage->toJson()}});
+                api::JsonValue::object({{"feature_id"_L1, it.key()}, {"usage"_L1, *usage}}));
         }
-        if (!balances.isEmpty())
+        if (balances.size() > 0)
             plan.insert(u"balances"_s, balances);
-        QJsonObject billable{{u"plan"_s, plan}};
+        api::JsonValue billable = api::JsonValue::object({{"plan"_L1, plan}});
         if (!cell(mapping.stripeId).isEmpty() || cell(mapping.revenueCatId).isEmpty())
             billable.insert(u"processor"_s, u"stripe"_s);
         else

@@ -40,10 +40,10 @@ struct CsvMapping
 
 struct ImportRow
 {
-    int line = 0;      // 1-based line of the source (CSV: the record's first line)
-    QStringList cells; // CSV only: the record as read, to fix in place
-    QJsonObject body;  // JSON: the body as read
-    QString text;      // JSON: the line or element as text, to fix in place
+    int line = 0;        // 1-based line of the source (CSV: the record's first line)
+    QStringList cells;   // CSV only: the record as read, to fix in place
+    api::JsonValue body; // JSON: the body as read (numbers exact)
+    QString text;        // JSON: the line or element as text, to fix in place
     std::optional<api::ImportCustomerRequest> request; // when valid
     QMap<int, QString> cellErrors;                     // CSV column → what is wrong
     QString error; // what is wrong, naming the field or JSON path

@@ -2,8 +2,6 @@
 
 #include "services/api/WireCodec.h"
 
-#include <QJsonArray>
-
 namespace md::models {
 
 using namespace Qt::StringLiterals;
@@ -30,17 +28,16 @@ QString trialText(const std::optional<api::FreeTrial> &trial)
              trial->uniqueFingerprint ? ProductEdit::tr(", once per fingerprint") : QString());
 }
 
-// A number cell as JSON: a number when it reads as one, else the text, so
-// the decoder names the field.
-QJsonValue number(const QString &text)
+using api::JsonValue;
+
+JsonValue number(const QString &text)
 {
-    const auto value = api::Decimal::parse(text.trimmed());
-    return value ? value->toJson() : QJsonValue(text.trimmed());
+    return JsonValue::numberOrString(text);
 }
 
-api::Result<QJsonArray> tiersJson(const QString &text, qsizetype row)
+api::Result<JsonValue> tiersJson(const QString &text, qsizetype row)
 {
-    QJsonArray tiers;
+    JsonValue tiers = JsonValue::array();
     const QStringList pairs = text.split(u';', Qt::SkipEmptyParts);
     for (const QString &pair : pairs) {
         const QStringList parts = pair.split(u':');
@@ -50,8 +47,8 @@ api::Result<QJsonArray> tiersJson(const QString &text, qsizetype row)
                 ProductEdit::tr("write up-to:amount pairs separated by \";\", the last up to "
                                 "inf (1000:0.5; inf:0.25)"));
         const QString to = parts.at(0).trimmed();
-        tiers.append(QJsonObject{{u"to"_s, to == "inf"_L1 ? QJsonValue(to) : number(to)},
-                                 {u"amount"_s, number(parts.at(1))}});
+        tiers.append(JsonValue::object({{"to"_L1, to == "inf"_L1 ? JsonValue(to) : number(to)},
+                                        {"amount"_L1, number(parts.at(1))}}));
     }
     return tiers;
 }
@@ -100,12 +97,13 @@ api::Result<api::UpdateProductRequest> ProductEdit::request(const api::Product &
         return api::ApiError::invalidInputs(u"name"_s, tr("give the product a name"));
     if (form.id.trimmed().isEmpty() || form.id.contains(u' ') || form.id.contains(u'/'))
         return api::ApiError::invalidInputs(u"id"_s, tr("an id has no spaces or slashes"));
-    QJsonArray items;
+    JsonValue items = JsonValue::array();
     for (qsizetype r = 0; r < form.items.size(); ++r) {
         const ProductForm::Item &item = form.items.at(r);
-        QJsonObject object{
-            {u"feature_id"_s, item.featureId.trimmed()},
-            {u"interval"_s, item.interval.isEmpty() ? QJsonValue() : QJsonValue(item.interval)}};
+        JsonValue object = JsonValue::object(
+            {{"feature_id"_L1, item.featureId.trimmed()},
+             {"interval"_L1,
+              item.interval.isEmpty() ? JsonValue::null() : JsonValue(item.interval)}});
         for (const auto &[key, text] :
              {std::pair{u"included_usage"_s, item.included}, std::pair{u"price"_s, item.price},
               std::pair{u"billing_units"_s, item.billingUnits}})
@@ -123,22 +121,21 @@ api::Result<api::UpdateProductRequest> ProductEdit::request(const api::Product &
         }
         items.append(object);
     }
-    const QJsonObject body{
-        {u"id"_s, form.id.trimmed()},
-        {u"name"_s, form.name.trimmed()},
-        {u"group"_s,
-         form.group.trimmed().isEmpty() ? QJsonValue() : QJsonValue(form.group.trimmed())},
-        {u"is_add_on"_s, form.isAddOn},
-        {u"is_default"_s, form.isDefault},
-        {u"archived"_s, form.archived},
-        {u"version"_s, form.version},
-        {u"items"_s, items},
-        {u"free_trial"_s,
-         form.freeTrial
-             ? QJsonValue(QJsonObject{{u"duration"_s, form.trialDuration},
-                                      {u"length"_s, form.trialLength},
-                                      {u"unique_fingerprint"_s, form.trialUniqueFingerprint}})
-             : QJsonValue()}};
+    const JsonValue body = JsonValue::object(
+        {{"id"_L1, form.id.trimmed()},
+         {"name"_L1, form.name.trimmed()},
+         {"group"_L1,
+          form.group.trimmed().isEmpty() ? JsonValue::null() : JsonValue(form.group.trimmed())},
+         {"is_add_on"_L1, form.isAddOn},
+         {"is_default"_L1, form.isDefault},
+         {"archived"_L1, form.archived},
+         {"version"_L1, form.version},
+         {"items"_L1, items},
+         {"free_trial"_L1, form.freeTrial ? JsonValue::object({{"duration"_L1, form.trialDuration},
+                                                               {"length"_L1, form.trialLength},
+                                                               {"unique_fingerprint"_L1,
+                                                                form.trialUniqueFingerprint}})
+                                          : JsonValue::null()}});
     auto full = api::decode<api::UpdateProductRequest>(body);
     if (!full)
         return full.error();

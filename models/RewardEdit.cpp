@@ -2,8 +2,6 @@
 
 #include "services/api/WireCodec.h"
 
-#include <QJsonArray>
-
 namespace md::models {
 
 using namespace Qt::StringLiterals;
@@ -51,11 +49,7 @@ QString plansText(const std::optional<QStringList> &plans)
                  : RewardEdit::tr("every plan");
 }
 
-QJsonValue number(const QString &text)
-{
-    const auto value = api::Decimal::parse(text.trimmed());
-    return value ? value->toJson() : QJsonValue(text.trimmed());
-}
+using api::JsonValue;
 
 } // namespace
 
@@ -81,20 +75,6 @@ RewardForm RewardForm::from(const Reward &reward)
     return form;
 }
 
-api::Result<Reward> RewardEdit::decode(const api::RewardEntry &entry)
-{
-    if (entry.kind == "coupon"_L1) {
-        auto coupon = api::decode<api::CouponRecord>(entry.record);
-        if (!coupon)
-            return coupon.error();
-        return Reward(coupon.value());
-    }
-    auto grant = api::decode<api::FeatureGrantRecord>(entry.record);
-    if (!grant)
-        return grant.error();
-    return Reward(grant.value());
-}
-
 QString RewardEdit::id(const Reward &reward)
 {
     return std::visit([](const auto &r) { return r.id; }, reward);
@@ -111,9 +91,9 @@ api::Result<api::UpdateRewardRequest> RewardEdit::request(const Reward &before,
     if (form.name.trimmed().isEmpty())
         return api::ApiError::invalidInputs(
             form.coupon ? u"coupon.name"_s : u"feature_grant.name"_s, tr("give the reward a name"));
-    QJsonArray codes;
+    JsonValue codes = JsonValue::array();
     for (const RewardForm::Code &code : form.codes) {
-        QJsonObject object{{u"code"_s, code.code.trimmed()}};
+        JsonValue object = JsonValue::object({{"code"_L1, code.code.trimmed()}});
         if (form.coupon) {
             object.insert(u"global_max_redemption"_s, code.limit);
             object.insert(u"first_time_transaction"_s, code.firstTimeOnly);
@@ -122,26 +102,31 @@ api::Result<api::UpdateRewardRequest> RewardEdit::request(const Reward &before,
         }
         codes.append(object);
     }
-    QJsonObject kind{{u"name"_s, form.name.trimmed()}, {u"promo_codes"_s, codes}};
+    JsonValue kind =
+        JsonValue::object({{"name"_L1, form.name.trimmed()}, {"promo_codes"_L1, codes}});
     if (form.coupon) {
         QStringList plans;
         for (const QString &plan : form.planIds.split(u',', Qt::SkipEmptyParts))
             plans.append(plan.trimmed());
-        kind.insert(u"plan_ids"_s, QJsonArray::fromStringList(plans));
+        JsonValue planList = JsonValue::array();
+        for (const QString &plan : std::as_const(plans))
+            planList.append(plan);
+        kind.insert(u"plan_ids"_s, planList);
     } else {
-        QJsonArray grants;
+        JsonValue grants = JsonValue::array();
         for (const RewardForm::Grant &grant : form.grants)
-            grants.append(QJsonObject{
-                {u"feature_id"_s, grant.featureId.trimmed()},
-                {u"included"_s, number(grant.included)},
-                {u"expiry"_s, grant.expiryType.isEmpty()
-                                  ? QJsonValue()
-                                  : QJsonValue(QJsonObject{{u"type"_s, grant.expiryType},
-                                                           {u"length"_s, grant.expiryLength}})}});
+            grants.append(JsonValue::object(
+                {{"feature_id"_L1, grant.featureId.trimmed()},
+                 {"included"_L1, JsonValue::numberOrString(grant.included)},
+                 {"expiry"_L1, grant.expiryType.isEmpty()
+                                   ? JsonValue::null()
+                                   : JsonValue::object({{"type"_L1, grant.expiryType},
+                                                        {"length"_L1, grant.expiryLength}})}}));
         kind.insert(u"grants"_s, grants);
     }
-    auto full = api::decode<api::UpdateRewardRequest>(QJsonObject{
-        {u"reward_id"_s, id(before)}, {form.coupon ? u"coupon"_s : u"feature_grant"_s, kind}});
+    JsonValue body = JsonValue::object({{"reward_id"_L1, id(before)}});
+    body.insert(form.coupon ? u"coupon"_s : u"feature_grant"_s, kind);
+    auto full = api::decode<api::UpdateRewardRequest>(body);
     if (!full)
         return full.error();
     // Only what differs is sent.

@@ -44,7 +44,6 @@ class RewardEdit final
     Q_DECLARE_TR_FUNCTIONS(RewardEdit)
 
 public:
-    static api::Result<Reward> decode(const api::RewardEntry &entry);
     static QString id(const Reward &reward);
     static QString name(const Reward &reward);
     static api::Result<api::UpdateRewardRequest> request(const Reward &before,

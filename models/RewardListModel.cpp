@@ -15,14 +15,8 @@ void RewardListModel::reload()
 {
     load(m_backend->listRewards(), [this](const api::Page<api::RewardEntry> &entries) {
         QList<Reward> rows;
-        for (const api::RewardEntry &entry : entries.list) {
-            auto reward = RewardEdit::decode(entry);
-            if (!reward) {
-                Q_EMIT failed(reward.error());
-                return;
-            }
-            rows.append(reward.value());
-        }
+        for (const api::RewardEntry &entry : entries.list)
+            rows.append(entry.reward);
         replaceRows([&] { m_rows = rows; });
     });
 }

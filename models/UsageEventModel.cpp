@@ -3,7 +3,6 @@
 #include "models/AmountFormat.h"
 
 #include <QDateTime>
-#include <QJsonValue>
 
 namespace md::models {
 
@@ -29,7 +28,7 @@ qint64 UsageEventModel::totalTokens(const api::UsageEvent &event)
 {
     qint64 total = 0;
     for (auto it = event.tokens.begin(); it != event.tokens.end(); ++it)
-        total += it.value().toInteger();
+        total += it.value();
     return total;
 }
 
@@ -107,7 +106,7 @@ QVariant UsageEventModel::data(const QModelIndex &index, int role) const
         if (role == Qt::ToolTipRole) {
             QStringList pools;
             for (auto it = event.tokens.begin(); it != event.tokens.end(); ++it)
-                pools.append(u"%1: %2"_s.arg(it.key(), QLocale().toString(it.value().toInteger())));
+                pools.append(u"%1: %2"_s.arg(it.key(), QLocale().toString(it.value())));
             return pools.join(u'\n');
         }
         return QLocale().toString(totalTokens(event));

@@ -7,6 +7,9 @@ set -euo pipefail
 # libqt6opengl6-dev is named explicitly: Qt Charts needs it and
 # --no-install-recommends would otherwise drop it. libboost-dev (Beast and
 # Asio) and libssl-dev carry the HTTP server (docs/http-layer.md).
+# rapidjson-dev reads and writes the wire's JSON with exact numbers;
+# nlohmann-json3-dev and libsimdjson-dev are only for bench_json, the
+# comparison that chose it (docs/json.md).
 # chromium renders the billing portal page in its test;
 # openssl makes the certificate chain of the HTTPS test; desktop-file-utils
 # and appstream validate what the Debian package installs.
@@ -19,6 +22,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config clang-format
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
   libboost-dev libssl-dev qt6-charts-dev
+  rapidjson-dev nlohmann-json3-dev libsimdjson-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
   libqt6sql6-sqlite libqt6sql6-psql libqt6svg6
   qtkeychain-qt6-dev

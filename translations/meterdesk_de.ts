@@ -1343,16 +1343,8 @@ Journal: %2</numerusform>
 <context>
     <name>ImportSource</name>
     <message>
-        <source>the file is not JSON: %1 at character %2</source>
-        <translation>die Datei ist kein JSON: %1 bei Zeichen %2</translation>
-    </message>
-    <message>
         <source>the file is not a JSON array of billing.import bodies</source>
         <translation>die Datei ist kein JSON-Array von billing.import-Körpern</translation>
-    </message>
-    <message>
-        <source>not JSON: %1 at character %2</source>
-        <translation>kein JSON: %1 bei Zeichen %2</translation>
     </message>
     <message>
         <source>not a JSON object</source>
@@ -1371,12 +1363,16 @@ Journal: %2</numerusform>
         <translation>keine E-Mail-Adresse</translation>
     </message>
     <message>
-        <source>usage must be a number, 0 or more</source>
-        <translation>der Verbrauch muss eine Zahl ab 0 sein</translation>
-    </message>
-    <message>
         <source>a status needs a plan</source>
         <translation>ein Status braucht einen Tarif</translation>
+    </message>
+    <message>
+        <source>not JSON: %1</source>
+        <translation>kein JSON: %1</translation>
+    </message>
+    <message>
+        <source>usage must be a number, 0 or more, with at most %1 decimal places</source>
+        <translation>Nutzung muss eine Zahl ab 0 mit höchstens %1 Nachkommastellen sein</translation>
     </message>
 </context>
 <context>

@@ -153,10 +153,13 @@ void CustomersPage::present(const api::Customer &customer)
     for (auto it = customer.processors.cbegin(); it != customer.processors.cend(); ++it)
         processors += tr("%1: %2<br>").arg(it.key().toHtmlEscaped(), it.value().toHtmlEscaped());
     QString metadata;
-    for (auto it = customer.metadata.begin(); it != customer.metadata.end(); ++it)
+    for (qsizetype i = 0; i < customer.metadata.size(); ++i) {
+        const api::JsonValue &value = customer.metadata.at(i);
+        const QString text =
+            value.isString() ? value.toString() : QString::fromUtf8(value.toJson());
         metadata +=
-            tr("%1: %2<br>")
-                .arg(it.key().toHtmlEscaped(), it.value().toVariant().toString().toHtmlEscaped());
+            tr("%1: %2<br>").arg(customer.metadata.keyAt(i).toHtmlEscaped(), text.toHtmlEscaped());
+    }
     m_overview->setText(
         tr("<h3>%1</h3><p>%2<br>%3</p><p><b>Created</b> %4<br><b>Environment</b> %5<br><b>Email "
            "receipts</b> %6</p>"

@@ -1,6 +1,11 @@
 #include "services/api/ApiError.h"
 
+#include "services/api/JsonValue.h"
+#include "services/api/JsonWriter.h"
+
 namespace md::api {
+
+using namespace Qt::StringLiterals;
 
 ApiError ApiError::invalidInputs(const QString &path, const QString &problem)
 {
@@ -34,15 +39,20 @@ ApiError ApiError::notImplemented(const QString &operation)
             QStringLiteral("%1 is not implemented by this Meterdesk yet").arg(operation)};
 }
 
-QJsonObject ApiError::toJson() const
+QByteArray ApiError::toJsonText() const
 {
-    return QJsonObject{{QStringLiteral("message"), message}, {QStringLiteral("code"), code}};
+    JsonWriter writer;
+    writer.beginObject().field("message"_L1, message).field("code"_L1, code).endObject();
+    return writer.take();
 }
 
-ApiError ApiError::fromJson(int status, const QJsonObject &body)
+ApiError ApiError::fromJsonText(int status, QByteArrayView body)
 {
-    return {status, body.value(QStringLiteral("code")).toString(),
-            body.value(QStringLiteral("message")).toString()};
+    const auto parsed = JsonValue::parse(body, u"the answer"_s);
+    if (!parsed)
+        return {status, QString(), QString()};
+    return {status, parsed.value().value("code"_L1).toString(),
+            parsed.value().value("message"_L1).toString()};
 }
 
 } // namespace md::api

@@ -2,7 +2,7 @@
 // sentence that names what to fix (decisions.md, "Every endpoint").
 #pragma once
 
-#include <QJsonObject>
+#include <QByteArray>
 #include <QString>
 
 namespace md::api {
@@ -21,9 +21,10 @@ struct ApiError
     // 501: an operation this Meterdesk does not implement yet.
     static ApiError notImplemented(const QString &operation);
 
-    QJsonObject toJson() const;
-    // Decodes a `{message, code}` body; nullopt-like empty code when the shape is wrong.
-    static ApiError fromJson(int status, const QJsonObject &body);
+    // The `{message, code}` body.
+    QByteArray toJsonText() const;
+    // Decodes a `{message, code}` body; the code is empty when the shape is wrong.
+    static ApiError fromJsonText(int status, QByteArrayView body);
 
     friend bool operator==(const ApiError &, const ApiError &) = default;
 };

@@ -76,14 +76,14 @@ Reset Reset::read(const JsonReader &reader, KeyCase keys)
     return reset;
 }
 
-QJsonObject Reset::toJson(KeyCase keys) const
+void Reset::write(JsonWriter &writer, KeyCase keys) const
 {
-    QJsonObject object{{u"interval"_s, QString(toWire(interval))},
-                       {QString(wireKey(keys, "resets_at"_L1, "resetsAt"_L1)), nullable(resetsAt)}};
+    writer.beginObject()
+        .field("interval"_L1, toWire(interval))
+        .field(wireKey(keys, "resets_at"_L1, "resetsAt"_L1), resetsAt);
     if (intervalCount)
-        object.insert(QString(wireKey(keys, "interval_count"_L1, "intervalCount"_L1)),
-                      *intervalCount);
-    return object;
+        writer.field(wireKey(keys, "interval_count"_L1, "intervalCount"_L1), *intervalCount);
+    writer.endObject();
 }
 
 Tier Tier::read(const JsonReader &reader, KeyCase keys)
@@ -94,7 +94,7 @@ Tier Tier::read(const JsonReader &reader, KeyCase keys)
     if (to.raw().isString()) {
         if (to.raw().toString() != "inf"_L1)
             to.fail(u"expected a number or \"inf\""_s);
-    } else if (to.raw().isDouble()) {
+    } else if (to.raw().isNumber()) {
         tier.to = to.nonNegativeDecimal();
     } else {
         to.fail(to.isMissing() ? u"is required"_s : u"expected a number or \"inf\""_s);
@@ -106,14 +106,17 @@ Tier Tier::read(const JsonReader &reader, KeyCase keys)
     return tier;
 }
 
-QJsonObject Tier::toJson(KeyCase keys) const
+void Tier::write(JsonWriter &writer, KeyCase keys) const
 {
-    QJsonObject object{{u"to"_s, to ? to->toJson() : QJsonValue(u"inf"_s)},
-                       {u"amount"_s, amount.toJson()}};
+    writer.beginObject().key("to"_L1);
+    if (to)
+        writer.value(*to);
+    else
+        writer.value("inf"_L1);
+    writer.field("amount"_L1, amount);
     if (flatAmount)
-        object.insert(QString(wireKey(keys, "flat_amount"_L1, "flatAmount"_L1)),
-                      flatAmount->toJson());
-    return object;
+        writer.field(wireKey(keys, "flat_amount"_L1, "flatAmount"_L1), *flatAmount);
+    writer.endObject();
 }
 
 Price Price::read(const JsonReader &reader, KeyCase keys)
@@ -152,25 +155,23 @@ Price Price::read(const JsonReader &reader, KeyCase keys)
     return price;
 }
 
-QJsonObject Price::toJson(KeyCase keys) const
+void Price::write(JsonWriter &writer, KeyCase keys) const
 {
-    QJsonObject object{
-        {QString(wireKey(keys, "billing_units"_L1, "billingUnits"_L1)), billingUnits.toJson()},
-        {QString(wireKey(keys, "billing_method"_L1, "billingMethod"_L1)),
-         QString(toWire(billingMethod))},
-        {QString(wireKey(keys, "max_purchase"_L1, "maxPurchase"_L1)), nullable(maxPurchase)}};
+    writer.beginObject()
+        .field(wireKey(keys, "billing_units"_L1, "billingUnits"_L1), billingUnits)
+        .field(wireKey(keys, "billing_method"_L1, "billingMethod"_L1), toWire(billingMethod))
+        .field(wireKey(keys, "max_purchase"_L1, "maxPurchase"_L1), maxPurchase);
     if (amount)
-        object.insert(u"amount"_s, amount->toJson());
+        writer.field("amount"_L1, *amount);
     if (tiers) {
-        QJsonArray array;
+        writer.key("tiers"_L1).beginArray();
         for (const Tier &tier : *tiers)
-            array.append(tier.toJson(keys));
-        object.insert(u"tiers"_s, array);
+            tier.write(writer, keys);
+        writer.endArray();
     }
     if (tierBehavior)
-        object.insert(QString(wireKey(keys, "tier_behavior"_L1, "tierBehavior"_L1)),
-                      QString(toWire(*tierBehavior)));
-    return object;
+        writer.field(wireKey(keys, "tier_behavior"_L1, "tierBehavior"_L1), toWire(*tierBehavior));
+    writer.endObject();
 }
 
 Rollover Rollover::read(const JsonReader &reader)
@@ -183,11 +184,13 @@ Rollover Rollover::read(const JsonReader &reader)
     return rollover;
 }
 
-QJsonObject Rollover::toJson() const
+void Rollover::write(JsonWriter &writer) const
 {
-    return {{u"granted"_s, granted.toJson()},
-            {u"balance"_s, balance.toJson()},
-            {u"expires_at"_s, expiresAt}};
+    writer.beginObject()
+        .field("granted"_L1, granted)
+        .field("balance"_L1, balance)
+        .field("expires_at"_L1, expiresAt)
+        .endObject();
 }
 
 BalanceRow BalanceRow::read(const JsonReader &reader)
@@ -217,24 +220,29 @@ BalanceRow BalanceRow::read(const JsonReader &reader)
     return row;
 }
 
-QJsonObject BalanceRow::toJson() const
+void BalanceRow::write(JsonWriter &writer) const
 {
-    return {{u"id"_s, id},
-            {u"plan_id"_s, nullable(planId)},
-            {u"included_grant"_s, includedGrant.toJson()},
-            {u"prepaid_grant"_s, prepaidGrant.toJson()},
-            {u"remaining"_s, remaining.toJson()},
-            {u"usage"_s, usage.toJson()},
-            {u"unlimited"_s, unlimited},
-            {u"reset"_s, reset ? QJsonValue(reset->toJson()) : QJsonValue(QJsonValue::Null)},
-            {u"price"_s, price ? QJsonValue(price->toJson()) : QJsonValue(QJsonValue::Null)},
-            {u"expires_at"_s, nullable(expiresAt)},
-            {u"feature_id"_s, featureId},
-            {u"status"_s, QString(toWire(status))},
-            {u"rollovers"_s, toJsonArray(rollovers)},
-            {u"customer_id"_s, customerId},
-            {u"entity_id"_s, nullable(entityId)},
-            {u"created_at"_s, createdAt}};
+    writer.beginObject()
+        .field("id"_L1, id)
+        .field("plan_id"_L1, planId)
+        .field("included_grant"_L1, includedGrant)
+        .field("prepaid_grant"_L1, prepaidGrant)
+        .field("remaining"_L1, remaining)
+        .field("usage"_L1, usage)
+        .field("unlimited"_L1, unlimited);
+    writer.key("reset"_L1);
+    writeNullable(writer, reset);
+    writer.key("price"_L1);
+    writeNullable(writer, price);
+    writer.field("expires_at"_L1, expiresAt)
+        .field("feature_id"_L1, featureId)
+        .field("status"_L1, toWire(status));
+    writer.key("rollovers"_L1);
+    writeList(writer, rollovers);
+    writer.field("customer_id"_L1, customerId)
+        .field("entity_id"_L1, entityId)
+        .field("created_at"_L1, createdAt)
+        .endObject();
 }
 
 } // namespace md::api

@@ -2,10 +2,8 @@
 #pragma once
 
 #include "services/api/Decimal.h"
-#include "services/api/JsonReader.h"
 #include "services/api/WireCodec.h"
 
-#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -44,7 +42,7 @@ struct Reset
     std::optional<qint64> resetsAt;
 
     static Reset read(const JsonReader &reader, KeyCase keys = KeyCase::Snake);
-    QJsonObject toJson(KeyCase keys = KeyCase::Snake) const;
+    void write(JsonWriter &writer, KeyCase keys = KeyCase::Snake) const;
     friend bool operator==(const Reset &, const Reset &) = default;
 };
 
@@ -55,7 +53,7 @@ struct Tier
     std::optional<Decimal> flatAmount;
 
     static Tier read(const JsonReader &reader, KeyCase keys = KeyCase::Snake);
-    QJsonObject toJson(KeyCase keys = KeyCase::Snake) const;
+    void write(JsonWriter &writer, KeyCase keys = KeyCase::Snake) const;
     friend bool operator==(const Tier &, const Tier &) = default;
 };
 
@@ -69,7 +67,7 @@ struct Price
     std::optional<Decimal> maxPurchase; // null means unlimited
 
     static Price read(const JsonReader &reader, KeyCase keys = KeyCase::Snake);
-    QJsonObject toJson(KeyCase keys = KeyCase::Snake) const;
+    void write(JsonWriter &writer, KeyCase keys = KeyCase::Snake) const;
     friend bool operator==(const Price &, const Price &) = default;
 };
 
@@ -80,7 +78,7 @@ struct Rollover
     qint64 expiresAt = 0;
 
     static Rollover read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const Rollover &, const Rollover &) = default;
 };
 
@@ -104,7 +102,7 @@ struct BalanceRow
     qint64 createdAt = 0;
 
     static BalanceRow read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const BalanceRow &, const BalanceRow &) = default;
 };
 

@@ -16,10 +16,6 @@ struct Keys
     {
         return camel ? camelCase : snake;
     }
-    QString operator()(const char16_t *snake, const char16_t *camelCase) const
-    {
-        return QString::fromUtf16(camel ? camelCase : snake);
-    }
     KeyCase keyCase() const { return camel ? KeyCase::Camel : KeyCase::Snake; }
 };
 constexpr Keys Snake{false};
@@ -46,24 +42,27 @@ BalanceBreakdownRow readRow(const JsonReader &reader, Keys k)
     return row;
 }
 
-QJsonObject rowJson(const BalanceBreakdownRow &row, Keys k)
+void writeRow(JsonWriter &writer, const BalanceBreakdownRow &row, Keys k)
 {
-    QJsonValue reset(QJsonValue::Null);
+    writer.beginObject()
+        .field("id"_L1, row.id)
+        .field(k("plan_id"_L1, "planId"_L1), row.planId)
+        .field(k("included_grant"_L1, "includedGrant"_L1), row.includedGrant)
+        .field(k("prepaid_grant"_L1, "prepaidGrant"_L1), row.prepaidGrant)
+        .field("remaining"_L1, row.remaining)
+        .field("usage"_L1, row.usage)
+        .field("unlimited"_L1, row.unlimited)
+        .key("reset"_L1);
     if (row.reset)
-        reset = row.reset->toJson(k.keyCase());
-    QJsonValue price(QJsonValue::Null);
+        row.reset->write(writer, k.keyCase());
+    else
+        writer.null();
+    writer.key("price"_L1);
     if (row.price)
-        price = row.price->toJson(k.keyCase());
-    return {{u"id"_s, row.id},
-            {k(u"plan_id", u"planId"), nullable(row.planId)},
-            {k(u"included_grant", u"includedGrant"), row.includedGrant.toJson()},
-            {k(u"prepaid_grant", u"prepaidGrant"), row.prepaidGrant.toJson()},
-            {u"remaining"_s, row.remaining.toJson()},
-            {u"usage"_s, row.usage.toJson()},
-            {u"unlimited"_s, row.unlimited},
-            {u"reset"_s, reset},
-            {u"price"_s, price},
-            {k(u"expires_at", u"expiresAt"), nullable(row.expiresAt)}};
+        row.price->write(writer, k.keyCase());
+    else
+        writer.null();
+    writer.field(k("expires_at"_L1, "expiresAt"_L1), row.expiresAt).endObject();
 }
 
 BalanceSummary readSummary(const JsonReader &reader, Keys k)
@@ -76,10 +75,9 @@ BalanceSummary readSummary(const JsonReader &reader, Keys k)
     summary.usage = reader.field("usage"_L1).decimal();
     summary.unlimited = reader.field("unlimited"_L1).boolean();
     summary.overageAllowed = reader.field(k("overage_allowed"_L1, "overageAllowed"_L1)).boolean();
+    // Required since the published client requires it; null when unlimited.
     const JsonReader maxPurchase = reader.field(k("max_purchase"_L1, "maxPurchase"_L1));
-    if (maxPurchase.isNull())
-        summary.maxPurchase = std::optional<Decimal>();
-    else if (!maxPurchase.isMissing())
+    if (!maxPurchase.isNull())
         summary.maxPurchase = maxPurchase.nonNegativeDecimal();
     summary.nextResetAt = reader.field(k("next_reset_at"_L1, "nextResetAt"_L1)).nullableInteger();
     for (const JsonReader &row : reader.field("breakdown"_L1).array())
@@ -87,22 +85,22 @@ BalanceSummary readSummary(const JsonReader &reader, Keys k)
     return summary;
 }
 
-QJsonObject summaryJson(const BalanceSummary &summary, Keys k)
+void writeSummary(JsonWriter &writer, const BalanceSummary &summary, Keys k)
 {
-    QJsonArray breakdown;
+    writer.beginObject()
+        .field(k("feature_id"_L1, "featureId"_L1), summary.featureId)
+        .field("granted"_L1, summary.granted)
+        .field("remaining"_L1, summary.remaining)
+        .field("usage"_L1, summary.usage)
+        .field("unlimited"_L1, summary.unlimited)
+        .field(k("overage_allowed"_L1, "overageAllowed"_L1), summary.overageAllowed)
+        .field(k("max_purchase"_L1, "maxPurchase"_L1), summary.maxPurchase)
+        .field(k("next_reset_at"_L1, "nextResetAt"_L1), summary.nextResetAt)
+        .key("breakdown"_L1)
+        .beginArray();
     for (const BalanceBreakdownRow &row : summary.breakdown)
-        breakdown.append(rowJson(row, k));
-    QJsonObject object{{k(u"feature_id", u"featureId"), summary.featureId},
-                       {u"granted"_s, summary.granted.toJson()},
-                       {u"remaining"_s, summary.remaining.toJson()},
-                       {u"usage"_s, summary.usage.toJson()},
-                       {u"unlimited"_s, summary.unlimited},
-                       {k(u"overage_allowed", u"overageAllowed"), summary.overageAllowed},
-                       {k(u"next_reset_at", u"nextResetAt"), nullable(summary.nextResetAt)},
-                       {u"breakdown"_s, breakdown}};
-    if (summary.maxPurchase)
-        object.insert(k(u"max_purchase", u"maxPurchase"), nullable(*summary.maxPurchase));
-    return object;
+        writeRow(writer, row, k);
+    writer.endArray().endObject();
 }
 
 } // namespace
@@ -117,14 +115,14 @@ BalanceBreakdownRow BalanceBreakdownRow::readCamel(const JsonReader &reader)
     return readRow(reader, Camel);
 }
 
-QJsonObject BalanceBreakdownRow::toJson() const
+void BalanceBreakdownRow::write(JsonWriter &writer) const
 {
-    return rowJson(*this, Snake);
+    writeRow(writer, *this, Snake);
 }
 
-QJsonObject BalanceBreakdownRow::toCamelJson() const
+void BalanceBreakdownRow::writeCamel(JsonWriter &writer) const
 {
-    return rowJson(*this, Camel);
+    writeRow(writer, *this, Camel);
 }
 
 bool BalanceSummary::add(const BalanceRow &row)
@@ -139,6 +137,9 @@ bool BalanceSummary::add(const BalanceRow &row)
     remaining = *left;
     usage = *used;
     unlimited = unlimited || row.unlimited;
+    if (row.price && row.price->maxPurchase &&
+        (!maxPurchase || *maxPurchase < *row.price->maxPurchase))
+        maxPurchase = row.price->maxPurchase;
     if (row.reset && row.reset->resetsAt && (!nextResetAt || *row.reset->resetsAt < *nextResetAt))
         nextResetAt = row.reset->resetsAt;
     BalanceBreakdownRow part;
@@ -166,14 +167,14 @@ BalanceSummary BalanceSummary::readCamel(const JsonReader &reader)
     return readSummary(reader, Camel);
 }
 
-QJsonObject BalanceSummary::toJson() const
+void BalanceSummary::write(JsonWriter &writer) const
 {
-    return summaryJson(*this, Snake);
+    writeSummary(writer, *this, Snake);
 }
 
-QJsonObject BalanceSummary::toCamelJson() const
+void BalanceSummary::writeCamel(JsonWriter &writer) const
 {
-    return summaryJson(*this, Camel);
+    writeSummary(writer, *this, Camel);
 }
 
 } // namespace md::api

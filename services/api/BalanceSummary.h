@@ -24,8 +24,8 @@ struct BalanceBreakdownRow
 
     static BalanceBreakdownRow read(const JsonReader &reader);
     static BalanceBreakdownRow readCamel(const JsonReader &reader);
-    QJsonObject toJson() const;
-    QJsonObject toCamelJson() const;
+    void write(JsonWriter &writer) const;
+    void writeCamel(JsonWriter &writer) const;
     friend bool operator==(const BalanceBreakdownRow &, const BalanceBreakdownRow &) = default;
 };
 
@@ -37,20 +37,21 @@ struct BalanceSummary
     Decimal usage;
     bool unlimited = false;
     bool overageAllowed = false;
-    // Outer nullopt: the key is absent (it is shown in some responses only);
-    // inner nullopt: null, an unlimited purchase quantity.
-    std::optional<std::optional<Decimal>> maxPurchase;
+    // The largest max_purchase of the rows' prices; null (always written, as
+    // the published client requires the key) when no price sets one.
+    std::optional<Decimal> maxPurchase;
     std::optional<qint64> nextResetAt; // null when nothing of the feature resets
     QList<BalanceBreakdownRow> breakdown;
 
     // Adds a balance row: its grants, remaining and usage to the totals, its
-    // reset to the next reset, the row to the breakdown. False on overflow.
+    // reset to the next reset, its price's max_purchase to the maximum, the
+    // row to the breakdown. False on overflow.
     [[nodiscard]] bool add(const BalanceRow &row);
 
     static BalanceSummary read(const JsonReader &reader);
     static BalanceSummary readCamel(const JsonReader &reader);
-    QJsonObject toJson() const;
-    QJsonObject toCamelJson() const;
+    void write(JsonWriter &writer) const;
+    void writeCamel(JsonWriter &writer) const;
     friend bool operator==(const BalanceSummary &, const BalanceSummary &) = default;
 };
 

@@ -12,12 +12,12 @@ BillingPortalRequest BillingPortalRequest::read(const JsonReader &reader)
     return request;
 }
 
-QJsonObject BillingPortalRequest::toJson() const
+void BillingPortalRequest::write(JsonWriter &writer) const
 {
-    QJsonObject object;
+    writer.beginObject();
     if (returnUrl)
-        object.insert(u"return_url"_s, *returnUrl);
-    return object;
+        writer.field("return_url"_L1, *returnUrl);
+    writer.endObject();
 }
 
 BillingPortalResponse BillingPortalResponse::read(const JsonReader &reader)
@@ -29,9 +29,9 @@ BillingPortalResponse BillingPortalResponse::read(const JsonReader &reader)
     return response;
 }
 
-QJsonObject BillingPortalResponse::toJson() const
+void BillingPortalResponse::write(JsonWriter &writer) const
 {
-    return {{u"customer_id"_s, customerId}, {u"url"_s, url}};
+    writer.beginObject().field("customer_id"_L1, customerId).field("url"_L1, url).endObject();
 }
 
 } // namespace md::api

@@ -1,7 +1,7 @@
 // billing_portal request and response (billing-api.md §4.5, decisions.md 4.5).
 #pragma once
 
-#include "services/api/JsonReader.h"
+#include "services/api/WireCodec.h"
 
 namespace md::api {
 
@@ -10,7 +10,7 @@ struct BillingPortalRequest
     std::optional<QString> returnUrl; // where the portal's back button leads; optional
 
     static BillingPortalRequest read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const BillingPortalRequest &, const BillingPortalRequest &) = default;
 };
 
@@ -20,7 +20,7 @@ struct BillingPortalResponse
     QString url;
 
     static BillingPortalResponse read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const BillingPortalResponse &, const BillingPortalResponse &) = default;
 };
 

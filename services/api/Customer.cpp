@@ -15,10 +15,10 @@ constexpr std::pair<QLatin1StringView, PlanStatus> PlanStatusWords[] = {
 };
 
 // A JSON array kept as sent, after checking that it is one.
-QJsonArray readRawArray(const JsonReader &reader)
+JsonValue readRawArray(const JsonReader &reader)
 {
     reader.array();
-    return reader.raw().toArray();
+    return reader.raw().isArray() ? reader.raw() : JsonValue::array();
 }
 
 } // namespace
@@ -60,20 +60,22 @@ Subscription Subscription::read(const JsonReader &reader)
     return subscription;
 }
 
-QJsonObject Subscription::toJson() const
+void Subscription::write(JsonWriter &writer) const
 {
-    return {{u"planId"_s, planId},
-            {u"autoEnable"_s, autoEnable},
-            {u"addOn"_s, addOn},
-            {u"status"_s, QString(toWire(status))},
-            {u"pastDue"_s, pastDue},
-            {u"canceledAt"_s, nullable(canceledAt)},
-            {u"expiresAt"_s, nullable(expiresAt)},
-            {u"trialEndsAt"_s, nullable(trialEndsAt)},
-            {u"startedAt"_s, startedAt},
-            {u"currentPeriodStart"_s, currentPeriodStart},
-            {u"currentPeriodEnd"_s, currentPeriodEnd},
-            {u"quantity"_s, quantity.toJson()}};
+    writer.beginObject()
+        .field("planId"_L1, planId)
+        .field("autoEnable"_L1, autoEnable)
+        .field("addOn"_L1, addOn)
+        .field("status"_L1, toWire(status))
+        .field("pastDue"_L1, pastDue)
+        .field("canceledAt"_L1, canceledAt)
+        .field("expiresAt"_L1, expiresAt)
+        .field("trialEndsAt"_L1, trialEndsAt)
+        .field("startedAt"_L1, startedAt)
+        .field("currentPeriodStart"_L1, currentPeriodStart)
+        .field("currentPeriodEnd"_L1, currentPeriodEnd)
+        .field("quantity"_L1, quantity)
+        .endObject();
 }
 
 CustomerFlag CustomerFlag::read(const JsonReader &reader)
@@ -87,12 +89,14 @@ CustomerFlag CustomerFlag::read(const JsonReader &reader)
     return flag;
 }
 
-QJsonObject CustomerFlag::toJson() const
+void CustomerFlag::write(JsonWriter &writer) const
 {
-    return {{u"id"_s, id},
-            {u"plan_id"_s, nullable(planId)},
-            {u"expires_at"_s, nullable(expiresAt)},
-            {u"feature_id"_s, featureId}};
+    writer.beginObject()
+        .field("id"_L1, id)
+        .field("plan_id"_L1, planId)
+        .field("expires_at"_L1, expiresAt)
+        .field("feature_id"_L1, featureId)
+        .endObject();
 }
 
 CustomerConfig CustomerConfig::read(const JsonReader &reader)
@@ -104,10 +108,12 @@ CustomerConfig CustomerConfig::read(const JsonReader &reader)
     return config;
 }
 
-QJsonObject CustomerConfig::toJson() const
+void CustomerConfig::write(JsonWriter &writer) const
 {
-    return {{u"disable_pooled_balance"_s, disablePooledBalance},
-            {u"disable_overage_billing"_s, disableOverageBilling}};
+    writer.beginObject()
+        .field("disable_pooled_balance"_L1, disablePooledBalance)
+        .field("disable_overage_billing"_L1, disableOverageBilling)
+        .endObject();
 }
 
 Customer Customer::read(const JsonReader &reader)
@@ -141,34 +147,45 @@ Customer Customer::read(const JsonReader &reader)
     return customer;
 }
 
-QJsonObject Customer::toJson() const
+void Customer::write(JsonWriter &writer) const
 {
-    QJsonObject processorObjects;
+    writer.beginObject()
+        .field("id"_L1, id)
+        .field("name"_L1, name)
+        .field("email"_L1, email)
+        .field("createdAt"_L1, createdAt)
+        .field("fingerprint"_L1, fingerprint)
+        .field("stripeId"_L1, stripeId)
+        .key("processors"_L1)
+        .beginObject();
     for (auto it = processors.cbegin(); it != processors.cend(); ++it)
-        processorObjects.insert(it.key(), QJsonObject{{u"id"_s, it.value()}});
-    QJsonObject balanceObjects;
-    for (auto it = balances.cbegin(); it != balances.cend(); ++it)
-        balanceObjects.insert(it.key(), it.value().toCamelJson());
-    QJsonObject flagObjects;
-    for (auto it = flags.cbegin(); it != flags.cend(); ++it)
-        flagObjects.insert(it.key(), it.value().toJson());
-    return {{u"id"_s, id},
-            {u"name"_s, name},
-            {u"email"_s, email},
-            {u"createdAt"_s, createdAt},
-            {u"fingerprint"_s, nullable(fingerprint)},
-            {u"stripeId"_s, nullable(stripeId)},
-            {u"processors"_s, processorObjects},
-            {u"env"_s, QString(toWire(env))},
-            {u"metadata"_s, metadata},
-            {u"sendEmailReceipts"_s, sendEmailReceipts},
-            {u"billingControls"_s, QJsonObject{{u"autoTopups"_s, autoTopups}}},
-            {u"subscriptions"_s, toJsonArray(subscriptions)},
-            {u"purchases"_s, purchases},
-            {u"licenses"_s, licenses},
-            {u"balances"_s, balanceObjects},
-            {u"flags"_s, flagObjects},
-            {u"config"_s, config.toJson()}};
+        writer.key(it.key()).beginObject().field("id"_L1, it.value()).endObject();
+    writer.endObject().field("env"_L1, toWire(env)).key("metadata"_L1);
+    metadata.write(writer);
+    writer.field("sendEmailReceipts"_L1, sendEmailReceipts)
+        .key("billingControls"_L1)
+        .beginObject()
+        .key("autoTopups"_L1);
+    autoTopups.write(writer);
+    writer.endObject().key("subscriptions"_L1);
+    writeList(writer, subscriptions);
+    writer.key("purchases"_L1);
+    purchases.write(writer);
+    writer.key("licenses"_L1);
+    licenses.write(writer);
+    writer.key("balances"_L1).beginObject();
+    for (auto it = balances.cbegin(); it != balances.cend(); ++it) {
+        writer.key(it.key());
+        it.value().writeCamel(writer);
+    }
+    writer.endObject().key("flags"_L1).beginObject();
+    for (auto it = flags.cbegin(); it != flags.cend(); ++it) {
+        writer.key(it.key());
+        it.value().write(writer);
+    }
+    writer.endObject().key("config"_L1);
+    config.write(writer);
+    writer.endObject();
 }
 
 } // namespace md::api

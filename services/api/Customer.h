@@ -5,8 +5,6 @@
 #include "services/api/BalanceSummary.h"
 #include "services/api/Environment.h"
 
-#include <QJsonArray>
-
 namespace md::api {
 
 // Status of a customer's plan: subscriptions here, import plans and outcomes in billing.import.
@@ -32,7 +30,7 @@ struct Subscription
     Decimal quantity = Decimal::fromInteger(1);
 
     static Subscription read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const Subscription &, const Subscription &) = default;
 };
 
@@ -45,7 +43,7 @@ struct CustomerFlag
     QString featureId;
 
     static CustomerFlag read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const CustomerFlag &, const CustomerFlag &) = default;
 };
 
@@ -56,7 +54,7 @@ struct CustomerConfig
     bool disableOverageBilling = false;
 
     static CustomerConfig read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const CustomerConfig &, const CustomerConfig &) = default;
 };
 
@@ -70,18 +68,18 @@ struct Customer
     std::optional<QString> stripeId;   // `<processor>Id` for stripe; null without a processor
     QMap<QString, QString> processors; // processor name -> the customer's id there ({id})
     Environment env = Environment::Sandbox;
-    QJsonObject metadata;
+    JsonValue metadata = JsonValue::object();
     bool sendEmailReceipts = false;
-    QJsonArray autoTopups; // billingControls.autoTopups, entries kept as sent
+    JsonValue autoTopups = JsonValue::array(); // billingControls.autoTopups, entries kept as sent
     QList<Subscription> subscriptions;
-    QJsonArray purchases;                   // entries kept as sent (shape not shown)
-    QJsonArray licenses;                    // entries kept as sent (shape not shown)
-    QMap<QString, BalanceSummary> balances; // feature id -> camelCase summary
-    QMap<QString, CustomerFlag> flags;      // feature id -> flag
+    JsonValue purchases = JsonValue::array(); // entries kept as sent (shape not shown)
+    JsonValue licenses = JsonValue::array();  // entries kept as sent (shape not shown)
+    QMap<QString, BalanceSummary> balances;   // feature id -> camelCase summary
+    QMap<QString, CustomerFlag> flags;        // feature id -> flag
     CustomerConfig config;
 
     static Customer read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const Customer &, const Customer &) = default;
 };
 

@@ -1,11 +1,5 @@
 #include "services/api/Decimal.h"
 
-#include <QLocale>
-#include <QVariant>
-
-#include <cmath>
-#include <limits>
-
 namespace md::api {
 
 namespace {
@@ -17,26 +11,38 @@ bool inRange(Int128 raw)
 
 } // namespace
 
-std::optional<Decimal> Decimal::parse(QStringView text)
+namespace {
+
+// One parser for UTF-16 and Latin-1 text: only ASCII is accepted.
+template <typename Char> std::optional<Int128> parseRaw(const Char *text, qsizetype n)
 {
+    const auto at = [&](qsizetype i) { return char16_t(text[i]); };
     qsizetype i = 0;
-    const qsizetype n = text.size();
     bool negative = false;
-    if (i < n && (text[i] == u'-' || text[i] == u'+')) {
-        negative = text[i] == u'-';
+    if (i < n && (at(i) == u'-' || at(i) == u'+')) {
+        negative = at(i) == u'-';
         ++i;
     }
-    QString digits;
+    char digits[64];
+    int count = 0; // significant digits kept in `digits`
     int fractionDigits = 0;
+    int dropped = 0; // digits past what `digits` holds: must all be zero
     bool seenPoint = false;
     bool seenDigit = false;
     for (; i < n; ++i) {
-        const QChar c = text[i];
-        if (c.isDigit() && c.unicode() < 128) {
-            digits.append(c);
+        const char16_t c = at(i);
+        if (c >= u'0' && c <= u'9') {
             seenDigit = true;
             if (seenPoint)
                 ++fractionDigits;
+            if (count == 0 && c == u'0' && !seenPoint)
+                continue; // a leading zero of the integer part
+            if (count < int(sizeof digits))
+                digits[count++] = char(c);
+            else if (c != u'0')
+                return std::nullopt; // far more digits than the range holds
+            else
+                ++dropped;
         } else if (c == u'.' && !seenPoint) {
             seenPoint = true;
         } else {
@@ -46,84 +52,100 @@ std::optional<Decimal> Decimal::parse(QStringView text)
     if (!seenDigit)
         return std::nullopt;
     int exponent = 0;
-    if (i < n && (text[i] == u'e' || text[i] == u'E')) {
-        bool ok = false;
-        exponent = text.mid(i + 1).toInt(&ok);
-        if (!ok || exponent > 40 || exponent < -40)
+    if (i < n && (at(i) == u'e' || at(i) == u'E')) {
+        ++i;
+        bool expNegative = false;
+        if (i < n && (at(i) == u'-' || at(i) == u'+')) {
+            expNegative = at(i) == u'-';
+            ++i;
+        }
+        if (i == n)
             return std::nullopt;
-        i = n;
+        for (; i < n; ++i) {
+            if (at(i) < u'0' || at(i) > u'9')
+                return std::nullopt;
+            exponent = exponent * 10 + (at(i) - u'0');
+            if (exponent > 1000)
+                return std::nullopt;
+        }
+        if (expNegative)
+            exponent = -exponent;
     }
     if (i != n)
         return std::nullopt;
 
-    // value = digits * 10^(exponent - fractionDigits); we need it in nano-units.
-    int shift = Scale + exponent - fractionDigits;
-    while (shift < 0 && digits.endsWith(u'0')) {
-        digits.chop(1);
+    // value = digits × 10^(exponent + dropped - fractionDigits); in nano-units:
+    int shift = Decimal::Scale + exponent + dropped - fractionDigits;
+    while (shift < 0 && count > 0 && digits[count - 1] == '0') {
+        --count;
         ++shift;
     }
+    if (count == 0)
+        return Int128(0);
     if (shift < 0)
         return std::nullopt; // more precision than nano-units hold
-    while (digits.size() > 1 && digits.startsWith(u'0'))
-        digits.remove(0, 1);
-    if (digits.size() + shift > 30)
+    if (count + shift > 30)
         return std::nullopt;
     Int128 raw = 0;
-    for (QChar c : std::as_const(digits))
-        raw = raw * 10 + (c.unicode() - u'0');
+    for (int k = 0; k < count; ++k)
+        raw = raw * 10 + (digits[k] - '0');
     for (int k = 0; k < shift; ++k)
         raw *= 10;
     if (!inRange(raw))
         return std::nullopt;
-    return Decimal(negative ? -raw : raw);
+    return negative ? -raw : raw;
 }
 
-std::optional<Decimal> Decimal::fromJson(const QJsonValue &value)
+} // namespace
+
+std::optional<Decimal> Decimal::parse(QStringView text)
 {
-    if (!value.isDouble())
-        return std::nullopt;
-    const QVariant v = value.toVariant();
-    if (v.typeId() == QMetaType::LongLong)
-        return fromInteger(v.toLongLong());
-    const double d = value.toDouble();
-    if (!std::isfinite(d))
-        return std::nullopt;
-    return parse(QString::number(d, 'g', QLocale::FloatingPointShortest));
+    const auto raw = parseRaw(text.utf16(), text.size());
+    return raw ? std::optional(Decimal(*raw)) : std::nullopt;
 }
 
-QString Decimal::toString() const
+std::optional<Decimal> Decimal::parse(QByteArrayView text)
+{
+    const auto raw = parseRaw(text.data(), text.size());
+    return raw ? std::optional(Decimal(*raw)) : std::nullopt;
+}
+
+int Decimal::format(char *buffer) const
 {
     Int128 magnitude = m_raw < 0 ? -m_raw : m_raw;
     Int128 whole = magnitude / One;
     Int128 fraction = magnitude % One;
-    QString wholeText;
+    char reversed[MaxTextLength];
+    int n = 0;
     do {
-        wholeText.prepend(QChar(u'0' + int(whole % 10)));
+        reversed[n++] = char('0' + int(whole % 10));
         whole /= 10;
     } while (whole > 0);
-    QString text = m_raw < 0 ? u'-' + wholeText : wholeText;
+    int length = 0;
+    if (m_raw < 0)
+        buffer[length++] = '-';
+    while (n > 0)
+        buffer[length++] = reversed[--n];
     if (fraction != 0) {
-        QString fractionText(Scale, u'0');
+        buffer[length++] = '.';
+        char digits[Scale];
         for (int k = Scale - 1; k >= 0; --k) {
-            fractionText[k] = QChar(u'0' + int(fraction % 10));
+            digits[k] = char('0' + int(fraction % 10));
             fraction /= 10;
         }
-        while (fractionText.endsWith(u'0'))
-            fractionText.chop(1);
-        text += u'.' + fractionText;
+        int last = Scale;
+        while (digits[last - 1] == '0')
+            --last;
+        for (int k = 0; k < last; ++k)
+            buffer[length++] = digits[k];
     }
-    return text;
+    return length;
 }
 
-QJsonValue Decimal::toJson() const
+QString Decimal::toString() const
 {
-    // Every 64-bit integer, as fromJson reads them exactly too: through a double,
-    // 777777777777777601 would come back as 777777777777777600.
-    const Int128 whole = m_raw / One;
-    if (isInteger() && whole <= std::numeric_limits<qint64>::max() &&
-        whole >= std::numeric_limits<qint64>::min())
-        return QJsonValue(qint64(whole));
-    return QJsonValue(toString().toDouble());
+    char text[MaxTextLength];
+    return QString::fromLatin1(text, format(text));
 }
 
 std::optional<Decimal> Decimal::plus(Decimal other) const

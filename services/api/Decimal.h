@@ -2,7 +2,7 @@
 // nano-units (9 fixed fractional digits). Never a double in arithmetic.
 #pragma once
 
-#include <QJsonValue>
+#include <QByteArrayView>
 #include <QString>
 #include <QStringView>
 
@@ -25,18 +25,19 @@ public:
     static constexpr Decimal fromRaw(Int128 raw) { return Decimal(raw); }
     static constexpr Decimal fromInteger(qint64 units) { return Decimal(Int128(units) * One); }
 
-    // Plain decimal or scientific notation ("12.5", "-3", "1.5e-7"). Rejects more
-    // than Scale fractional digits and values beyond the range rather than rounding.
+    // Plain decimal or scientific notation ("12.5", "-3", "1.5e-7"), which
+    // covers every JSON number literal. Rejects more than Scale fractional
+    // digits and values beyond the range rather than rounding.
     static std::optional<Decimal> parse(QStringView text);
-    // A JSON number: integers are taken exactly; other numbers through their
-    // shortest round-trip text, so 87.25 on the wire is exactly 87.25.
-    static std::optional<Decimal> fromJson(const QJsonValue &value);
+    static std::optional<Decimal> parse(QByteArrayView text);
 
     constexpr Int128 raw() const { return m_raw; }
+    // The shortest plain text: "-12.5", "3"; never an exponent. It is also
+    // the value's JSON number literal.
     QString toString() const;
-    // An integral value that fits in 64 bits is written as an exact JSON
-    // integer, anything else as the nearest double (the wire's own precision).
-    QJsonValue toJson() const;
+    // The same text into `buffer` (at least MaxTextLength bytes); returns its length.
+    static constexpr int MaxTextLength = 40;
+    int format(char *buffer) const;
 
     constexpr bool isZero() const { return m_raw == 0; }
     constexpr bool isNegative() const { return m_raw < 0; }

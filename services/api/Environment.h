@@ -1,7 +1,7 @@
 // The environment a key, customer or product belongs to (`sandbox` or `production`).
 #pragma once
 
-#include "services/api/JsonReader.h"
+#include "services/api/WireCodec.h"
 
 namespace md::api {
 

@@ -34,24 +34,24 @@ PageRequest PageRequest::read(const JsonReader &reader)
     return request;
 }
 
-QJsonObject PageRequest::toJson() const
+void PageRequest::write(JsonWriter &writer) const
 {
-    QJsonObject object{{u"limit"_s, limit}};
+    writer.beginObject().field("limit"_L1, limit);
     if (search)
-        object.insert(u"search"_s, *search);
+        writer.field("search"_L1, *search);
     if (customerId)
-        object.insert(u"customer_id"_s, *customerId);
+        writer.field("customer_id"_L1, *customerId);
     if (featureId)
-        object.insert(u"feature_id"_s, *featureId);
+        writer.field("feature_id"_L1, *featureId);
     if (modelId)
-        object.insert(u"model_id"_s, *modelId);
+        writer.field("model_id"_L1, *modelId);
     if (from)
-        object.insert(u"from"_s, *from);
+        writer.field("from"_L1, *from);
     if (to)
-        object.insert(u"to"_s, *to);
+        writer.field("to"_L1, *to);
     if (!startCursor.isEmpty())
-        object.insert(u"start_cursor"_s, startCursor);
-    return object;
+        writer.field("start_cursor"_L1, startCursor);
+    writer.endObject();
 }
 
 CustomerSummary CustomerSummary::read(const JsonReader &reader)
@@ -61,9 +61,14 @@ CustomerSummary CustomerSummary::read(const JsonReader &reader)
             reader.field("email"_L1).string(), reader.field("created_at"_L1).integer()};
 }
 
-QJsonObject CustomerSummary::toJson() const
+void CustomerSummary::write(JsonWriter &writer) const
 {
-    return {{u"id"_s, id}, {u"name"_s, name}, {u"email"_s, email}, {u"created_at"_s, createdAt}};
+    writer.beginObject()
+        .field("id"_L1, id)
+        .field("name"_L1, name)
+        .field("email"_L1, email)
+        .field("created_at"_L1, createdAt)
+        .endObject();
 }
 
 CreditMarkup CreditMarkup::read(const JsonReader &reader)
@@ -73,10 +78,13 @@ CreditMarkup CreditMarkup::read(const JsonReader &reader)
             reader.field("markup"_L1).decimal()};
 }
 
-QJsonObject CreditMarkup::toJson() const
+void CreditMarkup::write(JsonWriter &writer) const
 {
-    return {
-        {u"provider"_s, provider}, {u"model"_s, nullable(model)}, {u"markup"_s, markup.toJson()}};
+    writer.beginObject()
+        .field("provider"_L1, provider)
+        .field("model"_L1, model)
+        .field("markup"_L1, markup)
+        .endObject();
 }
 
 FeatureInfo FeatureInfo::read(const JsonReader &reader)
@@ -95,14 +103,14 @@ FeatureInfo FeatureInfo::read(const JsonReader &reader)
     return feature;
 }
 
-QJsonObject FeatureInfo::toJson() const
+void FeatureInfo::write(JsonWriter &writer) const
 {
-    QJsonObject object{{u"id"_s, id}, {u"name"_s, name}, {u"type"_s, type}};
+    writer.beginObject().field("id"_L1, id).field("name"_L1, name).field("type"_L1, type);
     if (type == "credit_system"_L1) {
-        object.insert(u"default_markup"_s, nullable(defaultMarkup));
-        object.insert(u"markups"_s, toJsonArray(markups));
+        writer.field("default_markup"_L1, defaultMarkup).key("markups"_L1);
+        writeList(writer, markups);
     }
-    return object;
+    writer.endObject();
 }
 
 OrganizationInfo OrganizationInfo::read(const JsonReader &reader)
@@ -116,29 +124,24 @@ OrganizationInfo OrganizationInfo::read(const JsonReader &reader)
             optionalNullable(reader.field("live_account_id"_L1))};
 }
 
-QJsonObject OrganizationInfo::toJson() const
+void OrganizationInfo::write(JsonWriter &writer) const
 {
-    return {{u"id"_s, id},
-            {u"slug"_s, slug},
-            {u"name"_s, name},
-            {u"master_org_id"_s, nullable(masterOrgId)},
-            {u"test_account_id"_s, nullable(testAccountId)},
-            {u"live_account_id"_s, nullable(liveAccountId)}};
+    writer.beginObject()
+        .field("id"_L1, id)
+        .field("slug"_L1, slug)
+        .field("name"_L1, name)
+        .field("master_org_id"_L1, masterOrgId)
+        .field("test_account_id"_L1, testAccountId)
+        .field("live_account_id"_L1, liveAccountId)
+        .endObject();
 }
 
-RewardEntry RewardEntry::read(const JsonReader &reader)
+QMap<QString, qint64> UsageEvent::readTokens(const JsonReader &reader)
 {
-    const QJsonObject object = reader.object();
-    const bool coupon = object.contains(u"coupon"_s);
-    if (reader.ok() && coupon == object.contains(u"feature_grant"_s))
-        reader.fail(u"a reward holds exactly one of \"coupon\" and \"feature_grant\""_s);
-    const QString kind = coupon ? u"coupon"_s : u"feature_grant"_s;
-    return {kind, reader.field(coupon ? "coupon"_L1 : "feature_grant"_L1).object()};
-}
-
-QJsonObject RewardEntry::toJson() const
-{
-    return {{kind, record}};
+    QMap<QString, qint64> tokens;
+    for (const auto &[pool, count] : reader.members())
+        tokens.insert(pool, count.integer());
+    return tokens;
 }
 
 UsageEvent UsageEvent::read(const JsonReader &reader)
@@ -149,23 +152,27 @@ UsageEvent UsageEvent::read(const JsonReader &reader)
     event.featureId = reader.field("feature_id"_L1).string();
     event.entityId = reader.field("entity_id"_L1).nullableString();
     event.modelId = reader.field("model_id"_L1).nullableString();
-    event.tokens = reader.field("tokens"_L1).object();
+    event.tokens = readTokens(reader.field("tokens"_L1));
     event.value = reader.field("value"_L1).decimal();
     event.properties = reader.field("properties"_L1).object();
     event.timestamp = reader.field("timestamp"_L1).integer();
     return event;
 }
 
-QJsonObject UsageEvent::toJson() const
+void UsageEvent::write(JsonWriter &writer) const
 {
-    return {{u"customer_id"_s, customerId},
-            {u"feature_id"_s, featureId},
-            {u"entity_id"_s, nullable(entityId)},
-            {u"model_id"_s, nullable(modelId)},
-            {u"tokens"_s, tokens},
-            {u"value"_s, value.toJson()},
-            {u"properties"_s, properties},
-            {u"timestamp"_s, timestamp}};
+    writer.beginObject()
+        .field("customer_id"_L1, customerId)
+        .field("feature_id"_L1, featureId)
+        .field("entity_id"_L1, entityId)
+        .field("model_id"_L1, modelId)
+        .key("tokens"_L1)
+        .beginObject();
+    for (auto it = tokens.cbegin(); it != tokens.cend(); ++it)
+        writer.key(it.key()).value(it.value());
+    writer.endObject().field("value"_L1, value).key("properties"_L1);
+    properties.write(writer);
+    writer.field("timestamp"_L1, timestamp).endObject();
 }
 
 ModelInfo ModelInfo::read(const JsonReader &reader)
@@ -182,17 +189,19 @@ ModelInfo ModelInfo::read(const JsonReader &reader)
             optional("output_audio"_L1)};
 }
 
-QJsonObject ModelInfo::toJson() const
+void ModelInfo::write(JsonWriter &writer) const
 {
-    return {{u"id"_s, id},
-            {u"name"_s, name},
-            {u"input"_s, input.toJson()},
-            {u"output"_s, output.toJson()},
-            {u"cache_read"_s, nullable(cacheRead)},
-            {u"cache_write"_s, nullable(cacheWrite)},
-            {u"reasoning"_s, nullable(reasoning)},
-            {u"input_audio"_s, nullable(inputAudio)},
-            {u"output_audio"_s, nullable(outputAudio)}};
+    writer.beginObject()
+        .field("id"_L1, id)
+        .field("name"_L1, name)
+        .field("input"_L1, input)
+        .field("output"_L1, output)
+        .field("cache_read"_L1, cacheRead)
+        .field("cache_write"_L1, cacheWrite)
+        .field("reasoning"_L1, reasoning)
+        .field("input_audio"_L1, inputAudio)
+        .field("output_audio"_L1, outputAudio)
+        .endObject();
 }
 
 CatalogueInfo CatalogueInfo::read(const JsonReader &reader)
@@ -202,9 +211,13 @@ CatalogueInfo CatalogueInfo::read(const JsonReader &reader)
             reader.field("models"_L1).integer()};
 }
 
-QJsonObject CatalogueInfo::toJson() const
+void CatalogueInfo::write(JsonWriter &writer) const
 {
-    return {{u"source"_s, source}, {u"generated"_s, generated}, {u"models"_s, models}};
+    writer.beginObject()
+        .field("source"_L1, source)
+        .field("generated"_L1, generated)
+        .field("models"_L1, models)
+        .endObject();
 }
 
 AboutInfo AboutInfo::read(const JsonReader &reader)
@@ -213,9 +226,11 @@ AboutInfo AboutInfo::read(const JsonReader &reader)
     return {reader.field("version"_L1).string(), CatalogueInfo::read(reader.field("catalogue"_L1))};
 }
 
-QJsonObject AboutInfo::toJson() const
+void AboutInfo::write(JsonWriter &writer) const
 {
-    return {{u"version"_s, version}, {u"catalogue"_s, catalogue.toJson()}};
+    writer.beginObject().field("version"_L1, version).key("catalogue"_L1);
+    catalogue.write(writer);
+    writer.endObject();
 }
 
 CallQuote CallQuote::read(const JsonReader &reader)
@@ -238,18 +253,27 @@ CallQuote CallQuote::read(const JsonReader &reader)
     return quote;
 }
 
-QJsonObject CallQuote::toJson() const
+void CallQuote::write(JsonWriter &writer) const
 {
-    QJsonArray poolArray;
+    writer.beginObject()
+        .field("model_id"_L1, modelId)
+        .field("feature_id"_L1, featureId)
+        .key("pools"_L1)
+        .beginArray();
     for (const Pool &pool : pools)
-        poolArray.append(QJsonObject{{u"name"_s, pool.name},
-                                     {u"tokens"_s, pool.tokens},
-                                     {u"price_per_million"_s, pool.pricePerMillion.toJson()},
-                                     {u"cost"_s, pool.cost.toJson()}});
-    return {{u"model_id"_s, modelId},       {u"feature_id"_s, nullable(featureId)},
-            {u"pools"_s, poolArray},        {u"base_cost"_s, baseCost.toJson()},
-            {u"markup"_s, markup.toJson()}, {u"markup_source"_s, markupSource},
-            {u"value"_s, value.toJson()},   {u"free"_s, free}};
+        writer.beginObject()
+            .field("name"_L1, pool.name)
+            .field("tokens"_L1, pool.tokens)
+            .field("price_per_million"_L1, pool.pricePerMillion)
+            .field("cost"_L1, pool.cost)
+            .endObject();
+    writer.endArray()
+        .field("base_cost"_L1, baseCost)
+        .field("markup"_L1, markup)
+        .field("markup_source"_L1, markupSource)
+        .field("value"_L1, value)
+        .field("free"_L1, free)
+        .endObject();
 }
 
 template <typename T> Page<T> Page<T>::read(const JsonReader &reader)
@@ -264,11 +288,11 @@ template <typename T> Page<T> Page<T>::read(const JsonReader &reader)
     return page;
 }
 
-template <typename T> QJsonObject Page<T>::toJson() const
+template <typename T> void Page<T>::write(JsonWriter &writer) const
 {
-    return {{u"list"_s, toJsonArray(list)},
-            {u"has_more"_s, hasMore},
-            {u"next_cursor"_s, nullable(nextCursor)}};
+    writer.beginObject().key("list"_L1);
+    writeList(writer, list);
+    writer.field("has_more"_L1, hasMore).field("next_cursor"_L1, nextCursor).endObject();
 }
 
 template struct Page<CustomerSummary>;

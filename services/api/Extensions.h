@@ -3,11 +3,12 @@
 #pragma once
 
 #include "services/api/Decimal.h"
-#include "services/api/JsonReader.h"
 #include "services/api/Product.h"
+#include "services/api/UpdateReward.h"
+#include "services/api/WireCodec.h"
 
-#include <QJsonObject>
 #include <QList>
+#include <QMap>
 #include <QString>
 
 #include <optional>
@@ -32,7 +33,7 @@ struct PageRequest
     QString startCursor;
 
     static PageRequest read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const PageRequest &, const PageRequest &) = default;
 };
 
@@ -44,7 +45,7 @@ struct CustomerSummary
     qint64 createdAt = 0;
 
     static CustomerSummary read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const CustomerSummary &, const CustomerSummary &) = default;
 };
 
@@ -55,7 +56,7 @@ struct CreditMarkup
     Decimal markup;
 
     static CreditMarkup read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const CreditMarkup &, const CreditMarkup &) = default;
 };
 
@@ -68,7 +69,7 @@ struct FeatureInfo
     QList<CreditMarkup> markups;
 
     static FeatureInfo read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const FeatureInfo &, const FeatureInfo &) = default;
 };
 
@@ -82,20 +83,13 @@ struct OrganizationInfo
     std::optional<QString> liveAccountId;
 
     static OrganizationInfo read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const OrganizationInfo &, const OrganizationInfo &) = default;
 };
 
-// A reward as stored: exactly one of the two record kinds, kept as its JSON.
-struct RewardEntry
-{
-    QString kind; // "coupon" or "feature_grant"
-    QJsonObject record;
-
-    static RewardEntry read(const JsonReader &reader);
-    QJsonObject toJson() const;
-    friend bool operator==(const RewardEntry &, const RewardEntry &) = default;
-};
+// A reward of rewards.list: `{coupon: record}` or `{feature_grant: record}`,
+// the shape rewards.update answers with, so both show a reward alike.
+using RewardEntry = UpdateRewardResponse;
 
 struct UsageEvent
 {
@@ -103,13 +97,15 @@ struct UsageEvent
     QString featureId;
     std::optional<QString> entityId;
     std::optional<QString> modelId;
-    QJsonObject tokens;
+    QMap<QString, qint64> tokens; // pool name (input_tokens, …) -> count
     Decimal value;
-    QJsonObject properties;
+    JsonValue properties = JsonValue::object(); // as the call sent them
     qint64 timestamp = 0;
 
     static UsageEvent read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    // The `tokens` object: pool name -> count.
+    static QMap<QString, qint64> readTokens(const JsonReader &reader);
+    void write(JsonWriter &writer) const;
     friend bool operator==(const UsageEvent &, const UsageEvent &) = default;
 };
 
@@ -128,7 +124,7 @@ struct ModelInfo
     std::optional<Decimal> outputAudio;
 
     static ModelInfo read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const ModelInfo &, const ModelInfo &) = default;
 };
 
@@ -141,7 +137,7 @@ struct CatalogueInfo
     qint64 models = 0;
 
     static CatalogueInfo read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const CatalogueInfo &, const CatalogueInfo &) = default;
 };
 
@@ -152,7 +148,7 @@ struct AboutInfo
     CatalogueInfo catalogue;
 
     static AboutInfo read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const AboutInfo &, const AboutInfo &) = default;
 };
 
@@ -178,7 +174,7 @@ struct CallQuote
     bool free = false; // markup -100: recorded, nothing deducted
 
     static CallQuote read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const CallQuote &, const CallQuote &) = default;
 };
 
@@ -190,7 +186,7 @@ template <typename T> struct Page
     std::optional<QString> nextCursor;
 
     static Page read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const Page &, const Page &) = default;
 };
 

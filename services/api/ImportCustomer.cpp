@@ -44,9 +44,9 @@ ProcessorIdentity ProcessorIdentity::read(const JsonReader &reader)
     return identity;
 }
 
-QJsonObject ProcessorIdentity::toJson() const
+void ProcessorIdentity::write(JsonWriter &writer) const
 {
-    return {{u"type"_s, QString(toWire(type))}, {u"id"_s, id}};
+    writer.beginObject().field("type"_L1, toWire(type)).field("id"_L1, id).endObject();
 }
 
 CustomerData CustomerData::read(const JsonReader &reader)
@@ -60,18 +60,18 @@ CustomerData CustomerData::read(const JsonReader &reader)
     return data;
 }
 
-QJsonObject CustomerData::toJson() const
+void CustomerData::write(JsonWriter &writer) const
 {
-    QJsonObject object;
+    writer.beginObject();
     if (name)
-        object.insert(u"name"_s, *name);
+        writer.field("name"_L1, *name);
     if (email)
-        object.insert(u"email"_s, *email);
+        writer.field("email"_L1, *email);
     if (fingerprint)
-        object.insert(u"fingerprint"_s, *fingerprint);
+        writer.field("fingerprint"_L1, *fingerprint);
     if (createdAt)
-        object.insert(u"created_at"_s, *createdAt);
-    return object;
+        writer.field("created_at"_L1, *createdAt);
+    writer.endObject();
 }
 
 BillableLink BillableLink::read(const JsonReader &reader)
@@ -83,14 +83,14 @@ BillableLink BillableLink::read(const JsonReader &reader)
     return link;
 }
 
-QJsonObject BillableLink::toJson() const
+void BillableLink::write(JsonWriter &writer) const
 {
-    QJsonObject object;
+    writer.beginObject();
     if (subscriptionId)
-        object.insert(u"subscription_id"_s, *subscriptionId);
+        writer.field("subscription_id"_L1, *subscriptionId);
     if (scheduleId)
-        object.insert(u"schedule_id"_s, *scheduleId);
-    return object;
+        writer.field("schedule_id"_L1, *scheduleId);
+    writer.endObject();
 }
 
 FeatureQuantity FeatureQuantity::read(const JsonReader &reader)
@@ -102,9 +102,12 @@ FeatureQuantity FeatureQuantity::read(const JsonReader &reader)
     return quantity;
 }
 
-QJsonObject FeatureQuantity::toJson() const
+void FeatureQuantity::write(JsonWriter &writer) const
 {
-    return {{u"feature_id"_s, featureId}, {u"quantity"_s, quantity.toJson()}};
+    writer.beginObject()
+        .field("feature_id"_L1, featureId)
+        .field("quantity"_L1, quantity)
+        .endObject();
 }
 
 ImportBalanceFilter ImportBalanceFilter::read(const JsonReader &reader)
@@ -118,15 +121,14 @@ ImportBalanceFilter ImportBalanceFilter::read(const JsonReader &reader)
     return filter;
 }
 
-QJsonObject ImportBalanceFilter::toJson() const
+void ImportBalanceFilter::write(JsonWriter &writer) const
 {
-    QJsonObject object;
+    writer.beginObject();
     if (interval)
-        object.insert(u"interval"_s, QString(toWire(*interval)));
+        writer.field("interval"_L1, toWire(*interval));
     if (billingBehavior)
-        object.insert(u"billing_behavior"_s,
-                      QString(wordOf(BillingBehaviorWords, *billingBehavior)));
-    return object;
+        writer.field("billing_behavior"_L1, wordOf(BillingBehaviorWords, *billingBehavior));
+    writer.endObject();
 }
 
 ImportBalance ImportBalance::read(const JsonReader &reader)
@@ -143,18 +145,20 @@ ImportBalance ImportBalance::read(const JsonReader &reader)
     return balance;
 }
 
-QJsonObject ImportBalance::toJson() const
+void ImportBalance::write(JsonWriter &writer) const
 {
-    QJsonObject object{{u"feature_id"_s, featureId}};
+    writer.beginObject().field("feature_id"_L1, featureId);
     if (usage)
-        object.insert(u"usage"_s, usage->toJson());
+        writer.field("usage"_L1, *usage);
     if (balance)
-        object.insert(u"balance"_s, balance->toJson());
+        writer.field("balance"_L1, *balance);
     if (nextResetAt)
-        object.insert(u"next_reset_at"_s, *nextResetAt);
-    if (filter)
-        object.insert(u"filter"_s, filter->toJson());
-    return object;
+        writer.field("next_reset_at"_L1, *nextResetAt);
+    if (filter) {
+        writer.key("filter"_L1);
+        filter->write(writer);
+    }
+    writer.endObject();
 }
 
 ImportPlan ImportPlan::read(const JsonReader &reader)
@@ -171,22 +175,26 @@ ImportPlan ImportPlan::read(const JsonReader &reader)
     return plan;
 }
 
-QJsonObject ImportPlan::toJson() const
+void ImportPlan::write(JsonWriter &writer) const
 {
-    QJsonObject object{{u"plan_id"_s, planId}};
+    writer.beginObject().field("plan_id"_L1, planId);
     if (version)
-        object.insert(u"version"_s, *version);
+        writer.field("version"_L1, *version);
     if (status)
-        object.insert(u"status"_s, QString(toWire(*status)));
+        writer.field("status"_L1, toWire(*status));
     if (startedAt)
-        object.insert(u"started_at"_s, *startedAt);
+        writer.field("started_at"_L1, *startedAt);
     if (quantity)
-        object.insert(u"quantity"_s, quantity->toJson());
-    if (!featureQuantities.isEmpty())
-        object.insert(u"feature_quantities"_s, toJsonArray(featureQuantities));
-    if (!balances.isEmpty())
-        object.insert(u"balances"_s, toJsonArray(balances));
-    return object;
+        writer.field("quantity"_L1, *quantity);
+    if (!featureQuantities.isEmpty()) {
+        writer.key("feature_quantities"_L1);
+        writeList(writer, featureQuantities);
+    }
+    if (!balances.isEmpty()) {
+        writer.key("balances"_L1);
+        writeList(writer, balances);
+    }
+    writer.endObject();
 }
 
 Billable Billable::read(const JsonReader &reader)
@@ -203,14 +211,17 @@ Billable Billable::read(const JsonReader &reader)
     return billable;
 }
 
-QJsonObject Billable::toJson() const
+void Billable::write(JsonWriter &writer) const
 {
-    QJsonObject object{{u"processor"_s, QString(toWire(processor))}, {u"plan"_s, plan.toJson()}};
-    if (link)
-        object.insert(u"link"_s, link->toJson());
+    writer.beginObject().field("processor"_L1, toWire(processor)).key("plan"_L1);
+    plan.write(writer);
+    if (link) {
+        writer.key("link"_L1);
+        link->write(writer);
+    }
     if (billingCycleAnchor)
-        object.insert(u"billing_cycle_anchor"_s, *billingCycleAnchor);
-    return object;
+        writer.field("billing_cycle_anchor"_L1, *billingCycleAnchor);
+    writer.endObject();
 }
 
 ImportCustomerRequest ImportCustomerRequest::read(const JsonReader &reader)
@@ -227,16 +238,20 @@ ImportCustomerRequest ImportCustomerRequest::read(const JsonReader &reader)
     return request;
 }
 
-QJsonObject ImportCustomerRequest::toJson() const
+void ImportCustomerRequest::write(JsonWriter &writer) const
 {
-    QJsonObject object{{u"customer_id"_s, customerId},
-                       {u"billables"_s, toJsonArray(billables)},
-                       {u"dry_run"_s, dryRun}};
-    if (!processors.isEmpty())
-        object.insert(u"processors"_s, toJsonArray(processors));
-    if (customerData)
-        object.insert(u"customer_data"_s, customerData->toJson());
-    return object;
+    writer.beginObject().field("customer_id"_L1, customerId).key("billables"_L1);
+    writeList(writer, billables);
+    writer.field("dry_run"_L1, dryRun);
+    if (!processors.isEmpty()) {
+        writer.key("processors"_L1);
+        writeList(writer, processors);
+    }
+    if (customerData) {
+        writer.key("customer_data"_L1);
+        customerData->write(writer);
+    }
+    writer.endObject();
 }
 
 FlashedPlan FlashedPlan::read(const JsonReader &reader)
@@ -254,20 +269,21 @@ FlashedPlan FlashedPlan::read(const JsonReader &reader)
     return flashed;
 }
 
-QJsonObject FlashedPlan::toJson() const
+void FlashedPlan::write(JsonWriter &writer) const
 {
-    QJsonObject object{{u"plan_id"_s, planId},
-                       {u"processor"_s, QString(toWire(processor))},
-                       {u"customer_product_id"_s, nullable(customerProductId)},
-                       {u"status"_s, QString(toWire(status))},
-                       {u"skipped"_s, skipped}};
+    writer.beginObject()
+        .field("plan_id"_L1, planId)
+        .field("processor"_L1, toWire(processor))
+        .field("customer_product_id"_L1, customerProductId)
+        .field("status"_L1, toWire(status))
+        .field("skipped"_L1, skipped);
     if (expired)
-        object.insert(u"expired"_s, *expired);
+        writer.field("expired"_L1, *expired);
     if (mismatch)
-        object.insert(u"mismatch"_s, *mismatch);
+        writer.field("mismatch"_L1, *mismatch);
     if (reason)
-        object.insert(u"reason"_s, *reason);
-    return object;
+        writer.field("reason"_L1, *reason);
+    writer.endObject();
 }
 
 ImportCustomerResponse ImportCustomerResponse::read(const JsonReader &reader)
@@ -280,11 +296,13 @@ ImportCustomerResponse ImportCustomerResponse::read(const JsonReader &reader)
     return response;
 }
 
-QJsonObject ImportCustomerResponse::toJson() const
+void ImportCustomerResponse::write(JsonWriter &writer) const
 {
-    return {{u"customer_id"_s, customerId},
-            {u"flashed"_s, toJsonArray(flashed)},
-            {u"customer"_s, nullable(customer)}};
+    writer.beginObject().field("customer_id"_L1, customerId).key("flashed"_L1);
+    writeList(writer, flashed);
+    writer.key("customer"_L1);
+    writeNullable(writer, customer);
+    writer.endObject();
 }
 
 } // namespace md::api

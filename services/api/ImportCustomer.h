@@ -16,7 +16,7 @@ struct ProcessorIdentity
     QString id;
 
     static ProcessorIdentity read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const ProcessorIdentity &, const ProcessorIdentity &) = default;
 };
 
@@ -29,7 +29,7 @@ struct CustomerData
     std::optional<qint64> createdAt;
 
     static CustomerData read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const CustomerData &, const CustomerData &) = default;
 };
 
@@ -39,7 +39,7 @@ struct BillableLink
     std::optional<QString> scheduleId;
 
     static BillableLink read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const BillableLink &, const BillableLink &) = default;
 };
 
@@ -49,7 +49,7 @@ struct FeatureQuantity
     Decimal quantity; // not negative
 
     static FeatureQuantity read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const FeatureQuantity &, const FeatureQuantity &) = default;
 };
 
@@ -60,7 +60,7 @@ struct ImportBalanceFilter
     std::optional<BillingMethod> billingBehavior; // `prepaid` or `usage_based`
 
     static ImportBalanceFilter read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const ImportBalanceFilter &, const ImportBalanceFilter &) = default;
 };
 
@@ -73,7 +73,7 @@ struct ImportBalance
     std::optional<ImportBalanceFilter> filter;
 
     static ImportBalance read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const ImportBalance &, const ImportBalance &) = default;
 };
 
@@ -89,7 +89,7 @@ struct ImportPlan
     QList<ImportBalance> balances;
 
     static ImportPlan read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const ImportPlan &, const ImportPlan &) = default;
 };
 
@@ -101,7 +101,7 @@ struct Billable
     ImportPlan plan;                          // required
 
     static Billable read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const Billable &, const Billable &) = default;
 };
 
@@ -114,7 +114,7 @@ struct ImportCustomerRequest
     bool dryRun = false; // may be omitted, default false; always written
 
     static ImportCustomerRequest read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const ImportCustomerRequest &, const ImportCustomerRequest &) = default;
 };
 
@@ -131,7 +131,7 @@ struct FlashedPlan
     std::optional<QString> reason; // e.g. "already_active"
 
     static FlashedPlan read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const FlashedPlan &, const FlashedPlan &) = default;
 };
 
@@ -142,7 +142,7 @@ struct ImportCustomerResponse
     std::optional<Customer> customer; // null for a dry run
 
     static ImportCustomerResponse read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const ImportCustomerResponse &,
                            const ImportCustomerResponse &) = default;
 };

@@ -1,81 +1,42 @@
 #include "services/api/JsonReader.h"
 
-#include "services/api/FractionalNumbers.h"
 #include "services/api/Identifier.h"
-
-#include <QJsonDocument>
-#include <QJsonParseError>
-#include <QVariant>
-
-#include <algorithm>
-#include <cmath>
 
 namespace md::api {
 
-JsonReader::JsonReader(QJsonValue value)
+using namespace Qt::StringLiterals;
+
+JsonReader::JsonReader(JsonValue value)
     : JsonReader(std::move(value), QString(), std::make_shared<State>())
 {}
 
-JsonReader::JsonReader(QJsonValue value, QString path, std::shared_ptr<State> state)
+JsonReader::JsonReader(JsonValue value, QString path, std::shared_ptr<State> state)
     : m_value(std::move(value))
     , m_base(std::move(path))
     , m_state(std::move(state))
 {}
 
-namespace {
-
-// How deeply arrays and objects nest, counted before parsing (brackets
-// inside strings do not count); stops early once past `limit`.
-int nestingDepth(const QByteArray &json, int limit)
+JsonReader JsonReader::fromText(QByteArrayView text, const QString &subject)
 {
-    int depth = 0;
-    int deepest = 0;
-    bool inString = false;
-    for (qsizetype i = 0; i < json.size() && deepest <= limit; ++i) {
-        const char c = json.at(i);
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
-            deepest = std::max(deepest, ++depth);
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
+    auto parsed = JsonValue::parse(text, subject, MaxDepth);
+    if (!parsed) {
+        JsonReader reader{JsonValue()};
+        reader.m_state->error = parsed.error();
+        return reader;
     }
-    return deepest;
+    return JsonReader{std::move(parsed).value()};
 }
 
-} // namespace
-
-JsonReader JsonReader::fromBody(const QByteArray &body)
+JsonReader JsonReader::fromBody(QByteArrayView body, const QString &subject)
 {
-    if (nestingDepth(body, MaxDepth) > MaxDepth) {
-        JsonReader reader{QJsonValue()};
-        reader.fail(QStringLiteral("the body nests arrays and objects deeper than %1 levels")
-                        .arg(MaxDepth));
-        return reader;
-    }
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        JsonReader reader{QJsonValue()};
-        reader.fail(QStringLiteral("the body is not valid JSON (%1 at offset %2)")
-                        .arg(parseError.errorString())
-                        .arg(parseError.offset));
-        return reader;
-    }
-    JsonReader reader{document.isObject() ? QJsonValue(document.object()) : QJsonValue()};
-    reader.m_state->fractional = FractionalNumbers::in(body);
-    if (!document.isObject())
-        reader.fail(QStringLiteral("the body must be a JSON object"));
+    const QString name = subject.isEmpty() ? u"the body"_s : subject;
+    JsonReader reader = fromText(body, name);
+    if (reader.ok() && !reader.m_value.isObject())
+        reader.fail(u"%1 must be a JSON object"_s.arg(name));
     return reader;
 }
 
-JsonReader JsonReader::child(QJsonValue value, QString path) const
+JsonReader JsonReader::child(JsonValue value, QString path) const
 {
     return JsonReader(std::move(value), std::move(path), m_state);
 }
@@ -87,7 +48,7 @@ QString JsonReader::path() const
     return m_base.isEmpty() ? QString(m_key) : m_base + u'.' + m_key;
 }
 
-JsonReader JsonReader::childField(QJsonValue value, QLatin1StringView key) const
+JsonReader JsonReader::childField(JsonValue value, QLatin1StringView key) const
 {
     JsonReader reader(std::move(value), path(), m_state);
     reader.m_key = key;
@@ -99,9 +60,9 @@ JsonReader JsonReader::field(QLatin1StringView key) const
     if (!m_value.isObject()) {
         if (!m_value.isUndefined() && !m_value.isNull())
             expect(false, "an object");
-        return childField(QJsonValue(QJsonValue::Undefined), key);
+        return childField(JsonValue(), key);
     }
-    return childField(m_value.toObject().value(key), key);
+    return childField(m_value.value(key), key);
 }
 
 void JsonReader::fail(const QString &problem) const
@@ -157,40 +118,67 @@ bool JsonReader::boolean() const
 
 qint64 JsonReader::integer(qint64 min, qint64 max) const
 {
-    if (!expect(m_value.isDouble(), "an integer"))
+    if (!expect(m_value.isNumber(), "an integer"))
         return min;
-    const QVariant v = m_value.toVariant();
-    qint64 n = 0;
-    if (!m_state->fractional.isEmpty() && m_state->fractional.contains(path())) {
-        fail(QStringLiteral("expected an integer from %1 to %2, got a fraction").arg(min).arg(max));
-        return min;
-    }
-    if (v.typeId() == QMetaType::LongLong) {
-        n = v.toLongLong();
-    } else {
-        const double d = m_value.toDouble();
-        // Integral doubles beyond 2^63 or with a fraction are not integers we accept.
-        if (!(std::isfinite(d) && std::trunc(d) == d && std::fabs(d) <= double(MaxSafeInteger))) {
-            fail(QStringLiteral("expected an integer from %1 to %2").arg(min).arg(max));
-            return min;
-        }
-        n = qint64(d);
-    }
-    if (n < min || n > max) {
-        fail(QStringLiteral("expected an integer from %1 to %2, got %3").arg(min).arg(max).arg(n));
+    // Read from the literal: 1.0 and 2e1 are whole, 1.5 and
+    // 1.0000000000000001 are not (a double would have rounded that to 1).
+    const std::optional<Decimal> exact = Decimal::parse(m_value.numberText());
+    if (exact && !exact->isInteger()) {
+        fail(u"expected an integer from %1 to %2, got a fraction"_s.arg(min).arg(max));
         return min;
     }
-    return n;
+    const Int128 whole = exact ? exact->raw() / Decimal::One : 0;
+    if (!exact || whole < min || whole > max) {
+        fail(u"expected an integer from %1 to %2, got %3"_s.arg(min).arg(max).arg(
+            QString::fromLatin1(
+                m_value.numberText().first(std::min<qsizetype>(40, m_value.numberText().size())))));
+        return min;
+    }
+    return qint64(whole);
 }
+
+namespace {
+
+// The decimal places a number literal has once trailing zeros are dropped
+// and its exponent applied ("1.50" 1, "1.5e-7" 8, "2e3" 0).
+qsizetype decimalPlaces(QByteArrayView literal)
+{
+    qsizetype point = -1;
+    qsizetype end = 0;
+    while (end < literal.size() && literal[end] != 'e' && literal[end] != 'E') {
+        if (literal[end] == '.')
+            point = end;
+        ++end;
+    }
+    qsizetype places = 0;
+    if (point >= 0) {
+        qsizetype last = end;
+        while (last > point + 1 && literal[last - 1] == '0')
+            --last;
+        places = last - point - 1;
+    }
+    if (end < literal.size())
+        places -= literal.sliced(end + 1).toByteArray().toLongLong();
+    return std::max<qsizetype>(0, places);
+}
+
+} // namespace
 
 Decimal JsonReader::decimal() const
 {
-    if (!expect(m_value.isDouble(), "a number"))
+    if (!expect(m_value.isNumber(), "a number"))
         return {};
-    const std::optional<Decimal> d = Decimal::fromJson(m_value);
+    const std::optional<Decimal> d = Decimal::parse(m_value.numberText());
     if (!d) {
-        fail(QStringLiteral("the number is out of range or has more than %1 decimal places")
-                 .arg(Decimal::Scale));
+        const QByteArrayView text = m_value.numberText();
+        const QString shown = QString::fromLatin1(text.first(std::min<qsizetype>(60, text.size())));
+        if (const qsizetype places = decimalPlaces(text); places > Decimal::Scale)
+            fail(u"%1 has %2 decimal places; amounts keep at most %3 and are never rounded"_s
+                     .arg(shown)
+                     .arg(places)
+                     .arg(Decimal::Scale));
+        else
+            fail(u"%1 is out of range (amounts are below 10^20 in size)"_s.arg(shown));
         return {};
     }
     return *d;
@@ -204,9 +192,9 @@ Decimal JsonReader::nonNegativeDecimal() const
     return d;
 }
 
-QJsonObject JsonReader::object() const
+JsonValue JsonReader::object() const
 {
-    return expect(m_value.isObject(), "an object") ? m_value.toObject() : QJsonObject();
+    return expect(m_value.isObject(), "an object") ? m_value : JsonValue::object();
 }
 
 QList<JsonReader> JsonReader::array() const
@@ -214,11 +202,10 @@ QList<JsonReader> JsonReader::array() const
     QList<JsonReader> items;
     if (!expect(m_value.isArray(), "an array"))
         return items;
-    const QJsonArray array = m_value.toArray();
     const QString base = path();
-    items.reserve(array.size());
-    for (qsizetype i = 0; i < array.size(); ++i)
-        items.append(child(array.at(i), base + u'[' + QString::number(i) + u']'));
+    items.reserve(m_value.size());
+    for (qsizetype i = 0; i < m_value.size(); ++i)
+        items.append(child(m_value.at(i), base + u'[' + QString::number(i) + u']'));
     return items;
 }
 
@@ -227,12 +214,11 @@ QList<std::pair<QString, JsonReader>> JsonReader::members() const
     QList<std::pair<QString, JsonReader>> members;
     if (!expect(m_value.isObject(), "an object"))
         return members;
-    const QJsonObject object = m_value.toObject();
     const QString base = path();
-    members.reserve(object.size());
-    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
-        const QString key = it.key();
-        members.append({key, child(it.value(), base.isEmpty() ? key : base + u'.' + key)});
+    members.reserve(m_value.size());
+    for (qsizetype i = 0; i < m_value.size(); ++i) {
+        const QString key = m_value.keyAt(i);
+        members.append({key, child(m_value.at(i), base.isEmpty() ? key : base + u'.' + key)});
     }
     return members;
 }

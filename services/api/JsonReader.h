@@ -5,12 +5,9 @@
 
 #include "services/api/ApiError.h"
 #include "services/api/Decimal.h"
+#include "services/api/JsonValue.h"
 
-#include <QJsonArray>
-#include <QJsonObject>
-#include <QJsonValue>
 #include <QList>
-#include <QSet>
 #include <QString>
 
 #include <memory>
@@ -25,11 +22,14 @@ inline constexpr qint64 MaxSafeInteger = 9007199254740991;
 class JsonReader final
 {
 public:
-    explicit JsonReader(QJsonValue value);
+    explicit JsonReader(JsonValue value);
 
     // Parses a request body; a body that is not a JSON object, or that nests
     // arrays and objects deeper than MaxDepth, is an error at the root.
-    static JsonReader fromBody(const QByteArray &body);
+    // `subject` names the text in a syntax error's message.
+    static JsonReader fromBody(QByteArrayView body, const QString &subject = QString());
+    // Parses any JSON text (an array, say); a syntax error is an error at the root.
+    static JsonReader fromText(QByteArrayView text, const QString &subject);
     // Far above any request's shape (five levels), far below what could
     // exhaust a stack: a bound on the work one body can ask for.
     static constexpr int MaxDepth = 32;
@@ -40,7 +40,7 @@ public:
     bool isMissing() const { return m_value.isUndefined(); }
     bool isNull() const { return m_value.isNull(); }
     bool isMissingOrNull() const { return isMissing() || isNull(); }
-    const QJsonValue &raw() const { return m_value; }
+    const JsonValue &raw() const { return m_value; }
 
     // Required values: a missing or null value is an error.
     QString string() const;
@@ -48,7 +48,8 @@ public:
     qint64 integer(qint64 min = 0, qint64 max = MaxSafeInteger) const;
     Decimal decimal() const;
     Decimal nonNegativeDecimal() const;
-    QJsonObject object() const;
+    // Checks that the value is an object; returns it as held (numbers exact).
+    JsonValue object() const;
     QList<JsonReader> array() const;
 
     // A string held to the id rule (Identifier.h).
@@ -98,13 +99,10 @@ private:
     struct State
     {
         std::optional<ApiError> error;
-        // Read from text: the paths of numbers that are not whole, which
-        // Qt may have rounded to integers (FractionalNumbers.h).
-        QSet<QString> fractional;
     };
-    JsonReader(QJsonValue value, QString path, std::shared_ptr<State> state);
-    JsonReader child(QJsonValue value, QString path) const;
-    JsonReader childField(QJsonValue value, QLatin1StringView key) const;
+    JsonReader(JsonValue value, QString path, std::shared_ptr<State> state);
+    JsonReader child(JsonValue value, QString path) const;
+    JsonReader childField(JsonValue value, QLatin1StringView key) const;
     bool expect(bool condition, const char *expected) const;
     void failWords(const QString &got, const QString &allowed) const;
     template <typename E, std::size_t N>
@@ -119,7 +117,7 @@ private:
         return list;
     }
 
-    QJsonValue m_value;
+    JsonValue m_value;
     QString m_base;          // path of the parent object, or this value's own path
     QLatin1StringView m_key; // set when this value is a field of m_base
     std::shared_ptr<State> m_state;

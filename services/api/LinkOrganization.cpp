@@ -17,14 +17,14 @@ LinkOrganizationRequest LinkOrganizationRequest::read(const JsonReader &reader)
     return request;
 }
 
-QJsonObject LinkOrganizationRequest::toJson() const
+void LinkOrganizationRequest::write(JsonWriter &writer) const
 {
-    QJsonObject object{{u"organization_slug"_s, organizationSlug}};
+    writer.beginObject().field("organization_slug"_L1, organizationSlug);
     if (testAccountId)
-        object.insert(u"test_account_id"_s, *testAccountId);
+        writer.field("test_account_id"_L1, *testAccountId);
     if (liveAccountId)
-        object.insert(u"live_account_id"_s, *liveAccountId);
-    return object;
+        writer.field("live_account_id"_L1, *liveAccountId);
+    writer.endObject();
 }
 
 LinkOrganizationResponse LinkOrganizationResponse::read(const JsonReader &reader)
@@ -36,9 +36,11 @@ LinkOrganizationResponse LinkOrganizationResponse::read(const JsonReader &reader
     return response;
 }
 
-QJsonObject LinkOrganizationResponse::toJson() const
+void LinkOrganizationResponse::write(JsonWriter &writer) const
 {
-    return {{u"message"_s, message}, {u"organization"_s, organization.toJson()}};
+    writer.beginObject().field("message"_L1, message).key("organization"_L1);
+    organization.write(writer);
+    writer.endObject();
 }
 
 } // namespace md::api

@@ -14,7 +14,7 @@ struct LinkOrganizationRequest
     std::optional<QString> liveAccountId;
 
     static LinkOrganizationRequest read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const LinkOrganizationRequest &,
                            const LinkOrganizationRequest &) = default;
 };
@@ -25,7 +25,7 @@ struct LinkOrganizationResponse
     Organization organization;
 
     static LinkOrganizationResponse read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const LinkOrganizationResponse &,
                            const LinkOrganizationResponse &) = default;
 };

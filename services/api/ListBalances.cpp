@@ -37,24 +37,24 @@ ListBalancesRequest ListBalancesRequest::read(const JsonReader &reader)
     return request;
 }
 
-QJsonObject ListBalancesRequest::toJson() const
+void ListBalancesRequest::write(JsonWriter &writer) const
 {
-    QJsonObject object{{u"limit"_s, limit}};
+    writer.beginObject().field("limit"_L1, limit);
     if (customerId)
-        object.insert(u"customer_id"_s, *customerId);
+        writer.field("customer_id"_L1, *customerId);
     if (entityId)
-        object.insert(u"entity_id"_s, *entityId);
+        writer.field("entity_id"_L1, *entityId);
     if (!startCursor.isEmpty())
-        object.insert(u"start_cursor"_s, startCursor);
-    QJsonArray words;
+        writer.field("start_cursor"_L1, startCursor);
+    writer.key("statuses"_L1).beginArray();
     for (BalanceStatus status : statuses)
-        words.append(QString(toWire(status)));
-    object.insert(u"statuses"_s, words);
+        writer.value(toWire(status));
+    writer.endArray();
     if (planId)
-        object.insert(u"plan_id"_s, nullable(*planId));
+        writer.field("plan_id"_L1, *planId);
     if (featureId)
-        object.insert(u"feature_id"_s, *featureId);
-    return object;
+        writer.field("feature_id"_L1, *featureId);
+    writer.endObject();
 }
 
 ListBalancesResponse ListBalancesResponse::read(const JsonReader &reader)
@@ -69,11 +69,11 @@ ListBalancesResponse ListBalancesResponse::read(const JsonReader &reader)
     return response;
 }
 
-QJsonObject ListBalancesResponse::toJson() const
+void ListBalancesResponse::write(JsonWriter &writer) const
 {
-    return {{u"list"_s, toJsonArray(list)},
-            {u"has_more"_s, hasMore},
-            {u"next_cursor"_s, nullable(nextCursor)}};
+    writer.beginObject().key("list"_L1);
+    writeList(writer, list);
+    writer.field("has_more"_L1, hasMore).field("next_cursor"_L1, nextCursor).endObject();
 }
 
 } // namespace md::api

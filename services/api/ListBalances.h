@@ -24,7 +24,7 @@ struct ListBalancesRequest
     bool includes(BalanceStatus status) const { return statuses.contains(status); }
 
     static ListBalancesRequest read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const ListBalancesRequest &, const ListBalancesRequest &) = default;
 };
 
@@ -35,7 +35,7 @@ struct ListBalancesResponse
     std::optional<QString> nextCursor;
 
     static ListBalancesResponse read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const ListBalancesResponse &, const ListBalancesResponse &) = default;
 };
 

@@ -13,9 +13,9 @@ Organization Organization::read(const JsonReader &reader)
     return organization;
 }
 
-QJsonObject Organization::toJson() const
+void Organization::write(JsonWriter &writer) const
 {
-    return {{u"id"_s, id}, {u"slug"_s, slug}};
+    writer.beginObject().field("id"_L1, id).field("slug"_L1, slug).endObject();
 }
 
 } // namespace md::api

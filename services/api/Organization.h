@@ -1,7 +1,7 @@
 // A tenant organization of a platform (billing-api.md §2.6).
 #pragma once
 
-#include "services/api/JsonReader.h"
+#include "services/api/WireCodec.h"
 
 namespace md::api {
 
@@ -11,7 +11,7 @@ struct Organization
     QString slug;
 
     static Organization read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const Organization &, const Organization &) = default;
 };
 

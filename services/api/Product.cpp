@@ -65,11 +65,13 @@ FreeTrial FreeTrial::read(const JsonReader &reader)
     return trial;
 }
 
-QJsonObject FreeTrial::toJson() const
+void FreeTrial::write(JsonWriter &writer) const
 {
-    return {{u"duration"_s, QString(toWire(duration))},
-            {u"length"_s, length},
-            {u"unique_fingerprint"_s, uniqueFingerprint}};
+    writer.beginObject()
+        .field("duration"_L1, toWire(duration))
+        .field("length"_L1, length)
+        .field("unique_fingerprint"_L1, uniqueFingerprint)
+        .endObject();
 }
 
 ProductItem ProductItem::read(const JsonReader &reader)
@@ -113,28 +115,34 @@ ProductItem ProductItem::read(const JsonReader &reader)
     return item;
 }
 
-QJsonObject ProductItem::toJson() const
+void ProductItem::write(JsonWriter &writer) const
 {
-    QJsonObject object{{u"feature_id"_s, featureId},
-                       {u"interval"_s, interval ? QJsonValue(QString(toWire(*interval)))
-                                                : QJsonValue(QJsonValue::Null)}};
+    writer.beginObject().field("feature_id"_L1, featureId).key("interval"_L1);
+    if (interval)
+        writer.value(toWire(*interval));
+    else
+        writer.null();
     if (featureType)
-        object.insert(u"feature_type"_s, QString(toWire(*featureType)));
+        writer.field("feature_type"_L1, toWire(*featureType));
     if (includedUsage)
-        object.insert(u"included_usage"_s, includedUsage->toJson());
+        writer.field("included_usage"_L1, *includedUsage);
     if (usageModel)
-        object.insert(u"usage_model"_s, QString(toWire(*usageModel)));
+        writer.field("usage_model"_L1, toWire(*usageModel));
     if (price)
-        object.insert(u"price"_s, price->toJson());
+        writer.field("price"_L1, *price);
     if (billingUnits)
-        object.insert(u"billing_units"_s, billingUnits->toJson());
+        writer.field("billing_units"_L1, *billingUnits);
     if (entityFeatureId)
-        object.insert(u"entity_feature_id"_s, *entityFeatureId);
+        writer.field("entity_feature_id"_L1, *entityFeatureId);
     if (resetUsageWhenEnabled)
-        object.insert(u"reset_usage_when_enabled"_s, *resetUsageWhenEnabled);
-    if (tiers)
-        object.insert(u"tiers"_s, toJsonArray(*tiers));
-    return object;
+        writer.field("reset_usage_when_enabled"_L1, *resetUsageWhenEnabled);
+    if (tiers) {
+        writer.key("tiers"_L1).beginArray();
+        for (const Tier &tier : *tiers)
+            tier.write(writer);
+        writer.endArray();
+    }
+    writer.endObject();
 }
 
 Product Product::read(const JsonReader &reader)
@@ -155,19 +163,23 @@ Product Product::read(const JsonReader &reader)
     return product;
 }
 
-QJsonObject Product::toJson() const
+void Product::write(JsonWriter &writer) const
 {
-    return {{u"created_at"_s, createdAt},
-            {u"id"_s, id},
-            {u"name"_s, name},
-            {u"env"_s, QString(toWire(env))},
-            {u"is_add_on"_s, isAddOn},
-            {u"is_default"_s, isDefault},
-            {u"group"_s, nullable(group)},
-            {u"version"_s, version},
-            {u"archived"_s, archived},
-            {u"items"_s, toJsonArray(items)},
-            {u"free_trial"_s, nullable(freeTrial)}};
+    writer.beginObject()
+        .field("created_at"_L1, createdAt)
+        .field("id"_L1, id)
+        .field("name"_L1, name)
+        .field("env"_L1, toWire(env))
+        .field("is_add_on"_L1, isAddOn)
+        .field("is_default"_L1, isDefault)
+        .field("group"_L1, group)
+        .field("version"_L1, version)
+        .field("archived"_L1, archived)
+        .key("items"_L1);
+    writeList(writer, items);
+    writer.key("free_trial"_L1);
+    writeNullable(writer, freeTrial);
+    writer.endObject();
 }
 
 } // namespace md::api

@@ -21,7 +21,7 @@ struct FreeTrial
     bool uniqueFingerprint = false; // may be omitted, default false
 
     static FreeTrial read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const FreeTrial &, const FreeTrial &) = default;
 };
 
@@ -42,7 +42,7 @@ struct ProductItem
     std::optional<QList<Tier>> tiers; // at least one, rising `to`, only the last "inf"
 
     static ProductItem read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const ProductItem &, const ProductItem &) = default;
 };
 
@@ -61,7 +61,7 @@ struct Product
     std::optional<FreeTrial> freeTrial; // null: no free trial
 
     static Product read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const Product &, const Product &) = default;
 };
 

@@ -78,9 +78,9 @@ GrantExpiry GrantExpiry::read(const JsonReader &reader)
     return expiry;
 }
 
-QJsonObject GrantExpiry::toJson() const
+void GrantExpiry::write(JsonWriter &writer) const
 {
-    return {{u"type"_s, QString(toWire(type))}, {u"length"_s, length}};
+    writer.beginObject().field("type"_L1, toWire(type)).field("length"_L1, length).endObject();
 }
 
 FeatureGrant FeatureGrant::read(const JsonReader &reader)
@@ -95,11 +95,14 @@ FeatureGrant FeatureGrant::read(const JsonReader &reader)
     return grant;
 }
 
-QJsonObject FeatureGrant::toJson() const
+void FeatureGrant::write(JsonWriter &writer) const
 {
-    return {{u"feature_id"_s, featureId},
-            {u"included"_s, included.toJson()},
-            {u"expiry"_s, nullable(expiry)}};
+    writer.beginObject()
+        .field("feature_id"_L1, featureId)
+        .field("included"_L1, included)
+        .key("expiry"_L1);
+    writeNullable(writer, expiry);
+    writer.endObject();
 }
 
 FeatureGrantPromoCode FeatureGrantPromoCode::read(const JsonReader &reader)
@@ -111,9 +114,9 @@ FeatureGrantPromoCode FeatureGrantPromoCode::read(const JsonReader &reader)
     return code;
 }
 
-QJsonObject FeatureGrantPromoCode::toJson() const
+void FeatureGrantPromoCode::write(JsonWriter &writer) const
 {
-    return {{u"code"_s, code}, {u"max_uses"_s, maxUses}};
+    writer.beginObject().field("code"_L1, code).field("max_uses"_L1, maxUses).endObject();
 }
 
 CouponPromoCode CouponPromoCode::read(const JsonReader &reader)
@@ -126,11 +129,13 @@ CouponPromoCode CouponPromoCode::read(const JsonReader &reader)
     return code;
 }
 
-QJsonObject CouponPromoCode::toJson() const
+void CouponPromoCode::write(JsonWriter &writer) const
 {
-    return {{u"code"_s, code},
-            {u"global_max_redemption"_s, globalMaxRedemption},
-            {u"first_time_transaction"_s, firstTimeTransaction}};
+    writer.beginObject()
+        .field("code"_L1, code)
+        .field("global_max_redemption"_L1, globalMaxRedemption)
+        .field("first_time_transaction"_L1, firstTimeTransaction)
+        .endObject();
 }
 
 CouponDuration CouponDuration::read(const JsonReader &reader)
@@ -146,9 +151,9 @@ CouponDuration CouponDuration::read(const JsonReader &reader)
     return duration;
 }
 
-QJsonObject CouponDuration::toJson() const
+void CouponDuration::write(JsonWriter &writer) const
 {
-    return {{u"type"_s, QString(toWire(type))}, {u"length"_s, length}};
+    writer.beginObject().field("type"_L1, toWire(type)).field("length"_L1, length).endObject();
 }
 
 QList<FeatureGrantPromoCode> readFeatureGrantPromoCodes(const JsonReader &reader)
@@ -173,13 +178,13 @@ FeatureGrantRecord FeatureGrantRecord::read(const JsonReader &reader)
     return record;
 }
 
-QJsonObject FeatureGrantRecord::toJson() const
+void FeatureGrantRecord::write(JsonWriter &writer) const
 {
-    return {{u"id"_s, id},
-            {u"name"_s, name},
-            {u"promo_codes"_s, toJsonArray(promoCodes)},
-            {u"grants"_s, toJsonArray(grants)},
-            {u"created_at"_s, createdAt}};
+    writer.beginObject().field("id"_L1, id).field("name"_L1, name).key("promo_codes"_L1);
+    writeList(writer, promoCodes);
+    writer.key("grants"_L1);
+    writeList(writer, grants);
+    writer.field("created_at"_L1, createdAt).endObject();
 }
 
 CouponRecord CouponRecord::read(const JsonReader &reader)
@@ -203,17 +208,23 @@ CouponRecord CouponRecord::read(const JsonReader &reader)
     return record;
 }
 
-QJsonObject CouponRecord::toJson() const
+void CouponRecord::write(JsonWriter &writer) const
 {
-    return {{u"id"_s, id},
-            {u"name"_s, name},
-            {u"type"_s, QString(toWire(type))},
-            {u"value"_s, value.toJson()},
-            {u"duration"_s, duration.toJson()},
-            {u"plan_ids"_s, planIds ? QJsonValue(QJsonArray::fromStringList(*planIds))
-                                    : QJsonValue(QJsonValue::Null)},
-            {u"promo_codes"_s, toJsonArray(promoCodes)},
-            {u"created_at"_s, createdAt}};
+    writer.beginObject()
+        .field("id"_L1, id)
+        .field("name"_L1, name)
+        .field("type"_L1, toWire(type))
+        .field("value"_L1, value)
+        .key("duration"_L1);
+    duration.write(writer);
+    writer.key("plan_ids"_L1);
+    if (planIds)
+        writeStrings(writer, *planIds);
+    else
+        writer.null();
+    writer.key("promo_codes"_L1);
+    writeList(writer, promoCodes);
+    writer.field("created_at"_L1, createdAt).endObject();
 }
 
 } // namespace md::api

@@ -3,9 +3,8 @@
 #pragma once
 
 #include "services/api/Decimal.h"
-#include "services/api/JsonReader.h"
+#include "services/api/WireCodec.h"
 
-#include <QJsonObject>
 #include <QList>
 #include <QStringList>
 
@@ -27,7 +26,7 @@ struct GrantExpiry
     qint64 length = 1; // a positive integer
 
     static GrantExpiry read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const GrantExpiry &, const GrantExpiry &) = default;
 };
 
@@ -38,7 +37,7 @@ struct FeatureGrant
     std::optional<GrantExpiry> expiry; // omitted or null: never expires; written as null
 
     static FeatureGrant read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const FeatureGrant &, const FeatureGrant &) = default;
 };
 
@@ -48,7 +47,7 @@ struct FeatureGrantPromoCode
     qint64 maxUses = 0;
 
     static FeatureGrantPromoCode read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const FeatureGrantPromoCode &, const FeatureGrantPromoCode &) = default;
 };
 
@@ -59,7 +58,7 @@ struct CouponPromoCode
     bool firstTimeTransaction = false;
 
     static CouponPromoCode read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const CouponPromoCode &, const CouponPromoCode &) = default;
 };
 
@@ -69,7 +68,7 @@ struct CouponDuration
     qint64 length = 0; // at least 1 for `months`; may be omitted otherwise (0)
 
     static CouponDuration read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const CouponDuration &, const CouponDuration &) = default;
 };
 
@@ -86,7 +85,7 @@ struct FeatureGrantRecord
     qint64 createdAt = 0;
 
     static FeatureGrantRecord read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const FeatureGrantRecord &, const FeatureGrantRecord &) = default;
 };
 
@@ -102,7 +101,7 @@ struct CouponRecord
     qint64 createdAt = 0;
 
     static CouponRecord read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const CouponRecord &, const CouponRecord &) = default;
 };
 

@@ -57,31 +57,34 @@ TrackTokensRequest TrackTokensRequest::read(const JsonReader &reader)
     return request;
 }
 
-QJsonObject TrackTokensRequest::toJson() const
+void TrackTokensRequest::write(JsonWriter &writer) const
 {
-    QJsonObject object{{u"customer_id"_s, customerId},
-                       {u"model_id"_s, modelId},
-                       {u"input_tokens"_s, inputTokens},
-                       {u"output_tokens"_s, outputTokens},
-                       {u"overage_behavior"_s, QString(toWire(overageBehavior))},
-                       {u"async"_s, async}};
-    const auto insertCount = [&object](const QString &key, const std::optional<qint64> &count) {
-        if (count)
-            object.insert(key, *count);
+    writer.beginObject()
+        .field("customer_id"_L1, customerId)
+        .field("model_id"_L1, modelId)
+        .field("input_tokens"_L1, inputTokens)
+        .field("output_tokens"_L1, outputTokens)
+        .field("overage_behavior"_L1, toWire(overageBehavior))
+        .field("async"_L1, async);
+    const auto count = [&writer](QLatin1StringView key, const std::optional<qint64> &n) {
+        if (n)
+            writer.field(key, *n);
     };
-    insertCount(u"cache_read_tokens"_s, cacheReadTokens);
-    insertCount(u"cache_write_tokens"_s, cacheWriteTokens);
-    insertCount(u"reasoning_tokens"_s, reasoningTokens);
-    insertCount(u"audio_input_tokens"_s, audioInputTokens);
-    insertCount(u"audio_output_tokens"_s, audioOutputTokens);
-    insertCount(u"timestamp"_s, timestamp);
+    count("cache_read_tokens"_L1, cacheReadTokens);
+    count("cache_write_tokens"_L1, cacheWriteTokens);
+    count("reasoning_tokens"_L1, reasoningTokens);
+    count("audio_input_tokens"_L1, audioInputTokens);
+    count("audio_output_tokens"_L1, audioOutputTokens);
+    count("timestamp"_L1, timestamp);
     if (entityId)
-        object.insert(u"entity_id"_s, *entityId);
+        writer.field("entity_id"_L1, *entityId);
     if (featureId)
-        object.insert(u"feature_id"_s, *featureId);
-    if (properties)
-        object.insert(u"properties"_s, *properties);
-    return object;
+        writer.field("feature_id"_L1, *featureId);
+    if (properties) {
+        writer.key("properties"_L1);
+        properties->write(writer);
+    }
+    writer.endObject();
 }
 
 Deduction Deduction::read(const JsonReader &reader)
@@ -96,13 +99,15 @@ Deduction Deduction::read(const JsonReader &reader)
     return deduction;
 }
 
-QJsonObject Deduction::toJson() const
+void Deduction::write(JsonWriter &writer) const
 {
-    return {{u"balance_id"_s, balanceId},
-            {u"feature_id"_s, featureId},
-            {u"plan_id"_s, nullable(planId)},
-            {u"reset"_s, nullable(reset)},
-            {u"value"_s, value.toJson()}};
+    writer.beginObject()
+        .field("balance_id"_L1, balanceId)
+        .field("feature_id"_L1, featureId)
+        .field("plan_id"_L1, planId)
+        .key("reset"_L1);
+    writeNullable(writer, reset);
+    writer.field("value"_L1, value).endObject();
 }
 
 TrackTokensResponse TrackTokensResponse::read(const JsonReader &reader)
@@ -120,21 +125,25 @@ TrackTokensResponse TrackTokensResponse::read(const JsonReader &reader)
     return response;
 }
 
-QJsonObject TrackTokensResponse::toJson() const
+void TrackTokensResponse::write(JsonWriter &writer) const
 {
-    QJsonObject summaries;
-    for (auto it = balances.cbegin(); it != balances.cend(); ++it)
-        summaries.insert(it.key(), nullable(it.value()));
-    QJsonObject object{{u"customer_id"_s, customerId},
-                       {u"value"_s, value.toJson()},
-                       {u"balance"_s, nullable(balance)},
-                       {u"balances"_s, summaries},
-                       {u"deductions"_s, toJsonArray(deductions)}};
+    writer.beginObject()
+        .field("customer_id"_L1, customerId)
+        .field("value"_L1, value)
+        .key("balance"_L1);
+    writeNullable(writer, balance);
+    writer.key("balances"_L1).beginObject();
+    for (auto it = balances.cbegin(); it != balances.cend(); ++it) {
+        writer.key(it.key());
+        writeNullable(writer, it.value());
+    }
+    writer.endObject().key("deductions"_L1);
+    writeList(writer, deductions);
     if (entityId)
-        object.insert(u"entity_id"_s, *entityId);
+        writer.field("entity_id"_L1, *entityId);
     if (eventName)
-        object.insert(u"event_name"_s, *eventName);
-    return object;
+        writer.field("event_name"_L1, *eventName);
+    writer.endObject();
 }
 
 } // namespace md::api

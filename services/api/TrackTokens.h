@@ -22,9 +22,9 @@ struct TrackTokensRequest
     std::optional<qint64> audioInputTokens;
     std::optional<qint64> audioOutputTokens;
     std::optional<QString> entityId;
-    std::optional<QString> featureId; // auto-detected when omitted
-    std::optional<QJsonObject> properties;
-    std::optional<qint64> timestamp; // 1..MaxSafeInteger ms; omitted means now
+    std::optional<QString> featureId;    // auto-detected when omitted
+    std::optional<JsonValue> properties; // an object, kept as sent
+    std::optional<qint64> timestamp;     // 1..MaxSafeInteger ms; omitted means now
     OverageBehavior overageBehavior = OverageBehavior::Cap; // may be omitted, default cap
     bool async = false;                                     // may be omitted, default false
 
@@ -32,7 +32,7 @@ struct TrackTokensRequest
     QString provider() const { return modelId.section(u'/', 0, 0); }
 
     static TrackTokensRequest read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const TrackTokensRequest &, const TrackTokensRequest &) = default;
 };
 
@@ -46,7 +46,7 @@ struct Deduction
     Decimal value;                 // not negative
 
     static Deduction read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const Deduction &, const Deduction &) = default;
 };
 
@@ -65,7 +65,7 @@ struct TrackTokensResponse
     bool queued = false;
 
     static TrackTokensResponse read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const TrackTokensResponse &, const TrackTokensResponse &) = default;
 };
 

@@ -30,28 +30,32 @@ UpdateProductRequest UpdateProductRequest::read(const JsonReader &reader)
     return request;
 }
 
-QJsonObject UpdateProductRequest::toJson() const
+void UpdateProductRequest::write(JsonWriter &writer) const
 {
-    QJsonObject object;
+    writer.beginObject();
     if (id)
-        object.insert(u"id"_s, *id);
+        writer.field("id"_L1, *id);
     if (name)
-        object.insert(u"name"_s, *name);
+        writer.field("name"_L1, *name);
     if (isAddOn)
-        object.insert(u"is_add_on"_s, *isAddOn);
+        writer.field("is_add_on"_L1, *isAddOn);
     if (isDefault)
-        object.insert(u"is_default"_s, *isDefault);
+        writer.field("is_default"_L1, *isDefault);
     if (version)
-        object.insert(u"version"_s, *version);
+        writer.field("version"_L1, *version);
     if (group)
-        object.insert(u"group"_s, nullable(*group));
+        writer.field("group"_L1, *group);
     if (archived)
-        object.insert(u"archived"_s, *archived);
-    if (items)
-        object.insert(u"items"_s, toJsonArray(*items));
-    if (freeTrial)
-        object.insert(u"free_trial"_s, nullable(*freeTrial));
-    return object;
+        writer.field("archived"_L1, *archived);
+    if (items) {
+        writer.key("items"_L1);
+        writeList(writer, *items);
+    }
+    if (freeTrial) {
+        writer.key("free_trial"_L1);
+        writeNullable(writer, *freeTrial);
+    }
+    writer.endObject();
 }
 
 } // namespace md::api

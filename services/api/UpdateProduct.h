@@ -21,7 +21,7 @@ struct UpdateProductRequest
     std::optional<std::optional<FreeTrial>> freeTrial;
 
     static UpdateProductRequest read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const UpdateProductRequest &, const UpdateProductRequest &) = default;
 };
 

@@ -37,16 +37,20 @@ CouponUpdate CouponUpdate::read(const JsonReader &reader)
     return update;
 }
 
-QJsonObject CouponUpdate::toJson() const
+void CouponUpdate::write(JsonWriter &writer) const
 {
-    QJsonObject object;
+    writer.beginObject();
     if (name)
-        object.insert(u"name"_s, *name);
-    if (planIds)
-        object.insert(u"plan_ids"_s, QJsonArray::fromStringList(*planIds));
-    if (promoCodes)
-        object.insert(u"promo_codes"_s, toJsonArray(*promoCodes));
-    return object;
+        writer.field("name"_L1, *name);
+    if (planIds) {
+        writer.key("plan_ids"_L1);
+        writeStrings(writer, *planIds);
+    }
+    if (promoCodes) {
+        writer.key("promo_codes"_L1);
+        writeList(writer, *promoCodes);
+    }
+    writer.endObject();
 }
 
 FeatureGrantUpdate FeatureGrantUpdate::read(const JsonReader &reader)
@@ -63,16 +67,20 @@ FeatureGrantUpdate FeatureGrantUpdate::read(const JsonReader &reader)
     return update;
 }
 
-QJsonObject FeatureGrantUpdate::toJson() const
+void FeatureGrantUpdate::write(JsonWriter &writer) const
 {
-    QJsonObject object;
+    writer.beginObject();
     if (name)
-        object.insert(u"name"_s, *name);
-    if (grants)
-        object.insert(u"grants"_s, toJsonArray(*grants));
-    if (promoCodes)
-        object.insert(u"promo_codes"_s, toJsonArray(*promoCodes));
-    return object;
+        writer.field("name"_L1, *name);
+    if (grants) {
+        writer.key("grants"_L1);
+        writeList(writer, *grants);
+    }
+    if (promoCodes) {
+        writer.key("promo_codes"_L1);
+        writeList(writer, *promoCodes);
+    }
+    writer.endObject();
 }
 
 UpdateRewardRequest UpdateRewardRequest::read(const JsonReader &reader)
@@ -90,14 +98,18 @@ UpdateRewardRequest UpdateRewardRequest::read(const JsonReader &reader)
     return request;
 }
 
-QJsonObject UpdateRewardRequest::toJson() const
+void UpdateRewardRequest::write(JsonWriter &writer) const
 {
-    QJsonObject object{{u"reward_id"_s, rewardId}};
-    if (coupon)
-        object.insert(u"coupon"_s, coupon->toJson());
-    if (featureGrant)
-        object.insert(u"feature_grant"_s, featureGrant->toJson());
-    return object;
+    writer.beginObject().field("reward_id"_L1, rewardId);
+    if (coupon) {
+        writer.key("coupon"_L1);
+        coupon->write(writer);
+    }
+    if (featureGrant) {
+        writer.key("feature_grant"_L1);
+        featureGrant->write(writer);
+    }
+    writer.endObject();
 }
 
 UpdateRewardResponse UpdateRewardResponse::read(const JsonReader &reader)
@@ -114,11 +126,17 @@ UpdateRewardResponse UpdateRewardResponse::read(const JsonReader &reader)
     return response;
 }
 
-QJsonObject UpdateRewardResponse::toJson() const
+void UpdateRewardResponse::write(JsonWriter &writer) const
 {
-    if (const auto *coupon = std::get_if<CouponRecord>(&reward))
-        return {{u"coupon"_s, coupon->toJson()}};
-    return {{u"feature_grant"_s, std::get<FeatureGrantRecord>(reward).toJson()}};
+    writer.beginObject();
+    if (const auto *coupon = std::get_if<CouponRecord>(&reward)) {
+        writer.key("coupon"_L1);
+        coupon->write(writer);
+    } else {
+        writer.key("feature_grant"_L1);
+        std::get<FeatureGrantRecord>(reward).write(writer);
+    }
+    writer.endObject();
 }
 
 } // namespace md::api

@@ -15,7 +15,7 @@ struct CouponUpdate
     std::optional<QList<CouponPromoCode>> promoCodes; // replaces the whole list
 
     static CouponUpdate read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const CouponUpdate &, const CouponUpdate &) = default;
 };
 
@@ -26,7 +26,7 @@ struct FeatureGrantUpdate
     std::optional<QList<FeatureGrantPromoCode>> promoCodes; // replaces the whole list
 
     static FeatureGrantUpdate read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const FeatureGrantUpdate &, const FeatureGrantUpdate &) = default;
 };
 
@@ -38,7 +38,7 @@ struct UpdateRewardRequest
     std::optional<FeatureGrantUpdate> featureGrant;
 
     static UpdateRewardRequest read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const UpdateRewardRequest &, const UpdateRewardRequest &) = default;
 };
 
@@ -48,7 +48,7 @@ struct UpdateRewardResponse
     std::variant<CouponRecord, FeatureGrantRecord> reward;
 
     static UpdateRewardResponse read(const JsonReader &reader);
-    QJsonObject toJson() const;
+    void write(JsonWriter &writer) const;
     friend bool operator==(const UpdateRewardResponse &, const UpdateRewardResponse &) = default;
 };
 

@@ -1,16 +1,17 @@
 // Entry points for decoding a wire value into a type with a static
-// `T read(const JsonReader &)` and encoding it back with `toJson()`.
+// `T read(const JsonReader &)` and encoding it back with
+// `void write(JsonWriter &) const`.
 #pragma once
 
 #include "services/api/JsonReader.h"
+#include "services/api/JsonWriter.h"
 #include "services/api/Result.h"
 
-#include <QJsonArray>
 #include <QStringList>
 
 namespace md::api {
 
-template <typename T> Result<T> decode(const QJsonValue &value)
+template <typename T> Result<T> decode(const JsonValue &value)
 {
     const JsonReader reader(value);
     T decoded = T::read(reader);
@@ -30,7 +31,8 @@ template <typename T> Result<T> decode(const JsonReader &reader)
     return decoded;
 }
 
-template <typename T> Result<T> decodeBody(const QByteArray &body)
+// From JSON text: a request body, an answer, a stored value.
+template <typename T> Result<T> decodeBody(QByteArrayView body)
 {
     return decode<T>(JsonReader::fromBody(body));
 }
@@ -43,12 +45,30 @@ template <typename T> QList<T> readList(const JsonReader &reader)
     return items;
 }
 
-template <typename T> QJsonArray toJsonArray(const QList<T> &items)
+// An array of wire values, each with `write(JsonWriter &)`.
+template <typename T> void writeList(JsonWriter &writer, const QList<T> &items)
 {
-    QJsonArray array;
+    writer.beginArray();
     for (const T &item : items)
-        array.append(item.toJson());
-    return array;
+        item.write(writer);
+    writer.endArray();
+}
+
+inline void writeStrings(JsonWriter &writer, const QStringList &strings)
+{
+    writer.beginArray();
+    for (const QString &s : strings)
+        writer.value(s);
+    writer.endArray();
+}
+
+// A wire value that may be null.
+template <typename T> void writeNullable(JsonWriter &writer, const std::optional<T> &value)
+{
+    if (value)
+        value->write(writer);
+    else
+        writer.null();
 }
 
 // Most of the wire is snake_case; the import response's customer object is
@@ -85,32 +105,6 @@ inline QStringList readStringList(const JsonReader &reader)
     for (const JsonReader &item : reader.array())
         strings.append(item.string());
     return strings;
-}
-
-inline QJsonValue nullable(const std::optional<QString> &value)
-{
-    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
-}
-
-inline QJsonValue nullable(const std::optional<qint64> &value)
-{
-    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
-}
-
-inline QJsonValue nullable(const std::optional<Decimal> &value)
-{
-    return value ? value->toJson() : QJsonValue(QJsonValue::Null);
-}
-
-// A wire object that may be null.
-template <typename T>
-requires requires(const T &value)
-{
-    value.toJson();
-}
-QJsonValue nullable(const std::optional<T> &value)
-{
-    return value ? QJsonValue(value->toJson()) : QJsonValue(QJsonValue::Null);
 }
 
 } // namespace md::api

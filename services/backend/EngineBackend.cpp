@@ -102,7 +102,7 @@ namespace {
 // embedded path rejects exactly what the wire rejects.
 template <typename R> api::Result<R> asReceived(const R &request)
 {
-    return api::decode<R>(request.toJson());
+    return api::decodeBody<R>(api::toJsonText(request));
 }
 
 } // namespace

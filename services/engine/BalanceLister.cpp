@@ -3,8 +3,7 @@
 #include "services/api/WireCodec.h"
 #include "services/engine/BalanceCursor.h"
 #include "services/engine/Sql.h"
-
-#include <QJsonDocument>
+#include "services/engine/StoredJson.h"
 
 namespace md::engine {
 
@@ -184,11 +183,10 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
             row.reset = reset;
         }
         if (!q.value(15).isNull()) {
-            auto price = api::decode<api::Price>(
-                QJsonDocument::fromJson(q.value(15).toByteArray()).object());
+            auto price =
+                decodeStored<api::Price>(q.value(15), u"price of balance %1"_s.arg(row.id));
             if (!price)
-                return ApiError::internal(u"stored price of balance %1 is damaged: %2"_s.arg(
-                    row.id, price.error().message));
+                return price.error();
             row.price = price.value();
         }
         row.expiresAt = nullableInteger(q.value(16));

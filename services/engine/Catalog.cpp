@@ -3,8 +3,7 @@
 #include "services/api/WireCodec.h"
 #include "services/engine/BalanceLister.h"
 #include "services/engine/Sql.h"
-
-#include <QJsonDocument>
+#include "services/engine/StoredJson.h"
 
 namespace md::engine {
 
@@ -44,9 +43,16 @@ api::Result<std::optional<QList<qint64>>> decodeCursor(const char *tag, const QS
     return std::optional<QList<qint64>>(keys);
 }
 
-QJsonObject storedObject(const QVariant &value)
+// Metadata, tokens and properties: objects the engine itself stored.
+api::JsonValue storedObject(const QVariant &value)
 {
-    return QJsonDocument::fromJson(value.toString().toUtf8()).object();
+    const auto json = storedJson(value);
+    return json && json.value().isObject() ? json.value() : api::JsonValue::object();
+}
+
+QMap<QString, qint64> storedTokens(const QVariant &value)
+{
+    return api::UsageEvent::readTokens(api::JsonReader(storedObject(value)));
 }
 
 std::optional<QString> nullableText(const QVariant &value)
@@ -169,7 +175,7 @@ api::Result<api::Customer> Catalog::customer(const QSqlDatabase &db, const Scope
         subscription.planId = s.value(0).toString();
         subscription.addOn = s.value(1).toInt() != 0;
         const QString status = s.value(2).toString();
-        subscription.status = api::readPlanStatus(api::JsonReader(QJsonValue(status)));
+        subscription.status = api::readPlanStatus(api::JsonReader(api::JsonValue::string(status)));
         subscription.pastDue = status == "past_due"_L1;
         subscription.canceledAt = nullableInteger(s.value(3));
         subscription.expiresAt = nullableInteger(s.value(4));
@@ -269,25 +275,29 @@ api::Result<api::Page<api::Product>> Catalog::products(const QSqlDatabase &db, c
     api::Page<api::Product> result;
     while (query.value().next()) {
         const QSqlQuery &q = query.value();
-        QJsonObject record{
-            {u"id"_s, q.value(0).toString()},
-            {u"version"_s, q.value(1).toLongLong()},
-            {u"name"_s, q.value(2).toString()},
-            {u"group"_s, q.value(3).isNull() ? QJsonValue(QJsonValue::Null)
-                                             : QJsonValue(q.value(3).toString())},
-            {u"is_add_on"_s, q.value(4).toInt() != 0},
-            {u"is_default"_s, q.value(5).toInt() != 0},
-            {u"archived"_s, q.value(6).toInt() != 0},
-            {u"items"_s, QJsonDocument::fromJson(q.value(7).toString().toUtf8()).array()},
-            {u"env"_s, scope.env == Environment::Test ? u"sandbox"_s : u"production"_s},
-            {u"created_at"_s, q.value(9).toLongLong()}};
-        record.insert(u"free_trial"_s, q.value(8).isNull() ? QJsonValue(QJsonValue::Null)
-                                                           : QJsonValue(storedObject(q.value(8))));
-        auto product = api::decode<api::Product>(record);
-        if (!product)
-            return ApiError::internal(u"stored product %1 is damaged: %2"_s.arg(
-                q.value(0).toString(), product.error().message));
-        result.list.append(product.value());
+        api::Product product;
+        product.id = q.value(0).toString();
+        product.version = q.value(1).toLongLong();
+        product.name = q.value(2).toString();
+        product.group = nullableText(q.value(3));
+        product.isAddOn = q.value(4).toInt() != 0;
+        product.isDefault = q.value(5).toInt() != 0;
+        product.archived = q.value(6).toInt() != 0;
+        product.env = scope.env == Environment::Test ? api::Environment::Sandbox
+                                                     : api::Environment::Production;
+        product.createdAt = q.value(9).toLongLong();
+        const QString what = u"product %1"_s.arg(product.id);
+        auto items = decodeStored(q.value(7), what, &api::readList<api::ProductItem>);
+        if (!items)
+            return items.error();
+        product.items = items.value();
+        if (!q.value(8).isNull()) {
+            auto trial = decodeStored<api::FreeTrial>(q.value(8), what);
+            if (!trial)
+                return trial.error();
+            product.freeTrial = trial.value();
+        }
+        result.list.append(product);
     }
     return result;
 }
@@ -301,9 +311,20 @@ api::Result<api::Page<api::RewardEntry>> Catalog::rewards(const QSqlDatabase &db
     if (!query)
         return query.error();
     api::Page<api::RewardEntry> result;
-    while (query.value().next())
-        result.list.append(
-            {query.value().value(0).toString(), storedObject(query.value().value(1))});
+    while (query.value().next()) {
+        // Stored as `{kind: record}`'s record; read back through the record
+        // types, so a list shows a reward exactly as rewards.update answers.
+        const QString kind = query.value().value(0).toString();
+        auto reward = decodeStored(query.value().value(1), u"reward"_s,
+                                   [&](const api::JsonReader &r) -> api::RewardEntry {
+                                       if (kind == "coupon"_L1)
+                                           return {api::CouponRecord::read(r)};
+                                       return {api::FeatureGrantRecord::read(r)};
+                                   });
+        if (!reward)
+            return reward.error();
+        result.list.append(reward.value());
+    }
     return result;
 }
 
@@ -368,7 +389,7 @@ Catalog::usageEvents(const QSqlDatabase &db, const Scope &scope, const api::Page
         return api::UsageEvent{
             q.value(2).toString(),    q.value(3).toString(),
             nullableText(q.value(4)), nullableText(q.value(5)),
-            storedObject(q.value(6)), Decimal::parse(q.value(7).toString()).value_or(Decimal()),
+            storedTokens(q.value(6)), Decimal::parse(q.value(7).toString()).value_or(Decimal()),
             storedObject(q.value(8)), q.value(0).toLongLong()};
     });
 }

@@ -3,10 +3,9 @@
 #include "services/api/WireCodec.h"
 #include "services/engine/Catalog.h"
 #include "services/engine/Sql.h"
+#include "services/engine/StoredJson.h"
 
 #include <QDateTime>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QUuid>
 
 namespace md::engine {
@@ -27,13 +26,6 @@ struct Plan
 bool inForce(const QString &status)
 {
     return status == "active"_L1 || status == "trialing"_L1 || status == "past_due"_L1;
-}
-
-QString compact(const QJsonValue &value)
-{
-    return QString::fromUtf8(value.isArray()
-                                 ? QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)
-                                 : QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
 }
 
 qint64 nextReset(api::ResetInterval interval, qint64 fromMs)
@@ -115,15 +107,11 @@ api::Result<Plan> findPlan(const QSqlDatabase &db, const Scope &scope, const api
             plan.version
                 ? u"%1: plan \"%2\" has no version %3"_s.arg(path, plan.planId).arg(*plan.version)
                 : u"%1: plan \"%2\" does not exist"_s.arg(path, plan.planId));
-    Plan found{rows.value().first().at(0).toLongLong(), {}};
-    const api::JsonReader items(
-        QJsonDocument::fromJson(rows.value().first().at(1).toString().toUtf8()).array());
-    for (const api::JsonReader &item : items.array())
-        found.items.append(api::ProductItem::read(item));
-    if (!items.ok())
-        return ApiError::internal(u"the stored items of plan %1 are damaged: %2"_s.arg(
-            plan.planId, items.error()->message));
-    return found;
+    auto items = decodeStored(rows.value().first().at(1), u"items of plan %1"_s.arg(plan.planId),
+                              &api::readList<api::ProductItem>);
+    if (!items)
+        return items.error();
+    return Plan{rows.value().first().at(0).toLongLong(), items.value()};
 }
 
 class Importer
@@ -409,7 +397,7 @@ private:
                      resets ? QVariant(1) : QVariant(),
                      resets ? QVariant(resetsAt.value_or(nextReset(*item.interval, m_now)))
                             : QVariant(),
-                     price ? QVariant(compact(price->toJson())) : QVariant(),
+                     price ? QVariant(storedText(*price)) : QVariant(),
                      expired ? QVariant(m_now) : QVariant(), m_now});
                 !inserted)
                 return inserted.error();

@@ -3,12 +3,12 @@
 #include "services/api/Decimal.h"
 #include "services/engine/TokenPricing.h"
 
-#include <QJsonArray>
 #include <QRandomGenerator>
 
 namespace md::engine {
 
 using namespace Qt::StringLiterals;
+using api::JsonValue;
 
 namespace {
 
@@ -32,40 +32,46 @@ struct Plan
 const QList<Plan> &plans()
 {
     static const QList<Plan> all{
-        {u"free"_s,
+        {"free"_L1,
          u"Free"_s,
-         {{u"api_calls"_s, 1000, u"month"_s}, {u"ai_credits"_s, 2, u"month"_s}}},
-        {u"starter"_s,
+         {{"api_calls"_L1, 1000, u"month"_s}, {"ai_credits"_L1, 2, u"month"_s}}},
+        {"starter"_L1,
          u"Starter"_s,
-         {{u"api_calls"_s, 10000, u"month"_s},
-          {u"ai_credits"_s, 10, u"month"_s},
-          {u"seats"_s, 3, {}}}},
-        {u"pro"_s,
+         {{"api_calls"_L1, 10000, u"month"_s},
+          {"ai_credits"_L1, 10, u"month"_s},
+          {"seats"_L1, 3, {}}}},
+        {"pro"_L1,
          u"Pro"_s,
-         {{u"api_calls"_s, 100000, u"month"_s},
-          {u"ai_credits"_s, 50, u"month"_s},
-          {u"seats"_s, 10, {}},
-          {u"storage_gb"_s, 100, u"month"_s}}},
-        {u"enterprise"_s,
+         {{"api_calls"_L1, 100000, u"month"_s},
+          {"ai_credits"_L1, 50, u"month"_s},
+          {"seats"_L1, 10, {}},
+          {"storage_gb"_L1, 100, u"month"_s}}},
+        {"enterprise"_L1,
          u"Enterprise"_s,
-         {{u"api_calls"_s, 1000000, u"month"_s},
-          {u"ai_credits"_s, 500, u"month"_s},
-          {u"seats"_s, 50, {}},
-          {u"storage_gb"_s, 1000, u"month"_s},
-          {u"messages"_s, 20000, u"week"_s}}},
-        {u"ai_boost"_s, u"AI Boost add-on"_s, {{u"ai_credits"_s, 25, u"month"_s}}, true},
+         {{"api_calls"_L1, 1000000, u"month"_s},
+          {"ai_credits"_L1, 500, u"month"_s},
+          {"seats"_L1, 50, {}},
+          {"storage_gb"_L1, 1000, u"month"_s},
+          {"messages"_L1, 20000, u"week"_s}}},
+        {"ai_boost"_L1, u"AI Boost add-on"_s, {{"ai_credits"_L1, 25, u"month"_s}}, true},
     };
     return all;
 }
 
-QJsonValue money(qint64 cents)
+JsonValue money(qint64 cents)
 {
-    return api::Decimal::fromRaw(api::Int128(cents) * (api::Decimal::One / 100)).toJson();
+    return api::Decimal::fromRaw(api::Int128(cents) * (api::Decimal::One / 100));
 }
 
-QJsonObject feature(const QString &id, const QString &name, const QString &type, qint64 createdAt)
+JsonValue decimal(const char *text)
 {
-    return {{u"id"_s, id}, {u"name"_s, name}, {u"type"_s, type}, {u"created_at"_s, createdAt}};
+    return *api::Decimal::parse(QByteArrayView(text));
+}
+
+JsonValue feature(const QString &id, const QString &name, const QString &type, qint64 createdAt)
+{
+    return JsonValue::object(
+        {{"id"_L1, id}, {"name"_L1, name}, {"type"_L1, type}, {"created_at"_L1, createdAt}});
 }
 
 // The AI credit system's markups: written into the workspace by features()
@@ -74,130 +80,138 @@ CreditMarkups demoMarkups()
 {
     CreditMarkups markups;
     markups.defaultMarkup = api::Decimal::fromInteger(20);
-    markups.byProvider = {{u"openai"_s, api::Decimal::fromInteger(10)},
-                          {u"anthropic"_s, api::Decimal::fromInteger(15)}};
+    markups.byProvider = {{"openai"_L1, api::Decimal::fromInteger(10)},
+                          {"anthropic"_L1, api::Decimal::fromInteger(15)}};
     markups.byModel = {{u"openai/gpt-4o-mini"_s, api::Decimal::fromInteger(-100)},
                        {u"google/gemini-2.0-flash"_s, api::Decimal::fromInteger(5)}};
     return markups;
 }
 
-QJsonArray features(qint64 createdAt)
+JsonValue features(qint64 createdAt)
 {
-    QJsonObject ai = feature(u"ai_credits"_s, u"AI credits (USD)"_s, u"credit_system"_s, createdAt);
+    JsonValue ai = feature(u"ai_credits"_s, u"AI credits (USD)"_s, u"credit_system"_s, createdAt);
     const CreditMarkups markups = demoMarkups();
-    QJsonArray markupList;
+    JsonValue markupList = JsonValue::array();
     QStringList providers = markups.byProvider.keys();
     providers.sort();
     for (const QString &provider : std::as_const(providers))
-        markupList.append(QJsonObject{{u"provider"_s, provider},
-                                      {u"markup"_s, markups.byProvider.value(provider).toJson()}});
+        markupList.append(JsonValue::object(
+            {{"provider"_L1, provider}, {"markup"_L1, markups.byProvider.value(provider)}}));
     QStringList models = markups.byModel.keys();
     models.sort();
     for (const QString &model : std::as_const(models))
-        markupList.append(QJsonObject{{u"provider"_s, model.section(u'/', 0, 0)},
-                                      {u"model"_s, model.section(u'/', 1)},
-                                      {u"markup"_s, markups.byModel.value(model).toJson()}});
-    ai.insert(u"credit_system"_s,
-              QJsonObject{{u"default_markup"_s, markups.defaultMarkup->toJson()},
-                          {u"markups"_s, markupList}});
-    return {feature(u"api_calls"_s, u"API calls"_s, u"single_use"_s, createdAt),
-            feature(u"seats"_s, u"Seats"_s, u"continuous_use"_s, createdAt),
-            feature(u"storage_gb"_s, u"Storage (GB)"_s, u"single_use"_s, createdAt),
-            feature(u"messages"_s, u"Messages"_s, u"single_use"_s, createdAt),
-            feature(u"premium_support"_s, u"Premium support"_s, u"boolean"_s, createdAt),
-            ai};
+        markupList.append(JsonValue::object({{"provider"_L1, model.section(u'/', 0, 0)},
+                                             {"model"_L1, model.section(u'/', 1)},
+                                             {"markup"_L1, markups.byModel.value(model)}}));
+    ai.insert(u"credit_system"_s, JsonValue::object({{"default_markup"_L1, *markups.defaultMarkup},
+                                                     {"markups"_L1, markupList}}));
+    return JsonValue::array(
+        {feature(u"api_calls"_s, u"API calls"_s, u"single_use"_s, createdAt),
+         feature(u"seats"_s, u"Seats"_s, u"continuous_use"_s, createdAt),
+         feature(u"storage_gb"_s, u"Storage (GB)"_s, u"single_use"_s, createdAt),
+         feature(u"messages"_s, u"Messages"_s, u"single_use"_s, createdAt),
+         feature(u"premium_support"_s, u"Premium support"_s, u"boolean"_s, createdAt), ai});
 }
 
-QJsonArray products(qint64 createdAt)
+JsonValue products(qint64 createdAt)
 {
-    QJsonArray list;
+    JsonValue list = JsonValue::array();
     for (const Plan &plan : plans()) {
-        QJsonArray items;
+        JsonValue items = JsonValue::array();
         for (const PlanItem &item : plan.items) {
-            QJsonObject json{{u"feature_id"_s, item.feature},
-                             {u"feature_type"_s,
-                              item.feature == "seats"_L1 ? u"continuous_use"_s : u"single_use"_s},
-                             {u"included_usage"_s, item.included},
-                             {u"interval"_s, item.interval.isEmpty() ? QJsonValue(QJsonValue::Null)
-                                                                     : QJsonValue(item.interval)},
-                             {u"usage_model"_s, u"pay_per_use"_s},
-                             {u"billing_units"_s, 1},
-                             {u"reset_usage_when_enabled"_s, true}};
+            JsonValue json = JsonValue::object(
+                {{"feature_id"_L1, item.feature},
+                 {"feature_type"_L1,
+                  item.feature == "seats"_L1 ? u"continuous_use"_s : u"single_use"_s},
+                 {"included_usage"_L1, item.included},
+                 {"interval"_L1,
+                  item.interval.isEmpty() ? JsonValue::null() : JsonValue(item.interval)},
+                 {"usage_model"_L1, u"pay_per_use"_s},
+                 {"billing_units"_L1, 1},
+                 {"reset_usage_when_enabled"_L1, true}});
             if (item.feature == "api_calls"_L1)
-                json.insert(u"tiers"_s,
-                            QJsonArray{QJsonObject{{u"to"_s, 100000}, {u"amount"_s, 0.002}},
-                                       QJsonObject{{u"to"_s, u"inf"_s}, {u"amount"_s, 0.001}}});
+                json.insert(
+                    u"tiers"_s,
+                    JsonValue::array(
+                        {JsonValue::object({{"to"_L1, 100000}, {"amount"_L1, decimal("0.002")}}),
+                         JsonValue::object(
+                             {{"to"_L1, u"inf"_s}, {"amount"_L1, decimal("0.001")}})}));
             items.append(json);
         }
-        list.append(QJsonObject{
-            {u"id"_s, plan.id},
-            {u"name"_s, plan.name},
-            {u"group"_s, plan.addOn ? QJsonValue(u"add-ons"_s) : QJsonValue(u"plans"_s)},
-            {u"version"_s, 1},
-            {u"is_add_on"_s, plan.addOn},
-            {u"is_default"_s, plan.id == "free"_L1},
-            {u"archived"_s, false},
-            {u"items"_s, items},
-            {u"free_trial"_s, plan.id == "pro"_L1
-                                  ? QJsonValue(QJsonObject{{u"duration"_s, u"day"_s},
-                                                           {u"length"_s, 14},
-                                                           {u"unique_fingerprint"_s, true}})
-                                  : QJsonValue(QJsonValue::Null)},
-            {u"created_at"_s, createdAt}});
+        list.append(JsonValue::object(
+            {{"id"_L1, plan.id},
+             {"name"_L1, plan.name},
+             {"group"_L1, plan.addOn ? JsonValue(u"add-ons"_s) : JsonValue(u"plans"_s)},
+             {"version"_L1, 1},
+             {"is_add_on"_L1, plan.addOn},
+             {"is_default"_L1, plan.id == "free"_L1},
+             {"archived"_L1, false},
+             {"items"_L1, items},
+             {"free_trial"_L1, plan.id == "pro"_L1
+                                   ? JsonValue(JsonValue::object({{"duration"_L1, u"day"_s},
+                                                                  {"length"_L1, 14},
+                                                                  {"unique_fingerprint"_L1, true}}))
+                                   : JsonValue::null()},
+             {"created_at"_L1, createdAt}}));
     }
     return list;
 }
 
-QJsonArray rewards(qint64 createdAt)
+JsonValue rewards(qint64 createdAt)
 {
-    return {
-        QJsonObject{
-            {u"coupon"_s,
-             QJsonObject{
-                 {u"id"_s, u"launch20"_s},
-                 {u"name"_s, u"Launch 20% off"_s},
-                 {u"type"_s, u"percentage_discount"_s},
-                 {u"value"_s, 20},
-                 {u"duration"_s, QJsonObject{{u"type"_s, u"months"_s}, {u"length"_s, 3}}},
-                 {u"plan_ids"_s, QJsonArray{u"starter"_s, u"pro"_s}},
-                 {u"promo_codes"_s, QJsonArray{QJsonObject{{u"code"_s, u"LAUNCH20"_s},
-                                                           {u"global_max_redemption"_s, 500},
-                                                           {u"first_time_transaction"_s, true}}}},
-                 {u"created_at"_s, createdAt}}}},
-        QJsonObject{{u"coupon"_s,
-                     QJsonObject{{u"id"_s, u"credit50"_s},
-                                 {u"name"_s, u"$50 invoice credit"_s},
-                                 {u"type"_s, u"invoice_credits"_s},
-                                 {u"value"_s, 50},
-                                 {u"duration"_s, QJsonObject{{u"type"_s, u"one_off"_s}}},
-                                 {u"plan_ids"_s, QJsonValue::Null},
-                                 {u"promo_codes"_s,
-                                  QJsonArray{QJsonObject{{u"code"_s, u"THANKS50"_s},
-                                                         {u"global_max_redemption"_s, 100},
-                                                         {u"first_time_transaction"_s, false}}}},
-                                 {u"created_at"_s, createdAt}}}},
-        QJsonObject{
-            {u"feature_grant"_s,
-             QJsonObject{{u"id"_s, u"ai_welcome"_s},
-                         {u"name"_s, u"AI welcome credits"_s},
-                         {u"promo_codes"_s, QJsonArray{QJsonObject{{u"code"_s, u"AIWELCOME"_s},
-                                                                   {u"max_uses"_s, 1000}}}},
-                         {u"grants"_s,
-                          QJsonArray{QJsonObject{{u"feature_id"_s, u"ai_credits"_s},
-                                                 {u"included"_s, 5},
-                                                 {u"expiry"_s, QJsonObject{{u"type"_s, u"month"_s},
-                                                                           {u"length"_s, 1}}}}}},
-                         {u"created_at"_s, createdAt}}}},
-        QJsonObject{
-            {u"feature_grant"_s,
-             QJsonObject{{u"id"_s, u"api_burst"_s},
-                         {u"name"_s, u"API burst pack"_s},
-                         {u"promo_codes"_s,
-                          QJsonArray{QJsonObject{{u"code"_s, u"BURST10K"_s}, {u"max_uses"_s, 50}}}},
-                         {u"grants"_s, QJsonArray{QJsonObject{{u"feature_id"_s, u"api_calls"_s},
-                                                              {u"included"_s, 10000},
-                                                              {u"expiry"_s, QJsonValue::Null}}}},
-                         {u"created_at"_s, createdAt}}}}};
+    return JsonValue::array(
+        {JsonValue::object(
+             {{"coupon"_L1,
+               JsonValue::object({{"id"_L1, u"launch20"_s},
+                                  {"name"_L1, u"Launch 20% off"_s},
+                                  {"type"_L1, u"percentage_discount"_s},
+                                  {"value"_L1, 20},
+                                  {"duration"_L1,
+                                   JsonValue::object({{"type"_L1, u"months"_s}, {"length"_L1, 3}})},
+                                  {"plan_ids"_L1, JsonValue::array({u"starter"_s, u"pro"_s})},
+                                  {"promo_codes"_L1, JsonValue::array({JsonValue::object(
+                                                         {{"code"_L1, u"LAUNCH20"_s},
+                                                          {"global_max_redemption"_L1, 500},
+                                                          {"first_time_transaction"_L1, true}})})},
+                                  {"created_at"_L1, createdAt}})}}),
+         JsonValue::object(
+             {{"coupon"_L1,
+               JsonValue::object({{"id"_L1, u"credit50"_s},
+                                  {"name"_L1, u"$50 invoice credit"_s},
+                                  {"type"_L1, u"invoice_credits"_s},
+                                  {"value"_L1, 50},
+                                  {"duration"_L1, JsonValue::object({{"type"_L1, u"one_off"_s}})},
+                                  {"plan_ids"_L1, JsonValue::null()},
+                                  {"promo_codes"_L1, JsonValue::array({JsonValue::object(
+                                                         {{"code"_L1, u"THANKS50"_s},
+                                                          {"global_max_redemption"_L1, 100},
+                                                          {"first_time_transaction"_L1, false}})})},
+                                  {"created_at"_L1, createdAt}})}}),
+         JsonValue::object(
+             {{"feature_grant"_L1,
+               JsonValue::object(
+                   {{"id"_L1, u"ai_welcome"_s},
+                    {"name"_L1, u"AI welcome credits"_s},
+                    {"promo_codes"_L1, JsonValue::array({JsonValue::object(
+                                           {{"code"_L1, u"AIWELCOME"_s}, {"max_uses"_L1, 1000}})})},
+                    {"grants"_L1, JsonValue::array({JsonValue::object(
+                                      {{"feature_id"_L1, u"ai_credits"_s},
+                                       {"included"_L1, 5},
+                                       {"expiry"_L1, JsonValue::object({{"type"_L1, u"month"_s},
+                                                                        {"length"_L1, 1}})}})})},
+                    {"created_at"_L1, createdAt}})}}),
+         JsonValue::object(
+             {{"feature_grant"_L1,
+               JsonValue::object(
+                   {{"id"_L1, u"api_burst"_s},
+                    {"name"_L1, u"API burst pack"_s},
+                    {"promo_codes"_L1, JsonValue::array({JsonValue::object(
+                                           {{"code"_L1, u"BURST10K"_s}, {"max_uses"_L1, 50}})})},
+                    {"grants"_L1,
+                     JsonValue::array({JsonValue::object({{"feature_id"_L1, u"api_calls"_s},
+                                                          {"included"_L1, 10000},
+                                                          {"expiry"_L1, JsonValue::null()}})})},
+                    {"created_at"_L1, createdAt}})}})});
 }
 
 const QStringList Companies{u"Acme"_s,     u"Globex"_s,   u"Initech"_s,   u"Umbrella"_s,
@@ -216,9 +230,9 @@ public:
         , m_now(options.nowMs)
     {}
 
-    QJsonArray customers(const QString &env, int count)
+    JsonValue customers(const QString &env, int count)
     {
-        QJsonArray list;
+        JsonValue list = JsonValue::array();
         for (int i = 0; i < count; ++i)
             list.append(customer(env, i));
         return list;
@@ -233,60 +247,62 @@ private:
 
     QString nextBalanceId() { return u"bal_%1"_s.arg(++m_balanceSerial, 8, 10, QLatin1Char('0')); }
 
-    QJsonObject balance(const QString &feature, const QJsonValue &customerProduct,
-                        const QJsonValue &entity, qint64 includedCents, qint64 prepaidCents,
-                        const QString &interval, const QJsonValue &expiresAt, qint64 createdAt)
+    JsonValue balance(const QString &feature, const JsonValue &customerProduct,
+                      const JsonValue &entity, qint64 includedCents, qint64 prepaidCents,
+                      const QString &interval, const JsonValue &expiresAt, qint64 createdAt)
     {
         const qint64 grant = includedCents + prepaidCents;
         const qint64 usage = grant > 0 ? between(0, grant) : 0;
-        QJsonValue reset = QJsonValue::Null;
+        JsonValue reset = JsonValue::null();
         if (!interval.isEmpty()) {
             const qint64 period = interval == "week"_L1 ? 7 * Day : 30 * Day;
-            reset = QJsonObject{{u"interval"_s, interval},
-                                {u"interval_count"_s, 1},
-                                {u"resets_at"_s, m_now + between(1, period / Day) * Day}};
+            reset = JsonValue::object({{"interval"_L1, interval},
+                                       {"interval_count"_L1, 1},
+                                       {"resets_at"_L1, m_now + between(1, period / Day) * Day}});
         }
-        QJsonValue price = QJsonValue::Null;
+        JsonValue price = JsonValue::null();
         if (feature == "api_calls"_L1 && !customerProduct.isNull())
-            price = QJsonObject{
-                {u"tiers"_s, QJsonArray{QJsonObject{{u"to"_s, 100000}, {u"amount"_s, 0.002}},
-                                        QJsonObject{{u"to"_s, u"inf"_s}, {u"amount"_s, 0.001}}}},
-                {u"tier_behavior"_s, u"graduated"_s},
-                {u"billing_units"_s, 1},
-                {u"billing_method"_s, u"usage_based"_s},
-                {u"max_purchase"_s, QJsonValue::Null}};
-        return {{u"id"_s, nextBalanceId()},
-                {u"feature_id"_s, feature},
-                {u"customer_product_id"_s, customerProduct},
-                {u"entity_id"_s, entity},
-                {u"included_grant"_s, money(includedCents)},
-                {u"prepaid_grant"_s, money(prepaidCents)},
-                {u"remaining"_s, money(grant - usage)},
-                {u"usage"_s, money(usage)},
-                {u"unlimited"_s, false},
-                {u"overage_allowed"_s, feature == "api_calls"_L1},
-                {u"reset"_s, reset},
-                {u"price"_s, price},
-                {u"expires_at"_s, expiresAt},
-                {u"created_at"_s, createdAt},
-                {u"rollovers"_s, QJsonArray()}};
+            price = JsonValue::object(
+                {{"tiers"_L1,
+                  JsonValue::array(
+                      {JsonValue::object({{"to"_L1, 100000}, {"amount"_L1, decimal("0.002")}}),
+                       JsonValue::object({{"to"_L1, u"inf"_s}, {"amount"_L1, decimal("0.001")}})})},
+                 {"tier_behavior"_L1, u"graduated"_s},
+                 {"billing_units"_L1, 1},
+                 {"billing_method"_L1, u"usage_based"_s},
+                 {"max_purchase"_L1, JsonValue::null()}});
+        return JsonValue::object({{"id"_L1, nextBalanceId()},
+                                  {"feature_id"_L1, feature},
+                                  {"customer_product_id"_L1, customerProduct},
+                                  {"entity_id"_L1, entity},
+                                  {"included_grant"_L1, money(includedCents)},
+                                  {"prepaid_grant"_L1, money(prepaidCents)},
+                                  {"remaining"_L1, money(grant - usage)},
+                                  {"usage"_L1, money(usage)},
+                                  {"unlimited"_L1, false},
+                                  {"overage_allowed"_L1, feature == "api_calls"_L1},
+                                  {"reset"_L1, reset},
+                                  {"price"_L1, price},
+                                  {"expires_at"_L1, expiresAt},
+                                  {"created_at"_L1, createdAt},
+                                  {"rollovers"_L1, JsonValue::array()}});
     }
 
-    QJsonObject customer(const QString &env, int index)
+    JsonValue customer(const QString &env, int index)
     {
         const QString company = Companies.at(index % Companies.size()) + u' ' +
                                 Suffixes.at((index / Companies.size()) % Suffixes.size());
         const QString id = u"%1-%2"_s.arg(company.toLower().replace(u' ', u'-'))
                                .arg(index + 1, 4, 10, QLatin1Char('0'));
         const qint64 createdAt = m_now - between(30, 700) * Day;
-        QJsonArray processors;
+        JsonValue processors = JsonValue::array();
         const bool paying = index % 7 != 0;
         if (paying)
-            processors.append(
-                QJsonObject{{u"type"_s, u"stripe"_s}, {u"id"_s, u"cus_%1"_s.arg(1000000 + index)}});
+            processors.append(JsonValue::object(
+                {{"type"_L1, u"stripe"_s}, {"id"_L1, u"cus_%1"_s.arg(1000000 + index)}}));
         if (index % 11 == 0)
-            processors.append(
-                QJsonObject{{u"type"_s, u"revenuecat"_s}, {u"id"_s, u"rc_%1"_s.arg(index)}});
+            processors.append(JsonValue::object(
+                {{"type"_L1, u"revenuecat"_s}, {"id"_L1, u"rc_%1"_s.arg(index)}}));
 
         // Plan mix: mostly starter and pro, a few free and enterprise.
         const int roll = int(m_random.bounded(100));
@@ -294,39 +310,38 @@ private:
         const bool expiredPlan = chance(8);
         const QString cpId = u"cp_%1_%2"_s.arg(env).arg(index + 1);
         const qint64 started = createdAt + Day;
-        QJsonArray customerProducts{QJsonObject{
-            {u"id"_s, cpId},
-            {u"plan_id"_s, plan.id},
-            {u"version"_s, 1},
-            {u"processor"_s, paying ? QJsonValue(u"stripe"_s) : QJsonValue(QJsonValue::Null)},
-            {u"subscription_id"_s,
-             paying ? QJsonValue(u"sub_%1"_s.arg(5000000 + index)) : QJsonValue(QJsonValue::Null)},
-            {u"schedule_id"_s, QJsonValue::Null},
-            {u"status"_s, expiredPlan ? u"expired"_s : u"active"_s},
-            {u"quantity"_s, 1},
-            {u"started_at"_s, started},
-            {u"current_period_start"_s, m_now - 10 * Day},
-            {u"current_period_end"_s, m_now + 20 * Day},
-            {u"trial_ends_at"_s, QJsonValue::Null},
-            {u"canceled_at"_s,
-             expiredPlan ? QJsonValue(m_now - 5 * Day) : QJsonValue(QJsonValue::Null)},
-            {u"expires_at"_s,
-             expiredPlan ? QJsonValue(m_now - 5 * Day) : QJsonValue(QJsonValue::Null)},
-            {u"created_at"_s, started}}};
+        JsonValue customerProducts = JsonValue::array({JsonValue::object(
+            {{"id"_L1, cpId},
+             {"plan_id"_L1, plan.id},
+             {"version"_L1, 1},
+             {"processor"_L1, paying ? JsonValue(u"stripe"_s) : JsonValue::null()},
+             {"subscription_id"_L1,
+              paying ? JsonValue(u"sub_%1"_s.arg(5000000 + index)) : JsonValue::null()},
+             {"schedule_id"_L1, JsonValue::null()},
+             {"status"_L1, expiredPlan ? u"expired"_s : u"active"_s},
+             {"quantity"_L1, 1},
+             {"started_at"_L1, started},
+             {"current_period_start"_L1, m_now - 10 * Day},
+             {"current_period_end"_L1, m_now + 20 * Day},
+             {"trial_ends_at"_L1, JsonValue::null()},
+             {"canceled_at"_L1, expiredPlan ? JsonValue(m_now - 5 * Day) : JsonValue::null()},
+             {"expires_at"_L1, expiredPlan ? JsonValue(m_now - 5 * Day) : JsonValue::null()},
+             {"created_at"_L1, started}})});
 
-        QJsonArray balances;
-        QJsonArray entities;
+        JsonValue balances = JsonValue::array();
+        JsonValue entities = JsonValue::array();
         for (const PlanItem &item : plan.items) {
             const qint64 prepaid =
                 item.feature == "ai_credits"_L1 && chance(30) ? between(5, 50) * 100 : 0;
-            QJsonObject row = balance(item.feature, cpId, QJsonValue::Null, item.included * 100,
-                                      prepaid, item.interval, QJsonValue::Null, started);
+            JsonValue row = balance(item.feature, cpId, JsonValue::null(), item.included * 100,
+                                    prepaid, item.interval, JsonValue::null(), started);
             if (item.feature == "api_calls"_L1 && plan.id != "free"_L1 && chance(40)) {
                 const qint64 granted = between(100, item.included / 10) * 100;
-                row.insert(u"rollovers"_s, QJsonArray{QJsonObject{
-                                               {u"granted"_s, money(granted)},
-                                               {u"balance"_s, money(between(0, granted))},
-                                               {u"expires_at"_s, m_now + between(5, 60) * Day}}});
+                row.insert(u"rollovers"_s,
+                           JsonValue::array({JsonValue::object(
+                               {{"granted"_L1, money(granted)},
+                                {"balance"_L1, money(between(0, granted))},
+                                {"expires_at"_L1, m_now + between(5, 60) * Day}})}));
             }
             balances.append(row);
         }
@@ -335,64 +350,66 @@ private:
             const int seats = int(between(1, 3));
             for (int s = 1; s <= seats; ++s) {
                 const QString entityId = u"seat-%1"_s.arg(s);
-                entities.append(QJsonObject{{u"id"_s, entityId},
-                                            {u"feature_id"_s, u"seats"_s},
-                                            {u"name"_s, u"Seat %1"_s.arg(s)},
-                                            {u"created_at"_s, started + s * Day}});
+                entities.append(JsonValue::object({{"id"_L1, entityId},
+                                                   {"feature_id"_L1, u"seats"_s},
+                                                   {"name"_L1, u"Seat %1"_s.arg(s)},
+                                                   {"created_at"_L1, started + s * Day}}));
                 balances.append(balance(u"messages"_s, cpId, entityId, 500 * 100, 0, u"month"_s,
-                                        QJsonValue::Null, started + s * Day));
+                                        JsonValue::null(), started + s * Day));
             }
         }
         // Standalone balances: AI top-ups most customers hold, some with expiry.
         if (chance(70))
-            balances.append(balance(u"ai_credits"_s, QJsonValue::Null, QJsonValue::Null, 0,
-                                    between(10, 200) * 100, {}, QJsonValue::Null,
+            balances.append(balance(u"ai_credits"_s, JsonValue::null(), JsonValue::null(), 0,
+                                    between(10, 200) * 100, {}, JsonValue::null(),
                                     m_now - between(1, 60) * Day));
         if (chance(25)) {
             const bool past = chance(50);
-            balances.append(balance(u"api_calls"_s, QJsonValue::Null, QJsonValue::Null, 5000 * 100,
-                                    0, {}, m_now + (past ? -between(1, 30) : between(5, 90)) * Day,
+            balances.append(balance(u"api_calls"_s, JsonValue::null(), JsonValue::null(),
+                                    5000 * 100, 0, {},
+                                    m_now + (past ? -between(1, 30) : between(5, 90)) * Day,
                                     m_now - between(31, 90) * Day));
         }
         while (m_options.balancesPerCustomer > 0 &&
                balances.size() < m_options.balancesPerCustomer) {
             const qint64 created = m_now - between(1, 365) * Day;
             const bool expires = chance(20);
-            balances.append(balance(chance(50) ? u"ai_credits"_s : u"storage_gb"_s,
-                                    QJsonValue::Null, QJsonValue::Null, 0, between(1, 100) * 100,
-                                    {},
-                                    expires ? QJsonValue(created + between(30, 400) * Day)
-                                            : QJsonValue(QJsonValue::Null),
-                                    created));
+            balances.append(
+                balance(chance(50) ? u"ai_credits"_s : u"storage_gb"_s, JsonValue::null(),
+                        JsonValue::null(), 0, between(1, 100) * 100, {},
+                        expires ? JsonValue(created + between(30, 400) * Day) : JsonValue::null(),
+                        created));
         }
 
-        return {{u"id"_s, id},
-                {u"name"_s, company},
-                {u"email"_s, u"billing@%1.example"_s.arg(id)},
-                {u"fingerprint"_s, QJsonValue::Null},
-                {u"created_at"_s, createdAt},
-                {u"metadata"_s,
-                 QJsonObject{{u"segment"_s,
-                              plan.id == "enterprise"_L1 ? u"enterprise"_s : u"self-serve"_s}}},
-                {u"send_email_receipts"_s, paying},
-                {u"config"_s, QJsonObject{{u"disable_pooled_balance"_s, false},
-                                          {u"disable_overage_billing"_s, false}}},
-                {u"processors"_s, processors},
-                {u"entities"_s, entities},
-                {u"products"_s, customerProducts},
-                {u"balances"_s, balances},
-                {u"usage_events"_s, usageEvents(balances, env, index)}};
+        return JsonValue::object(
+            {{"id"_L1, id},
+             {"name"_L1, company},
+             {"email"_L1, u"billing@%1.example"_s.arg(id)},
+             {"fingerprint"_L1, JsonValue::null()},
+             {"created_at"_L1, createdAt},
+             {"metadata"_L1,
+              JsonValue::object({{"segment"_L1, plan.id == "enterprise"_L1 ? u"enterprise"_s
+                                                                           : u"self-serve"_s}})},
+             {"send_email_receipts"_L1, paying},
+             {"config"_L1, JsonValue::object({{"disable_pooled_balance"_L1, false},
+                                              {"disable_overage_billing"_L1, false}})},
+             {"processors"_L1, processors},
+             {"entities"_L1, entities},
+             {"products"_L1, customerProducts},
+             {"balances"_L1, balances},
+             {"usage_events"_L1, usageEvents(balances, env, index)}});
     }
 
     // Token usage over the last 30 days for customers holding AI credits,
     // priced with the bundled catalogue and the demo's markups. Its own
     // random stream, so the rest of the demo stays as it was.
-    QJsonArray usageEvents(const QJsonArray &balances, const QString &env, int index) const
+    JsonValue usageEvents(const JsonValue &balances, const QString &env, int index) const
     {
-        const bool hasCredits = std::any_of(balances.begin(), balances.end(), [](const auto &b) {
-            return b.toObject().value(u"feature_id"_s).toString() == "ai_credits"_L1;
-        });
-        QJsonArray events;
+        bool hasCredits = false;
+        for (qsizetype i = 0; i < balances.size(); ++i)
+            hasCredits =
+                hasCredits || balances.at(i).value("feature_id"_L1).toString() == "ai_credits"_L1;
+        JsonValue events = JsonValue::array();
         if (!hasCredits)
             return events;
         static const QStringList models{
@@ -410,20 +427,21 @@ private:
             auto priced = TokenPricing::price(PriceCatalogue::bundled(), model, tokens, markups);
             if (!priced)
                 continue; // a model the bundled catalogue no longer lists
-            QJsonObject counts{{u"input_tokens"_s, tokens.input},
-                               {u"output_tokens"_s, tokens.output}};
+            JsonValue counts = JsonValue::object(
+                {{"input_tokens"_L1, tokens.input}, {"output_tokens"_L1, tokens.output}});
             if (tokens.cacheRead > 0)
                 counts.insert(u"cache_read_tokens"_s, tokens.cacheRead);
             const qint64 at = m_now - between(0, 30 * Day);
-            events.append(QJsonObject{{u"feature_id"_s, u"ai_credits"_s},
-                                      {u"entity_id"_s, QJsonValue::Null},
-                                      {u"model_id"_s, model},
-                                      {u"tokens"_s, counts},
-                                      {u"value"_s, priced.value().value.toJson()},
-                                      {u"properties"_s, QJsonObject{{u"source"_s, u"demo"_s}}},
-                                      {u"timestamp"_s, at},
-                                      {u"idempotency_key"_s, QJsonValue::Null},
-                                      {u"created_at"_s, at}});
+            events.append(
+                JsonValue::object({{"feature_id"_L1, u"ai_credits"_s},
+                                   {"entity_id"_L1, JsonValue::null()},
+                                   {"model_id"_L1, model},
+                                   {"tokens"_L1, counts},
+                                   {"value"_L1, priced.value().value},
+                                   {"properties"_L1, JsonValue::object({{"source"_L1, u"demo"_s}})},
+                                   {"timestamp"_L1, at},
+                                   {"idempotency_key"_L1, JsonValue::null()},
+                                   {"created_at"_L1, at}}));
         }
         return events;
     }
@@ -434,58 +452,60 @@ private:
     int m_balanceSerial = 0;
 };
 
-QJsonObject organization(const QString &id, const QString &slug, const QString &name,
-                         const QJsonValue &master, qint64 createdAt)
+JsonValue organization(const QString &id, const QString &slug, const QString &name,
+                       const JsonValue &master, qint64 createdAt)
 {
-    return {{u"id"_s, id},
-            {u"slug"_s, slug},
-            {u"name"_s, name},
-            {u"master_org"_s, master},
-            {u"created_at"_s, createdAt}};
+    return JsonValue::object({{"id"_L1, id},
+                              {"slug"_L1, slug},
+                              {"name"_L1, name},
+                              {"master_org"_L1, master},
+                              {"created_at"_L1, createdAt}});
 }
 
 } // namespace
 
-QJsonObject DemoWorkspace::build(const DemoOptions &options)
+JsonValue DemoWorkspace::build(const DemoOptions &options)
 {
     const qint64 created = options.nowMs - 800 * Day;
     Generator generator(options);
-    QJsonObject demo =
-        organization(u"org_demo"_s, u"demo"_s, u"Demo Platform"_s, QJsonValue::Null, created);
-    demo.insert(u"processor"_s,
-                QJsonObject{{u"test_secret_connected"_s, true},
-                            {u"live_secret_connected"_s, true},
-                            {u"test_account_id"_s, u"acct_demo_test"_s},
-                            {u"live_account_id"_s, u"acct_demo_live"_s},
-                            {u"linked_at"_s, QJsonValue::Null},
-                            {u"accessible_accounts"_s,
-                             QJsonObject{{u"test"_s, QJsonArray{u"acct_northwind_test"_s,
-                                                                u"acct_southpeak_test"_s}},
-                                         {u"live"_s, QJsonArray{u"acct_northwind_live"_s}}}}});
-    QJsonArray keys;
+    JsonValue demo =
+        organization(u"org_demo"_s, u"demo"_s, u"Demo Platform"_s, JsonValue::null(), created);
+    demo.insert(
+        u"processor"_s,
+        JsonValue::object(
+            {{"test_secret_connected"_L1, true},
+             {"live_secret_connected"_L1, true},
+             {"test_account_id"_L1, u"acct_demo_test"_s},
+             {"live_account_id"_L1, u"acct_demo_live"_s},
+             {"linked_at"_L1, JsonValue::null()},
+             {"accessible_accounts"_L1,
+              JsonValue::object({{"test"_L1, JsonValue::array({u"acct_northwind_test"_s,
+                                                               u"acct_southpeak_test"_s})},
+                                 {"live"_L1, JsonValue::array({u"acct_northwind_live"_s})}})}}));
+    JsonValue keys = JsonValue::array();
     if (!options.testSecret.isEmpty())
-        keys.append(QJsonObject{{u"env"_s, u"test"_s},
-                                {u"secret"_s, options.testSecret},
-                                {u"scopes"_s, QJsonArray{u"*"_s}},
-                                {u"name"_s, u"demo key"_s},
-                                {u"created_at"_s, options.nowMs}});
+        keys.append(JsonValue::object({{"env"_L1, u"test"_s},
+                                       {"secret"_L1, options.testSecret},
+                                       {"scopes"_L1, JsonValue::array({u"*"_s})},
+                                       {"name"_L1, u"demo key"_s},
+                                       {"created_at"_L1, options.nowMs}}));
     demo.insert(u"api_keys"_s, keys);
     for (const QString &env : {u"test"_s, u"live"_s}) {
         const int live = options.liveCustomers >= 0 ? options.liveCustomers
                                                     : std::max(1, options.customers / 20);
         const int count = env == "test"_L1 ? options.customers : live;
-        demo.insert(env, QJsonObject{{u"features"_s, features(created)},
-                                     {u"products"_s, products(created)},
-                                     {u"customers"_s, generator.customers(env, count)},
-                                     {u"rewards"_s, rewards(created)}});
+        demo.insert(env, JsonValue::object({{"features"_L1, features(created)},
+                                            {"products"_L1, products(created)},
+                                            {"customers"_L1, generator.customers(env, count)},
+                                            {"rewards"_L1, rewards(created)}}));
     }
-    QJsonObject north = organization(u"org_northwind"_s, u"northwind"_s, u"Northwind Traders"_s,
-                                     u"demo"_s, created + 100 * Day);
-    QJsonObject south = organization(u"org_southpeak"_s, u"southpeak"_s, u"Southpeak Outfitters"_s,
-                                     u"demo"_s, created + 200 * Day);
-    return {{u"format"_s, u"meterdesk-workspace"_s},
-            {u"version"_s, 1},
-            {u"organizations"_s, QJsonArray{demo, north, south}}};
+    JsonValue north = organization(u"org_northwind"_s, u"northwind"_s, u"Northwind Traders"_s,
+                                   u"demo"_s, created + 100 * Day);
+    JsonValue south = organization(u"org_southpeak"_s, u"southpeak"_s, u"Southpeak Outfitters"_s,
+                                   u"demo"_s, created + 200 * Day);
+    return JsonValue::object({{"format"_L1, u"meterdesk-workspace"_s},
+                              {"version"_L1, 1},
+                              {"organizations"_L1, JsonValue::array({demo, north, south})}});
 }
 
 } // namespace md::engine

@@ -4,7 +4,7 @@
 // two tenant organizations. Deterministic for a given seed.
 #pragma once
 
-#include <QJsonObject>
+#include "services/api/JsonValue.h"
 #include <QString>
 
 namespace md::engine {
@@ -26,7 +26,7 @@ struct DemoOptions
 class DemoWorkspace final
 {
 public:
-    static QJsonObject build(const DemoOptions &options);
+    static api::JsonValue build(const DemoOptions &options);
 };
 
 } // namespace md::engine

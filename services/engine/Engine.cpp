@@ -107,7 +107,7 @@ QList<api::ModelInfo> Engine::models() const
     return list;
 }
 
-api::Result<LoadSummary> Engine::loadWorkspace(const QJsonObject &workspace)
+api::Result<LoadSummary> Engine::loadWorkspace(const api::JsonValue &workspace)
 {
     auto db = m_database.connection();
     if (!db)
@@ -123,7 +123,7 @@ api::Result<LoadSummary> Engine::loadWorkspaceFile(const QString &path)
     return WorkspaceLoader::loadFile(db.value(), m_database.dialect(), path);
 }
 
-api::Result<QJsonObject> Engine::dumpWorkspace()
+api::Result<api::JsonValue> Engine::dumpWorkspace()
 {
     auto db = m_database.connection();
     if (!db)

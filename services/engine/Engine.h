@@ -16,7 +16,6 @@
 #include "services/engine/WorkspaceLoader.h"
 
 #include <QDeadlineTimer>
-#include <QJsonObject>
 #include <QStringList>
 #include <QUrl>
 
@@ -99,9 +98,9 @@ public:
         return f(db.value());
     }
 
-    api::Result<LoadSummary> loadWorkspace(const QJsonObject &workspace);
+    api::Result<LoadSummary> loadWorkspace(const api::JsonValue &workspace);
     api::Result<LoadSummary> loadWorkspaceFile(const QString &path);
-    api::Result<QJsonObject> dumpWorkspace();
+    api::Result<api::JsonValue> dumpWorkspace();
     // True when no organization exists yet (a fresh database).
     api::Result<bool> isEmpty();
     api::Result<QList<OrganizationInfo>> organizations();

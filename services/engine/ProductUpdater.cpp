@@ -2,9 +2,7 @@
 
 #include "services/engine/Catalog.h"
 #include "services/engine/Sql.h"
-
-#include <QJsonArray>
-#include <QJsonDocument>
+#include "services/engine/StoredJson.h"
 
 namespace md::engine {
 
@@ -13,31 +11,15 @@ using api::ApiError;
 
 namespace {
 
-QString itemsText(const QList<api::ProductItem> &items)
-{
-    QJsonArray array;
-    for (const api::ProductItem &item : items)
-        array.append(item.toJson());
-    return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact));
-}
-
 QVariant trialValue(const std::optional<api::FreeTrial> &trial)
 {
-    return trial ? QVariant(QString::fromUtf8(
-                       QJsonDocument(trial->toJson()).toJson(QJsonDocument::Compact)))
-                 : QVariant();
+    return trial ? QVariant(storedText(*trial)) : QVariant();
 }
 
 api::Result<QList<api::ProductItem>> storedItems(const QVariant &text, const QString &productId)
 {
-    const api::JsonReader reader(QJsonDocument::fromJson(text.toString().toUtf8()).array());
-    QList<api::ProductItem> items;
-    for (const api::JsonReader &item : reader.array())
-        items.append(api::ProductItem::read(item));
-    if (!reader.ok())
-        return ApiError::internal(u"the stored items of product %1 are damaged: %2"_s.arg(
-            productId, reader.error()->message));
-    return items;
+    return decodeStored(text, u"items of product %1"_s.arg(productId),
+                        &api::readList<api::ProductItem>);
 }
 
 // Every feature the items name exists in the scope.
@@ -74,21 +56,16 @@ api::Result<api::Done> renameInCoupons(const QSqlDatabase &db, const Scope &scop
     if (!coupons)
         return coupons.error();
     for (const QVariantList &coupon : coupons.value()) {
-        QJsonObject record = QJsonDocument::fromJson(coupon.at(1).toString().toUtf8()).object();
-        QJsonArray plans = record.value(u"plan_ids"_s).toArray();
-        bool changed = false;
-        for (qsizetype i = 0; i < plans.size(); ++i)
-            if (plans.at(i).toString() == from) {
-                plans.replace(i, to);
-                changed = true;
-            }
-        if (!changed)
+        auto record = decodeStored<api::CouponRecord>(coupon.at(1), u"coupon"_s);
+        if (!record)
+            return record.error();
+        if (!record.value().planIds || !record.value().planIds->contains(from))
             continue;
-        record.insert(u"plan_ids"_s, plans);
-        if (auto updated =
-                execute(db, u"UPDATE rewards SET record = ? WHERE pk = ?"_s,
-                        {QString::fromUtf8(QJsonDocument(record).toJson(QJsonDocument::Compact)),
-                         coupon.at(0)});
+        for (QString &plan : *record.value().planIds)
+            if (plan == from)
+                plan = to;
+        if (auto updated = execute(db, u"UPDATE rewards SET record = ? WHERE pk = ?"_s,
+                                   {storedText(record.value()), coupon.at(0)});
             !updated)
             return updated.error();
     }
@@ -156,7 +133,7 @@ api::Result<api::Done> apply(const QSqlDatabase &db, Dialect dialect, const Scop
                 u"version: \"%1\" has a version %2 already"_s.arg(productId).arg(version)};
     }
 
-    const QString newItems = request.items ? itemsText(*request.items) : row.at(7).toString();
+    const QString newItems = request.items ? storedText(*request.items) : row.at(7).toString();
     const QVariant newTrial = request.freeTrial ? trialValue(*request.freeTrial) : row.at(8);
     if (newVersion) {
         KeyAllocator keys(db, dialect);

@@ -2,8 +2,7 @@
 
 #include "services/api/WireCodec.h"
 #include "services/engine/Sql.h"
-
-#include <QJsonDocument>
+#include "services/engine/StoredJson.h"
 
 namespace md::engine {
 
@@ -66,11 +65,10 @@ public:
         return api::Done{};
     }
 
-    api::Result<api::Done> store(const QJsonObject &record)
+    template <typename Record> api::Result<api::Done> store(const Record &record)
     {
-        return execute(
-            m_db, u"UPDATE rewards SET record = ? WHERE pk = ?"_s,
-            {QString::fromUtf8(QJsonDocument(record).toJson(QJsonDocument::Compact)), m_rewardPk});
+        return execute(m_db, u"UPDATE rewards SET record = ? WHERE pk = ?"_s,
+                       {storedText(record), m_rewardPk});
     }
 
     api::Result<api::FeatureGrantRecord> apply(api::FeatureGrantRecord record,
@@ -95,7 +93,7 @@ public:
                 return replaced.error();
             record.promoCodes = *update.promoCodes;
         }
-        if (auto stored = store(record.toJson()); !stored)
+        if (auto stored = store(record); !stored)
             return stored.error();
         return record;
     }
@@ -121,7 +119,7 @@ public:
                 return replaced.error();
             record.promoCodes = *update.promoCodes;
         }
-        if (auto stored = store(record.toJson()); !stored)
+        if (auto stored = store(record); !stored)
             return stored.error();
         return record;
     }
@@ -134,11 +132,7 @@ private:
 
 template <typename Record> api::Result<Record> storedRecord(const QVariant &text, const QString &id)
 {
-    auto record = api::decode<Record>(QJsonDocument::fromJson(text.toString().toUtf8()).object());
-    if (!record)
-        return ApiError::internal(
-            u"the stored reward %1 is damaged: %2"_s.arg(id, record.error().message));
-    return record.value();
+    return decodeStored<Record>(text, u"reward %1"_s.arg(id));
 }
 
 } // namespace

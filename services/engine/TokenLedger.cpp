@@ -2,9 +2,8 @@
 
 #include "services/engine/BalanceLister.h"
 #include "services/engine/Sql.h"
+#include "services/engine/StoredJson.h"
 #include "services/engine/TokenPricing.h"
-
-#include <QJsonDocument>
 
 #include <algorithm>
 
@@ -418,14 +417,18 @@ TokenLedger::apply(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
     auto eventPk = keys.next(u"usage_events"_s);
     if (!eventPk)
         return eventPk.error();
-    QJsonObject tokenJson{{u"input_tokens"_s, tokens.input}, {u"output_tokens"_s, tokens.output}};
-    for (const auto &[name, count] : {std::pair{u"cache_read_tokens"_s, tokens.cacheRead},
-                                      std::pair{u"cache_write_tokens"_s, tokens.cacheWrite},
-                                      std::pair{u"reasoning_tokens"_s, tokens.reasoning},
-                                      std::pair{u"audio_input_tokens"_s, tokens.inputAudio},
-                                      std::pair{u"audio_output_tokens"_s, tokens.outputAudio}})
+    api::JsonWriter tokenJson;
+    tokenJson.beginObject()
+        .field("input_tokens"_L1, tokens.input)
+        .field("output_tokens"_L1, tokens.output);
+    for (const auto &[name, count] : {std::pair{"cache_read_tokens"_L1, tokens.cacheRead},
+                                      std::pair{"cache_write_tokens"_L1, tokens.cacheWrite},
+                                      std::pair{"reasoning_tokens"_L1, tokens.reasoning},
+                                      std::pair{"audio_input_tokens"_L1, tokens.inputAudio},
+                                      std::pair{"audio_output_tokens"_L1, tokens.outputAudio}})
         if (count > 0)
-            tokenJson.insert(name, count);
+            tokenJson.field(name, count);
+    tokenJson.endObject();
     if (auto inserted = execute(
             db,
             u"INSERT INTO usage_events (pk, org_pk, env, customer_pk, entity_pk, feature_pk,"
@@ -433,10 +436,8 @@ TokenLedger::apply(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
             {eventPk.value(), scope.orgPk, scope.envWord(), customerPk,
              entityPk ? QVariant(*entityPk) : QVariant(), feature.value().pk, request.modelId,
-             QString::fromUtf8(QJsonDocument(tokenJson).toJson(QJsonDocument::Compact)),
-             response.value.toString(),
-             QString::fromUtf8(QJsonDocument(request.properties.value_or(QJsonObject()))
-                                   .toJson(QJsonDocument::Compact)),
+             QString::fromUtf8(tokenJson.take()), response.value.toString(),
+             storedText(request.properties.value_or(api::JsonValue::object())),
              request.timestamp.value_or(nowMs),
              idempotencyKey ? QVariant(*idempotencyKey) : QVariant(), nowMs});
         !inserted) {

@@ -2,9 +2,8 @@
 
 #include "services/api/WireCodec.h"
 #include "services/engine/Sql.h"
+#include "services/engine/StoredJson.h"
 #include "services/engine/TokenLedger.h"
-
-#include <QJsonDocument>
 
 #include <algorithm>
 #include <tuple>
@@ -119,7 +118,7 @@ api::Result<api::Done> TrackQueue::enqueue(const Scope &scope,
     api::TrackTokensRequest stored = request;
     stored.timestamp = request.timestamp.value_or(self.receivedAt); // the event's time is now
     stored.async = false;
-    self.request = QString::fromUtf8(QJsonDocument(stored.toJson()).toJson(QJsonDocument::Compact));
+    self.request = storedText(stored);
 
     std::unique_lock lock(m_mutex);
     m_waiting.push_back(&self);

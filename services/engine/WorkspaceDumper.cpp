@@ -3,10 +3,8 @@
 #include "services/api/Decimal.h"
 #include "services/engine/Scope.h"
 #include "services/engine/Sql.h"
+#include "services/engine/StoredJson.h"
 #include "services/engine/WorkspaceLoader.h"
-
-#include <QJsonArray>
-#include <QJsonDocument>
 
 namespace md::engine {
 
@@ -14,27 +12,29 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QJsonValue nullableInteger(const QVariant &value)
+using api::JsonValue;
+
+JsonValue nullableInteger(const QVariant &value)
 {
-    return value.isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(value.toLongLong());
+    return value.isNull() ? JsonValue::null() : JsonValue(value.toLongLong());
 }
 
-QJsonValue nullableText(const QVariant &value)
+JsonValue nullableText(const QVariant &value)
 {
-    return value.isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(value.toString());
+    return value.isNull() ? JsonValue::null() : JsonValue(value.toString());
 }
 
-QJsonValue amount(const QVariant &value)
+// Amounts are stored as exact decimal text and written from it.
+JsonValue amount(const QVariant &value)
 {
-    return api::Decimal::parse(value.toString()).value_or(api::Decimal()).toJson();
+    return JsonValue(api::Decimal::parse(value.toString()).value_or(api::Decimal()));
 }
 
-QJsonValue storedJson(const QVariant &value)
+// Stored JSON as held; a damaged value (never written by the engine) dumps as null.
+JsonValue stored(const QVariant &value)
 {
-    if (value.isNull())
-        return QJsonValue::Null;
-    const QJsonDocument document = QJsonDocument::fromJson(value.toString().toUtf8());
-    return document.isArray() ? QJsonValue(document.array()) : QJsonValue(document.object());
+    auto json = storedJson(value);
+    return json ? json.value() : JsonValue::null();
 }
 
 // Runs a query and hands each row to `row`; stops at the first error.
@@ -54,77 +54,73 @@ api::Result<api::Done> eachRow(const QSqlDatabase &db, const QString &sql,
     if (auto result = (expression); !result)                                                       \
         return result.error();
 
-api::Result<QJsonObject> environment(const QSqlDatabase &db, qint64 orgPk, const QString &env)
+api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const QString &env)
 {
     const QVariantList scope{orgPk, env};
-    QJsonArray features;
-    QHash<qint64, qsizetype> featureIndex;
-    MD_TRY(eachRow(db,
-                   u"SELECT pk, id, name, type, default_markup, created_at FROM features"
-                   " WHERE org_pk = ? AND env = ? ORDER BY pk"_s,
-                   scope, [&](const QSqlQuery &q) {
-                       QJsonObject feature{{u"id"_s, q.value(1).toString()},
-                                           {u"name"_s, q.value(2).toString()},
-                                           {u"type"_s, q.value(3).toString()},
-                                           {u"created_at"_s, q.value(5).toLongLong()}};
-                       if (q.value(3).toString() == "credit_system"_L1)
-                           feature.insert(
-                               u"credit_system"_s,
-                               QJsonObject{{u"default_markup"_s, q.value(4).isNull()
-                                                                     ? QJsonValue(QJsonValue::Null)
-                                                                     : amount(q.value(4))},
-                                           {u"markups"_s, QJsonArray()}});
-                       featureIndex.insert(q.value(0).toLongLong(), features.size());
-                       features.append(feature);
-                   }))
+    QHash<qint64, JsonValue> markups; // by feature
     MD_TRY(eachRow(db,
                    u"SELECT m.feature_pk, m.provider, m.model, m.markup FROM credit_markups m"
                    " JOIN features f ON f.pk = m.feature_pk WHERE f.org_pk = ? AND f.env = ?"
                    " ORDER BY m.feature_pk, m.provider, m.model"_s,
                    scope, [&](const QSqlQuery &q) {
-                       const qsizetype index = featureIndex.value(q.value(0).toLongLong());
-                       QJsonObject feature = features.at(index).toObject();
-                       QJsonObject credit = feature.value(u"credit_system"_s).toObject();
-                       QJsonArray markups = credit.value(u"markups"_s).toArray();
-                       markups.append(
-                           QJsonObject{{u"provider"_s, q.value(1).toString()},
-                                       {u"model"_s, q.value(2).toString().isEmpty()
-                                                        ? QJsonValue(QJsonValue::Null)
-                                                        : QJsonValue(q.value(2).toString())},
-                                       {u"markup"_s, amount(q.value(3))}});
-                       credit.insert(u"markups"_s, markups);
-                       feature.insert(u"credit_system"_s, credit);
-                       features[index] = feature;
+                       JsonValue &list = markups[q.value(0).toLongLong()];
+                       if (list.isUndefined())
+                           list = JsonValue::array();
+                       list.append(
+                           JsonValue::object({{"provider"_L1, q.value(1).toString()},
+                                              {"model"_L1, q.value(2).toString().isEmpty()
+                                                               ? JsonValue::null()
+                                                               : JsonValue(q.value(2).toString())},
+                                              {"markup"_L1, amount(q.value(3))}}));
                    }))
+    JsonValue features = JsonValue::array();
+    MD_TRY(eachRow(
+        db,
+        u"SELECT pk, id, name, type, default_markup, created_at FROM features"
+        " WHERE org_pk = ? AND env = ? ORDER BY pk"_s,
+        scope, [&](const QSqlQuery &q) {
+            JsonValue feature = JsonValue::object({{"id"_L1, q.value(1).toString()},
+                                                   {"name"_L1, q.value(2).toString()},
+                                                   {"type"_L1, q.value(3).toString()},
+                                                   {"created_at"_L1, q.value(5).toLongLong()}});
+            if (q.value(3).toString() == "credit_system"_L1)
+                feature.insert(u"credit_system"_s,
+                               JsonValue::object(
+                                   {{"default_markup"_L1,
+                                     q.value(4).isNull() ? JsonValue::null() : amount(q.value(4))},
+                                    {"markups"_L1,
+                                     markups.value(q.value(0).toLongLong(), JsonValue::array())}}));
+            features.append(feature);
+        }))
 
-    QJsonArray products;
-    MD_TRY(
-        eachRow(db,
-                u"SELECT id, version, name, group_name, is_add_on, is_default, archived, items,"
-                " free_trial, created_at FROM products WHERE org_pk = ? AND env = ? ORDER BY pk"_s,
-                scope, [&](const QSqlQuery &q) {
-                    products.append(QJsonObject{{u"id"_s, q.value(0).toString()},
-                                                {u"version"_s, q.value(1).toLongLong()},
-                                                {u"name"_s, q.value(2).toString()},
-                                                {u"group"_s, nullableText(q.value(3))},
-                                                {u"is_add_on"_s, q.value(4).toInt() != 0},
-                                                {u"is_default"_s, q.value(5).toInt() != 0},
-                                                {u"archived"_s, q.value(6).toInt() != 0},
-                                                {u"items"_s, storedJson(q.value(7))},
-                                                {u"free_trial"_s, storedJson(q.value(8))},
-                                                {u"created_at"_s, q.value(9).toLongLong()}});
-                }))
+    JsonValue products = JsonValue::array();
+    MD_TRY(eachRow(
+        db,
+        u"SELECT id, version, name, group_name, is_add_on, is_default, archived, items,"
+        " free_trial, created_at FROM products WHERE org_pk = ? AND env = ? ORDER BY pk"_s,
+        scope, [&](const QSqlQuery &q) {
+            products.append(JsonValue::object({{"id"_L1, q.value(0).toString()},
+                                               {"version"_L1, q.value(1).toLongLong()},
+                                               {"name"_L1, q.value(2).toString()},
+                                               {"group"_L1, nullableText(q.value(3))},
+                                               {"is_add_on"_L1, q.value(4).toInt() != 0},
+                                               {"is_default"_L1, q.value(5).toInt() != 0},
+                                               {"archived"_L1, q.value(6).toInt() != 0},
+                                               {"items"_L1, stored(q.value(7))},
+                                               {"free_trial"_L1, stored(q.value(8))},
+                                               {"created_at"_L1, q.value(9).toLongLong()}}));
+        }))
 
     // Children of customers are read per table in one pass each, then attached.
-    QHash<qint64, QJsonArray> processors, entities, customerProducts, balances, events;
+    QHash<qint64, JsonValue> processors, entities, customerProducts, balances, events;
     const QString customerJoin =
         u" JOIN customers c ON c.pk = x.customer_pk WHERE c.org_pk = ? AND c.env = ?"_s;
     MD_TRY(eachRow(db,
                    u"SELECT x.customer_pk, x.type, x.external_id FROM customer_processors x"_s +
                        customerJoin + u" ORDER BY x.customer_pk, x.type"_s,
                    scope, [&](const QSqlQuery &q) {
-                       processors[q.value(0).toLongLong()].append(QJsonObject{
-                           {u"type"_s, q.value(1).toString()}, {u"id"_s, q.value(2).toString()}});
+                       processors[q.value(0).toLongLong()].append(JsonValue::object(
+                           {{"type"_L1, q.value(1).toString()}, {"id"_L1, q.value(2).toString()}}));
                    }))
     MD_TRY(eachRow(
         db,
@@ -132,10 +128,10 @@ api::Result<QJsonObject> environment(const QSqlDatabase &db, qint64 orgPk, const
             customerJoin + u" ORDER BY x.pk"_s,
         scope, [&](const QSqlQuery &q) {
             entities[q.value(0).toLongLong()].append(
-                QJsonObject{{u"id"_s, q.value(1).toString()},
-                            {u"feature_id"_s, nullableText(q.value(2))},
-                            {u"name"_s, q.value(3).toString()},
-                            {u"created_at"_s, q.value(4).toLongLong()}});
+                JsonValue::object({{"id"_L1, q.value(1).toString()},
+                                   {"feature_id"_L1, nullableText(q.value(2))},
+                                   {"name"_L1, q.value(3).toString()},
+                                   {"created_at"_L1, q.value(4).toLongLong()}}));
         }))
     MD_TRY(eachRow(
         db,
@@ -147,32 +143,32 @@ api::Result<QJsonObject> environment(const QSqlDatabase &db, qint64 orgPk, const
             customerJoin + u" ORDER BY x.pk"_s,
         scope, [&](const QSqlQuery &q) {
             customerProducts[q.value(0).toLongLong()].append(
-                QJsonObject{{u"id"_s, q.value(1).toString()},
-                            {u"plan_id"_s, q.value(2).toString()},
-                            {u"version"_s, q.value(3).toLongLong()},
-                            {u"processor"_s, nullableText(q.value(4))},
-                            {u"subscription_id"_s, nullableText(q.value(5))},
-                            {u"schedule_id"_s, nullableText(q.value(6))},
-                            {u"status"_s, q.value(7).toString()},
-                            {u"quantity"_s, q.value(8).toLongLong()},
-                            {u"started_at"_s, q.value(9).toLongLong()},
-                            {u"current_period_start"_s, nullableInteger(q.value(10))},
-                            {u"current_period_end"_s, nullableInteger(q.value(11))},
-                            {u"trial_ends_at"_s, nullableInteger(q.value(12))},
-                            {u"canceled_at"_s, nullableInteger(q.value(13))},
-                            {u"expires_at"_s, nullableInteger(q.value(14))},
-                            {u"created_at"_s, q.value(15).toLongLong()}});
+                JsonValue::object({{"id"_L1, q.value(1).toString()},
+                                   {"plan_id"_L1, q.value(2).toString()},
+                                   {"version"_L1, q.value(3).toLongLong()},
+                                   {"processor"_L1, nullableText(q.value(4))},
+                                   {"subscription_id"_L1, nullableText(q.value(5))},
+                                   {"schedule_id"_L1, nullableText(q.value(6))},
+                                   {"status"_L1, q.value(7).toString()},
+                                   {"quantity"_L1, q.value(8).toLongLong()},
+                                   {"started_at"_L1, q.value(9).toLongLong()},
+                                   {"current_period_start"_L1, nullableInteger(q.value(10))},
+                                   {"current_period_end"_L1, nullableInteger(q.value(11))},
+                                   {"trial_ends_at"_L1, nullableInteger(q.value(12))},
+                                   {"canceled_at"_L1, nullableInteger(q.value(13))},
+                                   {"expires_at"_L1, nullableInteger(q.value(14))},
+                                   {"created_at"_L1, q.value(15).toLongLong()}}));
         }))
-    QHash<qint64, QJsonArray> rollovers;
+    QHash<qint64, JsonValue> rollovers;
     MD_TRY(eachRow(
         db,
         u"SELECT r.balance_pk, r.granted, r.balance, r.expires_at FROM rollovers r"
         " JOIN balances b ON b.pk = r.balance_pk WHERE b.org_pk = ? AND b.env = ? ORDER BY r.pk"_s,
         scope, [&](const QSqlQuery &q) {
             rollovers[q.value(0).toLongLong()].append(
-                QJsonObject{{u"granted"_s, amount(q.value(1))},
-                            {u"balance"_s, amount(q.value(2))},
-                            {u"expires_at"_s, q.value(3).toLongLong()}});
+                JsonValue::object({{"granted"_L1, amount(q.value(1))},
+                                   {"balance"_L1, amount(q.value(2))},
+                                   {"expires_at"_L1, q.value(3).toLongLong()}}));
         }))
     MD_TRY(eachRow(
         db,
@@ -184,30 +180,30 @@ api::Result<QJsonObject> environment(const QSqlDatabase &db, qint64 orgPk, const
         " LEFT JOIN entities e ON e.pk = b.entity_pk"
         " WHERE b.org_pk = ? AND b.env = ? ORDER BY b.customer_pk, b.pk DESC"_s,
         scope, [&](const QSqlQuery &q) {
-            QJsonValue reset = QJsonValue::Null;
+            JsonValue reset = JsonValue::null();
             if (!q.value(12).isNull()) {
-                QJsonObject r{{u"interval"_s, q.value(12).toString()},
-                              {u"resets_at"_s, nullableInteger(q.value(14))}};
+                JsonValue r = JsonValue::object({{"interval"_L1, q.value(12).toString()},
+                                                 {"resets_at"_L1, nullableInteger(q.value(14))}});
                 if (!q.value(13).isNull())
                     r.insert(u"interval_count"_s, q.value(13).toLongLong());
                 reset = r;
             }
-            balances[q.value(0).toLongLong()].append(
-                QJsonObject{{u"id"_s, q.value(2).toString()},
-                            {u"feature_id"_s, q.value(3).toString()},
-                            {u"customer_product_id"_s, nullableText(q.value(4))},
-                            {u"entity_id"_s, nullableText(q.value(5))},
-                            {u"included_grant"_s, amount(q.value(6))},
-                            {u"prepaid_grant"_s, amount(q.value(7))},
-                            {u"remaining"_s, amount(q.value(8))},
-                            {u"usage"_s, amount(q.value(9))},
-                            {u"unlimited"_s, q.value(10).toInt() != 0},
-                            {u"overage_allowed"_s, q.value(11).toInt() != 0},
-                            {u"reset"_s, reset},
-                            {u"price"_s, storedJson(q.value(15))},
-                            {u"expires_at"_s, nullableInteger(q.value(16))},
-                            {u"created_at"_s, q.value(17).toLongLong()},
-                            {u"rollovers"_s, rollovers.value(q.value(1).toLongLong())}});
+            balances[q.value(0).toLongLong()].append(JsonValue::object(
+                {{"id"_L1, q.value(2).toString()},
+                 {"feature_id"_L1, q.value(3).toString()},
+                 {"customer_product_id"_L1, nullableText(q.value(4))},
+                 {"entity_id"_L1, nullableText(q.value(5))},
+                 {"included_grant"_L1, amount(q.value(6))},
+                 {"prepaid_grant"_L1, amount(q.value(7))},
+                 {"remaining"_L1, amount(q.value(8))},
+                 {"usage"_L1, amount(q.value(9))},
+                 {"unlimited"_L1, q.value(10).toInt() != 0},
+                 {"overage_allowed"_L1, q.value(11).toInt() != 0},
+                 {"reset"_L1, reset},
+                 {"price"_L1, stored(q.value(15))},
+                 {"expires_at"_L1, nullableInteger(q.value(16))},
+                 {"created_at"_L1, q.value(17).toLongLong()},
+                 {"rollovers"_L1, rollovers.value(q.value(1).toLongLong(), JsonValue::array())}}));
         }))
     MD_TRY(
         eachRow(db,
@@ -217,18 +213,18 @@ api::Result<QJsonObject> environment(const QSqlDatabase &db, qint64 orgPk, const
                 " WHERE x.org_pk = ? AND x.env = ? ORDER BY x.pk"_s,
                 scope, [&](const QSqlQuery &q) {
                     events[q.value(0).toLongLong()].append(
-                        QJsonObject{{u"feature_id"_s, q.value(1).toString()},
-                                    {u"entity_id"_s, nullableText(q.value(2))},
-                                    {u"model_id"_s, nullableText(q.value(3))},
-                                    {u"tokens"_s, storedJson(q.value(4))},
-                                    {u"value"_s, amount(q.value(5))},
-                                    {u"properties"_s, storedJson(q.value(6))},
-                                    {u"timestamp"_s, q.value(7).toLongLong()},
-                                    {u"idempotency_key"_s, nullableText(q.value(8))},
-                                    {u"created_at"_s, q.value(9).toLongLong()}});
+                        JsonValue::object({{"feature_id"_L1, q.value(1).toString()},
+                                           {"entity_id"_L1, nullableText(q.value(2))},
+                                           {"model_id"_L1, nullableText(q.value(3))},
+                                           {"tokens"_L1, stored(q.value(4))},
+                                           {"value"_L1, amount(q.value(5))},
+                                           {"properties"_L1, stored(q.value(6))},
+                                           {"timestamp"_L1, q.value(7).toLongLong()},
+                                           {"idempotency_key"_L1, nullableText(q.value(8))},
+                                           {"created_at"_L1, q.value(9).toLongLong()}}));
                 }))
 
-    QJsonArray customers;
+    JsonValue customers = JsonValue::array();
     MD_TRY(eachRow(
         db,
         u"SELECT pk, id, name, email, fingerprint, metadata, send_email_receipts,"
@@ -236,38 +232,44 @@ api::Result<QJsonObject> environment(const QSqlDatabase &db, qint64 orgPk, const
         " WHERE org_pk = ? AND env = ? ORDER BY pk"_s,
         scope, [&](const QSqlQuery &q) {
             const qint64 pk = q.value(0).toLongLong();
-            customers.append(QJsonObject{
-                {u"id"_s, q.value(1).toString()},
-                {u"name"_s, q.value(2).toString()},
-                {u"email"_s, q.value(3).toString()},
-                {u"fingerprint"_s, nullableText(q.value(4))},
-                {u"metadata"_s, storedJson(q.value(5))},
-                {u"send_email_receipts"_s, q.value(6).toInt() != 0},
-                {u"config"_s, QJsonObject{{u"disable_pooled_balance"_s, q.value(7).toInt() != 0},
-                                          {u"disable_overage_billing"_s, q.value(8).toInt() != 0}}},
-                {u"created_at"_s, q.value(9).toLongLong()},
-                {u"processors"_s, processors.value(pk)},
-                {u"entities"_s, entities.value(pk)},
-                {u"products"_s, customerProducts.value(pk)},
-                {u"balances"_s, balances.value(pk)},
-                {u"usage_events"_s, events.value(pk)}});
+            const auto children = [&](const QHash<qint64, JsonValue> &byCustomer) {
+                return byCustomer.value(pk, JsonValue::array());
+            };
+            customers.append(JsonValue::object(
+                {{"id"_L1, q.value(1).toString()},
+                 {"name"_L1, q.value(2).toString()},
+                 {"email"_L1, q.value(3).toString()},
+                 {"fingerprint"_L1, nullableText(q.value(4))},
+                 {"metadata"_L1, stored(q.value(5))},
+                 {"send_email_receipts"_L1, q.value(6).toInt() != 0},
+                 {"config"_L1,
+                  JsonValue::object({{"disable_pooled_balance"_L1, q.value(7).toInt() != 0},
+                                     {"disable_overage_billing"_L1, q.value(8).toInt() != 0}})},
+                 {"created_at"_L1, q.value(9).toLongLong()},
+                 {"processors"_L1, children(processors)},
+                 {"entities"_L1, children(entities)},
+                 {"products"_L1, children(customerProducts)},
+                 {"balances"_L1, children(balances)},
+                 {"usage_events"_L1, children(events)}}));
         }))
 
-    QJsonArray rewards;
+    JsonValue rewards = JsonValue::array();
     MD_TRY(eachRow(db,
                    u"SELECT kind, record FROM rewards WHERE org_pk = ? AND env = ? ORDER BY pk"_s,
                    scope, [&](const QSqlQuery &q) {
-                       rewards.append(QJsonObject{{q.value(0).toString(), storedJson(q.value(1))}});
+                       JsonValue reward = JsonValue::object();
+                       reward.insert(q.value(0).toString(), stored(q.value(1)));
+                       rewards.append(reward);
                    }))
-    return QJsonObject{{u"features"_s, features},
-                       {u"products"_s, products},
-                       {u"customers"_s, customers},
-                       {u"rewards"_s, rewards}};
+    return JsonValue::object({{"features"_L1, features},
+                              {"products"_L1, products},
+                              {"customers"_L1, customers},
+                              {"rewards"_L1, rewards}});
 }
 
 } // namespace
 
-api::Result<QJsonObject> WorkspaceDumper::dump(const QSqlDatabase &db)
+api::Result<JsonValue> WorkspaceDumper::dump(const QSqlDatabase &db)
 {
     // One snapshot for the whole dump.
     QSqlQuery(db).exec(db.driverName() == "QPSQL"_L1 ? u"BEGIN ISOLATION LEVEL REPEATABLE READ"_s
@@ -281,7 +283,8 @@ api::Result<QJsonObject> WorkspaceDumper::dump(const QSqlDatabase &db)
     struct Org
     {
         qint64 pk;
-        QJsonObject json;
+        JsonValue json;
+        JsonValue processor;
     };
     QList<Org> orgs;
     MD_TRY(eachRow(
@@ -291,47 +294,45 @@ api::Result<QJsonObject> WorkspaceDumper::dump(const QSqlDatabase &db)
         " o.created_at FROM organizations o LEFT JOIN organizations m ON m.pk = o.master_org_pk"
         " ORDER BY o.pk"_s,
         {}, [&](const QSqlQuery &q) {
-            orgs.append(
-                {q.value(0).toLongLong(),
-                 QJsonObject{{u"id"_s, q.value(1).toString()},
-                             {u"slug"_s, q.value(2).toString()},
-                             {u"name"_s, q.value(3).toString()},
-                             {u"master_org"_s, nullableText(q.value(4))},
-                             {u"created_at"_s, q.value(10).toLongLong()},
-                             {u"processor"_s,
-                              QJsonObject{{u"test_secret_connected"_s, q.value(5).toInt() != 0},
-                                          {u"live_secret_connected"_s, q.value(6).toInt() != 0},
-                                          {u"test_account_id"_s, nullableText(q.value(7))},
-                                          {u"live_account_id"_s, nullableText(q.value(8))},
-                                          {u"linked_at"_s, nullableInteger(q.value(9))}}}}});
+            orgs.append({q.value(0).toLongLong(),
+                         JsonValue::object({{"id"_L1, q.value(1).toString()},
+                                            {"slug"_L1, q.value(2).toString()},
+                                            {"name"_L1, q.value(3).toString()},
+                                            {"master_org"_L1, nullableText(q.value(4))},
+                                            {"created_at"_L1, q.value(10).toLongLong()}}),
+                         JsonValue::object({{"test_secret_connected"_L1, q.value(5).toInt() != 0},
+                                            {"live_secret_connected"_L1, q.value(6).toInt() != 0},
+                                            {"test_account_id"_L1, nullableText(q.value(7))},
+                                            {"live_account_id"_L1, nullableText(q.value(8))},
+                                            {"linked_at"_L1, nullableInteger(q.value(9))}})});
         }))
-    QJsonArray organizations;
+    JsonValue organizations = JsonValue::array();
     for (Org &org : orgs) {
-        QJsonObject access{{u"test"_s, QJsonArray()}, {u"live"_s, QJsonArray()}};
+        JsonValue test = JsonValue::array();
+        JsonValue live = JsonValue::array();
         MD_TRY(eachRow(
             db,
             u"SELECT env, account_id FROM processor_access WHERE org_pk = ? ORDER BY env, account_id"_s,
             {org.pk}, [&](const QSqlQuery &q) {
-                QJsonArray list = access.value(q.value(0).toString()).toArray();
-                list.append(q.value(1).toString());
-                access.insert(q.value(0).toString(), list);
+                (q.value(0).toString() == "live"_L1 ? live : test).append(q.value(1).toString());
             }))
-        QJsonObject processor = org.json.value(u"processor"_s).toObject();
-        processor.insert(u"accessible_accounts"_s, access);
-        org.json.insert(u"processor"_s, processor);
-        QJsonArray keys;
+        org.processor.insert(u"accessible_accounts"_s,
+                             JsonValue::object({{"test"_L1, test}, {"live"_L1, live}}));
+        org.json.insert(u"processor"_s, org.processor);
+        JsonValue keys = JsonValue::array();
         MD_TRY(eachRow(
             db,
             u"SELECT env, prefix, hash, scopes, name, created_at FROM api_keys WHERE org_pk = ? ORDER BY pk"_s,
             {org.pk}, [&](const QSqlQuery &q) {
-                keys.append(QJsonObject{
-                    {u"env"_s, q.value(0).toString()},
-                    {u"prefix"_s, q.value(1).toString()},
-                    {u"hash"_s, q.value(2).toString()},
-                    {u"scopes"_s, QJsonArray::fromStringList(
-                                      q.value(3).toString().split(u' ', Qt::SkipEmptyParts))},
-                    {u"name"_s, q.value(4).toString()},
-                    {u"created_at"_s, q.value(5).toLongLong()}});
+                JsonValue scopes = JsonValue::array();
+                for (const QString &scope : q.value(3).toString().split(u' ', Qt::SkipEmptyParts))
+                    scopes.append(scope);
+                keys.append(JsonValue::object({{"env"_L1, q.value(0).toString()},
+                                               {"prefix"_L1, q.value(1).toString()},
+                                               {"hash"_L1, q.value(2).toString()},
+                                               {"scopes"_L1, scopes},
+                                               {"name"_L1, q.value(4).toString()},
+                                               {"created_at"_L1, q.value(5).toLongLong()}}));
             }))
         org.json.insert(u"api_keys"_s, keys);
         for (const QString &env : {u"test"_s, u"live"_s}) {
@@ -342,9 +343,9 @@ api::Result<QJsonObject> WorkspaceDumper::dump(const QSqlDatabase &db)
         }
         organizations.append(org.json);
     }
-    return QJsonObject{{u"format"_s, u"meterdesk-workspace"_s},
-                       {u"version"_s, WorkspaceLoader::FormatVersion},
-                       {u"organizations"_s, organizations}};
+    return JsonValue::object({{"format"_L1, u"meterdesk-workspace"_s},
+                              {"version"_L1, WorkspaceLoader::FormatVersion},
+                              {"organizations"_L1, organizations}});
 }
 
 #undef MD_TRY

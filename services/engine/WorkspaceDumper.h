@@ -2,9 +2,8 @@
 // loading the dump into an empty database reproduces the same workspace.
 #pragma once
 
-#include "services/api/Result.h"
+#include "services/api/JsonValue.h"
 
-#include <QJsonObject>
 #include <QSqlDatabase>
 
 namespace md::engine {
@@ -12,7 +11,7 @@ namespace md::engine {
 class WorkspaceDumper final
 {
 public:
-    static api::Result<QJsonObject> dump(const QSqlDatabase &db);
+    static api::Result<api::JsonValue> dump(const QSqlDatabase &db);
 };
 
 } // namespace md::engine

@@ -3,13 +3,14 @@
 #include "services/api/Balance.h"
 #include "services/api/JsonReader.h"
 #include "services/api/Product.h"
+#include "services/api/Reward.h"
 #include "services/api/WireCodec.h"
 #include "services/engine/ApiKeys.h"
 #include "services/engine/Scope.h"
 #include "services/engine/Sql.h"
+#include "services/engine/StoredJson.h"
 
 #include <QFile>
-#include <QJsonDocument>
 
 namespace md::engine {
 
@@ -27,13 +28,6 @@ constexpr std::pair<QLatin1StringView, int> PlanStatuses[] = {
     {"active"_L1, 0}, {"trialing"_L1, 1}, {"past_due"_L1, 2}, {"canceled"_L1, 3}, {"expired"_L1, 4},
 };
 constexpr std::pair<QLatin1StringView, int> Processors[] = {{"stripe"_L1, 0}, {"revenuecat"_L1, 1}};
-
-QString compactJson(const QJsonValue &value)
-{
-    if (value.isObject())
-        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
-    return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
-}
 
 QVariant orNull(const std::optional<QString> &value)
 {
@@ -478,14 +472,14 @@ private:
         const bool archived = product.field("archived"_L1).optBoolean().value_or(false);
         const JsonReader itemsReader = product.field("items"_L1);
         // Items and trial are the wire's product item and free trial (§2.5), strictly.
-        QJsonArray items;
+        QList<api::ProductItem> items;
         for (const JsonReader &itemReader : itemsReader.array()) {
             const api::ProductItem item = api::ProductItem::read(itemReader);
             if (product.ok() && !m_features.contains(item.featureId))
                 itemReader.field("feature_id"_L1)
                     .fail(
                         u"feature \"%1\" is not defined in this environment"_s.arg(item.featureId));
-            items.append(item.toJson());
+            items.append(item);
         }
         const JsonReader trialReader = product.field("free_trial"_L1);
         std::optional<api::FreeTrial> trial;
@@ -508,8 +502,8 @@ private:
         }
         return add(u"products"_s,
                    {pk.value(), scope.orgPk, scope.envWord(), id, version, name, orNull(group),
-                    int(isAddOn), int(isDefault), int(archived), compactJson(items),
-                    trial ? QVariant(compactJson(trial->toJson())) : QVariant(), createdAt});
+                    int(isAddOn), int(isDefault), int(archived), storedText(items),
+                    trial ? QVariant(storedText(*trial)) : QVariant(), createdAt});
     }
 
     api::Result<api::Done> customer(const JsonReader &customer, const Scope &scope)
@@ -524,8 +518,8 @@ private:
             fingerprintReader.isMissing() ? std::nullopt : fingerprintReader.nullableString();
         const qint64 createdAt = customer.field("created_at"_L1).integer();
         const JsonReader metadataReader = customer.field("metadata"_L1);
-        const QJsonObject metadata =
-            metadataReader.isMissing() ? QJsonObject() : metadataReader.object();
+        const api::JsonValue metadata =
+            metadataReader.isMissing() ? api::JsonValue::object() : metadataReader.object();
         const bool receipts = customer.field("send_email_receipts"_L1).optBoolean().value_or(false);
         const JsonReader config = customer.field("config"_L1);
         bool noPooled = false;
@@ -546,7 +540,7 @@ private:
         m_customerIds.insert(id);
         if (auto added =
                 add(u"customers"_s, {customerPk, scope.orgPk, scope.envWord(), id, name, email,
-                                     orNull(fingerprint), compactJson(metadata), int(receipts),
+                                     orNull(fingerprint), storedText(metadata), int(receipts),
                                      int(noPooled), int(noOverage), createdAt});
             !added)
             return added.error();
@@ -609,7 +603,13 @@ private:
         QList<std::pair<qint64, qsizetype>> order;
         order.reserve(balances.size());
         for (qsizetype i = 0; i < balances.size(); ++i)
-            order.append({balances.at(i).field("created_at"_L1).raw().toInteger(), i});
+            order.append({balances.at(i)
+                              .field("created_at"_L1)
+                              .raw()
+                              .numberText()
+                              .toByteArray()
+                              .toLongLong(),
+                          i});
         std::sort(order.begin(), order.end());
         QList<JsonReader> sorted;
         sorted.reserve(balances.size());
@@ -757,7 +757,7 @@ private:
                               reset ? QVariant(QString(api::toWire(reset->interval))) : QVariant(),
                               reset ? orNull(reset->intervalCount) : QVariant(),
                               reset ? orNull(reset->resetsAt) : QVariant(),
-                              price ? QVariant(compactJson(price->toJson())) : QVariant(),
+                              price ? QVariant(storedText(*price)) : QVariant(),
                               orNull(expiresAt),
                               createdAt});
             !added)
@@ -795,14 +795,15 @@ private:
         const std::optional<QString> modelId =
             modelReader.isMissing() ? std::nullopt : modelReader.nullableString();
         const JsonReader tokensReader = event.field("tokens"_L1);
-        const QJsonObject tokens = tokensReader.isMissing() ? QJsonObject() : tokensReader.object();
+        const api::JsonValue tokens =
+            tokensReader.isMissing() ? api::JsonValue::object() : tokensReader.object();
         if (!tokensReader.isMissing())
             for (const auto &[pool, count] : tokensReader.members())
                 count.integer();
         const api::Decimal value = event.field("value"_L1).decimal();
         const JsonReader propertiesReader = event.field("properties"_L1);
-        const QJsonObject properties =
-            propertiesReader.isMissing() ? QJsonObject() : propertiesReader.object();
+        const api::JsonValue properties =
+            propertiesReader.isMissing() ? api::JsonValue::object() : propertiesReader.object();
         const qint64 timestamp = event.field("timestamp"_L1).integer(1);
         const JsonReader keyReader = event.field("idempotency_key"_L1);
         const std::optional<QString> idempotencyKey =
@@ -817,12 +818,11 @@ private:
         auto pk = key(u"usage_events"_s);
         if (!pk)
             return pk.error();
-        return add(u"usage_events"_s,
-                   {pk.value(), scope.orgPk, scope.envWord(), customerPk,
-                    entityId ? QVariant(entities.value(*entityId)) : QVariant(),
-                    m_features.value(featureId), orNull(modelId), compactJson(tokens),
-                    value.toString(), compactJson(properties), timestamp, orNull(idempotencyKey),
-                    createdAt});
+        return add(u"usage_events"_s, {pk.value(), scope.orgPk, scope.envWord(), customerPk,
+                                       entityId ? QVariant(entities.value(*entityId)) : QVariant(),
+                                       m_features.value(featureId), orNull(modelId),
+                                       storedText(tokens), value.toString(), storedText(properties),
+                                       timestamp, orNull(idempotencyKey), createdAt});
     }
 
     api::Result<api::Done> reward(const JsonReader &reward, const Scope &scope)
@@ -834,10 +834,11 @@ private:
             reward.fail(u"a reward holds exactly one of \"coupon\" and \"feature_grant\""_s);
         MD_CHECK(reward)
         const JsonReader record = coupon.isMissing() ? grant : coupon;
-        const QJsonObject object = record.object();
+        // The record is the wire's (rewards.list answers it as stored), strictly.
+        const QString text = coupon.isMissing() ? storedText(api::FeatureGrantRecord::read(record))
+                                                : storedText(api::CouponRecord::read(record));
         const JsonReader idReader = record.field("id"_L1);
         const QString id = nonEmptyId(idReader);
-        record.field("name"_L1).string();
         const qint64 createdAt = record.field("created_at"_L1).integer();
         QStringList codes;
         for (const JsonReader &promo :
@@ -858,7 +859,7 @@ private:
             return pk.error();
         if (auto added = add(u"rewards"_s, {pk.value(), scope.orgPk, scope.envWord(), id,
                                             coupon.isMissing() ? u"feature_grant"_s : u"coupon"_s,
-                                            compactJson(object), createdAt});
+                                            text, createdAt});
             !added)
             return added.error();
         for (const QString &code : std::as_const(codes))
@@ -893,7 +894,7 @@ private:
 } // namespace
 
 api::Result<LoadSummary> WorkspaceLoader::load(const QSqlDatabase &db, Dialect dialect,
-                                               const QJsonObject &workspace)
+                                               const api::JsonValue &workspace)
 {
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
@@ -913,15 +914,12 @@ api::Result<LoadSummary> WorkspaceLoader::loadFile(const QSqlDatabase &db, Diale
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return ApiError::invalidRequest(u"cannot read %1: %2"_s.arg(path, file.errorString()));
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
-    if (error.error != QJsonParseError::NoError)
-        return ApiError::invalidInputs(
-            QString(), u"%1 is not valid JSON: %2 at byte %3"_s.arg(path, error.errorString())
-                           .arg(error.offset));
-    if (!document.isObject())
+    auto document = api::JsonValue::parse(file.readAll(), path);
+    if (!document)
+        return document.error();
+    if (!document.value().isObject())
         return ApiError::invalidInputs(QString(), u"%1 must hold a JSON object"_s.arg(path));
-    return load(db, dialect, document.object());
+    return load(db, dialect, document.value());
 }
 
 } // namespace md::engine

@@ -2,10 +2,8 @@
 // transaction: all of it, or nothing and an error naming the JSON path.
 #pragma once
 
-#include "services/api/Result.h"
+#include "services/api/JsonValue.h"
 #include "services/engine/Database.h"
-
-#include <QJsonObject>
 
 namespace md::engine {
 
@@ -22,7 +20,7 @@ class WorkspaceLoader final
 public:
     static constexpr int FormatVersion = 1;
     static api::Result<LoadSummary> load(const QSqlDatabase &db, Dialect dialect,
-                                         const QJsonObject &workspace);
+                                         const api::JsonValue &workspace);
     static api::Result<LoadSummary> loadFile(const QSqlDatabase &db, Dialect dialect,
                                              const QString &path);
 };

@@ -1,7 +1,6 @@
 #include "services/http/HttpRequestRules.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
+#include "services/api/ApiError.h"
 
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/core/error.hpp>
@@ -17,10 +16,8 @@ using namespace Qt::StringLiterals;
 
 HttpResponse HttpFailure::response() const
 {
-    const QJsonObject error{{u"message"_s, QString::fromUtf8(message)},
-                            {u"code"_s, QString::fromUtf8(code)}};
-    return {
-        status, "application/json", QJsonDocument(error).toJson(QJsonDocument::Compact), {}, true};
+    const api::ApiError error{status, QString::fromUtf8(code), QString::fromUtf8(message)};
+    return {status, "application/json", error.toJsonText(), {}, true};
 }
 
 void configureParser(RequestParser &parser, const HttpLimits &limits)

@@ -1,6 +1,7 @@
 #include "services/remote/NetworkWorker.h"
 
-#include <QJsonDocument>
+#include "services/api/JsonValue.h"
+
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSslError>
@@ -20,7 +21,7 @@ NetworkWorker::~NetworkWorker() = default;
 
 void NetworkWorker::post(const QUrl &url, const QByteArray &body,
                          const QList<std::pair<QByteArray, QByteArray>> &headers,
-                         std::shared_ptr<QPromise<api::Result<QJsonObject>>> promise)
+                         std::shared_ptr<QPromise<api::Result<QByteArray>>> promise)
 {
     if (!m_network)
         m_network = new QNetworkAccessManager(this);
@@ -41,7 +42,7 @@ void NetworkWorker::post(const QUrl &url, const QByteArray &body,
     });
 }
 
-api::Result<QJsonObject> NetworkWorker::outcome(QNetworkReply *reply)
+api::Result<QByteArray> NetworkWorker::outcome(QNetworkReply *reply)
 {
     const QString where = reply->url().toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -72,10 +73,11 @@ api::Result<QJsonObject> NetworkWorker::outcome(QNetworkReply *reply)
         }
     }
     if (status == 204)
-        return QJsonObject(); // no content (track_tokens with the async flag)
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(bytes, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+        return QByteArray(); // no content (track_tokens with the async flag)
+    // Parsed here only to tell a JSON answer from a proxy's HTML page; the
+    // caller decodes the text, numbers exact.
+    const auto document = api::JsonValue::parse(bytes, u"the answer"_s);
+    if (!document || !document.value().isObject()) {
         return ApiError{
             status >= 400 ? status : 502, u"invalid_response"_s,
             u"%1 answered HTTP %2 with a body that is not a JSON object; is this a Meterdesk or billing server?"_s
@@ -83,14 +85,14 @@ api::Result<QJsonObject> NetworkWorker::outcome(QNetworkReply *reply)
                 .arg(status)};
     }
     if (status >= 400) {
-        ApiError error = ApiError::fromJson(status, document.object());
+        ApiError error = ApiError::fromJsonText(status, bytes);
         if (error.code.isEmpty() || error.message.isEmpty())
             return ApiError{
                 status, u"invalid_response"_s,
                 u"%1 answered HTTP %2 without a {message, code} body"_s.arg(where).arg(status)};
         return error;
     }
-    return document.object();
+    return bytes;
 }
 
 } // namespace md::remote

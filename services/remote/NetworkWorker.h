@@ -3,7 +3,7 @@
 
 #include "services/api/Result.h"
 
-#include <QJsonObject>
+#include <QByteArray>
 #include <QObject>
 #include <QPromise>
 #include <QSslConfiguration>
@@ -26,10 +26,10 @@ public:
     // Called on the worker's thread only.
     void post(const QUrl &url, const QByteArray &body,
               const QList<std::pair<QByteArray, QByteArray>> &headers,
-              std::shared_ptr<QPromise<api::Result<QJsonObject>>> promise);
+              std::shared_ptr<QPromise<api::Result<QByteArray>>> promise);
 
 private:
-    static api::Result<QJsonObject> outcome(QNetworkReply *reply);
+    static api::Result<QByteArray> outcome(QNetworkReply *reply);
 
     QString m_apiKey;
     int m_timeoutMs;

@@ -3,14 +3,14 @@
 #include "services/api/WireCodec.h"
 #include "services/remote/NetworkWorker.h"
 
-#include <QJsonDocument>
-
 namespace md::remote {
 
 using namespace Qt::StringLiterals;
 using api::ApiError;
 
 namespace {
+
+const QByteArray EmptyBody = QByteArrayLiteral("{}");
 
 // A path segment for a URL, percent-encoded.
 QString segment(const QString &value)
@@ -39,32 +39,33 @@ RemoteBackend::~RemoteBackend()
     m_thread.wait();
 }
 
-QFuture<api::Result<QJsonObject>>
-RemoteBackend::post(const QString &path, const QJsonObject &body,
+QFuture<api::Result<QByteArray>>
+RemoteBackend::post(const QString &path, const QByteArray &body,
                     const QList<std::pair<QByteArray, QByteArray>> &headers)
 {
-    auto promise = std::make_shared<QPromise<api::Result<QJsonObject>>>();
-    QFuture<api::Result<QJsonObject>> future = promise->future();
+    auto promise = std::make_shared<QPromise<api::Result<QByteArray>>>();
+    QFuture<api::Result<QByteArray>> future = promise->future();
     promise->start();
     QUrl url = m_baseUrl;
     url.setPath(url.path().chopped(url.path().endsWith(u'/') ? 1 : 0) + path);
     QMetaObject::invokeMethod(
         m_worker,
-        [worker = m_worker, url, bytes = QJsonDocument(body).toJson(QJsonDocument::Compact),
-         headers, promise] { worker->post(url, bytes, headers, promise); },
+        [worker = m_worker, url, body, headers, promise] {
+            worker->post(url, body, headers, promise);
+        },
         Qt::QueuedConnection);
     return future;
 }
 
 template <typename T>
-backend::Reply<T> RemoteBackend::call(const QString &path, const QJsonObject &body,
+backend::Reply<T> RemoteBackend::call(const QString &path, const QByteArray &body,
                                       const QList<std::pair<QByteArray, QByteArray>> &headers)
 {
     return post(path, body, headers)
-        .then([path](const api::Result<QJsonObject> &answer) -> api::Result<T> {
+        .then([path](const api::Result<QByteArray> &answer) -> api::Result<T> {
             if (!answer)
                 return answer.error();
-            auto decoded = api::decode<T>(answer.value());
+            auto decoded = api::decodeBody<T>(answer.value());
             if (!decoded)
                 return ApiError{502, u"invalid_response"_s,
                                 u"the server's answer to %1 is not what the API promises: %2"_s.arg(
@@ -76,13 +77,13 @@ backend::Reply<T> RemoteBackend::call(const QString &path, const QJsonObject &bo
 backend::Reply<api::ListBalancesResponse>
 RemoteBackend::listBalances(const api::ListBalancesRequest &request)
 {
-    return call<api::ListBalancesResponse>(u"/v1/balances.list"_s, request.toJson());
+    return call<api::ListBalancesResponse>(u"/v1/balances.list"_s, api::toJsonText(request));
 }
 
 backend::Reply<api::ImportCustomerResponse>
 RemoteBackend::importCustomer(const api::ImportCustomerRequest &request)
 {
-    return call<api::ImportCustomerResponse>(u"/v1/billing.import"_s, request.toJson());
+    return call<api::ImportCustomerResponse>(u"/v1/billing.import"_s, api::toJsonText(request));
 }
 
 backend::Reply<api::TrackTokensResponse>
@@ -93,13 +94,13 @@ RemoteBackend::trackTokens(const api::TrackTokensRequest &request,
     if (idempotencyKey)
         headers.append({"Idempotency-Key", idempotencyKey->toUtf8()});
     if (!request.async)
-        return call<api::TrackTokensResponse>(u"/v1/balances.track_tokens"_s, request.toJson(),
-                                              headers);
+        return call<api::TrackTokensResponse>(u"/v1/balances.track_tokens"_s,
+                                              api::toJsonText(request), headers);
     // 204 with no body: stored for later. A server that applied the call at
     // once may still answer 200 with the usual body.
-    return post(u"/v1/balances.track_tokens"_s, request.toJson(), headers)
+    return post(u"/v1/balances.track_tokens"_s, api::toJsonText(request), headers)
         .then([customerId = request.customerId](
-                  const api::Result<QJsonObject> &answer) -> api::Result<api::TrackTokensResponse> {
+                  const api::Result<QByteArray> &answer) -> api::Result<api::TrackTokensResponse> {
             if (!answer)
                 return answer.error();
             if (answer.value().isEmpty()) {
@@ -108,45 +109,46 @@ RemoteBackend::trackTokens(const api::TrackTokensRequest &request,
                 accepted.queued = true;
                 return accepted;
             }
-            return api::decode<api::TrackTokensResponse>(answer.value());
+            return api::decodeBody<api::TrackTokensResponse>(answer.value());
         });
 }
 
 backend::Reply<api::UpdateRewardResponse>
 RemoteBackend::updateReward(const api::UpdateRewardRequest &request)
 {
-    return call<api::UpdateRewardResponse>(u"/v1/rewards.update"_s, request.toJson());
+    return call<api::UpdateRewardResponse>(u"/v1/rewards.update"_s, api::toJsonText(request));
 }
 
 backend::Reply<api::BillingPortalResponse>
 RemoteBackend::billingPortal(const QString &customerId, const api::BillingPortalRequest &request)
 {
     return call<api::BillingPortalResponse>(
-        u"/v1/customers/%1/billing_portal"_s.arg(segment(customerId)), request.toJson());
+        u"/v1/customers/%1/billing_portal"_s.arg(segment(customerId)), api::toJsonText(request));
 }
 
 backend::Reply<api::Product> RemoteBackend::updateProduct(const QString &productId,
                                                           const api::UpdateProductRequest &request)
 {
-    return call<api::Product>(u"/v1/products/%1"_s.arg(segment(productId)), request.toJson());
+    return call<api::Product>(u"/v1/products/%1"_s.arg(segment(productId)),
+                              api::toJsonText(request));
 }
 
 backend::Reply<api::LinkOrganizationResponse>
 RemoteBackend::linkOrganization(const api::LinkOrganizationRequest &request)
 {
     return call<api::LinkOrganizationResponse>(u"/v1/platform/organizations/stripe"_s,
-                                               request.toJson());
+                                               api::toJsonText(request));
 }
 
 backend::Reply<backend::ConnectionInfo> RemoteBackend::connectionInfo()
 {
     const QString location = m_baseUrl.toString(QUrl::RemoveUserInfo);
-    return post(u"/v1/meterdesk/whoami"_s, {})
+    return post(u"/v1/meterdesk/whoami"_s, EmptyBody)
         .then([location](
-                  const api::Result<QJsonObject> &answer) -> api::Result<backend::ConnectionInfo> {
+                  const api::Result<QByteArray> &answer) -> api::Result<backend::ConnectionInfo> {
             if (!answer)
                 return answer.error();
-            const api::JsonReader reader(answer.value());
+            const api::JsonReader reader = api::JsonReader::fromBody(answer.value());
             const api::JsonReader org = reader.field("organization"_L1);
             backend::ConnectionInfo info{
                 location, u"remote"_s, reader.field("environment"_L1).string(),
@@ -161,53 +163,56 @@ backend::Reply<api::Page<api::CustomerSummary>>
 RemoteBackend::listCustomers(const api::PageRequest &request)
 {
     return call<api::Page<api::CustomerSummary>>(u"/v1/meterdesk/customers.list"_s,
-                                                 request.toJson());
+                                                 api::toJsonText(request));
 }
 
 backend::Reply<api::Customer> RemoteBackend::customer(const QString &customerId)
 {
-    return call<api::Customer>(u"/v1/meterdesk/customers.get"_s, {{u"customer_id"_s, customerId}});
+    api::JsonWriter body;
+    body.beginObject().field("customer_id"_L1, customerId).endObject();
+    return call<api::Customer>(u"/v1/meterdesk/customers.get"_s, body.take());
 }
 
 backend::Reply<api::AboutInfo> RemoteBackend::about()
 {
-    return call<api::AboutInfo>(u"/v1/meterdesk/about"_s, {});
+    return call<api::AboutInfo>(u"/v1/meterdesk/about"_s, EmptyBody);
 }
 
 backend::Reply<api::Page<api::ModelInfo>> RemoteBackend::listModels()
 {
-    return call<api::Page<api::ModelInfo>>(u"/v1/meterdesk/models.list"_s, {});
+    return call<api::Page<api::ModelInfo>>(u"/v1/meterdesk/models.list"_s, EmptyBody);
 }
 
 backend::Reply<api::CallQuote> RemoteBackend::priceCall(const api::TrackTokensRequest &request)
 {
-    return call<api::CallQuote>(u"/v1/meterdesk/track_tokens.price"_s, request.toJson());
+    return call<api::CallQuote>(u"/v1/meterdesk/track_tokens.price"_s, api::toJsonText(request));
 }
 
 backend::Reply<api::Page<api::FeatureInfo>> RemoteBackend::listFeatures()
 {
-    return call<api::Page<api::FeatureInfo>>(u"/v1/meterdesk/features.list"_s, {});
+    return call<api::Page<api::FeatureInfo>>(u"/v1/meterdesk/features.list"_s, EmptyBody);
 }
 
 backend::Reply<api::Page<api::Product>> RemoteBackend::listProducts()
 {
-    return call<api::Page<api::Product>>(u"/v1/meterdesk/products.list"_s, {});
+    return call<api::Page<api::Product>>(u"/v1/meterdesk/products.list"_s, EmptyBody);
 }
 
 backend::Reply<api::Page<api::RewardEntry>> RemoteBackend::listRewards()
 {
-    return call<api::Page<api::RewardEntry>>(u"/v1/meterdesk/rewards.list"_s, {});
+    return call<api::Page<api::RewardEntry>>(u"/v1/meterdesk/rewards.list"_s, EmptyBody);
 }
 
 backend::Reply<api::Page<api::OrganizationInfo>> RemoteBackend::listOrganizations()
 {
-    return call<api::Page<api::OrganizationInfo>>(u"/v1/meterdesk/organizations.list"_s, {});
+    return call<api::Page<api::OrganizationInfo>>(u"/v1/meterdesk/organizations.list"_s, EmptyBody);
 }
 
 backend::Reply<api::Page<api::UsageEvent>>
 RemoteBackend::listUsageEvents(const api::PageRequest &request)
 {
-    return call<api::Page<api::UsageEvent>>(u"/v1/meterdesk/usage_events.list"_s, request.toJson());
+    return call<api::Page<api::UsageEvent>>(u"/v1/meterdesk/usage_events.list"_s,
+                                            api::toJsonText(request));
 }
 
 } // namespace md::remote

@@ -32,10 +32,11 @@ public:
     ~RemoteBackend() override;
     Q_DISABLE_COPY_MOVE(RemoteBackend)
 
-    // POSTs `body` to `path` (below the base URL) and returns the JSON object
-    // answered, or the error. The typed calls below are built on it.
-    QFuture<api::Result<QJsonObject>>
-    post(const QString &path, const QJsonObject &body,
+    // POSTs the JSON text `body` to `path` (below the base URL) and returns
+    // the JSON text answered (empty for 204), or the error. The typed calls
+    // below are built on it.
+    QFuture<api::Result<QByteArray>>
+    post(const QString &path, const QByteArray &body,
          const QList<std::pair<QByteArray, QByteArray>> &headers = {});
 
     backend::Reply<api::ListBalancesResponse>
@@ -70,7 +71,7 @@ public:
 
 private:
     template <typename T>
-    backend::Reply<T> call(const QString &path, const QJsonObject &body,
+    backend::Reply<T> call(const QString &path, const QByteArray &body,
                            const QList<std::pair<QByteArray, QByteArray>> &headers = {});
 
     QUrl m_baseUrl;

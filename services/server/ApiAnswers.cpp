@@ -1,6 +1,5 @@
 #include "services/server/ApiAnswers.h"
 
-#include <QJsonDocument>
 #include <QRandomGenerator>
 
 namespace md::server {
@@ -8,16 +7,15 @@ namespace md::server {
 using namespace Qt::StringLiterals;
 using api::ApiError;
 
-http::HttpResponse jsonAnswer(int status, const QJsonObject &body)
+http::HttpResponse jsonAnswer(int status, QByteArray body)
 {
-    return {
-        status, "application/json", QJsonDocument(body).toJson(QJsonDocument::Compact), {}, false};
+    return {status, "application/json", std::move(body), {}, false};
 }
 
 http::HttpResponse errorAnswer(const ApiError &error)
 {
     if (error.status != 500)
-        return jsonAnswer(error.status, error.toJson());
+        return jsonAnswer(error.status, error.toJsonText());
     // An internal error's words (the database's, say) name tables and values:
     // they go to the log under a reference, and the caller gets the reference.
     const QString reference = QString::number(QRandomGenerator::global()->generate(), 16);
@@ -25,7 +23,7 @@ http::HttpResponse errorAnswer(const ApiError &error)
     const ApiError shown{
         500, error.code,
         u"internal error (reference %1); the server's log has the details"_s.arg(reference)};
-    return jsonAnswer(500, shown.toJson());
+    return jsonAnswer(500, shown.toJsonText());
 }
 
 http::HttpResponse methodNotAllowed(const QByteArray &path, const QByteArray &allowed)

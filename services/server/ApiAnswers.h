@@ -5,11 +5,11 @@
 #include "services/api/ApiError.h"
 #include "services/http/HttpExchange.h"
 
-#include <QJsonObject>
+#include <QByteArray>
 
 namespace md::server {
 
-http::HttpResponse jsonAnswer(int status, const QJsonObject &body);
+http::HttpResponse jsonAnswer(int status, QByteArray body);
 http::HttpResponse errorAnswer(const api::ApiError &error);
 http::HttpResponse methodNotAllowed(const QByteArray &path, const QByteArray &allowed);
 api::ApiError shuttingDown();

@@ -21,9 +21,9 @@ template <typename T> Answer json(const api::Result<T> &result)
         return result.error();
     if constexpr (std::is_same_v<T, api::TrackTokensResponse>) {
         if (result.value().queued)
-            return std::optional<QJsonObject>(); // async: 204, no body
+            return std::optional<QByteArray>(); // async: 204, no body
     }
-    return std::optional<QJsonObject>(result.value().toJson());
+    return std::optional<QByteArray>(api::toJsonText(result.value()));
 }
 
 // Decodes `body` as T, then runs `call` with it.
@@ -106,20 +106,27 @@ ApiRoutes::ApiRoutes()
 
     // Meterdesk extensions (docs/openapi.yaml).
     // Any valid key may ask who it is: the answer is only its own identity.
-    m_exact.insert(
-        "/v1/meterdesk/whoami",
-        {false,
-         [](BillingService &, const KeyContext &k, const api::JsonReader &, const RequestInfo &) {
-             return Answer(QJsonObject{
-                 {u"organization"_s,
-                  QJsonObject{{u"id"_s, k.orgId}, {u"slug"_s, k.orgSlug}, {u"name"_s, k.orgName}}},
-                 {u"environment"_s, k.scope.envWord()},
-                 {u"scopes"_s, QJsonArray::fromStringList(k.scopes)}});
-         }});
+    m_exact.insert("/v1/meterdesk/whoami",
+                   {false, [](BillingService &, const KeyContext &k, const api::JsonReader &,
+                              const RequestInfo &) {
+                        api::JsonWriter writer;
+                        writer.beginObject()
+                            .key("organization"_L1)
+                            .beginObject()
+                            .field("id"_L1, k.orgId)
+                            .field("slug"_L1, k.orgSlug)
+                            .field("name"_L1, k.orgName)
+                            .endObject()
+                            .field("environment"_L1, k.scope.envWord())
+                            .key("scopes"_L1);
+                        api::writeStrings(writer, k.scopes);
+                        writer.endObject();
+                        return Answer(writer.take());
+                    }});
     // Any valid key, too: the version and price catalogue are no organization's.
     m_exact.insert("/v1/meterdesk/about",
                    {false, [](BillingService &s, const KeyContext &, const api::JsonReader &,
-                              const RequestInfo &) { return Answer(s.about().toJson()); }});
+                              const RequestInfo &) { return Answer(api::toJsonText(s.about())); }});
     m_exact.insert("/v1/meterdesk/customers.list",
                    bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listCustomers(k, r);

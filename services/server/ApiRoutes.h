@@ -9,7 +9,6 @@
 
 #include <QByteArray>
 #include <QHash>
-#include <QJsonObject>
 
 #include <functional>
 #include <optional>
@@ -22,8 +21,8 @@ struct RequestInfo
     QByteArray query; // the URL's query, percent-encoded
 };
 
-// A route's answer: a JSON body, or none for 204 No Content.
-using Answer = api::Result<std::optional<QJsonObject>>;
+// A route's answer: a JSON body's text, or none for 204 No Content.
+using Answer = api::Result<std::optional<QByteArray>>;
 // `body` is read from the request's text (JsonReader::fromBody).
 using Work = std::function<Answer(engine::BillingService &, const engine::KeyContext &,
                                   const api::JsonReader &body, const RequestInfo &info)>;

@@ -49,7 +49,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, pointer);
         QFETCH(QByteArray, value);
-        const QJsonObject full = parse(FullProduct);
+        const JsonValue full = parse(FullProduct);
         verifyRoundTrip<Product>(pointer.isEmpty() ? full : replaced(full, pointer, value));
     }
 
@@ -69,22 +69,24 @@ private Q_SLOTS:
     void productDefaults()
     {
         // archived may be omitted (false); an item's interval may be omitted (one-off).
-        QJsonObject json = replaced(parse(FullProduct), u"archived"_s, {});
+        JsonValue json = replaced(parse(FullProduct), u"archived"_s, {});
         json = replaced(json, u"items.1.interval"_s, {});
         const auto product = decode<Product>(json);
         QVERIFY2(product.ok(), qPrintable(product.ok() ? QString() : product.error().message));
         QVERIFY(!product.value().archived);
         QVERIFY(!product.value().items.at(1).interval);
-        QCOMPARE(product.value().toJson(), parse(FullProduct));
+        QCOMPARE(md::test::canonicalText(product.value()),
+                 md::test::canonicalText(parse(FullProduct)));
     }
 
     void productIgnoresUnknownKeys()
     {
-        QJsonObject json = replaced(parse(FullProduct), u"description"_s, "\"new\"");
+        JsonValue json = replaced(parse(FullProduct), u"description"_s, "\"new\"");
         json = replaced(json, u"items.0.display"_s, "{}");
         const auto product = decode<Product>(json);
         QVERIFY(product.ok());
-        QCOMPARE(product.value().toJson(), parse(FullProduct));
+        QCOMPARE(md::test::canonicalText(product.value()),
+                 md::test::canonicalText(parse(FullProduct)));
     }
 
     void productRejects_data()
@@ -136,8 +138,9 @@ private Q_SLOTS:
             << u"items[0].usage_model: \"postpaid\" is not one of"_s;
         QTest::newRow("item price negative")
             << u"items.1.price"_s << QByteArray("-1") << u"items[1].price: must not be negative"_s;
-        QTest::newRow("item price too precise") << u"items.1.price"_s << QByteArray("0.0000000001")
-                                                << u"items[1].price: the number is out of range"_s;
+        QTest::newRow("item price too precise")
+            << u"items.1.price"_s << QByteArray("0.0000000001")
+            << u"items[1].price: 0.0000000001 has 10 decimal places"_s;
         QTest::newRow("item billing_units zero")
             << u"items.0.billing_units"_s << QByteArray("0")
             << u"items[0].billing_units: must be greater than 0"_s;

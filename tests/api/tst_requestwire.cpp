@@ -357,7 +357,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, pointer);
         QFETCH(QByteArray, value);
-        QJsonObject full = parse(trackResponse());
+        JsonValue full = parse(trackResponse());
         if (!pointer.isEmpty())
             full = replaced(full, pointer, value);
         if (QTest::currentDataTag() == QByteArrayView("event name, several features"))

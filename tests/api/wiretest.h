@@ -5,9 +5,6 @@
 #include "services/api/WireCodec.h"
 #include "tests/support/JsonEdit.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QTest>
 
 #include <functional>
@@ -16,21 +13,20 @@ namespace wiretest {
 
 using namespace Qt::StringLiterals;
 
-inline QJsonObject parse(const QByteArray &json)
-{
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError || !document.isObject())
-        qFatal("fixture is not a JSON object: %s at %d", qPrintable(error.errorString()),
-               int(error.offset));
-    return document.object();
-}
-
+using md::test::canonical;
 using md::test::jsonValue;
 using md::test::replaced;
 
+inline md::api::JsonValue parse(const QByteArray &json)
+{
+    const md::api::JsonValue value = jsonValue(json);
+    if (!value.isObject())
+        qFatal("fixture is not a JSON object");
+    return value;
+}
+
 template <typename T, typename Read>
-md::api::Result<T> decodeWith(const QJsonValue &value, Read read)
+md::api::Result<T> decodeWith(const md::api::JsonValue &value, Read read)
 {
     const md::api::JsonReader reader(value);
     T decoded = std::invoke(read, reader);
@@ -39,16 +35,30 @@ md::api::Result<T> decodeWith(const QJsonValue &value, Read read)
     return decoded;
 }
 
-// Decodes `json`, re-encodes it to exactly `json`, and decodes that to an equal value.
-template <typename T, typename Read = decltype(&T::read), typename Write = decltype(&T::toJson)>
-void verifyRoundTrip(const QJsonObject &json, Read read = &T::read, Write write = &T::toJson)
+// The JSON a value writes, through `write(JsonWriter &)` or another writer member.
+template <typename T, typename Write> md::api::JsonValue written(const T &value, Write write)
+{
+    md::api::JsonWriter writer;
+    std::invoke(write, value, writer);
+    return jsonValue(writer.take());
+}
+
+template <typename T> void writeDefault(const T &value, md::api::JsonWriter &writer)
+{
+    value.write(writer);
+}
+
+// Decodes `json`, re-encodes it to the same JSON (members in any order,
+// every number as written), and decodes that to an equal value.
+template <typename T, typename Read = decltype(&T::read),
+          typename Write = decltype(&writeDefault<T>)>
+void verifyRoundTrip(const md::api::JsonValue &json, Read read = &T::read,
+                     Write write = &writeDefault<T>)
 {
     const md::api::Result<T> decoded = decodeWith<T>(json, read);
     QVERIFY2(decoded.ok(), qPrintable(decoded.ok() ? QString() : decoded.error().message));
-    const QJsonObject encoded = std::invoke(write, decoded.value());
-    QCOMPARE(QJsonDocument(encoded).toJson(QJsonDocument::Compact),
-             QJsonDocument(json).toJson(QJsonDocument::Compact));
-    QCOMPARE(encoded, json);
+    const md::api::JsonValue encoded = written(decoded.value(), write);
+    QCOMPARE(canonical(encoded).toJson(), canonical(json).toJson());
     const md::api::Result<T> again = decodeWith<T>(encoded, read);
     QVERIFY(again.ok());
     QVERIFY(again.value() == decoded.value());
@@ -72,7 +82,7 @@ inline void addPointerColumns()
 }
 
 template <typename T, typename Read = decltype(&T::read)>
-void verifyPointerRejects(const QJsonObject &full, Read read = &T::read)
+void verifyPointerRejects(const md::api::JsonValue &full, Read read = &T::read)
 {
     QFETCH(QString, pointer);
     QFETCH(QByteArray, value);
@@ -137,7 +147,7 @@ inline const QByteArray FullCustomer = R"({"id":"acme","name":"Acme Inc",
        "tierBehavior":"graduated","billingUnits":100,"billingMethod":"usage_based","maxPurchase":null},
      "expiresAt":null}]},
   "seats":{"featureId":"seats","granted":5,"remaining":2,"usage":3,"unlimited":false,
-   "overageAllowed":false,"nextResetAt":null,
+   "overageAllowed":false,"maxPurchase":null,"nextResetAt":null,
    "breakdown":[{"id":"bal_2","planId":null,"includedGrant":5,"prepaidGrant":0,"remaining":2,
      "usage":3,"unlimited":false,"reset":null,"price":null,"expiresAt":1767225600000}]}},
  "flags":{"sso":{"id":"flag_1","plan_id":"pro","expires_at":null,"feature_id":"sso"}},

@@ -3,25 +3,25 @@
 #pragma once
 
 #include "services/engine/Engine.h"
+#include "tests/support/JsonEdit.h"
 #include "tests/support/TestDatabase.h"
 
 #include <QFile>
-#include <QJsonDocument>
 #include <QTest>
 
 #include <memory>
 
 namespace md::test {
 
-inline QJsonObject readJsonFile(const QString &path)
+inline api::JsonValue readJsonFile(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         qFatal("cannot read %s", qPrintable(path));
-    return QJsonDocument::fromJson(file.readAll()).object();
+    return jsonValue(file.readAll());
 }
 
-inline QJsonObject smallWorkspace()
+inline api::JsonValue smallWorkspace()
 {
     return readJsonFile(QStringLiteral(MD_TEST_DATA_DIR "/small.json"));
 }

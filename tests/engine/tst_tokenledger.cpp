@@ -107,7 +107,7 @@ private Q_SLOTS:
     {
         m_fixture = std::make_unique<test::EngineFixture>(); // a fresh workspace for each case
         MD_OPEN_FIXTURE(*m_fixture);
-        QVERIFY(m_fixture->engine->loadWorkspace(QJsonDocument::fromJson(Workspace).object()).ok());
+        QVERIFY(m_fixture->engine->loadWorkspace(test::jsonValue(Workspace)).ok());
         m_fixture->engine->setCatalogue(std::make_shared<engine::PriceCatalogue>(
             engine::PriceCatalogue::fromJson(Prices).value()));
         m_scope = m_fixture->engine->authenticate(u"sk_test_ledger000000000000000000000000"_s)

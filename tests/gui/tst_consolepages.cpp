@@ -13,6 +13,7 @@
 #include "services/engine/PriceCatalogue.h"
 #include "services/engine/TokenPricing.h"
 #include "tests/gui/GuiBackend.h"
+#include "tests/support/JsonEdit.h"
 #include "tests/support/TestDatabase.h"
 #include "views/AboutDialog.h"
 #include "views/BalancesPage.h"
@@ -95,8 +96,8 @@ private Q_SLOTS:
             options.customers = 80;
             options.nowMs = QDateTime::currentMSecsSinceEpoch();
             options.testSecret = Key;
-            const QJsonObject demo = engine::DemoWorkspace::build(options);
-            QVERIFY(setup.loadWorkspace(demo).ok());
+            const QJsonObject demo = test::toQt(engine::DemoWorkspace::build(options));
+            QVERIFY(setup.loadWorkspace(test::fromQt(demo)).ok());
             const QJsonArray customers =
                 demo.value(u"organizations"_s)[0][u"test"_s][u"customers"_s].toArray();
             for (const QJsonValue &customer : customers) {

@@ -10,6 +10,7 @@
 #include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
 #include "tests/gui/GuiBackend.h"
+#include "tests/support/JsonEdit.h"
 #include "tests/support/TestDatabase.h"
 #include "views/ImportCommitPage.h"
 #include "views/ImportMappingPage.h"
@@ -18,6 +19,7 @@
 #include "views/ImportSourcePage.h"
 #include "views/ImportValidationPage.h"
 #include "views/ImportWizard.h"
+#include <QJsonObject>
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
@@ -93,8 +95,8 @@ private Q_SLOTS:
             options.customers = 20;
             options.testSecret = Key;
             options.nowMs = QDateTime::currentMSecsSinceEpoch();
-            const QJsonObject demo = engine::DemoWorkspace::build(options);
-            const auto loaded = setup.loadWorkspace(demo);
+            const QJsonObject demo = test::toQt(engine::DemoWorkspace::build(options));
+            const auto loaded = setup.loadWorkspace(test::fromQt(demo));
             QVERIFY(loaded.ok());
             m_existing =
                 demo.value(u"organizations"_s)[0][u"test"_s][u"customers"_s][0][u"id"_s].toString();

@@ -4,6 +4,7 @@
 #include "models/ImportSource.h"
 #include "services/backend/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
+#include <QJsonObject>
 
 #include <QDateTime>
 #include <QFile>

@@ -21,7 +21,7 @@ api::UsageEvent usageEvent(const QString &customer, const QString &model, const 
     e.modelId = model;
     e.value = *api::Decimal::parse(QString::fromLatin1(value));
     e.timestamp = at;
-    e.tokens = QJsonObject{{u"input_tokens"_s, input}, {u"output_tokens"_s, 1}};
+    e.tokens = {{u"input_tokens"_s, input}, {u"output_tokens"_s, 1}};
     return e;
 }
 

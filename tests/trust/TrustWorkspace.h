@@ -7,6 +7,7 @@
 #pragma once
 
 #include "services/engine/Engine.h"
+#include "tests/support/JsonEdit.h"
 
 #include <QByteArray>
 #include <QJsonArray>
@@ -80,7 +81,7 @@ inline QString loadTrustWorkspace(const QString &location, int customers)
     engine::Engine setup(location);
     if (auto opened = setup.open(); !opened)
         return opened.error().message;
-    if (auto loaded = setup.loadWorkspace(trustWorkspace(customers)); !loaded)
+    if (auto loaded = setup.loadWorkspace(fromQt(trustWorkspace(customers))); !loaded)
         return loaded.error().message;
     return {};
 }

@@ -12,6 +12,7 @@
 #include "services/engine/Sql.h"
 #include "tests/conformance/ServerProcess.h"
 #include "tests/support/HttpClient.h"
+#include "tests/support/JsonEdit.h"
 #include "tests/support/TestDatabase.h"
 
 #include <QDirIterator>
@@ -150,7 +151,7 @@ private Q_SLOTS:
         {
             engine::Engine setup(m_database.location());
             QVERIFY(setup.open().ok());
-            auto loaded = setup.loadWorkspace(workspace());
+            auto loaded = setup.loadWorkspace(test::fromQt(workspace()));
             QVERIFY2(loaded.ok(), loaded.ok() ? "" : qPrintable(loaded.error().message));
         }
         const QString problem = m_server.start(m_database.location());
