@@ -12,6 +12,7 @@
 #include "services/engine/TokenPricing.h"
 #include "services/remote/RemoteBackend.h"
 #include "tests/support/HttpClient.h"
+#include "tests/support/StubBackend.h"
 #include "tests/trust/TrustWorkspace.h"
 
 #include <QCommandLineParser>
@@ -57,7 +58,7 @@ api::TrackTokensRequest call(int customer, bool async)
 // figures measure the server rather than the client (RemoteBackend's
 // QNetworkAccessManager costs more CPU per call than the server does, on the
 // same two cores).
-class LeanClient final : public backend::BillingBackend
+class LeanClient final : public test::StubBackend
 {
 public:
     LeanClient(const QUrl &url, const QString &secret)
@@ -83,33 +84,6 @@ public:
         }
         return QtFuture::makeReadyFuture(std::move(result));
     }
-
-#define MD_BENCH_UNUSED(type, name, ...)                                                           \
-    backend::Reply<type> name(__VA_ARGS__) override                                                \
-    {                                                                                              \
-        return QtFuture::makeReadyFuture(                                                          \
-            api::Result<type>(api::ApiError::notImplemented(u"" #name ""_s)));                     \
-    }
-    MD_BENCH_UNUSED(api::ListBalancesResponse, listBalances, const api::ListBalancesRequest &)
-    MD_BENCH_UNUSED(api::ImportCustomerResponse, importCustomer, const api::ImportCustomerRequest &)
-    MD_BENCH_UNUSED(api::UpdateRewardResponse, updateReward, const api::UpdateRewardRequest &)
-    MD_BENCH_UNUSED(api::BillingPortalResponse, billingPortal, const QString &,
-                    const api::BillingPortalRequest &)
-    MD_BENCH_UNUSED(api::Product, updateProduct, const QString &, const api::UpdateProductRequest &)
-    MD_BENCH_UNUSED(api::LinkOrganizationResponse, linkOrganization,
-                    const api::LinkOrganizationRequest &)
-    MD_BENCH_UNUSED(backend::ConnectionInfo, connectionInfo)
-    MD_BENCH_UNUSED(api::Page<api::CustomerSummary>, listCustomers, const api::PageRequest &)
-    MD_BENCH_UNUSED(api::Customer, customer, const QString &)
-    MD_BENCH_UNUSED(api::Page<api::FeatureInfo>, listFeatures)
-    MD_BENCH_UNUSED(api::Page<api::Product>, listProducts)
-    MD_BENCH_UNUSED(api::Page<api::RewardEntry>, listRewards)
-    MD_BENCH_UNUSED(api::Page<api::OrganizationInfo>, listOrganizations)
-    MD_BENCH_UNUSED(api::Page<api::UsageEvent>, listUsageEvents, const api::PageRequest &)
-    MD_BENCH_UNUSED(api::AboutInfo, about)
-    MD_BENCH_UNUSED(api::Page<api::ModelInfo>, listModels)
-    MD_BENCH_UNUSED(api::CallQuote, priceCall, const api::TrackTokensRequest &)
-#undef MD_BENCH_UNUSED
 
 private:
     test::HttpClient m_http;

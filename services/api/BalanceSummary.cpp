@@ -137,6 +137,9 @@ bool BalanceSummary::add(const BalanceRow &row)
     remaining = *left;
     usage = *used;
     unlimited = unlimited || row.unlimited;
+    // Pay-per-use rows bill what goes past the grant: overage is allowed.
+    overageAllowed =
+        overageAllowed || (row.price && row.price->billingMethod == BillingMethod::UsageBased);
     if (row.price && row.price->maxPurchase &&
         (!maxPurchase || *maxPurchase < *row.price->maxPurchase))
         maxPurchase = row.price->maxPurchase;

@@ -44,8 +44,9 @@ struct BalanceSummary
     QList<BalanceBreakdownRow> breakdown;
 
     // Adds a balance row: its grants, remaining and usage to the totals, its
-    // reset to the next reset, its price's max_purchase to the maximum, the
-    // row to the breakdown. False on overflow.
+    // reset to the next reset, its price's max_purchase to the maximum (and
+    // a pay-per-use price allows overage), the row to the breakdown. False
+    // on overflow.
     [[nodiscard]] bool add(const BalanceRow &row);
 
     static BalanceSummary read(const JsonReader &reader);

@@ -133,9 +133,7 @@ Customer Customer::read(const JsonReader &reader)
     customer.env = readEnvironment(reader.field("env"_L1));
     customer.metadata = reader.field("metadata"_L1).object();
     customer.sendEmailReceipts = reader.field("sendEmailReceipts"_L1).boolean();
-    const JsonReader controls = reader.field("billingControls"_L1);
-    controls.object();
-    customer.autoTopups = readRawArray(controls.field("autoTopups"_L1));
+    customer.billingControls = BillingControls::read(reader.field("billingControls"_L1));
     customer.subscriptions = readList<Subscription>(reader.field("subscriptions"_L1));
     customer.purchases = readRawArray(reader.field("purchases"_L1));
     customer.licenses = readRawArray(reader.field("licenses"_L1));
@@ -162,12 +160,9 @@ void Customer::write(JsonWriter &writer) const
         writer.key(it.key()).beginObject().field("id"_L1, it.value()).endObject();
     writer.endObject().field("env"_L1, toWire(env)).key("metadata"_L1);
     metadata.write(writer);
-    writer.field("sendEmailReceipts"_L1, sendEmailReceipts)
-        .key("billingControls"_L1)
-        .beginObject()
-        .key("autoTopups"_L1);
-    autoTopups.write(writer);
-    writer.endObject().key("subscriptions"_L1);
+    writer.field("sendEmailReceipts"_L1, sendEmailReceipts).key("billingControls"_L1);
+    billingControls.write(writer);
+    writer.key("subscriptions"_L1);
     writeList(writer, subscriptions);
     writer.key("purchases"_L1);
     purchases.write(writer);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "services/api/BalanceSummary.h"
+#include "services/api/BillingControls.h"
 #include "services/api/Environment.h"
 
 namespace md::api {
@@ -70,7 +71,7 @@ struct Customer
     Environment env = Environment::Sandbox;
     JsonValue metadata = JsonValue::object();
     bool sendEmailReceipts = false;
-    JsonValue autoTopups = JsonValue::array(); // billingControls.autoTopups, entries kept as sent
+    BillingControls billingControls; // the customer's own (an entity's are asked for apart)
     QList<Subscription> subscriptions;
     JsonValue purchases = JsonValue::array(); // entries kept as sent (shape not shown)
     JsonValue licenses = JsonValue::array();  // entries kept as sent (shape not shown)

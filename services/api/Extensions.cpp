@@ -1,5 +1,7 @@
 #include "services/api/Extensions.h"
 
+#include "services/api/BillingControls.h"
+
 #include "services/api/WireCodec.h"
 
 namespace md::api {
@@ -223,13 +225,16 @@ void CatalogueInfo::write(JsonWriter &writer) const
 AboutInfo AboutInfo::read(const JsonReader &reader)
 {
     reader.object();
-    return {reader.field("version"_L1).string(), CatalogueInfo::read(reader.field("catalogue"_L1))};
+    return {reader.field("version"_L1).string(), CatalogueInfo::read(reader.field("catalogue"_L1)),
+            QueueCounts::read(reader.field("track_queue"_L1))};
 }
 
 void AboutInfo::write(JsonWriter &writer) const
 {
     writer.beginObject().field("version"_L1, version).key("catalogue"_L1);
     catalogue.write(writer);
+    writer.key("track_queue"_L1);
+    trackQueue.write(writer);
     writer.endObject();
 }
 
@@ -302,5 +307,7 @@ template struct Page<RewardEntry>;
 template struct Page<UsageEvent>;
 template struct Page<Product>;
 template struct Page<ModelInfo>;
+template struct Page<UsageAlertEvent>;
+template struct Page<FailedEvent>;
 
 } // namespace md::api

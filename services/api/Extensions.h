@@ -3,6 +3,7 @@
 #pragma once
 
 #include "services/api/Decimal.h"
+#include "services/api/FailedEvent.h"
 #include "services/api/Product.h"
 #include "services/api/UpdateReward.h"
 #include "services/api/WireCodec.h"
@@ -146,6 +147,8 @@ struct AboutInfo
 {
     QString version;
     CatalogueInfo catalogue;
+    // The asking key's environment: async calls waiting, and failed ones.
+    QueueCounts trackQueue;
 
     static AboutInfo read(const JsonReader &reader);
     void write(JsonWriter &writer) const;

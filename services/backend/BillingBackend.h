@@ -4,6 +4,7 @@
 // RemoteBackend must behave alike: tests/conformance checks that they do.
 #pragma once
 
+#include "services/api/BillingControls.h"
 #include "services/api/BillingPortal.h"
 #include "services/api/Customer.h"
 #include "services/api/Extensions.h"
@@ -74,6 +75,19 @@ public:
     // cost there (the customer's markups applied), recording nothing.
     virtual Reply<api::Page<api::ModelInfo>> listModels() = 0;
     virtual Reply<api::CallQuote> priceCall(const api::TrackTokensRequest &request) = 0;
+    // Billing controls of a customer or one entity (docs/billing-controls.md),
+    // the alerts they fired, and async calls that failed after acceptance.
+    virtual Reply<api::BillingControlsAnswer> billingControls(const api::ControlsOwner &owner) = 0;
+    virtual Reply<api::BillingControlsAnswer>
+    updateBillingControls(const api::UpdateBillingControlsRequest &request) = 0;
+    virtual Reply<api::Page<api::UsageAlertEvent>>
+    listUsageAlerts(const api::PageRequest &request) = 0;
+    virtual Reply<api::Page<api::FailedEvent>>
+    listFailedEvents(const api::PageRequest &request) = 0;
+    virtual Reply<api::FailedEventOutcome>
+    retryFailedEvents(const api::FailedEventIds &request) = 0;
+    virtual Reply<api::FailedEventOutcome>
+    discardFailedEvents(const api::FailedEventIds &request) = 0;
 };
 
 } // namespace md::backend

@@ -212,9 +212,7 @@ Reply<ConnectionInfo> EngineBackend::connectionInfo()
 Reply<api::AboutInfo> EngineBackend::about()
 {
     return run<api::AboutInfo>(
-        [](engine::BillingService &s, const engine::KeyContext &) -> api::Result<api::AboutInfo> {
-            return s.about();
-        });
+        [](engine::BillingService &s, const engine::KeyContext &k) { return s.about(k); });
 }
 
 Reply<api::Page<api::CustomerSummary>> EngineBackend::listCustomers(const api::PageRequest &request)
@@ -272,6 +270,48 @@ Reply<api::CallQuote> EngineBackend::priceCall(const api::TrackTokensRequest &re
 {
     return runReceived<api::CallQuote>(
         request, [](auto &s, const auto &k, const auto &r) { return s.priceCall(k, r); });
+}
+
+Reply<api::BillingControlsAnswer> EngineBackend::billingControls(const api::ControlsOwner &owner)
+{
+    return runReceived<api::BillingControlsAnswer>(
+        owner, [](auto &s, const auto &k, const auto &r) {
+            return s.billingControls(k, r.customerId, r.entityId);
+        });
+}
+
+Reply<api::BillingControlsAnswer>
+EngineBackend::updateBillingControls(const api::UpdateBillingControlsRequest &request)
+{
+    return runReceived<api::BillingControlsAnswer>(
+        request,
+        [](auto &s, const auto &k, const auto &r) { return s.updateBillingControls(k, r); });
+}
+
+Reply<api::Page<api::UsageAlertEvent>>
+EngineBackend::listUsageAlerts(const api::PageRequest &request)
+{
+    return runReceived<api::Page<api::UsageAlertEvent>>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.listUsageAlerts(k, r); });
+}
+
+Reply<api::Page<api::FailedEvent>> EngineBackend::listFailedEvents(const api::PageRequest &request)
+{
+    return runReceived<api::Page<api::FailedEvent>>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.listFailedEvents(k, r); });
+}
+
+Reply<api::FailedEventOutcome> EngineBackend::retryFailedEvents(const api::FailedEventIds &request)
+{
+    return runReceived<api::FailedEventOutcome>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.retryFailedEvents(k, r); });
+}
+
+Reply<api::FailedEventOutcome>
+EngineBackend::discardFailedEvents(const api::FailedEventIds &request)
+{
+    return runReceived<api::FailedEventOutcome>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.discardFailedEvents(k, r); });
 }
 
 } // namespace md::backend

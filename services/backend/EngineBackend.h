@@ -66,6 +66,14 @@ public:
     Reply<api::Page<api::UsageEvent>> listUsageEvents(const api::PageRequest &request) override;
     Reply<api::Page<api::ModelInfo>> listModels() override;
     Reply<api::CallQuote> priceCall(const api::TrackTokensRequest &request) override;
+    Reply<api::BillingControlsAnswer> billingControls(const api::ControlsOwner &owner) override;
+    Reply<api::BillingControlsAnswer>
+    updateBillingControls(const api::UpdateBillingControlsRequest &request) override;
+    Reply<api::Page<api::UsageAlertEvent>>
+    listUsageAlerts(const api::PageRequest &request) override;
+    Reply<api::Page<api::FailedEvent>> listFailedEvents(const api::PageRequest &request) override;
+    Reply<api::FailedEventOutcome> retryFailedEvents(const api::FailedEventIds &request) override;
+    Reply<api::FailedEventOutcome> discardFailedEvents(const api::FailedEventIds &request) override;
 
 private:
     // Runs `call(service, key)` on the pool once the acting key is known.

@@ -1,6 +1,9 @@
 #include "services/engine/BillingService.h"
 #include "services/api/Version.h"
+#include "services/engine/BillingControlStore.h"
+#include "services/engine/BillingControlsUpdater.h"
 #include "services/engine/Catalog.h"
+#include "services/engine/FailedEvents.h"
 #include "services/engine/PlatformLinker.h"
 #include "services/engine/PortalLinks.h"
 #include "services/engine/ProductUpdater.h"
@@ -169,9 +172,66 @@ api::Result<api::Page<api::ModelInfo>> BillingService::listModels(const KeyConte
     return api::Page<api::ModelInfo>{m_engine.models(), false, std::nullopt};
 }
 
-api::AboutInfo BillingService::about() const
+api::Result<api::AboutInfo> BillingService::about(const KeyContext &key)
 {
-    return {api::meterdeskVersion(), m_engine.catalogue()->info()};
+    auto counts = m_engine.trackQueue().counts(key.scope);
+    if (!counts)
+        return counts.error();
+    return api::AboutInfo{api::meterdeskVersion(), m_engine.catalogue()->info(), counts.value()};
+}
+
+api::Result<api::BillingControlsAnswer>
+BillingService::billingControls(const KeyContext &key, const QString &customerId,
+                                const std::optional<QString> &entityId)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return BillingControlsUpdater::read(db, key.scope, customerId, entityId, m_engine.now());
+    });
+}
+
+api::Result<api::BillingControlsAnswer>
+BillingService::updateBillingControls(const KeyContext &key,
+                                      const api::UpdateBillingControlsRequest &request)
+{
+    MD_REQUIRE_SCOPE(key, u"billing:write"_s)
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return BillingControlsUpdater::update(db, m_engine.dialect(), key.scope, request,
+                                              m_engine.now());
+    });
+}
+
+api::Result<api::Page<api::UsageAlertEvent>>
+BillingService::listUsageAlerts(const KeyContext &key, const api::PageRequest &request)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return BillingControlStore::alerts(db, key.scope, request);
+    });
+}
+
+api::Result<api::Page<api::FailedEvent>>
+BillingService::listFailedEvents(const KeyContext &key, const api::PageRequest &request)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.withConnection(
+        [&](const QSqlDatabase &db) { return FailedEvents::list(db, key.scope, request); });
+}
+
+api::Result<api::FailedEventOutcome>
+BillingService::retryFailedEvents(const KeyContext &key, const api::FailedEventIds &request)
+{
+    MD_REQUIRE_SCOPE(key, u"balances:write"_s)
+    return m_engine.trackQueue().retry(key.scope, request.ids);
+}
+
+api::Result<api::FailedEventOutcome>
+BillingService::discardFailedEvents(const KeyContext &key, const api::FailedEventIds &request)
+{
+    MD_REQUIRE_SCOPE(key, u"balances:write"_s)
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return FailedEvents::discard(db, m_engine.dialect(), key.scope, request.ids);
+    });
 }
 
 api::Result<api::CallQuote> BillingService::priceCall(const KeyContext &key,

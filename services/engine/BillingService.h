@@ -3,6 +3,7 @@
 // through here, so the embedded and remote paths answer alike.
 #pragma once
 
+#include "services/api/BillingControls.h"
 #include "services/api/BillingPortal.h"
 #include "services/api/Customer.h"
 #include "services/api/Extensions.h"
@@ -54,8 +55,24 @@ public:
     api::Result<api::Page<api::ModelInfo>> listModels(const KeyContext &key);
     api::Result<api::CallQuote> priceCall(const KeyContext &key,
                                           const api::TrackTokensRequest &request);
-    // Any valid key: nothing in it belongs to an organization.
-    api::AboutInfo about() const;
+    // Billing controls (docs/billing-controls.md) and the alerts they fired.
+    api::Result<api::BillingControlsAnswer> billingControls(const KeyContext &key,
+                                                            const QString &customerId,
+                                                            const std::optional<QString> &entityId);
+    api::Result<api::BillingControlsAnswer>
+    updateBillingControls(const KeyContext &key, const api::UpdateBillingControlsRequest &request);
+    api::Result<api::Page<api::UsageAlertEvent>> listUsageAlerts(const KeyContext &key,
+                                                                 const api::PageRequest &request);
+    // Async calls accepted and then not applied (docs/api.md, "Failed events").
+    api::Result<api::Page<api::FailedEvent>> listFailedEvents(const KeyContext &key,
+                                                              const api::PageRequest &request);
+    api::Result<api::FailedEventOutcome> retryFailedEvents(const KeyContext &key,
+                                                           const api::FailedEventIds &request);
+    api::Result<api::FailedEventOutcome> discardFailedEvents(const KeyContext &key,
+                                                             const api::FailedEventIds &request);
+    // Any valid key: the version and catalogue are no organization's; the
+    // queue's counts are the key's own environment's.
+    api::Result<api::AboutInfo> about(const KeyContext &key);
 
     // 403 insufficient_scopes unless the key holds `scope` (or `*`).
     static std::optional<api::ApiError> missingScope(const KeyContext &key, const QString &scope);

@@ -2,6 +2,8 @@
 
 #include "services/api/WireCodec.h"
 #include "services/engine/BalanceLister.h"
+#include "services/engine/BillingControlStore.h"
+#include "services/engine/KeysetPage.h"
 #include "services/engine/Sql.h"
 #include "services/engine/StoredJson.h"
 
@@ -12,36 +14,6 @@ using api::ApiError;
 using api::Decimal;
 
 namespace {
-
-constexpr auto CursorEncoding = QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals;
-
-// "<tag>:<key>" as base64url: the position of the last row of a page.
-// An opaque position: a tag and the sort keys of the last row sent.
-QString encodeCursor(const char *tag, const QList<qint64> &keys)
-{
-    QByteArray position(tag);
-    for (const qint64 key : keys)
-        position += ':' + QByteArray::number(key);
-    return QString::fromLatin1(position.toBase64(CursorEncoding));
-}
-
-api::Result<std::optional<QList<qint64>>> decodeCursor(const char *tag, const QString &text,
-                                                       qsizetype keyCount)
-{
-    if (text.isEmpty())
-        return std::optional<QList<qint64>>();
-    const auto decoded = QByteArray::fromBase64Encoding(
-        text.toLatin1(), CursorEncoding | QByteArray::AbortOnBase64DecodingErrors);
-    const QList<QByteArray> parts = decoded.decoded.split(':');
-    QList<qint64> keys;
-    bool ok = decoded && parts.size() == keyCount + 1 && parts.at(0) == tag;
-    for (qsizetype i = 1; ok && i < parts.size(); ++i)
-        keys.append(parts.at(i).toLongLong(&ok));
-    if (!ok)
-        return ApiError::invalidCursor(
-            u"start_cursor is not a cursor this server issued; pass the next_cursor of a previous page or an empty string"_s);
-    return std::optional<QList<qint64>>(keys);
-}
 
 // Metadata, tokens and properties: objects the engine itself stored.
 api::JsonValue storedObject(const QVariant &value)
@@ -63,28 +35,6 @@ std::optional<QString> nullableText(const QVariant &value)
 std::optional<qint64> nullableInteger(const QVariant &value)
 {
     return value.isNull() ? std::nullopt : std::optional(value.toLongLong());
-}
-
-// Reads rows of a paged query fetched with LIMIT limit+1; its first
-// `keyCount` columns are the sort keys the cursor carries.
-template <typename T, typename F>
-api::Result<api::Page<T>> page(QSqlQuery &query, qint64 limit, const char *tag, qsizetype keyCount,
-                               F &&row)
-{
-    api::Page<T> result;
-    QList<qint64> lastKeys;
-    while (query.next()) {
-        if (result.list.size() == limit) {
-            result.hasMore = true;
-            result.nextCursor = encodeCursor(tag, lastKeys);
-            break;
-        }
-        lastKeys.clear();
-        for (int k = 0; k < keyCount; ++k)
-            lastKeys.append(query.value(k).toLongLong());
-        result.list.append(row(query));
-    }
-    return result;
 }
 
 } // namespace
@@ -159,6 +109,14 @@ api::Result<api::Customer> Catalog::customer(const QSqlDatabase &db, const Scope
                                    processors.value().value(1).toString());
     if (customer.processors.contains(u"stripe"_s))
         customer.stripeId = customer.processors.value(u"stripe"_s);
+    auto controls = BillingControlStore::stored(db, pk, std::nullopt);
+    if (!controls)
+        return controls.error();
+    auto withUsage = BillingControlStore::withUsage(
+        db, pk, std::nullopt, scope, controls.value().value_or(api::BillingControls()), nowMs);
+    if (!withUsage)
+        return withUsage.error();
+    customer.billingControls = withUsage.value();
 
     auto subscriptions =
         runSql(db,
@@ -221,6 +179,10 @@ api::Result<api::Customer> Catalog::customer(const QSqlDatabase &db, const Scope
             break;
         request.startCursor = *balances.value().nextCursor;
     }
+    // The customer's controls decide overage where they say (docs/billing-controls.md).
+    for (api::BalanceSummary &summary : customer.balances)
+        if (const auto allowed = customer.billingControls.overageAllowedFor(summary.featureId))
+            summary.overageAllowed = *allowed;
     return customer;
 }
 

@@ -1,6 +1,7 @@
 #include "services/engine/CustomerImporter.h"
 
 #include "services/api/WireCodec.h"
+#include "services/engine/BillingPeriod.h"
 #include "services/engine/Catalog.h"
 #include "services/engine/Sql.h"
 #include "services/engine/StoredJson.h"
@@ -28,31 +29,18 @@ bool inForce(const QString &status)
     return status == "active"_L1 || status == "trialing"_L1 || status == "past_due"_L1;
 }
 
-qint64 nextReset(api::ResetInterval interval, qint64 fromMs)
+// The interval a plan's subscription renews on: its first recurring price
+// (an item with a price and an interval), else its first item that resets,
+// else a month (docs/api.md, "Imported subscriptions").
+api::ResetInterval renewalInterval(const QList<api::ProductItem> &items)
 {
-    const QDateTime from = QDateTime::fromMSecsSinceEpoch(fromMs, Qt::UTC);
-    switch (interval) {
-    case api::ResetInterval::Minute:
-        return fromMs + 60'000;
-    case api::ResetInterval::Hour:
-        return fromMs + 3'600'000;
-    case api::ResetInterval::Day:
-        return from.addDays(1).toMSecsSinceEpoch();
-    case api::ResetInterval::Week:
-        return from.addDays(7).toMSecsSinceEpoch();
-    case api::ResetInterval::Month:
-        return from.addMonths(1).toMSecsSinceEpoch();
-    case api::ResetInterval::Quarter:
-        return from.addMonths(3).toMSecsSinceEpoch();
-    case api::ResetInterval::SemiAnnual:
-        return from.addMonths(6).toMSecsSinceEpoch();
-    case api::ResetInterval::Year:
-        return from.addYears(1).toMSecsSinceEpoch();
-    case api::ResetInterval::OneOff:
-    case api::ResetInterval::Multiple:
-        break;
-    }
-    return fromMs;
+    for (const api::ProductItem &item : items)
+        if (item.interval && (item.price || item.tiers))
+            return *item.interval;
+    for (const api::ProductItem &item : items)
+        if (item.interval)
+            return *item.interval;
+    return api::ResetInterval::Month;
 }
 
 api::BillingMethod billingMethodOf(const api::ProductItem &item)
@@ -326,20 +314,26 @@ private:
             return productPk.error();
         const QString productId = u"cp_"_s + QUuid::createUuid().toString(QUuid::Id128);
         const bool expired = flashed.status == api::PlanStatus::Expired;
+        // The period that holds now, counted from the billing cycle anchor
+        // (or the plan's start); item resets fall on their own periods' ends.
+        const qint64 startedAt = billable.plan.startedAt.value_or(m_now);
+        const qint64 anchor = billable.billingCycleAnchor.value_or(startedAt);
+        const auto [periodStart, periodEnd] =
+            BillingPeriod::containing(renewalInterval(plan.items), anchor, m_now);
         if (auto inserted = execute(
                 m_db,
                 u"INSERT INTO customer_products (pk, id, customer_pk, product_pk, processor,"
-                " subscription_id, schedule_id, status, quantity, started_at, expires_at,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
+                " subscription_id, schedule_id, status, quantity, started_at,"
+                " current_period_start, current_period_end, expires_at,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
                 {productPk.value(), productId, customerPk, plan.pk, processor,
                  billable.link && billable.link->subscriptionId
                      ? QVariant(*billable.link->subscriptionId)
                      : QVariant(),
                  billable.link && billable.link->scheduleId ? QVariant(*billable.link->scheduleId)
                                                             : QVariant(),
-                 QString(api::toWire(flashed.status)), units,
-                 billable.plan.startedAt.value_or(m_now), expired ? QVariant(m_now) : QVariant(),
-                 m_now});
+                 QString(api::toWire(flashed.status)), units, startedAt, periodStart, periodEnd,
+                 expired ? QVariant(m_now) : QVariant(), m_now});
             !inserted)
             return inserted.error();
         // One balance per plan item, the reported usage applied to the grant it matches.
@@ -395,7 +389,8 @@ private:
                      int(price && billingMethodOf(item) == api::BillingMethod::UsageBased),
                      resets ? QVariant(QString(api::toWire(*item.interval))) : QVariant(),
                      resets ? QVariant(1) : QVariant(),
-                     resets ? QVariant(resetsAt.value_or(nextReset(*item.interval, m_now)))
+                     resets ? QVariant(resetsAt.value_or(
+                                  BillingPeriod::containing(*item.interval, anchor, m_now).second))
                             : QVariant(),
                      price ? QVariant(storedText(*price)) : QVariant(),
                      expired ? QVariant(m_now) : QVariant(), m_now});

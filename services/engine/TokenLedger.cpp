@@ -1,11 +1,13 @@
 #include "services/engine/TokenLedger.h"
 
 #include "services/engine/BalanceLister.h"
+#include "services/engine/CallLimits.h"
+#include "services/engine/CallResolver.h"
+#include "services/engine/Deducter.h"
 #include "services/engine/Sql.h"
 #include "services/engine/StoredJson.h"
-#include "services/engine/TokenPricing.h"
 
-#include <algorithm>
+#include <QUuid>
 
 namespace md::engine {
 
@@ -15,134 +17,12 @@ using api::Decimal;
 
 namespace {
 
-// Shorter reset intervals first.
-int intervalRank(const std::optional<api::Reset> &reset)
+ApiError duplicateKey(const QString &key)
 {
-    return reset ? int(reset->interval) : 1000;
-}
-
-api::Result<std::optional<qint64>> firstKey(const QSqlDatabase &db, const QString &sql,
-                                            const QVariantList &binds)
-{
-    auto rows = queryRows(db, sql, binds);
-    if (!rows)
-        return rows.error();
-    if (rows.value().isEmpty())
-        return std::optional<qint64>();
-    return std::optional<qint64>(rows.value().first().first().toLongLong());
-}
-
-// The customer's key, or 404 customer_not_found.
-api::Result<qint64> customerKey(const QSqlDatabase &db, const Scope &scope, const QString &id)
-{
-    auto customer =
-        firstKey(db, u"SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?"_s,
-                 {scope.orgPk, scope.envWord(), id});
-    if (!customer)
-        return customer.error();
-    if (!customer.value())
-        return ApiError::notFound(u"customer_not_found"_s,
-                                  u"customer \"%1\" does not exist"_s.arg(id));
-    return *customer.value();
-}
-
-TokenCounts countsOf(const api::TrackTokensRequest &request)
-{
-    return {request.inputTokens,
-            request.outputTokens,
-            request.cacheReadTokens.value_or(0),
-            request.cacheWriteTokens.value_or(0),
-            request.reasoningTokens.value_or(0),
-            request.audioInputTokens.value_or(0),
-            request.audioOutputTokens.value_or(0)};
-}
-
-struct FeatureChoice
-{
-    qint64 pk = 0;
-    QString id;
-};
-
-api::Result<FeatureChoice> creditSystem(const QSqlDatabase &db, const Scope &scope,
-                                        qint64 customerPk, const api::TrackTokensRequest &request)
-{
-    if (request.featureId) {
-        auto rows = queryRows(
-            db, u"SELECT pk, type FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
-            {scope.orgPk, scope.envWord(), *request.featureId});
-        if (!rows)
-            return rows.error();
-        if (rows.value().isEmpty())
-            return ApiError::notFound(u"feature_not_found"_s,
-                                      u"feature \"%1\" does not exist"_s.arg(*request.featureId));
-        if (rows.value().first().at(1).toString() != "credit_system"_L1)
-            return ApiError::invalidRequest(
-                u"feature \"%1\" is not an AI credit system; track tokens against a credit_system feature"_s
-                    .arg(*request.featureId));
-        return FeatureChoice{rows.value().first().at(0).toLongLong(), *request.featureId};
-    }
-    auto rows = queryRows(
-        db,
-        u"SELECT DISTINCT f.pk, f.id FROM balances b JOIN features f ON f.pk = b.feature_pk"
-        " WHERE b.customer_pk = ? AND f.type = 'credit_system' ORDER BY f.id"_s,
-        {customerPk});
-    if (!rows)
-        return rows.error();
-    QList<FeatureChoice> found;
-    for (const QVariantList &row : std::as_const(rows.value()))
-        found.append({row.at(0).toLongLong(), row.at(1).toString()});
-    if (found.isEmpty())
-        return ApiError::notFound(
-            u"feature_not_found"_s,
-            u"customer \"%1\" has no AI credit system; give them one first"_s.arg(
-                request.customerId));
-    if (found.size() > 1) {
-        QStringList ids;
-        for (const FeatureChoice &choice : std::as_const(found))
-            ids.append(choice.id);
-        return ApiError::invalidRequest(
-            u"customer \"%1\" has several AI credit systems (%2); say which in feature_id"_s.arg(
-                request.customerId, ids.join(u", "_s)));
-    }
-    return found.first();
-}
-
-api::Result<CreditMarkups> markupsOf(const QSqlDatabase &db, qint64 featurePk)
-{
-    CreditMarkups markups;
-    auto feature =
-        queryRows(db, u"SELECT default_markup FROM features WHERE pk = ?"_s, {featurePk});
-    if (!feature)
-        return feature.error();
-    if (!feature.value().isEmpty() && !feature.value().first().first().isNull())
-        markups.defaultMarkup = Decimal::parse(feature.value().first().first().toString());
-    auto rows =
-        queryRows(db, u"SELECT provider, model, markup FROM credit_markups WHERE feature_pk = ?"_s,
-                  {featurePk});
-    if (!rows)
-        return rows.error();
-    for (const QVariantList &row : std::as_const(rows.value())) {
-        const QString provider = row.at(0).toString();
-        const QString model = row.at(1).toString();
-        const Decimal markup = Decimal::parse(row.at(2).toString()).value_or(Decimal());
-        if (model.isEmpty())
-            markups.byProvider.insert(provider, markup);
-        else
-            markups.byModel.insert(provider + u'/' + model, markup);
-    }
-    return markups;
-}
-
-api::Result<api::BalanceSummary> summarize(const QString &featureId,
-                                           const QList<api::BalanceRow> &rows)
-{
-    api::BalanceSummary summary;
-    summary.featureId = featureId;
-    for (const api::BalanceRow &row : rows)
-        if (!summary.add(row))
-            return ApiError::internal(
-                u"the balances of %1 exceed the supported range"_s.arg(featureId));
-    return summary;
+    return {
+        409, u"duplicate_idempotency_key"_s,
+        u"an event with Idempotency-Key \"%1\" was already recorded; nothing was deducted"_s.arg(
+            key)};
 }
 
 // The customer's active rows of the feature (entity-scoped or not), in deduction order.
@@ -167,21 +47,212 @@ api::Result<QList<api::BalanceRow>> rowsInOrder(const QSqlDatabase &db, const Sc
             break;
         list.startCursor = *page.value().nextCursor;
     }
-    std::stable_sort(
-        rows.begin(), rows.end(), [](const api::BalanceRow &a, const api::BalanceRow &b) {
-            if (a.reset.has_value() != b.reset.has_value())
-                return a.reset.has_value();
-            if (intervalRank(a.reset) != intervalRank(b.reset))
-                return intervalRank(a.reset) < intervalRank(b.reset);
-            const qint64 aExpires = a.expiresAt.value_or(std::numeric_limits<qint64>::max());
-            const qint64 bExpires = b.expiresAt.value_or(std::numeric_limits<qint64>::max());
-            if (aExpires != bExpires)
-                return aExpires < bExpires;
-            if (a.planId.has_value() != b.planId.has_value())
-                return a.planId.has_value();
-            return a.createdAt < b.createdAt;
-        });
+    Deducter::order(rows);
     return rows;
+}
+
+// Everything a call will write, worked out from what is stored now.
+struct Plan
+{
+    ResolvedCall call;
+    api::BillingControls controls;
+    QList<api::BalanceRow> rows; // as they will be
+    Deducter::Outcome outcome;
+    // Overflow with no active row: the usage lands on a new standalone row
+    // that goes negative, never nowhere (docs/billing-controls.md).
+    std::optional<api::BalanceRow> overageRow;
+    QList<LimitWindow> windows;
+    QList<BillingControlStore::FiredAlert> alerts;
+    bool overageAllowed = false;
+};
+
+api::Result<Plan> planCall(const QSqlDatabase &db, const Scope &scope,
+                           const api::TrackTokensRequest &request, ResolvedCall call, qint64 nowMs)
+{
+    Plan plan;
+    plan.call = std::move(call);
+    auto rows = rowsInOrder(db, scope, request, plan.call.featureId, nowMs);
+    if (!rows)
+        return rows.error();
+    plan.rows = rows.value();
+    auto controls = BillingControlStore::inForce(db, plan.call.customerPk, plan.call.entityPk);
+    if (!controls)
+        return controls.error();
+    plan.controls = controls.value();
+    const QString &featureId = plan.call.featureId;
+    const std::optional<bool> overrideOverage = plan.controls.overageAllowedFor(featureId);
+    // Overflow unless the controls forbid overage for the feature.
+    const bool overflow =
+        request.overageBehavior == api::OverageBehavior::Overflow && overrideOverage.value_or(true);
+    const FeatureTotals before = FeatureTotals::of(plan.rows);
+    Decimal amount = plan.call.priced.free ? Decimal() : plan.call.priced.value;
+    auto windows = CallLimits::windows(db, plan.call.customerPk, plan.call.entityPk,
+                                       plan.call.featurePk, plan.controls, featureId, nowMs);
+    if (!windows)
+        return windows.error();
+    plan.windows = windows.value();
+    if (!overflow && Decimal() < amount) { // usage limits clamp a capped call only
+        auto room = CallLimits::room(plan.windows, request.customerId, featureId);
+        if (!room)
+            return room.error();
+        if (room.value())
+            amount = std::min(amount, *room.value());
+    }
+    plan.outcome = Deducter::take(plan.rows, amount, overflow, nowMs);
+    if (overflow && Decimal() < plan.outcome.left && plan.rows.isEmpty()) {
+        api::BalanceRow row;
+        row.id = u"b_"_s + QUuid::createUuid().toString(QUuid::Id128);
+        row.featureId = featureId;
+        row.customerId = request.customerId;
+        row.entityId = request.entityId;
+        row.remaining = plan.outcome.left.negated();
+        row.usage = plan.outcome.left;
+        row.createdAt = nowMs;
+        plan.outcome.taken.insert(row.id, plan.outcome.left);
+        plan.outcome.touched.append(row.id);
+        plan.outcome.left = Decimal();
+        plan.overageRow = row;
+    }
+    QList<api::BalanceRow> after = plan.rows;
+    if (plan.overageRow)
+        after.append(*plan.overageRow);
+    const FeatureTotals totals = FeatureTotals::of(after);
+    if (overflow)
+        if (auto refused = CallLimits::spendRefusal(plan.controls, request.customerId, featureId,
+                                                    before, totals))
+            return *refused;
+    plan.alerts =
+        CallLimits::crossed(plan.controls, featureId, plan.call.featurePk, before, totals);
+    plan.overageAllowed = overrideOverage.value_or(false);
+    return plan;
+}
+
+api::Result<api::Done> writeBalances(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
+                                     const Plan &plan, qint64 nowMs, KeyAllocator &keys)
+{
+    for (const api::BalanceRow &row : plan.rows) {
+        if (!plan.outcome.taken.contains(row.id))
+            continue;
+        if (auto updated =
+                execute(db, u"UPDATE balances SET remaining = ?, usage = ? WHERE id = ?"_s,
+                        {row.remaining.toString(), row.usage.toString(), row.id});
+            !updated)
+            return updated.error();
+        if (row.rollovers.isEmpty())
+            continue;
+        auto stored =
+            queryRows(db,
+                      u"SELECT r.pk FROM rollovers r JOIN balances b ON b.pk = r.balance_pk"
+                      " WHERE b.id = ? ORDER BY r.expires_at, r.pk"_s,
+                      {row.id});
+        if (!stored)
+            return stored.error();
+        for (qsizetype i = 0; i < std::min(row.rollovers.size(), stored.value().size()); ++i)
+            if (auto updated =
+                    execute(db, u"UPDATE rollovers SET balance = ? WHERE pk = ?"_s,
+                            {row.rollovers.at(i).balance.toString(), stored.value().at(i).first()});
+                !updated)
+                return updated.error();
+    }
+    if (const auto &row = plan.overageRow) {
+        auto pk = keys.next(u"balances"_s);
+        if (!pk)
+            return pk.error();
+        if (auto inserted = execute(
+                db,
+                u"INSERT INTO balances (pk, id, org_pk, env, customer_pk, entity_pk, feature_pk,"
+                " included_grant, prepaid_grant, remaining, usage, unlimited, overage_allowed,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, '0', '0', ?, ?, 0, 1, ?)"_s,
+                {pk.value(), row->id, scope.orgPk, scope.envWord(), plan.call.customerPk,
+                 plan.call.entityPk ? QVariant(*plan.call.entityPk) : QVariant(),
+                 plan.call.featurePk, row->remaining.toString(), row->usage.toString(), nowMs});
+            !inserted)
+            return inserted.error();
+    }
+    Decimal deducted;
+    for (const Decimal &part : plan.outcome.taken)
+        deducted = deducted.plus(part).value_or(deducted);
+    if (!deducted.isZero())
+        for (const LimitWindow &window : plan.windows)
+            if (auto counted = BillingControlStore::addWindowUsage(
+                    db, dialect, plan.call.customerPk, plan.call.entityPk, plan.call.featurePk,
+                    window.limit, window.start, deducted);
+                !counted)
+                return counted;
+    for (const BillingControlStore::FiredAlert &fired : plan.alerts)
+        if (auto recorded = BillingControlStore::recordAlert(db, keys, scope, plan.call.customerPk,
+                                                             plan.call.entityPk, fired, nowMs);
+            !recorded)
+            return recorded;
+    return api::Done{};
+}
+
+api::Result<qint64> insertEvent(const QSqlDatabase &db, KeyAllocator &keys, const Scope &scope,
+                                const api::TrackTokensRequest &request, const Plan &plan,
+                                const std::optional<QString> &idempotencyKey, qint64 nowMs)
+{
+    auto eventPk = keys.next(u"usage_events"_s);
+    if (!eventPk)
+        return eventPk.error();
+    api::JsonWriter tokens;
+    tokens.beginObject()
+        .field("input_tokens"_L1, request.inputTokens)
+        .field("output_tokens"_L1, request.outputTokens);
+    for (const auto &[name, count] :
+         {std::pair{"cache_read_tokens"_L1, request.cacheReadTokens},
+          std::pair{"cache_write_tokens"_L1, request.cacheWriteTokens},
+          std::pair{"reasoning_tokens"_L1, request.reasoningTokens},
+          std::pair{"audio_input_tokens"_L1, request.audioInputTokens},
+          std::pair{"audio_output_tokens"_L1, request.audioOutputTokens}})
+        if (count.value_or(0) > 0)
+            tokens.field(name, *count);
+    tokens.endObject();
+    if (auto inserted = execute(
+            db,
+            u"INSERT INTO usage_events (pk, org_pk, env, customer_pk, entity_pk, feature_pk,"
+            " model_id, tokens, value, properties, timestamp, idempotency_key, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
+            {eventPk.value(), scope.orgPk, scope.envWord(), plan.call.customerPk,
+             plan.call.entityPk ? QVariant(*plan.call.entityPk) : QVariant(), plan.call.featurePk,
+             request.modelId, QString::fromUtf8(tokens.take()), plan.call.priced.value.toString(),
+             storedText(request.properties.value_or(api::JsonValue::object())),
+             request.timestamp.value_or(nowMs),
+             idempotencyKey ? QVariant(*idempotencyKey) : QVariant(), nowMs});
+        !inserted) {
+        // A concurrent call with the same key won the race.
+        if (idempotencyKey)
+            return duplicateKey(*idempotencyKey);
+        return inserted.error();
+    }
+    return eventPk.value();
+}
+
+api::TrackTokensResponse answer(const api::TrackTokensRequest &request, const Plan &plan)
+{
+    api::TrackTokensResponse response;
+    response.customerId = request.customerId;
+    response.value = plan.call.priced.value;
+    response.entityId = request.entityId;
+    QList<api::BalanceRow> rows = plan.rows;
+    if (plan.overageRow)
+        rows.append(*plan.overageRow);
+    for (const QString &id : plan.outcome.touched) {
+        const auto row = std::find_if(rows.cbegin(), rows.cend(),
+                                      [&](const api::BalanceRow &r) { return r.id == id; });
+        response.deductions.append(
+            {id, plan.call.featureId, row->planId, row->reset, plan.outcome.taken.value(id)});
+    }
+    api::BalanceSummary summary;
+    summary.featureId = plan.call.featureId;
+    for (const api::BalanceRow &row : std::as_const(rows))
+        (void)summary.add(row); // sums of rows the engine keeps in range
+    if (const std::optional<bool> allowed = plan.controls.overageAllowedFor(plan.call.featureId))
+        summary.overageAllowed = *allowed;
+    else
+        summary.overageAllowed = summary.overageAllowed || plan.overageAllowed;
+    response.balance = summary;
+    response.balances.insert(plan.call.featureId, summary);
+    return response;
 }
 
 } // namespace
@@ -205,57 +276,35 @@ TokenLedger::track(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
     return response;
 }
 
+api::Result<api::Done> TokenLedger::check(const QSqlDatabase &db, const Scope &scope,
+                                          const api::TrackTokensRequest &request, qint64 nowMs,
+                                          const PriceCatalogue &catalogue)
+{
+    if (auto invalid = checkTimestamp(request, nowMs))
+        return *invalid;
+    auto call = CallResolver::resolve(db, scope, request, catalogue);
+    if (!call)
+        return call.error();
+    // Only limits depend on the balances: without any, reading them (the
+    // costly part) can wait for the queue.
+    auto controls =
+        BillingControlStore::inForce(db, call.value().customerPk, call.value().entityPk);
+    if (!controls)
+        return controls.error();
+    if (controls.value().usageLimitsFor(call.value().featureId).isEmpty() &&
+        controls.value().spendLimitsFor(call.value().featureId).isEmpty())
+        return api::Done{};
+    auto plan = planCall(db, scope, request, call.value(), nowMs);
+    if (!plan)
+        return plan.error();
+    return api::Done{};
+}
+
 api::Result<api::CallQuote> TokenLedger::quote(const QSqlDatabase &db, const Scope &scope,
                                                const api::TrackTokensRequest &request,
                                                const PriceCatalogue &catalogue)
 {
-    CreditMarkups markups;
-    std::optional<QString> featureId;
-    if (!request.customerId.isEmpty() || request.featureId) {
-        qint64 customerPk = 0;
-        if (!request.customerId.isEmpty()) {
-            auto customer = customerKey(db, scope, request.customerId);
-            if (!customer)
-                return customer.error();
-            customerPk = customer.value();
-        }
-        auto feature = creditSystem(db, scope, customerPk, request);
-        if (!feature)
-            return feature.error();
-        auto found = markupsOf(db, feature.value().pk);
-        if (!found)
-            return found.error();
-        markups = found.value();
-        featureId = feature.value().id;
-    }
-    const TokenCounts tokens = countsOf(request);
-    auto priced = TokenPricing::price(catalogue, request.modelId, tokens, markups);
-    if (!priced)
-        return priced.error();
-    api::CallQuote quote;
-    quote.modelId = request.modelId;
-    quote.featureId = featureId;
-    for (const PricedCall::Pool &pool : std::as_const(priced.value().pools))
-        quote.pools.append({pool.name, pool.tokens, pool.pricePerMillion, pool.cost});
-    quote.baseCost = priced.value().baseCost;
-    quote.markup = priced.value().markup;
-    switch (priced.value().markupSource) {
-    case PricedCall::MarkupSource::Model:
-        quote.markupSource = u"model"_s;
-        break;
-    case PricedCall::MarkupSource::Provider:
-        quote.markupSource = u"provider"_s;
-        break;
-    case PricedCall::MarkupSource::Default:
-        quote.markupSource = u"default"_s;
-        break;
-    case PricedCall::MarkupSource::None:
-        quote.markupSource = u"none"_s;
-        break;
-    }
-    quote.value = priced.value().value;
-    quote.free = priced.value().free;
-    return quote;
+    return CallResolver::quote(db, scope, request, catalogue);
 }
 
 std::optional<ApiError> TokenLedger::checkTimestamp(const api::TrackTokensRequest &request,
@@ -272,189 +321,37 @@ TokenLedger::apply(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
                    const std::optional<QString> &idempotencyKey, qint64 nowMs,
                    const PriceCatalogue &catalogue)
 {
-    auto customer = customerKey(db, scope, request.customerId);
-    if (!customer)
-        return customer.error();
-    const qint64 customerPk = customer.value();
-    std::optional<qint64> entityPk;
-    if (request.entityId) {
-        auto entity = firstKey(db, u"SELECT pk FROM entities WHERE customer_pk = ? AND id = ?"_s,
-                               {customerPk, *request.entityId});
-        if (!entity)
-            return entity.error();
-        if (!entity.value())
-            return ApiError::notFound(u"entity_not_found"_s,
-                                      u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
-                                          *request.entityId, request.customerId));
-        entityPk = entity.value();
-    }
-    auto feature = creditSystem(db, scope, customerPk, request);
-    if (!feature)
-        return feature.error();
-    auto markups = markupsOf(db, feature.value().pk);
-    if (!markups)
-        return markups.error();
-    const TokenCounts tokens = countsOf(request);
-    auto priced = TokenPricing::price(catalogue, request.modelId, tokens, markups.value());
-    if (!priced)
-        return priced.error();
+    auto call = CallResolver::resolve(db, scope, request, catalogue);
+    if (!call)
+        return call.error();
     if (idempotencyKey) {
-        auto seen = firstKey(
+        auto seen = queryRows(
             db,
             u"SELECT pk FROM usage_events WHERE org_pk = ? AND env = ? AND idempotency_key = ?"_s,
             {scope.orgPk, scope.envWord(), *idempotencyKey});
         if (!seen)
             return seen.error();
-        if (seen.value())
-            return ApiError{
-                409, u"duplicate_idempotency_key"_s,
-                u"an event with Idempotency-Key \"%1\" was already recorded; nothing was deducted"_s
-                    .arg(*idempotencyKey)};
+        if (!seen.value().isEmpty())
+            return duplicateKey(*idempotencyKey);
     }
     if (dialect == Dialect::Postgres) {
         // Concurrent calls for one customer queue on the customer's row: one
         // lock, so no two calls can take locks in opposite orders.
-        if (auto locked =
-                queryRows(db, u"SELECT pk FROM customers WHERE pk = ? FOR UPDATE"_s, {customerPk});
+        if (auto locked = queryRows(db, u"SELECT pk FROM customers WHERE pk = ? FOR UPDATE"_s,
+                                    {call.value().customerPk});
             !locked)
             return locked.error();
     }
-    auto rows = rowsInOrder(db, scope, request, feature.value().id, nowMs);
-    if (!rows)
-        return rows.error();
-
-    api::TrackTokensResponse response;
-    response.customerId = request.customerId;
-    response.value = priced.value().value;
-    response.entityId = request.entityId;
-    Decimal left = priced.value().free ? Decimal() : priced.value().value;
-    QHash<QString, Decimal> taken;
-    QStringList touched; // rows in the order they were first drawn on
-    const auto take = [&](api::BalanceRow &row, Decimal amount) {
-        if (!taken.contains(row.id))
-            touched.append(row.id);
-        taken[row.id] = taken.value(row.id).plus(amount).value_or(amount);
-        left = *left.minus(amount);
-    };
-    // Rollovers first, soonest expiry first, across the rows.
-    struct RolloverRef
-    {
-        qsizetype row;
-        qsizetype index;
-    };
-    QList<RolloverRef> rollovers;
-    for (qsizetype r = 0; r < rows.value().size(); ++r)
-        for (qsizetype i = 0; i < rows.value().at(r).rollovers.size(); ++i)
-            if (rows.value().at(r).rollovers.at(i).expiresAt > nowMs)
-                rollovers.append({r, i});
-    std::stable_sort(rollovers.begin(), rollovers.end(),
-                     [&](const RolloverRef &a, const RolloverRef &b) {
-                         return rows.value().at(a.row).rollovers.at(a.index).expiresAt <
-                                rows.value().at(b.row).rollovers.at(b.index).expiresAt;
-                     });
-    for (const RolloverRef &ref : std::as_const(rollovers)) {
-        if (!(Decimal() < left))
-            break;
-        api::Rollover &rollover = rows.value()[ref.row].rollovers[ref.index];
-        const Decimal amount = std::min(left, std::max(Decimal(), rollover.balance));
-        if (amount.isZero())
-            continue;
-        rollover.balance = *rollover.balance.minus(amount);
-        take(rows.value()[ref.row], amount);
-    }
-    for (api::BalanceRow &row : rows.value()) {
-        if (!(Decimal() < left))
-            break;
-        const Decimal amount =
-            row.unlimited ? left : std::min(left, std::max(Decimal(), row.remaining));
-        if (amount.isZero())
-            continue;
-        if (!row.unlimited)
-            row.remaining = *row.remaining.minus(amount);
-        row.usage = *row.usage.plus(amount);
-        take(row, amount);
-    }
-    if (Decimal() < left && request.overageBehavior == api::OverageBehavior::Overflow &&
-        !rows.value().isEmpty()) {
-        api::BalanceRow &first = rows.value().first(); // the balance goes negative
-        first.remaining = *first.remaining.minus(left);
-        first.usage = *first.usage.plus(left);
-        take(first, left);
-    }
-
-    // Write the rows and rollovers that changed, then the event.
-    for (const api::BalanceRow &row : std::as_const(rows.value())) {
-        if (!taken.contains(row.id))
-            continue;
-        if (auto updated =
-                execute(db, u"UPDATE balances SET remaining = ?, usage = ? WHERE id = ?"_s,
-                        {row.remaining.toString(), row.usage.toString(), row.id});
-            !updated)
-            return updated.error();
-        if (!row.rollovers.isEmpty()) {
-            auto stored =
-                queryRows(db,
-                          u"SELECT r.pk FROM rollovers r JOIN balances b ON b.pk = r.balance_pk"
-                          " WHERE b.id = ? ORDER BY r.expires_at, r.pk"_s,
-                          {row.id});
-            if (!stored)
-                return stored.error();
-            for (qsizetype i = 0; i < std::min(row.rollovers.size(), stored.value().size()); ++i)
-                if (auto updated = execute(
-                        db, u"UPDATE rollovers SET balance = ? WHERE pk = ?"_s,
-                        {row.rollovers.at(i).balance.toString(), stored.value().at(i).first()});
-                    !updated)
-                    return updated.error();
-        }
-    }
-    for (const QString &id : std::as_const(touched)) {
-        const auto row = std::find_if(rows.value().cbegin(), rows.value().cend(),
-                                      [&](const api::BalanceRow &r) { return r.id == id; });
-        response.deductions.append(
-            {id, feature.value().id, row->planId, row->reset, taken.value(id)});
-    }
+    auto plan = planCall(db, scope, request, call.value(), nowMs);
+    if (!plan)
+        return plan.error();
     KeyAllocator keys(db, dialect);
-    auto eventPk = keys.next(u"usage_events"_s);
-    if (!eventPk)
-        return eventPk.error();
-    api::JsonWriter tokenJson;
-    tokenJson.beginObject()
-        .field("input_tokens"_L1, tokens.input)
-        .field("output_tokens"_L1, tokens.output);
-    for (const auto &[name, count] : {std::pair{"cache_read_tokens"_L1, tokens.cacheRead},
-                                      std::pair{"cache_write_tokens"_L1, tokens.cacheWrite},
-                                      std::pair{"reasoning_tokens"_L1, tokens.reasoning},
-                                      std::pair{"audio_input_tokens"_L1, tokens.inputAudio},
-                                      std::pair{"audio_output_tokens"_L1, tokens.outputAudio}})
-        if (count > 0)
-            tokenJson.field(name, count);
-    tokenJson.endObject();
-    if (auto inserted = execute(
-            db,
-            u"INSERT INTO usage_events (pk, org_pk, env, customer_pk, entity_pk, feature_pk,"
-            " model_id, tokens, value, properties, timestamp, idempotency_key, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
-            {eventPk.value(), scope.orgPk, scope.envWord(), customerPk,
-             entityPk ? QVariant(*entityPk) : QVariant(), feature.value().pk, request.modelId,
-             QString::fromUtf8(tokenJson.take()), response.value.toString(),
-             storedText(request.properties.value_or(api::JsonValue::object())),
-             request.timestamp.value_or(nowMs),
-             idempotencyKey ? QVariant(*idempotencyKey) : QVariant(), nowMs});
-        !inserted) {
-        // A concurrent call with the same key won the race.
-        if (idempotencyKey)
-            return ApiError{
-                409, u"duplicate_idempotency_key"_s,
-                u"an event with Idempotency-Key \"%1\" was already recorded; nothing was deducted"_s
-                    .arg(*idempotencyKey)};
-        return inserted.error();
-    }
-    auto summary = summarize(feature.value().id, rows.value());
-    if (!summary)
-        return summary.error();
-    response.balance = summary.value();
-    response.balances.insert(feature.value().id, response.balance);
-    return response;
+    if (auto written = writeBalances(db, dialect, scope, plan.value(), nowMs, keys); !written)
+        return written.error();
+    if (auto event = insertEvent(db, keys, scope, request, plan.value(), idempotencyKey, nowMs);
+        !event)
+        return event.error();
+    return answer(request, plan.value());
 }
 
 } // namespace md::engine

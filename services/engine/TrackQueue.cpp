@@ -1,6 +1,7 @@
 #include "services/engine/TrackQueue.h"
 
 #include "services/api/WireCodec.h"
+#include "services/engine/FailedEvents.h"
 #include "services/engine/Sql.h"
 #include "services/engine/StoredJson.h"
 #include "services/engine/TokenLedger.h"
@@ -66,43 +67,10 @@ TrackQueue::~TrackQueue()
 
 api::Result<api::Done> TrackQueue::check(const Scope &scope, const api::TrackTokensRequest &request)
 {
-    if (auto invalid = TokenLedger::checkTimestamp(request, m_clock()))
-        return *invalid;
-    if (!m_catalogue()->find(request.modelId))
-        return ApiError::invalidRequest(
-            u"model \"%1\" is not in the price catalogue; use a provider/model id it lists"_s.arg(
-                request.modelId));
-    // Customers are never deleted, so one found stays found; entities are checked each time.
-    const QString customerKey =
-        u"%1/%2/%3"_s.arg(scope.orgPk).arg(scope.envWord(), request.customerId);
-    if (!request.entityId) {
-        const std::lock_guard lock(m_mutex);
-        if (m_knownCustomers.contains(customerKey))
-            return api::Done{};
-    }
     auto db = m_database.connection();
     if (!db)
         return db.error();
-    auto found = queryRows(
-        db.value(),
-        u"SELECT c.pk, e.pk FROM customers c LEFT JOIN entities e"
-        " ON e.customer_pk = c.pk AND e.id = ?"
-        " WHERE c.org_pk = ? AND c.env = ? AND c.id = ?"_s,
-        {request.entityId.value_or(QString()), scope.orgPk, scope.envWord(), request.customerId});
-    if (!found)
-        return found.error();
-    if (found.value().isEmpty())
-        return ApiError::notFound(u"customer_not_found"_s,
-                                  u"customer \"%1\" does not exist"_s.arg(request.customerId));
-    if (request.entityId && found.value().first().at(1).isNull())
-        return ApiError::notFound(u"entity_not_found"_s,
-                                  u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
-                                      *request.entityId, request.customerId));
-    const std::lock_guard lock(m_mutex);
-    if (m_knownCustomers.size() > 100000)
-        m_knownCustomers.clear();
-    m_knownCustomers.insert(customerKey);
-    return api::Done{};
+    return TokenLedger::check(db.value(), scope, request, m_clock(), *m_catalogue());
 }
 
 api::Result<api::Done> TrackQueue::enqueue(const Scope &scope,
@@ -315,9 +283,11 @@ api::Result<qsizetype> TrackQueue::applyBatch()
             return undone.error();
         if (auto released = runSql(db, u"RELEASE SAVEPOINT queued_call"_s); !released)
             return released.error();
-        if (auto failed =
-                execute(db, u"UPDATE track_queue SET failed_at = ?, error = ? WHERE pk = ?"_s,
-                        {m_clock(), applied.error().message, call.pk});
+        if (auto failed = execute(db,
+                                  u"UPDATE track_queue SET failed_at = ?, error = ?,"
+                                  " error_code = ?, error_status = ? WHERE pk = ?"_s,
+                                  {m_clock(), applied.error().message, applied.error().code,
+                                   applied.error().status, call.pk});
             !failed)
             return failed.error();
     }
@@ -326,7 +296,7 @@ api::Result<qsizetype> TrackQueue::applyBatch()
     return stored.size();
 }
 
-api::Result<TrackQueue::Counts> TrackQueue::counts(const Scope &scope)
+api::Result<api::QueueCounts> TrackQueue::counts(const Scope &scope)
 {
     auto db = m_database.connection();
     if (!db)
@@ -338,7 +308,23 @@ api::Result<TrackQueue::Counts> TrackQueue::counts(const Scope &scope)
     if (!query)
         return query.error();
     query.value().next();
-    return Counts{query.value().value(0).toLongLong(), query.value().value(1).toLongLong()};
+    return api::QueueCounts{query.value().value(0).toLongLong(),
+                            query.value().value(1).toLongLong()};
+}
+
+api::Result<api::FailedEventOutcome> TrackQueue::retry(const Scope &scope, const QStringList &ids)
+{
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    auto outcome = FailedEvents::retry(db.value(), m_database.dialect(), scope, ids);
+    if (outcome && !outcome.value().done.isEmpty()) {
+        const std::lock_guard lock(m_mutex);
+        m_backlog += outcome.value().done.size();
+        ++m_generation;
+        m_stored.notify_all();
+    }
+    return outcome;
 }
 
 } // namespace md::engine

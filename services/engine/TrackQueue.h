@@ -10,9 +10,12 @@
 // The worker also applies calls stored by an earlier run or by another server
 // on the same PostgreSQL database (rows are claimed with SKIP LOCKED). A call
 // it cannot apply (the customer lost its credit system, say) stays in the
-// table with its error rather than vanishing.
+// table with its reason (message, code and status, as a synchronous call
+// would have answered) rather than vanishing: FailedEvents lists it, and it
+// can be retried or discarded.
 #pragma once
 
+#include "services/api/FailedEvent.h"
 #include "services/api/TrackTokens.h"
 #include "services/engine/Database.h"
 #include "services/engine/PriceCatalogue.h"
@@ -39,8 +42,9 @@ public:
     ~TrackQueue(); // stops the worker; calls not yet applied stay stored
     Q_DISABLE_COPY_MOVE(TrackQueue)
 
-    // Checks what can be checked now (timestamp, model, customer, entity,
-    // a repeated Idempotency-Key) and stores the call. Blocks the calling
+    // Checks everything a synchronous call would (TokenLedger::check: the
+    // customer, entity, credit system, model, price and limits, and a
+    // repeated Idempotency-Key) and stores the call. Blocks the calling
     // thread until the call is durable; never call it from a GUI thread.
     api::Result<api::Done> enqueue(const Scope &scope, const api::TrackTokensRequest &request,
                                    const std::optional<QString> &idempotencyKey);
@@ -51,12 +55,9 @@ public:
     // applied (failed ones stay in the table with their error).
     api::Result<qsizetype> drain();
 
-    struct Counts
-    {
-        qint64 pending = 0;
-        qint64 failed = 0;
-    };
-    api::Result<Counts> counts(const Scope &scope);
+    api::Result<api::QueueCounts> counts(const Scope &scope);
+    // Failed calls put back to be applied again; the worker looks at once.
+    api::Result<api::FailedEventOutcome> retry(const Scope &scope, const QStringList &ids);
 
 private:
     struct Waiting;
@@ -73,7 +74,6 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_stored; // a batch was stored (followers, worker)
     std::vector<Waiting *> m_waiting;
-    QSet<QString> m_knownCustomers; // organization/environment/customer seen to exist
     bool m_storing = false;
     bool m_stopping = false;
     quint64 m_generation = 0; // batches stored, so the worker sees new work

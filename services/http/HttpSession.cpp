@@ -312,7 +312,9 @@ template <class Stream> void HttpSession<Stream>::answer(HttpResponse response)
         m_closeAfterWrite = true;
     }
     message.keep_alive(!m_closeAfterWrite);
-    message.prepare_payload();
+    // RFC 9110 8.6: no Content-Length on a 204 (nor a 1xx, which no route sends).
+    if (response.status != 204)
+        message.prepare_payload();
     tcp().expires_after(m_shared->limits.writeTimeout);
     beasthttp::async_write(
         m_stream, message,

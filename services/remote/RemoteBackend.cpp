@@ -215,4 +215,46 @@ RemoteBackend::listUsageEvents(const api::PageRequest &request)
                                             api::toJsonText(request));
 }
 
+backend::Reply<api::BillingControlsAnswer>
+RemoteBackend::billingControls(const api::ControlsOwner &owner)
+{
+    return call<api::BillingControlsAnswer>(u"/v1/meterdesk/customers.billing_controls"_s,
+                                            api::toJsonText(owner));
+}
+
+backend::Reply<api::BillingControlsAnswer>
+RemoteBackend::updateBillingControls(const api::UpdateBillingControlsRequest &request)
+{
+    return call<api::BillingControlsAnswer>(u"/v1/meterdesk/customers.update_billing_controls"_s,
+                                            api::toJsonText(request));
+}
+
+backend::Reply<api::Page<api::UsageAlertEvent>>
+RemoteBackend::listUsageAlerts(const api::PageRequest &request)
+{
+    return call<api::Page<api::UsageAlertEvent>>(u"/v1/meterdesk/usage_alerts.list"_s,
+                                                 api::toJsonText(request));
+}
+
+backend::Reply<api::Page<api::FailedEvent>>
+RemoteBackend::listFailedEvents(const api::PageRequest &request)
+{
+    return call<api::Page<api::FailedEvent>>(u"/v1/meterdesk/track_queue.failed"_s,
+                                             api::toJsonText(request));
+}
+
+backend::Reply<api::FailedEventOutcome>
+RemoteBackend::retryFailedEvents(const api::FailedEventIds &request)
+{
+    return call<api::FailedEventOutcome>(u"/v1/meterdesk/track_queue.retry"_s,
+                                         api::toJsonText(request));
+}
+
+backend::Reply<api::FailedEventOutcome>
+RemoteBackend::discardFailedEvents(const api::FailedEventIds &request)
+{
+    return call<api::FailedEventOutcome>(u"/v1/meterdesk/track_queue.discard"_s,
+                                         api::toJsonText(request));
+}
+
 } // namespace md::remote

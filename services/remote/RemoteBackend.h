@@ -63,6 +63,18 @@ public:
     backend::Reply<api::Page<api::FeatureInfo>> listFeatures() override;
     backend::Reply<api::Page<api::ModelInfo>> listModels() override;
     backend::Reply<api::CallQuote> priceCall(const api::TrackTokensRequest &request) override;
+    backend::Reply<api::BillingControlsAnswer>
+    billingControls(const api::ControlsOwner &owner) override;
+    backend::Reply<api::BillingControlsAnswer>
+    updateBillingControls(const api::UpdateBillingControlsRequest &request) override;
+    backend::Reply<api::Page<api::UsageAlertEvent>>
+    listUsageAlerts(const api::PageRequest &request) override;
+    backend::Reply<api::Page<api::FailedEvent>>
+    listFailedEvents(const api::PageRequest &request) override;
+    backend::Reply<api::FailedEventOutcome>
+    retryFailedEvents(const api::FailedEventIds &request) override;
+    backend::Reply<api::FailedEventOutcome>
+    discardFailedEvents(const api::FailedEventIds &request) override;
     backend::Reply<api::Page<api::Product>> listProducts() override;
     backend::Reply<api::Page<api::RewardEntry>> listRewards() override;
     backend::Reply<api::Page<api::OrganizationInfo>> listOrganizations() override;

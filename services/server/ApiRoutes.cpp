@@ -125,8 +125,7 @@ ApiRoutes::ApiRoutes()
                     }});
     // Any valid key, too: the version and price catalogue are no organization's.
     m_exact.insert("/v1/meterdesk/about",
-                   {false, [](BillingService &s, const KeyContext &, const api::JsonReader &,
-                              const RequestInfo &) { return Answer(api::toJsonText(s.about())); }});
+                   listRoute([](BillingService &s, const KeyContext &k) { return s.about(k); }));
     m_exact.insert("/v1/meterdesk/customers.list",
                    bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listCustomers(k, r);
@@ -161,6 +160,33 @@ ApiRoutes::ApiRoutes()
     m_exact.insert("/v1/meterdesk/usage_events.list",
                    bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listUsageEvents(k, r);
+                   }));
+    // Billing controls (docs/billing-controls.md) and the alerts they fired.
+    m_exact.insert("/v1/meterdesk/customers.billing_controls",
+                   bodyRoute<api::ControlsOwner>(false, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.billingControls(k, r.customerId, r.entityId);
+                   }));
+    m_exact.insert(
+        "/v1/meterdesk/customers.update_billing_controls",
+        bodyRoute<api::UpdateBillingControlsRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
+            return s.updateBillingControls(k, r);
+        }));
+    m_exact.insert("/v1/meterdesk/usage_alerts.list",
+                   bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.listUsageAlerts(k, r);
+                   }));
+    // Async calls accepted and then not applied (docs/api.md, "Failed events").
+    m_exact.insert("/v1/meterdesk/track_queue.failed",
+                   bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.listFailedEvents(k, r);
+                   }));
+    m_exact.insert("/v1/meterdesk/track_queue.retry",
+                   bodyRoute<api::FailedEventIds>(false, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.retryFailedEvents(k, r);
+                   }));
+    m_exact.insert("/v1/meterdesk/track_queue.discard",
+                   bodyRoute<api::FailedEventIds>(false, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.discardFailedEvents(k, r);
                    }));
 }
 

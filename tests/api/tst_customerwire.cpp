@@ -202,7 +202,7 @@ private Q_SLOTS:
         QCOMPARE(c.subscriptions.at(0).trialEndsAt, std::optional<qint64>(1762560000000));
         QCOMPARE(c.flags.value(u"sso"_s).planId, std::optional(u"pro"_s));
         QVERIFY(c.config.disableOverageBilling);
-        QCOMPARE(c.autoTopups.size(), 1);
+        QCOMPARE(c.billingControls.autoTopups.size(), 1);
     }
 
     void customerIgnoresUnknownKeys()

@@ -1,12 +1,11 @@
-// One suite, three ways (MD_CONFORMANCE): EngineBackend on SQLite or
-// PostgreSQL ("engine"), and RemoteBackend against a meterdesk-server started
-// here on a loopback port ("remote", or "remote-tls" over HTTPS). A case that
-// passes one way and fails another is a bug.
+// One suite, three ways (MD_CONFORMANCE, tests/conformance/ConformanceHarness.h):
+// EngineBackend on SQLite or PostgreSQL, and RemoteBackend against a
+// meterdesk-server started here, over HTTP or HTTPS.
 #include "services/api/Version.h"
 #include "services/backend/EngineBackend.h"
 #include "services/engine/PriceCatalogue.h"
 #include "services/remote/RemoteBackend.h"
-#include "tests/conformance/ServerProcess.h"
+#include "tests/conformance/ConformanceHarness.h"
 #include "tests/engine/EngineFixture.h"
 
 #include <QFile>
@@ -30,17 +29,17 @@ const QString PricingKey = u"sk_test_pricing0000000000000000000000"_s;
 const QString AdminKey = u"sk_test_admin00000000000000000000000000"_s;
 const QString AdminLiveKey = u"sk_live_admin00000000000000000000000000"_s;
 const QString AdminReadKey = u"sk_test_adminread0000000000000000000000"_s;
-const QString CataloguePath = QStringLiteral(MD_TEST_CONFORMANCE_DIR "/pricing-catalogue.json");
+const QString CataloguePath = test::cataloguePath();
 
-api::Decimal dec(const char *text)
-{
-    return *api::Decimal::parse(QString::fromLatin1(text));
-}
+using test::await;
+using test::dec;
+using test::overHttp;
+using test::serverArguments;
+using test::testCa;
 
-template <typename T> api::Result<T> await(QFuture<api::Result<T>> future)
+QString mode()
 {
-    future.waitForFinished();
-    return future.result();
+    return test::conformanceMode();
 }
 
 QStringList ids(const api::ListBalancesResponse &page)
@@ -49,35 +48,6 @@ QStringList ids(const api::ListBalancesResponse &page)
     for (const api::BalanceRow &row : page.list)
         list.append(row.id);
     return list;
-}
-
-QString mode()
-{
-    return qEnvironmentVariable("MD_CONFORMANCE", u"engine"_s);
-}
-
-bool overHttp()
-{
-    return mode().startsWith("remote"_L1);
-}
-
-// The server's options: the test price catalogue, and TLS in remote-tls mode.
-QStringList serverArguments()
-{
-    QStringList arguments{u"--catalogue"_s, CataloguePath};
-    if (mode() == "remote-tls"_L1)
-        arguments += {u"--tls-cert"_s, QStringLiteral(MD_TEST_CONFORMANCE_DIR "/server.crt"),
-                      u"--tls-key"_s, QStringLiteral(MD_TEST_CONFORMANCE_DIR "/server.key")};
-    return arguments;
-}
-
-// The test certificate, for clients to trust.
-QList<QSslCertificate> testCa()
-{
-    QFile cert(QStringLiteral(MD_TEST_CONFORMANCE_DIR "/server.crt"));
-    if (!cert.open(QIODevice::ReadOnly))
-        qFatal("the test certificate is missing");
-    return QSslCertificate::fromDevice(&cert);
 }
 
 } // namespace
@@ -121,22 +91,7 @@ class TestConformance final : public QObject
 
     std::unique_ptr<backend::BillingBackend> backendFor(const QString &secret)
     {
-        if (overHttp()) {
-            remote::RemoteBackend::Options options;
-            options.timeoutMs = 10000;
-            if (mode() == "remote-tls"_L1)
-                options.caCertificates = testCa();
-            return std::make_unique<remote::RemoteBackend>(m_server.url(), secret, options);
-        }
-        auto backend = std::make_unique<backend::EngineBackend>(m_database.location(),
-                                                                engine::Clock(), secret);
-        auto prepared = backend->prepare(false);
-        prepared.waitForFinished();
-        auto catalogue = backend->loadCatalogue(CataloguePath);
-        catalogue.waitForFinished();
-        if (!catalogue.result())
-            qFatal("%s", qPrintable(catalogue.result().error().message));
-        return backend;
+        return test::backendFor(m_database, m_server, secret);
     }
 
     api::ListBalancesResponse list(const ListBalancesRequest &request)
@@ -165,25 +120,8 @@ class TestConformance final : public QObject
                                         const QList<std::pair<QByteArray, QByteArray>> &headers,
                                         const QByteArray &body, const QByteArray &verb = "POST")
     {
-        QNetworkAccessManager network;
-        QUrl url = m_server.url();
-        url.setPath(path, QUrl::TolerantMode); // a %2F in an id stays one
-        QNetworkRequest request(url);
-        for (const auto &[name, value] : headers)
-            request.setRawHeader(name, value);
-        if (mode() == "remote-tls"_L1) {
-            QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
-            tls.addCaCertificates(testCa());
-            request.setSslConfiguration(tls);
-        }
-        QNetworkReply *reply = network.sendCustomRequest(request, verb, body);
-        QSignalSpy finished(reply, &QNetworkReply::finished);
-        if (!finished.wait(10000))
-            return {0, {}};
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QJsonObject json = QJsonDocument::fromJson(reply->readAll()).object();
-        reply->deleteLater();
-        return {status, json};
+        const test::RawAnswer answer = test::rawRequest(m_server, path, headers, body, verb);
+        return {answer.status, answer.json()};
     }
 
     // The newest or a given version of an admin workspace product.

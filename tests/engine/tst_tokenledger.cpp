@@ -1,6 +1,8 @@
 // Token tracking in the engine: the deduction order across rows and
 // rollovers, idempotency, no lost update under concurrent calls (SQLite and
 // PostgreSQL), and the queue behind the async flag.
+#include "services/engine/BillingControlsUpdater.h"
+#include "services/engine/FailedEvents.h"
 #include "services/engine/TokenLedger.h"
 #include "tests/engine/EngineFixture.h"
 
@@ -203,19 +205,110 @@ private Q_SLOTS:
         QCOMPARE(track(u"cy"_s, 2, u"queued-1"_s).error().status, 409);
     }
 
-    void aQueuedCallThatCannotApplyIsKeptWithItsError()
+    // Everything a synchronous call checks is checked before a call is
+    // accepted: it is refused with the same status and code.
+    void anAsyncCallThatWouldFailIsRefusedAtOnce_data()
     {
+        QTest::addColumn<QString>("customer");
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("feature");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("unknown customer")
+            << u"nobody"_s << u"test/dollar"_s << QString() << 404 << u"customer_not_found"_s;
+        QTest::newRow("no credit system")
+            << u"none"_s << u"test/dollar"_s << QString() << 404 << u"feature_not_found"_s;
+        QTest::newRow("several credit systems")
+            << u"two"_s << u"test/dollar"_s << QString() << 400 << u"invalid_request"_s;
+        QTest::newRow("unknown feature")
+            << u"cy"_s << u"test/dollar"_s << u"ghost"_s << 404 << u"feature_not_found"_s;
+        QTest::newRow("unknown model")
+            << u"cy"_s << u"test/unknown"_s << QString() << 400 << u"invalid_request"_s;
+    }
+    void anAsyncCallThatWouldFailIsRefusedAtOnce()
+    {
+        QFETCH(QString, customer);
+        QFETCH(QString, model);
+        QFETCH(QString, feature);
+        QFETCH(int, status);
+        QFETCH(QString, code);
+        api::TrackTokensRequest call = asyncCall(customer, 1);
+        call.modelId = model;
+        if (!feature.isEmpty())
+            call.featureId = feature;
+        const auto sync = [&] {
+            api::TrackTokensRequest direct = call;
+            direct.async = false;
+            return m_fixture->engine->trackTokens(m_scope, direct, {});
+        }();
+        const auto async = m_fixture->engine->trackTokens(m_scope, call, {});
+        QVERIFY(!sync.ok() && !async.ok());
+        QCOMPARE(async.error().status, status);
+        QCOMPARE(async.error().code, code);
+        QCOMPARE(async.error(), sync.error());
+        QCOMPARE(m_fixture->engine->trackQueue().counts(m_scope).value().pending, 0);
+    }
+
+    // What only fails later (here a usage limit another call used up
+    // meanwhile) is kept with its reason, and can be retried or discarded.
+    void aQueuedCallThatFailsLaterIsKeptRetriedAndDiscarded()
+    {
+        const auto limit = [this](int units) {
+            api::UpdateBillingControlsRequest request;
+            request.customerId = u"cy"_s;
+            request.hasUsageLimits = true;
+            api::UsageLimit cap;
+            cap.featureId = u"ai"_s;
+            cap.limit = api::Decimal::fromInteger(units);
+            cap.interval = api::LimitInterval::Month;
+            request.billingControls.usageLimits = {cap};
+            return m_fixture->engine->withConnection([&](const QSqlDatabase &db) {
+                return engine::BillingControlsUpdater::update(db, m_fixture->engine->dialect(),
+                                                              m_scope, request, *m_fixture->now);
+            });
+        };
+        QVERIFY(limit(2).ok());
         engine::TrackQueue &queue = m_fixture->engine->trackQueue();
-        // "two" has two credit systems and names none: accepted, then refused by the worker.
-        QVERIFY(queue.enqueue(m_scope, asyncCall(u"two"_s, 1), {}).ok());
+        for (int i = 0; i < 3; ++i) // each fits when accepted: nothing is used yet
+            QVERIFY(queue.enqueue(m_scope, asyncCall(u"cy"_s, 1), {}).ok());
+        QCOMPARE(queue.drain().value(), 3);
+        QCOMPARE(queue.counts(m_scope).value(), (api::QueueCounts{0, 1}));
+        QCOMPARE(totalOf(u"cy"_s), api::Decimal::fromInteger(20)); // two applied
+        const auto failed = m_fixture->engine->withConnection(
+            [&](const QSqlDatabase &db) { return engine::FailedEvents::list(db, m_scope, {}); });
+        QVERIFY(failed.ok());
+        QCOMPARE(failed.value().list.size(), 1);
+        const api::FailedEvent event = failed.value().list.first();
+        QCOMPARE(event.customerId, u"cy"_s);
+        QCOMPARE(event.error.status, 429);
+        QCOMPARE(event.error.code, u"usage_limit_reached"_s);
+        QCOMPARE(event.request.value("input_tokens"_L1).numberText(), QByteArrayView("1"));
+        // A retry while the limit still holds fails again; after raising it, it applies.
+        QCOMPARE(queue.retry(m_scope, {event.id}).value().done, QStringList{event.id});
+        QCOMPARE(queue.drain().value(), 1);
+        QCOMPARE(queue.counts(m_scope).value().failed, 1);
+        QVERIFY(limit(3).ok());
+        const auto retried = queue.retry(m_scope, {event.id, u"tq_999999"_s}).value();
+        QCOMPARE(retried.done, QStringList{event.id});
+        QCOMPARE(retried.notFound, QStringList{u"tq_999999"_s});
+        QCOMPARE(queue.drain().value(), 1);
+        QCOMPARE(queue.counts(m_scope).value(), (api::QueueCounts{0, 0}));
+        QCOMPARE(totalOf(u"cy"_s), api::Decimal::fromInteger(19));
+        // The limit full: refused at once. A call accepted and then caught
+        // by a lowered limit fails later; discarded, it is gone.
+        QCOMPARE(queue.enqueue(m_scope, asyncCall(u"cy"_s, 1), {}).error().status, 429);
+        QVERIFY(limit(4).ok());
         QVERIFY(queue.enqueue(m_scope, asyncCall(u"cy"_s, 1), {}).ok());
-        QCOMPARE(queue.drain().value(), 2);
-        const auto counts = queue.counts(m_scope).value();
-        QCOMPARE(counts.pending, 0);
-        QCOMPARE(counts.failed, 1);
-        QCOMPARE(totalOf(u"cy"_s), api::Decimal::fromInteger(21)); // the other call still applied
-        // What can be checked at once is refused at once.
-        QCOMPARE(queue.enqueue(m_scope, asyncCall(u"nobody"_s, 1), {}).error().status, 404);
+        QVERIFY(limit(3).ok());
+        QCOMPARE(queue.drain().value(), 1);
+        const auto again = m_fixture->engine->withConnection(
+            [&](const QSqlDatabase &db) { return engine::FailedEvents::list(db, m_scope, {}); });
+        const QString id = again.value().list.first().id;
+        const auto discarded = m_fixture->engine->withConnection([&](const QSqlDatabase &db) {
+            return engine::FailedEvents::discard(db, m_fixture->engine->dialect(), m_scope, {id});
+        });
+        QCOMPARE(discarded.value().done, QStringList{id});
+        QCOMPARE(queue.counts(m_scope).value(), (api::QueueCounts{0, 0}));
     }
 
     void queuedAndDirectCallsTogetherLoseNoUpdate()

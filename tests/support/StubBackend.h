@@ -94,6 +94,33 @@ public:
     {
         return unavailable<api::Page<api::UsageEvent>>();
     }
+    backend::Reply<api::BillingControlsAnswer> billingControls(const api::ControlsOwner &) override
+    {
+        return unavailable<api::BillingControlsAnswer>();
+    }
+    backend::Reply<api::BillingControlsAnswer>
+    updateBillingControls(const api::UpdateBillingControlsRequest &) override
+    {
+        return unavailable<api::BillingControlsAnswer>();
+    }
+    backend::Reply<api::Page<api::UsageAlertEvent>>
+    listUsageAlerts(const api::PageRequest &) override
+    {
+        return unavailable<api::Page<api::UsageAlertEvent>>();
+    }
+    backend::Reply<api::Page<api::FailedEvent>> listFailedEvents(const api::PageRequest &) override
+    {
+        return unavailable<api::Page<api::FailedEvent>>();
+    }
+    backend::Reply<api::FailedEventOutcome> retryFailedEvents(const api::FailedEventIds &) override
+    {
+        return unavailable<api::FailedEventOutcome>();
+    }
+    backend::Reply<api::FailedEventOutcome>
+    discardFailedEvents(const api::FailedEventIds &) override
+    {
+        return unavailable<api::FailedEventOutcome>();
+    }
 };
 
 } // namespace md::test

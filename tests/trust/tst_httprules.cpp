@@ -128,6 +128,21 @@ private Q_SLOTS:
         QCOMPARE(connection.received(), QByteArray());
     }
 
+    // RFC 9110 8.6 and 15.3.5: a 204 carries neither Content-Length nor
+    // Content-Type, and the next answer on the connection follows it intact.
+    void noContentHasNoBodyFields()
+    {
+        RawConnection connection(m_server.port());
+        connection.send(RawConnection::request("POST", "/v1/balances.track_tokens",
+                                               trackBody(u"c6"_s, 1, true), {Bearer}) +
+                        getCustomer(3));
+        const RawConnection::Answer accepted = connection.read();
+        QCOMPARE(accepted.status, 204);
+        QVERIFY2(!accepted.head.contains("content-length"), accepted.head.constData());
+        QVERIFY2(!accepted.head.contains("content-type"), accepted.head.constData());
+        QCOMPARE(connection.read().status, 200);
+    }
+
     void headersTheApiReads_data()
     {
         QTest::addColumn<QList<QByteArray>>("fields");

@@ -1,0 +1,215 @@
+#include "services/engine/CallResolver.h"
+
+#include "services/engine/Sql.h"
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+using api::ApiError;
+using api::Decimal;
+
+namespace {
+
+api::Result<std::optional<qint64>> firstKey(const QSqlDatabase &db, const QString &sql,
+                                            const QVariantList &binds)
+{
+    auto rows = queryRows(db, sql, binds);
+    if (!rows)
+        return rows.error();
+    if (rows.value().isEmpty())
+        return std::optional<qint64>();
+    return std::optional<qint64>(rows.value().first().first().toLongLong());
+}
+
+// The customer's key, or 404 customer_not_found.
+api::Result<qint64> customerKey(const QSqlDatabase &db, const Scope &scope, const QString &id)
+{
+    auto customer =
+        firstKey(db, u"SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?"_s,
+                 {scope.orgPk, scope.envWord(), id});
+    if (!customer)
+        return customer.error();
+    if (!customer.value())
+        return ApiError::notFound(u"customer_not_found"_s,
+                                  u"customer \"%1\" does not exist"_s.arg(id));
+    return *customer.value();
+}
+
+TokenCounts countsOf(const api::TrackTokensRequest &request)
+{
+    return {request.inputTokens,
+            request.outputTokens,
+            request.cacheReadTokens.value_or(0),
+            request.cacheWriteTokens.value_or(0),
+            request.reasoningTokens.value_or(0),
+            request.audioInputTokens.value_or(0),
+            request.audioOutputTokens.value_or(0)};
+}
+
+struct FeatureChoice
+{
+    qint64 pk = 0;
+    QString id;
+};
+
+api::Result<FeatureChoice> creditSystem(const QSqlDatabase &db, const Scope &scope,
+                                        qint64 customerPk, const api::TrackTokensRequest &request)
+{
+    if (request.featureId) {
+        auto rows = queryRows(
+            db, u"SELECT pk, type FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
+            {scope.orgPk, scope.envWord(), *request.featureId});
+        if (!rows)
+            return rows.error();
+        if (rows.value().isEmpty())
+            return ApiError::notFound(u"feature_not_found"_s,
+                                      u"feature \"%1\" does not exist"_s.arg(*request.featureId));
+        if (rows.value().first().at(1).toString() != "credit_system"_L1)
+            return ApiError::invalidRequest(
+                u"feature \"%1\" is not an AI credit system; track tokens against a credit_system feature"_s
+                    .arg(*request.featureId));
+        return FeatureChoice{rows.value().first().at(0).toLongLong(), *request.featureId};
+    }
+    auto rows = queryRows(
+        db,
+        u"SELECT DISTINCT f.pk, f.id FROM balances b JOIN features f ON f.pk = b.feature_pk"
+        " WHERE b.customer_pk = ? AND f.type = 'credit_system' ORDER BY f.id"_s,
+        {customerPk});
+    if (!rows)
+        return rows.error();
+    QList<FeatureChoice> found;
+    for (const QVariantList &row : std::as_const(rows.value()))
+        found.append({row.at(0).toLongLong(), row.at(1).toString()});
+    if (found.isEmpty())
+        return ApiError::notFound(
+            u"feature_not_found"_s,
+            u"customer \"%1\" has no AI credit system; give them one first"_s.arg(
+                request.customerId));
+    if (found.size() > 1) {
+        QStringList ids;
+        for (const FeatureChoice &choice : std::as_const(found))
+            ids.append(choice.id);
+        return ApiError::invalidRequest(
+            u"customer \"%1\" has several AI credit systems (%2); say which in feature_id"_s.arg(
+                request.customerId, ids.join(u", "_s)));
+    }
+    return found.first();
+}
+
+api::Result<CreditMarkups> markupsOf(const QSqlDatabase &db, qint64 featurePk)
+{
+    CreditMarkups markups;
+    auto feature =
+        queryRows(db, u"SELECT default_markup FROM features WHERE pk = ?"_s, {featurePk});
+    if (!feature)
+        return feature.error();
+    if (!feature.value().isEmpty() && !feature.value().first().first().isNull())
+        markups.defaultMarkup = Decimal::parse(feature.value().first().first().toString());
+    auto rows =
+        queryRows(db, u"SELECT provider, model, markup FROM credit_markups WHERE feature_pk = ?"_s,
+                  {featurePk});
+    if (!rows)
+        return rows.error();
+    for (const QVariantList &row : std::as_const(rows.value())) {
+        const QString provider = row.at(0).toString();
+        const QString model = row.at(1).toString();
+        const Decimal markup = Decimal::parse(row.at(2).toString()).value_or(Decimal());
+        if (model.isEmpty())
+            markups.byProvider.insert(provider, markup);
+        else
+            markups.byModel.insert(provider + u'/' + model, markup);
+    }
+    return markups;
+}
+
+} // namespace
+
+api::Result<ResolvedCall> CallResolver::resolve(const QSqlDatabase &db, const Scope &scope,
+                                                const api::TrackTokensRequest &request,
+                                                const PriceCatalogue &catalogue)
+{
+    ResolvedCall call;
+    auto customer = customerKey(db, scope, request.customerId);
+    if (!customer)
+        return customer.error();
+    call.customerPk = customer.value();
+    if (request.entityId) {
+        auto entity = firstKey(db, u"SELECT pk FROM entities WHERE customer_pk = ? AND id = ?"_s,
+                               {call.customerPk, *request.entityId});
+        if (!entity)
+            return entity.error();
+        if (!entity.value())
+            return ApiError::notFound(u"entity_not_found"_s,
+                                      u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
+                                          *request.entityId, request.customerId));
+        call.entityPk = entity.value();
+    }
+    auto feature = creditSystem(db, scope, call.customerPk, request);
+    if (!feature)
+        return feature.error();
+    call.featurePk = feature.value().pk;
+    call.featureId = feature.value().id;
+    auto markups = markupsOf(db, call.featurePk);
+    if (!markups)
+        return markups.error();
+    auto priced =
+        TokenPricing::price(catalogue, request.modelId, countsOf(request), markups.value());
+    if (!priced)
+        return priced.error();
+    call.priced = priced.value();
+    return call;
+}
+
+api::Result<api::CallQuote> CallResolver::quote(const QSqlDatabase &db, const Scope &scope,
+                                                const api::TrackTokensRequest &request,
+                                                const PriceCatalogue &catalogue)
+{
+    CreditMarkups markups;
+    std::optional<QString> featureId;
+    if (!request.customerId.isEmpty() || request.featureId) {
+        qint64 customerPk = 0;
+        if (!request.customerId.isEmpty()) {
+            auto customer = customerKey(db, scope, request.customerId);
+            if (!customer)
+                return customer.error();
+            customerPk = customer.value();
+        }
+        auto feature = creditSystem(db, scope, customerPk, request);
+        if (!feature)
+            return feature.error();
+        auto found = markupsOf(db, feature.value().pk);
+        if (!found)
+            return found.error();
+        markups = found.value();
+        featureId = feature.value().id;
+    }
+    auto priced = TokenPricing::price(catalogue, request.modelId, countsOf(request), markups);
+    if (!priced)
+        return priced.error();
+    api::CallQuote quote;
+    quote.modelId = request.modelId;
+    quote.featureId = featureId;
+    for (const PricedCall::Pool &pool : std::as_const(priced.value().pools))
+        quote.pools.append({pool.name, pool.tokens, pool.pricePerMillion, pool.cost});
+    quote.baseCost = priced.value().baseCost;
+    quote.markup = priced.value().markup;
+    switch (priced.value().markupSource) {
+    case PricedCall::MarkupSource::Model:
+        quote.markupSource = u"model"_s;
+        break;
+    case PricedCall::MarkupSource::Provider:
+        quote.markupSource = u"provider"_s;
+        break;
+    case PricedCall::MarkupSource::Default:
+        quote.markupSource = u"default"_s;
+        break;
+    case PricedCall::MarkupSource::None:
+        quote.markupSource = u"none"_s;
+        break;
+    }
+    quote.value = priced.value().value;
+    quote.free = priced.value().free;
+    return quote;
+}
+
+} // namespace md::engine

@@ -1,0 +1,38 @@
+// What a track_tokens call refers to, resolved before anything is written:
+// the customer, the entity, the AI credit system (named, or the customer's
+// only one) and the call's price with that system's markups.
+#pragma once
+
+#include "services/api/Extensions.h"
+#include "services/api/TrackTokens.h"
+#include "services/engine/PriceCatalogue.h"
+#include "services/engine/Scope.h"
+#include "services/engine/TokenPricing.h"
+
+#include <QSqlDatabase>
+
+namespace md::engine {
+
+struct ResolvedCall
+{
+    qint64 customerPk = 0;
+    std::optional<qint64> entityPk;
+    qint64 featurePk = 0;
+    QString featureId;
+    PricedCall priced;
+};
+
+class CallResolver final
+{
+public:
+    // 404 customer_not_found, entity_not_found, feature_not_found; 400 for
+    // several credit systems without feature_id or a model the catalogue lacks.
+    static api::Result<ResolvedCall> resolve(const QSqlDatabase &db, const Scope &scope,
+                                             const api::TrackTokensRequest &request,
+                                             const PriceCatalogue &catalogue);
+    static api::Result<api::CallQuote> quote(const QSqlDatabase &db, const Scope &scope,
+                                             const api::TrackTokensRequest &request,
+                                             const PriceCatalogue &catalogue);
+};
+
+} // namespace md::engine

@@ -1,0 +1,35 @@
+// Where a track_tokens value comes off a customer's balance rows, in the
+// documented order (decisions.md 4.3; docs/api.md): rollovers first, soonest
+// expiry first, then the rows in their deduction order. Pure arithmetic on
+// rows already read: no database, so every rule is testable on its own.
+#pragma once
+
+#include "services/api/Balance.h"
+
+#include <QHash>
+#include <QStringList>
+
+namespace md::engine {
+
+class Deducter final
+{
+public:
+    // The customer's active rows of the feature, in deduction order: rows
+    // that reset before those that do not, shorter interval first, sooner
+    // expiry first, plan rows before standalone ones, oldest first.
+    static void order(QList<api::BalanceRow> &rows);
+
+    struct Outcome
+    {
+        QHash<QString, api::Decimal> taken; // by balance id
+        QStringList touched;                // balance ids in the order first drawn on
+        api::Decimal left;                  // what no row took
+    };
+    // Takes `amount` from `rows` (changing their remaining, usage and
+    // rollovers). Capped: only what the rows hold. Overflowing: the rest
+    // goes onto the first row, which goes negative.
+    static Outcome take(QList<api::BalanceRow> &rows, api::Decimal amount, bool overflow,
+                        qint64 nowMs);
+};
+
+} // namespace md::engine
