@@ -522,6 +522,220 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>BillingControlsDialog</name>
+    <message>
+        <source>Feature</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Limit</source>
+        <translation>Grenze</translation>
+    </message>
+    <message>
+        <source>Per</source>
+        <translation>Je</translation>
+    </message>
+    <message>
+        <source>Counted from</source>
+        <translation>Gezählt ab</translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation>Aktiv</translation>
+    </message>
+    <message>
+        <source>Feature (empty: all)</source>
+        <translation>Funktion (leer: alle)</translation>
+    </message>
+    <message>
+        <source>Overage limit</source>
+        <translation>Überziehungsgrenze</translation>
+    </message>
+    <message>
+        <source>Measured as</source>
+        <translation>Gemessen in</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Wenn</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>Schwelle</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Overage allowed</source>
+        <translation>Überziehung erlaubt</translation>
+    </message>
+    <message>
+        <source>Billing controls of %1, entity %2</source>
+        <translation>Abrechnungsregeln von %1, Entität %2</translation>
+    </message>
+    <message>
+        <source>Billing controls of %1</source>
+        <translation>Abrechnungsregeln von %1</translation>
+    </message>
+    <message>
+        <source>&amp;Usage limits</source>
+        <translation>&amp;Nutzungsgrenzen</translation>
+    </message>
+    <message>
+        <source>S&amp;pend limits</source>
+        <translation>A&amp;usgabengrenzen</translation>
+    </message>
+    <message>
+        <source>A&amp;lerts</source>
+        <translation>&amp;Warnungen</translation>
+    </message>
+    <message>
+        <source>&amp;Overage</source>
+        <translation>Über&amp;ziehung</translation>
+    </message>
+    <message>
+        <source>Usage limits cap a feature&apos;s usage per interval: a capped call is cut to what is left, and refused once nothing is. Spend limits cap how far an overflowing call may take a balance below zero. Alerts are recorded when usage crosses their threshold. Overage allowed overrides the plan for overflowing calls.</source>
+        <translation>Nutzungsgrenzen begrenzen die Nutzung einer Funktion je Intervall: Ein begrenzter Aufruf wird auf den Rest gekürzt und abgelehnt, sobald nichts mehr übrig ist. Ausgabengrenzen begrenzen, wie weit ein überziehender Aufruf ein Guthaben unter null bringen darf. Warnungen werden festgehalten, wenn die Nutzung ihre Schwelle überschreitet. „Überziehung erlaubt“ setzt für überziehende Aufrufe den Tarif außer Kraft.</translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>&amp;Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Re&amp;move</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <source>day</source>
+        <translation>Tag</translation>
+    </message>
+    <message>
+        <source>week</source>
+        <translation>Woche</translation>
+    </message>
+    <message>
+        <source>month</source>
+        <translation>Monat</translation>
+    </message>
+    <message>
+        <source>year</source>
+        <translation>Jahr</translation>
+    </message>
+    <message>
+        <source>the billing cycle</source>
+        <translation>dem Abrechnungszeitraum</translation>
+    </message>
+    <message>
+        <source>the calendar (UTC)</source>
+        <translation>dem Kalender (UTC)</translation>
+    </message>
+    <message>
+        <source>units</source>
+        <translation>Einheiten</translation>
+    </message>
+    <message>
+        <source>% of the included allowance</source>
+        <translation>% des Inklusivkontingents</translation>
+    </message>
+    <message>
+        <source>usage reaches (units)</source>
+        <translation>Nutzung erreicht (Einheiten)</translation>
+    </message>
+    <message>
+        <source>usage reaches (%)</source>
+        <translation>Nutzung erreicht (%)</translation>
+    </message>
+    <message>
+        <source>remaining falls to (units)</source>
+        <translation>Rest fällt auf (Einheiten)</translation>
+    </message>
+    <message>
+        <source>remaining falls to (%)</source>
+        <translation>Rest fällt auf (%)</translation>
+    </message>
+</context>
+<context>
+    <name>BillingControlsEdit</name>
+    <message>
+        <source>every feature</source>
+        <translation>jede Funktion</translation>
+    </message>
+    <message>
+        <source>%1: at most %2 a %3%4%5</source>
+        <translation>%1: höchstens %2 pro %3%4%5</translation>
+    </message>
+    <message>
+        <source> (UTC)</source>
+        <translation> (UTC)</translation>
+    </message>
+    <message>
+        <source> (%1 used)</source>
+        <translation> (%1 genutzt)</translation>
+    </message>
+    <message>
+        <source>, off</source>
+        <translation>, aus</translation>
+    </message>
+    <message>
+        <source>%1: overage at most %2%3</source>
+        <translation>%1: Überziehung höchstens %2%3</translation>
+    </message>
+    <message>
+        <source> % of the included allowance</source>
+        <translation> % des Inklusivkontingents</translation>
+    </message>
+    <message>
+        <source>%1: alert when %2%3</source>
+        <translation>%1: Warnung, wenn %2%3</translation>
+    </message>
+    <message>
+        <source> (&quot;%1&quot;)</source>
+        <translation> („%1“)</translation>
+    </message>
+    <message>
+        <source>%1: overage allowed</source>
+        <translation>%1: Überziehung erlaubt</translation>
+    </message>
+    <message>
+        <source>%1: no overage</source>
+        <translation>%1: keine Überziehung</translation>
+    </message>
+    <message>
+        <source>Usage limits</source>
+        <translation>Nutzungsgrenzen</translation>
+    </message>
+    <message>
+        <source>Spend limits</source>
+        <translation>Ausgabengrenzen</translation>
+    </message>
+    <message>
+        <source>Usage alerts</source>
+        <translation>Nutzungswarnungen</translation>
+    </message>
+    <message>
+        <source>Overage allowed</source>
+        <translation>Überziehung erlaubt</translation>
+    </message>
+    <message>
+        <source>day</source>
+        <translation>Tag</translation>
+    </message>
+    <message>
+        <source>week</source>
+        <translation>Woche</translation>
+    </message>
+    <message>
+        <source>month</source>
+        <translation>Monat</translation>
+    </message>
+    <message>
+        <source>year</source>
+        <translation>Jahr</translation>
+    </message>
+</context>
+<context>
     <name>ChangeReview</name>
     <message>
         <source>Field</source>
@@ -728,6 +942,45 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>CustomerControlsTab</name>
+    <message>
+        <source>&amp;Edit billing controls…</source>
+        <translation>Abrechnungsregeln &amp;bearbeiten …</translation>
+    </message>
+    <message>
+        <source>the customer itself</source>
+        <translation>der Kunde selbst</translation>
+    </message>
+    <message>
+        <source>Entity</source>
+        <translation>Entität</translation>
+    </message>
+    <message>
+        <source>S&amp;how</source>
+        <translation>&amp;Zeigen</translation>
+    </message>
+    <message>
+        <source>Controls of entity:</source>
+        <translation>Regeln der Entität:</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Usage alerts&lt;/b&gt; that fired, newest first:</source>
+        <translation>Ausgelöste &lt;b&gt;Nutzungswarnungen&lt;/b&gt;, neueste zuerst:</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Lade …</translation>
+    </message>
+    <message>
+        <source>The controls could not be read: %1</source>
+        <translation>Die Regeln konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>No billing controls: usage is limited only by the balances.</source>
+        <translation>Keine Abrechnungsregeln: Die Nutzung begrenzen nur die Guthaben.</translation>
+    </message>
+</context>
+<context>
     <name>CustomerListModel</name>
     <message>
         <source>Customer</source>
@@ -771,10 +1024,6 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Started</source>
         <translation>Begonnen</translation>
-    </message>
-    <message>
-        <source>Period ends</source>
-        <translation>Periodenende</translation>
     </message>
     <message>
         <source>Trial ends</source>
@@ -880,6 +1129,18 @@ Es wurde keine Datei geschrieben.</translation>
         <source>&amp;Usage</source>
         <translation>&amp;Verbrauch</translation>
     </message>
+    <message>
+        <source>Current period</source>
+        <translation>Aktueller Zeitraum</translation>
+    </message>
+    <message>
+        <source>Co&amp;ntrols</source>
+        <translation>&amp;Regeln</translation>
+    </message>
+    <message>
+        <source>%1 – %2</source>
+        <translation>%1 – %2</translation>
+    </message>
 </context>
 <context>
     <name>EditorPage</name>
@@ -894,6 +1155,92 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>The change was not undone: %1</source>
         <translation>Die Änderung wurde nicht rückgängig gemacht: %1</translation>
+    </message>
+</context>
+<context>
+    <name>FailedEventModel</name>
+    <message>
+        <source>Failed</source>
+        <translation>Gescheitert</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>%1 (%2 %3), received %4</source>
+        <translation>%1 (%2 %3), angenommen %4</translation>
+    </message>
+</context>
+<context>
+    <name>FailedEventsPanel</name>
+    <message>
+        <source>&amp;Retry</source>
+        <translation>&amp;Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>&amp;Discard…</source>
+        <translation>&amp;Verwerfen …</translation>
+    </message>
+    <message>
+        <source>Apply the selected calls again, once what stopped them is fixed</source>
+        <translation>Die gewählten Aufrufe erneut anwenden, sobald behoben ist, was sie aufhielt</translation>
+    </message>
+    <message>
+        <source>Drop the selected calls: their usage is not recorded</source>
+        <translation>Die gewählten Aufrufe verwerfen: Ihre Nutzung wird nicht erfasst</translation>
+    </message>
+    <message>
+        <source>Failed events could not be read: %1</source>
+        <translation>Gescheiterte Aufrufe konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Failed events&lt;/b&gt;: none; every accepted call was applied.</source>
+        <translation>&lt;b&gt;Gescheiterte Aufrufe&lt;/b&gt;: keine; jeder angenommene Aufruf wurde angewendet.</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Failed events&lt;/b&gt;: %Ln accepted call(s) could not be applied and are kept here.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Gescheiterte Aufrufe&lt;/b&gt;: %Ln angenommener Aufruf konnte nicht angewendet werden und wird hier aufbewahrt.</numerusform>
+            <numerusform>&lt;b&gt;Gescheiterte Aufrufe&lt;/b&gt;: %Ln angenommene Aufrufe konnten nicht angewendet werden und werden hier aufbewahrt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Discard failed events</source>
+        <translation>Gescheiterte Aufrufe verwerfen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Discard %Ln call(s)? Their usage will not be recorded.</source>
+        <translation>
+            <numerusform>%Ln Aufruf verwerfen? Seine Nutzung wird nicht erfasst.</numerusform>
+            <numerusform>%Ln Aufrufe verwerfen? Ihre Nutzung wird nicht erfasst.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing was changed: %1</source>
+        <translation>Nichts wurde geändert: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln call(s) put back to be applied.</source>
+        <translation>
+            <numerusform>%Ln Aufruf wird erneut angewendet.</numerusform>
+            <numerusform>%Ln Aufrufe werden erneut angewendet.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln call(s) discarded.</source>
+        <translation>
+            <numerusform>%Ln Aufruf verworfen.</numerusform>
+            <numerusform>%Ln Aufrufe verworfen.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1791,6 +2138,17 @@ Journal: %2</numerusform>
         <source>No program here opens %1. Open it with a text editor or a Markdown viewer.</source>
         <translation>Kein Programm hier öffnet %1. Öffnen Sie die Datei mit einem Texteditor oder einem Markdown-Betrachter.</translation>
     </message>
+    <message numerus="yes">
+        <source>&lt;a href=&quot;failed&quot; style=&quot;color:#c62828&quot;&gt;%Ln failed event(s)&lt;/a&gt;</source>
+        <translation>
+            <numerusform>&lt;a href=&quot;failed&quot; style=&quot;color:#c62828&quot;&gt;%Ln gescheiterter Aufruf&lt;/a&gt;</numerusform>
+            <numerusform>&lt;a href=&quot;failed&quot; style=&quot;color:#c62828&quot;&gt;%Ln gescheiterte Aufrufe&lt;/a&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Calls accepted with the async flag that could not be applied: see Usage</source>
+        <translation>Asynchron angenommene Aufrufe, die nicht angewendet werden konnten: siehe Nutzung</translation>
+    </message>
 </context>
 <context>
     <name>PriceCallDialog</name>
@@ -2414,6 +2772,45 @@ Journal: %2</numerusform>
     <message>
         <source>Organizations could not be read: %1</source>
         <translation>Organisationen konnten nicht gelesen werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>UsageAlertModel</name>
+    <message>
+        <source>usage reaches %1</source>
+        <translation>Nutzung erreicht %1</translation>
+    </message>
+    <message>
+        <source>usage reaches %1 %</source>
+        <translation>Nutzung erreicht %1 %</translation>
+    </message>
+    <message>
+        <source>%1 or less remaining</source>
+        <translation>%1 oder weniger übrig</translation>
+    </message>
+    <message>
+        <source>%1 % or less remaining</source>
+        <translation>%1 % oder weniger übrig</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Alert</source>
+        <translation>Warnung</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
     </message>
 </context>
 <context>

@@ -83,6 +83,37 @@ taken %2, %Ln models</numerusform>
     </message>
 </context>
 <context>
+    <name>FailedEventsPanel</name>
+    <message numerus="yes">
+        <source>&lt;b&gt;Failed events&lt;/b&gt;: %Ln accepted call(s) could not be applied and are kept here.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Failed events&lt;/b&gt;: %Ln accepted call could not be applied and is kept here.</numerusform>
+            <numerusform>&lt;b&gt;Failed events&lt;/b&gt;: %Ln accepted calls could not be applied and are kept here.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Discard %Ln call(s)? Their usage will not be recorded.</source>
+        <translation>
+            <numerusform>Discard %Ln call? Its usage will not be recorded.</numerusform>
+            <numerusform>Discard %Ln calls? Their usage will not be recorded.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln call(s) put back to be applied.</source>
+        <translation>
+            <numerusform>%Ln call put back to be applied.</numerusform>
+            <numerusform>%Ln calls put back to be applied.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln call(s) discarded.</source>
+        <translation>
+            <numerusform>%Ln call discarded.</numerusform>
+            <numerusform>%Ln calls discarded.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ImportCommitPage</name>
     <message numerus="yes">
         <source>Importing %n customer(s) into %1.
@@ -171,6 +202,16 @@ Journal: %2</numerusform>
         <translation>
             <numerusform>%n left out</numerusform>
             <numerusform>%n left out</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message numerus="yes">
+        <source>&lt;a href=&quot;failed&quot; style=&quot;color:#c62828&quot;&gt;%Ln failed event(s)&lt;/a&gt;</source>
+        <translation>
+            <numerusform>&lt;a href=&quot;failed&quot; style=&quot;color:#c62828&quot;&gt;%Ln failed event&lt;/a&gt;</numerusform>
+            <numerusform>&lt;a href=&quot;failed&quot; style=&quot;color:#c62828&quot;&gt;%Ln failed events&lt;/a&gt;</numerusform>
         </translation>
     </message>
 </context>

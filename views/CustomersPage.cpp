@@ -1,5 +1,6 @@
 #include "views/CustomersPage.h"
 
+#include "views/CustomerControlsTab.h"
 #include "views/UsagePage.h"
 
 #include "models/AmountFormat.h"
@@ -38,6 +39,7 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
     , m_subscriptions(new QTableWidget(this))
     , m_flags(new QListWidget(this))
     , m_usage(new UsagePage(backend, this))
+    , m_controls(new CustomerControlsTab(backend, this))
     , m_portal(new QPushButton(tr("Open &billing portal"), this))
 {
     m_search->setObjectName(QStringLiteral("customerSearch"));
@@ -60,8 +62,8 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
     m_balanceTree->setModel(m_balances);
     m_subscriptions->setColumnCount(7);
     m_subscriptions->setHorizontalHeaderLabels({tr("Plan"), tr("Status"), tr("Started"),
-                                                tr("Period ends"), tr("Trial ends"), tr("Quantity"),
-                                                tr("Add-on")});
+                                                tr("Current period"), tr("Trial ends"),
+                                                tr("Quantity"), tr("Add-on")});
     m_subscriptions->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_subscriptions->verticalHeader()->hide();
     m_portal->setEnabled(false);
@@ -80,6 +82,7 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
     m_tabs->addTab(m_flags, tr("F&lags"));
     m_usage->showOnlyCustomer(QString());
     m_tabs->addTab(m_usage, tr("&Usage"));
+    m_tabs->addTab(m_controls, tr("Co&ntrols"));
     rightLayout->addWidget(m_tabs);
     auto *buttons = new QHBoxLayout;
     buttons->addStretch();
@@ -149,6 +152,7 @@ void CustomersPage::present(const api::Customer &customer)
 {
     m_customer = customer;
     m_usage->showOnlyCustomer(customer.id);
+    m_controls->setCustomer(customer.id);
     QString processors;
     for (auto it = customer.processors.cbegin(); it != customer.processors.cend(); ++it)
         processors += tr("%1: %2<br>").arg(it.key().toHtmlEscaped(), it.value().toHtmlEscaped());
@@ -183,7 +187,8 @@ void CustomersPage::present(const api::Customer &customer)
         const QStringList cells{s.planId,
                                 QString(api::toWire(s.status)),
                                 models::formatDate(s.startedAt),
-                                models::formatDate(s.currentPeriodEnd),
+                                tr("%1 – %2").arg(models::formatDate(s.currentPeriodStart),
+                                                  models::formatDate(s.currentPeriodEnd)),
                                 s.trialEndsAt ? models::formatDate(*s.trialEndsAt) : QString(),
                                 models::formatAmount(s.quantity, QLocale(), 0),
                                 s.addOn ? tr("yes") : tr("no")};

@@ -1,5 +1,6 @@
 // Customers: a searchable list and, for the selected customer, tabs with
-// identity and processors, per-feature balances, subscriptions and flags.
+// identity and processors, per-feature balances, subscriptions with their
+// current period, flags, usage, and billing controls with their alerts.
 #pragma once
 
 #include "services/api/Customer.h"
@@ -25,6 +26,7 @@ class CustomerListModel;
 
 namespace md::views {
 
+class CustomerControlsTab;
 class UsagePage;
 
 class CustomersPage final : public QWidget
@@ -42,6 +44,8 @@ public:
     // Shows one customer (also used by "open customer" elsewhere).
     void showCustomer(const QString &customerId);
     const std::optional<api::Customer> &shownCustomer() const { return m_customer; }
+    CustomerControlsTab *controls() const { return m_controls; }
+    QTableWidget *subscriptions() const { return m_subscriptions; }
 
 Q_SIGNALS:
     void customerShown(const QString &customerId);
@@ -61,6 +65,7 @@ private:
     QTableWidget *m_subscriptions;
     QListWidget *m_flags;
     UsagePage *m_usage;
+    CustomerControlsTab *m_controls;
     QPushButton *m_portal;
     std::optional<api::Customer> m_customer;
     quint64 m_request = 0;

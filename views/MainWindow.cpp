@@ -32,6 +32,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 #include <QUrl>
 
 namespace md::views {
@@ -52,6 +53,8 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     , m_connectionLabel(new QLabel(this))
     , m_environmentBadge(new QLabel(this))
     , m_organizationLabel(new QLabel(this))
+    , m_failedLabel(new QLabel(this))
+    , m_queuePoll(new QTimer(this))
 {
     setWindowTitle(tr("Meterdesk"));
     setWindowIcon(QIcon(u":/icons/meterdesk.svg"_s));
@@ -126,6 +129,18 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     statusBar()->addPermanentWidget(m_connectionLabel);
     statusBar()->addPermanentWidget(m_environmentBadge);
     statusBar()->addPermanentWidget(m_organizationLabel);
+    m_failedLabel->setObjectName(QStringLiteral("failedEvents"));
+    m_failedLabel->setTextFormat(Qt::RichText);
+    m_failedLabel->hide();
+    statusBar()->insertPermanentWidget(0, m_failedLabel);
+    connect(m_failedLabel, &QLabel::linkActivated, this, [this] {
+        showPage(m_pages->indexOf(m_usage));
+        m_usage->showFailedEvents();
+    });
+    // Calls can fail in the queue at any time: the count is looked at often.
+    m_queuePoll->setInterval(15000);
+    connect(m_queuePoll, &QTimer::timeout, this, &MainWindow::updateQueueCount);
+    connect(m_usage, &UsagePage::failedEventsChanged, this, &MainWindow::updateQueueCount);
     // The row count speaks of the Balances page; other pages show none.
     connect(m_balances, &BalancesPage::statusMessage, this, [this](const QString &message) {
         m_balancesStatus = message;
@@ -243,8 +258,23 @@ void MainWindow::connectionReady()
     refreshPages();
 }
 
+void MainWindow::updateQueueCount()
+{
+    m_queuePoll->start();
+    m_backend->about().then(this, [this](const api::Result<api::AboutInfo> &about) {
+        const qint64 failed = about ? about.value().trackQueue.failed : 0;
+        m_failedLabel->setVisible(failed > 0);
+        m_failedLabel->setText(
+            tr("<a href=\"failed\" style=\"color:#c62828\">%Ln failed event(s)</a>", "",
+               int(std::min<qint64>(failed, INT_MAX))));
+        m_failedLabel->setToolTip(
+            tr("Calls accepted with the async flag that could not be applied: see Usage"));
+    });
+}
+
 void MainWindow::refreshPages()
 {
+    updateQueueCount();
     m_balances->refresh();
     m_customers->refresh();
     m_products->refresh();

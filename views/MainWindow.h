@@ -6,6 +6,7 @@
 
 class QAction;
 class QLabel;
+class QTimer;
 class QListWidget;
 class QStackedWidget;
 
@@ -45,6 +46,7 @@ public:
     AboutDialog *showAbout();
     BalancesPage *balancesPage() const { return m_balances; }
     UsagePage *usagePage() const { return m_usage; }
+    QLabel *failedEventsLabel() const { return m_failedLabel; }
     ProductsPage *productsPage() const { return m_products; }
     RewardsPage *rewardsPage() const { return m_rewards; }
     TenantsPage *tenantsPage() const { return m_tenants; }
@@ -69,6 +71,8 @@ private:
     void showPage(int index);
     void restoreState();
     void refreshPages();
+    // The status bar names failed async calls, when there are any.
+    void updateQueueCount();
 
     backend::BillingBackend *m_backend;
     QListWidget *m_navigation;
@@ -82,6 +86,8 @@ private:
     QLabel *m_connectionLabel;
     QLabel *m_environmentBadge;
     QLabel *m_organizationLabel;
+    QLabel *m_failedLabel;
+    QTimer *m_queuePoll;
     QByteArray m_restoredFilter; // applied once the connection is ready
     QString m_balancesStatus;
     QAction *m_loadCatalogue = nullptr;

@@ -1,6 +1,7 @@
 #include "views/UsagePage.h"
 
 #include "models/UsageEventModel.h"
+#include "views/FailedEventsPanel.h"
 #include "views/PriceCallDialog.h"
 #include "views/UsageChart.h"
 
@@ -40,6 +41,7 @@ UsagePage::UsagePage(backend::BillingBackend *backend, QWidget *parent)
     , m_period(new QComboBox(this))
     , m_table(new QTableView(this))
     , m_chart(new UsageChart(this))
+    , m_failed(new FailedEventsPanel(backend, this))
     , m_status(new QLabel(this))
     , m_debounce(new QTimer(this))
     , m_redraw(new QTimer(this))
@@ -86,8 +88,11 @@ UsagePage::UsagePage(backend::BillingBackend *backend, QWidget *parent)
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);
     splitter->addWidget(m_chart);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
+    splitter->addWidget(m_failed);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 1);
+    connect(m_failed, &FailedEventsPanel::changed, this, &UsagePage::failedEventsChanged);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(filters);
@@ -114,11 +119,20 @@ UsagePage::UsagePage(backend::BillingBackend *backend, QWidget *parent)
 void UsagePage::refresh()
 {
     applyFilter();
+    if (m_failed->isVisibleTo(this))
+        m_failed->refresh();
+}
+
+void UsagePage::showFailedEvents()
+{
+    m_failed->refresh();
+    m_failed->table()->setFocus(Qt::OtherFocusReason);
 }
 
 void UsagePage::showOnlyCustomer(const QString &customerId)
 {
     m_customer->hide();
+    m_failed->hide();
     {
         const QSignalBlocker quiet(m_customer); // no filter run for the text alone
         m_customer->setText(customerId);

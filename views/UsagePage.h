@@ -20,6 +20,7 @@ class UsageEventModel;
 
 namespace md::views {
 
+class FailedEventsPanel;
 class UsageChart;
 
 class UsagePage final : public QWidget
@@ -40,8 +41,15 @@ public:
     void refresh();
     void priceCall();
     // The customer detail's Usage tab: this customer's events only, without
-    // the customer filter (an empty id shows nothing until one is chosen).
+    // the customer filter (an empty id shows nothing until one is chosen)
+    // nor the failed events.
     void showOnlyCustomer(const QString &customerId);
+    FailedEventsPanel *failedEvents() const { return m_failed; }
+    // Brings the failed events into view, reloaded.
+    void showFailedEvents();
+
+Q_SIGNALS:
+    void failedEventsChanged();
 
 private:
     void applyFilter();
@@ -55,6 +63,7 @@ private:
     QComboBox *m_period;
     QTableView *m_table;
     UsageChart *m_chart;
+    FailedEventsPanel *m_failed;
     QLabel *m_status;
     QTimer *m_debounce;
     QTimer *m_redraw;

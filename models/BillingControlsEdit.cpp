@@ -1,0 +1,166 @@
+#include "models/BillingControlsEdit.h"
+
+#include "models/AmountFormat.h"
+#include "models/UsageAlertModel.h"
+
+namespace md::models {
+
+using namespace Qt::StringLiterals;
+using api::JsonValue;
+
+namespace {
+
+JsonValue optionalFeature(const QString &featureId)
+{
+    return featureId.trimmed().isEmpty() ? JsonValue() : JsonValue(featureId.trimmed());
+}
+
+// An object without its undefined members (a feature left empty is "every feature").
+JsonValue object(std::initializer_list<std::pair<QLatin1StringView, JsonValue>> members)
+{
+    JsonValue value = JsonValue::object();
+    for (const auto &[key, member] : members)
+        if (!member.isUndefined())
+            value.insert(QString(key), member);
+    return value;
+}
+
+QString intervalText(api::LimitInterval interval)
+{
+    switch (interval) {
+    case api::LimitInterval::Day:
+        return BillingControlsEdit::tr("day");
+    case api::LimitInterval::Week:
+        return BillingControlsEdit::tr("week");
+    case api::LimitInterval::Month:
+        return BillingControlsEdit::tr("month");
+    case api::LimitInterval::Year:
+        break;
+    }
+    return BillingControlsEdit::tr("year");
+}
+
+QString featureText(const std::optional<QString> &featureId)
+{
+    return featureId ? *featureId : BillingControlsEdit::tr("every feature");
+}
+
+} // namespace
+
+BillingControlsForm BillingControlsForm::from(const api::BillingControls &controls)
+{
+    BillingControlsForm form;
+    for (const api::UsageLimit &limit : controls.usageLimits)
+        form.usageLimits.append({limit.featureId, limit.limit.toString(),
+                                 QString(api::toWire(limit.interval)),
+                                 QString(api::toWire(limit.anchor)), limit.enabled});
+    for (const api::SpendLimit &limit : controls.spendLimits)
+        form.spendLimits.append({limit.featureId.value_or(QString()),
+                                 QString(api::toWire(limit.limitType)),
+                                 limit.overageLimit.toString(), limit.enabled});
+    for (const api::UsageAlert &alert : controls.usageAlerts)
+        form.usageAlerts.append(
+            {alert.featureId.value_or(QString()), QString(api::toWire(alert.thresholdType)),
+             alert.threshold.toString(), alert.name.value_or(QString()), alert.enabled});
+    for (const api::OverageAllowed &entry : controls.overageAllowed)
+        form.overageAllowed.append({entry.featureId, entry.enabled});
+    return form;
+}
+
+api::Result<api::UpdateBillingControlsRequest>
+BillingControlsEdit::request(const api::ControlsOwner &owner, const BillingControlsForm &form)
+{
+    JsonValue usage = JsonValue::array();
+    for (const auto &limit : form.usageLimits)
+        usage.append(object({{"featureId"_L1, limit.featureId.trimmed()},
+                             {"limit"_L1, JsonValue::numberOrString(limit.limit)},
+                             {"interval"_L1, limit.interval},
+                             {"anchor"_L1, limit.anchor},
+                             {"enabled"_L1, limit.enabled}}));
+    JsonValue spend = JsonValue::array();
+    for (const auto &limit : form.spendLimits)
+        spend.append(object({{"featureId"_L1, optionalFeature(limit.featureId)},
+                             {"limitType"_L1, limit.limitType},
+                             {"overageLimit"_L1, JsonValue::numberOrString(limit.overageLimit)},
+                             {"enabled"_L1, limit.enabled}}));
+    JsonValue alerts = JsonValue::array();
+    for (const auto &alert : form.usageAlerts)
+        alerts.append(
+            object({{"featureId"_L1, optionalFeature(alert.featureId)},
+                    {"thresholdType"_L1, alert.thresholdType},
+                    {"threshold"_L1, JsonValue::numberOrString(alert.threshold)},
+                    {"name"_L1, alert.name.trimmed().isEmpty() ? JsonValue()
+                                                               : JsonValue(alert.name.trimmed())},
+                    {"enabled"_L1, alert.enabled}}));
+    JsonValue overage = JsonValue::array();
+    for (const auto &entry : form.overageAllowed)
+        overage.append(
+            object({{"featureId"_L1, entry.featureId.trimmed()}, {"enabled"_L1, entry.allowed}}));
+    JsonValue body =
+        object({{"customer_id"_L1, owner.customerId},
+                {"entity_id"_L1, owner.entityId ? JsonValue(*owner.entityId) : JsonValue()},
+                {"billing_controls"_L1, JsonValue::object({{"autoTopups"_L1, JsonValue::array()},
+                                                           {"usageLimits"_L1, usage},
+                                                           {"spendLimits"_L1, spend},
+                                                           {"usageAlerts"_L1, alerts},
+                                                           {"overageAllowed"_L1, overage}})}});
+    return api::decode<api::UpdateBillingControlsRequest>(body);
+}
+
+QStringList BillingControlsEdit::describe(const api::BillingControls &controls)
+{
+    QStringList lines;
+    for (const api::UsageLimit &limit : controls.usageLimits)
+        lines.append(
+            tr("%1: at most %2 a %3%4%5")
+                .arg(limit.featureId, formatAmount(limit.limit), intervalText(limit.interval),
+                     limit.anchor == api::LimitAnchor::Utc ? tr(" (UTC)") : QString(),
+                     limit.usage ? tr(" (%1 used)").arg(formatAmount(*limit.usage)) : QString()) +
+            (limit.enabled ? QString() : tr(", off")));
+    for (const api::SpendLimit &limit : controls.spendLimits)
+        lines.append(tr("%1: overage at most %2%3")
+                         .arg(featureText(limit.featureId), formatAmount(limit.overageLimit),
+                              limit.limitType == api::SpendLimitType::UsagePercentage
+                                  ? tr(" % of the included allowance")
+                                  : QString()) +
+                     (limit.enabled ? QString() : tr(", off")));
+    for (const api::UsageAlert &alert : controls.usageAlerts)
+        lines.append(tr("%1: alert when %2%3")
+                         .arg(featureText(alert.featureId),
+                              UsageAlertModel::describe(alert.thresholdType, alert.threshold),
+                              alert.name ? tr(" (\"%1\")").arg(*alert.name) : QString()) +
+                     (alert.enabled ? QString() : tr(", off")));
+    for (const api::OverageAllowed &entry : controls.overageAllowed)
+        lines.append(entry.enabled ? tr("%1: overage allowed").arg(entry.featureId)
+                                   : tr("%1: no overage").arg(entry.featureId));
+    return lines;
+}
+
+QList<FieldChange> BillingControlsEdit::changes(const api::BillingControls &before,
+                                                const api::BillingControls &after)
+{
+    // Compared without the usage counted so far, which no form changes.
+    const auto withoutUsage = [](api::BillingControls controls) {
+        for (api::UsageLimit &limit : controls.usageLimits)
+            limit.usage.reset();
+        return controls;
+    };
+    const api::BillingControls was = withoutUsage(before);
+    const api::BillingControls now = withoutUsage(after);
+    QList<FieldChange> changes;
+    const auto compare = [&](const QString &field, auto member) {
+        api::BillingControls only;
+        api::BillingControls onlyNow;
+        only.*member = was.*member;
+        onlyNow.*member = now.*member;
+        if (only.*member != onlyNow.*member)
+            changes.append({field, describe(only).join(u"\n"_s), describe(onlyNow).join(u"\n"_s)});
+    };
+    compare(tr("Usage limits"), &api::BillingControls::usageLimits);
+    compare(tr("Spend limits"), &api::BillingControls::spendLimits);
+    compare(tr("Usage alerts"), &api::BillingControls::usageAlerts);
+    compare(tr("Overage allowed"), &api::BillingControls::overageAllowed);
+    return changes;
+}
+
+} // namespace md::models

@@ -1,0 +1,59 @@
+// Editing a customer's (or one entity's) billing controls
+// (docs/billing-controls.md): usage limits, spend limits, usage alerts and
+// overage allowed per feature, each a table, checked as you type, then the
+// "Review changes" step before Save.
+#pragma once
+
+#include "models/BillingControlsEdit.h"
+#include "views/FormDialog.h"
+
+class QTabWidget;
+class QTableWidget;
+
+namespace md::backend {
+class BillingBackend;
+}
+
+namespace md::views {
+
+class BillingControlsDialog final : public FormDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(BillingControlsDialog)
+
+public:
+    BillingControlsDialog(backend::BillingBackend *backend, const api::BillingControlsAnswer &now,
+                          QWidget *parent = nullptr);
+
+    QTableWidget *usageLimits() const { return m_usage; }
+    QTableWidget *spendLimits() const { return m_spend; }
+    QTableWidget *usageAlerts() const { return m_alerts; }
+    QTableWidget *overageAllowed() const { return m_overage; }
+    // Adds an empty row to the table of the tab shown, ready to type into.
+    void addRow();
+
+Q_SIGNALS:
+    void saved(const md::api::BillingControlsAnswer &after);
+
+protected:
+    QString changes(QList<models::FieldChange> *changes) override;
+    void submit() override;
+
+private:
+    models::BillingControlsForm form() const;
+    void addUsageLimit(const models::BillingControlsForm::UsageLimit &limit);
+    void addSpendLimit(const models::BillingControlsForm::SpendLimit &limit);
+    void addUsageAlert(const models::BillingControlsForm::UsageAlert &alert);
+    void addOverage(const models::BillingControlsForm::OverageAllowed &entry);
+
+    backend::BillingBackend *m_backend;
+    api::BillingControlsAnswer m_before;
+    QTabWidget *m_tabs;
+    QTableWidget *m_usage;
+    QTableWidget *m_spend;
+    QTableWidget *m_alerts;
+    QTableWidget *m_overage;
+    std::optional<api::UpdateBillingControlsRequest> m_request;
+};
+
+} // namespace md::views
