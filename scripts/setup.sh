@@ -40,6 +40,10 @@ missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
+# node and npm run the published JS client's compatibility test
+# (tests/compat). Machines that ship their own Node.js keep it; others get
+# Debian's.
+command -v npm >/dev/null || missing+=(nodejs npm)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
