@@ -223,6 +223,22 @@ QList<UsageAlert> BillingControls::usageAlertsFor(const QString &featureId) cons
     return found;
 }
 
+QList<std::pair<QString, QString>> BillingControls::namedFeatures() const
+{
+    QList<std::pair<QString, QString>> named;
+    for (qsizetype i = 0; i < spendLimits.size(); ++i)
+        if (const auto &id = spendLimits.at(i).featureId)
+            named.append({u"spendLimits[%1]"_s.arg(i), *id});
+    for (qsizetype i = 0; i < usageLimits.size(); ++i)
+        named.append({u"usageLimits[%1]"_s.arg(i), usageLimits.at(i).featureId});
+    for (qsizetype i = 0; i < usageAlerts.size(); ++i)
+        if (const auto &id = usageAlerts.at(i).featureId)
+            named.append({u"usageAlerts[%1]"_s.arg(i), *id});
+    for (qsizetype i = 0; i < overageAllowed.size(); ++i)
+        named.append({u"overageAllowed[%1]"_s.arg(i), overageAllowed.at(i).featureId});
+    return named;
+}
+
 BillingControls BillingControls::read(const JsonReader &reader)
 {
     reader.object();

@@ -99,6 +99,8 @@ struct BillingControls
     QList<SpendLimit> spendLimitsFor(const QString &featureId) const;
     QList<UsageLimit> usageLimitsFor(const QString &featureId) const;
     QList<UsageAlert> usageAlertsFor(const QString &featureId) const;
+    // Every feature an entry names, with the entry's path ("usageLimits[0]").
+    QList<std::pair<QString, QString>> namedFeatures() const;
 
     // Every list may be omitted (empty); each is checked (one limit per
     // feature and interval, thresholds within range, no filters).

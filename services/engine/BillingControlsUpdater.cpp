@@ -46,18 +46,7 @@ api::Result<Owner> ownerOf(const QSqlDatabase &db, const Scope &scope, const QSt
 api::Result<api::Done> checkFeatures(const QSqlDatabase &db, const Scope &scope,
                                      const api::BillingControls &controls)
 {
-    QList<std::pair<QString, QString>> named; // path, feature id
-    for (qsizetype i = 0; i < controls.spendLimits.size(); ++i)
-        if (const auto &id = controls.spendLimits.at(i).featureId)
-            named.append({u"spendLimits[%1]"_s.arg(i), *id});
-    for (qsizetype i = 0; i < controls.usageLimits.size(); ++i)
-        named.append({u"usageLimits[%1]"_s.arg(i), controls.usageLimits.at(i).featureId});
-    for (qsizetype i = 0; i < controls.usageAlerts.size(); ++i)
-        if (const auto &id = controls.usageAlerts.at(i).featureId)
-            named.append({u"usageAlerts[%1]"_s.arg(i), *id});
-    for (qsizetype i = 0; i < controls.overageAllowed.size(); ++i)
-        named.append({u"overageAllowed[%1]"_s.arg(i), controls.overageAllowed.at(i).featureId});
-    for (const auto &[path, id] : std::as_const(named)) {
+    for (const auto &[path, id] : controls.namedFeatures()) {
         auto found =
             queryRows(db, u"SELECT 1 FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
                       {scope.orgPk, scope.envWord(), id});

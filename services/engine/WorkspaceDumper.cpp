@@ -115,6 +115,16 @@ api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const Q
     QHash<qint64, JsonValue> processors, entities, customerProducts, balances, events;
     const QString customerJoin =
         u" JOIN customers c ON c.pk = x.customer_pk WHERE c.org_pk = ? AND c.env = ?"_s;
+    // Billing controls by customer_pk (the customer's own) and by entity_pk.
+    QHash<qint64, JsonValue> customerControls, entityControls;
+    MD_TRY(eachRow(db,
+                   u"SELECT x.customer_pk, x.entity_pk, x.controls FROM billing_controls x"_s +
+                       customerJoin,
+                   scope, [&](const QSqlQuery &q) {
+                       const qint64 entityPk = q.value(1).toLongLong();
+                       (entityPk == 0 ? customerControls[q.value(0).toLongLong()]
+                                      : entityControls[entityPk]) = stored(q.value(2));
+                   }))
     MD_TRY(eachRow(db,
                    u"SELECT x.customer_pk, x.type, x.external_id FROM customer_processors x"_s +
                        customerJoin + u" ORDER BY x.customer_pk, x.type"_s,
@@ -124,14 +134,17 @@ api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const Q
                    }))
     MD_TRY(eachRow(
         db,
-        u"SELECT x.customer_pk, x.id, x.feature_id, x.name, x.created_at FROM entities x"_s +
+        u"SELECT x.customer_pk, x.id, x.feature_id, x.name, x.created_at, x.pk FROM entities x"_s +
             customerJoin + u" ORDER BY x.pk"_s,
         scope, [&](const QSqlQuery &q) {
-            entities[q.value(0).toLongLong()].append(
-                JsonValue::object({{"id"_L1, q.value(1).toString()},
-                                   {"feature_id"_L1, nullableText(q.value(2))},
-                                   {"name"_L1, q.value(3).toString()},
-                                   {"created_at"_L1, q.value(4).toLongLong()}}));
+            JsonValue entity = JsonValue::object({{"id"_L1, q.value(1).toString()},
+                                                  {"feature_id"_L1, nullableText(q.value(2))},
+                                                  {"name"_L1, q.value(3).toString()},
+                                                  {"created_at"_L1, q.value(4).toLongLong()}});
+            if (const auto controls = entityControls.constFind(q.value(5).toLongLong());
+                controls != entityControls.cend())
+                entity.insert(u"billing_controls"_s, *controls);
+            entities[q.value(0).toLongLong()].append(entity);
         }))
     MD_TRY(eachRow(
         db,
@@ -235,7 +248,7 @@ api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const Q
             const auto children = [&](const QHash<qint64, JsonValue> &byCustomer) {
                 return byCustomer.value(pk, JsonValue::array());
             };
-            customers.append(JsonValue::object(
+            JsonValue customer = JsonValue::object(
                 {{"id"_L1, q.value(1).toString()},
                  {"name"_L1, q.value(2).toString()},
                  {"email"_L1, q.value(3).toString()},
@@ -250,7 +263,11 @@ api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const Q
                  {"entities"_L1, children(entities)},
                  {"products"_L1, children(customerProducts)},
                  {"balances"_L1, children(balances)},
-                 {"usage_events"_L1, children(events)}}));
+                 {"usage_events"_L1, children(events)}});
+            if (const auto controls = customerControls.constFind(pk);
+                controls != customerControls.cend())
+                customer.insert(u"billing_controls"_s, *controls);
+            customers.append(customer);
         }))
 
     JsonValue rewards = JsonValue::array();

@@ -1,6 +1,7 @@
 #include "services/engine/WorkspaceLoader.h"
 
 #include "services/api/Balance.h"
+#include "services/api/BillingControls.h"
 #include "services/api/JsonReader.h"
 #include "services/api/Product.h"
 #include "services/api/Reward.h"
@@ -153,6 +154,8 @@ public:
         m_batches.declare(u"rewards"_s, {u"pk"_s, u"org_pk"_s, u"env"_s, u"id"_s, u"kind"_s,
                                          u"record"_s, u"created_at"_s});
         m_batches.declare(u"promo_codes"_s, {u"org_pk"_s, u"env"_s, u"code"_s, u"reward_pk"_s});
+        m_batches.declare(u"billing_controls"_s,
+                          {u"customer_pk"_s, u"entity_pk"_s, u"controls"_s, u"updated_at"_s});
         m_batches.declare(u"usage_events"_s,
                           {u"pk"_s, u"org_pk"_s, u"env"_s, u"customer_pk"_s, u"entity_pk"_s,
                            u"feature_pk"_s, u"model_id"_s, u"tokens"_s, u"value"_s, u"properties"_s,
@@ -545,6 +548,8 @@ private:
             !added)
             return added.error();
         ++m_summary.customers;
+        if (auto loaded = billingControls(customer, customerPk, 0, createdAt); !loaded)
+            return loaded.error();
 
         QSet<int> processorTypes;
         for (const JsonReader &processor :
@@ -589,6 +594,9 @@ private:
                                                  orNull(featureId), entityName, entityCreated});
                 !added)
                 return added.error();
+            if (auto loaded = billingControls(entity, customerPk, entityPk.value(), entityCreated);
+                !loaded)
+                return loaded.error();
         }
 
         QHash<QString, qint64> customerProducts;
@@ -628,6 +636,26 @@ private:
         }
         MD_CHECK(customer)
         return api::Done{};
+    }
+
+    // A customer's or entity's billing_controls: the object
+    // customers.update_billing_controls takes (camelCase keys), checked the
+    // same way; entityPk 0 for the customer's own (as BillingControlStore keys them).
+    api::Result<api::Done> billingControls(const JsonReader &owner, qint64 customerPk,
+                                           qint64 entityPk, qint64 createdAt)
+    {
+        const JsonReader reader = owner.field("billing_controls"_L1);
+        if (reader.isMissingOrNull())
+            return api::Done{};
+        const api::BillingControls controls = api::BillingControls::read(reader);
+        for (const auto &[path, id] : controls.namedFeatures())
+            if (reader.ok() && !m_features.contains(id))
+                reader.fail(u"%1.featureId: feature \"%2\" is not defined in this environment"_s.arg(
+                    path, id));
+        MD_CHECK(reader)
+        if (controls.isEmpty())
+            return api::Done{};
+        return add(u"billing_controls"_s, {customerPk, entityPk, storedText(controls), createdAt});
     }
 
     api::Result<api::Done> customerProduct(const JsonReader &cp, qint64 customerPk,

@@ -75,6 +75,47 @@ private Q_SLOTS:
         QCOMPARE(test::canonicalText(b.value()), test::canonicalText(a.value()));
     }
 
+    // A customer's and an entity's billing controls are part of the workspace.
+    void billingControlsSurviveDumpAndLoad()
+    {
+        // As the engine writes them: every field, defaults included.
+        const QByteArray customerControls =
+            R"({"autoTopups":[],"spendLimits":[{"featureId":"ai_credits","enabled":true,)"
+            R"("limitType":"absolute","overageLimit":12.345678901}],"usageLimits":[{"featureId":)"
+            R"("api_calls","enabled":true,"limit":1000,"interval":"month","anchor":"utc"}],)"
+            R"("usageAlerts":[{"enabled":true,"threshold":80,"thresholdType":"usage_percentage",)"
+            R"("basis":"balance"}]})";
+        const QByteArray entityControls =
+            R"({"autoTopups":[],"overageAllowed":[{"featureId":"messages","enabled":false}]})";
+        api::JsonValue file = test::replaced(
+            test::smallWorkspace(), u"organizations.0.test.customers.0.billing_controls"_s,
+            customerControls);
+        file = test::replaced(file,
+                              u"organizations.0.test.customers.0.entities.0.billing_controls"_s,
+                              entityControls);
+        test::EngineFixture first;
+        MD_OPEN_FIXTURE(first);
+        auto loaded = first.engine->loadWorkspace(file);
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : qPrintable(loaded.error().message));
+        auto dumped = first.engine->dumpWorkspace();
+        QVERIFY(dumped.ok());
+        const api::JsonValue ann = dumped.value()
+                                       .value("organizations"_L1)
+                                       .at(0)
+                                       .value("test"_L1)
+                                       .value("customers"_L1)
+                                       .at(0);
+        QCOMPARE(test::canonical(ann.value("billing_controls"_L1)),
+                 test::canonical(test::jsonValue(customerControls)));
+        QCOMPARE(test::canonical(ann.value("entities"_L1).at(0).value("billing_controls"_L1)),
+                 test::canonical(test::jsonValue(entityControls)));
+
+        test::EngineFixture second;
+        MD_OPEN_FIXTURE(second);
+        QVERIFY(second.engine->loadWorkspace(dumped.value()).ok());
+        QCOMPARE(second.engine->dumpWorkspace().value(), dumped.value());
+    }
+
     void sqliteAndPostgresDumpAlike()
     {
         if (!test::TestDatabase::usesPostgres())
@@ -245,6 +286,14 @@ private Q_SLOTS:
                                 QJsonObject{{u"test"_s, QJsonArray{u"acct_1"_s, u"acct_1"_s}}}}})
             << false
             << u"organizations[0].processor.accessible_accounts.test[1]: account \"acct_1\" is listed twice"_s;
+        QTest::newRow("billing controls of an unknown feature")
+            << customer + u".billing_controls"_s
+            << QJsonValue(QJsonObject{
+                   {u"usageLimits"_s, QJsonArray{QJsonObject{{u"featureId"_s, u"gold"_s},
+                                                             {u"limit"_s, 5},
+                                                             {u"interval"_s, u"day"_s}}}}})
+            << false
+            << u"organizations[0].test.customers[1].billing_controls: usageLimits[0].featureId: feature \"gold\" is not defined"_s;
         const QJsonObject event{{u"feature_id"_s, u"api_calls"_s},
                                 {u"value"_s, 1},
                                 {u"timestamp"_s, 5},
