@@ -39,4 +39,9 @@ QString formatTimestamp(qint64 msSinceEpoch, const QLocale &locale)
     return locale.toString(QDateTime::fromMSecsSinceEpoch(msSinceEpoch), QLocale::LongFormat);
 }
 
+QString formatShortTimestamp(qint64 msSinceEpoch, const QLocale &locale)
+{
+    return locale.toString(QDateTime::fromMSecsSinceEpoch(msSinceEpoch), QLocale::ShortFormat);
+}
+
 } // namespace md::models

@@ -15,5 +15,7 @@ QString formatAmount(const api::Decimal &amount, const QLocale &locale = QLocale
                      int minimumDecimals = 2);
 QString formatDate(qint64 msSinceEpoch, const QLocale &locale = QLocale());
 QString formatTimestamp(qint64 msSinceEpoch, const QLocale &locale = QLocale());
+// For table columns, where a long date would not fit: date and time, short.
+QString formatShortTimestamp(qint64 msSinceEpoch, const QLocale &locale = QLocale());
 
 } // namespace md::models

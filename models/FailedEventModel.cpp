@@ -62,7 +62,7 @@ QVariant FailedEventModel::data(const QModelIndex &index, int role) const
     switch (index.column()) {
     case FailedColumn:
         return role == RawValueRole ? QVariant(event.failedAt)
-                                    : QVariant(formatTimestamp(event.failedAt));
+                                    : QVariant(formatShortTimestamp(event.failedAt));
     case CustomerColumn:
         return event.customerId;
     case ModelColumn:

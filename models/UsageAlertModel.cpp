@@ -84,7 +84,7 @@ QVariant UsageAlertModel::data(const QModelIndex &index, int role) const
     switch (index.column()) {
     case TimeColumn:
         return role == RawValueRole ? QVariant(alert.triggeredAt)
-                                    : QVariant(formatTimestamp(alert.triggeredAt));
+                                    : QVariant(formatShortTimestamp(alert.triggeredAt));
     case FeatureColumn:
         return alert.featureId;
     case AlertColumn: {

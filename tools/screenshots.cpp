@@ -8,12 +8,14 @@
 #include "models/ProductListModel.h"
 #include "models/RewardListModel.h"
 #include "models/TenantListModel.h"
+#include "models/UsageAlertModel.h"
 #include "models/UsageEventModel.h"
 #include "services/backend/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
 #include "views/AboutDialog.h"
 #include "views/BalancesPage.h"
 #include "views/ConnectionDialog.h"
+#include "views/CustomerControlsTab.h"
 #include "views/CustomersPage.h"
 #include "views/ImportPreviewPage.h"
 #include "views/ImportSourcePage.h"
@@ -39,6 +41,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QStyleFactory>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -89,6 +92,48 @@ QPalette darkPalette()
     return p;
 }
 
+template <typename T> T answered(backend::Reply<T> reply, int line = __builtin_LINE())
+{
+    settle([&] { return reply.isFinished(); }, line);
+    if (!reply.result())
+        qFatal("screenshots.cpp:%d: %s", line, qPrintable(reply.result().error().message));
+    return reply.result().value();
+}
+
+// The demo's second customer (the one the Customers shot selects) with
+// billing controls and an alert its calls set off, for the Controls tab.
+void giveControls(backend::BillingBackend &backend)
+{
+    api::PageRequest firstTwo;
+    firstTwo.limit = 2;
+    const QString customer = answered(backend.listCustomers(firstTwo)).list.value(1).id;
+    api::TrackTokensRequest call;
+    call.customerId = customer;
+    call.modelId = u"anthropic/claude-3-5-haiku-20241022"_s;
+    call.inputTokens = 40000;
+    call.outputTokens = 8000;
+    const api::TrackTokensResponse first = answered(backend.trackTokens(call));
+    const QString feature = first.balance ? first.balance->featureId : QString();
+    const auto amount = [](const char *text) { return *api::Decimal::parse(QByteArrayView(text)); };
+
+    api::UpdateBillingControlsRequest request;
+    request.customerId = customer;
+    request.hasSpendLimits = request.hasUsageLimits = request.hasUsageAlerts = true;
+    request.billingControls.spendLimits = {
+        {feature, true, api::SpendLimitType::Absolute, amount("25")}};
+    request.billingControls.usageLimits = {{feature, true, amount("500"), api::LimitInterval::Month,
+                                            api::LimitAnchor::BillingCycle, std::nullopt},
+                                           {feature, true, amount("40"), api::LimitInterval::Day,
+                                            api::LimitAnchor::Utc, std::nullopt}};
+    const api::Decimal usage = first.balance ? first.balance->usage : api::Decimal();
+    request.billingControls.usageAlerts = {
+        {feature, true, usage.plus(amount("0.01")).value_or(usage), api::ThresholdType::Usage,
+         u"Heavy day"_s},
+        {std::nullopt, true, amount("90"), api::ThresholdType::UsagePercentage, std::nullopt}};
+    answered(backend.updateBillingControls(request));
+    answered(backend.trackTokens(call)); // crosses the "Heavy day" threshold
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -111,6 +156,7 @@ int main(int argc, char *argv[])
     backend::EngineBackend backend(dir.filePath(u"demo.db"_s));
     auto prepared = backend.prepare(true);
     settle([&] { return prepared.isFinished(); });
+    giveControls(backend);
 
     const QPalette light = QApplication::style()->standardPalette();
     for (const auto &[name, palette] :
@@ -136,6 +182,11 @@ int main(int argc, char *argv[])
         customerTable->selectRow(1);
         settle([&] { return customers->shownCustomer().has_value(); });
         window.grab().save(out.filePath(u"customers-%1.png"_s.arg(name)));
+        auto *detailTabs = customers->findChild<QTabWidget *>();
+        detailTabs->setCurrentWidget(customers->controls());
+        settle([&] { return customers->controls()->alerts()->rowCount() > 0; });
+        window.grab().save(out.filePath(u"customer-controls-%1.png"_s.arg(name)));
+        detailTabs->setCurrentIndex(0);
 
         navigation->setCurrentRow(2);
         auto *products = window.productsPage();

@@ -34,9 +34,10 @@ CustomerControlsTab::CustomerControlsTab(backend::BillingBackend *backend, QWidg
     m_edit->setEnabled(false);
     m_alertTable->setModel(m_alerts);
     m_alertTable->verticalHeader()->hide();
-    m_alertTable->horizontalHeader()->setStretchLastSection(true);
-    m_alertTable->setColumnWidth(models::UsageAlertModel::TimeColumn, 170);
-    m_alertTable->setColumnWidth(models::UsageAlertModel::AlertColumn, 300);
+    // The alert's words take the room left; time, feature and value fit their text.
+    QHeaderView *columns = m_alertTable->horizontalHeader();
+    columns->setSectionResizeMode(QHeaderView::ResizeToContents);
+    columns->setSectionResizeMode(models::UsageAlertModel::AlertColumn, QHeaderView::Stretch);
     auto *show = new QPushButton(tr("S&how"), this);
     auto *owner = new QHBoxLayout;
     owner->addWidget(new QLabel(tr("Controls of entity:"), this));

@@ -34,11 +34,15 @@ bool inForce(const QString &status)
 // else a month (docs/api.md, "Imported subscriptions").
 api::ResetInterval renewalInterval(const QList<api::ProductItem> &items)
 {
+    const auto repeats = [](const api::ProductItem &item) {
+        return item.interval && *item.interval != api::ResetInterval::OneOff &&
+               *item.interval != api::ResetInterval::Multiple;
+    };
     for (const api::ProductItem &item : items)
-        if (item.interval && (item.price || item.tiers))
+        if (repeats(item) && (item.price || item.tiers))
             return *item.interval;
     for (const api::ProductItem &item : items)
-        if (item.interval)
+        if (repeats(item))
             return *item.interval;
     return api::ResetInterval::Month;
 }
