@@ -1,5 +1,5 @@
 // Asynchronous track_tokens calls that were accepted (204) and then could not
-// be applied (a customer removed meanwhile, a limit reached): kept with their
+// be applied (a limit used up by calls applied in between, say): kept with their
 // reason and original body, listed, retried or discarded through the
 // /v1/meterdesk/track_queue.* routes (docs/api.md, "Failed events").
 #pragma once
