@@ -364,7 +364,11 @@ Result<JsonValue> JsonValue::parse(QByteArrayView text, const QString &subject, 
         return ApiError::invalidInputs(
             QString(), u"%1 is not valid JSON (a NUL byte at offset %2)"_s.arg(subject).arg(
                            text.indexOf('\0')));
-    QByteArray source = text.toByteArray();
+    // RapidJSON's SSE2 whitespace skip reads whole aligned 16-byte blocks,
+    // up to 15 bytes past the NUL: the copy owns those bytes.
+    QByteArray source;
+    source.reserve(text.size() + 16);
+    source.append(text);
     constexpr unsigned Flags = rapidjson::kParseInsituFlag | rapidjson::kParseIterativeFlag |
                                rapidjson::kParseValidateEncodingFlag |
                                rapidjson::kParseNumbersAsStringsFlag;

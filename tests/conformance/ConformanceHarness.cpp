@@ -1,6 +1,7 @@
 #include "tests/conformance/ConformanceHarness.h"
 
 #include "services/backend/EngineBackend.h"
+#include "services/engine/Engine.h"
 #include "services/remote/RemoteBackend.h"
 
 #include <QFile>
@@ -43,6 +44,21 @@ QList<QSslCertificate> testCa()
     if (!cert.open(QIODevice::ReadOnly))
         qFatal("the test certificate is missing");
     return QSslCertificate::fromDevice(&cert);
+}
+
+QString openWorkspace(const TestDatabase &database, ServerProcess &server,
+                      const QString &workspaceFile)
+{
+    if (!database.error().isEmpty())
+        return database.error();
+    {
+        engine::Engine setup(database.location());
+        if (auto opened = setup.open(); !opened)
+            return opened.error().message;
+        if (auto loaded = setup.loadWorkspaceFile(workspaceFile); !loaded)
+            return loaded.error().message;
+    }
+    return overHttp() ? server.start(database.location(), serverArguments()) : QString();
 }
 
 std::unique_ptr<backend::BillingBackend>

@@ -38,6 +38,11 @@ template <typename T> api::Result<T> await(QFuture<api::Result<T>> future)
     return future.result();
 }
 
+// Loads the workspace file into the database and, over HTTP, starts the
+// server on it. Empty on success, else what went wrong.
+QString openWorkspace(const TestDatabase &database, ServerProcess &server,
+                      const QString &workspaceFile);
+
 // A backend for `secret`: EngineBackend on the database, or RemoteBackend on the server.
 std::unique_ptr<backend::BillingBackend>
 backendFor(const TestDatabase &database, const ServerProcess &server, const QString &secret);

@@ -2,7 +2,6 @@
 // read and enforced by track_tokens (docs/billing-controls.md), the async
 // flag checked before a call is accepted, and calls that fail after
 // acceptance kept, listed, retried and discarded.
-#include "services/engine/Engine.h"
 #include "tests/conformance/ConformanceHarness.h"
 #include "tests/support/JsonEdit.h"
 
@@ -127,18 +126,10 @@ class TestBillingControls final : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
-        {
-            engine::Engine setup(m_database.location());
-            QVERIFY(setup.open().ok());
-            auto loaded = setup.loadWorkspaceFile(
-                QStringLiteral(MD_TEST_CONFORMANCE_DIR "/controls-workspace.json"));
-            QVERIFY2(loaded.ok(), loaded.ok() ? "" : qPrintable(loaded.error().message));
-        }
-        if (overHttp()) {
-            const QString problem = m_server.start(m_database.location(), test::serverArguments());
-            QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        }
+        const QString problem =
+            test::openWorkspace(m_database, m_server,
+                                QStringLiteral(MD_TEST_CONFORMANCE_DIR "/controls-workspace.json"));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
         m_backend = test::backendFor(m_database, m_server, Key);
     }
 

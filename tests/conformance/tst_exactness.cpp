@@ -4,7 +4,6 @@
 // subscriptions have a real period, and the smaller promises (max_purchase
 // always written, one coupon shape, 204 without body fields, the portal's
 // back link).
-#include "services/engine/Engine.h"
 #include "tests/conformance/ConformanceHarness.h"
 #include "tests/support/JsonEdit.h"
 
@@ -83,18 +82,10 @@ class TestExactness final : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
-        {
-            engine::Engine setup(m_database.location());
-            QVERIFY(setup.open().ok());
-            auto loaded = setup.loadWorkspaceFile(
-                QStringLiteral(MD_TEST_CONFORMANCE_DIR "/controls-workspace.json"));
-            QVERIFY2(loaded.ok(), loaded.ok() ? "" : qPrintable(loaded.error().message));
-        }
-        if (overHttp()) {
-            const QString problem = m_server.start(m_database.location(), test::serverArguments());
-            QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        }
+        const QString problem =
+            test::openWorkspace(m_database, m_server,
+                                QStringLiteral(MD_TEST_CONFORMANCE_DIR "/controls-workspace.json"));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
         m_backend = test::backendFor(m_database, m_server, Key);
     }
 
