@@ -1,7 +1,11 @@
 // balances.track_tokens throughput: synchronous calls per second and p50/p99
 // latency with 8 concurrent clients through EngineBackend and over loopback
 // HTTP (meterdesk-server), then async calls accepted per second and how fast
-// the queue drains. Afterwards it checks that every customer's balance equals
+// the queue drains. Each figure is printed as a ratio of a ceiling measured
+// in the same run: the database's small write transactions per second (one
+// commit is what a synchronous call cannot do without) for the engine, and
+// the server's authenticated round trips per second (whoami: no database
+// write) for HTTP. Afterwards it checks that every customer's balance equals
 // what it started with minus exactly the expected sum. Prints figures only;
 // exits non-zero if a call failed or a balance is off.
 #include "bench/BenchSupport.h"
@@ -9,6 +13,7 @@
 #include "services/api/WireCodec.h"
 #include "services/backend/EngineBackend.h"
 #include "services/engine/Engine.h"
+#include "services/engine/Sql.h"
 #include "services/engine/TokenPricing.h"
 #include "services/remote/RemoteBackend.h"
 #include "tests/support/HttpClient.h"
@@ -21,6 +26,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTextStream>
 
@@ -96,30 +103,22 @@ struct Figures
     QList<double> latenciesMs;
 };
 
-// `clients` threads, each making `calls / clients` calls through its own
-// backend from `make`, spread over the customers; counts calls per customer.
-template <typename Make>
-Figures run(int clients, int calls, int customers, bool async, QList<qint64> &perCustomer,
-            Make &&make)
+// `clients` threads each make `perClient` timed calls: `start(c)`, run on
+// client c's own thread, returns what makes call i there.
+template <typename Start> Figures timed(int clients, int perClient, Start &&start)
 {
     QList<QList<double>> latencies(clients);
-    QList<QList<qint64>> counts(clients, QList<qint64>(customers, 0));
     std::vector<std::thread> threads;
     QElapsedTimer total;
     total.start();
     for (int c = 0; c < clients; ++c) {
         threads.emplace_back([&, c] {
-            std::unique_ptr<backend::BillingBackend> backend = make();
-            for (int i = 0; i < calls / clients; ++i) {
-                const int customer = (c * 7919 + i) % customers;
-                QElapsedTimer one;
-                one.start();
-                auto future = backend->trackTokens(call(customer, async));
-                future.waitForFinished();
-                latencies[c].append(double(one.nsecsElapsed()) / 1e6);
-                if (!future.result())
-                    fail(u"track_tokens failed: "_s + future.result().error().message);
-                ++counts[c][customer];
+            auto one = start(c);
+            for (int i = 0; i < perClient; ++i) {
+                QElapsedTimer timer;
+                timer.start();
+                one(i);
+                latencies[c].append(double(timer.nsecsElapsed()) / 1e6);
             }
         });
     }
@@ -127,22 +126,86 @@ Figures run(int clients, int calls, int customers, bool async, QList<qint64> &pe
         thread.join();
     Figures figures;
     figures.seconds = double(total.nsecsElapsed()) / 1e9;
-    for (int c = 0; c < clients; ++c) {
-        figures.latenciesMs += latencies.at(c);
-        for (int k = 0; k < customers; ++k)
-            perCustomer[k] += counts.at(c).at(k);
-    }
+    for (const QList<double> &each : std::as_const(latencies))
+        figures.latenciesMs += each;
     figures.calls = figures.latenciesMs.size();
     return figures;
 }
 
-void print(const QString &name, const Figures &figures)
+// track_tokens through a backend per client from `make`, spread over the
+// customers; counts calls per customer.
+template <typename Make>
+Figures run(int clients, int calls, int customers, bool async, QList<qint64> &perCustomer,
+            Make &&make)
 {
-    out << QStringLiteral("%1 %2 %3 %4\n")
+    QList<QList<qint64>> counts(clients, QList<qint64>(customers, 0));
+    const Figures figures = timed(clients, calls / clients, [&](int c) {
+        return [&, c, backend = std::shared_ptr<backend::BillingBackend>(make())](int i) {
+            const int customer = (c * 7919 + i) % customers;
+            auto future = backend->trackTokens(call(customer, async));
+            future.waitForFinished();
+            if (!future.result())
+                fail(u"track_tokens failed: "_s + future.result().error().message);
+            ++counts[c][customer];
+        };
+    });
+    for (const QList<qint64> &each : std::as_const(counts))
+        for (int k = 0; k < customers; ++k)
+            perCustomer[k] += each.at(k);
+    return figures;
+}
+
+// Ceiling of the engine: one small UPDATE committed per transaction, on a
+// connection the engine opens (its journal and synchronous settings), from
+// one thread, since writers queue on the database's one write lock anyway.
+double commitsPerSecond(const QString &location, int commits)
+{
+    engine::Engine engine(location);
+    if (auto opened = engine.open(); !opened)
+        fail(opened.error().message);
+    auto connection = engine.database().connection();
+    if (!connection)
+        fail(connection.error().message);
+    QSqlDatabase db = connection.value();
+    for (const QString &sql :
+         {u"CREATE TABLE IF NOT EXISTS bench_ceiling (k INTEGER PRIMARY KEY, v BIGINT NOT NULL)"_s,
+          u"INSERT INTO bench_ceiling VALUES (1, 0) ON CONFLICT DO NOTHING"_s})
+        if (auto done = engine::runSql(db, sql); !done)
+            fail(done.error().message);
+    QSqlQuery update(db);
+    update.prepare(u"UPDATE bench_ceiling SET v = v + 1 WHERE k = 1"_s);
+    QElapsedTimer timer;
+    timer.start();
+    for (int i = 0; i < commits; ++i)
+        if (!db.transaction() || !update.exec() || !db.commit())
+            fail(u"ceiling transaction: "_s + db.lastError().text());
+    return commits / (double(timer.nsecsElapsed()) / 1e9);
+}
+
+// Ceiling over HTTP: authenticated round trips that write nothing.
+Figures roundTrips(int clients, int calls, const QUrl &url, const QString &secret)
+{
+    return timed(clients, calls / clients, [&](int) {
+        return [http = std::make_shared<test::HttpClient>(url, secret.toLatin1())](int) {
+            if (http->post("/v1/meterdesk/whoami", "{}").status != 200)
+                fail(u"whoami failed"_s);
+        };
+    });
+}
+
+double perSecond(const Figures &figures)
+{
+    return double(figures.calls) / figures.seconds;
+}
+
+void print(const QString &name, const Figures &figures, double ceiling)
+{
+    out << QStringLiteral("%1 %2 %3 %4 %5\n")
                .arg(name, -36)
-               .arg(double(figures.calls) / figures.seconds, 10, 'f', 0)
+               .arg(perSecond(figures), 10, 'f', 0)
                .arg(percentile(figures.latenciesMs, 0.5), 8, 'f', 2)
-               .arg(percentile(figures.latenciesMs, 0.99), 8, 'f', 2);
+               .arg(percentile(figures.latenciesMs, 0.99), 8, 'f', 2)
+               .arg(perSecond(figures) / ceiling, 11, 'f', 2);
     out.flush();
 }
 
@@ -190,11 +253,15 @@ int main(int argc, char *argv[])
     out << "workspace: " << customers << " customers on "
         << (engine::Database::isPostgresUrl(location) ? "PostgreSQL" : "SQLite") << ", " << clients
         << " clients, model " << Model << " with a " << Markup << " % markup\n";
-    out << QStringLiteral("%1 %2 %3 %4\n")
+    const double commits = commitsPerSecond(location, calls / 4);
+    out << "ceiling, engine: " << qRound(commits)
+        << " small write transactions/s (one thread, the engine's connection settings)\n";
+    out << QStringLiteral("%1 %2 %3 %4 %5\n")
                .arg(u"path"_s, -36)
                .arg(u"calls/s"_s, 10)
                .arg(u"p50 ms"_s, 8)
-               .arg(u"p99 ms"_s, 8);
+               .arg(u"p99 ms"_s, 8)
+               .arg(u"x ceiling"_s, 11);
 
     const auto embedded = [&] {
         auto backend = std::make_unique<backend::EngineBackend>(location, engine::Clock(), secret);
@@ -204,9 +271,10 @@ int main(int argc, char *argv[])
             fail(prepared.result().error().message);
         return backend;
     };
-    print(u"sync, EngineBackend"_s, run(clients, calls, customers, false, perCustomer, [&] {
-              return std::unique_ptr<backend::BillingBackend>(embedded());
-          }));
+    print(u"sync, EngineBackend"_s,
+          run(clients, calls, customers, false, perCustomer,
+              [&] { return std::unique_ptr<backend::BillingBackend>(embedded()); }),
+          commits);
 
     QProcess process;
     process.start(parser.value(server),
@@ -222,11 +290,15 @@ int main(int argc, char *argv[])
     const auto lean = [&] {
         return std::unique_ptr<backend::BillingBackend>(std::make_unique<LeanClient>(url, secret));
     };
+    const double trips = perSecond(roundTrips(clients, calls, url, secret));
+    out << "ceiling, HTTP: " << qRound(trips)
+        << " authenticated round trips/s (whoami, lean clients, no write)\n";
     print(u"sync, HTTP (RemoteBackend clients)"_s,
-          run(clients, calls, customers, false, perCustomer, remote));
-    print(u"sync, HTTP (lean clients)"_s, run(clients, calls, customers, false, perCustomer, lean));
+          run(clients, calls, customers, false, perCustomer, remote), trips);
+    print(u"sync, HTTP (lean clients)"_s, run(clients, calls, customers, false, perCustomer, lean),
+          trips);
     print(u"async accepted, HTTP (lean clients)"_s,
-          run(clients, asyncCalls, customers, true, perCustomer, lean));
+          run(clients, asyncCalls, customers, true, perCustomer, lean), trips);
 
     // The server's worker drains the queue; watch it from here.
     engine::Engine observer(location);
