@@ -117,14 +117,14 @@ api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const Q
         u" JOIN customers c ON c.pk = x.customer_pk WHERE c.org_pk = ? AND c.env = ?"_s;
     // Billing controls by customer_pk (the customer's own) and by entity_pk.
     QHash<qint64, JsonValue> customerControls, entityControls;
-    MD_TRY(eachRow(db,
-                   u"SELECT x.customer_pk, x.entity_pk, x.controls FROM billing_controls x"_s +
-                       customerJoin,
-                   scope, [&](const QSqlQuery &q) {
-                       const qint64 entityPk = q.value(1).toLongLong();
-                       (entityPk == 0 ? customerControls[q.value(0).toLongLong()]
-                                      : entityControls[entityPk]) = stored(q.value(2));
-                   }))
+    MD_TRY(eachRow(
+        db,
+        u"SELECT x.customer_pk, x.entity_pk, x.controls FROM billing_controls x"_s + customerJoin,
+        scope, [&](const QSqlQuery &q) {
+            const qint64 entityPk = q.value(1).toLongLong();
+            (entityPk == 0 ? customerControls[q.value(0).toLongLong()] : entityControls[entityPk]) =
+                stored(q.value(2));
+        }))
     MD_TRY(eachRow(db,
                    u"SELECT x.customer_pk, x.type, x.external_id FROM customer_processors x"_s +
                        customerJoin + u" ORDER BY x.customer_pk, x.type"_s,

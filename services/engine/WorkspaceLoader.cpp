@@ -650,8 +650,9 @@ private:
         const api::BillingControls controls = api::BillingControls::read(reader);
         for (const auto &[path, id] : controls.namedFeatures())
             if (reader.ok() && !m_features.contains(id))
-                reader.fail(u"%1.featureId: feature \"%2\" is not defined in this environment"_s.arg(
-                    path, id));
+                reader.fail(
+                    u"%1.featureId: feature \"%2\" is not defined in this environment"_s.arg(path,
+                                                                                             id));
         MD_CHECK(reader)
         if (controls.isEmpty())
             return api::Done{};

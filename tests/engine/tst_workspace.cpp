@@ -87,12 +87,12 @@ private Q_SLOTS:
             R"("basis":"balance"}]})";
         const QByteArray entityControls =
             R"({"autoTopups":[],"overageAllowed":[{"featureId":"messages","enabled":false}]})";
-        api::JsonValue file = test::replaced(
-            test::smallWorkspace(), u"organizations.0.test.customers.0.billing_controls"_s,
-            customerControls);
-        file = test::replaced(file,
-                              u"organizations.0.test.customers.0.entities.0.billing_controls"_s,
-                              entityControls);
+        api::JsonValue file = test::replaced(test::smallWorkspace(),
+                                             u"organizations.0.test.customers.0.billing_controls"_s,
+                                             customerControls);
+        file =
+            test::replaced(file, u"organizations.0.test.customers.0.entities.0.billing_controls"_s,
+                           entityControls);
         test::EngineFixture first;
         MD_OPEN_FIXTURE(first);
         auto loaded = first.engine->loadWorkspace(file);
@@ -289,9 +289,9 @@ private Q_SLOTS:
         QTest::newRow("billing controls of an unknown feature")
             << customer + u".billing_controls"_s
             << QJsonValue(QJsonObject{
-                   {u"usageLimits"_s, QJsonArray{QJsonObject{{u"featureId"_s, u"gold"_s},
-                                                             {u"limit"_s, 5},
-                                                             {u"interval"_s, u"day"_s}}}}})
+                   {u"usageLimits"_s,
+                    QJsonArray{QJsonObject{
+                        {u"featureId"_s, u"gold"_s}, {u"limit"_s, 5}, {u"interval"_s, u"day"_s}}}}})
             << false
             << u"organizations[0].test.customers[1].billing_controls: usageLimits[0].featureId: feature \"gold\" is not defined"_s;
         const QJsonObject event{{u"feature_id"_s, u"api_calls"_s},
