@@ -1,15 +1,15 @@
 #include "services/engine/WorkspaceLoader.h"
 
-#include "services/api/Balance.h"
-#include "services/api/BillingControls.h"
 #include "services/api/JsonReader.h"
 #include "services/api/Product.h"
 #include "services/api/Reward.h"
 #include "services/api/WireCodec.h"
 #include "services/engine/ApiKeys.h"
+#include "services/engine/CustomerLoader.h"
 #include "services/engine/Scope.h"
 #include "services/engine/Sql.h"
 #include "services/engine/StoredJson.h"
+#include "services/engine/WorkspaceLoadState.h"
 
 #include <QFile>
 
@@ -25,141 +25,77 @@ constexpr std::pair<QLatin1StringView, int> FeatureTypes[] = {
     {"single_use"_L1, 0}, {"continuous_use"_L1, 1}, {"boolean"_L1, 2},
     {"static"_L1, 3},     {"credit_system"_L1, 4},
 };
-constexpr std::pair<QLatin1StringView, int> PlanStatuses[] = {
-    {"active"_L1, 0}, {"trialing"_L1, 1}, {"past_due"_L1, 2}, {"canceled"_L1, 3}, {"expired"_L1, 4},
-};
-constexpr std::pair<QLatin1StringView, int> Processors[] = {{"stripe"_L1, 0}, {"revenuecat"_L1, 1}};
-
-QVariant orNull(const std::optional<QString> &value)
-{
-    return value ? QVariant(*value) : QVariant();
-}
-
-QVariant orNull(const std::optional<qint64> &value)
-{
-    return value ? QVariant(*value) : QVariant();
-}
-
-QString nonEmptyId(const JsonReader &reader)
-{
-    const QString id = reader.string();
-    if (reader.ok() && id.trimmed().isEmpty())
-        reader.fail(u"must not be empty"_s);
-    return id;
-}
-
-// Rows waiting to be inserted, flushed in foreign-key order.
-class Batches final
-{
-public:
-    static constexpr qsizetype FlushAt = 20000;
-
-    explicit Batches(QSqlDatabase db)
-        : m_db(std::move(db))
-    {}
-
-    void declare(const QString &table, const QStringList &columns)
-    {
-        m_order.append(table);
-        m_columns.insert(table, columns);
-    }
-    api::Result<api::Done> add(const QString &table, QVariantList row)
-    {
-        m_rows[table].append(std::move(row));
-        if (++m_pending >= FlushAt)
-            return flush();
-        return api::Done{};
-    }
-    api::Result<api::Done> flush()
-    {
-        for (const QString &table : std::as_const(m_order)) {
-            QList<QVariantList> &rows = m_rows[table];
-            if (rows.isEmpty())
-                continue;
-            if (auto inserted = insertRows(m_db, table, m_columns.value(table), rows); !inserted)
-                return inserted.error();
-            rows.clear();
-        }
-        m_pending = 0;
-        return api::Done{};
-    }
-
-private:
-    QSqlDatabase m_db;
-    QStringList m_order;
-    QHash<QString, QStringList> m_columns;
-    QHash<QString, QList<QVariantList>> m_rows;
-    qsizetype m_pending = 0;
-};
-
 class Loader final
 {
 public:
     Loader(const QSqlDatabase &db, Dialect dialect)
-        : m_db(db)
-        , m_keys(db, dialect)
-        , m_batches(db)
+        : m_state(db, dialect)
     {
-        m_batches.declare(u"organizations"_s,
-                          {u"pk"_s, u"id"_s, u"slug"_s, u"name"_s, u"master_org_pk"_s,
-                           u"test_secret_connected"_s, u"live_secret_connected"_s,
-                           u"test_account_id"_s, u"live_account_id"_s, u"linked_at"_s,
-                           u"created_at"_s});
-        m_batches.declare(u"processor_access"_s, {u"org_pk"_s, u"env"_s, u"account_id"_s});
-        m_batches.declare(u"api_keys"_s, {u"pk"_s, u"org_pk"_s, u"env"_s, u"prefix"_s, u"hash"_s,
-                                          u"scopes"_s, u"name"_s, u"created_at"_s});
-        m_batches.declare(u"features"_s, {u"pk"_s, u"org_pk"_s, u"env"_s, u"id"_s, u"name"_s,
-                                          u"type"_s, u"default_markup"_s, u"created_at"_s});
-        m_batches.declare(u"credit_markups"_s,
-                          {u"feature_pk"_s, u"provider"_s, u"model"_s, u"markup"_s});
-        m_batches.declare(u"products"_s,
-                          {u"pk"_s, u"org_pk"_s, u"env"_s, u"id"_s, u"version"_s, u"name"_s,
-                           u"group_name"_s, u"is_add_on"_s, u"is_default"_s, u"archived"_s,
-                           u"items"_s, u"free_trial"_s, u"created_at"_s});
-        m_batches.declare(u"customers"_s, {u"pk"_s, u"org_pk"_s, u"env"_s, u"id"_s, u"name"_s,
-                                           u"email"_s, u"fingerprint"_s, u"metadata"_s,
-                                           u"send_email_receipts"_s, u"disable_pooled_balance"_s,
-                                           u"disable_overage_billing"_s, u"created_at"_s});
-        m_batches.declare(u"customer_processors"_s,
-                          {u"customer_pk"_s, u"type"_s, u"external_id"_s});
-        m_batches.declare(u"entities"_s, {u"pk"_s, u"customer_pk"_s, u"id"_s, u"feature_id"_s,
-                                          u"name"_s, u"created_at"_s});
-        m_batches.declare(u"customer_products"_s,
-                          {u"pk"_s, u"id"_s, u"customer_pk"_s, u"product_pk"_s, u"processor"_s,
-                           u"subscription_id"_s, u"schedule_id"_s, u"status"_s, u"quantity"_s,
-                           u"started_at"_s, u"current_period_start"_s, u"current_period_end"_s,
-                           u"trial_ends_at"_s, u"canceled_at"_s, u"expires_at"_s, u"created_at"_s});
-        m_batches.declare(u"balances"_s, {u"pk"_s,
-                                          u"id"_s,
-                                          u"org_pk"_s,
-                                          u"env"_s,
-                                          u"customer_pk"_s,
-                                          u"entity_pk"_s,
-                                          u"feature_pk"_s,
-                                          u"customer_product_pk"_s,
-                                          u"included_grant"_s,
-                                          u"prepaid_grant"_s,
-                                          u"remaining"_s,
-                                          u"usage"_s,
-                                          u"unlimited"_s,
-                                          u"overage_allowed"_s,
-                                          u"reset_interval"_s,
-                                          u"reset_interval_count"_s,
-                                          u"resets_at"_s,
-                                          u"price"_s,
-                                          u"expires_at"_s,
-                                          u"created_at"_s});
-        m_batches.declare(u"rollovers"_s,
-                          {u"pk"_s, u"balance_pk"_s, u"granted"_s, u"balance"_s, u"expires_at"_s});
-        m_batches.declare(u"rewards"_s, {u"pk"_s, u"org_pk"_s, u"env"_s, u"id"_s, u"kind"_s,
-                                         u"record"_s, u"created_at"_s});
-        m_batches.declare(u"promo_codes"_s, {u"org_pk"_s, u"env"_s, u"code"_s, u"reward_pk"_s});
-        m_batches.declare(u"billing_controls"_s,
-                          {u"customer_pk"_s, u"entity_pk"_s, u"controls"_s, u"updated_at"_s});
-        m_batches.declare(u"usage_events"_s,
-                          {u"pk"_s, u"org_pk"_s, u"env"_s, u"customer_pk"_s, u"entity_pk"_s,
-                           u"feature_pk"_s, u"model_id"_s, u"tokens"_s, u"value"_s, u"properties"_s,
-                           u"timestamp"_s, u"idempotency_key"_s, u"created_at"_s});
+        m_state.batches.declare(u"organizations"_s,
+                                {u"pk"_s, u"id"_s, u"slug"_s, u"name"_s, u"master_org_pk"_s,
+                                 u"test_secret_connected"_s, u"live_secret_connected"_s,
+                                 u"test_account_id"_s, u"live_account_id"_s, u"linked_at"_s,
+                                 u"created_at"_s});
+        m_state.batches.declare(u"processor_access"_s, {u"org_pk"_s, u"env"_s, u"account_id"_s});
+        m_state.batches.declare(u"api_keys"_s,
+                                {u"pk"_s, u"org_pk"_s, u"env"_s, u"prefix"_s, u"hash"_s,
+                                 u"scopes"_s, u"name"_s, u"created_at"_s});
+        m_state.batches.declare(u"features"_s, {u"pk"_s, u"org_pk"_s, u"env"_s, u"id"_s, u"name"_s,
+                                                u"type"_s, u"default_markup"_s, u"created_at"_s});
+        m_state.batches.declare(u"credit_markups"_s,
+                                {u"feature_pk"_s, u"provider"_s, u"model"_s, u"markup"_s});
+        m_state.batches.declare(u"products"_s,
+                                {u"pk"_s, u"org_pk"_s, u"env"_s, u"id"_s, u"version"_s, u"name"_s,
+                                 u"group_name"_s, u"is_add_on"_s, u"is_default"_s, u"archived"_s,
+                                 u"items"_s, u"free_trial"_s, u"created_at"_s});
+        m_state.batches.declare(u"customers"_s,
+                                {u"pk"_s, u"org_pk"_s, u"env"_s, u"id"_s, u"name"_s, u"email"_s,
+                                 u"fingerprint"_s, u"metadata"_s, u"send_email_receipts"_s,
+                                 u"disable_pooled_balance"_s, u"disable_overage_billing"_s,
+                                 u"created_at"_s});
+        m_state.batches.declare(u"customer_processors"_s,
+                                {u"customer_pk"_s, u"type"_s, u"external_id"_s});
+        m_state.batches.declare(u"entities"_s, {u"pk"_s, u"customer_pk"_s, u"id"_s, u"feature_id"_s,
+                                                u"name"_s, u"created_at"_s});
+        m_state.batches.declare(
+            u"customer_products"_s,
+            {u"pk"_s, u"id"_s, u"customer_pk"_s, u"product_pk"_s, u"processor"_s,
+             u"subscription_id"_s, u"schedule_id"_s, u"status"_s, u"quantity"_s, u"started_at"_s,
+             u"current_period_start"_s, u"current_period_end"_s, u"trial_ends_at"_s,
+             u"canceled_at"_s, u"expires_at"_s, u"created_at"_s});
+        m_state.batches.declare(u"balances"_s, {u"pk"_s,
+                                                u"id"_s,
+                                                u"org_pk"_s,
+                                                u"env"_s,
+                                                u"customer_pk"_s,
+                                                u"entity_pk"_s,
+                                                u"feature_pk"_s,
+                                                u"customer_product_pk"_s,
+                                                u"included_grant"_s,
+                                                u"prepaid_grant"_s,
+                                                u"remaining"_s,
+                                                u"usage"_s,
+                                                u"unlimited"_s,
+                                                u"overage_allowed"_s,
+                                                u"reset_interval"_s,
+                                                u"reset_interval_count"_s,
+                                                u"resets_at"_s,
+                                                u"price"_s,
+                                                u"expires_at"_s,
+                                                u"created_at"_s});
+        m_state.batches.declare(u"rollovers"_s, {u"pk"_s, u"balance_pk"_s, u"granted"_s,
+                                                 u"balance"_s, u"expires_at"_s});
+        m_state.batches.declare(u"rewards"_s, {u"pk"_s, u"org_pk"_s, u"env"_s, u"id"_s, u"kind"_s,
+                                               u"record"_s, u"created_at"_s});
+        m_state.batches.declare(u"promo_codes"_s,
+                                {u"org_pk"_s, u"env"_s, u"code"_s, u"reward_pk"_s});
+        m_state.batches.declare(u"billing_controls"_s,
+                                {u"customer_pk"_s, u"entity_pk"_s, u"controls"_s, u"updated_at"_s});
+        m_state.batches.declare(u"usage_events"_s,
+                                {u"pk"_s, u"org_pk"_s, u"env"_s, u"customer_pk"_s, u"entity_pk"_s,
+                                 u"feature_pk"_s, u"model_id"_s, u"tokens"_s, u"value"_s,
+                                 u"properties"_s, u"timestamp"_s, u"idempotency_key"_s,
+                                 u"created_at"_s});
     }
 
     api::Result<LoadSummary> run(const JsonReader &root)
@@ -180,30 +116,15 @@ public:
         }
         if (!root.ok())
             return *root.error();
-        if (auto flushed = m_batches.flush(); !flushed)
+        if (auto flushed = m_state.batches.flush(); !flushed)
             return flushed.error();
-        return m_summary;
+        return m_state.summary;
     }
 
 private:
-    // Stops a loop at the first problem, carrying the reader's error out.
-#define MD_CHECK(reader)                                                                           \
-    if (!(reader).ok())                                                                            \
-        return *(reader).error();
-
-    api::Result<qint64> key(const QString &table)
-    {
-        return m_keys.next(table);
-    }
-
-    api::Result<api::Done> add(const QString &table, QVariantList row)
-    {
-        return m_batches.add(table, std::move(row));
-    }
-
     api::Result<bool> exists(const QString &sql, const QVariantList &binds)
     {
-        auto query = runSql(m_db, sql, binds);
+        auto query = runSql(m_state.db, sql, binds);
         if (!query)
             return query.error();
         return query.value().next();
@@ -244,7 +165,7 @@ private:
                 masterPk = m_orgBySlug.value(*master);
         }
         MD_CHECK(org)
-        auto pk = key(u"organizations"_s);
+        auto pk = m_state.key(u"organizations"_s);
         if (!pk)
             return pk.error();
         m_orgBySlug.insert(slug, pk.value());
@@ -280,8 +201,8 @@ private:
                             account.fail(u"account \"%1\" is listed twice"_s.arg(accountId));
                         listed.insert(accountId);
                         MD_CHECK(org)
-                        if (auto added = add(u"processor_access"_s,
-                                             {pk.value(), environmentWord(env), accountId});
+                        if (auto added = m_state.add(u"processor_access"_s,
+                                                     {pk.value(), environmentWord(env), accountId});
                             !added)
                             return added.error();
                     }
@@ -289,13 +210,13 @@ private:
             }
         }
         MD_CHECK(org)
-        if (auto added =
-                add(u"organizations"_s,
-                    {pk.value(), id, slug, name, masterPk, int(testConnected), int(liveConnected),
-                     orNull(testAccount), orNull(liveAccount), orNull(linkedAt), createdAt});
+        if (auto added = m_state.add(u"organizations"_s,
+                                     {pk.value(), id, slug, name, masterPk, int(testConnected),
+                                      int(liveConnected), orNull(testAccount), orNull(liveAccount),
+                                      orNull(linkedAt), createdAt});
             !added)
             return added.error();
-        ++m_summary.organizations;
+        ++m_state.summary.organizations;
 
         for (const JsonReader &apiKey :
              org.field("api_keys"_L1).optArray().value_or(QList<JsonReader>())) {
@@ -360,24 +281,24 @@ private:
                     taken.value() ? u"in this database"_s : u"earlier in the file"_s));
         MD_CHECK(apiKey)
         m_keyHashes.insert(hash);
-        auto pk = key(u"api_keys"_s);
+        auto pk = m_state.key(u"api_keys"_s);
         if (!pk)
             return pk.error();
-        ++m_summary.apiKeys;
-        return add(u"api_keys"_s, {pk.value(), orgPk, environmentWord(*env), prefix, hash,
-                                   scopes.join(u' '), name, createdAt});
+        ++m_state.summary.apiKeys;
+        return m_state.add(u"api_keys"_s, {pk.value(), orgPk, environmentWord(*env), prefix, hash,
+                                           scopes.join(u' '), name, createdAt});
     }
 
     api::Result<api::Done> environment(const JsonReader &env, const Scope &scope)
     {
         env.object();
-        m_features.clear();
-        m_products.clear();
+        m_state.features.clear();
+        m_state.products.clear();
         m_latestVersion.clear();
-        m_customerIds.clear();
+        m_state.customerIds.clear();
         m_rewardIds.clear();
         m_promoCodes.clear();
-        m_idempotencyKeys.clear();
+        m_state.idempotencyKeys.clear();
         for (const JsonReader &feature :
              env.field("features"_L1).optArray().value_or(QList<JsonReader>()))
             if (auto loaded = this->feature(feature, scope); !loaded)
@@ -388,7 +309,7 @@ private:
                 return loaded.error();
         for (const JsonReader &customer :
              env.field("customers"_L1).optArray().value_or(QList<JsonReader>()))
-            if (auto loaded = this->customer(customer, scope); !loaded)
+            if (auto loaded = CustomerLoader::load(m_state, customer, scope); !loaded)
                 return loaded.error();
         for (const JsonReader &reward :
              env.field("rewards"_L1).optArray().value_or(QList<JsonReader>()))
@@ -408,13 +329,13 @@ private:
         const int type = typeReader.word(FeatureTypes);
         const qint64 createdAt = feature.field("created_at"_L1).integer();
         MD_CHECK(feature)
-        if (m_features.contains(id))
+        if (m_state.features.contains(id))
             idReader.fail(u"feature \"%1\" appears twice"_s.arg(id));
         MD_CHECK(feature)
-        auto pk = key(u"features"_s);
+        auto pk = m_state.key(u"features"_s);
         if (!pk)
             return pk.error();
-        m_features.insert(id, pk.value());
+        m_state.features.insert(id, pk.value());
         QVariant defaultMarkup;
         const JsonReader credit = feature.field("credit_system"_L1);
         if (!credit.isMissing()) {
@@ -441,14 +362,16 @@ private:
                         model.isEmpty() ? provider : provider + u'/' + model));
                 seen.insert(provider + u'/' + model);
                 MD_CHECK(feature)
-                if (auto added = add(u"credit_markups"_s, {pk.value(), provider, model, value});
+                if (auto added =
+                        m_state.add(u"credit_markups"_s, {pk.value(), provider, model, value});
                     !added)
                     return added.error();
             }
         }
         MD_CHECK(feature)
-        return add(u"features"_s, {pk.value(), scope.orgPk, scope.envWord(), id, name,
-                                   QString(FeatureTypes[type].first), defaultMarkup, createdAt});
+        return m_state.add(u"features"_s,
+                           {pk.value(), scope.orgPk, scope.envWord(), id, name,
+                            QString(FeatureTypes[type].first), defaultMarkup, createdAt});
     }
 
     // A markup percentage: -100 (free) or more.
@@ -478,7 +401,7 @@ private:
         QList<api::ProductItem> items;
         for (const JsonReader &itemReader : itemsReader.array()) {
             const api::ProductItem item = api::ProductItem::read(itemReader);
-            if (product.ok() && !m_features.contains(item.featureId))
+            if (product.ok() && !m_state.features.contains(item.featureId))
                 itemReader.field("feature_id"_L1)
                     .fail(
                         u"feature \"%1\" is not defined in this environment"_s.arg(item.featureId));
@@ -491,367 +414,23 @@ private:
         const qint64 createdAt = product.field("created_at"_L1).integer();
         MD_CHECK(product)
         const QString versionKey = id + u'@' + QString::number(version);
-        if (m_products.contains(versionKey))
+        if (m_state.products.contains(versionKey))
             idReader.fail(u"product \"%1\" version %2 appears twice"_s.arg(id).arg(version));
         MD_CHECK(product)
-        auto pk = key(u"products"_s);
+        auto pk = m_state.key(u"products"_s);
         if (!pk)
             return pk.error();
-        m_products.insert(versionKey, pk.value());
+        m_state.products.insert(versionKey, pk.value());
         // The newest version is the one a plan id without a version means.
         if (m_latestVersion.value(id, 0) < version) {
             m_latestVersion.insert(id, version);
-            m_products.insert(id, pk.value());
+            m_state.products.insert(id, pk.value());
         }
-        return add(u"products"_s,
-                   {pk.value(), scope.orgPk, scope.envWord(), id, version, name, orNull(group),
-                    int(isAddOn), int(isDefault), int(archived), storedText(items),
-                    trial ? QVariant(storedText(*trial)) : QVariant(), createdAt});
-    }
-
-    api::Result<api::Done> customer(const JsonReader &customer, const Scope &scope)
-    {
-        customer.object();
-        const JsonReader idReader = customer.field("id"_L1);
-        const QString id = nonEmptyId(idReader);
-        const QString name = customer.field("name"_L1).optString().value_or(QString());
-        const QString email = customer.field("email"_L1).optString().value_or(QString());
-        const JsonReader fingerprintReader = customer.field("fingerprint"_L1);
-        const std::optional<QString> fingerprint =
-            fingerprintReader.isMissing() ? std::nullopt : fingerprintReader.nullableString();
-        const qint64 createdAt = customer.field("created_at"_L1).integer();
-        const JsonReader metadataReader = customer.field("metadata"_L1);
-        const api::JsonValue metadata =
-            metadataReader.isMissing() ? api::JsonValue::object() : metadataReader.object();
-        const bool receipts = customer.field("send_email_receipts"_L1).optBoolean().value_or(false);
-        const JsonReader config = customer.field("config"_L1);
-        bool noPooled = false;
-        bool noOverage = false;
-        if (!config.isMissing()) {
-            config.object();
-            noPooled = config.field("disable_pooled_balance"_L1).optBoolean().value_or(false);
-            noOverage = config.field("disable_overage_billing"_L1).optBoolean().value_or(false);
-        }
-        MD_CHECK(customer)
-        if (m_customerIds.contains(id))
-            idReader.fail(u"customer \"%1\" appears twice"_s.arg(id));
-        MD_CHECK(customer)
-        auto pk = key(u"customers"_s);
-        if (!pk)
-            return pk.error();
-        const qint64 customerPk = pk.value();
-        m_customerIds.insert(id);
-        if (auto added =
-                add(u"customers"_s, {customerPk, scope.orgPk, scope.envWord(), id, name, email,
-                                     orNull(fingerprint), storedText(metadata), int(receipts),
-                                     int(noPooled), int(noOverage), createdAt});
-            !added)
-            return added.error();
-        ++m_summary.customers;
-        if (auto loaded = billingControls(customer, customerPk, 0, createdAt); !loaded)
-            return loaded.error();
-
-        QSet<int> processorTypes;
-        for (const JsonReader &processor :
-             customer.field("processors"_L1).optArray().value_or(QList<JsonReader>())) {
-            processor.object();
-            const JsonReader typeReader = processor.field("type"_L1);
-            const int type = typeReader.word(Processors);
-            const QString externalId = nonEmptyId(processor.field("id"_L1));
-            if (customer.ok() && processorTypes.contains(type))
-                typeReader.fail(
-                    u"the customer has two \"%1\" identities"_s.arg(Processors[type].first));
-            processorTypes.insert(type);
-            MD_CHECK(customer)
-            if (auto added = add(u"customer_processors"_s,
-                                 {customerPk, QString(Processors[type].first), externalId});
-                !added)
-                return added.error();
-        }
-
-        QHash<QString, qint64> entities;
-        for (const JsonReader &entity :
-             customer.field("entities"_L1).optArray().value_or(QList<JsonReader>())) {
-            entity.object();
-            const JsonReader entityIdReader = entity.field("id"_L1);
-            const QString entityId = nonEmptyId(entityIdReader);
-            const JsonReader featureReader = entity.field("feature_id"_L1);
-            const std::optional<QString> featureId =
-                featureReader.isMissing() ? std::nullopt : featureReader.nullableString();
-            if (customer.ok() && featureId && !m_features.contains(*featureId))
-                featureReader.fail(
-                    u"feature \"%1\" is not defined in this environment"_s.arg(*featureId));
-            const QString entityName = entity.field("name"_L1).optString().value_or(QString());
-            const qint64 entityCreated = entity.field("created_at"_L1).integer();
-            if (customer.ok() && entities.contains(entityId))
-                entityIdReader.fail(u"entity \"%1\" appears twice"_s.arg(entityId));
-            MD_CHECK(customer)
-            auto entityPk = key(u"entities"_s);
-            if (!entityPk)
-                return entityPk.error();
-            entities.insert(entityId, entityPk.value());
-            if (auto added = add(u"entities"_s, {entityPk.value(), customerPk, entityId,
-                                                 orNull(featureId), entityName, entityCreated});
-                !added)
-                return added.error();
-            if (auto loaded = billingControls(entity, customerPk, entityPk.value(), entityCreated);
-                !loaded)
-                return loaded.error();
-        }
-
-        QHash<QString, qint64> customerProducts;
-        for (const JsonReader &cp :
-             customer.field("products"_L1).optArray().value_or(QList<JsonReader>())) {
-            if (auto loaded = customerProduct(cp, customerPk, customerProducts); !loaded)
-                return loaded.error();
-        }
-        // Oldest first, so keys (which count down) list the newest first.
-        QList<JsonReader> balances =
-            customer.field("balances"_L1).optArray().value_or(QList<JsonReader>());
-        QList<std::pair<qint64, qsizetype>> order;
-        order.reserve(balances.size());
-        for (qsizetype i = 0; i < balances.size(); ++i)
-            order.append({balances.at(i)
-                              .field("created_at"_L1)
-                              .raw()
-                              .numberText()
-                              .toByteArray()
-                              .toLongLong(),
-                          i});
-        std::sort(order.begin(), order.end());
-        QList<JsonReader> sorted;
-        sorted.reserve(balances.size());
-        for (const auto &[created, index] : std::as_const(order))
-            sorted.append(balances.at(index));
-        balances = std::move(sorted);
-        for (const JsonReader &balance : std::as_const(balances)) {
-            if (auto loaded = this->balance(balance, scope, customerPk, entities, customerProducts);
-                !loaded)
-                return loaded.error();
-        }
-        for (const JsonReader &event :
-             customer.field("usage_events"_L1).optArray().value_or(QList<JsonReader>())) {
-            if (auto loaded = usageEvent(event, scope, customerPk, entities); !loaded)
-                return loaded.error();
-        }
-        MD_CHECK(customer)
-        return api::Done{};
-    }
-
-    // A customer's or entity's billing_controls: the object
-    // customers.update_billing_controls takes (camelCase keys), checked the
-    // same way; entityPk 0 for the customer's own (as BillingControlStore keys them).
-    api::Result<api::Done> billingControls(const JsonReader &owner, qint64 customerPk,
-                                           qint64 entityPk, qint64 createdAt)
-    {
-        const JsonReader reader = owner.field("billing_controls"_L1);
-        if (reader.isMissingOrNull())
-            return api::Done{};
-        const api::BillingControls controls = api::BillingControls::read(reader);
-        for (const auto &[path, id] : controls.namedFeatures())
-            if (reader.ok() && !m_features.contains(id))
-                reader.fail(
-                    u"%1.featureId: feature \"%2\" is not defined in this environment"_s.arg(path,
-                                                                                             id));
-        MD_CHECK(reader)
-        if (controls.isEmpty())
-            return api::Done{};
-        return add(u"billing_controls"_s, {customerPk, entityPk, storedText(controls), createdAt});
-    }
-
-    api::Result<api::Done> customerProduct(const JsonReader &cp, qint64 customerPk,
-                                           QHash<QString, qint64> &customerProducts)
-    {
-        cp.object();
-        const JsonReader idReader = cp.field("id"_L1);
-        const QString id = nonEmptyId(idReader);
-        const JsonReader planReader = cp.field("plan_id"_L1);
-        const QString planId = planReader.string();
-        const JsonReader versionReader = cp.field("version"_L1);
-        const std::optional<qint64> version = versionReader.optInteger(1);
-        const auto nullableText = [&](QLatin1StringView name) {
-            const JsonReader r = cp.field(name);
-            return r.isMissing() ? std::optional<QString>() : r.nullableString();
-        };
-        const auto nullableTime = [&](QLatin1StringView name) {
-            const JsonReader r = cp.field(name);
-            return r.isMissing() ? std::optional<qint64>() : r.nullableInteger();
-        };
-        const std::optional<QString> processor = nullableText("processor"_L1);
-        if (processor && cp.ok())
-            cp.field("processor"_L1).word(Processors);
-        const std::optional<QString> subscriptionId = nullableText("subscription_id"_L1);
-        const std::optional<QString> scheduleId = nullableText("schedule_id"_L1);
-        const int status = cp.field("status"_L1).word(PlanStatuses);
-        const qint64 quantity = cp.field("quantity"_L1).optInteger(0).value_or(1);
-        const qint64 startedAt = cp.field("started_at"_L1).integer();
-        const auto periodStart = nullableTime("current_period_start"_L1);
-        const auto periodEnd = nullableTime("current_period_end"_L1);
-        const auto trialEndsAt = nullableTime("trial_ends_at"_L1);
-        const auto canceledAt = nullableTime("canceled_at"_L1);
-        const auto expiresAt = nullableTime("expires_at"_L1);
-        const qint64 createdAt = cp.field("created_at"_L1).integer();
-        MD_CHECK(cp)
-        const QString productKey = version ? planId + u'@' + QString::number(*version) : planId;
-        if (!m_products.contains(productKey))
-            (version ? versionReader : planReader)
-                .fail(version
-                          ? u"plan \"%1\" has no version %2 in this environment"_s.arg(planId).arg(
-                                *version)
-                          : u"plan \"%1\" is not defined in this environment"_s.arg(planId));
-        if (cp.ok() && m_customerProductIds.contains(id))
-            idReader.fail(u"customer product \"%1\" appears twice"_s.arg(id));
-        MD_CHECK(cp)
-        auto pk = key(u"customer_products"_s);
-        if (!pk)
-            return pk.error();
-        m_customerProductIds.insert(id);
-        customerProducts.insert(id, pk.value());
-        return add(u"customer_products"_s,
-                   {pk.value(), id, customerPk, m_products.value(productKey), orNull(processor),
-                    orNull(subscriptionId), orNull(scheduleId), QString(PlanStatuses[status].first),
-                    quantity, startedAt, orNull(periodStart), orNull(periodEnd),
-                    orNull(trialEndsAt), orNull(canceledAt), orNull(expiresAt), createdAt});
-    }
-
-    api::Result<api::Done> balance(const JsonReader &balance, const Scope &scope, qint64 customerPk,
-                                   const QHash<QString, qint64> &entities,
-                                   const QHash<QString, qint64> &customerProducts)
-    {
-        balance.object();
-        const JsonReader idReader = balance.field("id"_L1);
-        const QString id = nonEmptyId(idReader);
-        const JsonReader featureReader = balance.field("feature_id"_L1);
-        const QString featureId = featureReader.string();
-        if (balance.ok() && !m_features.contains(featureId))
-            featureReader.fail(
-                u"feature \"%1\" is not defined in this environment"_s.arg(featureId));
-        const JsonReader cpReader = balance.field("customer_product_id"_L1);
-        const std::optional<QString> cpId =
-            cpReader.isMissing() ? std::nullopt : cpReader.nullableString();
-        if (balance.ok() && cpId && !customerProducts.contains(*cpId))
-            cpReader.fail(
-                u"customer product \"%1\" is not one of this customer's products"_s.arg(*cpId));
-        const JsonReader entityReader = balance.field("entity_id"_L1);
-        const std::optional<QString> entityId =
-            entityReader.isMissing() ? std::nullopt : entityReader.nullableString();
-        if (balance.ok() && entityId && !entities.contains(*entityId))
-            entityReader.fail(
-                u"entity \"%1\" is not one of this customer's entities"_s.arg(*entityId));
-        const api::Decimal included = balance.field("included_grant"_L1).nonNegativeDecimal();
-        const api::Decimal prepaid = balance.field("prepaid_grant"_L1).nonNegativeDecimal();
-        const api::Decimal remaining = balance.field("remaining"_L1).decimal();
-        const api::Decimal usage = balance.field("usage"_L1).nonNegativeDecimal();
-        const bool unlimited = balance.field("unlimited"_L1).optBoolean().value_or(false);
-        const bool overage = balance.field("overage_allowed"_L1).optBoolean().value_or(false);
-        const JsonReader resetReader = balance.field("reset"_L1);
-        std::optional<api::Reset> reset;
-        if (!resetReader.isMissingOrNull())
-            reset = api::Reset::read(resetReader);
-        const JsonReader priceReader = balance.field("price"_L1);
-        std::optional<api::Price> price;
-        if (!priceReader.isMissingOrNull())
-            price = api::Price::read(priceReader);
-        const JsonReader expiresReader = balance.field("expires_at"_L1);
-        const std::optional<qint64> expiresAt =
-            expiresReader.isMissing() ? std::nullopt : expiresReader.nullableInteger();
-        const qint64 createdAt = balance.field("created_at"_L1).integer();
-        const QList<api::Rollover> rollovers =
-            balance.field("rollovers"_L1).isMissing()
-                ? QList<api::Rollover>()
-                : api::readList<api::Rollover>(balance.field("rollovers"_L1));
-        MD_CHECK(balance)
-        if (m_balanceIds.contains(id))
-            idReader.fail(u"balance \"%1\" appears twice"_s.arg(id));
-        MD_CHECK(balance)
-        m_balanceIds.insert(id);
-        auto pk = key(u"balances"_s);
-        if (!pk)
-            return pk.error();
-        if (auto added = add(u"balances"_s,
-                             {pk.value(),
-                              id,
-                              scope.orgPk,
-                              scope.envWord(),
-                              customerPk,
-                              entityId ? QVariant(entities.value(*entityId)) : QVariant(),
-                              m_features.value(featureId),
-                              cpId ? QVariant(customerProducts.value(*cpId)) : QVariant(),
-                              included.toString(),
-                              prepaid.toString(),
-                              remaining.toString(),
-                              usage.toString(),
-                              int(unlimited),
-                              int(overage),
-                              reset ? QVariant(QString(api::toWire(reset->interval))) : QVariant(),
-                              reset ? orNull(reset->intervalCount) : QVariant(),
-                              reset ? orNull(reset->resetsAt) : QVariant(),
-                              price ? QVariant(storedText(*price)) : QVariant(),
-                              orNull(expiresAt),
-                              createdAt});
-            !added)
-            return added.error();
-        ++m_summary.balances;
-        for (const api::Rollover &rollover : rollovers) {
-            auto rolloverPk = key(u"rollovers"_s);
-            if (!rolloverPk)
-                return rolloverPk.error();
-            if (auto added = add(u"rollovers"_s,
-                                 {rolloverPk.value(), pk.value(), rollover.granted.toString(),
-                                  rollover.balance.toString(), rollover.expiresAt});
-                !added)
-                return added.error();
-        }
-        return api::Done{};
-    }
-
-    api::Result<api::Done> usageEvent(const JsonReader &event, const Scope &scope,
-                                      qint64 customerPk, const QHash<QString, qint64> &entities)
-    {
-        event.object();
-        const JsonReader featureReader = event.field("feature_id"_L1);
-        const QString featureId = featureReader.string();
-        if (event.ok() && !m_features.contains(featureId))
-            featureReader.fail(
-                u"feature \"%1\" is not defined in this environment"_s.arg(featureId));
-        const JsonReader entityReader = event.field("entity_id"_L1);
-        const std::optional<QString> entityId =
-            entityReader.isMissing() ? std::nullopt : entityReader.nullableString();
-        if (event.ok() && entityId && !entities.contains(*entityId))
-            entityReader.fail(
-                u"entity \"%1\" is not one of this customer's entities"_s.arg(*entityId));
-        const JsonReader modelReader = event.field("model_id"_L1);
-        const std::optional<QString> modelId =
-            modelReader.isMissing() ? std::nullopt : modelReader.nullableString();
-        const JsonReader tokensReader = event.field("tokens"_L1);
-        const api::JsonValue tokens =
-            tokensReader.isMissing() ? api::JsonValue::object() : tokensReader.object();
-        if (!tokensReader.isMissing())
-            for (const auto &[pool, count] : tokensReader.members())
-                count.integer();
-        const api::Decimal value = event.field("value"_L1).decimal();
-        const JsonReader propertiesReader = event.field("properties"_L1);
-        const api::JsonValue properties =
-            propertiesReader.isMissing() ? api::JsonValue::object() : propertiesReader.object();
-        const qint64 timestamp = event.field("timestamp"_L1).integer(1);
-        const JsonReader keyReader = event.field("idempotency_key"_L1);
-        const std::optional<QString> idempotencyKey =
-            keyReader.isMissing() ? std::nullopt : keyReader.nullableString();
-        if (event.ok() && idempotencyKey && m_idempotencyKeys.contains(*idempotencyKey))
-            keyReader.fail(
-                u"idempotency key \"%1\" is used by another event"_s.arg(*idempotencyKey));
-        if (idempotencyKey)
-            m_idempotencyKeys.insert(*idempotencyKey);
-        const qint64 createdAt = event.field("created_at"_L1).optInteger().value_or(timestamp);
-        MD_CHECK(event)
-        auto pk = key(u"usage_events"_s);
-        if (!pk)
-            return pk.error();
-        return add(u"usage_events"_s, {pk.value(), scope.orgPk, scope.envWord(), customerPk,
-                                       entityId ? QVariant(entities.value(*entityId)) : QVariant(),
-                                       m_features.value(featureId), orNull(modelId),
-                                       storedText(tokens), value.toString(), storedText(properties),
-                                       timestamp, orNull(idempotencyKey), createdAt});
+        return m_state.add(u"products"_s,
+                           {pk.value(), scope.orgPk, scope.envWord(), id, version, name,
+                            orNull(group), int(isAddOn), int(isDefault), int(archived),
+                            storedText(items), trial ? QVariant(storedText(*trial)) : QVariant(),
+                            createdAt});
     }
 
     api::Result<api::Done> reward(const JsonReader &reward, const Scope &scope)
@@ -883,41 +462,30 @@ private:
             idReader.fail(u"reward \"%1\" appears twice"_s.arg(id));
         MD_CHECK(reward)
         m_rewardIds.insert(id);
-        auto pk = key(u"rewards"_s);
+        auto pk = m_state.key(u"rewards"_s);
         if (!pk)
             return pk.error();
-        if (auto added = add(u"rewards"_s, {pk.value(), scope.orgPk, scope.envWord(), id,
-                                            coupon.isMissing() ? u"feature_grant"_s : u"coupon"_s,
-                                            text, createdAt});
+        if (auto added =
+                m_state.add(u"rewards"_s, {pk.value(), scope.orgPk, scope.envWord(), id,
+                                           coupon.isMissing() ? u"feature_grant"_s : u"coupon"_s,
+                                           text, createdAt});
             !added)
             return added.error();
         for (const QString &code : std::as_const(codes))
             if (auto added =
-                    add(u"promo_codes"_s, {scope.orgPk, scope.envWord(), code, pk.value()});
+                    m_state.add(u"promo_codes"_s, {scope.orgPk, scope.envWord(), code, pk.value()});
                 !added)
                 return added.error();
         return api::Done{};
     }
-#undef MD_CHECK
-
-    QSqlDatabase m_db;
-    KeyAllocator m_keys;
-    Batches m_batches;
-    LoadSummary m_summary;
+    LoadState m_state;
     QHash<QString, qint64> m_orgBySlug;
-    // Per environment (ids are unique within one organization's environment).
-    QHash<QString, qint64> m_features;
-    QHash<QString, qint64> m_products; // "id@version" and the bare id of the newest version
-    QHash<QString, qint64> m_latestVersion;
-    QSet<QString> m_customerIds;
-    QSet<QString> m_rewardIds;
-    QSet<QString> m_promoCodes;
-    QSet<QString> m_idempotencyKeys;
+    QHash<QString, qint64> m_latestVersion; // per environment
+    QSet<QString> m_rewardIds;              // per environment
+    QSet<QString> m_promoCodes;             // per environment
     // Unique across the whole database.
     QSet<QString> m_orgIds;
     QSet<QString> m_keyHashes;
-    QSet<QString> m_customerProductIds;
-    QSet<QString> m_balanceIds;
 };
 
 } // namespace
