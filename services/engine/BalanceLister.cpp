@@ -2,6 +2,7 @@
 
 #include "services/api/WireCodec.h"
 #include "services/engine/BalanceCursor.h"
+#include "services/engine/PostgresArray.h"
 #include "services/engine/Sql.h"
 #include "services/engine/StoredJson.h"
 
@@ -35,7 +36,101 @@ std::optional<QString> nullableText(const QVariant &value)
     return value.isNull() ? std::nullopt : std::optional(value.toString());
 }
 
+// The columns readRow() reads: a balance joined with its ids, status and
+// one of its rollovers (further rows of the same balance carry the others).
+const QString RowColumns =
+    u"SELECT b.pk, b.customer_pk, b.id,"
+    " (SELECT id FROM customers WHERE pk = b.customer_pk),"
+    " (SELECT id FROM entities WHERE pk = b.entity_pk),"
+    " (SELECT id FROM features WHERE pk = b.feature_pk),"
+    " (SELECT id FROM products WHERE pk = b.product_pk),"
+    " b.included_grant, b.prepaid_grant, b.remaining, b.usage, b.unlimited, b.reset_interval,"
+    " b.reset_interval_count, b.resets_at, b.price, b.expires_at, b.created_at, b.expired,"
+    " r.granted, r.balance, r.expires_at, b.entity_pk, b.feature_pk"_s;
+
+api::Rollover rolloverAt(const QSqlQuery &q)
+{
+    return {amount(q.value(19)), amount(q.value(20)), q.value(21).toLongLong()};
+}
+
+api::Result<api::BalanceRow> readRow(const QSqlQuery &q)
+{
+    api::BalanceRow row;
+    row.id = q.value(2).toString();
+    row.customerId = q.value(3).toString();
+    row.entityId = nullableText(q.value(4));
+    row.featureId = q.value(5).toString();
+    row.planId = nullableText(q.value(6));
+    row.includedGrant = amount(q.value(7));
+    row.prepaidGrant = amount(q.value(8));
+    row.remaining = amount(q.value(9));
+    row.usage = amount(q.value(10));
+    row.unlimited = q.value(11).toInt() != 0;
+    if (!q.value(12).isNull()) {
+        api::Reset reset;
+        reset.interval = api::resetIntervalFromWire(q.value(12).toString())
+                             .value_or(api::ResetInterval::Multiple);
+        reset.intervalCount = nullableInteger(q.value(13));
+        reset.resetsAt = nullableInteger(q.value(14));
+        row.reset = reset;
+    }
+    if (!q.value(15).isNull()) {
+        auto price = decodeStored<api::Price>(q.value(15), u"price of balance %1"_s.arg(row.id));
+        if (!price)
+            return price.error();
+        row.price = price.value();
+    }
+    row.expiresAt = nullableInteger(q.value(16));
+    row.createdAt = q.value(17).toLongLong();
+    row.status = q.value(18).toInt() ? api::BalanceStatus::Expired : api::BalanceStatus::Active;
+    if (!q.value(21).isNull())
+        row.rollovers.append(rolloverAt(q));
+    return row;
+}
+
 } // namespace
+
+api::Result<QList<BalanceLister::Owned>> BalanceLister::activeRows(const QSqlDatabase &db,
+                                                                   const Scope &scope,
+                                                                   const QList<qint64> &customerPks,
+                                                                   const QList<qint64> &featurePks,
+                                                                   qint64 nowMs)
+{
+    QList<Owned> rows;
+    if (customerPks.isEmpty() || featurePks.isEmpty())
+        return rows;
+    const QString sql =
+        RowColumns +
+        u" FROM (SELECT b.*, cp.product_pk AS product_pk, 0 AS expired FROM balances b"
+        " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
+        " WHERE b.org_pk = ? AND b.env = ? AND b.customer_pk = ANY(?::bigint[])"
+        " AND b.feature_pk = ANY(?::bigint[]) AND NOT "_s +
+        ExpiredCondition +
+        u") b LEFT JOIN rollovers r ON r.balance_pk = b.pk"
+        " ORDER BY b.customer_pk, b.pk, r.expires_at, r.pk"_s;
+    auto query = runPrepared(db, sql,
+                             {scope.orgPk, scope.envWord(), PostgresArray::of(customerPks),
+                              PostgresArray::of(featurePks), nowMs, nowMs});
+    if (!query)
+        return query.error();
+    QSqlQuery &q = *query.value();
+    qint64 lastPk = 0;
+    while (q.next()) {
+        const qint64 balancePk = q.value(0).toLongLong();
+        if (!rows.isEmpty() && balancePk == lastPk) {
+            rows.last().row.rollovers.append(rolloverAt(q));
+            continue;
+        }
+        lastPk = balancePk;
+        auto row = readRow(q);
+        if (!row)
+            return row.error();
+        rows.append({q.value(1).toLongLong(), nullableInteger(q.value(22)),
+                     q.value(23).toLongLong(), std::move(row.value())});
+    }
+    q.finish();
+    return rows;
+}
 
 api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &db,
                                                            const Scope &scope,
@@ -121,24 +216,15 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
     // The inner query walks one index in key order and stops after limit+1
     // rows; the outer one adds ids by key (one index probe each, whatever the
     // planner thinks of the tables' sizes) and the rollovers, one row each.
-    const QString sql =
-        u"SELECT b.pk, b.customer_pk, b.id,"
-        " (SELECT id FROM customers WHERE pk = b.customer_pk),"
-        " (SELECT id FROM entities WHERE pk = b.entity_pk),"
-        " (SELECT id FROM features WHERE pk = b.feature_pk),"
-        " (SELECT id FROM products WHERE pk = b.product_pk),"
-        " b.included_grant, b.prepaid_grant, b.remaining, b.usage, b.unlimited, b.reset_interval,"
-        " b.reset_interval_count, b.resets_at, b.price, b.expires_at, b.created_at, b.expired,"
-        " r.granted, r.balance, r.expires_at"
-        " FROM (SELECT b.*, cp.product_pk AS product_pk, "_s +
-        ExpiredCondition +
-        u" AS expired FROM balances b"
-        " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
-        " WHERE "_s +
-        where +
-        u" ORDER BY b.customer_pk, b.pk LIMIT ?) b"
-        " LEFT JOIN rollovers r ON r.balance_pk = b.pk"
-        " ORDER BY b.customer_pk, b.pk, r.expires_at, r.pk"_s;
+    const QString sql = RowColumns + u" FROM (SELECT b.*, cp.product_pk AS product_pk, "_s +
+                        ExpiredCondition +
+                        u" AS expired FROM balances b"
+                        " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
+                        " WHERE "_s +
+                        where +
+                        u" ORDER BY b.customer_pk, b.pk LIMIT ?) b"
+                        " LEFT JOIN rollovers r ON r.balance_pk = b.pk"
+                        " ORDER BY b.customer_pk, b.pk, r.expires_at, r.pk"_s;
     QVariantList allBinds{nowMs, nowMs};
     allBinds.append(binds);
     allBinds.append(request.limit + 1);
@@ -154,48 +240,18 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
         const qint64 balancePk = q.value(0).toLongLong();
         // Further rows of the same balance only carry another rollover.
         if (!response.list.isEmpty() && balancePk == last.balancePk) {
-            response.list.last().rollovers.append(
-                {amount(q.value(19)), amount(q.value(20)), q.value(21).toLongLong()});
+            response.list.last().rollovers.append(rolloverAt(q));
             continue;
         }
         if (response.list.size() == request.limit) {
             response.hasMore = true;
             break;
         }
-        api::BalanceRow row;
         last = {q.value(1).toLongLong(), balancePk};
-        row.id = q.value(2).toString();
-        row.customerId = q.value(3).toString();
-        row.entityId = nullableText(q.value(4));
-        row.featureId = q.value(5).toString();
-        row.planId = nullableText(q.value(6));
-        row.includedGrant = amount(q.value(7));
-        row.prepaidGrant = amount(q.value(8));
-        row.remaining = amount(q.value(9));
-        row.usage = amount(q.value(10));
-        row.unlimited = q.value(11).toInt() != 0;
-        if (!q.value(12).isNull()) {
-            api::Reset reset;
-            reset.interval = api::resetIntervalFromWire(q.value(12).toString())
-                                 .value_or(api::ResetInterval::Multiple);
-            reset.intervalCount = nullableInteger(q.value(13));
-            reset.resetsAt = nullableInteger(q.value(14));
-            row.reset = reset;
-        }
-        if (!q.value(15).isNull()) {
-            auto price =
-                decodeStored<api::Price>(q.value(15), u"price of balance %1"_s.arg(row.id));
-            if (!price)
-                return price.error();
-            row.price = price.value();
-        }
-        row.expiresAt = nullableInteger(q.value(16));
-        row.createdAt = q.value(17).toLongLong();
-        row.status = q.value(18).toInt() ? api::BalanceStatus::Expired : api::BalanceStatus::Active;
-        if (!q.value(21).isNull())
-            row.rollovers.append(
-                {amount(q.value(19)), amount(q.value(20)), q.value(21).toLongLong()});
-        response.list.append(std::move(row));
+        auto row = readRow(q);
+        if (!row)
+            return row.error();
+        response.list.append(std::move(row.value()));
     }
     q.finish();
     if (response.hasMore)

@@ -16,6 +16,19 @@ public:
     static api::Result<api::ListBalancesResponse> list(const QSqlDatabase &db, const Scope &scope,
                                                        const api::ListBalancesRequest &request,
                                                        qint64 nowMs);
+
+    // PostgreSQL, for a batch of track_tokens calls: in one statement, the
+    // active rows of any of the customers and features, with their owners.
+    struct Owned
+    {
+        qint64 customerPk = 0;
+        std::optional<qint64> entityPk;
+        qint64 featurePk = 0;
+        api::BalanceRow row;
+    };
+    static api::Result<QList<Owned>> activeRows(const QSqlDatabase &db, const Scope &scope,
+                                                const QList<qint64> &customerPks,
+                                                const QList<qint64> &featurePks, qint64 nowMs);
 };
 
 } // namespace md::engine

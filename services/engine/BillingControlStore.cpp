@@ -2,6 +2,7 @@
 
 #include "services/engine/BillingPeriod.h"
 #include "services/engine/KeysetPage.h"
+#include "services/engine/PostgresArray.h"
 #include "services/engine/Sql.h"
 #include "services/engine/StoredJson.h"
 
@@ -91,6 +92,38 @@ api::Result<api::BillingControls> BillingControlStore::inForce(const QSqlDatabas
     if (!customers)
         return customers.error();
     return customers.value().value_or(api::BillingControls());
+}
+
+api::Result<std::map<std::pair<qint64, qint64>, api::BillingControls>>
+BillingControlStore::inForceFor(const QSqlDatabase &db,
+                                const QList<std::pair<qint64, qint64>> &owners)
+{
+    QList<qint64> customers;
+    for (const auto &owner : owners)
+        customers.append(owner.first);
+    auto rows = queryRows(db,
+                          u"SELECT customer_pk, entity_pk, controls FROM billing_controls"
+                          " WHERE customer_pk = ANY(?::bigint[])"_s,
+                          {PostgresArray::of(customers)});
+    if (!rows)
+        return rows.error();
+    std::map<std::pair<qint64, qint64>, api::BillingControls> stored; // by customer, ownerKey
+    for (const QVariantList &row : std::as_const(rows.value())) {
+        auto controls = decodeStored<api::BillingControls>(row.at(2), u"billing controls"_s);
+        if (!controls)
+            return controls.error();
+        stored.emplace(std::pair(row.at(0).toLongLong(), row.at(1).toLongLong()), controls.value());
+    }
+    std::map<std::pair<qint64, qint64>, api::BillingControls> inForce;
+    for (const auto &[customer, entity] : owners) {
+        // An entity's own controls replace the customer's (docs/billing-controls.md).
+        auto own = entity < 0 ? stored.end() : stored.find({customer, entity});
+        if (own == stored.end())
+            own = stored.find({customer, ownerKey(std::nullopt)});
+        inForce.emplace(std::pair(customer, entity),
+                        own == stored.end() ? api::BillingControls() : own->second);
+    }
+    return inForce;
 }
 
 api::Result<api::Done> BillingControlStore::save(const QSqlDatabase &db, qint64 customerPk,

@@ -10,6 +10,8 @@
 
 #include <QSqlDatabase>
 
+#include <map>
+
 namespace md::engine {
 
 class KeyAllocator;
@@ -25,6 +27,10 @@ public:
     // entity's own when it has them, else the customer's, else none.
     static api::Result<api::BillingControls> inForce(const QSqlDatabase &db, qint64 customerPk,
                                                      std::optional<qint64> entityPk);
+    // PostgreSQL, for a batch: the controls in force for each owner
+    // (customer, entity or -1), read in one statement.
+    static api::Result<std::map<std::pair<qint64, qint64>, api::BillingControls>>
+    inForceFor(const QSqlDatabase &db, const QList<std::pair<qint64, qint64>> &owners);
     static api::Result<api::Done> save(const QSqlDatabase &db, qint64 customerPk,
                                        std::optional<qint64> entityPk,
                                        const api::BillingControls &controls, qint64 nowMs);

@@ -53,6 +53,15 @@ BillingService::trackTokens(const KeyContext &key, const api::TrackTokensRequest
     return m_engine.trackTokens(key.scope, request, idempotencyKey);
 }
 
+void BillingService::trackTokens(const KeyContext &key, const api::TrackTokensRequest &request,
+                                 const std::optional<QString> &idempotencyKey,
+                                 TrackWriter::Answer answer)
+{
+    if (const auto denied = missingScope(key, u"balances:write"_s))
+        return answer(*denied);
+    m_engine.trackTokens(key.scope, request, idempotencyKey, std::move(answer));
+}
+
 api::Result<api::UpdateRewardResponse>
 BillingService::updateReward(const KeyContext &key, const api::UpdateRewardRequest &request)
 {

@@ -32,6 +32,10 @@ public:
     api::Result<api::TrackTokensResponse>
     trackTokens(const KeyContext &key, const api::TrackTokensRequest &request,
                 const std::optional<QString> &idempotencyKey = std::nullopt);
+    // The same, answered through `answer` once the call's batch committed
+    // (Engine::trackTokens), so the calling thread need not wait.
+    void trackTokens(const KeyContext &key, const api::TrackTokensRequest &request,
+                     const std::optional<QString> &idempotencyKey, TrackWriter::Answer answer);
     api::Result<api::UpdateRewardResponse> updateReward(const KeyContext &key,
                                                         const api::UpdateRewardRequest &request);
     api::Result<api::BillingPortalResponse> billingPortal(const KeyContext &key,

@@ -128,32 +128,82 @@ api::Result<ResolvedCall> CallResolver::resolve(const QSqlDatabase &db, const Sc
                                                 const api::TrackTokensRequest &request,
                                                 const PriceCatalogue &catalogue)
 {
+    // One statement, one round trip: the customer, the entity, the credit
+    // system (named, or every one the customer has) and its markups, a row
+    // per markup. Several systems without feature_id are refused below.
+    const QString feature =
+        request.featureId
+            ? u"LEFT JOIN features f ON f.org_pk = c.org_pk AND f.env = c.env AND f.id = ?"_s
+            : u"LEFT JOIN features f ON f.type = 'credit_system' AND f.pk IN (SELECT b.feature_pk"
+              " FROM balances b WHERE b.org_pk = c.org_pk AND b.env = c.env"
+              " AND b.customer_pk = c.pk)"_s;
+    QVariantList binds{request.entityId ? QVariant(*request.entityId) : QVariant()};
+    if (request.featureId)
+        binds << *request.featureId;
+    binds << scope.orgPk << scope.envWord() << request.customerId;
+    auto rows = queryRows(
+        db,
+        u"SELECT c.pk, e.pk, f.pk, f.id, f.type, f.default_markup, m.provider, m.model,"
+        " m.markup FROM customers c"
+        " LEFT JOIN entities e ON e.customer_pk = c.pk AND e.id = ? "_s +
+            feature +
+            u" LEFT JOIN credit_markups m ON m.feature_pk = f.pk AND f.type = 'credit_system'"
+            " WHERE c.org_pk = ? AND c.env = ? AND c.id = ? ORDER BY f.id"_s,
+        binds);
+    if (!rows)
+        return rows.error();
+    if (rows.value().isEmpty())
+        return ApiError::notFound(u"customer_not_found"_s,
+                                  u"customer \"%1\" does not exist"_s.arg(request.customerId));
+    const QVariantList &first = rows.value().first();
     ResolvedCall call;
-    auto customer = customerKey(db, scope, request.customerId);
-    if (!customer)
-        return customer.error();
-    call.customerPk = customer.value();
+    call.customerPk = first.at(0).toLongLong();
     if (request.entityId) {
-        auto entity = firstKey(db, u"SELECT pk FROM entities WHERE customer_pk = ? AND id = ?"_s,
-                               {call.customerPk, *request.entityId});
-        if (!entity)
-            return entity.error();
-        if (!entity.value())
+        if (first.at(1).isNull())
             return ApiError::notFound(u"entity_not_found"_s,
                                       u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
                                           *request.entityId, request.customerId));
-        call.entityPk = entity.value();
+        call.entityPk = first.at(1).toLongLong();
     }
-    auto feature = creditSystem(db, scope, call.customerPk, request);
-    if (!feature)
-        return feature.error();
-    call.featurePk = feature.value().pk;
-    call.featureId = feature.value().id;
-    auto markups = markupsOf(db, call.featurePk);
-    if (!markups)
-        return markups.error();
-    auto priced =
-        TokenPricing::price(catalogue, request.modelId, countsOf(request), markups.value());
+    if (request.featureId) {
+        if (first.at(2).isNull())
+            return ApiError::notFound(u"feature_not_found"_s,
+                                      u"feature \"%1\" does not exist"_s.arg(*request.featureId));
+        if (first.at(4).toString() != "credit_system"_L1)
+            return ApiError::invalidRequest(
+                u"feature \"%1\" is not an AI credit system; track tokens against a credit_system feature"_s
+                    .arg(*request.featureId));
+    } else if (first.at(2).isNull()) {
+        return ApiError::notFound(
+            u"feature_not_found"_s,
+            u"customer \"%1\" has no AI credit system; give them one first"_s.arg(
+                request.customerId));
+    }
+    QStringList systems;
+    for (const QVariantList &row : std::as_const(rows.value()))
+        if (systems.isEmpty() || systems.last() != row.at(3).toString())
+            systems.append(row.at(3).toString());
+    if (systems.size() > 1)
+        return ApiError::invalidRequest(
+            u"customer \"%1\" has several AI credit systems (%2); say which in feature_id"_s.arg(
+                request.customerId, systems.join(u", "_s)));
+    call.featurePk = first.at(2).toLongLong();
+    call.featureId = first.at(3).toString();
+    CreditMarkups markups;
+    if (!first.at(5).isNull())
+        markups.defaultMarkup = Decimal::parse(first.at(5).toString());
+    for (const QVariantList &row : std::as_const(rows.value())) {
+        if (row.at(8).isNull())
+            continue;
+        const QString provider = row.at(6).toString();
+        const QString model = row.at(7).toString();
+        const Decimal markup = Decimal::parse(row.at(8).toString()).value_or(Decimal());
+        if (model.isEmpty())
+            markups.byProvider.insert(provider, markup);
+        else
+            markups.byModel.insert(provider + u'/' + model, markup);
+    }
+    auto priced = TokenPricing::price(catalogue, request.modelId, countsOf(request), markups);
     if (!priced)
         return priced.error();
     call.priced = priced.value();

@@ -14,12 +14,31 @@ namespace md::engine {
 using namespace Qt::StringLiterals;
 using api::ApiError;
 
+namespace {
+
+// The async flag: stored now, applied later; answered 204 (queued).
+api::Result<api::TrackTokensResponse> accept(TrackQueue &queue, const Scope &scope,
+                                             const api::TrackTokensRequest &request,
+                                             const std::optional<QString> &idempotencyKey)
+{
+    auto stored = queue.enqueue(scope, request, idempotencyKey);
+    if (!stored)
+        return stored.error();
+    api::TrackTokensResponse accepted;
+    accepted.customerId = request.customerId;
+    accepted.queued = true;
+    return accepted;
+}
+
+} // namespace
+
 Engine::Engine(QString location, Clock clock)
     : m_database(std::move(location))
     , m_clock(clock ? std::move(clock) : Clock([] { return QDateTime::currentMSecsSinceEpoch(); }))
     , m_catalogue(std::shared_ptr<const PriceCatalogue>(&PriceCatalogue::bundled(),
                                                         [](const PriceCatalogue *) {}))
     , m_queue(std::make_unique<TrackQueue>(m_database, m_clock, [this] { return catalogue(); }))
+    , m_writer(std::make_unique<TrackWriter>(m_database, m_clock, [this] { return catalogue(); }))
 {}
 
 void Engine::setCatalogue(std::shared_ptr<const PriceCatalogue> catalogue)
@@ -58,20 +77,17 @@ api::Result<api::TrackTokensResponse>
 Engine::trackTokens(const Scope &scope, const api::TrackTokensRequest &request,
                     const std::optional<QString> &idempotencyKey)
 {
-    auto db = m_database.connection();
-    if (!db)
-        return db.error();
-    if (request.async) {
-        auto stored = m_queue->enqueue(scope, request, idempotencyKey);
-        if (!stored)
-            return stored.error();
-        api::TrackTokensResponse accepted;
-        accepted.customerId = request.customerId;
-        accepted.queued = true;
-        return accepted;
-    }
-    return TokenLedger::track(db.value(), m_database.dialect(), scope, request, idempotencyKey,
-                              m_clock(), *catalogue());
+    if (request.async)
+        return accept(*m_queue, scope, request, idempotencyKey);
+    return m_writer->track(scope, request, idempotencyKey);
+}
+
+void Engine::trackTokens(const Scope &scope, const api::TrackTokensRequest &request,
+                         const std::optional<QString> &idempotencyKey, TrackWriter::Answer answer)
+{
+    if (request.async)
+        return answer(accept(*m_queue, scope, request, idempotencyKey));
+    m_writer->submit(scope, request, idempotencyKey, std::move(answer));
 }
 
 api::Result<api::ImportCustomerResponse>

@@ -13,6 +13,7 @@
 #include "services/engine/PriceCatalogue.h"
 #include "services/engine/Scope.h"
 #include "services/engine/TrackQueue.h"
+#include "services/engine/TrackWriter.h"
 #include "services/engine/WorkspaceLoader.h"
 
 #include <QDeadlineTimer>
@@ -73,6 +74,11 @@ public:
     api::Result<api::TrackTokensResponse> trackTokens(const Scope &scope,
                                                       const api::TrackTokensRequest &request,
                                                       const std::optional<QString> &idempotencyKey);
+    // The same, answered through `answer` (once; maybe on another thread)
+    // rather than waited for: a synchronous call is group-committed by the
+    // writer thread (TrackWriter) and the calling thread goes on meanwhile.
+    void trackTokens(const Scope &scope, const api::TrackTokensRequest &request,
+                     const std::optional<QString> &idempotencyKey, TrackWriter::Answer answer);
     api::Result<api::ImportCustomerResponse>
     importCustomer(const Scope &scope, const api::ImportCustomerRequest &request);
     api::Result<api::CallQuote> priceCall(const Scope &scope,
@@ -127,7 +133,8 @@ private:
     std::shared_ptr<const PriceCatalogue> m_catalogue;
     mutable QMutex m_portalMutex;
     QUrl m_portalBase;
-    std::unique_ptr<TrackQueue> m_queue; // after the database: stopped before it closes
+    std::unique_ptr<TrackQueue> m_queue;   // after the database: stopped before it closes
+    std::unique_ptr<TrackWriter> m_writer; // likewise
 };
 
 } // namespace md::engine

@@ -71,6 +71,9 @@ class KeyAllocator final
 public:
     KeyAllocator(QSqlDatabase db, Dialect dialect);
     api::Result<qint64> next(const QString &table);
+    // PostgreSQL: at least `count` keys of the table fetched in one round
+    // trip (next() fetches blocks of 512 by itself).
+    api::Result<api::Done> reserve(const QString &table, qsizetype count);
 
 private:
     QSqlDatabase m_db;

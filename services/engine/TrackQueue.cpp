@@ -1,13 +1,15 @@
 #include "services/engine/TrackQueue.h"
 
 #include "services/api/WireCodec.h"
+#include "services/engine/CallResolver.h"
 #include "services/engine/FailedEvents.h"
+#include "services/engine/PostgresArray.h"
 #include "services/engine/Sql.h"
 #include "services/engine/StoredJson.h"
 #include "services/engine/TokenLedger.h"
+#include "services/engine/TrackBatch.h"
 
 #include <algorithm>
-#include <tuple>
 
 namespace md::engine {
 
@@ -16,17 +18,11 @@ using api::ApiError;
 
 namespace {
 
-// Calls applied per transaction: small enough that acknowledgements never
-// wait long for the writer lock.
-constexpr int BatchSize = 64;
+// Calls applied per transaction at most (a TrackBatch: balances read and
+// written once per customer and feature, one commit).
+constexpr qsizetype BatchSize = 512;
 // How often the worker looks for calls stored by another process.
 constexpr auto PollInterval = std::chrono::seconds(1);
-// While calls keep arriving the worker pauses this long between batches, so
-// acknowledging (the caller waits) comes before applying (nobody waits)...
-constexpr auto YieldInterval = std::chrono::milliseconds(25);
-// ...unless this many stored calls wait (some 20 seconds of applying): then
-// it applies at full speed, which also slows acknowledging down.
-constexpr qint64 MaxBacklog = 200000;
 
 ApiError duplicateKey(const QString &key)
 {
@@ -34,6 +30,21 @@ ApiError duplicateKey(const QString &key)
         409, u"duplicate_idempotency_key"_s,
         u"an event with Idempotency-Key \"%1\" was already recorded; nothing was deducted"_s.arg(
             key)};
+}
+
+// The stored calls a batch applied: one statement on PostgreSQL, a prepared
+// one per call on SQLite (where a statement costs microseconds, not a round trip).
+api::Result<api::Done> removeApplied(const QSqlDatabase &db, Dialect dialect,
+                                     const QList<qint64> &pks)
+{
+    if (dialect == Dialect::Postgres)
+        return pks.isEmpty() ? api::Result<api::Done>(api::Done{})
+                             : execute(db, u"DELETE FROM track_queue WHERE pk = ANY(?::bigint[])"_s,
+                                       {PostgresArray::of(pks)});
+    for (qint64 pk : pks)
+        if (auto removed = execute(db, u"DELETE FROM track_queue WHERE pk = ?"_s, {pk}); !removed)
+            return removed;
+    return api::Done{};
 }
 
 } // namespace
@@ -70,13 +81,21 @@ api::Result<api::Done> TrackQueue::check(const Scope &scope, const api::TrackTok
     auto db = m_database.connection();
     if (!db)
         return db.error();
-    return TokenLedger::check(db.value(), scope, request, m_clock(), *m_catalogue());
+    return TokenLedger::check(db.value(), m_database.dialect(), scope, request, m_clock(),
+                              *m_catalogue());
 }
 
 api::Result<api::Done> TrackQueue::enqueue(const Scope &scope,
                                            const api::TrackTokensRequest &request,
                                            const std::optional<QString> &idempotencyKey)
 {
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_backlog >= m_backlogLimit)
+            return ApiError{503, u"queue_full"_s,
+                            u"%1 async calls are waiting to be applied; send this one again in a"
+                            " moment, or without \"async\""_s.arg(m_backlog)};
+    }
     if (auto checked = check(scope, request); !checked)
         return checked;
     Waiting self;
@@ -161,6 +180,12 @@ void TrackQueue::store(const std::vector<Waiting *> &batch)
         return failAll(committed.error());
 }
 
+void TrackQueue::setBacklogLimit(qint64 limit)
+{
+    const std::lock_guard lock(m_mutex);
+    m_backlogLimit = limit;
+}
+
 void TrackQueue::startWorker()
 {
     if (m_worker)
@@ -183,19 +208,14 @@ void TrackQueue::work()
             seen = m_generation;
         }
         for (;;) {
-            auto applied = applyBatch();
+            auto applied = applyNext();
             if (!applied) {
                 qWarning("track queue: %s; retrying shortly", qPrintable(applied.error().message));
                 break;
             }
             if (applied.value() == 0)
                 break;
-            std::unique_lock lock(m_mutex);
-            m_backlog = std::max<qint64>(0, m_backlog - applied.value());
-            if (m_generation != seen && m_backlog < MaxBacklog) {
-                seen = m_generation; // calls arrived meanwhile: let them in first
-                m_stored.wait_for(lock, YieldInterval, [&] { return m_stopping; });
-            }
+            const std::lock_guard lock(m_mutex);
             if (m_stopping)
                 return;
         }
@@ -206,7 +226,7 @@ api::Result<qsizetype> TrackQueue::drain()
 {
     qsizetype total = 0;
     for (;;) {
-        auto applied = applyBatch();
+        auto applied = applyNext();
         if (!applied)
             return applied.error();
         if (applied.value() == 0)
@@ -215,7 +235,22 @@ api::Result<qsizetype> TrackQueue::drain()
     }
 }
 
-api::Result<qsizetype> TrackQueue::applyBatch()
+api::Result<qsizetype> TrackQueue::applyNext()
+{
+    const qsizetype limit = m_singlesLeft > 0 ? 1 : BatchSize;
+    auto applied = applyBatch(limit);
+    if (!applied) {
+        if (limit > 1)
+            m_singlesLeft = BatchSize; // the batch's calls one at a time, to find the one at fault
+        return applied;
+    }
+    m_singlesLeft = applied.value() == 0 ? 0 : std::max<qsizetype>(0, m_singlesLeft - 1);
+    const std::lock_guard lock(m_mutex);
+    m_backlog = std::max<qint64>(0, m_backlog - applied.value());
+    return applied;
+}
+
+api::Result<qsizetype> TrackQueue::applyBatch(qsizetype limit)
 {
     auto connection = m_database.connection();
     if (!connection)
@@ -228,69 +263,79 @@ api::Result<qsizetype> TrackQueue::applyBatch()
     auto claimed =
         queryRows(db,
                   u"SELECT pk, org_pk, env, request, idempotency_key FROM track_queue"
-                  " WHERE failed_at IS NULL ORDER BY pk LIMIT %1%2"_s.arg(BatchSize)
+                  " WHERE failed_at IS NULL ORDER BY pk LIMIT %1%2"_s.arg(limit)
                       .arg(dialect == Dialect::Postgres ? u" FOR UPDATE SKIP LOCKED"_s : QString()),
                   {});
     if (!claimed)
         return claimed.error();
+    if (claimed.value().isEmpty())
+        return 0;
+    // Resolved first, so the batch can lock every customer at once, in order.
+    const std::shared_ptr<const PriceCatalogue> catalogue = m_catalogue();
     struct Stored
     {
         qint64 pk;
         Scope scope;
         api::Result<api::TrackTokensRequest> request;
         std::optional<QString> key;
+        api::Result<ResolvedCall> resolved = ResolvedCall();
     };
     QList<Stored> stored;
-    for (const QVariantList &row : std::as_const(claimed.value()))
-        stored.append(
-            {row.at(0).toLongLong(),
-             {row.at(1).toLongLong(),
-              environmentFromWord(row.at(2).toString()).value_or(Environment::Test)},
-             api::decodeBody<api::TrackTokensRequest>(row.at(3).toString().toUtf8()),
-             row.at(4).isNull() ? std::nullopt : std::optional<QString>(row.at(4).toString())});
-    if (stored.isEmpty())
-        return 0;
-    // Applying a call locks its customer until the batch commits. Taking those
-    // locks in one global order (stable, so each customer's calls keep theirs)
-    // is what keeps two servers' batches from deadlocking on PostgreSQL.
-    const auto customerOf = [](const Stored &call) {
-        return std::tuple(call.scope.orgPk, call.scope.envWord(),
-                          call.request ? call.request.value().customerId : QString());
-    };
-    std::stable_sort(stored.begin(), stored.end(), [&](const Stored &a, const Stored &b) {
-        return customerOf(a) < customerOf(b);
-    });
-    const std::shared_ptr<const PriceCatalogue> catalogue = m_catalogue();
+    QList<qint64> customers;
+    for (const QVariantList &row : std::as_const(claimed.value())) {
+        Stored call{row.at(0).toLongLong(),
+                    {row.at(1).toLongLong(),
+                     environmentFromWord(row.at(2).toString()).value_or(Environment::Test)},
+                    api::decodeBody<api::TrackTokensRequest>(row.at(3).toString().toUtf8()),
+                    row.at(4).isNull() ? std::nullopt
+                                       : std::optional<QString>(row.at(4).toString())};
+        call.resolved =
+            call.request ? CallResolver::resolve(db, call.scope, call.request.value(), *catalogue)
+                         : api::Result<ResolvedCall>(call.request.error());
+        if (!call.resolved && call.resolved.error().status >= 500)
+            return call.resolved.error();
+        if (call.resolved)
+            customers.append(call.resolved.value().customerPk);
+        stored.append(std::move(call));
+    }
+    TrackBatch batch(db, dialect, m_clock());
+    if (auto locked = batch.lockCustomers(customers); !locked)
+        return locked.error();
+    QList<qint64> applied;
+    QList<std::pair<qint64, ApiError>> failed;
     for (const Stored &call : std::as_const(stored)) {
-        // A savepoint per call: one that fails leaves the others' writes intact.
-        if (auto saved = runSql(db, u"SAVEPOINT queued_call"_s); !saved)
-            return saved.error();
-        auto applied = call.request
-                           ? TokenLedger::apply(db, dialect, call.scope, call.request.value(),
-                                                call.key, m_clock(), *catalogue)
-                           : api::Result<api::TrackTokensResponse>(call.request.error());
-        if (applied) {
-            if (auto released = runSql(db, u"RELEASE SAVEPOINT queued_call"_s); !released)
-                return released.error();
-            if (auto removed = execute(db, u"DELETE FROM track_queue WHERE pk = ?"_s, {call.pk});
-                !removed)
-                return removed.error();
-            continue;
-        }
-        if (applied.error().status >= 500)
-            return applied.error(); // the database, not the call: roll back, retry later
-        if (auto undone = runSql(db, u"ROLLBACK TO SAVEPOINT queued_call"_s); !undone)
+        auto added = call.resolved ? batch.add(call.scope, call.request.value(),
+                                               call.resolved.value(), call.key)
+                                   : api::Result<api::TrackTokensResponse>(call.resolved.error());
+        if (added)
+            applied.append(call.pk);
+        else if (added.error().status >= 500)
+            return added.error(); // the database, not the call: roll back, retry later
+        else
+            failed.append({call.pk, added.error()});
+    }
+    // A savepoint: a lone call whose key another server recorded meanwhile
+    // fails alone, and the batch is kept.
+    if (auto saved = runSql(db, u"SAVEPOINT queued_batch"_s); !saved)
+        return saved.error();
+    if (auto flushed = batch.flush(); !flushed) {
+        if (flushed.error().status >= 500 || applied.size() != 1)
+            return flushed.error();
+        if (auto undone = runSql(db, u"ROLLBACK TO SAVEPOINT queued_batch"_s); !undone)
             return undone.error();
-        if (auto released = runSql(db, u"RELEASE SAVEPOINT queued_call"_s); !released)
-            return released.error();
-        if (auto failed = execute(db,
+        failed.append({applied.takeFirst(), flushed.error()});
+    }
+    if (auto released = runSql(db, u"RELEASE SAVEPOINT queued_batch"_s); !released)
+        return released.error();
+    if (auto removed = removeApplied(db, dialect, applied); !removed)
+        return removed.error();
+    for (const auto &[pk, error] : std::as_const(failed))
+        if (auto marked = execute(db,
                                   u"UPDATE track_queue SET failed_at = ?, error = ?,"
                                   " error_code = ?, error_status = ? WHERE pk = ?"_s,
-                                  {m_clock(), applied.error().message, applied.error().code,
-                                   applied.error().status, call.pk});
-            !failed)
-            return failed.error();
-    }
+                                  {m_clock(), error.message, error.code, error.status, pk});
+            !marked)
+            return marked.error();
     if (auto committed = transaction.commit(); !committed)
         return committed.error();
     return stored.size();

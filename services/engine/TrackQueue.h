@@ -24,6 +24,7 @@
 #include <QSet>
 #include <QThread>
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -49,6 +50,11 @@ public:
     api::Result<api::Done> enqueue(const Scope &scope, const api::TrackTokensRequest &request,
                                    const std::optional<QString> &idempotencyKey);
 
+    // Past this many calls stored and not yet applied, enqueue() answers 503
+    // queue_full (with Retry-After) rather than let the table grow unbounded.
+    static constexpr qint64 DefaultBacklogLimit = 100000;
+    void setBacklogLimit(qint64 limit);
+
     // Starts applying stored calls on a thread of its own.
     void startWorker();
     // Applies every stored call on the calling thread: returns how many were
@@ -64,7 +70,10 @@ private:
     api::Result<api::Done> check(const Scope &scope, const api::TrackTokensRequest &request);
     void store(const std::vector<Waiting *> &batch);
     // One batch: how many stored calls it applied or marked failed.
-    api::Result<qsizetype> applyBatch();
+    api::Result<qsizetype> applyBatch(qsizetype limit);
+    // The next batch; after one the database refused, its calls are taken
+    // one per transaction, so a call at fault cannot hold up the others.
+    api::Result<qsizetype> applyNext();
     void work();
 
     Database &m_database;
@@ -78,6 +87,8 @@ private:
     bool m_stopping = false;
     quint64 m_generation = 0; // batches stored, so the worker sees new work
     qint64 m_backlog = 0;     // calls this process stored and its worker has not applied
+    qint64 m_backlogLimit = DefaultBacklogLimit;
+    std::atomic<qsizetype> m_singlesLeft{0};
     std::unique_ptr<QThread> m_worker;
 };
 

@@ -14,6 +14,11 @@ http::HttpResponse jsonAnswer(int status, QByteArray body)
 
 http::HttpResponse errorAnswer(const ApiError &error)
 {
+    if (error.status == 503) { // busy or stopping: worth trying again soon
+        http::HttpResponse answer = jsonAnswer(503, error.toJsonText());
+        answer.headers.append({QByteArrayLiteral("Retry-After"), QByteArrayLiteral("1")});
+        return answer;
+    }
     if (error.status != 500)
         return jsonAnswer(error.status, error.toJsonText());
     // An internal error's words (the database's, say) name tables and values:

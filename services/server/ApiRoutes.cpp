@@ -91,10 +91,19 @@ ApiRoutes::ApiRoutes()
                                                  return s.importCustomer(k, r);
                                              }));
     m_exact.insert("/v1/balances.track_tokens",
-                   bodyRoute<api::TrackTokensRequest>(
-                       false, [](auto &s, auto &k, auto &r, const RequestInfo &info) {
-                           return s.trackTokens(k, r, info.idempotencyKey);
-                       }));
+                   {false,
+                    {},
+                    [](BillingService &s, const KeyContext &k, const api::JsonReader &body,
+                       const RequestInfo &info, Reply reply) {
+                        auto request = api::decode<api::TrackTokensRequest>(body);
+                        if (!request)
+                            return reply(request.error());
+                        s.trackTokens(k, request.value(), info.idempotencyKey,
+                                      [reply = std::move(reply)](
+                                          api::Result<api::TrackTokensResponse> answer) {
+                                          reply(json(answer));
+                                      });
+                    }});
     m_exact.insert("/v1/rewards.update", bodyRoute<api::UpdateRewardRequest>(
                                              false, [](auto &s, auto &k, auto &r, auto &) {
                                                  return s.updateReward(k, r);

@@ -27,10 +27,19 @@ using Answer = api::Result<std::optional<QByteArray>>;
 using Work = std::function<Answer(engine::BillingService &, const engine::KeyContext &,
                                   const api::JsonReader &body, const RequestInfo &info)>;
 
+// A route answered later, maybe on another thread (a synchronous
+// track_tokens waits for its batch's commit without holding a worker):
+// `reply` runs exactly once.
+using Reply = std::function<void(Answer)>;
+using LaterWork =
+    std::function<void(engine::BillingService &, const engine::KeyContext &,
+                       const api::JsonReader &body, const RequestInfo &info, Reply reply)>;
+
 struct Route
 {
     bool versionRequired = false; // x-api-version must be sent (balances.list)
-    Work work;
+    Work work;                    // or, when set:
+    LaterWork later = {};
 };
 
 class ApiRoutes final

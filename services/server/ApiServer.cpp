@@ -79,31 +79,37 @@ void ApiServer::run(const http::HttpRequest &request, const Route &route,
                     const http::HttpResponder &responder)
 {
     const bool started =
-        m_work.start([this, body = request.body, query = request.query, work = route.work,
+        m_work.start([this, body = request.body, query = request.query, route,
                       headers = RequestHeaders::read(request, route.versionRequired), responder] {
-            const auto respond = [&]() -> http::HttpResponse {
-                // The key first: a caller without one learns nothing else.
-                auto key = m_engine.authenticate(headers.secret);
-                if (!key)
-                    return errorAnswer(key.error());
-                if (headers.problem)
-                    return errorAnswer(*headers.problem);
-                const api::JsonReader reader =
-                    api::JsonReader::fromBody(body.isEmpty() ? QByteArray("{}") : body);
-                if (!reader.ok())
-                    return errorAnswer(*reader.error());
-                auto result = work(m_service, key.value(), reader,
-                                   RequestInfo{headers.idempotencyKey, query});
-                if (!result)
-                    return errorAnswer(result.error());
-                if (!result.value())
-                    return {204, {}, {}, {}, false};
-                return jsonAnswer(200, *result.value());
-            };
-            responder.send(respond());
+            // The key first: a caller without one learns nothing else.
+            auto key = m_engine.authenticate(headers.secret);
+            if (!key)
+                return responder.send(errorAnswer(key.error()));
+            if (headers.problem)
+                return responder.send(errorAnswer(*headers.problem));
+            const api::JsonReader reader =
+                api::JsonReader::fromBody(body.isEmpty() ? QByteArray("{}") : body);
+            if (!reader.ok())
+                return responder.send(errorAnswer(*reader.error()));
+            const RequestInfo info{headers.idempotencyKey, query};
+            if (!route.later)
+                return responder.send(response(route.work(m_service, key.value(), reader, info)));
+            route.later(m_service, key.value(), reader, info,
+                        [responder, held = m_work.hold()](Answer answer) {
+                            responder.send(response(answer));
+                        });
         });
     if (!started)
         responder.send(errorAnswer(shuttingDown()));
+}
+
+http::HttpResponse ApiServer::response(const Answer &answer)
+{
+    if (!answer)
+        return errorAnswer(answer.error());
+    if (!answer.value())
+        return {204, {}, {}, {}, false};
+    return jsonAnswer(200, *answer.value());
 }
 
 } // namespace md::server

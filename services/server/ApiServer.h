@@ -46,6 +46,7 @@ private:
     void handle(http::HttpRequest request, http::HttpResponder responder);
     void run(const http::HttpRequest &request, const Route &route,
              const http::HttpResponder &responder);
+    static http::HttpResponse response(const Answer &answer);
 
     engine::Engine &m_engine;
     engine::BillingService m_service;

@@ -1,5 +1,7 @@
 #include "services/server/ServerWork.h"
 
+#include <QThread>
+
 namespace md::server {
 
 ServerWork::ServerWork(int threads)
@@ -28,12 +30,18 @@ bool ServerWork::start(std::function<void()> work)
     return true;
 }
 
+std::shared_ptr<void> ServerWork::hold()
+{
+    ++m_inFlight;
+    return {nullptr, [this](void *) { --m_inFlight; }};
+}
+
 void ServerWork::stopAndWait()
 {
     m_stopping = true;
-    do {
-        m_pool.waitForDone();
-    } while (m_inFlight.load() != 0);
+    m_pool.waitForDone();
+    while (m_inFlight.load() != 0) // answers still coming from the engine's writer
+        QThread::yieldCurrentThread();
 }
 
 } // namespace md::server

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 
 namespace md::server {
 
@@ -20,6 +21,9 @@ public:
 
     // Runs `work` on a worker; false, running nothing, once stopping.
     bool start(std::function<void()> work);
+    // Counts as work in flight until the last copy is gone: held by an
+    // answer that comes later from another thread, so stopAndWait() waits for it.
+    std::shared_ptr<void> hold();
     // Refuses new work from now on.
     void stop() { m_stopping = true; }
     // Refuses new work and waits for the work started; call before the
