@@ -128,6 +128,27 @@ api::Result<ResolvedCall> CallResolver::resolve(const QSqlDatabase &db, const Sc
                                                 const api::TrackTokensRequest &request,
                                                 const PriceCatalogue &catalogue)
 {
+    auto found = target(db, scope, request);
+    if (!found)
+        return found.error();
+    return price(found.value(), request, catalogue);
+}
+
+api::Result<ResolvedCall> CallResolver::price(const CallTarget &target,
+                                              const api::TrackTokensRequest &request,
+                                              const PriceCatalogue &catalogue)
+{
+    auto priced =
+        TokenPricing::price(catalogue, request.modelId, countsOf(request), target.markups);
+    if (!priced)
+        return priced.error();
+    return ResolvedCall{target.customerPk, target.entityPk, target.featurePk, target.featureId,
+                        priced.value()};
+}
+
+api::Result<CallTarget> CallResolver::target(const QSqlDatabase &db, const Scope &scope,
+                                             const api::TrackTokensRequest &request)
+{
     // One statement, one round trip: the customer, the entity, the credit
     // system (named, or every one the customer has) and its markups, a row
     // per markup. Several systems without feature_id are refused below.
@@ -156,7 +177,7 @@ api::Result<ResolvedCall> CallResolver::resolve(const QSqlDatabase &db, const Sc
         return ApiError::notFound(u"customer_not_found"_s,
                                   u"customer \"%1\" does not exist"_s.arg(request.customerId));
     const QVariantList &first = rows.value().first();
-    ResolvedCall call;
+    CallTarget call;
     call.customerPk = first.at(0).toLongLong();
     if (request.entityId) {
         if (first.at(1).isNull())
@@ -189,7 +210,7 @@ api::Result<ResolvedCall> CallResolver::resolve(const QSqlDatabase &db, const Sc
                 request.customerId, systems.join(u", "_s)));
     call.featurePk = first.at(2).toLongLong();
     call.featureId = first.at(3).toString();
-    CreditMarkups markups;
+    CreditMarkups &markups = call.markups;
     if (!first.at(5).isNull())
         markups.defaultMarkup = Decimal::parse(first.at(5).toString());
     for (const QVariantList &row : std::as_const(rows.value())) {
@@ -203,10 +224,6 @@ api::Result<ResolvedCall> CallResolver::resolve(const QSqlDatabase &db, const Sc
         else
             markups.byModel.insert(provider + u'/' + model, markup);
     }
-    auto priced = TokenPricing::price(catalogue, request.modelId, countsOf(request), markups);
-    if (!priced)
-        return priced.error();
-    call.priced = priced.value();
     return call;
 }
 

@@ -13,6 +13,16 @@
 
 namespace md::engine {
 
+// Whom and what a call is for, before its price.
+struct CallTarget
+{
+    qint64 customerPk = 0;
+    std::optional<qint64> entityPk;
+    qint64 featurePk = 0;
+    QString featureId;
+    CreditMarkups markups;
+};
+
 struct ResolvedCall
 {
     qint64 customerPk = 0;
@@ -30,6 +40,13 @@ public:
     static api::Result<ResolvedCall> resolve(const QSqlDatabase &db, const Scope &scope,
                                              const api::TrackTokensRequest &request,
                                              const PriceCatalogue &catalogue);
+    // resolve() in two steps, so calls for one customer can share the first:
+    // the target depends only on the scope, customer, entity and feature_id.
+    static api::Result<CallTarget> target(const QSqlDatabase &db, const Scope &scope,
+                                          const api::TrackTokensRequest &request);
+    static api::Result<ResolvedCall> price(const CallTarget &target,
+                                           const api::TrackTokensRequest &request,
+                                           const PriceCatalogue &catalogue);
     static api::Result<api::CallQuote> quote(const QSqlDatabase &db, const Scope &scope,
                                              const api::TrackTokensRequest &request,
                                              const PriceCatalogue &catalogue);

@@ -16,18 +16,13 @@ using api::ApiError;
 
 namespace {
 
-// The async flag: stored now, applied later; answered 204 (queued).
-api::Result<api::TrackTokensResponse> accept(TrackQueue &queue, const Scope &scope,
-                                             const api::TrackTokensRequest &request,
-                                             const std::optional<QString> &idempotencyKey)
+// The async flag's answer: stored now, applied later; 204 (queued).
+api::TrackTokensResponse accepted(const QString &customerId)
 {
-    auto stored = queue.enqueue(scope, request, idempotencyKey);
-    if (!stored)
-        return stored.error();
-    api::TrackTokensResponse accepted;
-    accepted.customerId = request.customerId;
-    accepted.queued = true;
-    return accepted;
+    api::TrackTokensResponse answer;
+    answer.customerId = customerId;
+    answer.queued = true;
+    return answer;
 }
 
 } // namespace
@@ -77,8 +72,11 @@ api::Result<api::TrackTokensResponse>
 Engine::trackTokens(const Scope &scope, const api::TrackTokensRequest &request,
                     const std::optional<QString> &idempotencyKey)
 {
-    if (request.async)
-        return accept(*m_queue, scope, request, idempotencyKey);
+    if (request.async) {
+        if (auto stored = m_queue->enqueue(scope, request, idempotencyKey); !stored)
+            return stored.error();
+        return accepted(request.customerId);
+    }
     return m_writer->track(scope, request, idempotencyKey);
 }
 
@@ -86,7 +84,13 @@ void Engine::trackTokens(const Scope &scope, const api::TrackTokensRequest &requ
                          const std::optional<QString> &idempotencyKey, TrackWriter::Answer answer)
 {
     if (request.async)
-        return answer(accept(*m_queue, scope, request, idempotencyKey));
+        return m_queue->enqueue(scope, request, idempotencyKey,
+                                [answer = std::move(answer),
+                                 customerId = request.customerId](api::Result<api::Done> stored) {
+                                    if (!stored)
+                                        return answer(stored.error());
+                                    answer(accepted(customerId));
+                                });
     m_writer->submit(scope, request, idempotencyKey, std::move(answer));
 }
 

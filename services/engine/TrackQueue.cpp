@@ -10,6 +10,7 @@
 #include "services/engine/TrackBatch.h"
 
 #include <algorithm>
+#include <map>
 
 namespace md::engine {
 
@@ -57,6 +58,7 @@ struct TrackQueue::Waiting
     qint64 receivedAt = 0;
     api::Result<api::Done> result = api::Done{};
     bool done = false;
+    Accepted accepted; // set: answered through it, and owned by the queue
 };
 
 TrackQueue::TrackQueue(Database &database, Clock clock, CatalogueSource catalogue)
@@ -85,9 +87,8 @@ api::Result<api::Done> TrackQueue::check(const Scope &scope, const api::TrackTok
                               *m_catalogue());
 }
 
-api::Result<api::Done> TrackQueue::enqueue(const Scope &scope,
-                                           const api::TrackTokensRequest &request,
-                                           const std::optional<QString> &idempotencyKey)
+std::optional<ApiError> TrackQueue::admit(const Scope &scope,
+                                          const api::TrackTokensRequest &request)
 {
     {
         const std::lock_guard lock(m_mutex);
@@ -97,38 +98,85 @@ api::Result<api::Done> TrackQueue::enqueue(const Scope &scope,
                             " moment, or without \"async\""_s.arg(m_backlog)};
     }
     if (auto checked = check(scope, request); !checked)
-        return checked;
-    Waiting self;
-    self.scope = scope;
-    self.idempotencyKey = idempotencyKey;
-    self.receivedAt = m_clock();
-    api::TrackTokensRequest stored = request;
-    stored.timestamp = request.timestamp.value_or(self.receivedAt); // the event's time is now
-    stored.async = false;
-    self.request = storedText(stored);
+        return checked.error();
+    return std::nullopt;
+}
 
+void TrackQueue::prepare(Waiting &waiting, const Scope &scope,
+                         const api::TrackTokensRequest &request,
+                         const std::optional<QString> &idempotencyKey)
+{
+    waiting.scope = scope;
+    waiting.idempotencyKey = idempotencyKey;
+    waiting.receivedAt = m_clock();
+    api::TrackTokensRequest stored = request;
+    stored.timestamp = request.timestamp.value_or(waiting.receivedAt); // the event's time is now
+    stored.async = false;
+    waiting.request = storedText(stored);
+}
+
+api::Result<api::Done> TrackQueue::enqueue(const Scope &scope,
+                                           const api::TrackTokensRequest &request,
+                                           const std::optional<QString> &idempotencyKey)
+{
+    if (auto refused = admit(scope, request))
+        return *refused;
+    Waiting self;
+    prepare(self, scope, request, idempotencyKey);
     std::unique_lock lock(m_mutex);
     m_waiting.push_back(&self);
     while (!self.done) {
-        if (m_storing) {
+        if (m_storing)
             m_stored.wait(lock);
-            continue;
-        }
-        // Lead: store everyone waiting now, ourselves included.
-        m_storing = true;
+        else
+            lead(lock);
+    }
+    return self.result;
+}
+
+void TrackQueue::enqueue(const Scope &scope, const api::TrackTokensRequest &request,
+                         const std::optional<QString> &idempotencyKey, Accepted accepted)
+{
+    if (auto refused = admit(scope, request))
+        return accepted(*refused);
+    auto self = std::make_unique<Waiting>();
+    prepare(*self, scope, request, idempotencyKey);
+    self->accepted = std::move(accepted);
+    std::unique_lock lock(m_mutex);
+    m_waiting.push_back(self.release()); // lead() answers and deletes it
+    if (!m_storing)
+        lead(lock);
+}
+
+void TrackQueue::lead(std::unique_lock<std::mutex> &lock)
+{
+    // Store everyone waiting now, then anyone who came meanwhile; nobody
+    // else leads until the queue of waiting calls is empty.
+    m_storing = true;
+    while (!m_waiting.empty()) {
         const std::vector<Waiting *> batch = std::exchange(m_waiting, {});
         lock.unlock();
         store(batch);
         lock.lock();
+        std::vector<Waiting *> answered;
         for (Waiting *waiting : batch) {
-            waiting->done = true;
             m_backlog += waiting->result ? 1 : 0;
+            if (waiting->accepted)
+                answered.push_back(waiting);
+            else
+                waiting->done = true; // its thread may return (and free it) from here on
         }
-        m_storing = false;
         ++m_generation;
         m_stored.notify_all();
+        lock.unlock();
+        for (Waiting *waiting : answered) {
+            waiting->accepted(waiting->result);
+            delete waiting;
+        }
+        lock.lock();
     }
-    return self.result;
+    m_storing = false;
+    m_stored.notify_all();
 }
 
 void TrackQueue::store(const std::vector<Waiting *> &batch)
@@ -282,6 +330,19 @@ api::Result<qsizetype> TrackQueue::applyBatch(qsizetype limit)
     };
     QList<Stored> stored;
     QList<qint64> customers;
+    // Calls for one customer (and entity and feature_id) share one look-up.
+    std::map<std::tuple<qint64, QString, QString, QString, QString>, api::Result<CallTarget>>
+        targets;
+    const auto resolve = [&](const Scope &scope, const api::TrackTokensRequest &request) {
+        const auto key =
+            std::tuple(scope.orgPk, scope.envWord(), request.customerId,
+                       request.entityId.value_or(QString()), request.featureId.value_or(QString()));
+        auto found = targets.find(key);
+        if (found == targets.end())
+            found = targets.emplace(key, CallResolver::target(db, scope, request)).first;
+        return found->second ? CallResolver::price(found->second.value(), request, *catalogue)
+                             : api::Result<ResolvedCall>(found->second.error());
+    };
     for (const QVariantList &row : std::as_const(claimed.value())) {
         Stored call{row.at(0).toLongLong(),
                     {row.at(1).toLongLong(),
@@ -289,9 +350,8 @@ api::Result<qsizetype> TrackQueue::applyBatch(qsizetype limit)
                     api::decodeBody<api::TrackTokensRequest>(row.at(3).toString().toUtf8()),
                     row.at(4).isNull() ? std::nullopt
                                        : std::optional<QString>(row.at(4).toString())};
-        call.resolved =
-            call.request ? CallResolver::resolve(db, call.scope, call.request.value(), *catalogue)
-                         : api::Result<ResolvedCall>(call.request.error());
+        call.resolved = call.request ? resolve(call.scope, call.request.value())
+                                     : api::Result<ResolvedCall>(call.request.error());
         if (!call.resolved && call.resolved.error().status >= 500)
             return call.resolved.error();
         if (call.resolved)
@@ -301,6 +361,16 @@ api::Result<qsizetype> TrackQueue::applyBatch(qsizetype limit)
     TrackBatch batch(db, dialect, m_clock());
     if (auto locked = batch.lockCustomers(customers); !locked)
         return locked.error();
+    std::map<std::pair<qint64, QString>, std::pair<Scope, QList<ResolvedCall>>> byScope;
+    for (const Stored &call : std::as_const(stored))
+        if (call.resolved) {
+            auto &scoped = byScope[{call.scope.orgPk, call.scope.envWord()}];
+            scoped.first = call.scope;
+            scoped.second.append(call.resolved.value());
+        }
+    for (const auto &[key, scoped] : byScope)
+        if (auto read = batch.prefetch(scoped.first, scoped.second); !read)
+            return read.error();
     QList<qint64> applied;
     QList<std::pair<qint64, ApiError>> failed;
     for (const Stored &call : std::as_const(stored)) {

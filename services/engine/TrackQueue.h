@@ -49,6 +49,12 @@ public:
     // thread until the call is durable; never call it from a GUI thread.
     api::Result<api::Done> enqueue(const Scope &scope, const api::TrackTokensRequest &request,
                                    const std::optional<QString> &idempotencyKey);
+    // The same, answered through `accepted` once the call is durable (on
+    // this thread, or on the one storing a batch then), so that no thread
+    // waits for another's commit.
+    using Accepted = std::function<void(api::Result<api::Done>)>;
+    void enqueue(const Scope &scope, const api::TrackTokensRequest &request,
+                 const std::optional<QString> &idempotencyKey, Accepted accepted);
 
     // Past this many calls stored and not yet applied, enqueue() answers 503
     // queue_full (with Retry-After) rather than let the table grow unbounded.
@@ -68,6 +74,12 @@ public:
 private:
     struct Waiting;
     api::Result<api::Done> check(const Scope &scope, const api::TrackTokensRequest &request);
+    // Refused before it is stored: the backlog past its limit, or check().
+    std::optional<api::ApiError> admit(const Scope &scope, const api::TrackTokensRequest &request);
+    void prepare(Waiting &waiting, const Scope &scope, const api::TrackTokensRequest &request,
+                 const std::optional<QString> &idempotencyKey);
+    // Stores batches while calls wait; called with m_mutex held, m_storing false.
+    void lead(std::unique_lock<std::mutex> &lock);
     void store(const std::vector<Waiting *> &batch);
     // One batch: how many stored calls it applied or marked failed.
     api::Result<qsizetype> applyBatch(qsizetype limit);
