@@ -1,13 +1,15 @@
-// balances.track_tokens throughput: synchronous calls per second and p50/p99
-// latency with 8 concurrent clients through EngineBackend and over loopback
-// HTTP (meterdesk-server), then async calls accepted per second and how fast
-// the queue drains. Each figure is printed as a ratio of a ceiling measured
-// in the same run: the database's small write transactions per second (one
-// commit is what a synchronous call cannot do without) for the engine, and
-// the server's authenticated round trips per second (whoami: no database
-// write) for HTTP. Afterwards it checks that every customer's balance equals
-// what it started with minus exactly the expected sum. Prints figures only;
-// exits non-zero if a call failed or a balance is off.
+// balances.track_tokens throughput (docs/performance.md), on each database
+// given: synchronous calls per second and p50/p99 latency with 8 concurrent
+// clients through EngineBackend and over loopback HTTP (meterdesk-server),
+// async calls accepted per second, and how fast the queue drains. Each
+// figure is printed beside a ceiling measured in the same run, as a ratio,
+// with the goal of issue 20: the raw transaction ceiling is one balance
+// UPDATE and one usage-event INSERT per transaction on the engine's own
+// tables and connection, with no Meterdesk logic; the HTTP ceiling is the
+// server's authenticated round trips (whoami: no database). Afterwards every
+// customer's balance must equal what it started with minus exactly the
+// expected sum. Prints figures only; exits non-zero if a call failed or a
+// balance is off.
 #include "bench/BenchSupport.h"
 #include "bench/Percentile.h"
 #include "services/api/WireCodec.h"
@@ -155,10 +157,11 @@ Figures run(int clients, int calls, int customers, bool async, QList<qint64> &pe
     return figures;
 }
 
-// Ceiling of the engine: one small UPDATE committed per transaction, on a
-// connection the engine opens (its journal and synchronous settings), from
-// one thread, since writers queue on the database's one write lock anyway.
-double commitsPerSecond(const QString &location, int commits)
+// The raw transaction ceiling: what one call cannot do without, one
+// balance UPDATE (rewriting the row as it is) and one usage-event INSERT
+// committed per transaction, on the engine's tables and connection, from one
+// thread (writers queue on the database's write lock anyway).
+double rawTransactions(const QString &location, int transactions)
 {
     engine::Engine engine(location);
     if (auto opened = engine.open(); !opened)
@@ -167,19 +170,35 @@ double commitsPerSecond(const QString &location, int commits)
     if (!connection)
         fail(connection.error().message);
     QSqlDatabase db = connection.value();
-    for (const QString &sql :
-         {u"CREATE TABLE IF NOT EXISTS bench_ceiling (k INTEGER PRIMARY KEY, v BIGINT NOT NULL)"_s,
-          u"INSERT INTO bench_ceiling VALUES (1, 0) ON CONFLICT DO NOTHING"_s})
-        if (auto done = engine::runSql(db, sql); !done)
-            fail(done.error().message);
+    auto row = engine::queryRows(
+        db, u"SELECT id, org_pk, env, customer_pk, feature_pk FROM balances LIMIT 1"_s, {});
+    auto first = engine::queryRows(db, u"SELECT COALESCE(MAX(pk), 0) FROM usage_events"_s, {});
+    if (!row || row.value().isEmpty() || !first)
+        fail(u"no balance to measure the ceiling on"_s);
+    const QVariantList balance = row.value().first();
     QSqlQuery update(db);
-    update.prepare(u"UPDATE bench_ceiling SET v = v + 1 WHERE k = 1"_s);
+    QSqlQuery insert(db);
+    update.prepare(u"UPDATE balances SET remaining = remaining, usage = usage WHERE id = ?"_s);
+    insert.prepare(u"INSERT INTO usage_events (pk, org_pk, env, customer_pk, feature_pk,"
+                   " model_id, tokens, value, properties, timestamp, created_at)"
+                   " VALUES (?, ?, ?, ?, ?, 'bench/ceiling', '{}', '0', '{}', 0, 0)"_s);
+    qint64 pk = first.value().first().first().toLongLong() + 1000000000;
     QElapsedTimer timer;
     timer.start();
-    for (int i = 0; i < commits; ++i)
-        if (!db.transaction() || !update.exec() || !db.commit())
+    for (int i = 0; i < transactions; ++i) {
+        update.bindValue(0, balance.at(0));
+        for (int b = 1; b < 5; ++b)
+            insert.bindValue(b, balance.at(b));
+        insert.bindValue(0, ++pk);
+        if (!db.transaction() || !update.exec() || !insert.exec() || !db.commit())
             fail(u"ceiling transaction: "_s + db.lastError().text());
-    return commits / (double(timer.nsecsElapsed()) / 1e9);
+    }
+    const double perSecond = transactions / (double(timer.nsecsElapsed()) / 1e9);
+    if (auto removed =
+            engine::runSql(db, u"DELETE FROM usage_events WHERE model_id = 'bench/ceiling'"_s);
+        !removed)
+        fail(removed.error().message);
+    return perSecond;
 }
 
 // Ceiling over HTTP: authenticated round trips that write nothing.
@@ -198,139 +217,86 @@ double perSecond(const Figures &figures)
     return double(figures.calls) / figures.seconds;
 }
 
-void print(const QString &name, const Figures &figures, double ceiling)
+void header()
 {
-    out << QStringLiteral("%1 %2 %3 %4 %5\n")
-               .arg(name, -36)
-               .arg(perSecond(figures), 10, 'f', 0)
-               .arg(percentile(figures.latenciesMs, 0.5), 8, 'f', 2)
-               .arg(percentile(figures.latenciesMs, 0.99), 8, 'f', 2)
-               .arg(perSecond(figures) / ceiling, 11, 'f', 2);
+    out << QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
+               .arg(u"figure"_s, -40)
+               .arg(u"calls/s"_s, 9)
+               .arg(u"p50 ms"_s, 7)
+               .arg(u"p99 ms"_s, 7)
+               .arg(u"ceiling"_s, 9)
+               .arg(u"ratio"_s, 6)
+               .arg(u"goal"_s);
+}
+
+// One line of the table: a figure, its ceiling, the ratio, the goal.
+void row(const QString &name, double value, const QList<double> &latenciesMs, double ceiling,
+         const QString &goal = {})
+{
+    const bool timed = !latenciesMs.isEmpty();
+    out << QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
+               .arg(name, -40)
+               .arg(value, 9, 'f', 0)
+               .arg(timed ? QString::number(percentile(latenciesMs, 0.5), 'f', 2) : u"-"_s, 7)
+               .arg(timed ? QString::number(percentile(latenciesMs, 0.99), 'f', 2) : u"-"_s, 7)
+               .arg(ceiling, 9, 'f', 0)
+               .arg(value / ceiling, 6, 'f', 2)
+               .arg(goal);
     out.flush();
 }
 
-} // namespace
-
-int main(int argc, char *argv[])
+struct Options
 {
-    QCoreApplication app(argc, argv);
-    QCommandLineParser parser;
-    parser.addHelpOption();
-    const QCommandLineOption database(u"database"_s, u"SQLite file or postgresql:// URL."_s,
-                                      u"LOCATION"_s);
-    const QCommandLineOption server(u"server"_s, u"meterdesk-server binary."_s, u"PATH"_s);
-    const QCommandLineOption callsOption(u"calls"_s, u"Calls per measurement."_s, u"N"_s,
-                                         u"24000"_s);
-    const QCommandLineOption asyncOption(u"async-calls"_s, u"Async calls accepted."_s, u"N"_s,
-                                         u"100000"_s);
-    const QCommandLineOption clientsOption(u"clients"_s, u"Concurrent clients."_s, u"N"_s, u"8"_s);
-    const QCommandLineOption workersOption(u"workers"_s, u"meterdesk-server --workers."_s, u"N"_s,
-                                           u"4"_s);
-    const QCommandLineOption customersOption(u"customers"_s, u"Customers called."_s, u"N"_s,
-                                             u"200"_s);
-    const QCommandLineOption pathsOption(u"paths"_s, u"Paths to measure (profiling one)."_s,
-                                         u"engine,remote,lean,async"_s,
-                                         u"engine,remote,lean,async"_s);
-    parser.addOptions({database, server, callsOption, asyncOption, clientsOption, workersOption,
-                       customersOption, pathsOption});
-    parser.process(app);
-    const QString location = parser.value(database);
-    const int calls = parser.value(callsOption).toInt();
-    const int asyncCalls = parser.value(asyncOption).toInt();
-    const int clients = parser.value(clientsOption).toInt();
-    const int customers = parser.value(customersOption).toInt();
-    if (location.isEmpty() || parser.value(server).isEmpty())
-        fail(u"give --database and --server"_s);
+    QString server;
+    int calls = 0;
+    int asyncCalls = 0;
+    int clients = 0;
+    int customers = 0;
+    QString workers;
+};
 
-    const QString secret = u"sk_test_benchtrack0000000000000000000"_s;
-    QList<qint64> perCustomer(customers, 0);
-    {
-        engine::Engine setup(location);
-        if (auto opened = setup.open(); !opened)
-            fail(opened.error().message);
-        if (auto loaded =
-                setup.loadWorkspace(test::fromQt(test::trustWorkspace(customers, secret, Markup)));
-            !loaded)
-            fail(loaded.error().message);
-    }
-    out << "workspace: " << customers << " customers on "
-        << (engine::Database::isPostgresUrl(location) ? "PostgreSQL" : "SQLite") << ", " << clients
-        << " clients, model " << Model << " with a " << Markup << " % markup\n";
-    const double commits = commitsPerSecond(location, calls / 4);
-    out << "ceiling, engine: " << qRound(commits)
-        << " small write transactions/s (one thread, the engine's connection settings)\n";
-    out << QStringLiteral("%1 %2 %3 %4 %5\n")
-               .arg(u"path"_s, -36)
-               .arg(u"calls/s"_s, 10)
-               .arg(u"p50 ms"_s, 8)
-               .arg(u"p99 ms"_s, 8)
-               .arg(u"x ceiling"_s, 11);
+const QString Secret = u"sk_test_benchtrack0000000000000000000"_s;
 
-    const auto embedded = [&] {
-        auto backend = std::make_unique<backend::EngineBackend>(location, engine::Clock(), secret);
-        auto prepared = backend->prepare(false);
-        prepared.waitForFinished();
-        if (!prepared.result())
-            fail(prepared.result().error().message);
-        return backend;
-    };
-    const QStringList paths = parser.value(pathsOption).split(u',');
-    if (paths.contains(u"engine"_s))
-        print(u"sync, EngineBackend"_s,
-              run(clients, calls, customers, false, perCustomer,
-                  [&] { return std::unique_ptr<backend::BillingBackend>(embedded()); }),
-              commits);
-
-    QProcess process;
-    process.setProcessChannelMode(QProcess::ForwardedErrorChannel); // the server's warnings
-    process.start(parser.value(server),
-                  {u"serve"_s, u"--database"_s, location, u"--listen"_s, u"127.0.0.1:0"_s,
-                   u"--workers"_s, parser.value(workersOption)});
-    if (!process.waitForStarted() || !process.waitForReadyRead(30000))
-        fail(u"meterdesk-server did not start"_s);
-    const QUrl url(QString::fromUtf8(process.readLine()).trimmed().mid(13));
-    const auto remote = [&] {
-        return std::unique_ptr<backend::BillingBackend>(
-            std::make_unique<remote::RemoteBackend>(url, secret));
-    };
-    const auto lean = [&] {
-        return std::unique_ptr<backend::BillingBackend>(std::make_unique<LeanClient>(url, secret));
-    };
-    const double trips = perSecond(roundTrips(clients, calls, url, secret));
-    out << "ceiling, HTTP: " << qRound(trips)
-        << " authenticated round trips/s (whoami, lean clients, no write)\n";
-    if (paths.contains(u"remote"_s))
-        print(u"sync, HTTP (RemoteBackend clients)"_s,
-              run(clients, calls, customers, false, perCustomer, remote), trips);
-    if (paths.contains(u"lean"_s))
-        print(u"sync, HTTP (lean clients)"_s,
-              run(clients, calls, customers, false, perCustomer, lean), trips);
-    if (paths.contains(u"async"_s))
-        print(u"async accepted, HTTP (lean clients)"_s,
-              run(clients, asyncCalls, customers, true, perCustomer, lean), trips);
-
-    // The server's worker drains the queue; watch it from here.
-    engine::Engine observer(location);
-    if (auto opened = observer.open(); !opened)
+// The async flag in the engine itself, with no worker running: calls
+// accepted per second from the clients, then the queue drained on one thread.
+void queueFigures(const QString &location, const Options &options, double ceiling, bool postgres,
+                  QList<qint64> &perCustomer)
+{
+    engine::Engine engine(location);
+    if (auto opened = engine.open(); !opened)
         fail(opened.error().message);
-    const engine::Scope scope = observer.authenticate(secret).value().scope;
+    const engine::Scope scope = engine.authenticate(Secret).value().scope;
+    QList<QList<qint64>> counts(options.clients, QList<qint64>(options.customers, 0));
+    const Figures accepted =
+        timed(options.clients, options.asyncCalls / options.clients, [&](int c) {
+            return [&, c](int i) {
+                const int customer = (c * 7919 + i) % options.customers;
+                if (auto stored = engine.trackQueue().enqueue(scope, call(customer, true), {});
+                    !stored)
+                    fail(u"enqueue failed: "_s + stored.error().message);
+                ++counts[c][customer];
+            };
+        });
+    for (const QList<qint64> &each : std::as_const(counts))
+        for (int k = 0; k < options.customers; ++k)
+            perCustomer[k] += each.at(k);
+    row(u"async accepted, engine"_s, perSecond(accepted), accepted.latenciesMs, ceiling);
     QElapsedTimer draining;
     draining.start();
-    qint64 pending = observer.trackQueue().counts(scope).value().pending;
-    const qint64 queuedAtEnd = pending;
-    while (pending > 0) {
-        if (draining.elapsed() > 600'000)
-            fail(u"the queue did not drain in 10 minutes"_s);
-        QThread::msleep(20); // a benchmark watching a clock, not a test synchronising
-        pending = observer.trackQueue().counts(scope).value().pending;
-    }
-    out << "async queue: " << queuedAtEnd << " still queued when accepting ended, drained in "
-        << QString::number(double(draining.elapsed()) / 1000, 'f', 2) << " s\n";
-    process.terminate();
-    process.waitForFinished(20000);
+    auto drained = engine.trackQueue().drain();
+    if (!drained)
+        fail(u"drain failed: "_s + drained.error().message);
+    const double drainRate = drained.value() / (double(draining.nsecsElapsed()) / 1e9);
+    row(u"queue drained, engine (one thread)"_s, drainRate, {}, perSecond(accepted),
+        postgres ? u">= 1 and >= 10,000/s (PostgreSQL)"_s
+                 : u">= 1 (drains as fast as it accepts)"_s);
+}
 
-    // Every call costs the same: the final balances must equal the start minus
-    // count × cost, exactly.
+// Every call costs the same: the final balances must equal the start minus
+// count × cost, exactly. Returns the customers that do not.
+qint64 wrongBalances(engine::Engine &observer, const engine::Scope &scope,
+                     const QList<qint64> &perCustomer)
+{
     const engine::PriceCatalogue &catalogue = engine::PriceCatalogue::bundled();
     engine::CreditMarkups markups;
     markups.defaultMarkup = api::Decimal::parse(Markup);
@@ -340,10 +306,9 @@ int main(int argc, char *argv[])
         {sample.inputTokens, sample.outputTokens, *sample.cacheReadTokens, 0, 0, 0, 0}, markups);
     if (!priced)
         fail(priced.error().message);
-    const auto failed = observer.trackQueue().counts(scope).value().failed;
     qint64 wrong = 0;
     qint64 total = 0;
-    for (int c = 0; c < customers; ++c) {
+    for (qsizetype c = 0; c < perCustomer.size(); ++c) {
         api::ListBalancesRequest request;
         request.customerId = u"c%1"_s.arg(c);
         const auto page = observer.listBalances(scope, request);
@@ -357,7 +322,141 @@ int main(int argc, char *argv[])
         total += perCustomer.at(c);
     }
     out << "final balances: " << total << " calls of " << priced.value().value.toString()
-        << " each; " << (customers - wrong) << " of " << customers
-        << " customers exactly as expected; " << failed << " queued calls failed\n";
-    return wrong == 0 && failed == 0 ? 0 : 1;
+        << " each; " << (perCustomer.size() - wrong) << " of " << perCustomer.size()
+        << " customers exactly as expected";
+    return wrong;
+}
+
+// Every figure on one database; returns the synchronous HTTP figure.
+double measure(const QString &location, const Options &options)
+{
+    const bool postgres = engine::Database::isPostgresUrl(location);
+    QList<qint64> perCustomer(options.customers, 0);
+    {
+        engine::Engine setup(location);
+        if (auto opened = setup.open(); !opened)
+            fail(opened.error().message);
+        if (auto loaded = setup.loadWorkspace(
+                test::fromQt(test::trustWorkspace(options.customers, Secret, Markup)));
+            !loaded)
+            fail(loaded.error().message);
+    }
+    out << "\n"
+        << (postgres ? "PostgreSQL" : "SQLite") << ": " << options.customers << " customers, "
+        << options.clients << " clients, model " << Model << " with a " << Markup << " % markup\n";
+    const double raw = rawTransactions(location, options.calls / 2);
+    out << "ceiling, raw transactions: " << qRound(raw)
+        << "/s (one balance UPDATE + one event INSERT each, engine's connection)\n";
+
+    QProcess process;
+    process.setProcessChannelMode(QProcess::ForwardedErrorChannel); // the server's warnings
+    process.start(options.server, {u"serve"_s, u"--database"_s, location, u"--listen"_s,
+                                   u"127.0.0.1:0"_s, u"--workers"_s, options.workers});
+    if (!process.waitForStarted() || !process.waitForReadyRead(30000))
+        fail(u"meterdesk-server did not start"_s);
+    const QUrl url(QString::fromUtf8(process.readLine()).trimmed().mid(13));
+    const Figures trips = roundTrips(options.clients, options.calls, url, Secret);
+    out << "ceiling, HTTP: " << qRound(perSecond(trips))
+        << " authenticated round trips/s (whoami, lean clients, no database)\n";
+    header();
+
+    const auto embedded = [&] {
+        auto backend = std::make_unique<backend::EngineBackend>(location, engine::Clock(), Secret);
+        auto prepared = backend->prepare(false);
+        prepared.waitForFinished();
+        if (!prepared.result())
+            fail(prepared.result().error().message);
+        return std::unique_ptr<backend::BillingBackend>(std::move(backend));
+    };
+    const auto remote = [&] {
+        return std::unique_ptr<backend::BillingBackend>(
+            std::make_unique<remote::RemoteBackend>(url, Secret));
+    };
+    const auto lean = [&] {
+        return std::unique_ptr<backend::BillingBackend>(std::make_unique<LeanClient>(url, Secret));
+    };
+    const auto measured = [&](bool async, int n, auto &&make) {
+        return run(options.clients, n, options.customers, async, perCustomer, make);
+    };
+    const Figures sync = measured(false, options.calls, lean);
+    row(u"sync, HTTP, lean clients"_s, perSecond(sync), sync.latenciesMs, raw,
+        u">= 0.5, p99 < 25 ms"_s);
+    const Figures viaRemote = measured(false, options.calls / 2, remote);
+    row(u"sync, HTTP, RemoteBackend clients"_s, perSecond(viaRemote), viaRemote.latenciesMs, raw);
+    const Figures viaEngine = measured(false, options.calls, embedded);
+    row(u"sync, EngineBackend"_s, perSecond(viaEngine), viaEngine.latenciesMs, raw);
+    const Figures accepted = measured(true, options.asyncCalls, lean);
+    row(u"async accepted, HTTP, lean clients"_s, perSecond(accepted), accepted.latenciesMs, raw,
+        u">= 0.7"_s);
+
+    // The server's worker applied the calls meanwhile; what was left, it drains now.
+    engine::Engine observer(location);
+    if (auto opened = observer.open(); !opened)
+        fail(opened.error().message);
+    const engine::Scope scope = observer.authenticate(Secret).value().scope;
+    QElapsedTimer waited;
+    waited.start();
+    const qint64 left = observer.trackQueue().counts(scope).value().pending;
+    for (qint64 pending = left; pending > 0;
+         pending = observer.trackQueue().counts(scope).value().pending) {
+        if (waited.elapsed() > 600'000)
+            fail(u"the queue did not drain in 10 minutes"_s);
+        QThread::msleep(20); // a benchmark watching a clock, not a test synchronising
+    }
+    out << "  (" << left << " calls were still queued when accepting ended; applied "
+        << QString::number(double(waited.elapsed()) / 1000, 'f', 2) << " s later)\n";
+    process.terminate();
+    process.waitForFinished(20000);
+
+    queueFigures(location, options, raw, postgres, perCustomer);
+    const qint64 failed = observer.trackQueue().counts(scope).value().failed;
+    const qint64 wrong = wrongBalances(observer, scope, perCustomer);
+    out << "; " << failed << " queued calls failed\n";
+    if (wrong != 0 || failed != 0)
+        std::exit(1);
+    return perSecond(sync);
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    const QCommandLineOption database(
+        u"database"_s, u"SQLite file or postgresql:// URL; give it twice to compare."_s,
+        u"LOCATION"_s);
+    const QCommandLineOption server(u"server"_s, u"meterdesk-server binary."_s, u"PATH"_s);
+    const QCommandLineOption callsOption(u"calls"_s, u"Calls per measurement."_s, u"N"_s,
+                                         u"24000"_s);
+    const QCommandLineOption asyncOption(u"async-calls"_s, u"Async calls accepted."_s, u"N"_s,
+                                         u"40000"_s);
+    const QCommandLineOption clientsOption(u"clients"_s, u"Concurrent clients."_s, u"N"_s, u"8"_s);
+    const QCommandLineOption workersOption(u"workers"_s, u"meterdesk-server --workers."_s, u"N"_s,
+                                           u"4"_s);
+    const QCommandLineOption customersOption(u"customers"_s, u"Customers called."_s, u"N"_s,
+                                             u"200"_s);
+    parser.addOptions({database, server, callsOption, asyncOption, clientsOption, workersOption,
+                       customersOption});
+    parser.process(app);
+    const QStringList locations = parser.values(database);
+    const Options options{parser.value(server),
+                          parser.value(callsOption).toInt(),
+                          parser.value(asyncOption).toInt(),
+                          parser.value(clientsOption).toInt(),
+                          parser.value(customersOption).toInt(),
+                          parser.value(workersOption)};
+    if (locations.isEmpty() || options.server.isEmpty())
+        fail(u"give --database (once or twice) and --server"_s);
+    QList<double> syncFigures;
+    for (const QString &location : locations)
+        syncFigures.append(measure(location, options));
+    if (syncFigures.size() == 2) {
+        out << "\n";
+        header();
+        row(u"sync HTTP, second database vs first"_s, syncFigures.at(1), {}, syncFigures.at(0),
+            u">= 0.5 (PostgreSQL vs SQLite)"_s);
+    }
+    return 0;
 }
