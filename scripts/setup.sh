@@ -24,7 +24,7 @@ PACKAGES=(
   libboost-dev libssl-dev qt6-charts-dev
   rapidjson-dev nlohmann-json3-dev libsimdjson-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
-  libqt6sql6-sqlite libqt6sql6-psql libqt6svg6
+  libqt6sql6-sqlite libqt6sql6-psql libqt6svg6 libsqlite3-dev
   qtkeychain-qt6-dev
   postgresql
   xvfb xauth

@@ -2,8 +2,10 @@
 
 #include "services/api/WireCodec.h"
 #include "services/engine/BalanceCursor.h"
+#include "services/engine/BalanceRowReader.h"
 #include "services/engine/PostgresArray.h"
 #include "services/engine/Sql.h"
+#include "services/engine/SqliteStatement.h"
 #include "services/engine/StoredJson.h"
 
 namespace md::engine {
@@ -21,71 +23,37 @@ const QString ExpiredCondition = u"(CASE WHEN b.customer_product_pk IS NULL"
                                  " ELSE (cp.status = 'expired' OR (cp.expires_at IS NOT NULL"
                                  " AND cp.expires_at <= ?)) END)"_s;
 
-Decimal amount(const QVariant &value)
+// A page of at most `limit` balances from `rows`; `last` is the position of
+// the last one taken.
+template <typename Rows>
+api::Result<api::ListBalancesResponse> collect(Rows &rows, qsizetype limit, BalanceCursor &last)
 {
-    return Decimal::parse(value.toString()).value_or(Decimal());
-}
-
-std::optional<qint64> nullableInteger(const QVariant &value)
-{
-    return value.isNull() ? std::nullopt : std::optional(value.toLongLong());
-}
-
-std::optional<QString> nullableText(const QVariant &value)
-{
-    return value.isNull() ? std::nullopt : std::optional(value.toString());
-}
-
-// The columns readRow() reads: a balance joined with its ids, status and
-// one of its rollovers (further rows of the same balance carry the others).
-const QString RowColumns =
-    u"SELECT b.pk, b.customer_pk, b.id,"
-    " (SELECT id FROM customers WHERE pk = b.customer_pk),"
-    " (SELECT id FROM entities WHERE pk = b.entity_pk),"
-    " (SELECT id FROM features WHERE pk = b.feature_pk),"
-    " (SELECT id FROM products WHERE pk = b.product_pk),"
-    " b.included_grant, b.prepaid_grant, b.remaining, b.usage, b.unlimited, b.reset_interval,"
-    " b.reset_interval_count, b.resets_at, b.price, b.expires_at, b.created_at, b.expired,"
-    " r.granted, r.balance, r.expires_at, b.entity_pk, b.feature_pk"_s;
-
-api::Rollover rolloverAt(const QSqlQuery &q)
-{
-    return {amount(q.value(19)), amount(q.value(20)), q.value(21).toLongLong()};
-}
-
-api::Result<api::BalanceRow> readRow(const QSqlQuery &q)
-{
-    api::BalanceRow row;
-    row.id = q.value(2).toString();
-    row.customerId = q.value(3).toString();
-    row.entityId = nullableText(q.value(4));
-    row.featureId = q.value(5).toString();
-    row.planId = nullableText(q.value(6));
-    row.includedGrant = amount(q.value(7));
-    row.prepaidGrant = amount(q.value(8));
-    row.remaining = amount(q.value(9));
-    row.usage = amount(q.value(10));
-    row.unlimited = q.value(11).toInt() != 0;
-    if (!q.value(12).isNull()) {
-        api::Reset reset;
-        reset.interval = api::resetIntervalFromWire(q.value(12).toString())
-                             .value_or(api::ResetInterval::Multiple);
-        reset.intervalCount = nullableInteger(q.value(13));
-        reset.resetsAt = nullableInteger(q.value(14));
-        row.reset = reset;
+    api::ListBalancesResponse response;
+    BalanceRowReader reader;
+    for (;;) {
+        auto more = rows.next();
+        if (!more)
+            return more.error();
+        if (!more.value())
+            break;
+        const qint64 balancePk = BalanceRowReader::balanceKey(rows);
+        // Further rows of the same balance only carry another rollover.
+        if (!response.list.isEmpty() && balancePk == last.balancePk) {
+            response.list.last().rollovers.append(BalanceRowReader::rollover(rows));
+            continue;
+        }
+        if (response.list.size() == limit) {
+            response.hasMore = true;
+            break;
+        }
+        last = {BalanceRowReader::customerKey(rows), balancePk};
+        auto row = reader.read(rows);
+        if (!row)
+            return row.error();
+        response.list.append(std::move(row.value()));
     }
-    if (!q.value(15).isNull()) {
-        auto price = decodeStored<api::Price>(q.value(15), u"price of balance %1"_s.arg(row.id));
-        if (!price)
-            return price.error();
-        row.price = price.value();
-    }
-    row.expiresAt = nullableInteger(q.value(16));
-    row.createdAt = q.value(17).toLongLong();
-    row.status = q.value(18).toInt() ? api::BalanceStatus::Expired : api::BalanceStatus::Active;
-    if (!q.value(21).isNull())
-        row.rollovers.append(rolloverAt(q));
-    return row;
+    rows.finish();
+    return response;
 }
 
 } // namespace
@@ -100,7 +68,7 @@ api::Result<QList<BalanceLister::Owned>> BalanceLister::activeRows(const QSqlDat
     if (customerPks.isEmpty() || featurePks.isEmpty())
         return rows;
     const QString sql =
-        RowColumns +
+        BalanceRowReader::columns() +
         u" FROM (SELECT b.*, cp.product_pk AS product_pk, 0 AS expired FROM balances b"
         " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
         " WHERE b.org_pk = ? AND b.env = ? AND b.customer_pk = ANY(?::bigint[])"
@@ -113,20 +81,26 @@ api::Result<QList<BalanceLister::Owned>> BalanceLister::activeRows(const QSqlDat
                               PostgresArray::of(featurePks), nowMs, nowMs});
     if (!query)
         return query.error();
-    QSqlQuery &q = *query.value();
+    QtRows q(*query.value());
+    BalanceRowReader reader;
     qint64 lastPk = 0;
-    while (q.next()) {
-        const qint64 balancePk = q.value(0).toLongLong();
+    for (;;) {
+        auto more = q.next();
+        if (!more)
+            return more.error();
+        if (!more.value())
+            break;
+        const qint64 balancePk = BalanceRowReader::balanceKey(q);
         if (!rows.isEmpty() && balancePk == lastPk) {
-            rows.last().row.rollovers.append(rolloverAt(q));
+            rows.last().row.rollovers.append(BalanceRowReader::rollover(q));
             continue;
         }
         lastPk = balancePk;
-        auto row = readRow(q);
+        auto row = reader.read(q);
         if (!row)
             return row.error();
-        rows.append({q.value(1).toLongLong(), nullableInteger(q.value(22)),
-                     q.value(23).toLongLong(), std::move(row.value())});
+        rows.append({BalanceRowReader::customerKey(q), BalanceRowReader::entityKey(q),
+                     BalanceRowReader::featureKey(q), std::move(row.value())});
     }
     q.finish();
     return rows;
@@ -216,8 +190,8 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
     // The inner query walks one index in key order and stops after limit+1
     // rows; the outer one adds ids by key (one index probe each, whatever the
     // planner thinks of the tables' sizes) and the rollovers, one row each.
-    const QString sql = RowColumns + u" FROM (SELECT b.*, cp.product_pk AS product_pk, "_s +
-                        ExpiredCondition +
+    const QString sql = BalanceRowReader::columns() +
+                        u" FROM (SELECT b.*, cp.product_pk AS product_pk, "_s + ExpiredCondition +
                         u" AS expired FROM balances b"
                         " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
                         " WHERE "_s +
@@ -228,32 +202,24 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
     QVariantList allBinds{nowMs, nowMs};
     allBinds.append(binds);
     allBinds.append(request.limit + 1);
-    auto query = runPrepared(db, sql, allBinds);
-    if (!query)
-        return query.error();
-
-    api::ListBalancesResponse response;
-    QHash<QString, api::Price> prices;
+    // SQLite: straight through its own API, reading only what is used.
+    api::Result<api::ListBalancesResponse> page = api::ListBalancesResponse();
     BalanceCursor last;
-    QSqlQuery &q = *query.value();
-    while (q.next()) {
-        const qint64 balancePk = q.value(0).toLongLong();
-        // Further rows of the same balance only carry another rollover.
-        if (!response.list.isEmpty() && balancePk == last.balancePk) {
-            response.list.last().rollovers.append(rolloverAt(q));
-            continue;
-        }
-        if (response.list.size() == request.limit) {
-            response.hasMore = true;
-            break;
-        }
-        last = {q.value(1).toLongLong(), balancePk};
-        auto row = readRow(q);
-        if (!row)
-            return row.error();
-        response.list.append(std::move(row.value()));
+    if (SqliteStatement::available(db)) {
+        auto statement = SqliteStatement::run(db, sql, allBinds);
+        if (!statement)
+            return statement.error();
+        page = collect(*statement.value(), request.limit, last);
+    } else {
+        auto query = runPrepared(db, sql, allBinds);
+        if (!query)
+            return query.error();
+        QtRows rows(*query.value());
+        page = collect(rows, request.limit, last);
     }
-    q.finish();
+    if (!page)
+        return page.error();
+    api::ListBalancesResponse &response = page.value();
     if (response.hasMore)
         response.nextCursor = last.encode();
     if (response.list.isEmpty()) {

@@ -1,5 +1,7 @@
 #include "services/engine/Sql.h"
 
+#include "services/engine/SqliteStatement.h"
+
 #include <QMutex>
 #include <QSet>
 #include <QSqlDriver>
@@ -127,6 +129,7 @@ void forgetPreparedStatements(const QString &connectionName)
     StatementCache &cache = statementCache();
     const QMutexLocker lock(&cache.mutex);
     cache.byConnection.remove(connectionName);
+    forgetSqliteStatements(connectionName);
 }
 
 api::Result<QSqlQuery *> runPrepared(const QSqlDatabase &db, const QString &sql,
