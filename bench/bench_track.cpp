@@ -327,6 +327,17 @@ qint64 wrongBalances(engine::Engine &observer, const engine::Scope &scope,
     return wrong;
 }
 
+// Starts meterdesk-server on `location`; returns its URL.
+QUrl startServer(QProcess &process, const Options &options, const QString &location)
+{
+    process.setProcessChannelMode(QProcess::ForwardedErrorChannel); // the server's warnings
+    process.start(options.server, {u"serve"_s, u"--database"_s, location, u"--listen"_s,
+                                   u"127.0.0.1:0"_s, u"--workers"_s, options.workers});
+    if (!process.waitForStarted() || !process.waitForReadyRead(30000))
+        fail(u"meterdesk-server did not start"_s);
+    return QUrl(QString::fromUtf8(process.readLine()).trimmed().mid(13));
+}
+
 // Every figure on one database; returns the synchronous HTTP figure.
 double measure(const QString &location, const Options &options)
 {
@@ -349,12 +360,7 @@ double measure(const QString &location, const Options &options)
         << "/s (one balance UPDATE + one event INSERT each, engine's connection)\n";
 
     QProcess process;
-    process.setProcessChannelMode(QProcess::ForwardedErrorChannel); // the server's warnings
-    process.start(options.server, {u"serve"_s, u"--database"_s, location, u"--listen"_s,
-                                   u"127.0.0.1:0"_s, u"--workers"_s, options.workers});
-    if (!process.waitForStarted() || !process.waitForReadyRead(30000))
-        fail(u"meterdesk-server did not start"_s);
-    const QUrl url(QString::fromUtf8(process.readLine()).trimmed().mid(13));
+    const QUrl url = startServer(process, options, location);
     const Figures trips = roundTrips(options.clients, options.calls, url, Secret);
     out << "ceiling, HTTP: " << qRound(perSecond(trips))
         << " authenticated round trips/s (whoami, lean clients, no database)\n";
@@ -388,6 +394,21 @@ double measure(const QString &location, const Options &options)
     const Figures accepted = measured(true, options.asyncCalls, lean);
     row(u"async accepted, HTTP, lean clients"_s, perSecond(accepted), accepted.latenciesMs, raw,
         u">= 0.7"_s);
+    if (postgres) {
+        // Several servers share one PostgreSQL: the same clients, half on a
+        // second server, against the one-server figure (docs/scaling.md).
+        QProcess second;
+        const QList<QUrl> urls{url, startServer(second, options, location)};
+        std::atomic<int> next{0}; // clients are made on their own threads
+        const Figures both = measured(false, options.calls, [&] {
+            return std::unique_ptr<backend::BillingBackend>(
+                std::make_unique<LeanClient>(urls.at(next++ % 2), Secret));
+        });
+        row(u"sync, HTTP, lean clients, 2 servers"_s, perSecond(both), both.latenciesMs,
+            perSecond(sync), u"(vs 1 server)"_s);
+        second.terminate();
+        second.waitForFinished(20000);
+    }
 
     // The server's worker applied the calls meanwhile; what was left, it drains now.
     engine::Engine observer(location);

@@ -202,7 +202,9 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
     QVariantList allBinds{nowMs, nowMs};
     allBinds.append(binds);
     allBinds.append(request.limit + 1);
-    // SQLite: straight through its own API, reading only what is used.
+    // SQLite: straight through its own API, reading only what is used. (On
+    // PostgreSQL libpq measured 7 % faster than QPSQL here: the time is the
+    // server's, docs/performance.md.)
     api::Result<api::ListBalancesResponse> page = api::ListBalancesResponse();
     BalanceCursor last;
     if (SqliteStatement::available(db)) {
