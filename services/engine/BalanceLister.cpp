@@ -30,29 +30,15 @@ api::Result<api::ListBalancesResponse> collect(Rows &rows, qsizetype limit, Bala
 {
     api::ListBalancesResponse response;
     BalanceRowReader reader;
-    for (;;) {
-        auto more = rows.next();
-        if (!more)
-            return more.error();
-        if (!more.value())
-            break;
-        const qint64 balancePk = BalanceRowReader::balanceKey(rows);
-        // Further rows of the same balance only carry another rollover.
-        if (!response.list.isEmpty() && balancePk == last.balancePk) {
-            response.list.last().rollovers.append(BalanceRowReader::rollover(rows));
-            continue;
-        }
-        if (response.list.size() == limit) {
-            response.hasMore = true;
-            break;
-        }
-        last = {BalanceRowReader::customerKey(rows), balancePk};
-        auto row = reader.read(rows);
-        if (!row)
-            return row.error();
-        response.list.append(std::move(row.value()));
-    }
-    rows.finish();
+    auto more = reader.readAll(
+        rows, limit, [&](const Rows &at, api::BalanceRow &&row) -> api::BalanceRow & {
+            last = {BalanceRowReader::customerKey(at), BalanceRowReader::balanceKey(at)};
+            response.list.append(std::move(row));
+            return response.list.last();
+        });
+    if (!more)
+        return more.error();
+    response.hasMore = more.value();
     return response;
 }
 
@@ -83,26 +69,15 @@ api::Result<QList<BalanceLister::Owned>> BalanceLister::activeRows(const QSqlDat
         return query.error();
     QtRows q(*query.value());
     BalanceRowReader reader;
-    qint64 lastPk = 0;
-    for (;;) {
-        auto more = q.next();
-        if (!more)
-            return more.error();
-        if (!more.value())
-            break;
-        const qint64 balancePk = BalanceRowReader::balanceKey(q);
-        if (!rows.isEmpty() && balancePk == lastPk) {
-            rows.last().row.rollovers.append(BalanceRowReader::rollover(q));
-            continue;
-        }
-        lastPk = balancePk;
-        auto row = reader.read(q);
-        if (!row)
-            return row.error();
-        rows.append({BalanceRowReader::customerKey(q), BalanceRowReader::entityKey(q),
-                     BalanceRowReader::featureKey(q), std::move(row.value())});
-    }
-    q.finish();
+    auto read = reader.readAll(q, std::numeric_limits<qsizetype>::max(),
+                               [&](const QtRows &at, api::BalanceRow &&row) -> api::BalanceRow & {
+                                   rows.append({BalanceRowReader::customerKey(at),
+                                                BalanceRowReader::entityKey(at),
+                                                BalanceRowReader::featureKey(at), std::move(row)});
+                                   return rows.last().row;
+                               });
+    if (!read)
+        return read.error();
     return rows;
 }
 

@@ -91,6 +91,42 @@ public:
         return row;
     }
 
+    // Reads the balances of `rows`, at most `limit`: `keep(rows, row)` stores
+    // each and returns the stored one, to which the balance's further rows
+    // add their rollovers. True when a balance was left unread (the page is
+    // full).
+    template <typename Rows, typename Keep>
+    api::Result<bool> readAll(Rows &rows, qsizetype limit, Keep &&keep)
+    {
+        api::BalanceRow *last = nullptr; // valid until the next keep()
+        qint64 lastKey = 0;
+        qsizetype taken = 0;
+        for (;;) {
+            auto more = rows.next();
+            if (!more)
+                return more.error();
+            if (!more.value())
+                break;
+            const qint64 key = balanceKey(rows);
+            if (last && key == lastKey) {
+                last->rollovers.append(rollover(rows));
+                continue;
+            }
+            if (taken == limit) {
+                rows.finish();
+                return true;
+            }
+            auto row = read(rows);
+            if (!row)
+                return row.error();
+            last = &keep(rows, std::move(row.value()));
+            lastKey = key;
+            ++taken;
+        }
+        rows.finish();
+        return false;
+    }
+
 private:
     template <typename Rows> static std::optional<QString> text(const Rows &rows, int column)
     {

@@ -142,8 +142,7 @@ api::Result<ResolvedCall> CallResolver::price(const CallTarget &target,
         TokenPricing::price(catalogue, request.modelId, countsOf(request), target.markups);
     if (!priced)
         return priced.error();
-    return ResolvedCall{target.customerPk, target.entityPk, target.featurePk, target.featureId,
-                        priced.value()};
+    return ResolvedCall{target, priced.value()};
 }
 
 api::Result<CallTarget> CallResolver::target(const QSqlDatabase &db, const Scope &scope,

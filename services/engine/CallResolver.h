@@ -23,12 +23,9 @@ struct CallTarget
     CreditMarkups markups;
 };
 
-struct ResolvedCall
+// ...and its price.
+struct ResolvedCall : CallTarget
 {
-    qint64 customerPk = 0;
-    std::optional<qint64> entityPk;
-    qint64 featurePk = 0;
-    QString featureId;
     PricedCall priced;
 };
 
