@@ -53,7 +53,6 @@ if [ -n "${MD_TEST_POSTGRES_URL:-}" ]; then
   "$build/bench/bench_load" --database "${MD_TEST_POSTGRES_URL%/*}/meterdesk_bench_load" \
     --server "$build/app/meterdesk-server" --catalogue "$catalogue"
 
-
   echo
   echo "== balances.list on PostgreSQL"
   psql -q "$MD_TEST_POSTGRES_URL" -c "CREATE DATABASE meterdesk_bench" >/dev/null
