@@ -3,12 +3,15 @@
 // and a worker thread applies stored calls in batches shortly after.
 //
 // Acknowledgements are group-committed: the first caller to find no write in
-// progress stores every call waiting at that moment in one transaction while
-// the others wait for it. That is what lets tens of thousands of calls a
-// second be accepted with the same durability as a synchronous one.
+// progress stores every call waiting at that moment in one transaction, and
+// goes on while more arrive; each call is acknowledged once its batch is
+// durable, to a caller that waits or through a callback. That is what lets
+// many calls a second be accepted with the same durability as a synchronous one.
 //
-// The worker also applies calls stored by an earlier run or by another server
-// on the same PostgreSQL database (rows are claimed with SKIP LOCKED). A call
+// The worker applies stored calls in TrackBatches (QueuedCalls), also those
+// stored by an earlier run or by another server on the same PostgreSQL
+// database (rows are claimed with SKIP LOCKED). Past a bound of calls waiting
+// to be applied, new ones are refused with 503 queue_full. A call
 // it cannot apply (the customer lost its credit system, say) stays in the
 // table with its reason (message, code and status, as a synchronous call
 // would have answered) rather than vanishing: FailedEvents lists it, and it

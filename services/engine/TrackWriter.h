@@ -28,8 +28,6 @@
 
 namespace md::engine {
 
-struct ResolvedCall;
-
 class TrackWriter final
 {
 public:
