@@ -6,12 +6,25 @@ namespace md::api {
 
 using namespace Qt::StringLiterals;
 
-JsonReader::JsonReader(JsonValue value)
-    : JsonReader(std::move(value), QString(), std::make_shared<State>())
-{}
+namespace {
 
-JsonReader::JsonReader(JsonValue value, QString path, std::shared_ptr<State> state)
-    : m_value(std::move(value))
+const JsonValue &undefined()
+{
+    static const JsonValue value;
+    return value;
+}
+
+} // namespace
+
+JsonReader::JsonReader(JsonValue value)
+    : m_state(std::make_shared<State>())
+{
+    m_state->root = std::move(value);
+    m_value = &m_state->root;
+}
+
+JsonReader::JsonReader(const JsonValue &value, QString path, std::shared_ptr<State> state)
+    : m_value(&value)
     , m_base(std::move(path))
     , m_state(std::move(state))
 {}
@@ -31,14 +44,14 @@ JsonReader JsonReader::fromBody(QByteArrayView body, const QString &subject)
 {
     const QString name = subject.isEmpty() ? u"the body"_s : subject;
     JsonReader reader = fromText(body, name);
-    if (reader.ok() && !reader.m_value.isObject())
+    if (reader.ok() && !reader.m_value->isObject())
         reader.fail(u"%1 must be a JSON object"_s.arg(name));
     return reader;
 }
 
-JsonReader JsonReader::child(JsonValue value, QString path) const
+JsonReader JsonReader::child(const JsonValue &value, QString path) const
 {
-    return JsonReader(std::move(value), std::move(path), m_state);
+    return JsonReader(value, std::move(path), m_state);
 }
 
 QString JsonReader::path() const
@@ -48,21 +61,21 @@ QString JsonReader::path() const
     return m_base.isEmpty() ? QString(m_key) : m_base + u'.' + m_key;
 }
 
-JsonReader JsonReader::childField(JsonValue value, QLatin1StringView key) const
+JsonReader JsonReader::childField(const JsonValue &value, QLatin1StringView key) const
 {
-    JsonReader reader(std::move(value), path(), m_state);
+    JsonReader reader(value, path(), m_state);
     reader.m_key = key;
     return reader;
 }
 
 JsonReader JsonReader::field(QLatin1StringView key) const
 {
-    if (!m_value.isObject()) {
-        if (!m_value.isUndefined() && !m_value.isNull())
+    if (!m_value->isObject()) {
+        if (!m_value->isUndefined() && !m_value->isNull())
             expect(false, "an object");
-        return childField(JsonValue(), key);
+        return childField(undefined(), key);
     }
-    return childField(m_value.value(key), key);
+    return childField(m_value->value(key), key);
 }
 
 void JsonReader::fail(const QString &problem) const
@@ -75,7 +88,7 @@ bool JsonReader::expect(bool condition, const char *expected) const
 {
     if (condition)
         return true;
-    if (m_value.isUndefined())
+    if (m_value->isUndefined())
         fail(QStringLiteral("is required"));
     else
         fail(QStringLiteral("expected %1").arg(QLatin1StringView(expected)));
@@ -89,7 +102,7 @@ void JsonReader::failWords(const QString &got, const QString &allowed) const
 
 QString JsonReader::string() const
 {
-    return expect(m_value.isString(), "a string") ? m_value.toString() : QString();
+    return expect(m_value->isString(), "a string") ? m_value->toString() : QString();
 }
 
 QString JsonReader::identifier() const
@@ -113,16 +126,16 @@ std::optional<QString> JsonReader::nullableIdentifier() const
 
 bool JsonReader::boolean() const
 {
-    return expect(m_value.isBool(), "a boolean") && m_value.toBool();
+    return expect(m_value->isBool(), "a boolean") && m_value->toBool();
 }
 
 qint64 JsonReader::integer(qint64 min, qint64 max) const
 {
-    if (!expect(m_value.isNumber(), "an integer"))
+    if (!expect(m_value->isNumber(), "an integer"))
         return min;
     // Read from the literal: 1.0 and 2e1 are whole, 1.5 and
     // 1.0000000000000001 are not (a double would have rounded that to 1).
-    const std::optional<Decimal> exact = Decimal::parse(m_value.numberText());
+    const std::optional<Decimal> exact = Decimal::parse(m_value->numberText());
     if (exact && !exact->isInteger()) {
         fail(u"expected an integer from %1 to %2, got a fraction"_s.arg(min).arg(max));
         return min;
@@ -130,8 +143,8 @@ qint64 JsonReader::integer(qint64 min, qint64 max) const
     const Int128 whole = exact ? exact->raw() / Decimal::One : 0;
     if (!exact || whole < min || whole > max) {
         fail(u"expected an integer from %1 to %2, got %3"_s.arg(min).arg(max).arg(
-            QString::fromLatin1(
-                m_value.numberText().first(std::min<qsizetype>(40, m_value.numberText().size())))));
+            QString::fromLatin1(m_value->numberText().first(
+                std::min<qsizetype>(40, m_value->numberText().size())))));
         return min;
     }
     return qint64(whole);
@@ -166,11 +179,11 @@ qsizetype decimalPlaces(QByteArrayView literal)
 
 Decimal JsonReader::decimal() const
 {
-    if (!expect(m_value.isNumber(), "a number"))
+    if (!expect(m_value->isNumber(), "a number"))
         return {};
-    const std::optional<Decimal> d = Decimal::parse(m_value.numberText());
+    const std::optional<Decimal> d = Decimal::parse(m_value->numberText());
     if (!d) {
-        const QByteArrayView text = m_value.numberText();
+        const QByteArrayView text = m_value->numberText();
         const QString shown = QString::fromLatin1(text.first(std::min<qsizetype>(60, text.size())));
         if (const qsizetype places = decimalPlaces(text); places > Decimal::Scale)
             fail(u"%1 has %2 decimal places; amounts keep at most %3 and are never rounded"_s
@@ -194,31 +207,31 @@ Decimal JsonReader::nonNegativeDecimal() const
 
 JsonValue JsonReader::object() const
 {
-    return expect(m_value.isObject(), "an object") ? m_value : JsonValue::object();
+    return expect(m_value->isObject(), "an object") ? *m_value : JsonValue::object();
 }
 
 QList<JsonReader> JsonReader::array() const
 {
     QList<JsonReader> items;
-    if (!expect(m_value.isArray(), "an array"))
+    if (!expect(m_value->isArray(), "an array"))
         return items;
     const QString base = path();
-    items.reserve(m_value.size());
-    for (qsizetype i = 0; i < m_value.size(); ++i)
-        items.append(child(m_value.at(i), base + u'[' + QString::number(i) + u']'));
+    items.reserve(m_value->size());
+    for (qsizetype i = 0; i < m_value->size(); ++i)
+        items.append(child(m_value->at(i), base + u'[' + QString::number(i) + u']'));
     return items;
 }
 
 QList<std::pair<QString, JsonReader>> JsonReader::members() const
 {
     QList<std::pair<QString, JsonReader>> members;
-    if (!expect(m_value.isObject(), "an object"))
+    if (!expect(m_value->isObject(), "an object"))
         return members;
     const QString base = path();
-    members.reserve(m_value.size());
-    for (qsizetype i = 0; i < m_value.size(); ++i) {
-        const QString key = m_value.keyAt(i);
-        members.append({key, child(m_value.at(i), base.isEmpty() ? key : base + u'.' + key)});
+    members.reserve(m_value->size());
+    for (qsizetype i = 0; i < m_value->size(); ++i) {
+        const QString key = m_value->keyAt(i);
+        members.append({key, child(m_value->at(i), base.isEmpty() ? key : base + u'.' + key)});
     }
     return members;
 }

@@ -37,10 +37,10 @@ public:
     JsonReader field(QLatin1StringView key) const;
     // The wire path, built only when asked for (most reads never need it).
     QString path() const;
-    bool isMissing() const { return m_value.isUndefined(); }
-    bool isNull() const { return m_value.isNull(); }
+    bool isMissing() const { return m_value->isUndefined(); }
+    bool isNull() const { return m_value->isNull(); }
     bool isMissingOrNull() const { return isMissing() || isNull(); }
-    const JsonValue &raw() const { return m_value; }
+    const JsonValue &raw() const { return *m_value; }
 
     // Required values: a missing or null value is an error.
     QString string() const;
@@ -96,13 +96,17 @@ public:
     const std::optional<ApiError> &error() const { return m_state->error; }
 
 private:
+    // What every reader of one text shares: the first error, and the tree
+    // they point into (readers hold no copy of their value: copying a value
+    // costs a reference count per container, per field read).
     struct State
     {
         std::optional<ApiError> error;
+        JsonValue root;
     };
-    JsonReader(JsonValue value, QString path, std::shared_ptr<State> state);
-    JsonReader child(JsonValue value, QString path) const;
-    JsonReader childField(JsonValue value, QLatin1StringView key) const;
+    JsonReader(const JsonValue &value, QString path, std::shared_ptr<State> state);
+    JsonReader child(const JsonValue &value, QString path) const;
+    JsonReader childField(const JsonValue &value, QLatin1StringView key) const;
     bool expect(bool condition, const char *expected) const;
     void failWords(const QString &got, const QString &allowed) const;
     template <typename E, std::size_t N>
@@ -117,9 +121,9 @@ private:
         return list;
     }
 
-    JsonValue m_value;
-    QString m_base;          // path of the parent object, or this value's own path
-    QLatin1StringView m_key; // set when this value is a field of m_base
+    const JsonValue *m_value; // in m_state->root, or a static undefined value
+    QString m_base;           // path of the parent object, or this value's own path
+    QLatin1StringView m_key;  // set when this value is a field of m_base
     std::shared_ptr<State> m_state;
 };
 
