@@ -96,6 +96,19 @@ api::Result<FeatureChoice> creditSystem(const QSqlDatabase &db, const Scope &sco
     return found.first();
 }
 
+// A credit_markups row (provider, model, markup from column `first`): for a
+// whole provider when the model is empty.
+void addMarkup(CreditMarkups &markups, const QVariantList &row, int first)
+{
+    const QString provider = row.at(first).toString();
+    const QString model = row.at(first + 1).toString();
+    const Decimal markup = Decimal::parse(row.at(first + 2).toString()).value_or(Decimal());
+    if (model.isEmpty())
+        markups.byProvider.insert(provider, markup);
+    else
+        markups.byModel.insert(provider + u'/' + model, markup);
+}
+
 api::Result<CreditMarkups> markupsOf(const QSqlDatabase &db, qint64 featurePk)
 {
     CreditMarkups markups;
@@ -110,15 +123,8 @@ api::Result<CreditMarkups> markupsOf(const QSqlDatabase &db, qint64 featurePk)
                   {featurePk});
     if (!rows)
         return rows.error();
-    for (const QVariantList &row : std::as_const(rows.value())) {
-        const QString provider = row.at(0).toString();
-        const QString model = row.at(1).toString();
-        const Decimal markup = Decimal::parse(row.at(2).toString()).value_or(Decimal());
-        if (model.isEmpty())
-            markups.byProvider.insert(provider, markup);
-        else
-            markups.byModel.insert(provider + u'/' + model, markup);
-    }
+    for (const QVariantList &row : std::as_const(rows.value()))
+        addMarkup(markups, row, 0);
     return markups;
 }
 
@@ -212,17 +218,9 @@ api::Result<CallTarget> CallResolver::target(const QSqlDatabase &db, const Scope
     CreditMarkups &markups = call.markups;
     if (!first.at(5).isNull())
         markups.defaultMarkup = Decimal::parse(first.at(5).toString());
-    for (const QVariantList &row : std::as_const(rows.value())) {
-        if (row.at(8).isNull())
-            continue;
-        const QString provider = row.at(6).toString();
-        const QString model = row.at(7).toString();
-        const Decimal markup = Decimal::parse(row.at(8).toString()).value_or(Decimal());
-        if (model.isEmpty())
-            markups.byProvider.insert(provider, markup);
-        else
-            markups.byModel.insert(provider + u'/' + model, markup);
-    }
+    for (const QVariantList &row : std::as_const(rows.value()))
+        if (!row.at(8).isNull())
+            addMarkup(markups, row, 6);
     return call;
 }
 
