@@ -1,5 +1,5 @@
 // File ▸ Import customers…: Source → Mapping (CSV) → Validation → Preview
-// (the server's dry run) → Commit → Report (screens.md). The wizard owns the
+// (the server's dry run) → Commit → Report (docs/user-guide.md). The wizard owns the
 // batch, the preview, the runner and the journal its pages share; it works
 // the same on an embedded workspace and a remote server.
 #pragma once

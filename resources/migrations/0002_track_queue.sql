@@ -1,5 +1,5 @@
 -- Token metering (issue 5).
--- Asynchronous balances.track_tokens calls (decisions.md 4.3): each request is
+-- Asynchronous balances.track_tokens calls (docs/api.md, balances.track_tokens): each request is
 -- stored here before the 204 and applied by the engine's queue worker, so a
 -- restart loses none. A request the worker cannot apply stays, with its error.
 CREATE TABLE track_queue (

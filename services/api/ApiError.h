@@ -1,5 +1,5 @@
 // The one error value every layer passes on: HTTP status, wire code and a
-// sentence that names what to fix (decisions.md, "Every endpoint").
+// sentence that names what to fix (docs/api.md, "Errors").
 #pragma once
 
 #include <QByteArray>

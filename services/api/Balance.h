@@ -1,4 +1,4 @@
-// Wire types of a balance row (billing-api.md §2.1) and its parts.
+// Wire types of a balance row (docs/api.md, Balance rows) and its parts.
 #pragma once
 
 #include "services/api/Decimal.h"

@@ -1,4 +1,4 @@
-// Per-feature balance summaries (billing-api.md §2.2): snake_case in the
+// Per-feature balance summaries (docs/api.md, Balance summaries): snake_case in the
 // track-tokens response, camelCase inside the import's customer object (§2.3).
 #pragma once
 

@@ -275,7 +275,7 @@ BillingControls BillingControls::read(const JsonReader &reader)
 
 void BillingControls::write(JsonWriter &writer) const
 {
-    // autoTopups is always there (billing-api.md §2.3); the rest when set.
+    // autoTopups is always there (docs/api.md, The customer object); the rest when set.
     writer.beginObject().key("autoTopups"_L1);
     autoTopups.write(writer);
     if (!spendLimits.isEmpty()) {

@@ -1,5 +1,5 @@
 // A customer's (or one entity's) billing controls, camelCase as in the
-// customer object's `billingControls` (billing-api.md §2.3), following the
+// customer object's `billingControls` (docs/api.md, The customer object), following the
 // published service's model: overage allowed per feature, spend limits on
 // overage, usage limits per interval, usage alerts. The rules that enforce
 // them are in docs/billing-controls.md.

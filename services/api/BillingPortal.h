@@ -1,4 +1,4 @@
-// billing_portal request and response (billing-api.md §4.5, decisions.md 4.5).
+// billing_portal request and response (docs/api.md, billing_portal).
 #pragma once
 
 #include "services/api/WireCodec.h"

@@ -1,4 +1,4 @@
-// The customer object returned by billing.import (billing-api.md §2.3). Its own
+// The customer object returned by billing.import (docs/api.md, The customer object). Its own
 // keys are camelCase; `flags` values and `config` keep snake_case, as the spec shows.
 #pragma once
 

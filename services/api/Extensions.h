@@ -1,4 +1,4 @@
-// Wire types of Meterdesk's own read endpoints (not in billing-api.md): the
+// Wire types of Meterdesk's own read endpoints (not among the seven of docs/api.md): the
 // lists the console browses. Documented in docs/openapi.yaml under /v1/meterdesk.
 #pragma once
 

@@ -1,4 +1,4 @@
-// billing.import request and response (billing-api.md §4.2, decisions.md 4.2).
+// billing.import request and response (docs/api.md, billing.import).
 #pragma once
 
 #include "services/api/Customer.h"

@@ -1,5 +1,5 @@
 // Platform link of a tenant organization to a processor account
-// (billing-api.md §4.7, decisions.md 4.7).
+// (docs/api.md, platform link).
 #pragma once
 
 #include "services/api/Organization.h"

@@ -1,4 +1,4 @@
-// balances.list request and response (billing-api.md §4.1, decisions.md).
+// balances.list request and response (docs/api.md, balances.list).
 #pragma once
 
 #include "services/api/Balance.h"

@@ -1,4 +1,4 @@
-// A tenant organization of a platform (billing-api.md §2.6).
+// A tenant organization of a platform (docs/api.md, Organizations).
 #pragma once
 
 #include "services/api/WireCodec.h"

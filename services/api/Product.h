@@ -1,4 +1,4 @@
-// A product and its items (billing-api.md §2.5, decisions.md 4.6).
+// A product and its items (docs/api.md, Products).
 #pragma once
 
 #include "services/api/Balance.h"

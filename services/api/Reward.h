@@ -1,4 +1,4 @@
-// Rewards (billing-api.md §2.4, decisions.md 4.4): feature grants and coupons,
+// Rewards (docs/api.md, Rewards): feature grants and coupons,
 // each with promo codes.
 #pragma once
 

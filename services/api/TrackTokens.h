@@ -1,4 +1,4 @@
-// balances.track_tokens request and response (billing-api.md §4.3, decisions.md 4.3).
+// balances.track_tokens request and response (docs/api.md, balances.track_tokens).
 #pragma once
 
 #include "services/api/BalanceSummary.h"

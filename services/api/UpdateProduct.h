@@ -1,4 +1,4 @@
-// Products update request (billing-api.md §4.6, decisions.md 4.6); the response is a Product.
+// Products update request (docs/api.md, products update); the response is a Product.
 // Every field is optional: nullopt keeps the stored value.
 #pragma once
 

@@ -1,4 +1,4 @@
-// rewards.update request and response (billing-api.md §4.4, decisions.md 4.4).
+// rewards.update request and response (docs/api.md, rewards.update).
 // Every field of an update is partial: nullopt keeps the stored value.
 #pragma once
 

@@ -72,7 +72,7 @@ template <typename T> void writeNullable(JsonWriter &writer, const std::optional
 }
 
 // Most of the wire is snake_case; the import response's customer object is
-// camelCase (billing-api.md §2.3). Types that appear in both read and write either.
+// camelCase (docs/api.md, The customer object). Types that appear in both read and write either.
 enum class KeyCase { Snake, Camel };
 
 inline QLatin1StringView wireKey(KeyCase keys, QLatin1StringView snake, QLatin1StringView camel)

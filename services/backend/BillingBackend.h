@@ -39,7 +39,7 @@ class BillingBackend
 public:
     virtual ~BillingBackend() = default;
 
-    // Spec endpoints (billing-api.md §4), one each.
+    // Spec endpoints (docs/api.md, Conventions), one each.
     virtual Reply<api::ListBalancesResponse>
     listBalances(const api::ListBalancesRequest &request) = 0; // §4.1
     virtual Reply<api::ImportCustomerResponse>

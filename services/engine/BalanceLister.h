@@ -1,4 +1,4 @@
-// balances.list over the store (billing-api.md §4.1): filters, status from the
+// balances.list over the store (docs/api.md, balances.list): filters, status from the
 // clock, keyset pages in (customer, newest balance first) order, rollovers nested.
 #pragma once
 

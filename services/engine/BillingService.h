@@ -1,5 +1,5 @@
 // Every operation as an authenticated key may call it: the scope check of
-// decisions.md, then the engine. meterdesk-server and EngineBackend both go
+// docs/api.md ("Keys and scopes"), then the engine. meterdesk-server and EngineBackend both go
 // through here, so the embedded and remote paths answer alike.
 #pragma once
 

@@ -17,7 +17,7 @@ public:
     // Customers in creation order; `search` matches part of the id, name or email.
     static api::Result<api::Page<api::CustomerSummary>>
     customers(const QSqlDatabase &db, const Scope &scope, const api::PageRequest &request);
-    // The customer object of billing-api.md §2.3 (active balances summed per feature).
+    // The customer object of docs/api.md, The customer object (active balances summed per feature).
     static api::Result<api::Customer> customer(const QSqlDatabase &db, const Scope &scope,
                                                const QString &id, qint64 nowMs);
     static api::Result<api::Page<api::FeatureInfo>> features(const QSqlDatabase &db,

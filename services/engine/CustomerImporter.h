@@ -1,4 +1,4 @@
-// billing.import in the engine (billing-api.md §4.2, decisions.md 4.2): one
+// billing.import in the engine (docs/api.md, billing.import): one
 // customer and their processor identities and plans, in one write
 // transaction. Each billable attaches its plan (the newest version unless
 // one is named) as a customer product with the plan's balances, reported

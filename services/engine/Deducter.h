@@ -1,5 +1,5 @@
 // Where a track_tokens value comes off a customer's balance rows, in the
-// documented order (decisions.md 4.3; docs/api.md): rollovers first, soonest
+// documented order (docs/api.md, balances.track_tokens; docs/api.md): rollovers first, soonest
 // expiry first, then the rows in their deduction order. Pure arithmetic on
 // rows already read: no database, so every rule is testable on its own.
 #pragma once

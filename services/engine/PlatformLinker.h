@@ -1,4 +1,4 @@
-// Platform link in the engine (billing-api.md §4.7, decisions.md 4.7): a
+// Platform link in the engine (docs/api.md, platform link): a
 // master organization links one of its own tenants to Stripe accounts. Each
 // account given needs the master's secret key of that environment connected
 // and must be in the master account's directory (kept in the workspace,

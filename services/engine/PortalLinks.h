@@ -1,4 +1,4 @@
-// Billing portal links (billing-api.md §4.5): a customer's read-only portal
+// Billing portal links (docs/api.md, billing_portal): a customer's read-only portal
 // page is reached only through a link that names the customer, expires and
 // is signed (HMAC-SHA256) with the workspace's portal secret, which the first
 // server to need it stores in the database for every server to share.

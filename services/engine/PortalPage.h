@@ -1,4 +1,4 @@
-// The customer's billing portal page (billing-api.md §4.5), served by
+// The customer's billing portal page (docs/api.md, billing_portal), served by
 // meterdesk-server and by the console's local portal server: read only, the
 // customer's plans, balances and the last 30 days of usage, with a back
 // button to the link's return URL. Reached only through a valid link.

@@ -1,4 +1,4 @@
-// products update in the engine (billing-api.md §4.6, decisions.md 4.6), in
+// products update in the engine (docs/api.md, products update), in
 // one write transaction. Omitted fields keep their value. Name, group,
 // add-on, default and archived describe the product and apply to every
 // version; items, free trial and the version number belong to the newest

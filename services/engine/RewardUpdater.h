@@ -1,4 +1,4 @@
-// rewards.update in the engine (billing-api.md §4.4, decisions.md 4.4), in
+// rewards.update in the engine (docs/api.md, rewards.update), in
 // one write transaction: the kind sent must be the stored reward's; omitted
 // fields keep their value; promo codes given replace the reward's list and
 // must not be another reward's; granted features and coupon plans must exist.

@@ -1,5 +1,5 @@
-// Whose data a call sees: one organization in one environment (decisions.md:
-// a key belongs to one organization and one environment).
+// Whose data a call sees: one organization in one environment (docs/api.md,
+// "Keys and scopes": a key belongs to one organization and one environment).
 #pragma once
 
 #include <QString>

@@ -1,4 +1,4 @@
-// What a call costs (decisions.md, balances.track_tokens): each token pool at
+// What a call costs (docs/api.md, balances.track_tokens): each token pool at
 // the model's price for it, falling back to the input price (cache read,
 // cache write, audio input) or the output price (reasoning, audio output);
 // value = Σ(price × tokens) / 1,000,000 × (1 + markup / 100), in exact

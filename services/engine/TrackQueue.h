@@ -1,4 +1,4 @@
-// Asynchronous balances.track_tokens (decisions.md 4.3). A call is written to
+// Asynchronous balances.track_tokens (docs/api.md, balances.track_tokens). A call is written to
 // the track_queue table before it is acknowledged, so a restart loses none,
 // and a worker thread applies stored calls in batches shortly after.
 //

@@ -81,7 +81,7 @@ api::Result<QString> pathId(const QByteArray &raw, const QString &name)
 
 ApiRoutes::ApiRoutes()
 {
-    // Spec endpoints (billing-api.md §4).
+    // Spec endpoints (docs/api.md, Conventions).
     m_exact.insert("/v1/balances.list",
                    bodyRoute<api::ListBalancesRequest>(true, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listBalances(k, r);

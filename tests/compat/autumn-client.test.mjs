@@ -87,7 +87,7 @@ test("billing.import: the dry run passes the client's schema; the import all but
   assert.equal(preview.flashed.length, 1);
   assert.equal(preview.flashed[0].planId, "metered");
 
-  // billing-api.md 2.3 gives the import answer's customer object camelCase
+  // docs/api.md, The customer object gives the import answer's customer object camelCase
   // keys, as the service sends them; autumn-js 1.3.13 reads that object with
   // its snake_case customer schema and so refuses it (docs/api.md,
   // "The published client"). Everything else in the answer must pass.

@@ -214,7 +214,7 @@ private Q_SLOTS:
     }
 
     // A capped call is clamped to what the limit leaves, and refused once
-    // nothing is left; an overflowing call is not clamped (billing-api.md §4.3).
+    // nothing is left; an overflowing call is not clamped (docs/api.md, balances.track_tokens).
     void usageLimitsClampCappedCalls()
     {
         QVERIFY(set(u"capped"_s, [](api::UpdateBillingControlsRequest &r) {

@@ -1,4 +1,4 @@
-// Token pricing (decisions.md 4.3): pools with fallbacks, nested model ids,
+// Token pricing (docs/api.md, balances.track_tokens): pools with fallbacks, nested model ids,
 // markup precedence, free models, exact decimals; and the catalogue files.
 #include "services/engine/TokenPricing.h"
 
