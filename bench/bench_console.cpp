@@ -5,7 +5,7 @@
 #include "bench/BenchSupport.h"
 #include "models/BalanceFilter.h"
 #include "models/BalanceListModel.h"
-#include "services/backend/EngineBackend.h"
+#include "services/embedded/EngineBackend.h"
 #include "views/BalancesPage.h"
 #include "views/MainWindow.h"
 
@@ -67,7 +67,7 @@ int main(int argc, char *argv[])
 
     QElapsedTimer timer;
     timer.start();
-    backend::EngineBackend backend(location);
+    embedded::EngineBackend backend(location);
     auto prepared = backend.prepare(false);
     views::MainWindow window(&backend);
     window.resize(1280, 800);

@@ -9,7 +9,7 @@
 #include "models/ImportBatch.h"
 #include "models/ImportPreviewModel.h"
 #include "models/ImportRunner.h"
-#include "services/backend/EngineBackend.h"
+#include "services/embedded/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
 #include "services/remote/RemoteBackend.h"
@@ -202,7 +202,7 @@ int main(int argc, char **argv)
     const QString embedded = dir.filePath(u"embedded.db"_s);
     prepare(embedded);
     {
-        backend::EngineBackend backend(embedded, engine::Clock(), Secret);
+        embedded::EngineBackend backend(embedded, engine::Clock(), Secret);
         auto prepared = backend.prepare(false);
         prepared.waitForFinished();
         run(u"EngineBackend (SQLite)"_s, backend, write(u"embedded.jsonl"_s));

@@ -13,7 +13,7 @@
 #include "bench/BenchSupport.h"
 #include "bench/Percentile.h"
 #include "services/api/WireCodec.h"
-#include "services/backend/EngineBackend.h"
+#include "services/embedded/EngineBackend.h"
 #include "services/engine/Engine.h"
 #include "services/engine/Sql.h"
 #include "services/engine/TokenPricing.h"
@@ -367,7 +367,7 @@ double measure(const QString &location, const Options &options)
     header();
 
     const auto embedded = [&] {
-        auto backend = std::make_unique<backend::EngineBackend>(location, engine::Clock(), Secret);
+        auto backend = std::make_unique<embedded::EngineBackend>(location, engine::Clock(), Secret);
         auto prepared = backend->prepare(false);
         prepared.waitForFinished();
         if (!prepared.result())

@@ -1,7 +1,8 @@
 #include "models/Connection.h"
 
-#include "services/backend/EngineBackend.h"
+#include "services/embedded/EngineBackend.h"
 #include "services/remote/RemoteBackend.h"
+#include "services/server/PortalServer.h"
 
 #include <QFileInfo>
 #include <QSettings>
@@ -90,16 +91,17 @@ OpenedBackend openBackend(const Connection &connection, const QString &apiKey, b
                 {},
                 {}};
     }
-    auto engine = std::make_unique<backend::EngineBackend>(connection.location);
+    auto engine = std::make_unique<embedded::EngineBackend>(
+        connection.location, engine::Clock(), std::nullopt, server::PortalServer::starter());
     const auto outcome =
-        [](const api::Result<backend::EngineBackend::Workspace> &state) -> api::Result<Workspace> {
+        [](const api::Result<embedded::EngineBackend::Workspace> &state) -> api::Result<Workspace> {
         if (!state)
             return state.error();
-        return state.value() == backend::EngineBackend::Workspace::Empty ? Workspace::Empty
-                                                                         : Workspace::Ready;
+        return state.value() == embedded::EngineBackend::Workspace::Empty ? Workspace::Empty
+                                                                          : Workspace::Ready;
     };
     auto ready = engine->prepare(loadDemoIfEmpty).then(outcome);
-    backend::EngineBackend *raw = engine.get();
+    embedded::EngineBackend *raw = engine.get();
     return {std::move(engine), std::move(ready),
             [raw, outcome] { return raw->loadDemo().then(outcome); },
             [raw](const QString &path) { return raw->loadCatalogue(path); }};

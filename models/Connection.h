@@ -3,7 +3,6 @@
 #pragma once
 
 #include "services/backend/BillingBackend.h"
-#include "services/backend/EngineBackend.h"
 
 #include <QString>
 #include <QStringList>
@@ -38,8 +37,6 @@ public:
     static QList<Connection> load();
     static void remember(const Connection &connection);
 };
-
-class EngineBackendHandle;
 
 // Opens the backend for a connection. Embedded ones also migrate the database
 // (and load the demo when asked and empty); `ready` reports the outcome, and

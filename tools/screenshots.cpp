@@ -10,7 +10,7 @@
 #include "models/TenantListModel.h"
 #include "models/UsageAlertModel.h"
 #include "models/UsageEventModel.h"
-#include "services/backend/EngineBackend.h"
+#include "services/embedded/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
 #include "views/AboutDialog.h"
 #include "views/BalancesPage.h"
@@ -153,7 +153,7 @@ int main(int argc, char *argv[])
         {models::Connection::Kind::Postgres, u"postgresql://finance@db.internal/billing"_s});
     models::RecentConnections::remember(
         {models::Connection::Kind::Sqlite, u"/home/ana/billing/q3-migration.db"_s});
-    backend::EngineBackend backend(dir.filePath(u"demo.db"_s));
+    embedded::EngineBackend backend(dir.filePath(u"demo.db"_s));
     auto prepared = backend.prepare(true);
     settle([&] { return prepared.isFinished(); });
     giveControls(backend);

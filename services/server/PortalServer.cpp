@@ -20,6 +20,16 @@ http::HttpResponse PortalServer::page(engine::Engine &engine, const QString &tok
             false};
 }
 
+engine::PortalStarter PortalServer::starter()
+{
+    return [](engine::Engine &engine) -> api::Result<std::shared_ptr<void>> {
+        auto server = std::make_shared<PortalServer>(engine);
+        if (auto started = server->start(); !started)
+            return started.error();
+        return std::shared_ptr<void>(std::move(server));
+    };
+}
+
 PortalServer::PortalServer(engine::Engine &engine)
     : m_engine(engine)
     , m_work(2)

@@ -7,6 +7,7 @@
 
 #include "services/api/Result.h"
 #include "services/engine/Engine.h"
+#include "services/engine/PortalStarter.h"
 #include "services/http/HttpServer.h"
 #include "services/server/ServerWork.h"
 
@@ -17,6 +18,9 @@ class PortalServer final
 public:
     // The answer to GET /portal/<token>; runs the engine, so off the network thread.
     static http::HttpResponse page(engine::Engine &engine, const QString &token);
+
+    // Starts a PortalServer for an embedded engine (what EngineBackend is given).
+    static engine::PortalStarter starter();
 
     explicit PortalServer(engine::Engine &engine);
     ~PortalServer();

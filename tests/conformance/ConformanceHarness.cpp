@@ -1,8 +1,9 @@
 #include "tests/conformance/ConformanceHarness.h"
 
-#include "services/backend/EngineBackend.h"
+#include "services/embedded/EngineBackend.h"
 #include "services/engine/Engine.h"
 #include "services/remote/RemoteBackend.h"
+#include "services/server/PortalServer.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -71,8 +72,8 @@ backendFor(const TestDatabase &database, const ServerProcess &server, const QStr
             options.caCertificates = testCa();
         return std::make_unique<remote::RemoteBackend>(server.url(), secret, options);
     }
-    auto backend =
-        std::make_unique<backend::EngineBackend>(database.location(), engine::Clock(), secret);
+    auto backend = std::make_unique<embedded::EngineBackend>(
+        database.location(), engine::Clock(), secret, server::PortalServer::starter());
     auto prepared = backend->prepare(false);
     prepared.waitForFinished();
     auto catalogue = backend->loadCatalogue(cataloguePath());

@@ -2,7 +2,7 @@
 // EngineBackend on SQLite or PostgreSQL, and RemoteBackend against a
 // meterdesk-server started here, over HTTP or HTTPS.
 #include "services/api/Version.h"
-#include "services/backend/EngineBackend.h"
+#include "services/embedded/EngineBackend.h"
 #include "services/engine/PriceCatalogue.h"
 #include "services/remote/RemoteBackend.h"
 #include "tests/conformance/ConformanceHarness.h"

@@ -1,7 +1,8 @@
 #include "tests/gui/GuiBackend.h"
 
-#include "services/backend/EngineBackend.h"
+#include "services/embedded/EngineBackend.h"
 #include "services/remote/RemoteBackend.h"
+#include "services/server/PortalServer.h"
 
 namespace md::test {
 
@@ -16,7 +17,8 @@ std::unique_ptr<backend::BillingBackend> openGuiBackend(const QString &location,
             return nullptr;
         return std::make_unique<remote::RemoteBackend>(server.url(), key);
     }
-    auto engine = std::make_unique<backend::EngineBackend>(location, engine::Clock(), key);
+    auto engine = std::make_unique<embedded::EngineBackend>(location, engine::Clock(), key,
+                                                            server::PortalServer::starter());
     auto prepared = engine->prepare(false);
     prepared.waitForFinished();
     if (!prepared.result().ok()) {

@@ -1,7 +1,7 @@
 // CSV export of a whole filtered result: every page, exact amounts, nothing
 // left behind on Cancel or on failure.
 #include "models/BalanceExport.h"
-#include "services/backend/EngineBackend.h"
+#include "services/embedded/EngineBackend.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/support/StubBackend.h"
 
@@ -36,7 +36,7 @@ class TestBalanceExport final : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    std::unique_ptr<backend::EngineBackend> m_backend;
+    std::unique_ptr<embedded::EngineBackend> m_backend;
 
 private Q_SLOTS:
     void initTestCase()
@@ -48,7 +48,7 @@ private Q_SLOTS:
             QVERIFY(engine.loadWorkspace(test::smallWorkspace()).ok());
         }
         m_backend =
-            std::make_unique<backend::EngineBackend>(location, [] { return qint64(10000); });
+            std::make_unique<embedded::EngineBackend>(location, [] { return qint64(10000); });
         auto prepared = m_backend->prepare(false);
         prepared.waitForFinished();
         QVERIFY(prepared.result().ok());

@@ -2,7 +2,7 @@
 // answers dropped, errors kept as values, display of exact amounts.
 #include "models/AmountFormat.h"
 #include "models/BalanceListModel.h"
-#include "services/backend/EngineBackend.h"
+#include "services/embedded/EngineBackend.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/support/StubBackend.h"
 
@@ -50,7 +50,7 @@ class TestBalanceListModel final : public QObject
 
     QTemporaryDir m_dir;
     QString m_location;
-    std::unique_ptr<backend::EngineBackend> m_backend;
+    std::unique_ptr<embedded::EngineBackend> m_backend;
 
     // Fetches every page the way a view would, waiting on signals only.
     static bool waitComplete(BalanceListModel &model)
@@ -80,7 +80,7 @@ private Q_SLOTS:
         }
         // 10000 ms is the fixture's "now": the expiring balance is still active.
         m_backend =
-            std::make_unique<backend::EngineBackend>(m_location, [] { return qint64(10000); });
+            std::make_unique<embedded::EngineBackend>(m_location, [] { return qint64(10000); });
         auto prepared = m_backend->prepare(false);
         prepared.waitForFinished();
         QVERIFY(prepared.result().ok());

@@ -2,7 +2,7 @@
 // per-feature balances tree, both checked by QAbstractItemModelTester.
 #include "models/CustomerBalancesModel.h"
 #include "models/CustomerListModel.h"
-#include "services/backend/EngineBackend.h"
+#include "services/embedded/EngineBackend.h"
 #include "tests/engine/EngineFixture.h"
 
 #include <QAbstractItemModelTester>
@@ -16,7 +16,7 @@ class TestCustomerModels final : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    std::unique_ptr<backend::EngineBackend> m_backend;
+    std::unique_ptr<embedded::EngineBackend> m_backend;
 
     static bool settle(models::CustomerListModel &model)
     {
@@ -43,7 +43,7 @@ private Q_SLOTS:
             QVERIFY(engine.loadWorkspace(test::smallWorkspace()).ok());
         }
         m_backend =
-            std::make_unique<backend::EngineBackend>(location, [] { return qint64(10000); });
+            std::make_unique<embedded::EngineBackend>(location, [] { return qint64(10000); });
         auto prepared = m_backend->prepare(false);
         prepared.waitForFinished();
     }

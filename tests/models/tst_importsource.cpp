@@ -2,7 +2,7 @@
 // JSON Lines and JSON arrays of billing.import bodies, the column mapping,
 // and every row's problems kept beside it, fixable in place.
 #include "models/ImportSource.h"
-#include "services/backend/EngineBackend.h"
+#include "services/embedded/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
 #include <QJsonObject>
 
@@ -138,7 +138,7 @@ not json
                                : ImportSource::readJson(text, format));
         }
         QTemporaryDir dir;
-        backend::EngineBackend engine(dir.filePath(u"demo.db"_s));
+        embedded::EngineBackend engine(dir.filePath(u"demo.db"_s));
         auto prepared = engine.prepare(true);
         prepared.waitForFinished();
         QVERIFY(prepared.result().ok());

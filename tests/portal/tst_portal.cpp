@@ -2,10 +2,11 @@
 // chromium) renders the page behind a link from meterdesk-server and from
 // the console's own loopback portal; the page shows the customer's balances
 // and a back button; an expired link and a forged one are refused.
-#include "services/backend/EngineBackend.h"
+#include "services/embedded/EngineBackend.h"
 #include "services/engine/Engine.h"
 #include "services/engine/PortalLinks.h"
 #include "services/remote/RemoteBackend.h"
+#include "services/server/PortalServer.h"
 #include "tests/conformance/ServerProcess.h"
 #include "tests/support/TestDatabase.h"
 
@@ -152,7 +153,8 @@ private Q_SLOTS:
 
     void embeddedPortalRunsLocally()
     {
-        backend::EngineBackend embedded(m_database.location(), engine::Clock(), Key);
+        embedded::EngineBackend embedded(m_database.location(), engine::Clock(), Key,
+                                         server::PortalServer::starter());
         QVERIFY(await(embedded.prepare(false)).ok());
         api::BillingPortalRequest request;
         request.returnUrl = ReturnUrl;

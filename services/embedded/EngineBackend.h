@@ -1,11 +1,13 @@
 // BillingBackend over the embedded engine: each call runs on a small pool of
 // worker threads, each with its own database connection, through the same
 // BillingService (scope checks included) that meterdesk-server uses. Billing
-// portal links point at a loopback PortalServer it starts on first use.
+// portal links point at a loopback server that the PortalStarter it is given
+// starts on first use; without one, opening a portal is refused.
 #pragma once
 
 #include "services/backend/BillingBackend.h"
 #include "services/engine/BillingService.h"
+#include "services/engine/PortalStarter.h"
 
 #include <QMutex>
 #include <QThreadPool>
@@ -13,11 +15,11 @@
 #include <memory>
 #include <optional>
 
-namespace md::server {
-class PortalServer;
-}
+namespace md::embedded {
 
-namespace md::backend {
+using backend::BillingBackend;
+using backend::ConnectionInfo;
+using backend::Reply;
 
 class EngineBackend final : public BillingBackend
 {
@@ -26,7 +28,8 @@ public:
     // organization, test environment, every scope (it owns the file). With
     // one, it acts exactly as that key would on a server.
     explicit EngineBackend(const QString &location, engine::Clock clock = {},
-                           std::optional<QString> apiKey = std::nullopt);
+                           std::optional<QString> apiKey = std::nullopt,
+                           engine::PortalStarter portal = {});
     ~EngineBackend() override;
     Q_DISABLE_COPY_MOVE(EngineBackend)
 
@@ -84,7 +87,8 @@ private:
     api::Result<engine::KeyContext> actingKey();
 
     std::shared_ptr<engine::Engine> m_engine;
-    std::unique_ptr<server::PortalServer> m_portal; // made on the thread that opens a portal
+    engine::PortalStarter m_startPortal;
+    std::shared_ptr<void> m_portal; // made on the thread that opens a portal
     engine::BillingService m_service;
     std::optional<QString> m_apiKey;
     QMutex m_keyMutex;
@@ -92,4 +96,4 @@ private:
     QThreadPool m_pool;
 };
 
-} // namespace md::backend
+} // namespace md::embedded

@@ -1,19 +1,18 @@
-#include "services/backend/EngineBackend.h"
-
-#include "services/server/PortalServer.h"
+#include "services/embedded/EngineBackend.h"
 
 #include "services/api/WireCodec.h"
 #include "services/engine/DemoWorkspace.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
-namespace md::backend {
+namespace md::embedded {
 
 using namespace Qt::StringLiterals;
 
 EngineBackend::EngineBackend(const QString &location, engine::Clock clock,
-                             std::optional<QString> apiKey)
+                             std::optional<QString> apiKey, engine::PortalStarter portal)
     : m_engine(std::make_shared<engine::Engine>(location, std::move(clock)))
+    , m_startPortal(std::move(portal))
     , m_service(*m_engine)
     , m_apiKey(std::move(apiKey))
 {
@@ -164,12 +163,12 @@ Reply<api::BillingPortalResponse>
 EngineBackend::billingPortal(const QString &customerId, const api::BillingPortalRequest &request)
 {
     // The first portal opened starts the loopback server its links point at.
-    if (!m_portal) {
-        auto portal = std::make_unique<server::PortalServer>(*m_engine);
-        if (auto started = portal->start(); !started)
+    if (!m_portal && m_startPortal) {
+        auto started = m_startPortal(*m_engine);
+        if (!started)
             return QtFuture::makeReadyFuture(
                 api::Result<api::BillingPortalResponse>(started.error()));
-        m_portal = std::move(portal);
+        m_portal = std::move(started.value());
     }
     return runReceived<api::BillingPortalResponse>(
         request, [customerId](auto &s, const auto &k, const auto &r) {
@@ -314,4 +313,4 @@ EngineBackend::discardFailedEvents(const api::FailedEventIds &request)
         request, [](auto &s, const auto &k, const auto &r) { return s.discardFailedEvents(k, r); });
 }
 
-} // namespace md::backend
+} // namespace md::embedded
