@@ -1,7 +1,6 @@
 #include "views/ConnectionDialog.h"
 
 #include "models/KeyStore.h"
-#include "services/remote/RemoteBackend.h"
 
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -146,18 +145,16 @@ void ConnectionDialog::testConnection()
     const QUrl url(m_serverUrl->text().trimmed());
     m_testResult->setText(tr("Connecting…"));
     m_test->setEnabled(false);
-    remote::RemoteBackend::Options options;
-    options.timeoutMs = 10000;
-    m_probe = std::make_unique<remote::RemoteBackend>(url, m_key->text().trimmed(), options);
-    m_probe->connectionInfo().then(this, [this](const api::Result<backend::ConnectionInfo> &info) {
-        m_test->setEnabled(true);
-        const bool ok = info.ok();
-        const QString message = ok ? tr("Connected: organization %1, %2 environment.")
-                                         .arg(info.value().orgSlug, info.value().environment)
-                                   : tr("Failed: %1").arg(info.error().message);
-        m_testResult->setText(message);
-        Q_EMIT tested(ok, message);
-    });
+    m_probe.probe(url, m_key->text().trimmed())
+        .then(this, [this](const api::Result<backend::ConnectionInfo> &info) {
+            m_test->setEnabled(true);
+            const bool ok = info.ok();
+            const QString message = ok ? tr("Connected: organization %1, %2 environment.")
+                                             .arg(info.value().orgSlug, info.value().environment)
+                                       : tr("Failed: %1").arg(info.error().message);
+            m_testResult->setText(message);
+            Q_EMIT tested(ok, message);
+        });
 }
 
 void ConnectionDialog::updateEnabled()

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "models/Connection.h"
+#include "models/ServerProbe.h"
 
 #include <QDialog>
 
@@ -50,7 +51,7 @@ private:
     QLabel *m_testResult;
     QLabel *m_keychainNote;
     QPushButton *m_ok;
-    std::unique_ptr<backend::BillingBackend> m_probe;
+    models::ServerProbe m_probe;
 };
 
 } // namespace md::views
