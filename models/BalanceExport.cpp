@@ -57,20 +57,15 @@ QString BalanceExport::csvLine(const api::BalanceRow &row)
     return fields.join(u',') + u"\r\n"_s;
 }
 
-bool BalanceExport::start(const api::ListBalancesRequest &request, const QString &path,
-                          QString *error)
+api::Result<api::Done> BalanceExport::start(const api::ListBalancesRequest &request,
+                                            const QString &path)
 {
-    if (m_file) {
-        if (error)
-            *error = tr("An export is already running.");
-        return false;
-    }
+    if (m_file)
+        return api::ApiError::local(u"export_running"_s, tr("An export is already running."));
     auto file = std::make_unique<QSaveFile>(path);
-    if (!file->open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = tr("Cannot write %1: %2").arg(path, file->errorString());
-        return false;
-    }
+    if (!file->open(QIODevice::WriteOnly))
+        return api::ApiError::local(u"file_unwritable"_s,
+                                    tr("Cannot write %1: %2").arg(path, file->errorString()));
     file->write(csvHeader().toUtf8());
     m_file = std::move(file);
     m_request = request;
@@ -79,7 +74,7 @@ bool BalanceExport::start(const api::ListBalancesRequest &request, const QString
     m_rows = 0;
     m_cancelRequested = false;
     QMetaObject::invokeMethod(this, &BalanceExport::requestPage, Qt::QueuedConnection);
-    return true;
+    return api::Done{};
 }
 
 void BalanceExport::cancel()

@@ -22,8 +22,8 @@ public:
     explicit BalanceExport(backend::BillingBackend *backend, QObject *parent = nullptr);
     ~BalanceExport() override;
 
-    // False (with the reason) when the file cannot be opened or an export runs.
-    bool start(const api::ListBalancesRequest &request, const QString &path, QString *error);
+    // Refused (with the reason) when the file cannot be opened or an export runs.
+    api::Result<api::Done> start(const api::ListBalancesRequest &request, const QString &path);
     void cancel();
     bool isRunning() const { return m_file != nullptr; }
 

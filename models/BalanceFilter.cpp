@@ -7,14 +7,12 @@ namespace md::models {
 
 using namespace Qt::StringLiterals;
 
-std::optional<api::ListBalancesRequest> BalanceFilter::request(QString *problem) const
+api::Result<api::ListBalancesRequest> BalanceFilter::request() const
 {
-    if (!active && !expired) {
-        if (problem)
-            *problem =
-                QCoreApplication::translate("BalanceFilter", "Choose Active, Expired or both.");
-        return std::nullopt;
-    }
+    if (!active && !expired)
+        return api::ApiError{
+            400, u"invalid_inputs"_s,
+            QCoreApplication::translate("BalanceFilter", "Choose Active, Expired or both.")};
     api::ListBalancesRequest request;
     request.limit = api::ListBalancesRequest::MaxLimit;
     request.statuses.clear();

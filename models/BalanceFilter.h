@@ -3,6 +3,7 @@
 #pragma once
 
 #include "services/api/ListBalances.h"
+#include "services/api/Result.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -23,9 +24,9 @@ struct BalanceFilter
     bool active = true;
     bool expired = false;
 
-    // The request for the first page; nullopt when the filter cannot be asked
-    // (no status chosen), with the reason in `problem`.
-    std::optional<api::ListBalancesRequest> request(QString *problem = nullptr) const;
+    // The request for the first page, or why the filter cannot be asked
+    // (no status chosen), in words for the person who set it.
+    api::Result<api::ListBalancesRequest> request() const;
 
     QJsonObject toJson() const;
     static std::optional<BalanceFilter> fromJson(const QJsonObject &json);

@@ -26,6 +26,11 @@ std::optional<ImportOutcome> outcomeFromKey(const QString &key)
     return std::nullopt;
 }
 
+api::ApiError journalError(const QString &message)
+{
+    return api::ApiError::local(u"journal_unwritable"_s, message);
+}
+
 } // namespace
 
 QString ImportJournal::pathFor(const QString &sourcePath, const QByteArray &data)
@@ -48,18 +53,16 @@ ImportJournal::ImportJournal(const QString &path)
     , m_file(path)
 {}
 
-bool ImportJournal::load(QString *error)
+api::Result<api::Done> ImportJournal::load()
 {
     m_exists = QFileInfo::exists(m_path);
     m_done.clear();
     m_finished = false;
     if (!m_exists)
-        return true;
+        return api::Done{};
     QFile file(m_path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = tr("cannot read the journal %1: %2").arg(m_path, file.errorString());
-        return false;
-    }
+    if (!file.open(QIODevice::ReadOnly))
+        return journalError(tr("cannot read the journal %1: %2").arg(m_path, file.errorString()));
     while (!file.atEnd()) {
         const QJsonObject line = QJsonDocument::fromJson(file.readLine()).object();
         if (line.contains(u"journal"_s)) {
@@ -73,11 +76,11 @@ bool ImportJournal::load(QString *error)
             m_done.insert(line.value(u"customer_id"_s).toString(), *outcome);
         }
     }
-    return true;
+    return api::Done{};
 }
 
-bool ImportJournal::begin(const QString &target, const QByteArray &sourceHash, bool resume,
-                          QString *error)
+api::Result<api::Done> ImportJournal::begin(const QString &target, const QByteArray &sourceHash,
+                                            bool resume)
 {
     QDir().mkpath(QFileInfo(m_path).absolutePath());
     if (!resume) {
@@ -86,23 +89,20 @@ bool ImportJournal::begin(const QString &target, const QByteArray &sourceHash, b
         if (QFileInfo::exists(m_path)) {
             const QString previous = m_path + u".previous"_s;
             QFile::remove(previous);
-            if (!QFile::rename(m_path, previous)) {
-                *error = tr("cannot set the earlier journal aside as %1").arg(previous);
-                return false;
-            }
+            if (!QFile::rename(m_path, previous))
+                return journalError(tr("cannot set the earlier journal aside as %1").arg(previous));
         }
     }
-    if (!m_file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text)) {
-        *error = tr("cannot write the journal %1: %2").arg(m_path, m_file.errorString());
-        return false;
-    }
+    if (!m_file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text))
+        return journalError(
+            tr("cannot write the journal %1: %2").arg(m_path, m_file.errorString()));
     if (resume && m_exists) {
         // A line a crash cut short is ended, so the next one parses.
         QFile tail(m_path);
         if (tail.open(QIODevice::ReadOnly) && tail.size() > 0 && tail.seek(tail.size() - 1) &&
             tail.read(1) != "\n")
-            return write({}, error);
-        return true;
+            return write({});
+        return api::Done{};
     }
     m_target = target;
     m_sourceHash = sourceHash;
@@ -112,13 +112,12 @@ bool ImportJournal::begin(const QString &target, const QByteArray &sourceHash, b
                              {u"version"_s, 1},
                              {u"target"_s, target},
                              {u"source_sha256"_s, QString::fromLatin1(sourceHash)},
-                             {u"started_at"_s, double(m_startedAt)}},
-                 error);
+                             {u"started_at"_s, double(m_startedAt)}});
 }
 
-bool ImportJournal::record(const QString &customerId, int line,
-                           std::optional<ImportOutcome> outcome, const QString &message,
-                           QString *error)
+api::Result<api::Done> ImportJournal::record(const QString &customerId, int line,
+                                             std::optional<ImportOutcome> outcome,
+                                             const QString &message)
 {
     QJsonObject entry{{u"customer_id"_s, customerId},
                       {u"line"_s, line},
@@ -128,29 +127,27 @@ bool ImportJournal::record(const QString &customerId, int line,
         entry.insert(u"message"_s, message);
     if (outcome)
         m_done.insert(customerId, *outcome);
-    return write(entry, error);
+    return write(entry);
 }
 
-bool ImportJournal::finish(QString *error)
+api::Result<api::Done> ImportJournal::finish()
 {
     m_finished = true;
-    const bool written = write(
-        QJsonObject{{u"finished"_s, true}, {u"at"_s, double(QDateTime::currentMSecsSinceEpoch())}},
-        error);
+    auto written = write(
+        QJsonObject{{u"finished"_s, true}, {u"at"_s, double(QDateTime::currentMSecsSinceEpoch())}});
     m_file.close();
     return written;
 }
 
-bool ImportJournal::write(const QJsonObject &line, QString *error)
+api::Result<api::Done> ImportJournal::write(const QJsonObject &line)
 {
     // Flushed line by line: a crash loses at most the line being written.
     const QByteArray bytes =
         (line.isEmpty() ? QByteArray() : QJsonDocument(line).toJson(QJsonDocument::Compact)) + '\n';
-    if (m_file.write(bytes) != bytes.size() || !m_file.flush()) {
-        *error = tr("cannot write the journal %1: %2").arg(m_path, m_file.errorString());
-        return false;
-    }
-    return true;
+    if (m_file.write(bytes) != bytes.size() || !m_file.flush())
+        return journalError(
+            tr("cannot write the journal %1: %2").arg(m_path, m_file.errorString()));
+    return api::Done{};
 }
 
 } // namespace md::models

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "models/ImportChanges.h"
+#include "services/api/Result.h"
 
 #include <QFile>
 #include <QHash>
@@ -25,9 +26,9 @@ public:
     explicit ImportJournal(const QString &path);
     const QString &path() const { return m_path; }
 
-    // Reads what an earlier commit recorded; false with `error` when the
-    // file exists but cannot be read.
-    bool load(QString *error);
+    // Reads what an earlier commit recorded; an error when the file exists
+    // but cannot be read.
+    api::Result<api::Done> load();
     bool exists() const { return m_exists; }
     bool finished() const { return m_finished; }
     const QString &target() const { return m_target; }
@@ -38,16 +39,16 @@ public:
 
     // Starts writing for `target`. Resuming appends; otherwise an earlier
     // journal is kept as "<path>.previous" and a new one begun.
-    bool begin(const QString &target, const QByteArray &sourceHash, bool resume, QString *error);
+    api::Result<api::Done> begin(const QString &target, const QByteArray &sourceHash, bool resume);
     // `outcome` nullopt: the import failed with `message`.
-    bool record(const QString &customerId, int line, std::optional<ImportOutcome> outcome,
-                const QString &message, QString *error);
-    bool finish(QString *error);
+    api::Result<api::Done> record(const QString &customerId, int line,
+                                  std::optional<ImportOutcome> outcome, const QString &message);
+    api::Result<api::Done> finish();
 
     static QByteArray hash(const QByteArray &data);
 
 private:
-    bool write(const QJsonObject &line, QString *error);
+    api::Result<api::Done> write(const QJsonObject &line);
 
     QString m_path;
     QFile m_file;

@@ -94,9 +94,8 @@ void ImportRunner::pump()
     m_running = false;
     const bool complete = !m_cancelled && m_error.isEmpty();
     if (m_committing && complete && !m_model->commitCounts().value(CommitState::Failed)) {
-        QString error;
-        if (!m_journal->finish(&error))
-            m_error = error;
+        if (auto finished = m_journal->finish(); !finished)
+            m_error = finished.error().message;
     }
     Q_EMIT finished(m_cancelled, m_error);
 }
@@ -181,17 +180,19 @@ void ImportRunner::commit(int row)
     m_backend->importCustomer(request).then(
         this, [this, row, existed](const api::Result<api::ImportCustomerResponse> &response) {
             const ImportEntry &done = m_model->entry(row);
-            QString error;
             if (response) {
                 const ImportOutcome outcome = ImportChanges::classify(existed, response.value());
-                if (!m_journal->record(done.request.customerId, done.line, outcome, {}, &error))
-                    stop(error);
+                if (auto recorded =
+                        m_journal->record(done.request.customerId, done.line, outcome, {});
+                    !recorded)
+                    stop(recorded.error().message);
                 m_model->setCommit(row, CommitState::Committed, outcome, {});
             } else {
                 const QString message = response.error().message;
-                if (!m_journal->record(done.request.customerId, done.line, std::nullopt, message,
-                                       &error))
-                    stop(error);
+                if (auto recorded = m_journal->record(done.request.customerId, done.line,
+                                                      std::nullopt, message);
+                    !recorded)
+                    stop(recorded.error().message);
                 m_model->setCommit(row, CommitState::Failed, ImportOutcome::Error, message);
             }
             rowDone();

@@ -1,8 +1,10 @@
 #include "models/SavedViews.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSaveFile>
 
 namespace md::models {
 
@@ -43,12 +45,10 @@ QByteArray SavedViews::toJson() const
         .toJson();
 }
 
-bool SavedViews::mergeJson(const QByteArray &json, QString *error)
+api::Result<api::Done> SavedViews::mergeJson(const QByteArray &json)
 {
-    const auto fail = [&](const QString &why) {
-        if (error)
-            *error = why;
-        return false;
+    const auto fail = [](const QString &why) {
+        return api::ApiError::local(u"views_file_damaged"_s, why);
     };
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
@@ -72,7 +72,27 @@ bool SavedViews::mergeJson(const QByteArray &json, QString *error)
     }
     for (const View &view : std::as_const(incoming))
         save(view.name, view.filter);
-    return true;
+    return api::Done{};
+}
+
+api::Result<api::Done> SavedViews::writeFile(const QString &path) const
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(toJson()) < 0 || !file.commit())
+        return api::ApiError::local(u"file_unwritable"_s,
+                                    QCoreApplication::translate("SavedViews", "Cannot write %1: %2")
+                                        .arg(path, file.errorString()));
+    return api::Done{};
+}
+
+api::Result<api::Done> SavedViews::mergeFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return api::ApiError::local(u"file_unreadable"_s,
+                                    QCoreApplication::translate("SavedViews", "Cannot read %1: %2")
+                                        .arg(path, file.errorString()));
+    return mergeJson(file.readAll());
 }
 
 } // namespace md::models

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "models/BalanceFilter.h"
+#include "services/api/Result.h"
 
 #include <QList>
 #include <QString>
@@ -26,8 +27,12 @@ public:
     std::optional<BalanceFilter> find(const QString &name) const;
 
     QByteArray toJson() const;
-    // Replaces nothing on failure; `error` says what is wrong with the file.
-    bool mergeJson(const QByteArray &json, QString *error);
+    // Adds the views of a views file; on failure changes nothing and says
+    // what is wrong with the file.
+    api::Result<api::Done> mergeJson(const QByteArray &json);
+    // The same with files: written whole or not at all, and read.
+    api::Result<api::Done> writeFile(const QString &path) const;
+    api::Result<api::Done> mergeFile(const QString &path);
 
 private:
     QList<View> m_views;

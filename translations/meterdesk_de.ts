@@ -400,10 +400,6 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>Ansichten (*.json)</translation>
     </message>
     <message>
-        <source>Cannot write %1: %2</source>
-        <translation>%1 kann nicht geschrieben werden: %2</translation>
-    </message>
-    <message>
         <source>&amp;Import views…</source>
         <translation>Ansichten &amp;importieren …</translation>
     </message>
@@ -2149,6 +2145,10 @@ Journal: %2</numerusform>
         <source>Calls accepted with the async flag that could not be applied: see Usage</source>
         <translation>Asynchron angenommene Aufrufe, die nicht angewendet werden konnten: siehe Nutzung</translation>
     </message>
+    <message>
+        <source>Your saved views could not be restored: %1</source>
+        <translation>Ihre gespeicherten Ansichten konnten nicht wiederhergestellt werden: %1</translation>
+    </message>
 </context>
 <context>
     <name>PriceCallDialog</name>
@@ -2722,6 +2722,14 @@ Journal: %2</numerusform>
     <message>
         <source>View %1 in the file is damaged.</source>
         <translation>Ansicht %1 in der Datei ist beschädigt.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
     </message>
 </context>
 <context>

@@ -199,25 +199,19 @@ QWidget *BalancesPage::buildFilterBar()
             QFileDialog::getSaveFileName(this, tr("Export views"), QString(), tr("Views (*.json)"));
         if (path.isEmpty())
             return;
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(m_views.toJson()) < 0)
-            QMessageBox::warning(this, tr("Export views"),
-                                 tr("Cannot write %1: %2").arg(path, file.errorString()));
+        if (auto written = m_views.writeFile(path); !written)
+            QMessageBox::warning(this, tr("Export views"), written.error().message);
     });
     menu->addAction(tr("&Import views…"), this, [this] {
         const QString path =
             QFileDialog::getOpenFileName(this, tr("Import views"), QString(), tr("Views (*.json)"));
         if (path.isEmpty())
             return;
-        QFile file(path);
-        QString error;
-        if (!file.open(QIODevice::ReadOnly))
-            error = file.errorString();
-        else if (m_views.mergeJson(file.readAll(), &error))
-            refreshViewList();
-        if (!error.isEmpty())
+        if (auto merged = m_views.mergeFile(path); !merged)
             QMessageBox::warning(this, tr("Import views"),
-                                 tr("%1 was not imported: %2").arg(path, error));
+                                 tr("%1 was not imported: %2").arg(path, merged.error().message));
+        else
+            refreshViewList();
     });
     viewMenu->setMenu(menu);
     row->addWidget(viewMenu);
@@ -313,26 +307,24 @@ void BalancesPage::setFilter(const BalanceFilter &filter, bool apply)
 
 void BalancesPage::applyFilter()
 {
-    QString problem;
-    const auto request = filter().request(&problem);
+    const auto request = filter().request();
     if (!request) {
-        m_message->setText(problem);
+        m_message->setText(request.error().message);
         m_retry->hide();
         m_states->setCurrentIndex(1);
         return;
     }
-    if (*request == m_model->request() && m_model->rowCount() > 0)
+    if (request.value() == m_model->request() && m_model->rowCount() > 0)
         return;
-    m_model->setRequest(*request);
+    m_model->setRequest(request.value());
 }
 
 void BalancesPage::refresh()
 {
     reloadChoices();
     refreshViewList();
-    QString problem;
-    if (const auto request = filter().request(&problem))
-        m_model->setRequest(*request);
+    if (const auto request = filter().request())
+        m_model->setRequest(request.value());
 }
 
 void BalancesPage::focusFilter()
@@ -410,25 +402,20 @@ void BalancesPage::chooseExport()
                                                       tr("balances.csv"), tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
-    QString error;
-    if (!exportTo(path, &error))
-        QMessageBox::warning(this, tr("Export failed"), error);
+    if (auto started = exportTo(path); !started)
+        QMessageBox::warning(this, tr("Export failed"), started.error().message);
 }
 
-bool BalancesPage::exportTo(const QString &path, QString *error)
+api::Result<api::Done> BalancesPage::exportTo(const QString &path)
 {
-    QString problem;
-    const auto request = filter().request(&problem);
-    if (!request) {
-        if (error)
-            *error = problem;
-        return false;
-    }
-    if (!m_export->start(*request, path, error))
-        return false;
+    const auto request = filter().request();
+    if (!request)
+        return request.error();
+    if (auto started = m_export->start(request.value(), path); !started)
+        return started;
     m_exportLabel->setText(tr("Exporting…"));
     m_exportBar->show();
-    return true;
+    return api::Done{};
 }
 
 void BalancesPage::copySelection() const

@@ -51,7 +51,7 @@ public:
     void refresh();
     void focusFilter();
     // Writes every row of the current filter to `path` in the background.
-    bool exportTo(const QString &path, QString *error);
+    api::Result<api::Done> exportTo(const QString &path);
     void copySelection() const;
 
 Q_SIGNALS:

@@ -58,11 +58,11 @@ void ImportCommitPage::initializePage()
     m_summary->setText(tr("Importing %n customer(s) into %1.\nJournal: %2", nullptr,
                           m_wizard->preview()->rowCount())
                            .arg(m_wizard->target(), QDir::toNativeSeparators(journal->path())));
-    QString error;
-    if (!journal->begin(m_wizard->target(),
-                        models::ImportJournal::hash(m_wizard->batch()->sourceData()),
-                        m_wizard->resume(), &error)) {
-        m_status->setText(tr("Nothing was imported: %1").arg(error));
+    if (auto begun = journal->begin(m_wizard->target(),
+                                    models::ImportJournal::hash(m_wizard->batch()->sourceData()),
+                                    m_wizard->resume());
+        !begun) {
+        m_status->setText(tr("Nothing was imported: %1").arg(begun.error().message));
         m_cancel->hide();
         return;
     }

@@ -55,9 +55,8 @@ void ImportWizard::openJournal()
 {
     m_journal = std::make_unique<models::ImportJournal>(
         models::ImportJournal::pathFor(m_batch->sourcePath(), m_batch->sourceData()));
-    QString error;
-    if (!m_journal->load(&error))
-        QMessageBox::warning(this, windowTitle(), error);
+    if (auto loaded = m_journal->load(); !loaded)
+        QMessageBox::warning(this, windowTitle(), loaded.error().message);
 }
 
 bool ImportWizard::committedAny() const

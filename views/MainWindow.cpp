@@ -321,8 +321,12 @@ void MainWindow::restoreState()
     m_balances->table()->horizontalHeader()->restoreState(
         settings.value(QStringLiteral("balances/header")).toByteArray());
     showPage(settings.value(QStringLiteral("window/page"), 0).toInt());
-    m_balances->savedViews().mergeJson(
-        settings.value(QStringLiteral("balances/views")).toByteArray(), nullptr);
+    if (const QByteArray views = settings.value(QStringLiteral("balances/views")).toByteArray();
+        !views.isEmpty()) {
+        if (auto merged = m_balances->savedViews().mergeJson(views); !merged)
+            statusBar()->showMessage(
+                tr("Your saved views could not be restored: %1").arg(merged.error().message));
+    }
     m_restoredFilter = settings.value(QStringLiteral("balances/filter")).toByteArray();
 }
 

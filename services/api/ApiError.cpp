@@ -28,6 +28,11 @@ ApiError ApiError::notFound(const QString &code, const QString &message)
     return {404, code, message};
 }
 
+ApiError ApiError::local(const QString &code, const QString &message)
+{
+    return {0, code, message};
+}
+
 ApiError ApiError::internal(const QString &message)
 {
     return {500, QStringLiteral("internal_error"), message};

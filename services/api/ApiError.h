@@ -18,6 +18,9 @@ struct ApiError
     static ApiError invalidCursor(const QString &message);
     static ApiError notFound(const QString &code, const QString &message);
     static ApiError internal(const QString &message);
+    // Status 0: something failed on this machine (a file, the network), not
+    // an answer from a server.
+    static ApiError local(const QString &code, const QString &message);
     // 501: an operation this Meterdesk does not implement yet.
     static ApiError notImplemented(const QString &operation);
 

@@ -63,8 +63,8 @@ private Q_SLOTS:
         request.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
         request.limit = 2; // the exporter pages by 200 whatever the view used
         const QString path = m_dir.filePath(u"all.csv"_s);
-        QString error;
-        QVERIFY2(exporter.start(request, path, &error), qPrintable(error));
+        const auto started = exporter.start(request, path);
+        QVERIFY2(started, qPrintable(started ? QString() : started.error().message));
         QVERIFY(finished.wait(10000));
         QCOMPARE(finished.first().first().toLongLong(), 7);
         QVERIFY(!progress.isEmpty());
@@ -96,7 +96,7 @@ private Q_SLOTS:
         QSignalSpy canceled(&exporter, &models::BalanceExport::canceled);
         QSignalSpy progress(&exporter, &models::BalanceExport::progress);
         const QString path = m_dir.filePath(u"canceled.csv"_s);
-        QVERIFY(exporter.start({}, path, nullptr));
+        QVERIFY(exporter.start({}, path));
         QVERIFY(progress.wait(5000));
         exporter.cancel();
         QVERIFY(canceled.wait(5000));
@@ -110,7 +110,7 @@ private Q_SLOTS:
         models::BalanceExport exporter(&failing);
         QSignalSpy failed(&exporter, &models::BalanceExport::failed);
         const QString path = m_dir.filePath(u"failed.csv"_s);
-        QVERIFY(exporter.start({}, path, nullptr));
+        QVERIFY(exporter.start({}, path));
         QVERIFY(failed.wait(5000));
         QVERIFY(failed.first().first().toString().contains(u"not implemented"_s));
         QVERIFY(!QFile::exists(path));
@@ -119,9 +119,9 @@ private Q_SLOTS:
     void unwritablePathIsRefused()
     {
         models::BalanceExport exporter(m_backend.get());
-        QString error;
-        QVERIFY(!exporter.start({}, u"/nonexistent-dir/x.csv"_s, &error));
-        QVERIFY(error.contains(u"/nonexistent-dir/x.csv"_s));
+        const auto started = exporter.start({}, u"/nonexistent-dir/x.csv"_s);
+        QVERIFY(!started);
+        QVERIFY(started.error().message.contains(u"/nonexistent-dir/x.csv"_s));
     }
 };
 

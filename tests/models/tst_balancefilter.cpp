@@ -2,6 +2,7 @@
 #include "models/SavedViews.h"
 
 #include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace md;
@@ -23,29 +24,31 @@ private Q_SLOTS:
         filter.expired = true;
         const auto request = filter.request();
         QVERIFY(request);
-        QCOMPARE(request->customerId, std::optional(u"ann"_s));
-        QCOMPARE(request->entityId, std::optional(u"seat-1"_s));
-        QCOMPARE(request->featureId, std::optional(u"messages"_s));
-        QVERIFY(request->planId.has_value() && !request->planId->has_value()); // JSON null
-        QCOMPARE(request->statuses, (QList<api::BalanceStatus>{api::BalanceStatus::Active,
-                                                               api::BalanceStatus::Expired}));
-        QCOMPARE(request->limit, 200);
+        QCOMPARE(request.value().customerId, std::optional(u"ann"_s));
+        QCOMPARE(request.value().entityId, std::optional(u"seat-1"_s));
+        QCOMPARE(request.value().featureId, std::optional(u"messages"_s));
+        QVERIFY(request.value().planId.has_value() &&
+                !request.value().planId->has_value()); // JSON null
+        QCOMPARE(
+            request.value().statuses,
+            (QList<api::BalanceStatus>{api::BalanceStatus::Active, api::BalanceStatus::Expired}));
+        QCOMPARE(request.value().limit, 200);
     }
 
     void entityNeedsACustomer()
     {
         BalanceFilter filter;
         filter.entityId = u"seat-1"_s;
-        QVERIFY(!filter.request()->entityId);
+        QVERIFY(!filter.request().value().entityId);
     }
 
     void noStatusIsExplained()
     {
         BalanceFilter filter;
         filter.active = false;
-        QString problem;
-        QVERIFY(!filter.request(&problem));
-        QVERIFY(problem.contains(u"Active"_s));
+        const auto request = filter.request();
+        QVERIFY(!request);
+        QVERIFY(request.error().message.contains(u"Active"_s));
     }
 
     void viewsRoundTripThroughTheirFile()
@@ -63,11 +66,31 @@ private Q_SLOTS:
         QCOMPARE(views.views().size(), 2);
 
         models::SavedViews other;
-        QString error;
-        QVERIFY(other.mergeJson(views.toJson(), &error));
+        QVERIFY(other.mergeJson(views.toJson()));
         QCOMPARE(other.views(), views.views());
         QVERIFY(other.remove(u"Expired"_s));
         QCOMPARE(other.find(u"Month end"_s), std::optional(monthEnd));
+    }
+
+    void viewsTravelAsFiles()
+    {
+        QTemporaryDir dir;
+        models::SavedViews views;
+        BalanceFilter expired;
+        expired.expired = true;
+        views.save(u"Expired"_s, expired);
+        const QString path = dir.filePath(u"views.json"_s);
+        QVERIFY(views.writeFile(path));
+        models::SavedViews other;
+        QVERIFY(other.mergeFile(path));
+        QCOMPARE(other.views(), views.views());
+
+        const auto missing = other.mergeFile(dir.filePath(u"none.json"_s));
+        QVERIFY(!missing);
+        QVERIFY(missing.error().message.contains(u"none.json"_s));
+        const auto unwritable = views.writeFile(dir.filePath(u"no-such-folder/views.json"_s));
+        QVERIFY(!unwritable);
+        QVERIFY(unwritable.error().message.contains(u"no-such-folder"_s));
     }
 
     void badFilesChangeNothing_data()
@@ -87,9 +110,9 @@ private Q_SLOTS:
         QFETCH(QByteArray, file);
         models::SavedViews views;
         views.save(u"Kept"_s, {});
-        QString error;
-        QVERIFY(!views.mergeJson(file, &error));
-        QVERIFY(!error.isEmpty());
+        const auto merged = views.mergeJson(file);
+        QVERIFY(!merged);
+        QVERIFY(!merged.error().message.isEmpty());
         QCOMPARE(views.views().size(), 1);
     }
 };

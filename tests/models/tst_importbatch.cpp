@@ -224,11 +224,11 @@ private Q_SLOTS:
         QString error;
         {
             models::ImportJournal journal(path);
-            QVERIFY(journal.load(&error));
+            QVERIFY(journal.load());
             QVERIFY(!journal.exists());
-            QVERIFY(journal.begin(u"embedded x"_s, "hash", false, &error));
-            QVERIFY(journal.record(u"c1"_s, 2, ImportOutcome::New, {}, &error));
-            QVERIFY(journal.record(u"c2"_s, 3, std::nullopt, u"refused"_s, &error));
+            QVERIFY(journal.begin(u"embedded x"_s, "hash", false));
+            QVERIFY(journal.record(u"c1"_s, 2, ImportOutcome::New, {}));
+            QVERIFY(journal.record(u"c2"_s, 3, std::nullopt, u"refused"_s));
         }
         // A crash in the middle of a line.
         QFile file(path);
@@ -237,26 +237,26 @@ private Q_SLOTS:
         file.close();
 
         models::ImportJournal again(path);
-        QVERIFY(again.load(&error));
+        QVERIFY(again.load());
         QVERIFY(again.exists());
         QVERIFY(!again.finished());
         QCOMPARE(again.target(), u"embedded x"_s);
         QCOMPARE(again.sourceHash(), "hash");
         QCOMPARE(again.done().keys(), QList<QString>{u"c1"_s}); // the failure is retried
-        QVERIFY(again.begin(u"embedded x"_s, "hash", true, &error));
-        QVERIFY(again.record(u"c3"_s, 4, ImportOutcome::Updated, {}, &error));
-        QVERIFY(again.finish(&error));
+        QVERIFY(again.begin(u"embedded x"_s, "hash", true));
+        QVERIFY(again.record(u"c3"_s, 4, ImportOutcome::Updated, {}));
+        QVERIFY(again.finish());
 
         models::ImportJournal last(path);
-        QVERIFY(last.load(&error));
+        QVERIFY(last.load());
         QVERIFY(last.finished());
         QCOMPARE(last.done().size(), 2);
         QCOMPARE(last.done().value(u"c3"_s), ImportOutcome::Updated);
 
         // Starting afresh sets the old journal aside.
         models::ImportJournal fresh(path);
-        QVERIFY(fresh.load(&error));
-        QVERIFY(fresh.begin(u"remote y"_s, "hash2", false, &error));
+        QVERIFY(fresh.load());
+        QVERIFY(fresh.begin(u"remote y"_s, "hash2", false));
         QVERIFY(fresh.done().isEmpty());
         QVERIFY(QFile::exists(path + u".previous"_s));
     }
