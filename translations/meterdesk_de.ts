@@ -120,6 +120,121 @@ eingebettete Engine</translation>
     </message>
 </context>
 <context>
+    <name>BalanceFilterBar</name>
+    <message>
+        <source>&amp;Active</source>
+        <translation>&amp;Aktiv</translation>
+    </message>
+    <message>
+        <source>E&amp;xpired</source>
+        <translation>A&amp;bgelaufen</translation>
+    </message>
+    <message>
+        <source>all customers</source>
+        <translation>alle Kunden</translation>
+    </message>
+    <message>
+        <source>all entities</source>
+        <translation>alle Entitäten</translation>
+    </message>
+    <message>
+        <source>Choose a customer first: entities belong to one customer.</source>
+        <translation>Wählen Sie zuerst einen Kunden: Entitäten gehören zu einem Kunden.</translation>
+    </message>
+    <message>
+        <source>Saved views</source>
+        <translation>Gespeicherte Ansichten</translation>
+    </message>
+    <message>
+        <source>&amp;Customer</source>
+        <translation>&amp;Kunde</translation>
+    </message>
+    <message>
+        <source>E&amp;ntity</source>
+        <translation>E&amp;ntität</translation>
+    </message>
+    <message>
+        <source>&amp;Feature</source>
+        <translation>&amp;Funktion</translation>
+    </message>
+    <message>
+        <source>&amp;Plan</source>
+        <translation>&amp;Tarif</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>An&amp;sicht</translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation>Ansichten</translation>
+    </message>
+    <message>
+        <source>&amp;Save current filter as view…</source>
+        <translation>Aktuellen Filter als Ansicht &amp;speichern …</translation>
+    </message>
+    <message>
+        <source>&amp;Delete selected view</source>
+        <translation>Gewählte Ansicht &amp;löschen</translation>
+    </message>
+    <message>
+        <source>&amp;Export views…</source>
+        <translation>Ansichten &amp;exportieren …</translation>
+    </message>
+    <message>
+        <source>&amp;Import views…</source>
+        <translation>Ansichten &amp;importieren …</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren …</translation>
+    </message>
+    <message>
+        <source>Write every balance of this filter to a CSV file</source>
+        <translation>Alle Guthaben dieses Filters in eine CSV-Datei schreiben</translation>
+    </message>
+    <message>
+        <source>All features</source>
+        <translation>Alle Funktionen</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Any plan</source>
+        <translation>Jeder Tarif</translation>
+    </message>
+    <message>
+        <source>No plan</source>
+        <translation>Kein Tarif</translation>
+    </message>
+    <message>
+        <source>Save view</source>
+        <translation>Ansicht speichern</translation>
+    </message>
+    <message>
+        <source>Name of the view:</source>
+        <translation>Name der Ansicht:</translation>
+    </message>
+    <message>
+        <source>Export views</source>
+        <translation>Ansichten exportieren</translation>
+    </message>
+    <message>
+        <source>Views (*.json)</source>
+        <translation>Ansichten (*.json)</translation>
+    </message>
+    <message>
+        <source>Import views</source>
+        <translation>Ansichten importieren</translation>
+    </message>
+    <message>
+        <source>%1 was not imported: %2</source>
+        <translation>%1 wurde nicht importiert: %2</translation>
+    </message>
+</context>
+<context>
     <name>BalanceListModel</name>
     <message>
         <source>once</source>
@@ -296,14 +411,6 @@ eingebettete Engine</translation>
 <context>
     <name>BalancesPage</name>
     <message>
-        <source>&amp;Active</source>
-        <translation>&amp;Aktiv</translation>
-    </message>
-    <message>
-        <source>E&amp;xpired</source>
-        <translation>A&amp;bgelaufen</translation>
-    </message>
-    <message>
         <source>&amp;Retry</source>
         <translation>&amp;Erneut versuchen</translation>
     </message>
@@ -340,112 +447,8 @@ No file was written.</source>
 Es wurde keine Datei geschrieben.</translation>
     </message>
     <message>
-        <source>all customers</source>
-        <translation>alle Kunden</translation>
-    </message>
-    <message>
-        <source>all entities</source>
-        <translation>alle Entitäten</translation>
-    </message>
-    <message>
-        <source>Choose a customer first: entities belong to one customer.</source>
-        <translation>Wählen Sie zuerst einen Kunden: Entitäten gehören zu einem Kunden.</translation>
-    </message>
-    <message>
-        <source>Saved views</source>
-        <translation>Gespeicherte Ansichten</translation>
-    </message>
-    <message>
-        <source>&amp;Customer</source>
-        <translation>&amp;Kunde</translation>
-    </message>
-    <message>
-        <source>E&amp;ntity</source>
-        <translation>E&amp;ntität</translation>
-    </message>
-    <message>
-        <source>&amp;Feature</source>
-        <translation>&amp;Funktion</translation>
-    </message>
-    <message>
-        <source>&amp;Plan</source>
-        <translation>&amp;Tarif</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>An&amp;sicht</translation>
-    </message>
-    <message>
-        <source>Views</source>
-        <translation>Ansichten</translation>
-    </message>
-    <message>
-        <source>&amp;Save current filter as view…</source>
-        <translation>Aktuellen Filter als Ansicht &amp;speichern …</translation>
-    </message>
-    <message>
-        <source>&amp;Delete selected view</source>
-        <translation>Gewählte Ansicht &amp;löschen</translation>
-    </message>
-    <message>
-        <source>&amp;Export views…</source>
-        <translation>Ansichten &amp;exportieren …</translation>
-    </message>
-    <message>
-        <source>Export views</source>
-        <translation>Ansichten exportieren</translation>
-    </message>
-    <message>
-        <source>Views (*.json)</source>
-        <translation>Ansichten (*.json)</translation>
-    </message>
-    <message>
-        <source>&amp;Import views…</source>
-        <translation>Ansichten &amp;importieren …</translation>
-    </message>
-    <message>
-        <source>Import views</source>
-        <translation>Ansichten importieren</translation>
-    </message>
-    <message>
-        <source>%1 was not imported: %2</source>
-        <translation>%1 wurde nicht importiert: %2</translation>
-    </message>
-    <message>
-        <source>Export…</source>
-        <translation>Exportieren …</translation>
-    </message>
-    <message>
-        <source>Write every balance of this filter to a CSV file</source>
-        <translation>Alle Guthaben dieses Filters in eine CSV-Datei schreiben</translation>
-    </message>
-    <message>
-        <source>All features</source>
-        <translation>Alle Funktionen</translation>
-    </message>
-    <message>
-        <source>Any plan</source>
-        <translation>Jeder Tarif</translation>
-    </message>
-    <message>
-        <source>No plan</source>
-        <translation>Kein Tarif</translation>
-    </message>
-    <message>
         <source>&amp;Cancel export</source>
         <translation>Export &amp;abbrechen</translation>
-    </message>
-    <message>
-        <source>%1 (%2)</source>
-        <translation>%1 (%2)</translation>
-    </message>
-    <message>
-        <source>Save view</source>
-        <translation>Ansicht speichern</translation>
-    </message>
-    <message>
-        <source>Name of the view:</source>
-        <translation>Name der Ansicht:</translation>
     </message>
     <message>
         <source>Export balances</source>
@@ -1237,6 +1240,21 @@ Es wurde keine Datei geschrieben.</translation>
             <numerusform>%Ln Aufruf verworfen.</numerusform>
             <numerusform>%Ln Aufrufe verworfen.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>FilterChoices</name>
+    <message>
+        <source>The features could not be loaded: %1</source>
+        <translation>Die Funktionen konnten nicht geladen werden: %1</translation>
+    </message>
+    <message>
+        <source>The plans could not be loaded: %1</source>
+        <translation>Die Tarife konnten nicht geladen werden: %1</translation>
+    </message>
+    <message>
+        <source>Customers could not be searched: %1</source>
+        <translation>Kunden konnten nicht gesucht werden: %1</translation>
     </message>
 </context>
 <context>

@@ -9,14 +9,10 @@
 
 #include <QWidget>
 
-class QCheckBox;
-class QComboBox;
 class QLabel;
-class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QStackedLayout;
-class QStringListModel;
 class QTableView;
 class QTextBrowser;
 
@@ -29,6 +25,8 @@ class BalanceListModel;
 } // namespace md::models
 
 namespace md::views {
+
+class BalanceFilterBar;
 
 class BalancesPage final : public QWidget
 {
@@ -46,7 +44,7 @@ public:
     models::BalanceFilter filter() const;
     // Shows `filter` in the bar and asks for its rows (unless `apply` is false).
     void setFilter(const models::BalanceFilter &filter, bool apply = true);
-    models::SavedViews &savedViews() { return m_views; }
+    models::SavedViews &savedViews();
     // Reloads the filter choices (features, plans) and the rows.
     void refresh();
     void focusFilter();
@@ -59,30 +57,16 @@ Q_SIGNALS:
     void openCustomer(const QString &customerId);
 
 private:
-    QWidget *buildFilterBar();
     QWidget *buildExportBar();
     void applyFilter();
     void updateState();
     void updateDetail();
-    void reloadChoices();
-    void completeCustomers(const QString &text);
-    void saveView();
     void chooseExport();
-    void refreshViewList();
     void showRowMenu(const QPoint &at);
 
-    backend::BillingBackend *m_backend;
     models::BalanceListModel *m_model;
     models::BalanceExport *m_export;
-    models::SavedViews m_views;
-    QLineEdit *m_customer;
-    QStringListModel *m_customerCompletions;
-    QLineEdit *m_entity;
-    QComboBox *m_feature;
-    QComboBox *m_plan;
-    QCheckBox *m_active;
-    QCheckBox *m_expired;
-    QComboBox *m_viewList;
+    BalanceFilterBar *m_filterBar;
     QTableView *m_table;
     QTextBrowser *m_detail;
     QStackedLayout *m_states;
