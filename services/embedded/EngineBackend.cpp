@@ -120,7 +120,7 @@ template <typename T, typename R, typename F>
 Reply<T> EngineBackend::runReceived(const R &request, F &&call)
 {
     return run<T>([request, call = std::forward<F>(call)](
-                      engine::BillingService &s, const engine::KeyContext &k) -> api::Result<T> {
+                      engine::ApiOperations &s, const engine::KeyContext &k) -> api::Result<T> {
         auto received = asReceived(request);
         if (!received)
             return received.error();
@@ -194,7 +194,7 @@ EngineBackend::linkOrganization(const api::LinkOrganizationRequest &request)
 Reply<ConnectionInfo> EngineBackend::connectionInfo()
 {
     return run<ConnectionInfo>(
-        [engine = m_engine](engine::BillingService &,
+        [engine = m_engine](engine::ApiOperations &,
                             const engine::KeyContext &k) -> api::Result<ConnectionInfo> {
             auto orgs = engine->organizations();
             if (!orgs)
@@ -211,7 +211,7 @@ Reply<ConnectionInfo> EngineBackend::connectionInfo()
 Reply<api::AboutInfo> EngineBackend::about()
 {
     return run<api::AboutInfo>(
-        [](engine::BillingService &s, const engine::KeyContext &k) { return s.about(k); });
+        [](engine::ApiOperations &s, const engine::KeyContext &k) { return s.about(k); });
 }
 
 Reply<api::Page<api::CustomerSummary>> EngineBackend::listCustomers(const api::PageRequest &request)
@@ -222,7 +222,7 @@ Reply<api::Page<api::CustomerSummary>> EngineBackend::listCustomers(const api::P
 
 Reply<api::Customer> EngineBackend::customer(const QString &customerId)
 {
-    return run<api::Customer>([customerId](engine::BillingService &s, const engine::KeyContext &k) {
+    return run<api::Customer>([customerId](engine::ApiOperations &s, const engine::KeyContext &k) {
         return s.customer(k, customerId);
     });
 }
@@ -230,25 +230,25 @@ Reply<api::Customer> EngineBackend::customer(const QString &customerId)
 Reply<api::Page<api::FeatureInfo>> EngineBackend::listFeatures()
 {
     return run<api::Page<api::FeatureInfo>>(
-        [](engine::BillingService &s, const engine::KeyContext &k) { return s.listFeatures(k); });
+        [](engine::ApiOperations &s, const engine::KeyContext &k) { return s.listFeatures(k); });
 }
 
 Reply<api::Page<api::Product>> EngineBackend::listProducts()
 {
     return run<api::Page<api::Product>>(
-        [](engine::BillingService &s, const engine::KeyContext &k) { return s.listProducts(k); });
+        [](engine::ApiOperations &s, const engine::KeyContext &k) { return s.listProducts(k); });
 }
 
 Reply<api::Page<api::RewardEntry>> EngineBackend::listRewards()
 {
     return run<api::Page<api::RewardEntry>>(
-        [](engine::BillingService &s, const engine::KeyContext &k) { return s.listRewards(k); });
+        [](engine::ApiOperations &s, const engine::KeyContext &k) { return s.listRewards(k); });
 }
 
 Reply<api::Page<api::OrganizationInfo>> EngineBackend::listOrganizations()
 {
     return run<api::Page<api::OrganizationInfo>>(
-        [](engine::BillingService &s, const engine::KeyContext &k) {
+        [](engine::ApiOperations &s, const engine::KeyContext &k) {
             return s.listOrganizations(k);
         });
 }
@@ -262,7 +262,7 @@ Reply<api::Page<api::UsageEvent>> EngineBackend::listUsageEvents(const api::Page
 Reply<api::Page<api::ModelInfo>> EngineBackend::listModels()
 {
     return run<api::Page<api::ModelInfo>>(
-        [](engine::BillingService &s, const engine::KeyContext &k) { return s.listModels(k); });
+        [](engine::ApiOperations &s, const engine::KeyContext &k) { return s.listModels(k); });
 }
 
 Reply<api::CallQuote> EngineBackend::priceCall(const api::TrackTokensRequest &request)

@@ -1,12 +1,12 @@
 // BillingBackend over the embedded engine: each call runs on a small pool of
 // worker threads, each with its own database connection, through the same
-// BillingService (scope checks included) that meterdesk-server uses. Billing
+// ApiOperations (scope checks included) that meterdesk-server uses. Billing
 // portal links point at a loopback server that the PortalStarter it is given
 // starts on first use; without one, opening a portal is refused.
 #pragma once
 
 #include "services/backend/BillingBackend.h"
-#include "services/engine/BillingService.h"
+#include "services/engine/ApiOperations.h"
 #include "services/engine/PortalStarter.h"
 
 #include <QMutex>
@@ -89,7 +89,7 @@ private:
     std::shared_ptr<engine::Engine> m_engine;
     engine::PortalStarter m_startPortal;
     std::shared_ptr<void> m_portal; // made on the thread that opens a portal
-    engine::BillingService m_service;
+    engine::ApiOperations m_service;
     std::optional<QString> m_apiKey;
     QMutex m_keyMutex;
     std::optional<engine::KeyContext> m_key;

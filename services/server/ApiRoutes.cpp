@@ -9,7 +9,7 @@
 namespace md::server {
 
 using namespace Qt::StringLiterals;
-using engine::BillingService;
+using engine::ApiOperations;
 using engine::KeyContext;
 
 namespace {
@@ -38,7 +38,7 @@ template <typename T, typename F> Answer withBody(const api::JsonReader &body, F
 // Route for a body-only request: decode T, call the service.
 template <typename T, typename F> Route bodyRoute(bool versionRequired, F call)
 {
-    return {versionRequired, [call](BillingService &s, const KeyContext &k,
+    return {versionRequired, [call](ApiOperations &s, const KeyContext &k,
                                     const api::JsonReader &body, const RequestInfo &info) {
                 return withBody<T>(body, [&](const T &r) { return call(s, k, r, info); });
             }};
@@ -47,7 +47,7 @@ template <typename T, typename F> Route bodyRoute(bool versionRequired, F call)
 // Route for a list that takes no body.
 template <typename F> Route listRoute(F call)
 {
-    return {false, [call](BillingService &s, const KeyContext &k, const api::JsonReader &,
+    return {false, [call](ApiOperations &s, const KeyContext &k, const api::JsonReader &,
                           const RequestInfo &) { return json(call(s, k)); }};
 }
 
@@ -93,7 +93,7 @@ ApiRoutes::ApiRoutes()
     m_exact.insert("/v1/balances.track_tokens",
                    {false,
                     {},
-                    [](BillingService &s, const KeyContext &k, const api::JsonReader &body,
+                    [](ApiOperations &s, const KeyContext &k, const api::JsonReader &body,
                        const RequestInfo &info, Reply reply) {
                         auto request = api::decode<api::TrackTokensRequest>(body);
                         if (!request)
@@ -116,7 +116,7 @@ ApiRoutes::ApiRoutes()
     // Meterdesk extensions (docs/openapi.yaml).
     // Any valid key may ask who it is: the answer is only its own identity.
     m_exact.insert("/v1/meterdesk/whoami",
-                   {false, [](BillingService &, const KeyContext &k, const api::JsonReader &,
+                   {false, [](ApiOperations &, const KeyContext &k, const api::JsonReader &,
                               const RequestInfo &) {
                         api::JsonWriter writer;
                         writer.beginObject()
@@ -134,14 +134,14 @@ ApiRoutes::ApiRoutes()
                     }});
     // Any valid key, too: the version and price catalogue are no organization's.
     m_exact.insert("/v1/meterdesk/about",
-                   listRoute([](BillingService &s, const KeyContext &k) { return s.about(k); }));
+                   listRoute([](ApiOperations &s, const KeyContext &k) { return s.about(k); }));
     m_exact.insert("/v1/meterdesk/customers.list",
                    bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listCustomers(k, r);
                    }));
     m_exact.insert("/v1/meterdesk/customers.get",
                    {false,
-                    [](BillingService &s, const KeyContext &k, const api::JsonReader &body,
+                    [](ApiOperations &s, const KeyContext &k, const api::JsonReader &body,
                        const RequestInfo &) -> Answer {
                         const QString id = body.field("customer_id"_L1).identifier();
                         if (!body.ok())
@@ -150,19 +150,19 @@ ApiRoutes::ApiRoutes()
                     }});
     m_exact.insert(
         "/v1/meterdesk/features.list",
-        listRoute([](BillingService &s, const KeyContext &k) { return s.listFeatures(k); }));
+        listRoute([](ApiOperations &s, const KeyContext &k) { return s.listFeatures(k); }));
     m_exact.insert(
         "/v1/meterdesk/products.list",
-        listRoute([](BillingService &s, const KeyContext &k) { return s.listProducts(k); }));
+        listRoute([](ApiOperations &s, const KeyContext &k) { return s.listProducts(k); }));
     m_exact.insert(
         "/v1/meterdesk/rewards.list",
-        listRoute([](BillingService &s, const KeyContext &k) { return s.listRewards(k); }));
+        listRoute([](ApiOperations &s, const KeyContext &k) { return s.listRewards(k); }));
     m_exact.insert(
         "/v1/meterdesk/organizations.list",
-        listRoute([](BillingService &s, const KeyContext &k) { return s.listOrganizations(k); }));
+        listRoute([](ApiOperations &s, const KeyContext &k) { return s.listOrganizations(k); }));
     m_exact.insert(
         "/v1/meterdesk/models.list",
-        listRoute([](BillingService &s, const KeyContext &k) { return s.listModels(k); }));
+        listRoute([](ApiOperations &s, const KeyContext &k) { return s.listModels(k); }));
     m_exact.insert("/v1/meterdesk/track_tokens.price",
                    bodyRoute<api::TrackTokensRequest>(
                        false, [](auto &s, auto &k, auto &r, auto &) { return s.priceCall(k, r); }));
@@ -208,7 +208,7 @@ std::optional<api::Result<Route>> ApiRoutes::find(QByteArrayView path) const
         if (!id)
             return api::Result<Route>(id.error());
         return api::Result<Route>(Route{
-            false, [id = id.value()](BillingService &s, const KeyContext &k,
+            false, [id = id.value()](ApiOperations &s, const KeyContext &k,
                                      const api::JsonReader &body, const RequestInfo &info) {
                 return withBody<api::BillingPortalRequest>(body, [&](api::BillingPortalRequest r) {
                     // docs/api.md: return_url in the body, or as a query parameter.
@@ -226,7 +226,7 @@ std::optional<api::Result<Route>> ApiRoutes::find(QByteArrayView path) const
         if (!id)
             return api::Result<Route>(id.error());
         return api::Result<Route>(
-            Route{false, [id = id.value()](BillingService &s, const KeyContext &k,
+            Route{false, [id = id.value()](ApiOperations &s, const KeyContext &k,
                                            const api::JsonReader &body, const RequestInfo &) {
                       return withBody<api::UpdateProductRequest>(
                           body, [&](const auto &r) { return s.updateProduct(k, id, r); });

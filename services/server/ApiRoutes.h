@@ -5,7 +5,7 @@
 #pragma once
 
 #include "services/api/Result.h"
-#include "services/engine/BillingService.h"
+#include "services/engine/ApiOperations.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -24,7 +24,7 @@ struct RequestInfo
 // A route's answer: a JSON body's text, or none for 204 No Content.
 using Answer = api::Result<std::optional<QByteArray>>;
 // `body` is read from the request's text (JsonReader::fromBody).
-using Work = std::function<Answer(engine::BillingService &, const engine::KeyContext &,
+using Work = std::function<Answer(engine::ApiOperations &, const engine::KeyContext &,
                                   const api::JsonReader &body, const RequestInfo &info)>;
 
 // A route answered later, maybe on another thread (a synchronous
@@ -32,7 +32,7 @@ using Work = std::function<Answer(engine::BillingService &, const engine::KeyCon
 // `reply` runs exactly once.
 using Reply = std::function<void(Answer)>;
 using LaterWork =
-    std::function<void(engine::BillingService &, const engine::KeyContext &,
+    std::function<void(engine::ApiOperations &, const engine::KeyContext &,
                        const api::JsonReader &body, const RequestInfo &info, Reply reply)>;
 
 struct Route

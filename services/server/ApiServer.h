@@ -5,7 +5,7 @@
 #pragma once
 
 #include "services/api/Result.h"
-#include "services/engine/BillingService.h"
+#include "services/engine/ApiOperations.h"
 #include "services/http/HttpServer.h"
 #include "services/server/ApiRoutes.h"
 #include "services/server/ServerWork.h"
@@ -49,7 +49,7 @@ private:
     static http::HttpResponse response(const Answer &answer);
 
     engine::Engine &m_engine;
-    engine::BillingService m_service;
+    engine::ApiOperations m_service;
     ApiRoutes m_routes;
     ServerWork m_work;
     http::HttpServer m_http; // last: its threads stop first

@@ -17,10 +17,10 @@
 
 namespace md::engine {
 
-class BillingService final
+class ApiOperations final
 {
 public:
-    explicit BillingService(Engine &engine)
+    explicit ApiOperations(Engine &engine)
         : m_engine(engine)
     {}
 

@@ -1,4 +1,4 @@
-#include "services/engine/BillingService.h"
+#include "services/engine/ApiOperations.h"
 #include "services/api/Version.h"
 #include "services/engine/BillingControlStore.h"
 #include "services/engine/BillingControlsUpdater.h"
@@ -22,7 +22,7 @@ const QString ReadScope = u"balances:read"_s;
     if (const auto denied = missingScope((key), (scope)))                                          \
         return *denied;
 
-std::optional<ApiError> BillingService::missingScope(const KeyContext &key, const QString &scope)
+std::optional<ApiError> ApiOperations::missingScope(const KeyContext &key, const QString &scope)
 {
     if (key.allows(scope))
         return std::nullopt;
@@ -32,30 +32,30 @@ std::optional<ApiError> BillingService::missingScope(const KeyContext &key, cons
 }
 
 api::Result<api::ListBalancesResponse>
-BillingService::listBalances(const KeyContext &key, const api::ListBalancesRequest &request)
+ApiOperations::listBalances(const KeyContext &key, const api::ListBalancesRequest &request)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.listBalances(key.scope, request);
 }
 
 api::Result<api::ImportCustomerResponse>
-BillingService::importCustomer(const KeyContext &key, const api::ImportCustomerRequest &request)
+ApiOperations::importCustomer(const KeyContext &key, const api::ImportCustomerRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"billing:write"_s)
     return m_engine.importCustomer(key.scope, request);
 }
 
 api::Result<api::TrackTokensResponse>
-BillingService::trackTokens(const KeyContext &key, const api::TrackTokensRequest &request,
-                            const std::optional<QString> &idempotencyKey)
+ApiOperations::trackTokens(const KeyContext &key, const api::TrackTokensRequest &request,
+                           const std::optional<QString> &idempotencyKey)
 {
     MD_REQUIRE_SCOPE(key, u"balances:write"_s)
     return m_engine.trackTokens(key.scope, request, idempotencyKey);
 }
 
-void BillingService::trackTokens(const KeyContext &key, const api::TrackTokensRequest &request,
-                                 const std::optional<QString> &idempotencyKey,
-                                 TrackWriter::Answer answer)
+void ApiOperations::trackTokens(const KeyContext &key, const api::TrackTokensRequest &request,
+                                const std::optional<QString> &idempotencyKey,
+                                TrackWriter::Answer answer)
 {
     if (const auto denied = missingScope(key, u"balances:write"_s))
         return answer(*denied);
@@ -63,7 +63,7 @@ void BillingService::trackTokens(const KeyContext &key, const api::TrackTokensRe
 }
 
 api::Result<api::UpdateRewardResponse>
-BillingService::updateReward(const KeyContext &key, const api::UpdateRewardRequest &request)
+ApiOperations::updateReward(const KeyContext &key, const api::UpdateRewardRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"rewards:write"_s)
     return m_engine.withConnection([&](const QSqlDatabase &db) {
@@ -72,8 +72,8 @@ BillingService::updateReward(const KeyContext &key, const api::UpdateRewardReque
 }
 
 api::Result<api::BillingPortalResponse>
-BillingService::billingPortal(const KeyContext &key, const QString &customerId,
-                              const api::BillingPortalRequest &request)
+ApiOperations::billingPortal(const KeyContext &key, const QString &customerId,
+                             const api::BillingPortalRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"billing:read"_s)
     const QUrl base = m_engine.portalBase();
@@ -101,9 +101,9 @@ BillingService::billingPortal(const KeyContext &key, const QString &customerId,
         });
 }
 
-api::Result<api::Product> BillingService::updateProduct(const KeyContext &key,
-                                                        const QString &productId,
-                                                        const api::UpdateProductRequest &request)
+api::Result<api::Product> ApiOperations::updateProduct(const KeyContext &key,
+                                                       const QString &productId,
+                                                       const api::UpdateProductRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"plans:write"_s)
     return m_engine.withConnection([&](const QSqlDatabase &db) {
@@ -113,7 +113,7 @@ api::Result<api::Product> BillingService::updateProduct(const KeyContext &key,
 }
 
 api::Result<api::LinkOrganizationResponse>
-BillingService::linkOrganization(const KeyContext &key, const api::LinkOrganizationRequest &request)
+ApiOperations::linkOrganization(const KeyContext &key, const api::LinkOrganizationRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"platform:write"_s)
     return m_engine.withConnection([&](const QSqlDatabase &db) {
@@ -122,15 +122,14 @@ BillingService::linkOrganization(const KeyContext &key, const api::LinkOrganizat
 }
 
 api::Result<api::Page<api::CustomerSummary>>
-BillingService::listCustomers(const KeyContext &key, const api::PageRequest &request)
+ApiOperations::listCustomers(const KeyContext &key, const api::PageRequest &request)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
         [&](const QSqlDatabase &db) { return Catalog::customers(db, key.scope, request); });
 }
 
-api::Result<api::Customer> BillingService::customer(const KeyContext &key,
-                                                    const QString &customerId)
+api::Result<api::Customer> ApiOperations::customer(const KeyContext &key, const QString &customerId)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection([&](const QSqlDatabase &db) {
@@ -138,21 +137,21 @@ api::Result<api::Customer> BillingService::customer(const KeyContext &key,
     });
 }
 
-api::Result<api::Page<api::FeatureInfo>> BillingService::listFeatures(const KeyContext &key)
+api::Result<api::Page<api::FeatureInfo>> ApiOperations::listFeatures(const KeyContext &key)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
         [&](const QSqlDatabase &db) { return Catalog::features(db, key.scope); });
 }
 
-api::Result<api::Page<api::Product>> BillingService::listProducts(const KeyContext &key)
+api::Result<api::Page<api::Product>> ApiOperations::listProducts(const KeyContext &key)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
         [&](const QSqlDatabase &db) { return Catalog::products(db, key.scope); });
 }
 
-api::Result<api::Page<api::RewardEntry>> BillingService::listRewards(const KeyContext &key)
+api::Result<api::Page<api::RewardEntry>> ApiOperations::listRewards(const KeyContext &key)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
@@ -160,7 +159,7 @@ api::Result<api::Page<api::RewardEntry>> BillingService::listRewards(const KeyCo
 }
 
 api::Result<api::Page<api::OrganizationInfo>>
-BillingService::listOrganizations(const KeyContext &key)
+ApiOperations::listOrganizations(const KeyContext &key)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
@@ -168,20 +167,20 @@ BillingService::listOrganizations(const KeyContext &key)
 }
 
 api::Result<api::Page<api::UsageEvent>>
-BillingService::listUsageEvents(const KeyContext &key, const api::PageRequest &request)
+ApiOperations::listUsageEvents(const KeyContext &key, const api::PageRequest &request)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
         [&](const QSqlDatabase &db) { return Catalog::usageEvents(db, key.scope, request); });
 }
 
-api::Result<api::Page<api::ModelInfo>> BillingService::listModels(const KeyContext &key)
+api::Result<api::Page<api::ModelInfo>> ApiOperations::listModels(const KeyContext &key)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return api::Page<api::ModelInfo>{m_engine.models(), false, std::nullopt};
 }
 
-api::Result<api::AboutInfo> BillingService::about(const KeyContext &key)
+api::Result<api::AboutInfo> ApiOperations::about(const KeyContext &key)
 {
     auto counts = m_engine.trackQueue().counts(key.scope);
     if (!counts)
@@ -190,8 +189,8 @@ api::Result<api::AboutInfo> BillingService::about(const KeyContext &key)
 }
 
 api::Result<api::BillingControlsAnswer>
-BillingService::billingControls(const KeyContext &key, const QString &customerId,
-                                const std::optional<QString> &entityId)
+ApiOperations::billingControls(const KeyContext &key, const QString &customerId,
+                               const std::optional<QString> &entityId)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection([&](const QSqlDatabase &db) {
@@ -200,8 +199,8 @@ BillingService::billingControls(const KeyContext &key, const QString &customerId
 }
 
 api::Result<api::BillingControlsAnswer>
-BillingService::updateBillingControls(const KeyContext &key,
-                                      const api::UpdateBillingControlsRequest &request)
+ApiOperations::updateBillingControls(const KeyContext &key,
+                                     const api::UpdateBillingControlsRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"billing:write"_s)
     return m_engine.withConnection([&](const QSqlDatabase &db) {
@@ -211,7 +210,7 @@ BillingService::updateBillingControls(const KeyContext &key,
 }
 
 api::Result<api::Page<api::UsageAlertEvent>>
-BillingService::listUsageAlerts(const KeyContext &key, const api::PageRequest &request)
+ApiOperations::listUsageAlerts(const KeyContext &key, const api::PageRequest &request)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection([&](const QSqlDatabase &db) {
@@ -220,7 +219,7 @@ BillingService::listUsageAlerts(const KeyContext &key, const api::PageRequest &r
 }
 
 api::Result<api::Page<api::FailedEvent>>
-BillingService::listFailedEvents(const KeyContext &key, const api::PageRequest &request)
+ApiOperations::listFailedEvents(const KeyContext &key, const api::PageRequest &request)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
@@ -228,14 +227,14 @@ BillingService::listFailedEvents(const KeyContext &key, const api::PageRequest &
 }
 
 api::Result<api::FailedEventOutcome>
-BillingService::retryFailedEvents(const KeyContext &key, const api::FailedEventIds &request)
+ApiOperations::retryFailedEvents(const KeyContext &key, const api::FailedEventIds &request)
 {
     MD_REQUIRE_SCOPE(key, u"balances:write"_s)
     return m_engine.trackQueue().retry(key.scope, request.ids);
 }
 
 api::Result<api::FailedEventOutcome>
-BillingService::discardFailedEvents(const KeyContext &key, const api::FailedEventIds &request)
+ApiOperations::discardFailedEvents(const KeyContext &key, const api::FailedEventIds &request)
 {
     MD_REQUIRE_SCOPE(key, u"balances:write"_s)
     return m_engine.withConnection([&](const QSqlDatabase &db) {
@@ -243,8 +242,8 @@ BillingService::discardFailedEvents(const KeyContext &key, const api::FailedEven
     });
 }
 
-api::Result<api::CallQuote> BillingService::priceCall(const KeyContext &key,
-                                                      const api::TrackTokensRequest &request)
+api::Result<api::CallQuote> ApiOperations::priceCall(const KeyContext &key,
+                                                     const api::TrackTokensRequest &request)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.priceCall(key.scope, request);
