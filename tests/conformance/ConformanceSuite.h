@@ -1,0 +1,192 @@
+// The fixture every conformance suite shares (tests/conformance/CMakeLists.txt
+// runs each suite three ways, ConformanceHarness.h): the small, pricing and
+// admin workspaces, their keys, a server when over HTTP, and the helpers the
+// suites use. One suite per area of the API, each a subclass.
+#pragma once
+
+#include "services/api/Version.h"
+#include "services/embedded/EngineBackend.h"
+#include "services/engine/PriceCatalogue.h"
+#include "services/remote/RemoteBackend.h"
+#include "tests/conformance/ConformanceHarness.h"
+#include "tests/engine/EngineFixture.h"
+
+#include <QFile>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
+
+#include <thread>
+
+namespace md::test::conformance {
+
+using namespace Qt::StringLiterals;
+using api::BalanceStatus;
+using api::ListBalancesRequest;
+
+inline const QString FixtureKey = u"sk_test_fixture0000000000000000000001"_s;
+// The pricing workspace's organization (data/pricing-workspace.json).
+inline const QString PricingKey = u"sk_test_pricing0000000000000000000000"_s;
+// The admin workspace's organization (data/admin-workspace.json): every scope, and read only.
+inline const QString AdminKey = u"sk_test_admin00000000000000000000000000"_s;
+inline const QString AdminLiveKey = u"sk_live_admin00000000000000000000000000"_s;
+inline const QString AdminReadKey = u"sk_test_adminread0000000000000000000000"_s;
+inline const QString CataloguePath = test::cataloguePath();
+
+using test::await;
+using test::dec;
+using test::overHttp;
+using test::serverArguments;
+using test::testCa;
+
+inline QString mode()
+{
+    return test::conformanceMode();
+}
+
+inline QStringList ids(const api::ListBalancesResponse &page)
+{
+    QStringList list;
+    for (const api::BalanceRow &row : page.list)
+        list.append(row.id);
+    return list;
+}
+
+class ConformanceSuite : public QObject
+{
+protected:
+    test::TestDatabase m_database;
+    test::ServerProcess m_server;
+    QString m_readOnlyBillingKey; // billing:write only
+    QString m_liveKey;            // live environment, balances:read
+    std::unique_ptr<backend::BillingBackend> m_backend;
+    std::unique_ptr<backend::BillingBackend> m_pricing; // the pricing workspace
+    std::unique_ptr<backend::BillingBackend> m_admin;   // the admin workspace
+    engine::PriceCatalogue m_catalogue;                 // the test catalogue both sides use
+
+    api::Decimal remainingOf(backend::BillingBackend &backend, const QString &balanceId,
+                             const QString &customerId)
+    {
+        ListBalancesRequest request;
+        request.customerId = customerId;
+        auto page = await(backend.listBalances(request));
+        if (!page)
+            qFatal("list failed: %s", qPrintable(page.error().message));
+        for (const api::BalanceRow &row : page.value().list)
+            if (row.id == balanceId)
+                return row.remaining;
+        qFatal("no balance %s", qPrintable(balanceId));
+    }
+
+    api::TrackTokensRequest callFor(const QString &customer, const QString &model,
+                                    qint64 inputTokens)
+    {
+        api::TrackTokensRequest call;
+        call.customerId = customer;
+        call.modelId = model;
+        call.inputTokens = inputTokens;
+        return call;
+    }
+
+    std::unique_ptr<backend::BillingBackend> backendFor(const QString &secret)
+    {
+        return test::backendFor(m_database, m_server, secret);
+    }
+
+    api::ListBalancesResponse list(const ListBalancesRequest &request)
+    {
+        auto page = await(m_backend->listBalances(request));
+        if (!page)
+            qFatal("list failed: %s", qPrintable(page.error().message));
+        return page.value();
+    }
+
+    QStringList walk(ListBalancesRequest request)
+    {
+        QStringList seen;
+        for (int guard = 0; guard < 1000; ++guard) {
+            const auto page = list(request);
+            seen += ids(page);
+            if (!page.hasMore)
+                return seen;
+            request.startCursor = *page.nextCursor;
+        }
+        qFatal("pagination did not end");
+    }
+
+    // POSTs raw bytes with the given headers; returns HTTP status and body.
+    std::pair<int, QJsonObject> rawPost(const QString &path,
+                                        const QList<std::pair<QByteArray, QByteArray>> &headers,
+                                        const QByteArray &body, const QByteArray &verb = "POST")
+    {
+        const test::RawAnswer answer = test::rawRequest(m_server, path, headers, body, verb);
+        return {answer.status, answer.json()};
+    }
+
+    // The newest or a given version of an admin workspace product.
+    api::Product product(const QString &id, qint64 version)
+    {
+        const auto products = await(m_admin->listProducts());
+        for (const api::Product &p : products.value().list)
+            if (p.id == id && p.version == version)
+                return p;
+        return {};
+    }
+
+    template <typename T>
+    void expectError(const api::Result<T> &result, int status, const QString &code,
+                     const QString &names)
+    {
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().status, status);
+        QCOMPARE(result.error().code, code);
+        QVERIFY2(result.error().message.contains(names), qPrintable(result.error().message));
+    }
+
+    // Loads the three workspaces and their keys, and starts the server when
+    // the suite runs over HTTP; call from initTestCase().
+    void prepare()
+    {
+        QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
+        {
+            engine::Engine setup(m_database.location());
+            QVERIFY(setup.open().ok());
+            QVERIFY(setup.loadWorkspace(test::smallWorkspace()).ok());
+            auto pricing = setup.loadWorkspaceFile(
+                QStringLiteral(MD_TEST_CONFORMANCE_DIR "/pricing-workspace.json"));
+            QVERIFY2(pricing.ok(), pricing.ok() ? "" : qPrintable(pricing.error().message));
+            auto admin = setup.loadWorkspaceFile(
+                QStringLiteral(MD_TEST_CONFORMANCE_DIR "/admin-workspace.json"));
+            QVERIFY2(admin.ok(), admin.ok() ? "" : qPrintable(admin.error().message));
+            auto billing =
+                setup.createKey(u"alpha"_s, engine::Environment::Test, {u"billing:write"_s}, {});
+            auto live =
+                setup.createKey(u"alpha"_s, engine::Environment::Live, {u"balances:read"_s}, {});
+            QVERIFY(billing.ok() && live.ok());
+            m_readOnlyBillingKey = billing.value().secret;
+            m_liveKey = live.value().secret;
+        }
+        if (overHttp()) {
+            const QString problem = m_server.start(m_database.location(), serverArguments());
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            QCOMPARE(m_server.url().scheme(), mode() == "remote-tls"_L1 ? u"https"_s : u"http"_s);
+        }
+        m_backend = backendFor(FixtureKey);
+        m_pricing = backendFor(PricingKey);
+        m_admin = backendFor(AdminKey);
+        auto catalogue = engine::PriceCatalogue::fromFile(CataloguePath);
+        QVERIFY(catalogue.ok());
+        m_catalogue = std::move(catalogue.value());
+    }
+
+    // Call from cleanupTestCase().
+    void finish()
+    {
+        m_backend.reset();
+        m_pricing.reset();
+        if (overHttp())
+            QCOMPARE(m_server.stop(), 0); // SIGTERM: finish, then exit 0
+    }
+};
+
+} // namespace md::test::conformance
