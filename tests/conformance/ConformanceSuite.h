@@ -54,6 +54,8 @@ inline QStringList ids(const api::ListBalancesResponse &page)
 
 class ConformanceSuite : public QObject
 {
+    Q_OBJECT
+
 protected:
     test::TestDatabase m_database;
     test::ServerProcess m_server;
@@ -143,9 +145,10 @@ protected:
         QVERIFY2(result.error().message.contains(names), qPrintable(result.error().message));
     }
 
+private Q_SLOTS:
     // Loads the three workspaces and their keys, and starts the server when
-    // the suite runs over HTTP; call from initTestCase().
-    void prepare()
+    // the suite runs over HTTP.
+    void initTestCase()
     {
         QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
         {
@@ -179,8 +182,7 @@ protected:
         m_catalogue = std::move(catalogue.value());
     }
 
-    // Call from cleanupTestCase().
-    void finish()
+    void cleanupTestCase()
     {
         m_backend.reset();
         m_pricing.reset();

@@ -4,14 +4,6 @@
 
 using namespace md;
 using namespace md::test::conformance;
-using namespace Qt::StringLiterals;
-using api::BalanceStatus;
-using api::ListBalancesRequest;
-using test::await;
-using test::dec;
-using test::overHttp;
-using test::serverArguments;
-using test::testCa;
 
 class TestImportConformance final : public ConformanceSuite
 {
@@ -44,9 +36,6 @@ class TestImportConformance final : public ConformanceSuite
     }
 
 private Q_SLOTS:
-    void initTestCase() { prepare(); }
-    void cleanupTestCase() { finish(); }
-
     void importDryRunWritesNothing()
     {
         const api::JsonValue before = dumpOfDatabase();

@@ -4,23 +4,12 @@
 
 using namespace md;
 using namespace md::test::conformance;
-using namespace Qt::StringLiterals;
-using api::BalanceStatus;
-using api::ListBalancesRequest;
-using test::await;
-using test::dec;
-using test::overHttp;
-using test::serverArguments;
-using test::testCa;
 
 class TestTrackConformance final : public ConformanceSuite
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() { prepare(); }
-    void cleanupTestCase() { finish(); }
-
     void trackTokensDeductsExactly()
     {
         const engine::ModelPrice *price = m_catalogue.find(u"openai/gpt-4o-mini"_s);

@@ -5,23 +5,12 @@
 
 using namespace md;
 using namespace md::test::conformance;
-using namespace Qt::StringLiterals;
-using api::BalanceStatus;
-using api::ListBalancesRequest;
-using test::await;
-using test::dec;
-using test::overHttp;
-using test::serverArguments;
-using test::testCa;
 
 class TestWireConformance final : public ConformanceSuite
 {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() { prepare(); }
-    void cleanupTestCase() { finish(); }
-
     void extensionReads()
     {
         auto customers = await(m_backend->listCustomers({}));
