@@ -86,6 +86,9 @@ struct LoadState
     QHash<QString, qint64> products; // "id@version" and the bare id of the newest version
     QSet<QString> customerIds;
     QSet<QString> idempotencyKeys;
+    QHash<QString, qint64> latestVersion; // product id: its newest version
+    QSet<QString> rewardIds;
+    QSet<QString> promoCodes;
     // Unique across the whole database.
     QSet<QString> customerProductIds;
     QSet<QString> balanceIds;

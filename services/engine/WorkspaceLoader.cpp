@@ -1,15 +1,13 @@
 #include "services/engine/WorkspaceLoader.h"
 
 #include "services/api/JsonReader.h"
-#include "services/api/Product.h"
-#include "services/api/Reward.h"
-#include "services/api/WireCodec.h"
 #include "services/engine/ApiKeys.h"
+#include "services/engine/CatalogueLoader.h"
 #include "services/engine/CustomerLoader.h"
 #include "services/engine/Scope.h"
 #include "services/engine/Sql.h"
-#include "services/engine/StoredJson.h"
 #include "services/engine/WorkspaceLoadState.h"
+#include "services/engine/WorkspaceTables.h"
 
 #include <QFile>
 
@@ -21,81 +19,14 @@ using api::JsonReader;
 
 namespace {
 
-constexpr std::pair<QLatin1StringView, int> FeatureTypes[] = {
-    {"single_use"_L1, 0}, {"continuous_use"_L1, 1}, {"boolean"_L1, 2},
-    {"static"_L1, 3},     {"credit_system"_L1, 4},
-};
 class Loader final
 {
 public:
     Loader(const QSqlDatabase &db, Dialect dialect)
         : m_state(db, dialect)
     {
-        m_state.batches.declare(u"organizations"_s,
-                                {u"pk"_s, u"id"_s, u"slug"_s, u"name"_s, u"master_org_pk"_s,
-                                 u"test_secret_connected"_s, u"live_secret_connected"_s,
-                                 u"test_account_id"_s, u"live_account_id"_s, u"linked_at"_s,
-                                 u"created_at"_s});
-        m_state.batches.declare(u"processor_access"_s, {u"org_pk"_s, u"env"_s, u"account_id"_s});
-        m_state.batches.declare(u"api_keys"_s,
-                                {u"pk"_s, u"org_pk"_s, u"env"_s, u"prefix"_s, u"hash"_s,
-                                 u"scopes"_s, u"name"_s, u"created_at"_s});
-        m_state.batches.declare(u"features"_s, {u"pk"_s, u"org_pk"_s, u"env"_s, u"id"_s, u"name"_s,
-                                                u"type"_s, u"default_markup"_s, u"created_at"_s});
-        m_state.batches.declare(u"credit_markups"_s,
-                                {u"feature_pk"_s, u"provider"_s, u"model"_s, u"markup"_s});
-        m_state.batches.declare(u"products"_s,
-                                {u"pk"_s, u"org_pk"_s, u"env"_s, u"id"_s, u"version"_s, u"name"_s,
-                                 u"group_name"_s, u"is_add_on"_s, u"is_default"_s, u"archived"_s,
-                                 u"items"_s, u"free_trial"_s, u"created_at"_s});
-        m_state.batches.declare(u"customers"_s,
-                                {u"pk"_s, u"org_pk"_s, u"env"_s, u"id"_s, u"name"_s, u"email"_s,
-                                 u"fingerprint"_s, u"metadata"_s, u"send_email_receipts"_s,
-                                 u"disable_pooled_balance"_s, u"disable_overage_billing"_s,
-                                 u"created_at"_s});
-        m_state.batches.declare(u"customer_processors"_s,
-                                {u"customer_pk"_s, u"type"_s, u"external_id"_s});
-        m_state.batches.declare(u"entities"_s, {u"pk"_s, u"customer_pk"_s, u"id"_s, u"feature_id"_s,
-                                                u"name"_s, u"created_at"_s});
-        m_state.batches.declare(
-            u"customer_products"_s,
-            {u"pk"_s, u"id"_s, u"customer_pk"_s, u"product_pk"_s, u"processor"_s,
-             u"subscription_id"_s, u"schedule_id"_s, u"status"_s, u"quantity"_s, u"started_at"_s,
-             u"current_period_start"_s, u"current_period_end"_s, u"trial_ends_at"_s,
-             u"canceled_at"_s, u"expires_at"_s, u"created_at"_s});
-        m_state.batches.declare(u"balances"_s, {u"pk"_s,
-                                                u"id"_s,
-                                                u"org_pk"_s,
-                                                u"env"_s,
-                                                u"customer_pk"_s,
-                                                u"entity_pk"_s,
-                                                u"feature_pk"_s,
-                                                u"customer_product_pk"_s,
-                                                u"included_grant"_s,
-                                                u"prepaid_grant"_s,
-                                                u"remaining"_s,
-                                                u"usage"_s,
-                                                u"unlimited"_s,
-                                                u"overage_allowed"_s,
-                                                u"reset_interval"_s,
-                                                u"reset_interval_count"_s,
-                                                u"resets_at"_s,
-                                                u"price"_s,
-                                                u"expires_at"_s,
-                                                u"created_at"_s});
-        m_state.batches.declare(u"rollovers"_s, {u"pk"_s, u"balance_pk"_s, u"granted"_s,
-                                                 u"balance"_s, u"expires_at"_s});
-        m_state.batches.declare(u"rewards"_s, {u"pk"_s, u"org_pk"_s, u"env"_s, u"id"_s, u"kind"_s,
-                                               u"record"_s, u"created_at"_s});
-        m_state.batches.declare(u"promo_codes"_s,
-                                {u"org_pk"_s, u"env"_s, u"code"_s, u"reward_pk"_s});
-        m_state.batches.declare(u"billing_controls"_s,
-                                {u"customer_pk"_s, u"entity_pk"_s, u"controls"_s, u"updated_at"_s});
-        m_state.batches.declare(u"usage_events"_s,
-                                {u"pk"_s, u"org_pk"_s, u"env"_s, u"customer_pk"_s, u"entity_pk"_s,
-                                 u"feature_pk"_s, u"model_id"_s, u"tokens"_s, u"value"_s,
-                                 u"properties"_s, u"timestamp"_s, u"idempotency_key"_s,
-                                 u"created_at"_s});
+        for (const WorkspaceTable &table : WorkspaceTable::all())
+            m_state.batches.declare(table.name, table.columns);
     }
 
     api::Result<LoadSummary> run(const JsonReader &root)
@@ -294,18 +225,18 @@ private:
         env.object();
         m_state.features.clear();
         m_state.products.clear();
-        m_latestVersion.clear();
+        m_state.latestVersion.clear();
         m_state.customerIds.clear();
-        m_rewardIds.clear();
-        m_promoCodes.clear();
+        m_state.rewardIds.clear();
+        m_state.promoCodes.clear();
         m_state.idempotencyKeys.clear();
         for (const JsonReader &feature :
              env.field("features"_L1).optArray().value_or(QList<JsonReader>()))
-            if (auto loaded = this->feature(feature, scope); !loaded)
+            if (auto loaded = CatalogueLoader::feature(m_state, feature, scope); !loaded)
                 return loaded.error();
         for (const JsonReader &product :
              env.field("products"_L1).optArray().value_or(QList<JsonReader>()))
-            if (auto loaded = this->product(product, scope); !loaded)
+            if (auto loaded = CatalogueLoader::product(m_state, product, scope); !loaded)
                 return loaded.error();
         for (const JsonReader &customer :
              env.field("customers"_L1).optArray().value_or(QList<JsonReader>()))
@@ -313,176 +244,14 @@ private:
                 return loaded.error();
         for (const JsonReader &reward :
              env.field("rewards"_L1).optArray().value_or(QList<JsonReader>()))
-            if (auto loaded = this->reward(reward, scope); !loaded)
+            if (auto loaded = CatalogueLoader::reward(m_state, reward, scope); !loaded)
                 return loaded.error();
         MD_CHECK(env)
         return api::Done{};
     }
 
-    api::Result<api::Done> feature(const JsonReader &feature, const Scope &scope)
-    {
-        feature.object();
-        const JsonReader idReader = feature.field("id"_L1);
-        const QString id = nonEmptyId(idReader);
-        const QString name = feature.field("name"_L1).string();
-        const JsonReader typeReader = feature.field("type"_L1);
-        const int type = typeReader.word(FeatureTypes);
-        const qint64 createdAt = feature.field("created_at"_L1).integer();
-        MD_CHECK(feature)
-        if (m_state.features.contains(id))
-            idReader.fail(u"feature \"%1\" appears twice"_s.arg(id));
-        MD_CHECK(feature)
-        auto pk = m_state.key(u"features"_s);
-        if (!pk)
-            return pk.error();
-        m_state.features.insert(id, pk.value());
-        QVariant defaultMarkup;
-        const JsonReader credit = feature.field("credit_system"_L1);
-        if (!credit.isMissing()) {
-            if (type != 4)
-                credit.fail(
-                    u"only a feature of type \"credit_system\" has credit_system settings"_s);
-            credit.object();
-            const JsonReader markupReader = credit.field("default_markup"_L1);
-            if (!markupReader.isMissingOrNull())
-                defaultMarkup = markup(markupReader);
-            QSet<QString> seen;
-            for (const JsonReader &entry :
-                 credit.field("markups"_L1).optArray().value_or(QList<JsonReader>())) {
-                entry.object();
-                const QString provider = nonEmptyId(entry.field("provider"_L1));
-                const JsonReader modelReader = entry.field("model"_L1);
-                const QString model = modelReader.isMissing()
-                                          ? QString()
-                                          : modelReader.nullableString().value_or(QString());
-                const QString value = markup(entry.field("markup"_L1));
-                MD_CHECK(feature)
-                if (seen.contains(provider + u'/' + model))
-                    entry.fail(u"a markup for %1 is given twice"_s.arg(
-                        model.isEmpty() ? provider : provider + u'/' + model));
-                seen.insert(provider + u'/' + model);
-                MD_CHECK(feature)
-                if (auto added =
-                        m_state.add(u"credit_markups"_s, {pk.value(), provider, model, value});
-                    !added)
-                    return added.error();
-            }
-        }
-        MD_CHECK(feature)
-        return m_state.add(u"features"_s,
-                           {pk.value(), scope.orgPk, scope.envWord(), id, name,
-                            QString(FeatureTypes[type].first), defaultMarkup, createdAt});
-    }
-
-    // A markup percentage: -100 (free) or more.
-    static QString markup(const JsonReader &reader)
-    {
-        const api::Decimal value = reader.decimal();
-        if (reader.ok() && value < api::Decimal::fromInteger(-100))
-            reader.fail(u"a markup is a percentage of at least -100"_s);
-        return value.toString();
-    }
-
-    api::Result<api::Done> product(const JsonReader &product, const Scope &scope)
-    {
-        product.object();
-        const JsonReader idReader = product.field("id"_L1);
-        const QString id = nonEmptyId(idReader);
-        const qint64 version = product.field("version"_L1).integer(1);
-        const QString name = product.field("name"_L1).string();
-        const JsonReader groupReader = product.field("group"_L1);
-        const std::optional<QString> group =
-            groupReader.isMissing() ? std::nullopt : groupReader.nullableString();
-        const bool isAddOn = product.field("is_add_on"_L1).boolean();
-        const bool isDefault = product.field("is_default"_L1).boolean();
-        const bool archived = product.field("archived"_L1).optBoolean().value_or(false);
-        const JsonReader itemsReader = product.field("items"_L1);
-        // Items and trial are the wire's product item and free trial (§2.5), strictly.
-        QList<api::ProductItem> items;
-        for (const JsonReader &itemReader : itemsReader.array()) {
-            const api::ProductItem item = api::ProductItem::read(itemReader);
-            if (product.ok() && !m_state.features.contains(item.featureId))
-                itemReader.field("feature_id"_L1)
-                    .fail(
-                        u"feature \"%1\" is not defined in this environment"_s.arg(item.featureId));
-            items.append(item);
-        }
-        const JsonReader trialReader = product.field("free_trial"_L1);
-        std::optional<api::FreeTrial> trial;
-        if (!trialReader.isMissingOrNull())
-            trial = api::FreeTrial::read(trialReader);
-        const qint64 createdAt = product.field("created_at"_L1).integer();
-        MD_CHECK(product)
-        const QString versionKey = id + u'@' + QString::number(version);
-        if (m_state.products.contains(versionKey))
-            idReader.fail(u"product \"%1\" version %2 appears twice"_s.arg(id).arg(version));
-        MD_CHECK(product)
-        auto pk = m_state.key(u"products"_s);
-        if (!pk)
-            return pk.error();
-        m_state.products.insert(versionKey, pk.value());
-        // The newest version is the one a plan id without a version means.
-        if (m_latestVersion.value(id, 0) < version) {
-            m_latestVersion.insert(id, version);
-            m_state.products.insert(id, pk.value());
-        }
-        return m_state.add(u"products"_s,
-                           {pk.value(), scope.orgPk, scope.envWord(), id, version, name,
-                            orNull(group), int(isAddOn), int(isDefault), int(archived),
-                            storedText(items), trial ? QVariant(storedText(*trial)) : QVariant(),
-                            createdAt});
-    }
-
-    api::Result<api::Done> reward(const JsonReader &reward, const Scope &scope)
-    {
-        reward.object();
-        const JsonReader coupon = reward.field("coupon"_L1);
-        const JsonReader grant = reward.field("feature_grant"_L1);
-        if (coupon.isMissing() == grant.isMissing())
-            reward.fail(u"a reward holds exactly one of \"coupon\" and \"feature_grant\""_s);
-        MD_CHECK(reward)
-        const JsonReader record = coupon.isMissing() ? grant : coupon;
-        // The record is the wire's (rewards.list answers it as stored), strictly.
-        const QString text = coupon.isMissing() ? storedText(api::FeatureGrantRecord::read(record))
-                                                : storedText(api::CouponRecord::read(record));
-        const JsonReader idReader = record.field("id"_L1);
-        const QString id = nonEmptyId(idReader);
-        const qint64 createdAt = record.field("created_at"_L1).integer();
-        QStringList codes;
-        for (const JsonReader &promo :
-             record.field("promo_codes"_L1).optArray().value_or(QList<JsonReader>())) {
-            const JsonReader codeReader = promo.field("code"_L1);
-            const QString code = nonEmptyId(codeReader);
-            if (reward.ok() && m_promoCodes.contains(code))
-                codeReader.fail(u"promo code \"%1\" is already used by another reward"_s.arg(code));
-            m_promoCodes.insert(code);
-            codes.append(code);
-        }
-        if (reward.ok() && m_rewardIds.contains(id))
-            idReader.fail(u"reward \"%1\" appears twice"_s.arg(id));
-        MD_CHECK(reward)
-        m_rewardIds.insert(id);
-        auto pk = m_state.key(u"rewards"_s);
-        if (!pk)
-            return pk.error();
-        if (auto added =
-                m_state.add(u"rewards"_s, {pk.value(), scope.orgPk, scope.envWord(), id,
-                                           coupon.isMissing() ? u"feature_grant"_s : u"coupon"_s,
-                                           text, createdAt});
-            !added)
-            return added.error();
-        for (const QString &code : std::as_const(codes))
-            if (auto added =
-                    m_state.add(u"promo_codes"_s, {scope.orgPk, scope.envWord(), code, pk.value()});
-                !added)
-                return added.error();
-        return api::Done{};
-    }
     LoadState m_state;
     QHash<QString, qint64> m_orgBySlug;
-    QHash<QString, qint64> m_latestVersion; // per environment
-    QSet<QString> m_rewardIds;              // per environment
-    QSet<QString> m_promoCodes;             // per environment
     // Unique across the whole database.
     QSet<QString> m_orgIds;
     QSet<QString> m_keyHashes;

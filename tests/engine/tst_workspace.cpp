@@ -3,10 +3,12 @@
 #include "services/engine/DemoWorkspace.h"
 #include "services/engine/Migrator.h"
 #include "services/engine/Sql.h"
+#include "services/engine/WorkspaceTables.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/support/JsonEdit.h"
 
 #include <QJsonArray>
+#include <QSqlRecord>
 
 using namespace md;
 using namespace Qt::StringLiterals;
@@ -39,6 +41,27 @@ private Q_SLOTS:
         QVERIFY(version.ok() && version.value().next());
         QCOMPARE(version.value().value(0).toInt(), engine::Migrator::latestVersion());
         QCOMPARE(version.value().value(1).toInt(), engine::Migrator::latestVersion());
+    }
+
+    void workspaceTablesMatchTheSchema()
+    {
+        // Every column a loaded row carries exists, and every column the
+        // migrations built is carried, so a dump then load loses nothing.
+        test::EngineFixture fixture;
+        MD_OPEN_FIXTURE(fixture);
+        auto db = fixture.engine->database().connection();
+        QVERIFY(db.ok());
+        for (const engine::WorkspaceTable &table : engine::WorkspaceTable::all()) {
+            const QSqlRecord record = db.value().record(table.name);
+            QVERIFY2(!record.isEmpty(), qPrintable(table.name));
+            QStringList built;
+            for (int i = 0; i < record.count(); ++i)
+                built.append(record.fieldName(i));
+            QStringList loaded = table.columns;
+            built.sort();
+            loaded.sort();
+            QCOMPARE(loaded, built);
+        }
     }
 
     void dumpThenLoadReproducesTheWorkspace()
