@@ -1,5 +1,7 @@
 #include "services/engine/CustomerImporter.h"
 
+#include "services/engine/StoredPlan.h"
+
 #include "services/api/WireCodec.h"
 #include "services/engine/BillingPeriod.h"
 #include "services/engine/Catalog.h"
@@ -17,95 +19,6 @@ using api::Decimal;
 
 namespace {
 
-struct Plan
-{
-    qint64 pk = 0;
-    QList<api::ProductItem> items;
-};
-
-// A plan still in force from its processor: importing it again skips it.
-bool inForce(const QString &status)
-{
-    return status == "active"_L1 || status == "trialing"_L1 || status == "past_due"_L1;
-}
-
-// The interval a plan's subscription renews on: its first recurring price
-// (an item with a price and an interval), else its first item that resets,
-// else a month (docs/api.md, "Imported subscriptions").
-api::ResetInterval renewalInterval(const QList<api::ProductItem> &items)
-{
-    const auto repeats = [](const api::ProductItem &item) {
-        return item.interval && *item.interval != api::ResetInterval::OneOff &&
-               *item.interval != api::ResetInterval::Multiple;
-    };
-    for (const api::ProductItem &item : items)
-        if (repeats(item) && (item.price || item.tiers))
-            return *item.interval;
-    for (const api::ProductItem &item : items)
-        if (repeats(item))
-            return *item.interval;
-    return api::ResetInterval::Month;
-}
-
-api::BillingMethod billingMethodOf(const api::ProductItem &item)
-{
-    return item.usageModel == api::UsageModel::Prepaid ? api::BillingMethod::Prepaid
-                                                       : api::BillingMethod::UsageBased;
-}
-
-bool matches(const api::ImportBalance &reported, const api::ProductItem &item)
-{
-    if (reported.featureId != item.featureId)
-        return false;
-    if (!reported.filter)
-        return true;
-    if (reported.filter->interval &&
-        *reported.filter->interval != item.interval.value_or(api::ResetInterval::OneOff))
-        return false;
-    return !reported.filter->billingBehavior ||
-           *reported.filter->billingBehavior == billingMethodOf(item);
-}
-
-// The balance price of a priced plan item, or none.
-std::optional<api::Price> priceOf(const api::ProductItem &item)
-{
-    if (!item.price && !item.tiers)
-        return std::nullopt;
-    api::Price price;
-    price.amount = item.price;
-    price.tiers = item.tiers;
-    if (item.tiers)
-        price.tierBehavior = api::TierBehavior::Graduated;
-    price.billingUnits = item.billingUnits.value_or(Decimal::fromInteger(1));
-    price.billingMethod = billingMethodOf(item);
-    return price;
-}
-
-api::Result<Plan> findPlan(const QSqlDatabase &db, const Scope &scope, const api::ImportPlan &plan,
-                           const QString &path)
-{
-    QString sql = u"SELECT pk, items FROM products WHERE org_pk = ? AND env = ? AND id = ?"_s;
-    QVariantList binds{scope.orgPk, scope.envWord(), plan.planId};
-    if (plan.version) {
-        sql += u" AND version = ?"_s;
-        binds << *plan.version;
-    }
-    auto rows = queryRows(db, sql + u" ORDER BY version DESC LIMIT 1"_s, binds);
-    if (!rows)
-        return rows.error();
-    if (rows.value().isEmpty())
-        return ApiError::notFound(
-            u"product_not_found"_s,
-            plan.version
-                ? u"%1: plan \"%2\" has no version %3"_s.arg(path, plan.planId).arg(*plan.version)
-                : u"%1: plan \"%2\" does not exist"_s.arg(path, plan.planId));
-    auto items = decodeStored(rows.value().first().at(1), u"items of plan %1"_s.arg(plan.planId),
-                              &api::readList<api::ProductItem>);
-    if (!items)
-        return items.error();
-    return Plan{rows.value().first().at(0).toLongLong(), items.value()};
-}
-
 class Importer
 {
 public:
@@ -121,11 +34,11 @@ public:
         m_dryRun = request.dryRun;
         if (auto checked = checkProcessors(request); !checked)
             return checked.error();
-        QList<Plan> plans;
+        QList<StoredPlan> plans;
         for (qsizetype i = 0; i < request.billables.size(); ++i) {
             const api::Billable &billable = request.billables.at(i);
-            auto plan =
-                findPlan(m_db, m_scope, billable.plan, u"billables[%1].plan.plan_id"_s.arg(i));
+            auto plan = StoredPlan::find(m_db, m_scope, billable.plan,
+                                         u"billables[%1].plan.plan_id"_s.arg(i));
             if (!plan)
                 return plan.error();
             if (auto checked = checkBalances(billable.plan, plan.value(), i); !checked)
@@ -187,7 +100,7 @@ private:
         return api::Done{};
     }
 
-    api::Result<api::Done> checkBalances(const api::ImportPlan &plan, const Plan &stored,
+    api::Result<api::Done> checkBalances(const api::ImportPlan &plan, const StoredPlan &stored,
                                          qsizetype billable)
     {
         for (qsizetype j = 0; j < plan.balances.size(); ++j) {
@@ -204,7 +117,9 @@ private:
                 return ApiError::invalidInputs(path + u".balance"_s,
                                                u"give usage or balance, not both"_s);
             if (std::none_of(stored.items.cbegin(), stored.items.cend(),
-                             [&](const api::ProductItem &item) { return matches(reported, item); }))
+                             [&](const api::ProductItem &item) {
+                                 return StoredPlan::matches(reported, item);
+                             }))
                 return ApiError::invalidInputs(
                     path + u".feature_id"_s,
                     u"plan \"%1\" has no grant of feature \"%2\"%3"_s.arg(
@@ -287,7 +202,7 @@ private:
     }
 
     api::Result<api::FlashedPlan> attach(qint64 customerPk, const api::Billable &billable,
-                                         const Plan &plan)
+                                         const StoredPlan &plan)
     {
         const QString processor = api::toWire(billable.processor);
         api::FlashedPlan flashed;
@@ -303,7 +218,7 @@ private:
         if (!current)
             return current.error();
         for (const QVariantList &row : std::as_const(current.value()))
-            if (inForce(row.at(1).toString())) {
+            if (StoredPlan::inForce(row.at(1).toString())) {
                 flashed.customerProductId = row.at(0).toString();
                 flashed.skipped = true;
                 flashed.reason = u"already_active"_s;
@@ -323,7 +238,7 @@ private:
         const qint64 startedAt = billable.plan.startedAt.value_or(m_now);
         const qint64 anchor = billable.billingCycleAnchor.value_or(startedAt);
         const auto [periodStart, periodEnd] =
-            BillingPeriod::containing(renewalInterval(plan.items), anchor, m_now);
+            BillingPeriod::containing(StoredPlan::renewalInterval(plan.items), anchor, m_now);
         if (auto inserted = execute(
                 m_db,
                 u"INSERT INTO customer_products (pk, id, customer_pk, product_pk, processor,"
@@ -358,7 +273,7 @@ private:
             std::optional<qint64> resetsAt;
             for (qsizetype j = 0; j < billable.plan.balances.size(); ++j) {
                 const api::ImportBalance &reported = billable.plan.balances.at(j);
-                if (used.at(j) || !matches(reported, item))
+                if (used.at(j) || !StoredPlan::matches(reported, item))
                     continue;
                 used[j] = true;
                 if (reported.usage) {
@@ -377,7 +292,7 @@ private:
             auto balancePk = m_keys.next(u"balances"_s);
             if (!balancePk)
                 return balancePk.error();
-            const std::optional<api::Price> price = priceOf(item);
+            const std::optional<api::Price> price = StoredPlan::priceOf(item);
             if (auto inserted = execute(
                     m_db,
                     u"INSERT INTO balances (pk, id, org_pk, env, customer_pk, feature_pk,"
@@ -390,7 +305,8 @@ private:
                      m_scope.envWord(), customerPk, m_featurePks.value(item.featureId),
                      productPk.value(), included.value().toString(), prepaid.toString(),
                      remaining.toString(), usage.toString(),
-                     int(price && billingMethodOf(item) == api::BillingMethod::UsageBased),
+                     int(price &&
+                         StoredPlan::billingMethodOf(item) == api::BillingMethod::UsageBased),
                      resets ? QVariant(QString(api::toWire(*item.interval))) : QVariant(),
                      resets ? QVariant(1) : QVariant(),
                      resets ? QVariant(resetsAt.value_or(
@@ -429,7 +345,7 @@ private:
         QList<api::FlashedPlan> expired;
         for (const QVariantList &row : std::as_const(current.value())) {
             const QString processor = row.at(2).toString();
-            if (!processors.contains(processor) || !inForce(row.at(3).toString()) ||
+            if (!processors.contains(processor) || !StoredPlan::inForce(row.at(3).toString()) ||
                 named.contains(processor + u'/' + row.at(4).toString()))
                 continue;
             for (const QString &sql :

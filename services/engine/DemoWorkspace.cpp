@@ -1,5 +1,7 @@
 #include "services/engine/DemoWorkspace.h"
 
+#include "services/engine/DemoCatalogue.h"
+
 #include "services/api/Decimal.h"
 #include "services/engine/TokenPricing.h"
 
@@ -13,206 +15,6 @@ using api::JsonValue;
 namespace {
 
 constexpr qint64 Day = 24LL * 3600 * 1000;
-
-struct PlanItem
-{
-    QString feature;
-    qint64 included;
-    QString interval; // empty: no reset
-};
-
-struct Plan
-{
-    QString id;
-    QString name;
-    QList<PlanItem> items;
-    bool addOn = false;
-};
-
-const QList<Plan> &plans()
-{
-    static const QList<Plan> all{
-        {"free"_L1,
-         u"Free"_s,
-         {{"api_calls"_L1, 1000, u"month"_s}, {"ai_credits"_L1, 2, u"month"_s}}},
-        {"starter"_L1,
-         u"Starter"_s,
-         {{"api_calls"_L1, 10000, u"month"_s},
-          {"ai_credits"_L1, 10, u"month"_s},
-          {"seats"_L1, 3, {}}}},
-        {"pro"_L1,
-         u"Pro"_s,
-         {{"api_calls"_L1, 100000, u"month"_s},
-          {"ai_credits"_L1, 50, u"month"_s},
-          {"seats"_L1, 10, {}},
-          {"storage_gb"_L1, 100, u"month"_s}}},
-        {"enterprise"_L1,
-         u"Enterprise"_s,
-         {{"api_calls"_L1, 1000000, u"month"_s},
-          {"ai_credits"_L1, 500, u"month"_s},
-          {"seats"_L1, 50, {}},
-          {"storage_gb"_L1, 1000, u"month"_s},
-          {"messages"_L1, 20000, u"week"_s}}},
-        {"ai_boost"_L1, u"AI Boost add-on"_s, {{"ai_credits"_L1, 25, u"month"_s}}, true},
-    };
-    return all;
-}
-
-JsonValue money(qint64 cents)
-{
-    return api::Decimal::fromRaw(api::Int128(cents) * (api::Decimal::One / 100));
-}
-
-JsonValue decimal(const char *text)
-{
-    return *api::Decimal::parse(QByteArrayView(text));
-}
-
-JsonValue feature(const QString &id, const QString &name, const QString &type, qint64 createdAt)
-{
-    return JsonValue::object(
-        {{"id"_L1, id}, {"name"_L1, name}, {"type"_L1, type}, {"created_at"_L1, createdAt}});
-}
-
-// The AI credit system's markups: written into the workspace by features()
-// and used to price the demo's usage events.
-CreditMarkups demoMarkups()
-{
-    CreditMarkups markups;
-    markups.defaultMarkup = api::Decimal::fromInteger(20);
-    markups.byProvider = {{"openai"_L1, api::Decimal::fromInteger(10)},
-                          {"anthropic"_L1, api::Decimal::fromInteger(15)}};
-    markups.byModel = {{u"openai/gpt-4o-mini"_s, api::Decimal::fromInteger(-100)},
-                       {u"google/gemini-2.0-flash"_s, api::Decimal::fromInteger(5)}};
-    return markups;
-}
-
-JsonValue features(qint64 createdAt)
-{
-    JsonValue ai = feature(u"ai_credits"_s, u"AI credits (USD)"_s, u"credit_system"_s, createdAt);
-    const CreditMarkups markups = demoMarkups();
-    JsonValue markupList = JsonValue::array();
-    QStringList providers = markups.byProvider.keys();
-    providers.sort();
-    for (const QString &provider : std::as_const(providers))
-        markupList.append(JsonValue::object(
-            {{"provider"_L1, provider}, {"markup"_L1, markups.byProvider.value(provider)}}));
-    QStringList models = markups.byModel.keys();
-    models.sort();
-    for (const QString &model : std::as_const(models))
-        markupList.append(JsonValue::object({{"provider"_L1, model.section(u'/', 0, 0)},
-                                             {"model"_L1, model.section(u'/', 1)},
-                                             {"markup"_L1, markups.byModel.value(model)}}));
-    ai.insert(u"credit_system"_s, JsonValue::object({{"default_markup"_L1, *markups.defaultMarkup},
-                                                     {"markups"_L1, markupList}}));
-    return JsonValue::array(
-        {feature(u"api_calls"_s, u"API calls"_s, u"single_use"_s, createdAt),
-         feature(u"seats"_s, u"Seats"_s, u"continuous_use"_s, createdAt),
-         feature(u"storage_gb"_s, u"Storage (GB)"_s, u"single_use"_s, createdAt),
-         feature(u"messages"_s, u"Messages"_s, u"single_use"_s, createdAt),
-         feature(u"premium_support"_s, u"Premium support"_s, u"boolean"_s, createdAt), ai});
-}
-
-JsonValue products(qint64 createdAt)
-{
-    JsonValue list = JsonValue::array();
-    for (const Plan &plan : plans()) {
-        JsonValue items = JsonValue::array();
-        for (const PlanItem &item : plan.items) {
-            JsonValue json = JsonValue::object(
-                {{"feature_id"_L1, item.feature},
-                 {"feature_type"_L1,
-                  item.feature == "seats"_L1 ? u"continuous_use"_s : u"single_use"_s},
-                 {"included_usage"_L1, item.included},
-                 {"interval"_L1,
-                  item.interval.isEmpty() ? JsonValue::null() : JsonValue(item.interval)},
-                 {"usage_model"_L1, u"pay_per_use"_s},
-                 {"billing_units"_L1, 1},
-                 {"reset_usage_when_enabled"_L1, true}});
-            if (item.feature == "api_calls"_L1)
-                json.insert(
-                    u"tiers"_s,
-                    JsonValue::array(
-                        {JsonValue::object({{"to"_L1, 100000}, {"amount"_L1, decimal("0.002")}}),
-                         JsonValue::object(
-                             {{"to"_L1, u"inf"_s}, {"amount"_L1, decimal("0.001")}})}));
-            items.append(json);
-        }
-        list.append(JsonValue::object(
-            {{"id"_L1, plan.id},
-             {"name"_L1, plan.name},
-             {"group"_L1, plan.addOn ? JsonValue(u"add-ons"_s) : JsonValue(u"plans"_s)},
-             {"version"_L1, 1},
-             {"is_add_on"_L1, plan.addOn},
-             {"is_default"_L1, plan.id == "free"_L1},
-             {"archived"_L1, false},
-             {"items"_L1, items},
-             {"free_trial"_L1, plan.id == "pro"_L1
-                                   ? JsonValue(JsonValue::object({{"duration"_L1, u"day"_s},
-                                                                  {"length"_L1, 14},
-                                                                  {"unique_fingerprint"_L1, true}}))
-                                   : JsonValue::null()},
-             {"created_at"_L1, createdAt}}));
-    }
-    return list;
-}
-
-JsonValue rewards(qint64 createdAt)
-{
-    return JsonValue::array(
-        {JsonValue::object(
-             {{"coupon"_L1,
-               JsonValue::object({{"id"_L1, u"launch20"_s},
-                                  {"name"_L1, u"Launch 20% off"_s},
-                                  {"type"_L1, u"percentage_discount"_s},
-                                  {"value"_L1, 20},
-                                  {"duration"_L1,
-                                   JsonValue::object({{"type"_L1, u"months"_s}, {"length"_L1, 3}})},
-                                  {"plan_ids"_L1, JsonValue::array({u"starter"_s, u"pro"_s})},
-                                  {"promo_codes"_L1, JsonValue::array({JsonValue::object(
-                                                         {{"code"_L1, u"LAUNCH20"_s},
-                                                          {"global_max_redemption"_L1, 500},
-                                                          {"first_time_transaction"_L1, true}})})},
-                                  {"created_at"_L1, createdAt}})}}),
-         JsonValue::object(
-             {{"coupon"_L1,
-               JsonValue::object({{"id"_L1, u"credit50"_s},
-                                  {"name"_L1, u"$50 invoice credit"_s},
-                                  {"type"_L1, u"invoice_credits"_s},
-                                  {"value"_L1, 50},
-                                  {"duration"_L1, JsonValue::object({{"type"_L1, u"one_off"_s}})},
-                                  {"plan_ids"_L1, JsonValue::null()},
-                                  {"promo_codes"_L1, JsonValue::array({JsonValue::object(
-                                                         {{"code"_L1, u"THANKS50"_s},
-                                                          {"global_max_redemption"_L1, 100},
-                                                          {"first_time_transaction"_L1, false}})})},
-                                  {"created_at"_L1, createdAt}})}}),
-         JsonValue::object(
-             {{"feature_grant"_L1,
-               JsonValue::object(
-                   {{"id"_L1, u"ai_welcome"_s},
-                    {"name"_L1, u"AI welcome credits"_s},
-                    {"promo_codes"_L1, JsonValue::array({JsonValue::object(
-                                           {{"code"_L1, u"AIWELCOME"_s}, {"max_uses"_L1, 1000}})})},
-                    {"grants"_L1, JsonValue::array({JsonValue::object(
-                                      {{"feature_id"_L1, u"ai_credits"_s},
-                                       {"included"_L1, 5},
-                                       {"expiry"_L1, JsonValue::object({{"type"_L1, u"month"_s},
-                                                                        {"length"_L1, 1}})}})})},
-                    {"created_at"_L1, createdAt}})}}),
-         JsonValue::object(
-             {{"feature_grant"_L1,
-               JsonValue::object(
-                   {{"id"_L1, u"api_burst"_s},
-                    {"name"_L1, u"API burst pack"_s},
-                    {"promo_codes"_L1, JsonValue::array({JsonValue::object(
-                                           {{"code"_L1, u"BURST10K"_s}, {"max_uses"_L1, 50}})})},
-                    {"grants"_L1,
-                     JsonValue::array({JsonValue::object({{"feature_id"_L1, u"api_calls"_s},
-                                                          {"included"_L1, 10000},
-                                                          {"expiry"_L1, JsonValue::null()}})})},
-                    {"created_at"_L1, createdAt}})}})});
-}
 
 const QStringList Companies{u"Acme"_s,     u"Globex"_s,   u"Initech"_s,   u"Umbrella"_s,
                             u"Hooli"_s,    u"Vandelay"_s, u"Stark"_s,     u"Wayne"_s,
@@ -265,8 +67,10 @@ private:
             price = JsonValue::object(
                 {{"tiers"_L1,
                   JsonValue::array(
-                      {JsonValue::object({{"to"_L1, 100000}, {"amount"_L1, decimal("0.002")}}),
-                       JsonValue::object({{"to"_L1, u"inf"_s}, {"amount"_L1, decimal("0.001")}})})},
+                      {JsonValue::object(
+                           {{"to"_L1, 100000}, {"amount"_L1, DemoCatalogue::decimal("0.002")}}),
+                       JsonValue::object({{"to"_L1, u"inf"_s},
+                                          {"amount"_L1, DemoCatalogue::decimal("0.001")}})})},
                  {"tier_behavior"_L1, u"graduated"_s},
                  {"billing_units"_L1, 1},
                  {"billing_method"_L1, u"usage_based"_s},
@@ -275,10 +79,10 @@ private:
                                   {"feature_id"_L1, feature},
                                   {"customer_product_id"_L1, customerProduct},
                                   {"entity_id"_L1, entity},
-                                  {"included_grant"_L1, money(includedCents)},
-                                  {"prepaid_grant"_L1, money(prepaidCents)},
-                                  {"remaining"_L1, money(grant - usage)},
-                                  {"usage"_L1, money(usage)},
+                                  {"included_grant"_L1, DemoCatalogue::money(includedCents)},
+                                  {"prepaid_grant"_L1, DemoCatalogue::money(prepaidCents)},
+                                  {"remaining"_L1, DemoCatalogue::money(grant - usage)},
+                                  {"usage"_L1, DemoCatalogue::money(usage)},
                                   {"unlimited"_L1, false},
                                   {"overage_allowed"_L1, feature == "api_calls"_L1},
                                   {"reset"_L1, reset},
@@ -306,7 +110,10 @@ private:
 
         // Plan mix: mostly starter and pro, a few free and enterprise.
         const int roll = int(m_random.bounded(100));
-        const Plan &plan = plans().at(!paying ? 0 : roll < 45 ? 1 : roll < 85 ? 2 : 3);
+        const DemoCatalogue::Plan &plan = DemoCatalogue::plans().at(!paying     ? 0
+                                                     : roll < 45 ? 1
+                                                     : roll < 85 ? 2
+                                                                 : 3);
         const bool expiredPlan = chance(8);
         const QString cpId = u"cp_%1_%2"_s.arg(env).arg(index + 1);
         const qint64 started = createdAt + Day;
@@ -330,7 +137,7 @@ private:
 
         JsonValue balances = JsonValue::array();
         JsonValue entities = JsonValue::array();
-        for (const PlanItem &item : plan.items) {
+        for (const DemoCatalogue::PlanItem &item : plan.items) {
             const qint64 prepaid =
                 item.feature == "ai_credits"_L1 && chance(30) ? between(5, 50) * 100 : 0;
             JsonValue row = balance(item.feature, cpId, JsonValue::null(), item.included * 100,
@@ -339,8 +146,8 @@ private:
                 const qint64 granted = between(100, item.included / 10) * 100;
                 row.insert(u"rollovers"_s,
                            JsonValue::array({JsonValue::object(
-                               {{"granted"_L1, money(granted)},
-                                {"balance"_L1, money(between(0, granted))},
+                               {{"granted"_L1, DemoCatalogue::money(granted)},
+                                {"balance"_L1, DemoCatalogue::money(between(0, granted))},
                                 {"expires_at"_L1, m_now + between(5, 60) * Day}})}));
             }
             balances.append(row);
@@ -415,7 +222,7 @@ private:
         static const QStringList models{
             u"openai/gpt-4.1"_s, u"openai/gpt-4o-mini"_s, u"anthropic/claude-3-5-haiku-20241022"_s,
             u"google/gemini-2.0-flash"_s, u"mistral/codestral-latest"_s};
-        const CreditMarkups markups = demoMarkups();
+        const CreditMarkups markups = DemoCatalogue::markups();
         QRandomGenerator random(m_options.seed ^ quint32(index * 7919 + env.size()));
         const auto between = [&](qint64 low, qint64 high) {
             return low + qint64(random.bounded(quint64(high - low + 1)));
@@ -494,10 +301,10 @@ JsonValue DemoWorkspace::build(const DemoOptions &options)
         const int live = options.liveCustomers >= 0 ? options.liveCustomers
                                                     : std::max(1, options.customers / 20);
         const int count = env == "test"_L1 ? options.customers : live;
-        demo.insert(env, JsonValue::object({{"features"_L1, features(created)},
-                                            {"products"_L1, products(created)},
+        demo.insert(env, JsonValue::object({{"features"_L1, DemoCatalogue::features(created)},
+                                            {"products"_L1, DemoCatalogue::products(created)},
                                             {"customers"_L1, generator.customers(env, count)},
-                                            {"rewards"_L1, rewards(created)}}));
+                                            {"rewards"_L1, DemoCatalogue::rewards(created)}}));
     }
     JsonValue north = organization(u"org_northwind"_s, u"northwind"_s, u"Northwind Traders"_s,
                                    u"demo"_s, created + 100 * Day);
