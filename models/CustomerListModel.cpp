@@ -80,4 +80,14 @@ QVariant CustomerListModel::data(const QModelIndex &index, int role) const
     }
 }
 
+backend::Reply<api::Customer> CustomerListModel::details(const QString &customerId)
+{
+    return m_backend->customer(customerId);
+}
+
+backend::Reply<api::BillingPortalResponse> CustomerListModel::portalLink(const QString &customerId)
+{
+    return m_backend->billingPortal(customerId, {});
+}
+
 } // namespace md::models

@@ -22,6 +22,10 @@ public:
     void setSearch(const QString &search);
     const QString &search() const { return m_search; }
     const api::CustomerSummary &customer(int row) const { return m_rows.at(row); }
+    // One customer whole (balances, subscriptions, controls), for the detail pane.
+    backend::Reply<api::Customer> details(const QString &customerId);
+    // A link to the customer's billing portal.
+    backend::Reply<api::BillingPortalResponse> portalLink(const QString &customerId);
 
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;

@@ -74,4 +74,14 @@ QVariant FailedEventModel::data(const QModelIndex &index, int role) const
     }
 }
 
+backend::Reply<api::FailedEventOutcome> FailedEventModel::retry(const QStringList &ids)
+{
+    return m_backend->retryFailedEvents({ids});
+}
+
+backend::Reply<api::FailedEventOutcome> FailedEventModel::discard(const QStringList &ids)
+{
+    return m_backend->discardFailedEvents({ids});
+}
+
 } // namespace md::models

@@ -21,6 +21,10 @@ public:
     explicit FailedEventModel(backend::BillingBackend *backend, QObject *parent = nullptr);
 
     void reload() { restart(); }
+    // Puts failed calls back to be applied, or drops them; the answer says
+    // which ids were found.
+    backend::Reply<api::FailedEventOutcome> retry(const QStringList &ids);
+    backend::Reply<api::FailedEventOutcome> discard(const QStringList &ids);
     const QList<api::FailedEvent> &events() const { return m_rows; }
 
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -73,4 +73,10 @@ QVariant TenantListModel::headerData(int section, Qt::Orientation orientation, i
     return {};
 }
 
+QFuture<api::Result<api::LinkOrganizationResponse>>
+TenantListModel::link(const api::LinkOrganizationRequest &request)
+{
+    return m_backend->linkOrganization(request);
+}
+
 } // namespace md::models

@@ -4,6 +4,10 @@
 
 #include "models/ListTableModel.h"
 #include "services/api/Extensions.h"
+#include "services/api/LinkOrganization.h"
+#include "services/api/Result.h"
+
+#include <QFuture>
 
 namespace md::backend {
 class BillingBackend;
@@ -30,6 +34,9 @@ public:
     explicit TenantListModel(backend::BillingBackend *backend, QObject *parent = nullptr);
 
     void reload();
+    // Links a tenant to processor accounts (docs/api.md, "platform link").
+    QFuture<api::Result<api::LinkOrganizationResponse>>
+    link(const api::LinkOrganizationRequest &request);
     const api::OrganizationInfo &organization(int row) const { return m_rows.at(row); }
     // Slugs of the tenants (organizations with a master).
     QStringList tenantSlugs() const;

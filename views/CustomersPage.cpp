@@ -6,7 +6,6 @@
 #include "models/AmountFormat.h"
 #include "models/CustomerBalancesModel.h"
 #include "models/CustomerListModel.h"
-#include "services/backend/BillingBackend.h"
 
 #include <QDesktopServices>
 #include <QHBoxLayout>
@@ -28,7 +27,6 @@ namespace md::views {
 
 CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
     : QWidget(parent)
-    , m_backend(backend)
     , m_list(new models::CustomerListModel(backend, this))
     , m_balances(new models::CustomerBalancesModel(this))
     , m_search(new QLineEdit(this))
@@ -132,7 +130,7 @@ void CustomersPage::showCustomer(const QString &customerId)
 {
     const quint64 request = ++m_request;
     m_overview->setText(tr("Loading %1…").arg(customerId.toHtmlEscaped()));
-    m_backend->customer(customerId)
+    m_list->details(customerId)
         .then(this, [this, request, customerId](const api::Result<api::Customer> &customer) {
             if (request != m_request)
                 return;
@@ -208,7 +206,7 @@ void CustomersPage::openPortal()
 {
     if (!m_customer)
         return;
-    m_backend->billingPortal(m_customer->id, {})
+    m_list->portalLink(m_customer->id)
         .then(this, [this](const api::Result<api::BillingPortalResponse> &portal) {
             if (!portal) {
                 QMessageBox::information(

@@ -54,7 +54,6 @@ private:
     void present(const api::Customer &customer);
     void openPortal();
 
-    backend::BillingBackend *m_backend;
     models::CustomerListModel *m_list;
     models::CustomerBalancesModel *m_balances;
     QLineEdit *m_search;

@@ -15,7 +15,6 @@ namespace md::views {
 
 FailedEventsPanel::FailedEventsPanel(backend::BillingBackend *backend, QWidget *parent)
     : QWidget(parent)
-    , m_backend(backend)
     , m_model(new models::FailedEventModel(backend, this))
     , m_title(new QLabel(this))
     , m_table(new QTableView(this))
@@ -94,8 +93,7 @@ void FailedEventsPanel::act(bool retry)
                                         tr("Discard %Ln call(s)? Their usage will not be recorded.",
                                            "", int(ids.size()))) != QMessageBox::Yes)
         return;
-    auto reply =
-        retry ? m_backend->retryFailedEvents({ids}) : m_backend->discardFailedEvents({ids});
+    auto reply = retry ? m_model->retry(ids) : m_model->discard(ids);
     reply.then(this, [this, retry](const api::Result<api::FailedEventOutcome> &outcome) {
         if (!outcome) {
             m_status->setText(tr("Nothing was changed: %1").arg(outcome.error().message));

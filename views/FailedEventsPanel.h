@@ -41,7 +41,6 @@ private:
     QStringList selectedIds() const;
     void updateState();
 
-    backend::BillingBackend *m_backend;
     models::FailedEventModel *m_model;
     QLabel *m_title;
     QTableView *m_table;

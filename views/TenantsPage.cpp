@@ -1,7 +1,6 @@
 #include "views/TenantsPage.h"
 
 #include "models/TenantListModel.h"
-#include "services/backend/BillingBackend.h"
 #include "views/EditorPage.h"
 
 #include <QComboBox>
@@ -19,10 +18,10 @@ namespace md::views {
 
 using namespace Qt::StringLiterals;
 
-LinkAccountDialog::LinkAccountDialog(backend::BillingBackend *backend, const QStringList &tenants,
-                                     const QString &selected, QWidget *parent)
+LinkAccountDialog::LinkAccountDialog(models::TenantListModel *tenants, const QString &selected,
+                                     QWidget *parent)
     : QDialog(parent)
-    , m_backend(backend)
+    , m_tenants(tenants)
     , m_tenant(new QComboBox(this))
     , m_test(new QLineEdit(this))
     , m_live(new QLineEdit(this))
@@ -31,7 +30,7 @@ LinkAccountDialog::LinkAccountDialog(backend::BillingBackend *backend, const QSt
 {
     setWindowTitle(tr("Link processor account"));
     m_tenant->setEditable(true);
-    m_tenant->addItems(tenants);
+    m_tenant->addItems(tenants->tenantSlugs());
     m_tenant->setCurrentText(selected);
     m_test->setPlaceholderText(tr("acct_… (test environment)"));
     m_live->setPlaceholderText(tr("acct_… (live environment)"));
@@ -79,7 +78,7 @@ void LinkAccountDialog::link()
     if (const QString live = m_live->text().trimmed(); !live.isEmpty())
         request.liveAccountId = live;
     m_link->setEnabled(false);
-    m_backend->linkOrganization(request).then(
+    m_tenants->link(request).then(
         this, [this](const api::Result<api::LinkOrganizationResponse> &answer) {
             m_link->setEnabled(true);
             if (!answer) {
@@ -93,7 +92,6 @@ void LinkAccountDialog::link()
 
 TenantsPage::TenantsPage(backend::BillingBackend *backend, QWidget *parent)
     : QWidget(parent)
-    , m_backend(backend)
     , m_model(new models::TenantListModel(backend, this))
     , m_table(new QTableView(this))
     , m_status(new QLabel(this))
@@ -127,7 +125,7 @@ LinkAccountDialog *TenantsPage::linkAccount()
     const QString selected = current.isValid() && m_model->organization(current.row()).masterOrgId
                                  ? m_model->organization(current.row()).slug
                                  : m_model->tenantSlugs().value(0);
-    auto *dialog = new LinkAccountDialog(m_backend, m_model->tenantSlugs(), selected, this);
+    auto *dialog = new LinkAccountDialog(m_model, selected, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &LinkAccountDialog::linked, this, [this](const QString &message) {
         m_status->setText(message);

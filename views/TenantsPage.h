@@ -27,8 +27,8 @@ class LinkAccountDialog final : public QDialog
     Q_DISABLE_COPY_MOVE(LinkAccountDialog)
 
 public:
-    LinkAccountDialog(backend::BillingBackend *backend, const QStringList &tenants,
-                      const QString &selected, QWidget *parent = nullptr);
+    LinkAccountDialog(models::TenantListModel *tenants, const QString &selected,
+                      QWidget *parent = nullptr);
 
     QComboBox *tenant() const { return m_tenant; }
     QLineEdit *testAccount() const { return m_test; }
@@ -43,7 +43,7 @@ private:
     void check();
     void link();
 
-    backend::BillingBackend *m_backend;
+    models::TenantListModel *m_tenants;
     QComboBox *m_tenant;
     QLineEdit *m_test;
     QLineEdit *m_live;
@@ -67,7 +67,6 @@ public:
     QLabel *status() const { return m_status; }
 
 private:
-    backend::BillingBackend *m_backend;
     models::TenantListModel *m_model;
     QTableView *m_table;
     QLabel *m_status;
