@@ -104,4 +104,15 @@ QVariant ProductListModel::headerData(int section, Qt::Orientation orientation, 
     return {};
 }
 
+QFuture<api::Result<api::Product>> ProductListModel::save(const QString &productId,
+                                                          const api::UpdateProductRequest &request)
+{
+    return m_backend->updateProduct(productId, request);
+}
+
+QFuture<api::Result<api::Page<api::FeatureInfo>>> ProductListModel::features()
+{
+    return m_backend->listFeatures();
+}
+
 } // namespace md::models

@@ -3,7 +3,12 @@
 #pragma once
 
 #include "models/ListTableModel.h"
+#include "services/api/Extensions.h"
 #include "services/api/Product.h"
+#include "services/api/Result.h"
+#include "services/api/UpdateProduct.h"
+
+#include <QFuture>
 
 namespace md::backend {
 class BillingBackend;
@@ -32,6 +37,11 @@ public:
     explicit ProductListModel(backend::BillingBackend *backend, QObject *parent = nullptr);
 
     void reload();
+    // Saves a product's change (docs/api.md, "products update"); reload() after.
+    QFuture<api::Result<api::Product>> save(const QString &productId,
+                                            const api::UpdateProductRequest &request);
+    // The workspace's features, which a product's items must name.
+    QFuture<api::Result<api::Page<api::FeatureInfo>>> features();
     const api::Product &product(int row) const { return m_rows.at(row); }
     // The row of that product id, or -1.
     int rowOf(const QString &id) const;

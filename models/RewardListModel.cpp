@@ -74,4 +74,10 @@ QVariant RewardListModel::headerData(int section, Qt::Orientation orientation, i
     return {};
 }
 
+QFuture<api::Result<api::UpdateRewardResponse>>
+RewardListModel::save(const api::UpdateRewardRequest &request)
+{
+    return m_backend->updateReward(request);
+}
+
 } // namespace md::models

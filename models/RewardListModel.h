@@ -3,6 +3,10 @@
 
 #include "models/ListTableModel.h"
 #include "models/RewardEdit.h"
+#include "services/api/Result.h"
+#include "services/api/UpdateReward.h"
+
+#include <QFuture>
 
 namespace md::backend {
 class BillingBackend;
@@ -21,6 +25,8 @@ public:
     explicit RewardListModel(backend::BillingBackend *backend, QObject *parent = nullptr);
 
     void reload();
+    // Saves a reward's change (docs/api.md, "rewards.update"); reload() after.
+    QFuture<api::Result<api::UpdateRewardResponse>> save(const api::UpdateRewardRequest &request);
     const Reward &reward(int row) const { return m_rows.at(row); }
     int rowOf(const QString &id) const;
 

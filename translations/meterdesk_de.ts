@@ -2405,6 +2405,10 @@ Journal: %2</numerusform>
         <source>items[%1].feature_id: there is no feature &quot;%2&quot;</source>
         <translation>items[%1].feature_id: es gibt keine Funktion „%2“</translation>
     </message>
+    <message>
+        <source>The features could not be loaded, so items are not checked against them: %1</source>
+        <translation>Die Funktionen konnten nicht geladen werden, daher werden die Posten nicht mit ihnen abgeglichen: %1</translation>
+    </message>
 </context>
 <context>
     <name>ProductEdit</name>

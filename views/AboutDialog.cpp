@@ -1,7 +1,7 @@
 #include "views/AboutDialog.h"
 
+#include "models/WorkspaceStatus.h"
 #include "services/api/Version.h"
-#include "services/backend/BillingBackend.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -78,7 +78,8 @@ AboutDialog::AboutDialog(backend::BillingBackend *backend, QWidget *parent)
     root->addWidget(buttons);
 
     // Who answers: the connection first, then its engine's version and catalogue.
-    backend->connectionInfo().then(this, [this](const api::Result<backend::ConnectionInfo> &info) {
+    models::WorkspaceStatus status(backend);
+    status.connection().then(this, [this](const api::Result<backend::ConnectionInfo> &info) {
         if (!info) {
             m_connection->setText(tr("not known: %1").arg(info.error().message));
             return;
@@ -88,7 +89,7 @@ AboutDialog::AboutDialog(backend::BillingBackend *backend, QWidget *parent)
                       : tr("%1\nembedded engine").arg(info.value().location);
         showConnection();
     });
-    backend->about().then(this, [this](const api::Result<api::AboutInfo> &about) {
+    status.about().then(this, [this](const api::Result<api::AboutInfo> &about) {
         if (!about) {
             m_catalogue->setText(tr("not known: %1").arg(about.error().message));
             return;

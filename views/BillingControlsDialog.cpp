@@ -1,6 +1,6 @@
 #include "views/BillingControlsDialog.h"
 
-#include "services/backend/BillingBackend.h"
+#include "models/ControlsSource.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -46,10 +46,10 @@ QString word(const QTableWidget *t, int row, int column)
 
 } // namespace
 
-BillingControlsDialog::BillingControlsDialog(backend::BillingBackend *backend,
+BillingControlsDialog::BillingControlsDialog(models::ControlsSource *controls,
                                              const api::BillingControlsAnswer &now, QWidget *parent)
     : FormDialog(parent)
-    , m_backend(backend)
+    , m_controls(controls)
     , m_before(now)
     , m_tabs(new QTabWidget(this))
     , m_usage(table({tr("Feature"), tr("Limit"), tr("Per"), tr("Counted from"), tr("On")}, this))
@@ -228,7 +228,7 @@ void BillingControlsDialog::submit()
 {
     if (!m_request)
         return;
-    m_backend->updateBillingControls(*m_request)
+    m_controls->save(*m_request)
         .then(this, [this](const api::Result<api::BillingControlsAnswer> &saved) {
             if (!saved) {
                 saveFailed(saved.error().message);

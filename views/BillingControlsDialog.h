@@ -10,8 +10,8 @@
 class QTabWidget;
 class QTableWidget;
 
-namespace md::backend {
-class BillingBackend;
+namespace md::models {
+class ControlsSource;
 }
 
 namespace md::views {
@@ -22,7 +22,7 @@ class BillingControlsDialog final : public FormDialog
     Q_DISABLE_COPY_MOVE(BillingControlsDialog)
 
 public:
-    BillingControlsDialog(backend::BillingBackend *backend, const api::BillingControlsAnswer &now,
+    BillingControlsDialog(models::ControlsSource *controls, const api::BillingControlsAnswer &now,
                           QWidget *parent = nullptr);
 
     QTableWidget *usageLimits() const { return m_usage; }
@@ -46,7 +46,7 @@ private:
     void addUsageAlert(const models::BillingControlsForm::UsageAlert &alert);
     void addOverage(const models::BillingControlsForm::OverageAllowed &entry);
 
-    backend::BillingBackend *m_backend;
+    models::ControlsSource *m_controls;
     api::BillingControlsAnswer m_before;
     QTabWidget *m_tabs;
     QTableWidget *m_usage;

@@ -1,8 +1,8 @@
 #include "views/CustomerControlsTab.h"
 
 #include "models/BillingControlsEdit.h"
+#include "models/ControlsSource.h"
 #include "models/UsageAlertModel.h"
-#include "services/backend/BillingBackend.h"
 #include "views/BillingControlsDialog.h"
 
 #include <QFormLayout>
@@ -18,7 +18,7 @@ namespace md::views {
 
 CustomerControlsTab::CustomerControlsTab(backend::BillingBackend *backend, QWidget *parent)
     : QWidget(parent)
-    , m_backend(backend)
+    , m_controls(std::make_unique<models::ControlsSource>(backend))
     , m_entity(new QLineEdit(this))
     , m_summary(new QLabel(this))
     , m_edit(new QPushButton(tr("&Edit billing controls…"), this))
@@ -55,6 +55,8 @@ CustomerControlsTab::CustomerControlsTab(backend::BillingBackend *backend, QWidg
     connect(m_edit, &QPushButton::clicked, this, &CustomerControlsTab::edit);
 }
 
+CustomerControlsTab::~CustomerControlsTab() = default;
+
 void CustomerControlsTab::setCustomer(const QString &customerId)
 {
     m_customer = customerId;
@@ -70,8 +72,7 @@ void CustomerControlsTab::load()
     m_edit->setEnabled(false);
     const QString entity = m_entity->text().trimmed();
     m_summary->setText(tr("Loading…"));
-    m_backend
-        ->billingControls({m_customer, entity.isEmpty() ? std::nullopt : std::optional(entity)})
+    m_controls->read({m_customer, entity.isEmpty() ? std::nullopt : std::optional(entity)})
         .then(this, [this, request](const api::Result<api::BillingControlsAnswer> &answer) {
             if (request != m_request)
                 return;
@@ -94,7 +95,7 @@ void CustomerControlsTab::edit()
 {
     if (!m_shown)
         return;
-    auto *dialog = new BillingControlsDialog(m_backend, *m_shown, this);
+    auto *dialog = new BillingControlsDialog(m_controls.get(), *m_shown, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowModality(Qt::WindowModal);
     connect(dialog, &BillingControlsDialog::saved, this, &CustomerControlsTab::load);

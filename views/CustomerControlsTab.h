@@ -8,6 +8,8 @@
 
 #include <QWidget>
 
+#include <memory>
+
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -17,8 +19,9 @@ namespace md::backend {
 class BillingBackend;
 }
 namespace md::models {
+class ControlsSource;
 class UsageAlertModel;
-}
+} // namespace md::models
 
 namespace md::views {
 
@@ -29,6 +32,7 @@ class CustomerControlsTab final : public QWidget
 
 public:
     explicit CustomerControlsTab(backend::BillingBackend *backend, QWidget *parent = nullptr);
+    ~CustomerControlsTab() override;
 
     void setCustomer(const QString &customerId);
     QLineEdit *entityEdit() const { return m_entity; }
@@ -41,7 +45,7 @@ public:
 private:
     void load();
 
-    backend::BillingBackend *m_backend;
+    std::unique_ptr<models::ControlsSource> m_controls;
     QString m_customer;
     std::optional<api::BillingControlsAnswer> m_shown;
     quint64 m_request = 0;

@@ -4,7 +4,7 @@
 #include "models/ImportJournal.h"
 #include "models/ImportPreviewModel.h"
 #include "models/ImportRunner.h"
-#include "services/backend/BillingBackend.h"
+#include "models/WorkspaceStatus.h"
 #include "views/ImportCommitPage.h"
 #include "views/ImportMappingPage.h"
 #include "views/ImportPreviewPage.h"
@@ -36,13 +36,14 @@ ImportWizard::ImportWizard(backend::BillingBackend *backend, QWidget *parent)
     setPage(CommitPage, new ImportCommitPage(this));
     setPage(ReportPage, new ImportReportPage(this));
 
-    backend->connectionInfo().then(this, [this](const api::Result<backend::ConnectionInfo> &info) {
-        if (!info)
-            return;
-        const backend::ConnectionInfo &c = info.value();
-        m_target = u"%1 %2 (%3, %4)"_s.arg(c.kind, c.location, c.orgSlug, c.environment);
-        Q_EMIT targetKnown();
-    });
+    models::WorkspaceStatus(backend).connection().then(
+        this, [this](const api::Result<backend::ConnectionInfo> &info) {
+            if (!info)
+                return;
+            const backend::ConnectionInfo &c = info.value();
+            m_target = u"%1 %2 (%3, %4)"_s.arg(c.kind, c.location, c.orgSlug, c.environment);
+            Q_EMIT targetKnown();
+        });
     connect(m_runner, &models::ImportRunner::finished, this, [this] {
         if (m_closeWhenStopped)
             QWizard::reject();

@@ -1,7 +1,7 @@
 #include "views/MainWindow.h"
 
 #include "models/BalanceFilter.h"
-#include "services/backend/BillingBackend.h"
+#include "models/WorkspaceStatus.h"
 #include "views/AboutDialog.h"
 #include "views/BalancesPage.h"
 #include "views/CommandPalette.h"
@@ -236,7 +236,7 @@ void MainWindow::showPage(int index)
 
 void MainWindow::connectionReady()
 {
-    m_backend->connectionInfo().then(
+    models::WorkspaceStatus(m_backend).connection().then(
         this, [this](const api::Result<backend::ConnectionInfo> &info) {
             if (!info) {
                 connectionFailed(info.error().message);
@@ -261,15 +261,16 @@ void MainWindow::connectionReady()
 void MainWindow::updateQueueCount()
 {
     m_queuePoll->start();
-    m_backend->about().then(this, [this](const api::Result<api::AboutInfo> &about) {
-        const qint64 failed = about ? about.value().trackQueue.failed : 0;
-        m_failedLabel->setVisible(failed > 0);
-        m_failedLabel->setText(
-            tr("<a href=\"failed\" style=\"color:#c62828\">%Ln failed event(s)</a>", "",
-               int(std::min<qint64>(failed, INT_MAX))));
-        m_failedLabel->setToolTip(
-            tr("Calls accepted with the async flag that could not be applied: see Usage"));
-    });
+    models::WorkspaceStatus(m_backend).about().then(
+        this, [this](const api::Result<api::AboutInfo> &about) {
+            const qint64 failed = about ? about.value().trackQueue.failed : 0;
+            m_failedLabel->setVisible(failed > 0);
+            m_failedLabel->setText(
+                tr("<a href=\"failed\" style=\"color:#c62828\">%Ln failed event(s)</a>", "",
+                   int(std::min<qint64>(failed, INT_MAX))));
+            m_failedLabel->setToolTip(
+                tr("Calls accepted with the async flag that could not be applied: see Usage"));
+        });
 }
 
 void MainWindow::refreshPages()

@@ -1,7 +1,6 @@
 #include "views/PriceCallDialog.h"
 
 #include "models/AmountFormat.h"
-#include "services/backend/BillingBackend.h"
 
 #include <QComboBox>
 #include <QCompleter>
@@ -32,7 +31,7 @@ QString money(const api::Decimal &amount)
 
 PriceCallDialog::PriceCallDialog(backend::BillingBackend *backend, QWidget *parent)
     : QDialog(parent)
-    , m_backend(backend)
+    , m_pricer(backend)
     , m_model(new QComboBox(this))
     , m_customer(new QLineEdit(this))
     , m_pools(new QTableWidget(0, 4, this))
@@ -92,19 +91,18 @@ PriceCallDialog::PriceCallDialog(backend::BillingBackend *backend, QWidget *pare
     connect(m_model, &QComboBox::currentTextChanged, m_debounce, qOverload<>(&QTimer::start));
     connect(m_customer, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
 
-    m_backend->listModels().then(
-        this, [this](const api::Result<api::Page<api::ModelInfo>> &models) {
-            if (!models) {
-                m_result->setText(
-                    tr("The model catalogue could not be read: %1").arg(models.error().message));
-                return;
-            }
-            const QString current = m_model->currentText();
-            const QSignalBlocker blocker(m_model);
-            for (const api::ModelInfo &model : models.value().list)
-                m_model->addItem(model.id);
-            m_model->setEditText(current);
-        });
+    m_pricer.models().then(this, [this](const api::Result<api::Page<api::ModelInfo>> &models) {
+        if (!models) {
+            m_result->setText(
+                tr("The model catalogue could not be read: %1").arg(models.error().message));
+            return;
+        }
+        const QString current = m_model->currentText();
+        const QSignalBlocker blocker(m_model);
+        for (const api::ModelInfo &model : models.value().list)
+            m_model->addItem(model.id);
+        m_model->setEditText(current);
+    });
 }
 
 void PriceCallDialog::setCustomer(const QString &customerId)
@@ -153,19 +151,19 @@ void PriceCallDialog::requestQuote()
         m_result->setText(tr("Pick a model: provider/model, as the catalogue lists it."));
         return;
     }
-    m_backend->priceCall(request()).then(
-        this, [this, generation](const api::Result<api::CallQuote> &quote) {
-            if (generation != m_generation)
-                return; // the inputs changed meanwhile
-            if (!quote) {
-                m_quote.reset();
-                m_pools->setRowCount(0);
-                m_result->setText(quote.error().message);
-                Q_EMIT quoted();
-                return;
-            }
-            showQuote(quote.value());
-        });
+    m_pricer.quote(request()).then(this,
+                                   [this, generation](const api::Result<api::CallQuote> &quote) {
+                                       if (generation != m_generation)
+                                           return; // the inputs changed meanwhile
+                                       if (!quote) {
+                                           m_quote.reset();
+                                           m_pools->setRowCount(0);
+                                           m_result->setText(quote.error().message);
+                                           Q_EMIT quoted();
+                                           return;
+                                       }
+                                       showQuote(quote.value());
+                                   });
 }
 
 void PriceCallDialog::showQuote(const api::CallQuote &quote)
@@ -211,8 +209,8 @@ void PriceCallDialog::record()
                                        call.customerId)) != QMessageBox::Yes)
         return;
     m_record->setEnabled(false);
-    m_backend->trackTokens(call).then(this, [this, customer = call.customerId](
-                                                const api::Result<api::TrackTokensResponse> &done) {
+    m_pricer.track(call).then(this, [this, customer = call.customerId](
+                                        const api::Result<api::TrackTokensResponse> &done) {
         if (!done) {
             m_result->setText(tr("Not recorded: %1").arg(done.error().message));
             m_record->setEnabled(true);

@@ -3,6 +3,7 @@
 // customer's AI credit system), before optionally recording it for them.
 #pragma once
 
+#include "models/CallPricer.h"
 #include "services/api/Extensions.h"
 #include "services/api/TrackTokens.h"
 
@@ -48,7 +49,7 @@ private:
     void showQuote(const api::CallQuote &quote);
     void record();
 
-    backend::BillingBackend *m_backend;
+    models::CallPricer m_pricer;
     QComboBox *m_model;
     QLineEdit *m_customer;
     QList<QSpinBox *> m_tokens;

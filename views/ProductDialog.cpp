@@ -1,6 +1,6 @@
 #include "views/ProductDialog.h"
 
-#include "services/backend/BillingBackend.h"
+#include "models/ProductListModel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -43,10 +43,10 @@ QString comboWord(const QTableWidget *table, int row, int column)
 
 } // namespace
 
-ProductDialog::ProductDialog(backend::BillingBackend *backend, const api::Product &product,
+ProductDialog::ProductDialog(models::ProductListModel *products, const api::Product &product,
                              QWidget *parent)
     : FormDialog(parent)
-    , m_backend(backend)
+    , m_products(products)
     , m_before(product)
     , m_id(new QLineEdit(product.id, this))
     , m_name(new QLineEdit(product.name, this))
@@ -140,9 +140,11 @@ ProductDialog::ProductDialog(backend::BillingBackend *backend, const api::Produc
     connect(m_trialDuration, &QComboBox::currentIndexChanged, this, &ProductDialog::check);
     connect(m_items, &QTableWidget::itemChanged, this, &ProductDialog::check);
 
-    m_backend->listFeatures().then(this, [this](const api::Result<api::Page<api::FeatureInfo>> &f) {
+    m_products->features().then(this, [this](const api::Result<api::Page<api::FeatureInfo>> &f) {
         if (!f)
-            return;
+            return saveFailed(
+                tr("The features could not be loaded, so items are not checked against them: %1")
+                    .arg(f.error().message));
         for (const api::FeatureInfo &feature : f.value().list)
             m_features.insert(feature.id);
         check();
@@ -245,7 +247,7 @@ void ProductDialog::submit()
 {
     if (!m_request)
         return;
-    m_backend->updateProduct(m_before.id, *m_request)
+    m_products->save(m_before.id, *m_request)
         .then(this, [this](const api::Result<api::Product> &saved) {
             if (!saved) {
                 saveFailed(saved.error().message);

@@ -15,8 +15,8 @@ class QLineEdit;
 class QSpinBox;
 class QTableWidget;
 
-namespace md::backend {
-class BillingBackend;
+namespace md::models {
+class ProductListModel;
 }
 
 namespace md::views {
@@ -39,7 +39,7 @@ public:
         ItemColumnCount
     };
 
-    ProductDialog(backend::BillingBackend *backend, const api::Product &product,
+    ProductDialog(models::ProductListModel *products, const api::Product &product,
                   QWidget *parent = nullptr);
 
     QLineEdit *nameEdit() const { return m_name; }
@@ -58,7 +58,7 @@ private:
     void addItemRow(const models::ProductForm::Item &item);
     void markProblem(const QString &problem);
 
-    backend::BillingBackend *m_backend;
+    models::ProductListModel *m_products;
     api::Product m_before;
     QSet<QString> m_features; // known feature ids, once read
     QLineEdit *m_id;

@@ -2,7 +2,6 @@
 
 #include "models/ProductEdit.h"
 #include "models/ProductListModel.h"
-#include "services/backend/BillingBackend.h"
 #include "views/ProductDialog.h"
 
 #include <QLabel>
@@ -13,7 +12,6 @@ namespace md::views {
 ProductsPage::ProductsPage(backend::BillingBackend *backend, QWidget *parent)
     : EditorPage(new models::ProductListModel(backend), tr("Products could not be read: %1"),
                  parent)
-    , m_backend(backend)
     , m_model(static_cast<models::ProductListModel *>(table()->model()))
 {
     table()->setObjectName(QStringLiteral("productTable"));
@@ -29,7 +27,7 @@ ProductDialog *ProductsPage::editSelected()
     const QModelIndex current = table()->currentIndex();
     if (!current.isValid())
         return nullptr;
-    auto *dialog = new ProductDialog(m_backend, m_model->product(current.row()), this);
+    auto *dialog = new ProductDialog(m_model, m_model->product(current.row()), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ProductDialog::saved, this,
             [this](const api::Product &before, const api::Product &after) {
@@ -46,7 +44,7 @@ void ProductsPage::undo()
     if (!m_lastChange)
         return;
     const auto [before, after] = *m_lastChange;
-    m_backend->updateProduct(after.id, models::ProductEdit::undo(before, after))
+    m_model->save(after.id, models::ProductEdit::undo(before, after))
         .then(this, [this, id = before.id](const api::Result<api::Product> &result) {
             if (result)
                 m_lastChange.reset();

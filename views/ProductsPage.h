@@ -34,7 +34,6 @@ protected:
     void undo() override;
 
 private:
-    backend::BillingBackend *m_backend;
     models::ProductListModel *m_model;
     std::optional<std::pair<api::Product, api::Product>> m_lastChange; // before, after
 };

@@ -1,6 +1,6 @@
 #include "views/RewardDialog.h"
 
-#include "services/backend/BillingBackend.h"
+#include "models/RewardListModel.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -57,10 +57,10 @@ QSpinBox *spin(qint64 value, int minimum, QWidget *parent)
 
 } // namespace
 
-RewardDialog::RewardDialog(backend::BillingBackend *backend, const models::Reward &reward,
+RewardDialog::RewardDialog(models::RewardListModel *rewards, const models::Reward &reward,
                            QWidget *parent)
     : FormDialog(parent)
-    , m_backend(backend)
+    , m_rewards(rewards)
     , m_before(reward)
     , m_coupon(std::holds_alternative<api::CouponRecord>(reward))
     , m_name(new QLineEdit(this))
@@ -187,7 +187,7 @@ void RewardDialog::submit()
 {
     if (!m_request)
         return;
-    m_backend->updateReward(*m_request)
+    m_rewards->save(*m_request)
         .then(this, [this](const api::Result<api::UpdateRewardResponse> &saved) {
             if (!saved) {
                 saveFailed(saved.error().message);

@@ -9,8 +9,8 @@
 class QLineEdit;
 class QTableWidget;
 
-namespace md::backend {
-class BillingBackend;
+namespace md::models {
+class RewardListModel;
 }
 
 namespace md::views {
@@ -21,7 +21,7 @@ class RewardDialog final : public FormDialog
     Q_DISABLE_COPY_MOVE(RewardDialog)
 
 public:
-    RewardDialog(backend::BillingBackend *backend, const models::Reward &reward,
+    RewardDialog(models::RewardListModel *rewards, const models::Reward &reward,
                  QWidget *parent = nullptr);
 
     QLineEdit *nameEdit() const { return m_name; }
@@ -42,7 +42,7 @@ private:
     void addGrantRow(const models::RewardForm::Grant &grant);
     void addCodeRow(const models::RewardForm::Code &code);
 
-    backend::BillingBackend *m_backend;
+    models::RewardListModel *m_rewards;
     models::Reward m_before;
     bool m_coupon;
     QLineEdit *m_name;

@@ -1,7 +1,6 @@
 #include "views/RewardsPage.h"
 
 #include "models/RewardListModel.h"
-#include "services/backend/BillingBackend.h"
 #include "views/RewardDialog.h"
 
 #include <QLabel>
@@ -11,7 +10,6 @@ namespace md::views {
 
 RewardsPage::RewardsPage(backend::BillingBackend *backend, QWidget *parent)
     : EditorPage(new models::RewardListModel(backend), tr("Rewards could not be read: %1"), parent)
-    , m_backend(backend)
     , m_model(static_cast<models::RewardListModel *>(table()->model()))
 {}
 
@@ -25,7 +23,7 @@ RewardDialog *RewardsPage::editSelected()
     const QModelIndex current = table()->currentIndex();
     if (!current.isValid())
         return nullptr;
-    auto *dialog = new RewardDialog(m_backend, m_model->reward(current.row()), this);
+    auto *dialog = new RewardDialog(m_model, m_model->reward(current.row()), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &RewardDialog::saved, this,
             [this](const models::Reward &before, const models::Reward &after) {
@@ -42,7 +40,7 @@ void RewardsPage::undo()
     if (!m_lastChange)
         return;
     const auto [before, after] = *m_lastChange;
-    m_backend->updateReward(models::RewardEdit::undo(before, after))
+    m_model->save(models::RewardEdit::undo(before, after))
         .then(this, [this, id = models::RewardEdit::id(before)](
                         const api::Result<api::UpdateRewardResponse> &result) {
             if (result)

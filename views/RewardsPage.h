@@ -34,7 +34,6 @@ protected:
     void undo() override;
 
 private:
-    backend::BillingBackend *m_backend;
     models::RewardListModel *m_model;
     std::optional<std::pair<models::Reward, models::Reward>> m_lastChange; // before, after
 };
