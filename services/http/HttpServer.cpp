@@ -70,12 +70,26 @@ public:
             thread.join();
     }
 
+    // A handler that throws (an Asio call without an error code, say) must
+    // cost one connection, not the server: log it and go on serving.
+    void run()
+    {
+        for (;;) {
+            try {
+                m_io.run();
+                return;
+            } catch (const std::exception &error) {
+                qCritical("a network handler failed (%s); serving on", error.what());
+            }
+        }
+    }
+
     void startThreads()
     {
         if (!m_threads.empty())
             return;
         for (int i = 0; i < NetworkThreads; ++i)
-            m_threads.emplace_back([this] { m_io.run(); });
+            m_threads.emplace_back([this] { run(); });
     }
 
     void accept(tcp::acceptor &acceptor)

@@ -93,7 +93,10 @@ template <class Stream> void HttpSession<Stream>::armDeadline(std::chrono::secon
 
 template <class Stream> void HttpSession<Stream>::start()
 {
-    tcp().socket().set_option(asio::ip::tcp::no_delay(true));
+    // A connection its client reset before it was accepted refuses options;
+    // the read that follows fails and closes it.
+    beast::error_code ignored;
+    tcp().socket().set_option(asio::ip::tcp::no_delay(true), ignored);
     if constexpr (IsTls) {
         m_phase = Phase::Handshake;
         tcp().expires_after(m_shared->limits.headerTimeout);

@@ -151,7 +151,17 @@ private Q_SLOTS:
         const QByteArray log = starved.process().readAllStandardError();
         QCOMPARE(log.count("accepting a connection failed"), 1);
         flood.clear();
-        QTRY_COMPARE_WITH_TIMEOUT(oneCall(port), 200, 30000);
+        // Should it ever fail again, the message says how the server ended.
+        const auto how = [&]() -> QString {
+            QProcess &process = starved.process();
+            QString state =
+                process.state() == QProcess::Running
+                    ? u"running; "_s
+                    : u"exited %1 (%2); "_s.arg(process.exitCode()).arg(int(process.exitStatus()));
+            state += QString::fromUtf8(process.readAllStandardError());
+            return state;
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(oneCall(port) == 200, qPrintable(how()), 30000);
         QCOMPARE(starved.stop(), 0);
     }
 
