@@ -1,7 +1,9 @@
 // The tables a workspace file fills, in foreign-key order, each with the
-// columns a loaded row carries. WorkspaceLoader inserts by it, and
-// tst_workspace checks it against the schema the migrations build, so a
-// column added to one and not the other is found at once.
+// columns a loaded row carries. WorkspaceLoader inserts by it; tst_workspace
+// checks it against the schema the migrations build, and checks that a dump
+// loaded elsewhere gives back every one of these columns (what
+// WorkspaceDumper writes), so a column added to one and not the others is
+// found at once.
 #pragma once
 
 #include <QList>
