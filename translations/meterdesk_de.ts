@@ -1926,6 +1926,10 @@ Journal: %2</numerusform>
         <source>Stop the dry run?</source>
         <translation>Den Probelauf anhalten?</translation>
     </message>
+    <message>
+        <source>this connection (who it is could not be read: %1)</source>
+        <translation>diese Verbindung (wer sie ist, konnte nicht gelesen werden: %1)</translation>
+    </message>
 </context>
 <context>
     <name>LinkAccountDialog</name>
@@ -2166,6 +2170,10 @@ Journal: %2</numerusform>
     <message>
         <source>Your saved views could not be restored: %1</source>
         <translation>Ihre gespeicherten Ansichten konnten nicht wiederhergestellt werden: %1</translation>
+    </message>
+    <message>
+        <source>The track queue could not be read: %1</source>
+        <translation>Die Warteschlange der Aufrufe konnte nicht gelesen werden: %1</translation>
     </message>
 </context>
 <context>

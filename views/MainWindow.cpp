@@ -263,7 +263,12 @@ void MainWindow::updateQueueCount()
     m_queuePoll->start();
     models::WorkspaceStatus(m_backend).about().then(
         this, [this](const api::Result<api::AboutInfo> &about) {
-            const qint64 failed = about ? about.value().trackQueue.failed : 0;
+            if (!about) {
+                statusBar()->showMessage(
+                    tr("The track queue could not be read: %1").arg(about.error().message), 10000);
+                return;
+            }
+            const qint64 failed = about.value().trackQueue.failed;
             m_failedLabel->setVisible(failed > 0);
             m_failedLabel->setText(
                 tr("<a href=\"failed\" style=\"color:#c62828\">%Ln failed event(s)</a>", "",
