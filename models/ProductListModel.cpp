@@ -1,5 +1,7 @@
 #include "models/ProductListModel.h"
 
+#include "models/ProductEdit.h"
+
 #include "services/backend/BillingBackend.h"
 
 #include <QHash>
@@ -9,7 +11,7 @@ namespace md::models {
 using namespace Qt::StringLiterals;
 
 ProductListModel::ProductListModel(backend::BillingBackend *backend, QObject *parent)
-    : ListTableModel(ColumnCount, parent)
+    : EditableListModel(ColumnCount, parent)
     , m_backend(backend)
 {}
 
@@ -113,6 +115,25 @@ QFuture<api::Result<api::Product>> ProductListModel::save(const QString &product
 QFuture<api::Result<api::Page<api::FeatureInfo>>> ProductListModel::features()
 {
     return m_backend->listFeatures();
+}
+
+void ProductListModel::remember(const api::Product &before, const api::Product &after)
+{
+    m_lastChange = {before, after};
+}
+
+QFuture<api::Result<QString>> ProductListModel::undoLast()
+{
+    if (!m_lastChange)
+        return nothingToUndo();
+    const auto [before, after] = *m_lastChange;
+    return save(after.id, ProductEdit::undo(before, after))
+        .then(this, [this, id = before.id](const api::Result<api::Product> &undone) {
+            if (!undone)
+                return api::Result<QString>(undone.error());
+            m_lastChange.reset();
+            return api::Result<QString>(id);
+        });
 }
 
 } // namespace md::models

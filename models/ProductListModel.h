@@ -2,7 +2,7 @@
 // listProducts; reload() after a change.
 #pragma once
 
-#include "models/ListTableModel.h"
+#include "models/EditableListModel.h"
 #include "services/api/Extensions.h"
 #include "services/api/Product.h"
 #include "services/api/Result.h"
@@ -16,7 +16,7 @@ class BillingBackend;
 
 namespace md::models {
 
-class ProductListModel final : public ListTableModel
+class ProductListModel final : public EditableListModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ProductListModel)
@@ -36,12 +36,15 @@ public:
 
     explicit ProductListModel(backend::BillingBackend *backend, QObject *parent = nullptr);
 
-    void reload();
+    void reload() override;
     // Saves a product's change (docs/api.md, "products update"); reload() after.
     QFuture<api::Result<api::Product>> save(const QString &productId,
                                             const api::UpdateProductRequest &request);
     // The workspace's features, which a product's items must name.
     QFuture<api::Result<api::Page<api::FeatureInfo>>> features();
+    // A save went through: `before` is what undoLast() writes back.
+    void remember(const api::Product &before, const api::Product &after);
+    QFuture<api::Result<QString>> undoLast() override;
     const api::Product &product(int row) const { return m_rows.at(row); }
     // The row of that product id, or -1.
     int rowOf(const QString &id) const;
@@ -54,6 +57,7 @@ public:
 private:
     backend::BillingBackend *m_backend;
     QList<api::Product> m_rows;
+    std::optional<std::pair<api::Product, api::Product>> m_lastChange; // before, after
 };
 
 } // namespace md::models

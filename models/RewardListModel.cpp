@@ -7,7 +7,7 @@ namespace md::models {
 using namespace Qt::StringLiterals;
 
 RewardListModel::RewardListModel(backend::BillingBackend *backend, QObject *parent)
-    : ListTableModel(ColumnCount, parent)
+    : EditableListModel(ColumnCount, parent)
     , m_backend(backend)
 {}
 
@@ -78,6 +78,26 @@ QFuture<api::Result<api::UpdateRewardResponse>>
 RewardListModel::save(const api::UpdateRewardRequest &request)
 {
     return m_backend->updateReward(request);
+}
+
+void RewardListModel::remember(const Reward &before, const Reward &after)
+{
+    m_lastChange = {before, after};
+}
+
+QFuture<api::Result<QString>> RewardListModel::undoLast()
+{
+    if (!m_lastChange)
+        return nothingToUndo();
+    const auto [before, after] = *m_lastChange;
+    return save(RewardEdit::undo(before, after))
+        .then(this, [this, id = RewardEdit::id(before)](
+                        const api::Result<api::UpdateRewardResponse> &undone) {
+            if (!undone)
+                return api::Result<QString>(undone.error());
+            m_lastChange.reset();
+            return api::Result<QString>(id);
+        });
 }
 
 } // namespace md::models

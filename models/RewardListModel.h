@@ -1,7 +1,7 @@
 // The Rewards page's table: coupons and feature grants with their promo codes.
 #pragma once
 
-#include "models/ListTableModel.h"
+#include "models/EditableListModel.h"
 #include "models/RewardEdit.h"
 #include "services/api/Result.h"
 #include "services/api/UpdateReward.h"
@@ -14,7 +14,7 @@ class BillingBackend;
 
 namespace md::models {
 
-class RewardListModel final : public ListTableModel
+class RewardListModel final : public EditableListModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(RewardListModel)
@@ -24,9 +24,12 @@ public:
 
     explicit RewardListModel(backend::BillingBackend *backend, QObject *parent = nullptr);
 
-    void reload();
+    void reload() override;
     // Saves a reward's change (docs/api.md, "rewards.update"); reload() after.
     QFuture<api::Result<api::UpdateRewardResponse>> save(const api::UpdateRewardRequest &request);
+    // A save went through: `before` is what undoLast() writes back.
+    void remember(const Reward &before, const Reward &after);
+    QFuture<api::Result<QString>> undoLast() override;
     const Reward &reward(int row) const { return m_rows.at(row); }
     int rowOf(const QString &id) const;
 
@@ -38,6 +41,7 @@ public:
 private:
     backend::BillingBackend *m_backend;
     QList<Reward> m_rows;
+    std::optional<std::pair<Reward, Reward>> m_lastChange; // before, after
 };
 
 } // namespace md::models

@@ -1142,6 +1142,13 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>EditableListModel</name>
+    <message>
+        <source>There is no change to undo.</source>
+        <translation>Es gibt keine Änderung zum Rückgängigmachen.</translation>
+    </message>
+</context>
+<context>
     <name>EditorPage</name>
     <message>
         <source>&amp;Undo last change</source>
@@ -1154,6 +1161,10 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>The change was not undone: %1</source>
         <translation>Die Änderung wurde nicht rückgängig gemacht: %1</translation>
+    </message>
+    <message>
+        <source>Undid the last change to %1.</source>
+        <translation>Letzte Änderung an %1 rückgängig gemacht.</translation>
     </message>
 </context>
 <context>
@@ -2558,10 +2569,6 @@ Journal: %2</numerusform>
         <source>Saved %1 (version %2).</source>
         <translation>%1 gespeichert (Version %2).</translation>
     </message>
-    <message>
-        <source>Undid the last change to %1.</source>
-        <translation>Letzte Änderung an %1 rückgängig gemacht.</translation>
-    </message>
 </context>
 <context>
     <name>RewardDialog</name>
@@ -2733,10 +2740,6 @@ Journal: %2</numerusform>
     <message>
         <source>Saved %1.</source>
         <translation>%1 gespeichert.</translation>
-    </message>
-    <message>
-        <source>Undid the last change to %1.</source>
-        <translation>Letzte Änderung an %1 rückgängig gemacht.</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,6 @@
 #include "views/EditorPage.h"
 
-#include "models/ListTableModel.h"
+#include "models/EditableListModel.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -21,8 +21,10 @@ void EditorPage::setUpTable(QTableView *table)
     table->verticalHeader()->hide();
 }
 
-EditorPage::EditorPage(models::ListTableModel *model, const QString &readProblem, QWidget *parent)
+EditorPage::EditorPage(models::EditableListModel *model, const QString &readProblem,
+                       QWidget *parent)
     : QWidget(parent)
+    , m_model(model)
     , m_table(new QTableView(this))
     , m_undo(new QPushButton(tr("&Undo last change"), this))
     , m_status(new QLabel(this))
@@ -68,10 +70,14 @@ void EditorPage::saved(const QString &message)
     m_status->setText(message);
 }
 
-void EditorPage::undone(const QString &error, const QString &message)
+void EditorPage::undo()
 {
-    m_undo->setEnabled(!error.isEmpty());
-    m_status->setText(error.isEmpty() ? message : tr("The change was not undone: %1").arg(error));
+    m_model->undoLast().then(this, [this](const api::Result<QString> &undone) {
+        m_undo->setEnabled(!undone);
+        m_status->setText(undone ? tr("Undid the last change to %1.").arg(undone.value())
+                                 : tr("The change was not undone: %1").arg(undone.error().message));
+        m_model->reload();
+    });
 }
 
 } // namespace md::views

@@ -9,7 +9,7 @@ class QPushButton;
 class QTableView;
 
 namespace md::models {
-class ListTableModel;
+class EditableListModel;
 }
 
 namespace md::views {
@@ -30,16 +30,16 @@ public:
 protected:
     // Takes `model` over; `readProblem` ("Products could not be read: %1")
     // is shown when reading the rows fails.
-    EditorPage(models::ListTableModel *model, const QString &readProblem, QWidget *parent);
+    EditorPage(models::EditableListModel *model, const QString &readProblem, QWidget *parent);
     // Opens the form on the current row.
     virtual void edit() = 0;
-    virtual void undo() = 0;
-    // A save went through: its undo is offered.
+    // A save went through (the model remembers it): its undo is offered.
     void saved(const QString &message);
-    // The undo went through (no error) or did not.
-    void undone(const QString &error, const QString &message);
 
 private:
+    void undo();
+
+    models::EditableListModel *m_model;
     QTableView *m_table;
     QPushButton *m_undo;
     QLabel *m_status;

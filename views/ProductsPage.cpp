@@ -31,27 +31,12 @@ ProductDialog *ProductsPage::editSelected()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ProductDialog::saved, this,
             [this](const api::Product &before, const api::Product &after) {
-                m_lastChange = {before, after};
+                m_model->remember(before, after);
                 saved(tr("Saved %1 (version %2).").arg(after.id).arg(after.version));
                 refresh();
             });
     dialog->open();
     return dialog;
-}
-
-void ProductsPage::undo()
-{
-    if (!m_lastChange)
-        return;
-    const auto [before, after] = *m_lastChange;
-    m_model->save(after.id, models::ProductEdit::undo(before, after))
-        .then(this, [this, id = before.id](const api::Result<api::Product> &result) {
-            if (result)
-                m_lastChange.reset();
-            undone(result ? QString() : result.error().message,
-                   tr("Undid the last change to %1.").arg(id));
-            refresh();
-        });
 }
 
 } // namespace md::views

@@ -31,11 +31,9 @@ public:
 
 protected:
     void edit() override { editSelected(); }
-    void undo() override;
 
 private:
     models::ProductListModel *m_model;
-    std::optional<std::pair<api::Product, api::Product>> m_lastChange; // before, after
 };
 
 } // namespace md::views

@@ -27,28 +27,12 @@ RewardDialog *RewardsPage::editSelected()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &RewardDialog::saved, this,
             [this](const models::Reward &before, const models::Reward &after) {
-                m_lastChange = {before, after};
+                m_model->remember(before, after);
                 saved(tr("Saved %1.").arg(models::RewardEdit::id(after)));
                 refresh();
             });
     dialog->open();
     return dialog;
-}
-
-void RewardsPage::undo()
-{
-    if (!m_lastChange)
-        return;
-    const auto [before, after] = *m_lastChange;
-    m_model->save(models::RewardEdit::undo(before, after))
-        .then(this, [this, id = models::RewardEdit::id(before)](
-                        const api::Result<api::UpdateRewardResponse> &result) {
-            if (result)
-                m_lastChange.reset();
-            undone(result ? QString() : result.error().message,
-                   tr("Undid the last change to %1.").arg(id));
-            refresh();
-        });
 }
 
 } // namespace md::views

@@ -31,11 +31,9 @@ public:
 
 protected:
     void edit() override { editSelected(); }
-    void undo() override;
 
 private:
     models::RewardListModel *m_model;
-    std::optional<std::pair<models::Reward, models::Reward>> m_lastChange; // before, after
 };
 
 } // namespace md::views
