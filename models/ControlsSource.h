@@ -17,7 +17,8 @@ public:
     {
         return m_backend->billingControls(owner);
     }
-    backend::Reply<api::BillingControlsAnswer> save(const api::UpdateBillingControlsRequest &request)
+    backend::Reply<api::BillingControlsAnswer>
+    save(const api::UpdateBillingControlsRequest &request)
     {
         return m_backend->updateBillingControls(request);
     }

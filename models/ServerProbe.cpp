@@ -8,7 +8,7 @@ ServerProbe::ServerProbe() = default;
 ServerProbe::~ServerProbe() = default;
 
 QFuture<api::Result<backend::ConnectionInfo>> ServerProbe::probe(const QUrl &server,
-                                                                  const QString &apiKey)
+                                                                 const QString &apiKey)
 {
     remote::RemoteBackend::Options options;
     options.timeoutMs = 10000; // a person is waiting on the button

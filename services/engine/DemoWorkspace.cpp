@@ -111,9 +111,9 @@ private:
         // Plan mix: mostly starter and pro, a few free and enterprise.
         const int roll = int(m_random.bounded(100));
         const DemoCatalogue::Plan &plan = DemoCatalogue::plans().at(!paying     ? 0
-                                                     : roll < 45 ? 1
-                                                     : roll < 85 ? 2
-                                                                 : 3);
+                                                                    : roll < 45 ? 1
+                                                                    : roll < 85 ? 2
+                                                                                : 3);
         const bool expiredPlan = chance(8);
         const QString cpId = u"cp_%1_%2"_s.arg(env).arg(index + 1);
         const qint64 started = createdAt + Day;
