@@ -17,6 +17,11 @@ public:
     backend::Reply<backend::ConnectionInfo> connection() { return m_backend->connectionInfo(); }
     backend::Reply<api::AboutInfo> about() { return m_backend->about(); }
 
+    // The connection in a few words for the status bar ("Workspace demo.db
+    // on this computer", "PostgreSQL database billing on db1", "Server
+    // api.example.com"); the full location goes in a tooltip.
+    static QString inWords(const backend::ConnectionInfo &connection);
+
 private:
     backend::BillingBackend *m_backend;
 };

@@ -2076,10 +2076,6 @@ Journal: %2</numerusform>
         <translation>Meterdesk: %1 (%2)</translation>
     </message>
     <message>
-        <source>● %1 %2</source>
-        <translation>● %1 %2</translation>
-    </message>
-    <message>
         <source> LIVE </source>
         <translation> LIVE </translation>
     </message>
@@ -2185,6 +2181,10 @@ Journal: %2</numerusform>
     <message>
         <source>The track queue could not be read: %1</source>
         <translation>Die Warteschlange der Aufrufe konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>● %1</source>
+        <translation>● %1</translation>
     </message>
 </context>
 <context>
@@ -3002,6 +3002,21 @@ Journal: %2</numerusform>
             <numerusform>%Ln Ereignis</numerusform>
             <numerusform>%Ln Ereignisse</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>WorkspaceStatus</name>
+    <message>
+        <source>Server %1</source>
+        <translation>Server %1</translation>
+    </message>
+    <message>
+        <source>PostgreSQL database %1 on %2</source>
+        <translation>PostgreSQL-Datenbank %1 auf %2</translation>
+    </message>
+    <message>
+        <source>Workspace %1 on this computer</source>
+        <translation>Arbeitsbereich %1 auf diesem Computer</translation>
     </message>
 </context>
 <context>

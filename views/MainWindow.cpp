@@ -245,7 +245,8 @@ void MainWindow::connectionReady()
             const backend::ConnectionInfo &c = info.value();
             const bool live = c.environment == QLatin1StringView("live");
             setWindowTitle(tr("Meterdesk: %1 (%2)").arg(c.orgSlug, c.kind));
-            m_connectionLabel->setText(tr("● %1 %2").arg(c.kind, c.location));
+            m_connectionLabel->setText(tr("● %1").arg(models::WorkspaceStatus::inWords(c)));
+            m_connectionLabel->setToolTip(c.location);
             m_environmentBadge->setText(live ? tr(" LIVE ") : tr(" TEST "));
             // Test and live must never be confused: a coloured badge.
             m_environmentBadge->setStyleSheet(

@@ -1,0 +1,28 @@
+#include "models/WorkspaceStatus.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QUrl>
+
+namespace md::models {
+
+using namespace Qt::StringLiterals;
+
+QString WorkspaceStatus::inWords(const backend::ConnectionInfo &connection)
+{
+    const auto tr = [](const char *text) {
+        return QCoreApplication::translate("WorkspaceStatus", text);
+    };
+    const QUrl url(connection.location);
+    if (connection.kind == QLatin1StringView("remote")) {
+        const QString host =
+            url.port() > 0 ? u"%1:%2"_s.arg(url.host()).arg(url.port()) : url.host();
+        return tr("Server %1").arg(host);
+    }
+    if (url.scheme().startsWith(QLatin1StringView("postgres")))
+        return tr("PostgreSQL database %1 on %2")
+            .arg(url.path().mid(1), url.host().isEmpty() ? u"localhost"_s : url.host());
+    return tr("Workspace %1 on this computer").arg(QFileInfo(connection.location).fileName());
+}
+
+} // namespace md::models
