@@ -1,7 +1,9 @@
 // balances.list figures on a generated workspace (default 10,000 customers x
 // 100 balance rows): load time, and the median time of a 200-row page (first,
 // 2,500 pages deep, by feature, by customer) beside the raw SQL keyset query
-// on the same database. Prints figures; asserts nothing.
+// on the same database; then balances.totals of every active row by feature,
+// plan and customer beside the database's own (inexact) SUM. Prints figures;
+// asserts nothing.
 #include "services/engine/BalanceCursor.h"
 #include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
@@ -173,6 +175,52 @@ int main(int argc, char *argv[])
                    .arg(QString::fromLatin1(figure.name), -14)
                    .arg(ours, 10, 'f', 3)
                    .arg(baseline, 13, 'f', 3)
+                   .arg(ours / baseline, 7, 'f', 2)
+                   .arg(rows);
+    }
+
+    // balances.totals on every active row, beside the database's own SUM
+    // over the same rows and join (through doubles, so not an answer we
+    // could give: the ceiling for what exactness costs).
+    out << "\nbalances.totals of the default filter (every active row), median of 5 runs:\n";
+    out << QStringLiteral("%1 %2 %3 %4\n")
+               .arg(u"group by"_s, -14)
+               .arg(u"totals (ms)"_s, 12)
+               .arg(u"native SUM (ms)"_s, 16)
+               .arg(u"ratio"_s, 7);
+    const QString native =
+        u"SELECT %1, COUNT(*), COUNT(DISTINCT b.customer_pk), SUM(CAST(b.included_grant AS REAL)),"
+        " SUM(CAST(b.prepaid_grant AS REAL)), SUM(CAST(b.remaining AS REAL)),"
+        " SUM(CAST(b.usage AS REAL)) FROM balances b"
+        " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
+        " WHERE b.org_pk = ? AND b.env = 'test' AND NOT (CASE WHEN b.customer_product_pk IS NULL"
+        " THEN (b.expires_at IS NOT NULL AND b.expires_at <= ?) ELSE (cp.status = 'expired'"
+        " OR (cp.expires_at IS NOT NULL AND cp.expires_at <= ?)) END) GROUP BY %1"_s;
+    const std::pair<api::TotalsGroupBy, QString> groupings[] = {
+        {api::TotalsGroupBy::Feature, u"b.feature_pk"_s},
+        {api::TotalsGroupBy::Plan, u"cp.product_pk"_s},
+        {api::TotalsGroupBy::Customer, u"b.customer_pk"_s},
+    };
+    for (const auto &[by, column] : groupings) {
+        api::BalanceTotalsRequest request;
+        request.groupBy = by;
+        qint64 rows = 0;
+        const double ours = medianMs(5, [&] {
+            auto totals = engine.balanceTotals(scope, request);
+            if (!totals)
+                die(u"totals"_s, totals.error());
+            rows = totals.value().total.balances;
+        });
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const double baseline = medianMs(5, [&] {
+            auto query = engine::runSql(db, native.arg(column), {scope.orgPk, now, now});
+            while (query.value().next()) {
+            }
+        });
+        out << QStringLiteral("%1 %2 %3 %4   (%5 rows)\n")
+                   .arg(QString(api::toWire(by)), -14)
+                   .arg(ours, 12, 'f', 1)
+                   .arg(baseline, 16, 'f', 1)
                    .arg(ours / baseline, 7, 'f', 2)
                    .arg(rows);
     }

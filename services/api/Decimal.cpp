@@ -1,5 +1,7 @@
 #include "services/api/Decimal.h"
 
+#include <algorithm>
+
 namespace md::api {
 
 namespace {
@@ -13,9 +15,43 @@ bool inRange(Int128 raw)
 
 namespace {
 
+// The form amounts are stored and usually sent in, "-123.45" with at most
+// 18 digits, read in one pass without the general parser's buffer (sums over
+// a million stored rows spend their time here). nullopt: not that form.
+template <typename Char> std::optional<Int128> plainRaw(const Char *text, qsizetype n)
+{
+    qsizetype i = n > 0 && text[0] == '-' ? 1 : 0;
+    const bool negative = i == 1;
+    qint64 value = 0;
+    int digits = 0;
+    int fractionDigits = -1; // -1: no point yet
+    for (; i < n; ++i) {
+        const char16_t c = char16_t(text[i]);
+        if (c >= u'0' && c <= u'9') {
+            if (++digits > 18)
+                return std::nullopt;
+            value = value * 10 + (c - u'0');
+            if (fractionDigits >= 0)
+                ++fractionDigits;
+        } else if (c == u'.' && fractionDigits < 0 && digits > 0) {
+            fractionDigits = 0;
+        } else {
+            return std::nullopt;
+        }
+    }
+    if (digits == 0 || fractionDigits == 0 || fractionDigits > Decimal::Scale)
+        return std::nullopt;
+    Int128 raw = value;
+    for (int k = std::max(fractionDigits, 0); k < Decimal::Scale; ++k)
+        raw *= 10;
+    return negative ? -raw : raw;
+}
+
 // One parser for UTF-16 and Latin-1 text: only ASCII is accepted.
 template <typename Char> std::optional<Int128> parseRaw(const Char *text, qsizetype n)
 {
+    if (const auto plain = plainRaw(text, n))
+        return plain;
     const auto at = [&](qsizetype i) { return char16_t(text[i]); };
     qsizetype i = 0;
     bool negative = false;

@@ -40,12 +40,18 @@ ListBalancesRequest ListBalancesRequest::read(const JsonReader &reader)
 void ListBalancesRequest::write(JsonWriter &writer) const
 {
     writer.beginObject().field("limit"_L1, limit);
+    if (!startCursor.isEmpty())
+        writer.field("start_cursor"_L1, startCursor);
+    writeFilter(writer);
+    writer.endObject();
+}
+
+void ListBalancesRequest::writeFilter(JsonWriter &writer) const
+{
     if (customerId)
         writer.field("customer_id"_L1, *customerId);
     if (entityId)
         writer.field("entity_id"_L1, *entityId);
-    if (!startCursor.isEmpty())
-        writer.field("start_cursor"_L1, startCursor);
     writer.key("statuses"_L1).beginArray();
     for (BalanceStatus status : statuses)
         writer.value(toWire(status));
@@ -54,7 +60,6 @@ void ListBalancesRequest::write(JsonWriter &writer) const
         writer.field("plan_id"_L1, *planId);
     if (featureId)
         writer.field("feature_id"_L1, *featureId);
-    writer.endObject();
 }
 
 ListBalancesResponse ListBalancesResponse::read(const JsonReader &reader)

@@ -25,6 +25,8 @@ struct ListBalancesRequest
 
     static ListBalancesRequest read(const JsonReader &reader);
     void write(JsonWriter &writer) const;
+    // The filter's members alone (no limit or cursor), into an open object.
+    void writeFilter(JsonWriter &writer) const;
     friend bool operator==(const ListBalancesRequest &, const ListBalancesRequest &) = default;
 };
 

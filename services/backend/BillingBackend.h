@@ -4,6 +4,7 @@
 // RemoteBackend must behave alike: tests/conformance checks that they do.
 #pragma once
 
+#include "services/api/BalanceTotals.h"
 #include "services/api/BillingControls.h"
 #include "services/api/BillingPortal.h"
 #include "services/api/Customer.h"
@@ -61,6 +62,8 @@ public:
     // Meterdesk extensions (docs/openapi.yaml, /v1/meterdesk/...): the reads
     // the console browses. They need the key's `balances:read` scope.
     virtual Reply<ConnectionInfo> connectionInfo() = 0;
+    // The balances.list filter added up, by feature, plan or customer.
+    virtual Reply<api::BalanceTotals> balanceTotals(const api::BalanceTotalsRequest &request) = 0;
     // The engine's version and price catalogue; any valid key may ask.
     virtual Reply<api::AboutInfo> about() = 0;
     virtual Reply<api::Page<api::CustomerSummary>>

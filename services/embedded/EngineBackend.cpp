@@ -135,6 +135,12 @@ EngineBackend::listBalances(const api::ListBalancesRequest &request)
         request, [](auto &s, const auto &k, const auto &r) { return s.listBalances(k, r); });
 }
 
+Reply<api::BalanceTotals> EngineBackend::balanceTotals(const api::BalanceTotalsRequest &request)
+{
+    return runReceived<api::BalanceTotals>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.balanceTotals(k, r); });
+}
+
 Reply<api::ImportCustomerResponse>
 EngineBackend::importCustomer(const api::ImportCustomerRequest &request)
 {

@@ -45,6 +45,7 @@ public:
     QFuture<api::Result<api::CatalogueInfo>> loadCatalogue(const QString &path);
 
     Reply<api::ListBalancesResponse> listBalances(const api::ListBalancesRequest &request) override;
+    Reply<api::BalanceTotals> balanceTotals(const api::BalanceTotalsRequest &request) override;
     Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     Reply<api::TrackTokensResponse>

@@ -38,6 +38,13 @@ ApiOperations::listBalances(const KeyContext &key, const api::ListBalancesReques
     return m_engine.listBalances(key.scope, request);
 }
 
+api::Result<api::BalanceTotals>
+ApiOperations::balanceTotals(const KeyContext &key, const api::BalanceTotalsRequest &request)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.balanceTotals(key.scope, request);
+}
+
 api::Result<api::ImportCustomerResponse>
 ApiOperations::importCustomer(const KeyContext &key, const api::ImportCustomerRequest &request)
 {

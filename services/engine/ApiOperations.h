@@ -3,6 +3,7 @@
 // through here, so the embedded and remote paths answer alike.
 #pragma once
 
+#include "services/api/BalanceTotals.h"
 #include "services/api/BillingControls.h"
 #include "services/api/BillingPortal.h"
 #include "services/api/Customer.h"
@@ -47,6 +48,8 @@ public:
     linkOrganization(const KeyContext &key, const api::LinkOrganizationRequest &request);
 
     // Meterdesk extensions.
+    api::Result<api::BalanceTotals> balanceTotals(const KeyContext &key,
+                                                  const api::BalanceTotalsRequest &request);
     api::Result<api::Page<api::CustomerSummary>> listCustomers(const KeyContext &key,
                                                                const api::PageRequest &request);
     api::Result<api::Customer> customer(const KeyContext &key, const QString &customerId);

@@ -1,6 +1,7 @@
 #include "services/engine/Engine.h"
 
 #include "services/engine/BalanceLister.h"
+#include "services/engine/BalanceTotaller.h"
 #include "services/engine/CustomerImporter.h"
 #include "services/engine/Migrator.h"
 #include "services/engine/Sql.h"
@@ -66,6 +67,15 @@ api::Result<api::ListBalancesResponse> Engine::listBalances(const Scope &scope,
     if (!db)
         return db.error();
     return BalanceLister::list(db.value(), scope, request, m_clock());
+}
+
+api::Result<api::BalanceTotals> Engine::balanceTotals(const Scope &scope,
+                                                      const api::BalanceTotalsRequest &request)
+{
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    return BalanceTotaller::totals(db.value(), m_database.dialect(), scope, request, m_clock());
 }
 
 api::Result<api::TrackTokensResponse>

@@ -2,6 +2,7 @@
 // operations. Thread-safe: every call uses the calling thread's connection.
 #pragma once
 
+#include "services/api/BalanceTotals.h"
 #include "services/api/Extensions.h"
 #include "services/api/ImportCustomer.h"
 #include "services/api/ListBalances.h"
@@ -71,6 +72,8 @@ public:
 
     api::Result<api::ListBalancesResponse> listBalances(const Scope &scope,
                                                         const api::ListBalancesRequest &request);
+    api::Result<api::BalanceTotals> balanceTotals(const Scope &scope,
+                                                  const api::BalanceTotalsRequest &request);
     api::Result<api::TrackTokensResponse> trackTokens(const Scope &scope,
                                                       const api::TrackTokensRequest &request,
                                                       const std::optional<QString> &idempotencyKey);

@@ -80,6 +80,12 @@ RemoteBackend::listBalances(const api::ListBalancesRequest &request)
     return call<api::ListBalancesResponse>(u"/v1/balances.list"_s, api::toJsonText(request));
 }
 
+backend::Reply<api::BalanceTotals>
+RemoteBackend::balanceTotals(const api::BalanceTotalsRequest &request)
+{
+    return call<api::BalanceTotals>(u"/v1/meterdesk/balances.totals"_s, api::toJsonText(request));
+}
+
 backend::Reply<api::ImportCustomerResponse>
 RemoteBackend::importCustomer(const api::ImportCustomerRequest &request)
 {

@@ -41,6 +41,8 @@ public:
 
     backend::Reply<api::ListBalancesResponse>
     listBalances(const api::ListBalancesRequest &request) override;
+    backend::Reply<api::BalanceTotals>
+    balanceTotals(const api::BalanceTotalsRequest &request) override;
     backend::Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     backend::Reply<api::TrackTokensResponse>

@@ -135,6 +135,10 @@ ApiRoutes::ApiRoutes()
     // Any valid key, too: the version and price catalogue are no organization's.
     m_exact.insert("/v1/meterdesk/about",
                    listRoute([](ApiOperations &s, const KeyContext &k) { return s.about(k); }));
+    m_exact.insert(
+        "/v1/meterdesk/balances.totals",
+        bodyRoute<api::BalanceTotalsRequest>(
+            false, [](auto &s, auto &k, auto &r, auto &) { return s.balanceTotals(k, r); }));
     m_exact.insert("/v1/meterdesk/customers.list",
                    bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listCustomers(k, r);

@@ -31,6 +31,15 @@ private Q_SLOTS:
         QTest::newRow("big exponent") << u"3e+19"_s << u"30000000000000000000"_s;
         QTest::newRow("max safe int") << u"9007199254740991"_s << u"9007199254740991"_s;
         QTest::newRow("leading zeros") << u"007.10"_s << u"7.1"_s;
+        // Either side of the one-pass reader's limits (18 digits, 9 places).
+        QTest::newRow("18 digits") << u"123456789.123456789"_s << u"123456789.123456789"_s;
+        QTest::newRow("19 digits") << u"1234567890.123456789"_s << u"1234567890.123456789"_s;
+        QTest::newRow("19 integer digits")
+            << u"-1234567890123456789"_s << u"-1234567890123456789"_s;
+        QTest::newRow("trailing point") << u"5."_s << u"5"_s;
+        QTest::newRow("leading point") << u".5"_s << u"0.5"_s;
+        QTest::newRow("plus") << u"+2.5"_s << u"2.5"_s;
+        QTest::newRow("minus zero") << u"-0"_s << u"0"_s;
     }
     void parsePrintsCanonically()
     {
@@ -50,6 +59,9 @@ private Q_SLOTS:
         QTest::newRow("too large") << u"1e30"_s;
         QTest::newRow("trailing junk") << u"1.5x"_s;
         QTest::newRow("two points") << u"1.2.3"_s;
+        QTest::newRow("minus alone") << u"-"_s;
+        QTest::newRow("point alone") << u"."_s;
+        QTest::newRow("ten places, short") << u"1.0000000001"_s;
     }
     void parseRejects()
     {

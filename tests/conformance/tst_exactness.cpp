@@ -107,6 +107,25 @@ private Q_SLOTS:
                         {"99999999999999.999999999", Long, "12345678901.12345679"});
     }
 
+    void totalsAreExact()
+    {
+        api::BalanceTotalsRequest request;
+        request.filter.customerId = u"exact"_s;
+        const auto totals = await(m_backend->balanceTotals(request));
+        QVERIFY(totals.ok());
+        api::ListBalancesRequest rows;
+        rows.customerId = u"exact"_s;
+        api::Decimal remaining;
+        const auto page = await(m_backend->listBalances(rows));
+        QVERIFY(page.ok());
+        for (const api::BalanceRow &r : page.value().list)
+            remaining = *remaining.plus(r.remaining);
+        QCOMPARE(totals.value().total.remaining, remaining);
+        QVERIFY(!remaining.isInteger()); // nine places, past what a double keeps
+        expectOnTheWire(u"/v1/meterdesk/balances.totals"_s, R"({"customer_id":"exact"})",
+                        {remaining.toString().toLatin1()});
+    }
+
     void trackedValuesAreExact()
     {
         // 9007199254740991 tokens at 1234.567891234 per million: 23 digits.

@@ -22,6 +22,10 @@ public:
     {
         return unavailable<api::ListBalancesResponse>();
     }
+    backend::Reply<api::BalanceTotals> balanceTotals(const api::BalanceTotalsRequest &) override
+    {
+        return unavailable<api::BalanceTotals>();
+    }
     backend::Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &) override
     {

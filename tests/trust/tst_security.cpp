@@ -75,6 +75,7 @@ const QList<Route> &routes()
          R"({"organization_slug":"delta-t1","test_account_id":"acct_ok"})"},
         {"/v1/meterdesk/whoami", QString(), "{}"},
         {"/v1/meterdesk/about", QString(), "{}"},
+        {"/v1/meterdesk/balances.totals", u"balances:read"_s, "{}"},
         {"/v1/meterdesk/customers.list", u"balances:read"_s, "{}"},
         {"/v1/meterdesk/customers.get", u"balances:read"_s, R"({"customer_id":"dora"})"},
         {"/v1/meterdesk/features.list", u"balances:read"_s, "{}"},

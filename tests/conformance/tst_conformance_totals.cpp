@@ -1,0 +1,242 @@
+// Conformance, balances.totals: every filter and grouping adds up to what
+// walking balances.list with the same filter gives, errors name what to fix.
+// Runs three ways: tests/conformance/CMakeLists.txt.
+#include "tests/conformance/ConformanceSuite.h"
+
+#include <QSet>
+
+using namespace md;
+using namespace md::test::conformance;
+using api::BalanceTotalsRequest;
+using api::TotalsGroupBy;
+
+namespace {
+
+// What the rows of balances.list add up to, by the request's grouping: the
+// oracle the database's answer must match.
+api::BalanceTotals addUp(const QList<api::BalanceRow> &rows, TotalsGroupBy by)
+{
+    QMap<std::optional<QString>, api::TotalsFigures> groups;
+    QMap<std::optional<QString>, QSet<QString>> customers;
+    api::BalanceTotals totals;
+    QSet<QString> everyone;
+    const auto add = [](api::TotalsFigures &figures, const api::BalanceRow &row) {
+        ++figures.balances;
+        figures.granted = *figures.granted.plus(*row.includedGrant.plus(row.prepaidGrant));
+        figures.remaining = *figures.remaining.plus(row.remaining);
+        figures.usage = *figures.usage.plus(row.usage);
+    };
+    for (const api::BalanceRow &row : rows) {
+        const std::optional<QString> key = by == TotalsGroupBy::Feature ? row.featureId
+                                           : by == TotalsGroupBy::Plan  ? row.planId
+                                                                        : row.customerId;
+        add(groups[key], row);
+        customers[key].insert(row.customerId);
+        add(totals.total, row);
+        everyone.insert(row.customerId);
+    }
+    for (auto it = groups.begin(); it != groups.end(); ++it) {
+        it->customers = customers.value(it.key()).size();
+        totals.groups.append({it.key(), *it});
+    }
+    totals.total.customers = everyone.size();
+    return totals;
+}
+
+} // namespace
+
+class TestTotalsConformance final : public ConformanceSuite
+{
+    Q_OBJECT
+
+    api::BalanceTotals totals(const BalanceTotalsRequest &request)
+    {
+        auto answer = await(m_backend->balanceTotals(request));
+        if (!answer)
+            qFatal("totals failed: %s", qPrintable(answer.error().message));
+        return answer.value();
+    }
+
+    QList<api::BalanceRow> rowsOf(ListBalancesRequest request)
+    {
+        QList<api::BalanceRow> rows;
+        request.limit = 2; // several pages, so paging is part of the oracle
+        for (;;) {
+            const auto page = list(request);
+            rows += page.list;
+            if (!page.hasMore)
+                return rows;
+            request.startCursor = *page.nextCursor;
+        }
+    }
+
+private Q_SLOTS:
+    void defaultIsActiveRowsByFeature()
+    {
+        const auto answer = totals({});
+        QCOMPARE(answer.total.balances, 4);
+        QCOMPARE(answer.total.customers, 2);
+        QStringList keys;
+        for (const api::TotalsGroup &group : answer.groups)
+            keys.append(group.key.value_or(u"(null)"_s));
+        QCOMPARE(keys, (QStringList{u"ai_credits"_s, u"api_calls"_s, u"messages"_s}));
+        // 25.75 + 9007199254740991: a double would answer ...1016 or ...1017.
+        const api::TotalsFigures &credits = answer.groups.at(0).figures;
+        QCOMPARE(credits.balances, 2);
+        QCOMPARE(credits.customers, 2);
+        QCOMPARE(credits.remaining, dec("9007199254741016.75"));
+        QCOMPARE(credits.granted, dec("9007199254741016.75"));
+        const api::TotalsFigures &calls = answer.groups.at(1).figures;
+        QCOMPARE(calls.granted, dec("1000"));
+        QCOMPARE(calls.remaining, dec("750.5"));
+        QCOMPARE(calls.usage, dec("249.5"));
+        QCOMPARE(answer.total.remaining, dec("9007199254741867.25"));
+    }
+
+    void matchesTheListedRows_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        const QList<QByteArray> filters{
+            R"({})",
+            R"({"customer_id":"bob","statuses":["active","expired"]})",
+            R"({"customer_id":"ann","entity_id":"seat-1"})",
+            R"({"feature_id":"ai_credits"})",
+            R"({"plan_id":"pro","statuses":["active","expired"]})",
+            R"({"plan_id":null})",
+            R"({"statuses":["expired"]})",
+            R"({"statuses":["active","expired"]})",
+        };
+        for (const QByteArray &filter : filters)
+            for (const char *by : {"feature", "plan", "customer"})
+                QTest::addRow("%s by %s", filter.constData(), by)
+                    << QByteArray(filter.chopped(1) + (filter.size() > 2 ? "," : "") +
+                                  R"("group_by":")" + by + R"("})");
+    }
+    void matchesTheListedRows()
+    {
+        QFETCH(QByteArray, body);
+        auto request = api::decodeBody<BalanceTotalsRequest>(body);
+        QVERIFY2(request.ok(), request.ok() ? "" : qPrintable(request.error().message));
+        const auto expected = addUp(rowsOf(request.value().filter), request.value().groupBy);
+        const auto answer = totals(request.value());
+        QCOMPARE(answer.total, expected.total);
+        QCOMPARE(answer.groups, expected.groups);
+        QVERIFY(answer.total.balances > 0);
+    }
+
+    // A product's versions are one plan: customers on version 1 and on
+    // version 2 of "basic" make one group.
+    void aPlanGroupHoldsEveryVersion()
+    {
+        api::UpdateProductRequest change;
+        api::ProductItem item;
+        item.featureId = u"calls"_s;
+        item.includedUsage = api::Decimal::fromInteger(500);
+        item.interval = api::ResetInterval::Month;
+        change.items = QList<api::ProductItem>{item};
+        const auto updated = await(m_admin->updateProduct(u"basic"_s, change));
+        QVERIFY2(updated.ok(), updated.ok() ? "" : qPrintable(updated.error().message));
+        QCOMPARE(updated.value().version, 2);
+        api::ImportCustomerRequest newcomer;
+        newcomer.customerId = u"erin"_s;
+        api::Billable billable;
+        billable.plan.planId = u"basic"_s;
+        newcomer.billables = {billable};
+        const auto imported = await(m_admin->importCustomer(newcomer));
+        QVERIFY2(imported.ok(), imported.ok() ? "" : qPrintable(imported.error().message));
+
+        BalanceTotalsRequest request;
+        request.groupBy = TotalsGroupBy::Plan;
+        const auto answer = await(m_admin->balanceTotals(request));
+        QVERIFY(answer.ok());
+        ListBalancesRequest rows;
+        rows.limit = 200;
+        const auto page = await(m_admin->listBalances(rows));
+        QVERIFY(page.ok());
+        const auto expected = addUp(page.value().list, TotalsGroupBy::Plan);
+        QCOMPARE(answer.value().groups, expected.groups);
+        const auto basic =
+            std::find_if(answer.value().groups.cbegin(), answer.value().groups.cend(),
+                         [](const api::TotalsGroup &g) { return g.key == u"basic"_s; });
+        QVERIFY(basic != answer.value().groups.cend());
+        QCOMPARE(basic->figures.customers, 2);
+    }
+
+    void anEmptyFilterAddsUpToZero()
+    {
+        BalanceTotalsRequest request;
+        request.filter.customerId = u"ann"_s;
+        request.filter.featureId = u"gold"_s;
+        auto answer = await(m_backend->balanceTotals(request));
+        expectError(answer, 404, u"feature_not_found"_s, u"gold"_s);
+
+        request.filter.featureId = u"ai_credits"_s;
+        request.filter.statuses = {BalanceStatus::Expired};
+        const auto none = totals(request);
+        QVERIFY(none.groups.isEmpty());
+        QCOMPARE(none.total, api::TotalsFigures{});
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("names");
+        QTest::newRow("limit") << QByteArray(R"({"limit":10})") << 400 << u"invalid_inputs"_s
+                               << u"limit"_s;
+        QTest::newRow("cursor") << QByteArray(R"({"start_cursor":""})") << 400
+                                << u"invalid_inputs"_s << u"start_cursor"_s;
+        QTest::newRow("group") << QByteArray(R"({"group_by":"region"})") << 400
+                               << u"invalid_inputs"_s << u"group_by"_s;
+        QTest::newRow("customer") << QByteArray(R"({"customer_id":"zed"})") << 404
+                                  << u"customer_not_found"_s << u"zed"_s;
+        QTest::newRow("plan") << QByteArray(R"({"plan_id":"gold"})") << 404
+                              << u"product_not_found"_s << u"gold"_s;
+    }
+    void errors()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(int, status);
+        QFETCH(QString, code);
+        QFETCH(QString, names);
+        auto request = api::decodeBody<BalanceTotalsRequest>(body);
+        if (status == 400) {
+            expectError(request, status, code, names);
+            if (overHttp()) {
+                const auto [httpStatus, json] =
+                    rawPost(u"/v1/meterdesk/balances.totals"_s,
+                            {{"authorization", "Bearer " + FixtureKey.toLatin1()}}, body);
+                QCOMPARE(httpStatus, 400);
+                QCOMPARE(json.value(u"code"_s).toString(), code);
+            }
+            return;
+        }
+        QVERIFY(request.ok());
+        expectError(await(m_backend->balanceTotals(request.value())), status, code, names);
+    }
+
+    void missingScopeIsForbidden()
+    {
+        auto backend = backendFor(m_readOnlyBillingKey);
+        auto answer = await(backend->balanceTotals({}));
+        expectError(answer, 403, u"insufficient_scopes"_s, u"balances:read"_s);
+    }
+
+    void environmentsNeverMix()
+    {
+        auto live = backendFor(m_liveKey);
+        BalanceTotalsRequest all;
+        all.filter.statuses = {BalanceStatus::Active, BalanceStatus::Expired};
+        const auto answer = await(live->balanceTotals(all));
+        QVERIFY(answer.ok());
+        ListBalancesRequest rows;
+        rows.statuses = all.filter.statuses;
+        auto listed = await(live->listBalances(rows));
+        QVERIFY(listed.ok());
+        QCOMPARE(answer.value().total.balances, listed.value().list.size());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTotalsConformance)
+#include "tst_conformance_totals.moc"
