@@ -1,8 +1,11 @@
 #include "models/BalanceExport.h"
 
+#include "models/BalanceTotalsModel.h"
 #include "models/CsvText.h"
 
 #include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
 
 namespace md::models {
 
@@ -25,8 +28,7 @@ BalanceExport::BalanceExport(backend::BillingBackend *backend, QObject *parent)
 
 BalanceExport::~BalanceExport()
 {
-    if (m_file)
-        m_file->cancelWriting();
+    stop();
 }
 
 QString BalanceExport::csvHeader()
@@ -57,8 +59,15 @@ QString BalanceExport::csvLine(const api::BalanceRow &row)
     return fields.join(u',') + u"\r\n"_s;
 }
 
+QString BalanceExport::totalsPath(const QString &path)
+{
+    const QFileInfo file(path);
+    const QString suffix = file.suffix().isEmpty() ? u"csv"_s : file.suffix();
+    return file.dir().filePath(file.completeBaseName() + u"-totals."_s + suffix);
+}
+
 api::Result<api::Done> BalanceExport::start(const api::ListBalancesRequest &request,
-                                            const QString &path)
+                                            const QString &path, api::TotalsGroupBy groupBy)
 {
     if (m_file)
         return api::ApiError::local(u"export_running"_s, tr("An export is already running."));
@@ -66,15 +75,48 @@ api::Result<api::Done> BalanceExport::start(const api::ListBalancesRequest &requ
     if (!file->open(QIODevice::WriteOnly))
         return api::ApiError::local(u"file_unwritable"_s,
                                     tr("Cannot write %1: %2").arg(path, file->errorString()));
+    auto totals = std::make_unique<QSaveFile>(totalsPath(path));
+    if (!totals->open(QIODevice::WriteOnly))
+        return api::ApiError::local(
+            u"file_unwritable"_s,
+            tr("Cannot write %1: %2").arg(totals->fileName(), totals->errorString()));
     file->write(csvHeader().toUtf8());
     m_file = std::move(file);
+    m_totalsFile = std::move(totals);
+    m_totalsProblem.clear();
     m_request = request;
     m_request.limit = api::ListBalancesRequest::MaxLimit;
     m_request.startCursor.clear();
     m_rows = 0;
+    m_expected = -1;
     m_cancelRequested = false;
-    QMetaObject::invokeMethod(this, &BalanceExport::requestPage, Qt::QueuedConnection);
+    // From the event loop: nothing is signalled before start() returns.
+    QMetaObject::invokeMethod(
+        this, [this, groupBy] { requestTotals(groupBy); }, Qt::QueuedConnection);
     return api::Done{};
+}
+
+void BalanceExport::requestTotals(api::TotalsGroupBy groupBy)
+{
+    api::BalanceTotalsRequest request;
+    request.filter = m_request;
+    request.groupBy = groupBy;
+    m_backend->balanceTotals(request).then(
+        this, [this, groupBy](const api::Result<api::BalanceTotals> &totals) {
+            if (!m_file)
+                return;
+            // The rows are still worth having without their totals.
+            if (totals) {
+                m_totalsFile->write(BalanceTotalsModel::csv(totals.value(), groupBy).toUtf8());
+                m_expected = totals.value().total.balances;
+            } else {
+                m_totalsFile->cancelWriting();
+                m_totalsFile.reset();
+                m_totalsProblem = totals.error().message;
+            }
+            Q_EMIT progress(0, m_expected);
+            requestPage();
+        });
 }
 
 void BalanceExport::cancel()
@@ -86,7 +128,10 @@ void BalanceExport::stop()
 {
     if (m_file)
         m_file->cancelWriting();
+    if (m_totalsFile)
+        m_totalsFile->cancelWriting();
     m_file.reset();
+    m_totalsFile.reset();
 }
 
 void BalanceExport::requestPage()
@@ -111,7 +156,7 @@ void BalanceExport::requestPage()
                 text += csvLine(row);
             m_file->write(text.toUtf8());
             m_rows += page.value().list.size();
-            Q_EMIT progress(m_rows);
+            Q_EMIT progress(m_rows, m_expected);
             if (page.value().hasMore) {
                 m_request.startCursor = *page.value().nextCursor;
                 // From the event loop: a backend that answers at once must not recurse.
@@ -120,12 +165,15 @@ void BalanceExport::requestPage()
             }
             if (!m_file->commit()) {
                 const QString message = tr("Cannot save the export: %1").arg(m_file->errorString());
-                m_file.reset();
+                stop();
                 Q_EMIT failed(message);
                 return;
             }
+            if (m_totalsFile && !m_totalsFile->commit())
+                m_totalsProblem = m_totalsFile->errorString();
             m_file.reset();
-            Q_EMIT finished(m_rows);
+            m_totalsFile.reset();
+            Q_EMIT finished(m_rows, m_totalsProblem);
         });
 }
 

@@ -1,8 +1,12 @@
 // Writes the whole filtered result of balances.list (every page, not only the
-// rows a view has loaded) to a CSV file in the background, page by page.
-// The file appears only when complete (QSaveFile); Cancel leaves nothing.
+// rows a view has loaded) to a CSV file in the background, page by page, and
+// the filter's totals, grouped as the console shows them, beside it
+// ("balances.csv" and "balances-totals.csv"). The totals come first, so the
+// progress knows how many rows to expect. The files appear only when
+// complete (QSaveFile); Cancel leaves nothing.
 #pragma once
 
+#include "services/api/BalanceTotals.h"
 #include "services/api/ListBalances.h"
 #include "services/backend/BillingBackend.h"
 
@@ -23,27 +27,36 @@ public:
     ~BalanceExport() override;
 
     // Refused (with the reason) when the file cannot be opened or an export runs.
-    api::Result<api::Done> start(const api::ListBalancesRequest &request, const QString &path);
+    api::Result<api::Done> start(const api::ListBalancesRequest &request, const QString &path,
+                                 api::TotalsGroupBy groupBy = api::TotalsGroupBy::Feature);
     void cancel();
     bool isRunning() const { return m_file != nullptr; }
 
     static QString csvHeader();
     static QString csvLine(const api::BalanceRow &row);
+    // Where the totals of an export to `path` go.
+    static QString totalsPath(const QString &path);
 
 Q_SIGNALS:
-    void progress(qint64 rows);
-    void finished(qint64 rows);
+    // `expected` is the filter's row count from its totals, -1 when unknown.
+    void progress(qint64 rows, qint64 expected);
+    // `totalsProblem` says why no totals file was written, empty when it was.
+    void finished(qint64 rows, const QString &totalsProblem);
     void failed(const QString &message);
     void canceled();
 
 private:
+    void requestTotals(api::TotalsGroupBy groupBy);
     void requestPage();
     void stop();
 
     backend::BillingBackend *m_backend;
     api::ListBalancesRequest m_request;
     std::unique_ptr<QSaveFile> m_file;
+    std::unique_ptr<QSaveFile> m_totalsFile;
+    QString m_totalsProblem;
     qint64 m_rows = 0;
+    qint64 m_expected = -1;
     bool m_cancelRequested = false;
 };
 

@@ -2,6 +2,7 @@
 // page in a light and a dark palette, grabbed with QWidget::grab().
 // Usage: meterdesk-screenshots OUTPUT_DIR (run by scripts/screenshots.sh).
 #include "models/BalanceListModel.h"
+#include "models/BalanceTotalsModel.h"
 #include "models/CustomerListModel.h"
 #include "models/ImportBatch.h"
 #include "models/ImportRunner.h"
@@ -33,6 +34,7 @@
 #include "views/UsagePage.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
@@ -169,11 +171,22 @@ int main(int argc, char *argv[])
         auto *navigation = window.findChild<QListWidget *>(u"navigation"_s);
         navigation->setCurrentRow(0); // not the page a previous run left open
         auto *balances = window.balancesPage();
-        settle(
-            [&] { return balances->model()->rowCount() > 0 && !balances->model()->isLoading(); });
+        settle([&] {
+            return balances->model()->rowCount() > 0 && !balances->model()->isLoading() &&
+                   balances->totals()->totals().has_value();
+        });
         balances->table()->selectRow(2);
         idle();
         window.grab().save(out.filePath(u"balances-%1.png"_s.arg(name)));
+        // The totals of the filter, grouped by plan.
+        auto *groupBy = balances->findChild<QComboBox *>(u"totalsGroupBy"_s);
+        groupBy->setCurrentIndex(1);
+        auto *showTotals = balances->findChild<QPushButton *>(u"showTotals"_s);
+        showTotals->setChecked(true);
+        settle([&] { return balances->totals()->totals().has_value(); });
+        window.grab().save(out.filePath(u"balance-totals-%1.png"_s.arg(name)));
+        showTotals->setChecked(false);
+        groupBy->setCurrentIndex(0);
 
         navigation->setCurrentRow(1);
         auto *customers = window.findChild<views::CustomersPage *>();

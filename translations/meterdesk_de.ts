@@ -409,6 +409,102 @@ eingebettete Engine</translation>
     </message>
 </context>
 <context>
+    <name>BalanceTotalsBar</name>
+    <message>
+        <source>Totals by gr&amp;oup</source>
+        <translation>Summen nach Gr&amp;uppe</translation>
+    </message>
+    <message>
+        <source>Retry totals</source>
+        <translation>Summen erneut abrufen</translation>
+    </message>
+    <message>
+        <source>What the grouped totals add up by</source>
+        <translation>Wonach die Summen gruppiert werden</translation>
+    </message>
+    <message>
+        <source>By %1</source>
+        <translation>Nach %1</translation>
+    </message>
+    <message>
+        <source>Show what each feature, plan or customer of the filter adds up to (Alt+O)</source>
+        <translation>Zeigt, was jedes Merkmal, jeder Tarif oder jeder Kunde des Filters ergibt (Alt+U)</translation>
+    </message>
+    <message>
+        <source>Totals could not be added up: %1</source>
+        <translation>Die Summen konnten nicht gebildet werden: %1</translation>
+    </message>
+    <message>
+        <source>Adding up the filter…</source>
+        <translation>Filter wird summiert…</translation>
+    </message>
+</context>
+<context>
+    <name>BalanceTotalsModel</name>
+    <message>
+        <source>Plan</source>
+        <translation>Tarif</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>Merkmal</translation>
+    </message>
+    <message>
+        <source>(no plan)</source>
+        <translation>(ohne Tarif)</translation>
+    </message>
+    <message>
+        <source>Balances</source>
+        <translation>Guthaben</translation>
+    </message>
+    <message>
+        <source>Customers</source>
+        <translation>Kunden</translation>
+    </message>
+    <message>
+        <source>Granted</source>
+        <translation>Gewährt</translation>
+    </message>
+    <message>
+        <source>Remaining</source>
+        <translation>Verbleibend</translation>
+    </message>
+    <message>
+        <source>Usage</source>
+        <translation>Verbrauch</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln balance(s)</source>
+        <translation>
+            <numerusform>%Ln Guthaben</numerusform>
+            <numerusform>%Ln Guthaben</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln customer(s)</source>
+        <translation>
+            <numerusform>%Ln Kunde</numerusform>
+            <numerusform>%Ln Kunden</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>granted %1</source>
+        <translation>gewährt %1</translation>
+    </message>
+    <message>
+        <source>remaining %1</source>
+        <translation>verbleibend %1</translation>
+    </message>
+    <message>
+        <source>used %1</source>
+        <translation>verbraucht %1</translation>
+    </message>
+</context>
+<context>
     <name>BalancesPage</name>
     <message>
         <source>&amp;Retry</source>
@@ -417,20 +513,6 @@ eingebettete Engine</translation>
     <message>
         <source>Select a balance to see its reset, price tiers, rollovers and raw data.</source>
         <translation>Wählen Sie ein Guthaben, um Zurücksetzung, Preisstaffeln, Überträge und Rohdaten zu sehen.</translation>
-    </message>
-    <message numerus="yes">
-        <source>Exporting… %n row(s) written</source>
-        <translation>
-            <numerusform>Exportiere … %n Zeile geschrieben</numerusform>
-            <numerusform>Exportiere … %n Zeilen geschrieben</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Exported %n row(s).</source>
-        <translation>
-            <numerusform>%n Zeile exportiert.</numerusform>
-            <numerusform>%n Zeilen exportiert.</numerusform>
-        </translation>
     </message>
     <message>
         <source>Export canceled; no file was written.</source>
@@ -518,6 +600,34 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>&amp;Open customer</source>
         <translation>Kunde ö&amp;ffnen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exporting… %Ln row(s) written</source>
+        <translation>
+            <numerusform>Export läuft… %Ln Zeile geschrieben</numerusform>
+            <numerusform>Export läuft… %Ln Zeilen geschrieben</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %Ln row(s) and their totals.</source>
+        <translation>
+            <numerusform>%Ln Zeile und ihre Summen exportiert.</numerusform>
+            <numerusform>%Ln Zeilen und ihre Summen exportiert.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %Ln row(s); their totals were not written: %1</source>
+        <translation>
+            <numerusform>%Ln Zeile exportiert; ihre Summen wurden nicht geschrieben: %1</numerusform>
+            <numerusform>%Ln Zeilen exportiert; ihre Summen wurden nicht geschrieben: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%L1 of %Ln row(s) loaded, more on scroll</source>
+        <translation>
+            <numerusform>%L1 von %Ln Zeile geladen, weitere beim Blättern</numerusform>
+            <numerusform>%L1 von %Ln Zeilen geladen, weitere beim Blättern</numerusform>
+        </translation>
     </message>
 </context>
 <context>

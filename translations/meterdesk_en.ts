@@ -35,21 +35,24 @@ taken %2, %Ln models</numerusform>
     </message>
 </context>
 <context>
+    <name>BalanceTotalsModel</name>
+    <message numerus="yes">
+        <source>%Ln balance(s)</source>
+        <translation>
+            <numerusform>%Ln balance</numerusform>
+            <numerusform>%Ln balances</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln customer(s)</source>
+        <translation>
+            <numerusform>%Ln customer</numerusform>
+            <numerusform>%Ln customers</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>BalancesPage</name>
-    <message numerus="yes">
-        <source>Exporting… %n row(s) written</source>
-        <translation>
-            <numerusform>Exporting… %n row written</numerusform>
-            <numerusform>Exporting… %n rows written</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Exported %n row(s).</source>
-        <translation>
-            <numerusform>Exported %n row.</numerusform>
-            <numerusform>Exported %n rows.</numerusform>
-        </translation>
-    </message>
     <message numerus="yes">
         <source>Loading balances… %n row(s) so far</source>
         <translation>
@@ -69,6 +72,34 @@ taken %2, %Ln models</numerusform>
         <translation>
             <numerusform>%n row</numerusform>
             <numerusform>%n rows</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exporting… %Ln row(s) written</source>
+        <translation>
+            <numerusform>Exporting… %Ln row written</numerusform>
+            <numerusform>Exporting… %Ln rows written</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %Ln row(s) and their totals.</source>
+        <translation>
+            <numerusform>Exported %Ln row and its totals.</numerusform>
+            <numerusform>Exported %Ln rows and their totals.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %Ln row(s); their totals were not written: %1</source>
+        <translation>
+            <numerusform>Exported %Ln row; its totals were not written: %1</numerusform>
+            <numerusform>Exported %Ln rows; their totals were not written: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%L1 of %Ln row(s) loaded, more on scroll</source>
+        <translation>
+            <numerusform>%L1 of %Ln row loaded, more on scroll</numerusform>
+            <numerusform>%L1 of %Ln rows loaded, more on scroll</numerusform>
         </translation>
     </message>
 </context>

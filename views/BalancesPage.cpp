@@ -2,7 +2,9 @@
 
 #include "models/BalanceExport.h"
 #include "models/BalanceListModel.h"
+#include "models/BalanceTotalsModel.h"
 #include "views/BalanceFilterBar.h"
+#include "views/BalanceTotalsBar.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -27,8 +29,10 @@ using models::BalanceFilter;
 BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     : QWidget(parent)
     , m_model(new models::BalanceListModel(backend, this))
+    , m_totals(new models::BalanceTotalsModel(backend, this))
     , m_export(new models::BalanceExport(backend, this))
     , m_filterBar(new BalanceFilterBar(backend, this))
+    , m_totalsBar(new BalanceTotalsBar(m_totals, this))
     , m_table(new QTableView(this))
     , m_detail(new QTextBrowser(this))
     , m_states(new QStackedLayout)
@@ -67,14 +71,17 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(tablePanel);
+    splitter->addWidget(m_totalsBar->groupsView());
     splitter->addWidget(m_detail);
     splitter->setStretchFactor(0, 4);
-    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 1);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_filterBar);
     layout->addWidget(splitter, 1);
+    layout->addWidget(m_totalsBar);
     layout->addWidget(m_exportBar = buildExportBar());
 
     connect(m_retry, &QPushButton::clicked, this, &BalancesPage::refresh);
@@ -85,6 +92,8 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     connect(m_model, &models::BalanceListModel::failed, this, &BalancesPage::updateState);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &BalancesPage::updateState);
     connect(m_model, &QAbstractItemModel::modelReset, this, &BalancesPage::updateState);
+    connect(m_totals, &models::BalanceTotalsModel::loadingChanged, this,
+            &BalancesPage::updateState);
     // Size columns to the first page only: later pages must not make them jump.
     connect(m_model, &QAbstractItemModel::rowsInserted, this,
             [this](const QModelIndex &, int first) {
@@ -110,13 +119,22 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
                 menu.exec(m_table->horizontalHeader()->mapToGlobal(at));
             });
     connect(m_table, &QWidget::customContextMenuRequested, this, &BalancesPage::showRowMenu);
-    connect(m_export, &models::BalanceExport::progress, this, [this](qint64 rows) {
-        m_exportLabel->setText(tr("Exporting… %n row(s) written", nullptr, int(rows)));
+    connect(m_export, &models::BalanceExport::progress, this, [this](qint64 rows, qint64 expected) {
+        m_exportLabel->setText(tr("Exporting… %Ln row(s) written", nullptr, int(rows)));
+        // Rows recorded meanwhile can pass the count the totals gave.
+        m_exportProgress->setRange(0, expected < 0 ? 0 : int(qMax(expected, rows)));
+        m_exportProgress->setValue(int(rows));
     });
-    connect(m_export, &models::BalanceExport::finished, this, [this](qint64 rows) {
-        m_exportBar->hide();
-        Q_EMIT statusMessage(tr("Exported %n row(s).", nullptr, int(rows)));
-    });
+    connect(m_export, &models::BalanceExport::finished, this,
+            [this](qint64 rows, const QString &totalsProblem) {
+                m_exportBar->hide();
+                Q_EMIT statusMessage(
+                    totalsProblem.isEmpty()
+                        ? tr("Exported %Ln row(s) and their totals.", nullptr, int(rows))
+                        : tr("Exported %Ln row(s); their totals were not written: %1", nullptr,
+                             int(rows))
+                              .arg(totalsProblem));
+            });
     connect(m_export, &models::BalanceExport::canceled, this, [this] {
         m_exportBar->hide();
         Q_EMIT statusMessage(tr("Export canceled; no file was written."));
@@ -136,7 +154,7 @@ QWidget *BalancesPage::buildExportBar()
     auto *bar = new QWidget(this);
     auto *row = new QHBoxLayout(bar);
     row->setContentsMargins(6, 0, 6, 6);
-    m_exportProgress->setRange(0, 0); // the total is known only at the end
+    m_exportProgress->setRange(0, 0); // until the totals say how many rows to expect
     m_exportProgress->setMaximumWidth(200);
     auto *cancel = new QPushButton(tr("&Cancel export"), bar);
     cancel->setObjectName(QStringLiteral("cancelExport"));
@@ -170,6 +188,7 @@ void BalancesPage::applyFilter()
         m_states->setCurrentIndex(1);
         return;
     }
+    m_totals->setFilter(request.value());
     if (request.value() == m_model->request() && m_model->rowCount() > 0)
         return;
     m_model->setRequest(request.value());
@@ -179,8 +198,10 @@ void BalancesPage::refresh()
 {
     m_filterBar->reloadChoices();
     m_filterBar->refreshViewList();
-    if (const auto request = filter().request())
+    if (const auto request = filter().request()) {
         m_model->setRequest(request.value());
+        m_totals->setFilter(request.value(), true);
+    }
 }
 
 models::SavedViews &BalancesPage::savedViews()
@@ -208,9 +229,10 @@ api::Result<api::Done> BalancesPage::exportTo(const QString &path)
     const auto request = filter().request();
     if (!request)
         return request.error();
-    if (auto started = m_export->start(request.value(), path); !started)
+    if (auto started = m_export->start(request.value(), path, m_totals->groupBy()); !started)
         return started;
     m_exportLabel->setText(tr("Exporting…"));
+    m_exportProgress->setRange(0, 0);
     m_exportBar->show();
     return api::Done{};
 }
@@ -288,6 +310,10 @@ void BalancesPage::updateState()
     }
     if (m_model->isLoading())
         Q_EMIT statusMessage(tr("Loading balances… %n row(s) so far", nullptr, rows));
+    else if (m_model->hasMore() && m_totals->totals())
+        Q_EMIT statusMessage(tr("%L1 of %Ln row(s) loaded, more on scroll", nullptr,
+                                int(m_totals->totals()->total.balances))
+                                 .arg(rows));
     else if (m_model->hasMore())
         Q_EMIT statusMessage(tr("%n row(s), more on scroll", nullptr, rows));
     else

@@ -1,6 +1,7 @@
 // Balances across customers (finance staff): a filter bar for every
-// balances.list filter with saved views, the paged table, a detail pane for
-// the selected balance, CSV export of the whole result with progress and
+// balances.list filter with saved views, the paged table, the filter's
+// totals under it (grouped on demand), a detail pane for the selected
+// balance, CSV export of the whole result and its totals with progress and
 // Cancel, and empty and error states that say what to do.
 #pragma once
 
@@ -22,11 +23,13 @@ class BillingBackend;
 namespace md::models {
 class BalanceExport;
 class BalanceListModel;
+class BalanceTotalsModel;
 } // namespace md::models
 
 namespace md::views {
 
 class BalanceFilterBar;
+class BalanceTotalsBar;
 
 class BalancesPage final : public QWidget
 {
@@ -38,6 +41,8 @@ public:
     ~BalancesPage() override;
 
     models::BalanceListModel *model() const { return m_model; }
+    models::BalanceTotalsModel *totals() const { return m_totals; }
+    BalanceTotalsBar *totalsBar() const { return m_totalsBar; }
     QTableView *table() const { return m_table; }
     models::BalanceExport *exporter() const { return m_export; }
 
@@ -65,8 +70,10 @@ private:
     void showRowMenu(const QPoint &at);
 
     models::BalanceListModel *m_model;
+    models::BalanceTotalsModel *m_totals;
     models::BalanceExport *m_export;
     BalanceFilterBar *m_filterBar;
+    BalanceTotalsBar *m_totalsBar;
     QTableView *m_table;
     QTextBrowser *m_detail;
     QStackedLayout *m_states;

@@ -2,6 +2,7 @@
 // on RemoteBackend against a local meterdesk-server (MD_GUI_BACKEND).
 #include "models/BalanceExport.h"
 #include "models/BalanceListModel.h"
+#include "models/BalanceTotalsModel.h"
 #include "models/CustomerListModel.h"
 #include "models/ProductListModel.h"
 #include "models/RewardListModel.h"
@@ -32,6 +33,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDateTime>
 #include <QGuiApplication>
 #include <QLabel>
@@ -184,6 +186,42 @@ private Q_SLOTS:
             QCOMPARE(page.model()->balance(row).status, api::BalanceStatus::Expired);
     }
 
+    // The bar under the table adds up the whole filter, not the rows loaded,
+    // and follows the filter; the grouped view opens from the keyboard.
+    void totalsFollowTheFilter()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.resize(1000, 700);
+        page.show();
+        page.refresh();
+        auto *summary = page.findChild<QLabel *>(u"totalsSummary"_s);
+        QVERIFY(summary);
+        QTRY_VERIFY(page.totals()->totals().has_value());
+        QCOMPARE(page.totals()->totals()->total.balances, m_activeRows);
+        QVERIFY2(summary->text().startsWith(QLocale().toString(m_activeRows) + u' '),
+                 qPrintable(summary->text()));
+
+        models::BalanceFilter narrowed = page.filter();
+        narrowed.customerId = u"globex-labs-0002"_s;
+        page.setFilter(narrowed);
+        QTRY_VERIFY(page.totals()->totals() && page.totals()->totals()->total.customers == 1);
+        QVERIFY(loadEverything(page));
+        QCOMPARE(page.totals()->totals()->total.balances, page.model()->rowCount());
+
+        auto *groups = page.findChild<QTableView *>(u"totalsTable"_s);
+        QVERIFY(groups && !groups->isVisible());
+        page.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&page));
+        QTest::keyClick(page.windowHandle(), Qt::Key_O, Qt::AltModifier);
+        QTRY_VERIFY(groups->isVisible()); // a mnemonic clicks after its pressed look
+
+        QVERIFY(groups->model()->rowCount() > 0);
+        auto *groupBy = page.findChild<QComboBox *>(u"totalsGroupBy"_s);
+        groupBy->setCurrentIndex(2); // by customer
+        QTRY_COMPARE(groups->model()->rowCount(), 1);
+        QCOMPARE(groups->model()->index(0, 0).data().toString(), u"globex-labs-0002"_s);
+    }
+
     void exportsTheWholeResult()
     {
         views::BalancesPage page(m_backend.get());
@@ -199,6 +237,10 @@ private Q_SLOTS:
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll().count("\r\n"), m_activeRows + 1);
+        QFile totals(dir.filePath(u"balances-totals.csv"_s));
+        QVERIFY(totals.open(QIODevice::ReadOnly));
+        const QByteArray totalLine = "\r\ntotal,," + QByteArray::number(m_activeRows) + ',';
+        QVERIFY(totals.readAll().contains(totalLine));
     }
 
     void cancelingAnExportLeavesNoFile()

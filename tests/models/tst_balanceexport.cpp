@@ -1,5 +1,5 @@
-// CSV export of a whole filtered result: every page, exact amounts, nothing
-// left behind on Cancel or on failure.
+// CSV export of a whole filtered result: every page, exact amounts, the
+// filter's totals beside it, nothing left behind on Cancel or on failure.
 #include "models/BalanceExport.h"
 #include "services/embedded/EngineBackend.h"
 #include "tests/engine/EngineFixture.h"
@@ -79,6 +79,33 @@ private Q_SLOTS:
         });
         QVERIFY2(pro.contains(u",750.5,249.5,false,month,"_s), qPrintable(pro));
         QVERIFY(pro.contains(u",active,2,"_s));
+
+        // The totals came first: the progress knew to expect 7 rows.
+        QCOMPARE(progress.first().at(1).toLongLong(), 7);
+        QFile totals(m_dir.filePath(u"all-totals.csv"_s));
+        QVERIFY(totals.open(QIODevice::ReadOnly));
+        const QStringList sums =
+            QString::fromUtf8(totals.readAll()).split(u"\r\n"_s, Qt::SkipEmptyParts);
+        QCOMPARE(sums.first(), u"group_by,key,balances,customers,granted,remaining,usage"_s);
+        QVERIFY2(sums.contains(u"feature,api_calls,3,2,2010,1750.5,259.5"_s),
+                 qPrintable(sums.join(u'|')));
+        QCOMPARE(sums.last().section(u',', 0, 3), u"total,,7,2"_s);
+        QVERIFY(finished.first().at(1).toString().isEmpty());
+    }
+
+    void totalsGoBesideTheFile_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("totals");
+        QTest::newRow("csv") << u"/x/balances.csv"_s << u"/x/balances-totals.csv"_s;
+        QTest::newRow("no suffix") << u"/x/june"_s << u"/x/june-totals.csv"_s;
+        QTest::newRow("dots") << u"/x/q2.2026.txt"_s << u"/x/q2.2026-totals.txt"_s;
+    }
+    void totalsGoBesideTheFile()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, totals);
+        QCOMPARE(models::BalanceExport::totalsPath(path), totals);
     }
 
     void quotesWhatNeedsQuoting()
@@ -102,6 +129,7 @@ private Q_SLOTS:
         QVERIFY(canceled.wait(5000));
         QVERIFY(!exporter.isRunning());
         QVERIFY(!QFile::exists(path));
+        QVERIFY(!QFile::exists(models::BalanceExport::totalsPath(path)));
     }
 
     void failureLeavesNoFile()
@@ -114,6 +142,7 @@ private Q_SLOTS:
         QVERIFY(failed.wait(5000));
         QVERIFY(failed.first().first().toString().contains(u"not implemented"_s));
         QVERIFY(!QFile::exists(path));
+        QVERIFY(!QFile::exists(models::BalanceExport::totalsPath(path)));
     }
 
     void unwritablePathIsRefused()

@@ -1,0 +1,164 @@
+#include "models/BalanceTotalsModel.h"
+
+#include "models/AmountFormat.h"
+#include "models/CsvText.h"
+
+namespace md::models {
+
+using namespace Qt::StringLiterals;
+
+BalanceTotalsModel::BalanceTotalsModel(backend::BillingBackend *backend, QObject *parent)
+    : ListTableModel(ColumnCount, parent)
+    , m_backend(backend)
+{
+    connect(this, &ListTableModel::failed, this, [this](const api::ApiError &error) {
+        m_error = error;
+        m_loading = false;
+        Q_EMIT loadingChanged(false);
+    });
+}
+
+int BalanceTotalsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || !m_totals ? 0 : int(m_totals->groups.size());
+}
+
+QString BalanceTotalsModel::groupName(api::TotalsGroupBy groupBy)
+{
+    switch (groupBy) {
+    case api::TotalsGroupBy::Plan:
+        return tr("Plan");
+    case api::TotalsGroupBy::Customer:
+        return tr("Customer");
+    case api::TotalsGroupBy::Feature:
+        break;
+    }
+    return tr("Feature");
+}
+
+QString BalanceTotalsModel::keyText(const api::TotalsGroup &group) const
+{
+    return group.key ? *group.key : tr("(no plan)");
+}
+
+QVariant BalanceTotalsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const api::TotalsGroup &group = m_totals->groups.at(index.row());
+    const api::TotalsFigures &f = group.figures;
+    if (role == Qt::TextAlignmentRole)
+        return index.column() == Key ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    const QLocale locale;
+    switch (index.column()) {
+    case Key:
+        return keyText(group);
+    case Balances:
+        return locale.toString(f.balances);
+    case Customers:
+        return locale.toString(f.customers);
+    case Granted:
+        return formatAmount(f.granted, locale);
+    case Remaining:
+        return formatAmount(f.remaining, locale);
+    case Usage:
+        return formatAmount(f.usage, locale);
+    default:
+        return {};
+    }
+}
+
+QVariant BalanceTotalsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Key:
+        return groupName(m_request.groupBy);
+    case Balances:
+        return tr("Balances");
+    case Customers:
+        return tr("Customers");
+    case Granted:
+        return tr("Granted");
+    case Remaining:
+        return tr("Remaining");
+    case Usage:
+        return tr("Usage");
+    default:
+        return {};
+    }
+}
+
+void BalanceTotalsModel::setFilter(const api::ListBalancesRequest &filter, bool force)
+{
+    api::ListBalancesRequest bare = filter;
+    bare.limit = api::ListBalancesRequest::DefaultLimit;
+    bare.startCursor.clear();
+    if (!force && bare == m_request.filter && (m_totals || m_loading))
+        return;
+    m_request.filter = bare;
+    reload();
+}
+
+void BalanceTotalsModel::setGroupBy(api::TotalsGroupBy groupBy)
+{
+    if (groupBy == m_request.groupBy)
+        return;
+    m_request.groupBy = groupBy;
+    Q_EMIT headerDataChanged(Qt::Horizontal, Key, Key);
+    reload();
+}
+
+void BalanceTotalsModel::reload()
+{
+    m_loading = true;
+    m_error.reset();
+    // The old figures are for another filter: gone at once, not shown as current.
+    replaceRows([this] { m_totals.reset(); });
+    Q_EMIT loadingChanged(true);
+    load(m_backend->balanceTotals(m_request), [this](const api::BalanceTotals &totals) {
+        m_loading = false;
+        replaceRows([&] { m_totals = totals; });
+        Q_EMIT loadingChanged(false);
+    });
+}
+
+QString BalanceTotalsModel::summary() const
+{
+    if (!m_totals)
+        return {};
+    const QLocale locale;
+    const api::TotalsFigures &t = m_totals->total;
+    const auto count = [](qint64 n) { return int(qMin<qint64>(n, INT_MAX)); };
+    return tr("%Ln balance(s)", nullptr, count(t.balances)) + u" · "_s +
+           tr("%Ln customer(s)", nullptr, count(t.customers)) + u" · "_s +
+           tr("granted %1").arg(formatAmount(t.granted, locale)) + u" · "_s +
+           tr("remaining %1").arg(formatAmount(t.remaining, locale)) + u" · "_s +
+           tr("used %1").arg(formatAmount(t.usage, locale));
+}
+
+QString BalanceTotalsModel::csv(const api::BalanceTotals &totals, api::TotalsGroupBy groupBy)
+{
+    QString text = u"group_by,key,balances,customers,granted,remaining,usage\r\n"_s;
+    const auto line = [](const QString &by, const QString &key,
+                         const api::TotalsFigures &f) -> QString {
+        return QStringList{by,
+                           CsvText::field(key),
+                           QString::number(f.balances),
+                           QString::number(f.customers),
+                           f.granted.toString(),
+                           f.remaining.toString(),
+                           f.usage.toString()}
+                   .join(u',') +
+               u"\r\n"_s;
+    };
+    const QString by = api::toWire(groupBy);
+    for (const api::TotalsGroup &group : totals.groups)
+        text += line(by, group.key.value_or(QString()), group.figures);
+    return text + line(u"total"_s, QString(), totals.total);
+}
+
+} // namespace md::models

@@ -1,0 +1,150 @@
+// BalanceTotalsModel: the filter's totals as groups and a summary, following
+// the filter, dropping answers to an older one, errors kept for the bar.
+#include "models/BalanceTotalsModel.h"
+#include "services/embedded/EngineBackend.h"
+#include "tests/engine/EngineFixture.h"
+#include "tests/support/StubBackend.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+using models::BalanceTotalsModel;
+
+namespace {
+
+api::Decimal dec(const char *text)
+{
+    return *api::Decimal::parse(QByteArrayView(text));
+}
+
+} // namespace
+
+class TestBalanceTotalsModel final : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<embedded::EngineBackend> m_backend;
+
+    static bool settle(BalanceTotalsModel &model)
+    {
+        QSignalSpy done(&model, &BalanceTotalsModel::loadingChanged);
+        while (model.isLoading())
+            if (!done.wait(5000))
+                return false;
+        return true;
+    }
+
+    QStringList keys(const BalanceTotalsModel &model)
+    {
+        QStringList list;
+        for (int row = 0; row < model.rowCount(); ++row)
+            list.append(model.index(row, BalanceTotalsModel::Key).data().toString());
+        return list;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        const QString location = m_dir.filePath(u"totals.db"_s);
+        {
+            engine::Engine engine(location);
+            QVERIFY(engine.open().ok());
+            QVERIFY(engine.loadWorkspace(test::smallWorkspace()).ok());
+        }
+        m_backend =
+            std::make_unique<embedded::EngineBackend>(location, [] { return qint64(10000); });
+        auto prepared = m_backend->prepare(false);
+        prepared.waitForFinished();
+        QVERIFY(prepared.result().ok());
+    }
+
+    void groupsAndSummaryFollowTheFilter()
+    {
+        BalanceTotalsModel model(m_backend.get());
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setFilter({});
+        QVERIFY(model.isLoading());
+        QVERIFY(settle(model));
+        QCOMPARE(keys(model), (QStringList{u"ai_credits"_s, u"api_calls"_s, u"messages"_s}));
+        // 25.75 + 9007199254740991, grouped and exact.
+        QCOMPARE(model.index(0, BalanceTotalsModel::Remaining).data().toString(),
+                 u"9,007,199,254,741,016.75"_s);
+        // At the backend's clock (10 s) six rows are active. (Plurals come
+        // from the translation, which this test does not load.)
+        const QString summary = model.summary();
+        QVERIFY2(summary.startsWith(u"6 balance"_s), qPrintable(summary));
+        for (const QString &part : {u" · 2 customer"_s, u" · granted 9,007,199,254,743,121.75 · "_s,
+                                    u" · remaining 9,007,199,254,742,872.25 · used 249.50"_s})
+            QVERIFY2(summary.contains(part), qPrintable(summary));
+
+        api::ListBalancesRequest bob;
+        bob.customerId = u"bob"_s;
+        model.setFilter(bob);
+        QVERIFY(settle(model));
+        QVERIFY2(model.summary().startsWith(u"2 balance"_s), qPrintable(model.summary()));
+
+        model.setGroupBy(api::TotalsGroupBy::Plan);
+        QCOMPARE(model.headerData(BalanceTotalsModel::Key, Qt::Horizontal).toString(), u"Plan"_s);
+        QVERIFY(settle(model));
+        QCOMPARE(keys(model), (QStringList{u"(no plan)"_s, u"pro"_s}));
+    }
+
+    void anAnswerToAnOlderFilterIsDropped()
+    {
+        BalanceTotalsModel model(m_backend.get());
+        api::ListBalancesRequest ann;
+        ann.customerId = u"ann"_s;
+        model.setFilter({});
+        model.setFilter(ann); // before the first answer came
+        QVERIFY(settle(model));
+        QCOMPARE(model.totals()->total.customers, 1);
+        QCOMPARE(model.totals()->total.balances, 4);
+    }
+
+    void theSameFilterIsNotAskedTwice()
+    {
+        BalanceTotalsModel model(m_backend.get());
+        model.setFilter({});
+        QVERIFY(settle(model));
+        QSignalSpy loading(&model, &BalanceTotalsModel::loadingChanged);
+        api::ListBalancesRequest page;
+        page.limit = 7; // a page size is no part of the totals' filter
+        model.setFilter(page);
+        QVERIFY(loading.isEmpty());
+        model.setFilter(page, true);
+        QCOMPARE(loading.size(), 1);
+        QVERIFY(settle(model));
+    }
+
+    void anErrorIsKeptForTheBar()
+    {
+        test::StubBackend failing; // answers 501
+        BalanceTotalsModel model(&failing);
+        model.setFilter({});
+        QVERIFY(settle(model));
+        QVERIFY(model.lastError());
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY(model.summary().isEmpty());
+    }
+
+    void csvHoldsEveryDigit()
+    {
+        api::BalanceTotals totals;
+        totals.groups = {{std::nullopt, {2, 1, dec("0.000000001"), dec("1"), {}}},
+                         {u"a,b"_s, {1, 1, dec("12345678901.123456789"), {}, {}}}};
+        totals.total = {3, 2, dec("12345678901.12345679"), dec("1"), {}};
+        QCOMPARE(BalanceTotalsModel::csv(totals, api::TotalsGroupBy::Plan),
+                 u"group_by,key,balances,customers,granted,remaining,usage\r\n"
+                 u"plan,,2,1,0.000000001,1,0\r\n"
+                 u"plan,\"a,b\",1,1,12345678901.123456789,0,0\r\n"
+                 u"total,,3,2,12345678901.12345679,1,0\r\n"_s);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBalanceTotalsModel)
+#include "tst_balancetotalsmodel.moc"
