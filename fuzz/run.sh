@@ -10,7 +10,7 @@ shift || true
 build=build-fuzz
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(track_tokens list_balances balance_totals import_customer update_product update_reward
+  targets=(track_tokens list_balances balance_totals audit_log import_customer update_product update_reward
            link_organization billing_portal page_request workspace_loader http_request)
 fi
 

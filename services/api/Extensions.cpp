@@ -1,5 +1,6 @@
 #include "services/api/Extensions.h"
 
+#include "services/api/AuditLog.h"
 #include "services/api/BillingControls.h"
 
 #include "services/api/WireCodec.h"
@@ -308,6 +309,7 @@ template struct Page<UsageEvent>;
 template struct Page<Product>;
 template struct Page<ModelInfo>;
 template struct Page<UsageAlertEvent>;
+template struct Page<AuditEntry>;
 template struct Page<FailedEvent>;
 
 } // namespace md::api

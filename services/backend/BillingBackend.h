@@ -4,6 +4,7 @@
 // RemoteBackend must behave alike: tests/conformance checks that they do.
 #pragma once
 
+#include "services/api/AuditLog.h"
 #include "services/api/BalanceTotals.h"
 #include "services/api/BillingControls.h"
 #include "services/api/BillingPortal.h"
@@ -85,6 +86,8 @@ public:
     updateBillingControls(const api::UpdateBillingControlsRequest &request) = 0;
     virtual Reply<api::Page<api::UsageAlertEvent>>
     listUsageAlerts(const api::PageRequest &request) = 0;
+    // Every write through the API or the console, newest first (docs/api.md, "audit_log.list").
+    virtual Reply<api::Page<api::AuditEntry>> listAuditLog(const api::AuditLogRequest &request) = 0;
     virtual Reply<api::Page<api::FailedEvent>>
     listFailedEvents(const api::PageRequest &request) = 0;
     virtual Reply<api::FailedEventOutcome>

@@ -86,7 +86,7 @@ api::Result<engine::KeyContext> EngineBackend::actingKey()
     for (const engine::OrganizationInfo &org : orgs.value()) {
         if (!org.isTenant) {
             m_key = engine::KeyContext{
-                {org.pk, engine::Environment::Test}, org.id, org.slug, {u"*"_s}, org.name};
+                {org.pk, engine::Environment::Test}, org.id, org.slug, {u"*"_s}, org.name, 0, {}};
             return *m_key;
         }
     }
@@ -291,6 +291,12 @@ EngineBackend::updateBillingControls(const api::UpdateBillingControlsRequest &re
     return runReceived<api::BillingControlsAnswer>(
         request,
         [](auto &s, const auto &k, const auto &r) { return s.updateBillingControls(k, r); });
+}
+
+Reply<api::Page<api::AuditEntry>> EngineBackend::listAuditLog(const api::AuditLogRequest &request)
+{
+    return runReceived<api::Page<api::AuditEntry>>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.listAuditLog(k, r); });
 }
 
 Reply<api::Page<api::UsageAlertEvent>>

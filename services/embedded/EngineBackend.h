@@ -75,6 +75,7 @@ public:
     updateBillingControls(const api::UpdateBillingControlsRequest &request) override;
     Reply<api::Page<api::UsageAlertEvent>>
     listUsageAlerts(const api::PageRequest &request) override;
+    Reply<api::Page<api::AuditEntry>> listAuditLog(const api::AuditLogRequest &request) override;
     Reply<api::Page<api::FailedEvent>> listFailedEvents(const api::PageRequest &request) override;
     Reply<api::FailedEventOutcome> retryFailedEvents(const api::FailedEventIds &request) override;
     Reply<api::FailedEventOutcome> discardFailedEvents(const api::FailedEventIds &request) override;

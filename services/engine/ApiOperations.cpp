@@ -1,5 +1,7 @@
 #include "services/engine/ApiOperations.h"
+
 #include "services/api/Version.h"
+#include "services/engine/AuditTrail.h"
 #include "services/engine/BillingControlStore.h"
 #include "services/engine/BillingControlsUpdater.h"
 #include "services/engine/Catalog.h"
@@ -49,7 +51,22 @@ api::Result<api::ImportCustomerResponse>
 ApiOperations::importCustomer(const KeyContext &key, const api::ImportCustomerRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"billing:write"_s)
-    return m_engine.importCustomer(key.scope, request);
+    if (request.dryRun) // writes nothing, so nothing to record
+        return m_engine.importCustomer(key.scope, request);
+    return AuditTrail::audited<api::ImportCustomerResponse>(
+        m_engine, key, {u"customer.import"_s, u"customer"_s, request.customerId},
+        [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
+            auto was = Catalog::customer(db, key.scope, request.customerId, m_engine.now());
+            if (!was)
+                return was.error().status == 404
+                           ? api::Result<api::JsonValue>(api::JsonValue::null())
+                           : was.error();
+            return AuditTrail::jsonOf(was.value());
+        },
+        [&](const QSqlDatabase &) { return m_engine.importCustomer(key.scope, request); },
+        [](const api::ImportCustomerResponse &answer) {
+            return answer.customer ? AuditTrail::jsonOf(*answer.customer) : api::JsonValue::null();
+        });
 }
 
 api::Result<api::TrackTokensResponse>
@@ -73,9 +90,23 @@ api::Result<api::UpdateRewardResponse>
 ApiOperations::updateReward(const KeyContext &key, const api::UpdateRewardRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"rewards:write"_s)
-    return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return RewardUpdater::update(db, m_engine.dialect(), key.scope, request);
-    });
+    return AuditTrail::audited<api::UpdateRewardResponse>(
+        m_engine, key, {u"reward.update"_s, u"reward"_s, request.rewardId},
+        [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
+            auto rewards = Catalog::rewards(db, key.scope);
+            if (!rewards)
+                return rewards.error();
+            // Each is {"coupon": {...}} or {"feature_grant": {...}}, as rewards.update answers.
+            for (const api::RewardEntry &reward : std::as_const(rewards.value().list))
+                if (const api::JsonValue json = AuditTrail::jsonOf(reward);
+                    json.at(0).value("id"_L1).toString() == request.rewardId)
+                    return json;
+            return api::JsonValue::null();
+        },
+        [&](const QSqlDatabase &db) {
+            return RewardUpdater::update(db, m_engine.dialect(), key.scope, request);
+        },
+        [](const api::UpdateRewardResponse &answer) { return AuditTrail::jsonOf(answer); });
 }
 
 api::Result<api::BillingPortalResponse>
@@ -113,19 +144,44 @@ api::Result<api::Product> ApiOperations::updateProduct(const KeyContext &key,
                                                        const api::UpdateProductRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"plans:write"_s)
-    return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return ProductUpdater::update(db, m_engine.dialect(), key.scope, productId, request,
-                                      m_engine.now());
-    });
+    return AuditTrail::audited<api::Product>(
+        m_engine, key, {u"product.update"_s, u"product"_s, productId},
+        [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
+            auto products = Catalog::products(db, key.scope);
+            if (!products)
+                return products.error();
+            const api::Product *newest = nullptr;
+            for (const api::Product &product : std::as_const(products.value().list))
+                if (product.id == productId && (!newest || product.version > newest->version))
+                    newest = &product;
+            return newest ? AuditTrail::jsonOf(*newest) : api::JsonValue::null();
+        },
+        [&](const QSqlDatabase &db) {
+            return ProductUpdater::update(db, m_engine.dialect(), key.scope, productId, request,
+                                          m_engine.now());
+        },
+        [](const api::Product &product) { return AuditTrail::jsonOf(product); });
 }
 
 api::Result<api::LinkOrganizationResponse>
 ApiOperations::linkOrganization(const KeyContext &key, const api::LinkOrganizationRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"platform:write"_s)
-    return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return PlatformLinker::link(db, m_engine.dialect(), key.scope, request, m_engine.now());
-    });
+    return AuditTrail::audited<api::LinkOrganizationResponse>(
+        m_engine, key, {u"organization.link"_s, u"organization"_s, request.organizationSlug},
+        [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
+            auto tenants = Catalog::organizations(db, key.scope.orgPk);
+            if (!tenants)
+                return tenants.error();
+            for (const api::OrganizationInfo &tenant : std::as_const(tenants.value().list))
+                if (tenant.slug == request.organizationSlug)
+                    return AuditTrail::jsonOf(tenant);
+            return api::JsonValue::null();
+        },
+        [&](const QSqlDatabase &db) {
+            return PlatformLinker::link(db, m_engine.dialect(), key.scope, request, m_engine.now());
+        },
+        [](const api::LinkOrganizationResponse &answer) { return AuditTrail::jsonOf(answer); });
 }
 
 api::Result<api::Page<api::CustomerSummary>>
@@ -210,10 +266,22 @@ ApiOperations::updateBillingControls(const KeyContext &key,
                                      const api::UpdateBillingControlsRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"billing:write"_s)
-    return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return BillingControlsUpdater::update(db, m_engine.dialect(), key.scope, request,
-                                              m_engine.now());
-    });
+    const QString owner =
+        request.entityId ? request.customerId + u'/' + *request.entityId : request.customerId;
+    return AuditTrail::audited<api::BillingControlsAnswer>(
+        m_engine, key, {u"billing_controls.update"_s, u"billing_controls"_s, owner},
+        [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
+            auto was = BillingControlsUpdater::read(db, key.scope, request.customerId,
+                                                    request.entityId, m_engine.now());
+            if (!was)
+                return was.error();
+            return AuditTrail::jsonOf(was.value());
+        },
+        [&](const QSqlDatabase &db) {
+            return BillingControlsUpdater::update(db, m_engine.dialect(), key.scope, request,
+                                                  m_engine.now());
+        },
+        [](const api::BillingControlsAnswer &answer) { return AuditTrail::jsonOf(answer); });
 }
 
 api::Result<api::Page<api::UsageAlertEvent>>
@@ -247,6 +315,14 @@ ApiOperations::discardFailedEvents(const KeyContext &key, const api::FailedEvent
     return m_engine.withConnection([&](const QSqlDatabase &db) {
         return FailedEvents::discard(db, m_engine.dialect(), key.scope, request.ids);
     });
+}
+
+api::Result<api::Page<api::AuditEntry>>
+ApiOperations::listAuditLog(const KeyContext &key, const api::AuditLogRequest &request)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.withConnection(
+        [&](const QSqlDatabase &db) { return AuditTrail::list(db, key.scope, request); });
 }
 
 api::Result<api::CallQuote> ApiOperations::priceCall(const KeyContext &key,

@@ -3,6 +3,7 @@
 // through here, so the embedded and remote paths answer alike.
 #pragma once
 
+#include "services/api/AuditLog.h"
 #include "services/api/BalanceTotals.h"
 #include "services/api/BillingControls.h"
 #include "services/api/BillingPortal.h"
@@ -60,6 +61,9 @@ public:
     api::Result<api::Page<api::UsageEvent>> listUsageEvents(const KeyContext &key,
                                                             const api::PageRequest &request);
     api::Result<api::Page<api::ModelInfo>> listModels(const KeyContext &key);
+    // Every write through the API or the console, newest first.
+    api::Result<api::Page<api::AuditEntry>> listAuditLog(const KeyContext &key,
+                                                         const api::AuditLogRequest &request);
     api::Result<api::CallQuote> priceCall(const KeyContext &key,
                                           const api::TrackTokensRequest &request);
     // Billing controls (docs/billing-controls.md) and the alerts they fired.

@@ -1,5 +1,6 @@
 #include "services/engine/Engine.h"
 
+#include "services/engine/AuditTrail.h"
 #include "services/engine/BalanceLister.h"
 #include "services/engine/BalanceTotaller.h"
 #include "services/engine/CustomerImporter.h"
@@ -139,18 +140,59 @@ QList<api::ModelInfo> Engine::models() const
 
 api::Result<LoadSummary> Engine::loadWorkspace(const api::JsonValue &workspace)
 {
-    auto db = m_database.connection();
-    if (!db)
-        return db.error();
-    return WorkspaceLoader::load(db.value(), m_database.dialect(), workspace);
+    return recordedLoad([&](const QSqlDatabase &db) {
+        return WorkspaceLoader::load(db, m_database.dialect(), workspace);
+    });
 }
 
 api::Result<LoadSummary> Engine::loadWorkspaceFile(const QString &path)
 {
+    return recordedLoad([&](const QSqlDatabase &db) {
+        return WorkspaceLoader::loadFile(db, m_database.dialect(), path);
+    });
+}
+
+api::Result<LoadSummary>
+Engine::recordedLoad(const std::function<api::Result<LoadSummary>(const QSqlDatabase &)> &load)
+{
     auto db = m_database.connection();
     if (!db)
         return db.error();
-    return WorkspaceLoader::loadFile(db.value(), m_database.dialect(), path);
+    WriteTransaction transaction(db.value(), m_database.dialect());
+    if (auto begun = transaction.begin(); !begun)
+        return begun.error();
+    // A load brings whole organizations (it refuses one that exists): each
+    // new one gets an entry in both its environments, by the person loading.
+    auto newest = runSql(db.value(), u"SELECT COALESCE(MAX(pk), 0) FROM organizations"_s);
+    if (!newest || !newest.value().next())
+        return newest ? ApiError::internal(u"reading organizations failed"_s) : newest.error();
+    const qint64 before = newest.value().value(0).toLongLong();
+    auto loaded = load(db.value());
+    if (!loaded)
+        return loaded;
+    auto orgs = runSql(db.value(), u"SELECT pk, id FROM organizations WHERE pk > ?"_s, {before});
+    if (!orgs)
+        return orgs.error();
+    const api::JsonValue summary =
+        api::JsonValue::object({{"organizations"_L1, qint64(loaded.value().organizations)},
+                                {"customers"_L1, qint64(loaded.value().customers)},
+                                {"balances"_L1, qint64(loaded.value().balances)},
+                                {"api_keys"_L1, qint64(loaded.value().apiKeys)}});
+    while (orgs.value().next()) {
+        for (Environment env : {Environment::Test, Environment::Live}) {
+            if (auto recorded = AuditTrail::record(
+                    db.value(), m_database.dialect(), {orgs.value().value(0).toLongLong(), env},
+                    AuditTrail::consoleUser(),
+                    {u"workspace.load"_s, u"organization"_s, orgs.value().value(1).toString(),
+                     api::JsonValue::null(), summary},
+                    m_clock());
+                !recorded)
+                return recorded.error();
+        }
+    }
+    if (auto committed = transaction.commit(); !committed)
+        return committed.error();
+    return loaded;
 }
 
 api::Result<api::JsonValue> Engine::dumpWorkspace()
@@ -222,6 +264,18 @@ api::Result<NewApiKey> Engine::createKey(const QString &orgSlug, Environment env
                                      scopes.join(u' '), name, m_clock()}});
         !inserted)
         return inserted.error();
+    // What the key may do, never what it is: no secret, no hash, no prefix.
+    const api::JsonValue created = api::JsonValue::object({{"id"_L1, u"key_%1"_s.arg(pk.value())},
+                                                           {"name"_L1, name},
+                                                           {"environment"_L1, environmentWord(env)},
+                                                           {"scopes"_L1, scopes.join(u' ')}});
+    if (auto recorded = AuditTrail::record(
+            db.value(), m_database.dialect(), {orgPk, env}, AuditTrail::consoleUser(),
+            {u"api_key.create"_s, u"api_key"_s, u"key_%1"_s.arg(pk.value()), api::JsonValue::null(),
+             created},
+            m_clock());
+        !recorded)
+        return recorded.error();
     if (auto committed = transaction.commit(); !committed)
         return committed.error();
     return key;
@@ -248,7 +302,8 @@ api::Result<KeyContext> Engine::authenticate(const QString &secret)
         return db.error();
     auto rows =
         queryRows(db.value(),
-                  u"SELECT k.hash, k.env, k.scopes, o.pk, o.id, o.slug, o.name FROM api_keys k"
+                  u"SELECT k.hash, k.env, k.scopes, o.pk, o.id, o.slug, o.name, k.pk, k.name"
+                  " FROM api_keys k"
                   " JOIN organizations o ON o.pk = k.org_pk WHERE k.hash = ?"_s,
                   {hash});
     if (!rows)
@@ -260,9 +315,13 @@ api::Result<KeyContext> Engine::authenticate(const QString &secret)
     if (!ApiKeys::sameHash(key.at(0).toString(), hash) ||
         key.at(1).toString() != environmentWord(*env))
         return unauthorized;
-    const KeyContext context{
-        Scope{key.at(3).toLongLong(), *env}, key.at(4).toString(), key.at(5).toString(),
-        key.at(2).toString().split(u' ', Qt::SkipEmptyParts), key.at(6).toString()};
+    const KeyContext context{Scope{key.at(3).toLongLong(), *env},
+                             key.at(4).toString(),
+                             key.at(5).toString(),
+                             key.at(2).toString().split(u' ', Qt::SkipEmptyParts),
+                             key.at(6).toString(),
+                             key.at(7).toLongLong(),
+                             key.at(8).toString()};
     const QMutexLocker lock(&m_keyCacheMutex);
     if (m_keyCache.size() > 10000)
         m_keyCache.clear(); // many keys in a short time: start again rather than grow

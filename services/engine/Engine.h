@@ -36,6 +36,10 @@ struct KeyContext
     QString orgSlug;
     QStringList scopes;
     QString orgName;
+    // The key's row and name, for the audit log; 0 when no key is used (the
+    // console on its own workspace).
+    qint64 keyPk = 0;
+    QString keyName;
 
     bool allows(const QString &scopeName) const
     {
@@ -107,6 +111,7 @@ public:
         return f(db.value());
     }
 
+    // A load is recorded in the audit log of each organization it brings.
     api::Result<LoadSummary> loadWorkspace(const api::JsonValue &workspace);
     api::Result<LoadSummary> loadWorkspaceFile(const QString &path);
     api::Result<api::JsonValue> dumpWorkspace();
@@ -123,6 +128,8 @@ public:
     static constexpr std::chrono::seconds KeyCacheLifetime{10};
 
 private:
+    api::Result<LoadSummary>
+    recordedLoad(const std::function<api::Result<LoadSummary>(const QSqlDatabase &)> &load);
     Database m_database;
     Clock m_clock;
     struct CachedKey

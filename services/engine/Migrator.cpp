@@ -22,6 +22,7 @@ QStringList migrationFiles()
 
 // `{{pk}}` is the key column's type. `{{sequence T}}` lines become PostgreSQL key sequences
 // (balances count down); SQLite allocates keys from the table itself and skips them.
+// Statements are separated by a line holding only `;`.
 QStringList statementsFor(const QString &script, Dialect dialect)
 {
     static const QRegularExpression sequence(uR"(^\{\{sequence (\w+)\}\}$)"_s);
@@ -47,6 +48,16 @@ QStringList statementsFor(const QString &script, Dialect dialect)
             }
             continue;
         }
+        // `{{sqlite}} ` or `{{postgres}} ` before a statement: that dialect's only.
+        for (const auto &[marker, only] : {std::pair{u"{{sqlite}}"_s, Dialect::Sqlite},
+                                           std::pair{u"{{postgres}}"_s, Dialect::Postgres}}) {
+            if (part.startsWith(marker)) {
+                part = dialect == only ? part.mid(marker.size()).trimmed() : QString();
+                break;
+            }
+        }
+        if (part.isEmpty())
+            continue;
         // SQLite's INTEGER PRIMARY KEY is the rowid itself: no second index.
         part.replace(u"{{pk}}"_s, dialect == Dialect::Sqlite ? u"INTEGER PRIMARY KEY"_s
                                                              : u"BIGINT PRIMARY KEY"_s);

@@ -192,16 +192,46 @@ WriteTransaction::WriteTransaction(QSqlDatabase db, Dialect dialect)
     , m_dialect(dialect)
 {}
 
+namespace {
+
+// The transactions open on this thread's connections, by connection name.
+struct Nesting
+{
+    int depth = 0;
+    bool innerRolledBack = false;
+};
+
+Nesting &nestingOf(const QSqlDatabase &db)
+{
+    thread_local QHash<QString, Nesting> open;
+    return open[db.connectionName()];
+}
+
+} // namespace
+
 WriteTransaction::~WriteTransaction()
 {
-    if (m_open)
-        QSqlQuery(m_db).exec(u"ROLLBACK"_s);
+    if (m_open) {
+        Nesting &nesting = nestingOf(m_db);
+        if (m_nested) {
+            --nesting.depth;
+            nesting.innerRolledBack = true;
+        } else {
+            QSqlQuery(m_db).exec(u"ROLLBACK"_s);
+            nesting = {};
+        }
+    }
     if (m_writer)
         m_writer->unlock();
 }
 
 api::Result<api::Done> WriteTransaction::begin()
 {
+    if (Nesting &nesting = nestingOf(m_db); nesting.depth > 0) {
+        ++nesting.depth;
+        m_nested = m_open = true;
+        return api::Done{};
+    }
     if (m_dialect == Dialect::Sqlite) {
         m_writer = &sqliteWriter(m_db.databaseName());
         m_writer->lock();
@@ -224,14 +254,32 @@ api::Result<api::Done> WriteTransaction::begin()
         return sqlError(query);
     }
     m_open = true;
+    nestingOf(m_db) = {1, false};
     return api::Done{};
 }
 
 api::Result<api::Done> WriteTransaction::commit()
 {
+    Nesting &nesting = nestingOf(m_db);
+    if (m_nested) {
+        --nesting.depth;
+        m_open = false;
+        return api::Done{};
+    }
+    if (nesting.innerRolledBack) {
+        // A step inside chose not to keep its writes: neither does the whole.
+        QSqlQuery(m_db).exec(u"ROLLBACK"_s);
+        nesting = {};
+        m_open = false;
+        if (m_writer)
+            std::exchange(m_writer, nullptr)->unlock();
+        return api::ApiError::internal(
+            u"a step of this write was rolled back, so none of it was kept"_s);
+    }
     QSqlQuery query(m_db);
     if (!query.exec(u"COMMIT"_s))
         return sqlError(query);
+    nesting = {};
     m_open = false;
     if (m_writer)
         std::exchange(m_writer, nullptr)->unlock();

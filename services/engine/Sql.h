@@ -45,6 +45,10 @@ void forgetPreparedStatements(const QString &connectionName);
 // writers never deadlock upgrading read locks, and writers of this process
 // queue on a mutex first rather than in SQLite's sleeping busy handler (which
 // waits whole milliseconds). The destructor rolls back.
+// A write transaction. One begun while another is open on the same
+// connection (an audited write wrapping an updater, ApiOperations) joins it:
+// the outer one commits both; an inner one that ends without commit() makes
+// the outer commit() roll back instead.
 class WriteTransaction final
 {
 public:
@@ -59,6 +63,7 @@ private:
     QSqlDatabase m_db;
     Dialect m_dialect;
     bool m_open = false;
+    bool m_nested = false;
     QMutex *m_writer = nullptr; // SQLite: held from begin() until commit or rollback
 };
 

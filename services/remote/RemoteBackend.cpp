@@ -235,6 +235,13 @@ RemoteBackend::updateBillingControls(const api::UpdateBillingControlsRequest &re
                                             api::toJsonText(request));
 }
 
+backend::Reply<api::Page<api::AuditEntry>>
+RemoteBackend::listAuditLog(const api::AuditLogRequest &request)
+{
+    return call<api::Page<api::AuditEntry>>(u"/v1/meterdesk/audit_log.list"_s,
+                                            api::toJsonText(request));
+}
+
 backend::Reply<api::Page<api::UsageAlertEvent>>
 RemoteBackend::listUsageAlerts(const api::PageRequest &request)
 {

@@ -71,6 +71,8 @@ public:
     updateBillingControls(const api::UpdateBillingControlsRequest &request) override;
     backend::Reply<api::Page<api::UsageAlertEvent>>
     listUsageAlerts(const api::PageRequest &request) override;
+    backend::Reply<api::Page<api::AuditEntry>>
+    listAuditLog(const api::AuditLogRequest &request) override;
     backend::Reply<api::Page<api::FailedEvent>>
     listFailedEvents(const api::PageRequest &request) override;
     backend::Reply<api::FailedEventOutcome>

@@ -184,6 +184,10 @@ ApiRoutes::ApiRoutes()
         bodyRoute<api::UpdateBillingControlsRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
             return s.updateBillingControls(k, r);
         }));
+    m_exact.insert("/v1/meterdesk/audit_log.list",
+                   bodyRoute<api::AuditLogRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.listAuditLog(k, r);
+                   }));
     m_exact.insert("/v1/meterdesk/usage_alerts.list",
                    bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listUsageAlerts(k, r);

@@ -107,6 +107,10 @@ public:
     {
         return unavailable<api::BillingControlsAnswer>();
     }
+    backend::Reply<api::Page<api::AuditEntry>> listAuditLog(const api::AuditLogRequest &) override
+    {
+        return unavailable<api::Page<api::AuditEntry>>();
+    }
     backend::Reply<api::Page<api::UsageAlertEvent>>
     listUsageAlerts(const api::PageRequest &) override
     {
