@@ -1,6 +1,7 @@
 // Regenerates docs/screenshots: the real console on a demo workspace, each
 // page in a light and a dark palette, grabbed with QWidget::grab().
 // Usage: meterdesk-screenshots OUTPUT_DIR (run by scripts/screenshots.sh).
+#include "models/AuditLogModel.h"
 #include "models/BalanceListModel.h"
 #include "models/BalanceTotalsModel.h"
 #include "models/CustomerListModel.h"
@@ -14,6 +15,7 @@
 #include "services/embedded/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
 #include "views/AboutDialog.h"
+#include "views/AuditPage.h"
 #include "views/BalancesPage.h"
 #include "views/ConnectionDialog.h"
 #include "views/CustomerControlsTab.h"
@@ -160,6 +162,16 @@ int main(int argc, char *argv[])
     settle([&] { return prepared.isFinished(); });
     giveControls(backend);
 
+    // One write before any picture, so the Audit page has an entry to show
+    // and both palettes show the same rewards.
+    api::UpdateRewardRequest rename;
+    rename.rewardId = u"ai_welcome"_s;
+    api::FeatureGrantUpdate grant;
+    grant.name = u"AI welcome credits (2027)"_s;
+    rename.featureGrant = grant;
+    auto renamed = backend.updateReward(rename);
+    settle([&] { return renamed.isFinished(); });
+
     const QPalette light = QApplication::style()->standardPalette();
     for (const auto &[name, palette] :
          {std::pair{u"light"_s, light}, std::pair{u"dark"_s, darkPalette()}}) {
@@ -264,6 +276,15 @@ int main(int argc, char *argv[])
         settle([&] { return price.quote().has_value(); });
         price.grab().save(out.filePath(u"price-call-%1.png"_s.arg(name)));
         price.close();
+
+        // Who changed what: the reward renamed before the first pass.
+        navigation->setCurrentRow(6);
+        auto *audit = window.auditPage();
+        audit->refresh();
+        settle([&] { return audit->model()->rowCount() > 0 && !audit->model()->isLoading(); });
+        audit->table()->selectRow(0);
+        idle();
+        window.grab().save(out.filePath(u"audit-%1.png"_s.arg(name)));
 
         views::AboutDialog *about = window.showAbout();
         auto *catalogue = about->findChild<QLabel *>(u"catalogue"_s);

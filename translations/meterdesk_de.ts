@@ -91,6 +91,205 @@ eingebettete Engine</translation>
     </message>
 </context>
 <context>
+    <name>AuditLogModel</name>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>Wer</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation>Ressource</translation>
+    </message>
+    <message>
+        <source>Changed</source>
+        <translation>Geändert</translation>
+    </message>
+    <message>
+        <source>%1 (console)</source>
+        <translation>%1 (Konsole)</translation>
+    </message>
+    <message>
+        <source>key %1</source>
+        <translation>Schlüssel %1</translation>
+    </message>
+    <message>
+        <source>key %1 (%2)</source>
+        <translation>Schlüssel %1 (%2)</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keiner)</translation>
+    </message>
+</context>
+<context>
+    <name>AuditPage</name>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>E&amp;xportieren…</translation>
+    </message>
+    <message>
+        <source>Everything</source>
+        <translation>Alles</translation>
+    </message>
+    <message>
+        <source>Products</source>
+        <translation>Produkte</translation>
+    </message>
+    <message>
+        <source>Rewards</source>
+        <translation>Prämien</translation>
+    </message>
+    <message>
+        <source>Customers</source>
+        <translation>Kunden</translation>
+    </message>
+    <message>
+        <source>Organizations</source>
+        <translation>Organisationen</translation>
+    </message>
+    <message>
+        <source>Billing controls</source>
+        <translation>Abrechnungsregeln</translation>
+    </message>
+    <message>
+        <source>API keys</source>
+        <translation>API-Schlüssel</translation>
+    </message>
+    <message>
+        <source>any id</source>
+        <translation>jede Kennung</translation>
+    </message>
+    <message>
+        <source>key id or name</source>
+        <translation>Schlüssel-ID oder Name</translation>
+    </message>
+    <message>
+        <source>Any time</source>
+        <translation>Jederzeit</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>Letzte 24 Stunden</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>Letzte 7 Tage</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>Letzte 30 Tage</translation>
+    </message>
+    <message>
+        <source>&amp;Resource</source>
+        <translation>&amp;Ressource</translation>
+    </message>
+    <message>
+        <source>I&amp;d</source>
+        <translation>&amp;Kennung</translation>
+    </message>
+    <message>
+        <source>&amp;Who</source>
+        <translation>W&amp;er</translation>
+    </message>
+    <message>
+        <source>Whe&amp;n</source>
+        <translation>W&amp;ann</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
+    <message>
+        <source>Select an entry to see the resource before and after.</source>
+        <translation>Wählen Sie einen Eintrag, um die Ressource vorher und nachher zu sehen.</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>%1
+No file was written.</source>
+        <translation>%1
+Es wurde keine Datei geschrieben.</translation>
+    </message>
+    <message>
+        <source>%1 by %2: %3 %4. Changed: %5</source>
+        <translation>%1 durch %2: %3 %4. Geändert: %5</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>nichts</translation>
+    </message>
+    <message>
+        <source>The audit log could not be loaded: %1</source>
+        <translation>Das Prüfprotokoll konnte nicht geladen werden: %1</translation>
+    </message>
+    <message>
+        <source>No audit entries match. Writes appear here as they happen.</source>
+        <translation>Keine Einträge passen. Änderungen erscheinen hier, sobald sie geschehen.</translation>
+    </message>
+    <message>
+        <source>Export the audit log</source>
+        <translation>Prüfprotokoll exportieren</translation>
+    </message>
+    <message>
+        <source>audit-log.csv</source>
+        <translation>pruefprotokoll.csv</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>An export is already running.</source>
+        <translation>Ein Export läuft bereits.</translation>
+    </message>
+    <message>
+        <source>Exporting the audit log…</source>
+        <translation>Prüfprotokoll wird exportiert…</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2
+No file was written.</source>
+        <translation>%1 kann nicht geschrieben werden: %2
+Es wurde keine Datei geschrieben.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Loading the audit log… %Ln entry(s) so far</source>
+        <translation>
+            <numerusform>Prüfprotokoll wird geladen… bisher %Ln Eintrag</numerusform>
+            <numerusform>Prüfprotokoll wird geladen… bisher %Ln Einträge</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln audit entry(s)</source>
+        <translation>
+            <numerusform>%Ln Protokolleintrag</numerusform>
+            <numerusform>%Ln Protokolleinträge</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %Ln audit entry(s).</source>
+        <translation>
+            <numerusform>%Ln Protokolleintrag exportiert.</numerusform>
+            <numerusform>%Ln Protokolleinträge exportiert.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>BalanceExport</name>
     <message>
         <source>An export is already running.</source>
@@ -2295,6 +2494,10 @@ Journal: %2</numerusform>
     <message>
         <source>● %1</source>
         <translation>● %1</translation>
+    </message>
+    <message>
+        <source>Audit</source>
+        <translation>Prüfprotokoll</translation>
     </message>
 </context>
 <context>

@@ -15,6 +15,30 @@ taken %2, %Ln models</numerusform>
     </message>
 </context>
 <context>
+    <name>AuditPage</name>
+    <message numerus="yes">
+        <source>Loading the audit log… %Ln entry(s) so far</source>
+        <translation>
+            <numerusform>Loading the audit log… %Ln entry so far</numerusform>
+            <numerusform>Loading the audit log… %Ln entries so far</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln audit entry(s)</source>
+        <translation>
+            <numerusform>%Ln audit entry</numerusform>
+            <numerusform>%Ln audit entries</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %Ln audit entry(s).</source>
+        <translation>
+            <numerusform>Exported %Ln audit entry.</numerusform>
+            <numerusform>Exported %Ln audit entries.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>BalanceExport</name>
     <message numerus="yes">
         <source>The export stopped after %n row(s): %1</source>

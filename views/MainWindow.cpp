@@ -3,6 +3,7 @@
 #include "models/BalanceFilter.h"
 #include "models/WorkspaceStatus.h"
 #include "views/AboutDialog.h"
+#include "views/AuditPage.h"
 #include "views/BalancesPage.h"
 #include "views/CommandPalette.h"
 #include "views/CustomersPage.h"
@@ -50,6 +51,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     , m_rewards(new RewardsPage(backend, this))
     , m_tenants(new TenantsPage(backend, this))
     , m_usage(new UsagePage(backend, this))
+    , m_audit(new AuditPage(backend, this))
     , m_connectionLabel(new QLabel(this))
     , m_environmentBadge(new QLabel(this))
     , m_organizationLabel(new QLabel(this))
@@ -68,6 +70,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     addPage(tr("Rewards"), u"rewards"_s, m_rewards);
     addPage(tr("Tenants"), u"tenants"_s, m_tenants);
     addPage(tr("Usage"), u"usage"_s, m_usage);
+    addPage(tr("Audit"), u"audit"_s, m_audit);
 
     auto *splitter = new QSplitter(this);
     splitter->addWidget(m_navigation);
@@ -147,9 +150,16 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
         if (m_pages->currentWidget() == m_balances)
             statusBar()->showMessage(message);
     });
+    connect(m_audit, &AuditPage::statusMessage, this, [this](const QString &message) {
+        m_auditStatus = message;
+        if (m_pages->currentWidget() == m_audit)
+            statusBar()->showMessage(message);
+    });
     connect(m_pages, &QStackedWidget::currentChanged, this, [this] {
         if (m_pages->currentWidget() == m_balances)
             statusBar()->showMessage(m_balancesStatus);
+        else if (m_pages->currentWidget() == m_audit)
+            statusBar()->showMessage(m_auditStatus);
         else
             statusBar()->clearMessage();
     });
@@ -288,6 +298,7 @@ void MainWindow::refreshPages()
     m_rewards->refresh();
     m_tenants->refresh();
     m_usage->refresh();
+    m_audit->refresh();
 }
 
 ImportWizard *MainWindow::importCustomers()

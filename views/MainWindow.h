@@ -24,6 +24,7 @@ class ProductsPage;
 class RewardsPage;
 class TenantsPage;
 class UsagePage;
+class AuditPage;
 
 class MainWindow final : public QMainWindow
 {
@@ -46,6 +47,7 @@ public:
     AboutDialog *showAbout();
     BalancesPage *balancesPage() const { return m_balances; }
     UsagePage *usagePage() const { return m_usage; }
+    AuditPage *auditPage() const { return m_audit; }
     QLabel *failedEventsLabel() const { return m_failedLabel; }
     ProductsPage *productsPage() const { return m_products; }
     RewardsPage *rewardsPage() const { return m_rewards; }
@@ -83,6 +85,7 @@ private:
     RewardsPage *m_rewards;
     TenantsPage *m_tenants;
     UsagePage *m_usage;
+    AuditPage *m_audit;
     QLabel *m_connectionLabel;
     QLabel *m_environmentBadge;
     QLabel *m_organizationLabel;
@@ -90,6 +93,7 @@ private:
     QTimer *m_queuePoll;
     QByteArray m_restoredFilter; // applied once the connection is ready
     QString m_balancesStatus;
+    QString m_auditStatus;
     QAction *m_loadCatalogue = nullptr;
 };
 

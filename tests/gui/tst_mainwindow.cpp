@@ -40,7 +40,7 @@ private Q_SLOTS:
         md::views::MainWindow window(&backend);
         auto *navigation = window.findChild<QListWidget *>(u"navigation"_s);
         QVERIFY(navigation);
-        QCOMPARE(navigation->count(), 6);
+        QCOMPARE(navigation->count(), 7);
         for (int i = 0; i < navigation->count(); ++i) {
             const QIcon icon = navigation->item(i)->icon();
             QVERIFY2(!icon.isNull() && !icon.pixmap(20, 20).isNull(),
@@ -56,7 +56,7 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         auto *navigation = window.findChild<QListWidget *>(u"navigation"_s);
-        for (int page = 5; page >= 0; --page) {
+        for (int page = 6; page >= 0; --page) {
             QTest::keyClick(&window, Qt::Key(Qt::Key_1 + page), Qt::ControlModifier);
             QCOMPARE(navigation->currentRow(), page);
         }
