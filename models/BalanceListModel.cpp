@@ -77,41 +77,9 @@ QString BalanceListModel::intervalName(api::ResetInterval interval)
     return {};
 }
 
-QString BalanceListModel::detail(const api::BalanceRow &row)
+QString BalanceListModel::rawText(const api::BalanceRow &row)
 {
-    QStringList lines;
-    lines << tr("Balance %1 of %2, feature %3").arg(row.id, row.customerId, row.featureId);
-    if (row.reset) {
-        lines << tr("Reset: %1%2")
-                     .arg(intervalName(row.reset->interval),
-                          row.reset->resetsAt
-                              ? tr(", next %1").arg(formatTimestamp(*row.reset->resetsAt))
-                              : QString());
-    } else {
-        lines << tr("Reset: none");
-    }
-    if (row.price) {
-        const api::Price &price = *row.price;
-        lines << tr("Price: %1 per %2 units, %3")
-                     .arg(price.amount ? formatAmount(*price.amount) : tr("tiered"),
-                          formatAmount(price.billingUnits, QLocale(), 0),
-                          price.billingMethod == api::BillingMethod::Prepaid ? tr("prepaid")
-                                                                             : tr("usage-based"));
-        for (const api::Tier &tier : price.tiers.value_or(QList<api::Tier>()))
-            lines << tr("  up to %1: %2%3")
-                         .arg(tier.to ? formatAmount(*tier.to, QLocale(), 0) : tr("∞"),
-                              formatAmount(tier.amount),
-                              tier.flatAmount ? tr(" + %1 flat").arg(formatAmount(*tier.flatAmount))
-                                              : QString());
-    } else {
-        lines << tr("Price: none");
-    }
-    for (const api::Rollover &rollover : row.rollovers)
-        lines << tr("Rollover: %1 of %2 left, expires %3")
-                     .arg(formatAmount(rollover.balance), formatAmount(rollover.granted),
-                          formatTimestamp(rollover.expiresAt));
-    lines << QString() << QString::fromUtf8(api::toJsonText(row, api::JsonWriter::Style::Indented));
-    return lines.join(u'\n');
+    return QString::fromUtf8(api::toJsonText(row, api::JsonWriter::Style::Indented));
 }
 
 QVariant BalanceListModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -226,8 +194,6 @@ QVariant BalanceListModel::data(const QModelIndex &index, int role) const
         default:
             return {};
         }
-    case DetailRole:
-        return detail(row);
     case Qt::TextAlignmentRole:
         if ((index.column() >= IncludedColumn && index.column() <= UsageColumn) ||
             index.column() == RolloversColumn)

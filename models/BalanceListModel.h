@@ -38,9 +38,6 @@ public:
     // The raw value of a cell, for sorting and copying: amounts as exact
     // decimal text, times as milliseconds.
     static constexpr int RawValueRole = Qt::UserRole;
-    // A human-readable account of the row for the detail pane: reset, price
-    // with tiers, rollovers, and the row as the API sends it.
-    static constexpr int DetailRole = Qt::UserRole + 1;
 
     explicit BalanceListModel(backend::BillingBackend *backend, QObject *parent = nullptr);
     ~BalanceListModel() override;
@@ -58,7 +55,8 @@ public:
                         int role = Qt::DisplayRole) const override;
 
     static QString intervalName(api::ResetInterval interval);
-    static QString detail(const api::BalanceRow &row);
+    // The row as the API sends it, indented: for engineers, one click away.
+    static QString rawText(const api::BalanceRow &row);
 
 protected:
     qsizetype storedRows() const override { return m_rows.size(); }

@@ -16,6 +16,7 @@
 #include "services/engine/DemoWorkspace.h"
 #include "views/AboutDialog.h"
 #include "views/AuditPage.h"
+#include "views/BalanceDetailPane.h"
 #include "views/BalancesPage.h"
 #include "views/ConnectionDialog.h"
 #include "views/CustomerControlsTab.h"
@@ -190,6 +191,20 @@ int main(int argc, char *argv[])
         balances->table()->selectRow(2);
         idle();
         window.grab().save(out.filePath(u"balances-%1.png"_s.arg(name)));
+        // A balance in words: one with a price and a rollover.
+        for (int row = 0; row < balances->model()->rowCount(); ++row) {
+            const api::BalanceRow balance = balances->model()->balance(row);
+            if (!balance.rollovers.isEmpty() && balance.price) {
+                balances->table()->selectRow(row);
+                break;
+            }
+        }
+        auto *detail = balances->detail();
+        settle([&] { return !detail->text().contains(views::BalanceDetailPane::tr("Asking…")); });
+        detail->resize(900, 560);
+        detail->grab().save(out.filePath(u"balance-detail-%1.png"_s.arg(name)));
+        balances->table()->selectRow(2);
+
         // The totals of the filter, grouped by plan.
         auto *groupBy = balances->findChild<QComboBox *>(u"totalsGroupBy"_s);
         groupBy->setCurrentIndex(1);

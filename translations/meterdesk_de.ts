@@ -290,6 +290,177 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>BalanceDetailPane</name>
+    <message>
+        <source>Show &amp;JSON</source>
+        <translation>&amp;JSON zeigen</translation>
+    </message>
+    <message>
+        <source>Select a balance to see its plan, grants, price, reset, rollovers and billing controls.</source>
+        <translation>Wählen Sie ein Guthaben, um Tarif, Gewährungen, Preis, Zurücksetzung, Überträge und Abrechnungsregeln zu sehen.</translation>
+    </message>
+    <message>
+        <source>The balance as the API sends it (Alt+J)</source>
+        <translation>Das Guthaben, wie die API es sendet (Alt+J)</translation>
+    </message>
+    <message>
+        <source>Show &amp;details</source>
+        <translation>&amp;Details zeigen</translation>
+    </message>
+    <message>
+        <source>%1, entity %2</source>
+        <translation>%1, Einheit %2</translation>
+    </message>
+    <message>
+        <source>%1 for %2</source>
+        <translation>%1 für %2</translation>
+    </message>
+    <message>
+        <source>Balance %1 · %2</source>
+        <translation>Guthaben %1 · %2</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>abgelaufen</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>Tarif</translation>
+    </message>
+    <message>
+        <source>none (standalone)</source>
+        <translation>keiner (eigenständig)</translation>
+    </message>
+    <message>
+        <source>Grant</source>
+        <translation>Gewährung</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>unbegrenzt</translation>
+    </message>
+    <message>
+        <source>Included grant</source>
+        <translation>Enthaltene Gewährung</translation>
+    </message>
+    <message>
+        <source>Prepaid grant</source>
+        <translation>Vorausbezahlte Gewährung</translation>
+    </message>
+    <message>
+        <source>Remaining</source>
+        <translation>Verbleibend</translation>
+    </message>
+    <message>
+        <source>Used this period</source>
+        <translation>In diesem Zeitraum verbraucht</translation>
+    </message>
+    <message>
+        <source>prepaid</source>
+        <translation>vorausbezahlt</translation>
+    </message>
+    <message>
+        <source>usage-based</source>
+        <translation>nutzungsbasiert</translation>
+    </message>
+    <message>
+        <source>up to %1: %2%3</source>
+        <translation>bis %1: %2%3</translation>
+    </message>
+    <message>
+        <source>∞</source>
+        <translation>∞</translation>
+    </message>
+    <message>
+        <source> + %1 flat</source>
+        <translation> + %1 pauschal</translation>
+    </message>
+    <message>
+        <source>at most %1 purchased</source>
+        <translation>höchstens %1 gekauft</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>Preis</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <source>Resets</source>
+        <translation>Zurückgesetzt</translation>
+    </message>
+    <message>
+        <source>%1, next %2</source>
+        <translation>%1, nächste %2</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Angelegt</translation>
+    </message>
+    <message>
+        <source>Rollovers</source>
+        <translation>Überträge</translation>
+    </message>
+    <message>
+        <source>%1 of %2 left</source>
+        <translation>%1 von %2 übrig</translation>
+    </message>
+    <message>
+        <source>expires %1</source>
+        <translation>läuft ab %1</translation>
+    </message>
+    <message>
+        <source>Billing controls of this entity</source>
+        <translation>Abrechnungsregeln dieser Einheit</translation>
+    </message>
+    <message>
+        <source>Billing controls of this customer</source>
+        <translation>Abrechnungsregeln dieses Kunden</translation>
+    </message>
+    <message>
+        <source>They could not be read: %1</source>
+        <translation>Sie konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Asking…</source>
+        <translation>Wird abgefragt…</translation>
+    </message>
+    <message>
+        <source>None: no limits, alerts or automatic top-ups.</source>
+        <translation>Keine: keine Grenzen, Warnungen oder automatischen Aufladungen.</translation>
+    </message>
+    <message>
+        <source>per unit</source>
+        <translation>je Einheit</translation>
+    </message>
+    <message>
+        <source>per %1 units</source>
+        <translation>je %1 Einheiten</translation>
+    </message>
+    <message>
+        <source>%1 %2, %3</source>
+        <translation>%1 %2, %3</translation>
+    </message>
+    <message>
+        <source>tiered %1, %2</source>
+        <translation>gestaffelt %1, %2</translation>
+    </message>
+</context>
+<context>
     <name>BalanceExport</name>
     <message>
         <source>An export is already running.</source>
@@ -476,58 +647,6 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>mehrere Intervalle</translation>
     </message>
     <message>
-        <source>Balance %1 of %2, feature %3</source>
-        <translation>Guthaben %1 von %2, Funktion %3</translation>
-    </message>
-    <message>
-        <source>Reset: %1%2</source>
-        <translation>Zurücksetzen: %1%2</translation>
-    </message>
-    <message>
-        <source>, next %1</source>
-        <translation>, nächstes %1</translation>
-    </message>
-    <message>
-        <source>Reset: none</source>
-        <translation>Zurücksetzen: keines</translation>
-    </message>
-    <message>
-        <source>Price: %1 per %2 units, %3</source>
-        <translation>Preis: %1 je %2 Einheiten, %3</translation>
-    </message>
-    <message>
-        <source>tiered</source>
-        <translation>gestaffelt</translation>
-    </message>
-    <message>
-        <source>prepaid</source>
-        <translation>vorausbezahlt</translation>
-    </message>
-    <message>
-        <source>usage-based</source>
-        <translation>nutzungsbasiert</translation>
-    </message>
-    <message>
-        <source>  up to %1: %2%3</source>
-        <translation>  bis %1: %2%3</translation>
-    </message>
-    <message>
-        <source>∞</source>
-        <translation>∞</translation>
-    </message>
-    <message>
-        <source> + %1 flat</source>
-        <translation> + %1 pauschal</translation>
-    </message>
-    <message>
-        <source>Price: none</source>
-        <translation>Preis: keiner</translation>
-    </message>
-    <message>
-        <source>Rollover: %1 of %2 left, expires %3</source>
-        <translation>Übertrag: %1 von %2 übrig, läuft ab %3</translation>
-    </message>
-    <message>
         <source>Customer</source>
         <translation>Kunde</translation>
     </message>
@@ -708,10 +827,6 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>&amp;Retry</source>
         <translation>&amp;Erneut versuchen</translation>
-    </message>
-    <message>
-        <source>Select a balance to see its reset, price tiers, rollovers and raw data.</source>
-        <translation>Wählen Sie ein Guthaben, um Zurücksetzung, Preisstaffeln, Überträge und Rohdaten zu sehen.</translation>
     </message>
     <message>
         <source>Export canceled; no file was written.</source>

@@ -3,6 +3,7 @@
 #include "models/BalanceExport.h"
 #include "models/BalanceListModel.h"
 #include "models/BalanceTotalsModel.h"
+#include "views/BalanceDetailPane.h"
 #include "views/BalanceFilterBar.h"
 #include "views/BalanceTotalsBar.h"
 
@@ -19,7 +20,6 @@
 #include <QSplitter>
 #include <QStackedLayout>
 #include <QTableView>
-#include <QTextBrowser>
 #include <QVBoxLayout>
 
 namespace md::views {
@@ -34,7 +34,7 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     , m_filterBar(new BalanceFilterBar(backend, this))
     , m_totalsBar(new BalanceTotalsBar(m_totals, this))
     , m_table(new QTableView(this))
-    , m_detail(new QTextBrowser(this))
+    , m_detail(new BalanceDetailPane(backend, this))
     , m_states(new QStackedLayout)
     , m_message(new QLabel(this))
     , m_retry(new QPushButton(tr("&Retry"), this))
@@ -51,10 +51,6 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     m_table->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->setWordWrap(false);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_detail->setObjectName(QStringLiteral("balanceDetail"));
-    m_detail->setPlaceholderText(
-        tr("Select a balance to see its reset, price tiers, rollovers and raw data."));
-    m_detail->setLineWrapMode(QTextEdit::NoWrap);
 
     auto *messagePanel = new QWidget(this);
     auto *messageLayout = new QVBoxLayout(messagePanel);
@@ -73,9 +69,9 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     splitter->addWidget(tablePanel);
     splitter->addWidget(m_totalsBar->groupsView());
     splitter->addWidget(m_detail);
-    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
-    splitter->setStretchFactor(2, 1);
+    splitter->setStretchFactor(2, 2);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -289,9 +285,8 @@ void BalancesPage::showRowMenu(const QPoint &at)
 void BalancesPage::updateDetail()
 {
     const QModelIndex current = m_table->selectionModel()->currentIndex();
-    m_detail->setPlainText(current.isValid()
-                               ? current.data(models::BalanceListModel::DetailRole).toString()
-                               : QString());
+    m_detail->showBalance(current.isValid() ? std::optional(m_model->balance(current.row()))
+                                            : std::nullopt);
 }
 
 void BalancesPage::updateState()

@@ -15,7 +15,6 @@ class QProgressBar;
 class QPushButton;
 class QStackedLayout;
 class QTableView;
-class QTextBrowser;
 
 namespace md::backend {
 class BillingBackend;
@@ -28,6 +27,7 @@ class BalanceTotalsModel;
 
 namespace md::views {
 
+class BalanceDetailPane;
 class BalanceFilterBar;
 class BalanceTotalsBar;
 
@@ -42,6 +42,7 @@ public:
 
     models::BalanceListModel *model() const { return m_model; }
     models::BalanceTotalsModel *totals() const { return m_totals; }
+    BalanceDetailPane *detail() const { return m_detail; }
     BalanceTotalsBar *totalsBar() const { return m_totalsBar; }
     QTableView *table() const { return m_table; }
     models::BalanceExport *exporter() const { return m_export; }
@@ -75,7 +76,7 @@ private:
     BalanceFilterBar *m_filterBar;
     BalanceTotalsBar *m_totalsBar;
     QTableView *m_table;
-    QTextBrowser *m_detail;
+    BalanceDetailPane *m_detail;
     QStackedLayout *m_states;
     QLabel *m_message;
     QPushButton *m_retry;

@@ -1,5 +1,6 @@
 // The console's pages as a user drives them (offscreen), on EngineBackend or
 // on RemoteBackend against a local meterdesk-server (MD_GUI_BACKEND).
+#include "models/AmountFormat.h"
 #include "models/AuditLogModel.h"
 #include "models/BalanceExport.h"
 #include "models/BalanceListModel.h"
@@ -19,6 +20,7 @@
 #include "tests/support/TestDatabase.h"
 #include "views/AboutDialog.h"
 #include "views/AuditPage.h"
+#include "views/BalanceDetailPane.h"
 #include "views/BalancesPage.h"
 #include "views/CustomersPage.h"
 #include "views/MainWindow.h"
@@ -42,6 +44,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -223,6 +226,29 @@ private Q_SLOTS:
         groupBy->setCurrentIndex(2); // by customer
         QTRY_COMPARE(groups->model()->rowCount(), 1);
         QCOMPARE(groups->model()->index(0, 0).data().toString(), u"globex-labs-0002"_s);
+    }
+
+    // The selected balance in words, its owner's controls when they come,
+    // and its JSON one click away.
+    void balanceDetailReadsAndShowsJsonOnDemand()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.resize(1000, 800);
+        page.show();
+        page.refresh();
+        QTRY_VERIFY(page.model()->rowCount() > 0);
+        page.table()->selectRow(0);
+        const api::BalanceRow row = page.model()->balance(0);
+        auto *detail = page.detail();
+        QVERIFY(detail->text().contains(row.featureId));
+        QVERIFY(detail->text().contains(models::formatAmount(row.remaining)));
+        QTRY_VERIFY(!detail->text().contains(u"Asking…"_s));
+        QVERIFY(detail->text().contains(u"Billing controls of this"_s));
+        auto *json = page.findChild<QPlainTextEdit *>(u"balanceJson"_s);
+        QVERIFY(!json->isVisible());
+        page.findChild<QPushButton *>(u"showBalanceJson"_s)->click();
+        QVERIFY(json->isVisible());
+        QVERIFY(json->toPlainText().contains(u"\"id\": \""_s + row.id));
     }
 
     // Who changed what: the demo's load is there, its detail reads side by

@@ -1,0 +1,47 @@
+// The selected balance in words, in the user's locale: plan, grants,
+// remaining and usage, price and tiers, reset and next reset, expiry,
+// rollovers, and the billing controls in force for its customer or entity.
+// The row's JSON is one click away (Show JSON) for engineers.
+#pragma once
+
+#include "models/ControlsSource.h"
+#include "services/api/Balance.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QPlainTextEdit;
+class QPushButton;
+class QStackedLayout;
+class QTextBrowser;
+
+namespace md::views {
+
+class BalanceDetailPane final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(BalanceDetailPane)
+
+public:
+    explicit BalanceDetailPane(backend::BillingBackend *backend, QWidget *parent = nullptr);
+
+    // Shows `row` (nothing: the hint) and asks for its owner's controls.
+    void showBalance(const std::optional<api::BalanceRow> &row);
+    QString text() const;
+
+private:
+    void render();
+
+    models::ControlsSource m_controls;
+    QTextBrowser *m_text;
+    QPlainTextEdit *m_json;
+    QPushButton *m_showJson;
+    QStackedLayout *m_sides;
+    std::optional<api::BalanceRow> m_row;
+    std::optional<QStringList> m_controlLines; // nullopt: still asking
+    QString m_controlsProblem;
+    quint64 m_generation = 0;
+};
+
+} // namespace md::views
