@@ -82,10 +82,12 @@ public:
 
 private:
     // Runs `call(service, key)` on the pool once the acting key is known.
-    template <typename T, typename F> Reply<T> run(F &&call);
+    // On `pool`, or the page pool when null.
+    template <typename T, typename F> Reply<T> run(F &&call, QThreadPool *pool = nullptr);
     // Like run, with `request` encoded and decoded first, so the embedded path
     // rejects exactly what the wire rejects.
-    template <typename T, typename R, typename F> Reply<T> runReceived(const R &request, F &&call);
+    template <typename T, typename R, typename F>
+    Reply<T> runReceived(const R &request, F &&call, QThreadPool *pool = nullptr);
     api::Result<engine::KeyContext> actingKey();
 
     std::shared_ptr<engine::Engine> m_engine;
@@ -96,6 +98,7 @@ private:
     QMutex m_keyMutex;
     std::optional<engine::KeyContext> m_key;
     QThreadPool m_pool;
+    QThreadPool m_scanPool;
 };
 
 } // namespace md::embedded

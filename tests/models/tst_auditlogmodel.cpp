@@ -1,8 +1,7 @@
 // AuditLogModel: entries newest first with their actor in words, the fields
 // that changed between before and after, CSV that keeps both sides whole.
 #include "models/AuditLogModel.h"
-#include "services/embedded/EngineBackend.h"
-#include "tests/engine/EngineFixture.h"
+#include "tests/models/SmallBackend.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -27,29 +26,11 @@ class TestAuditLogModel final : public QObject
     QTemporaryDir m_dir;
     std::unique_ptr<embedded::EngineBackend> m_backend;
 
-    static bool settle(AuditLogModel &model)
-    {
-        QSignalSpy done(&model, &AuditLogModel::loadingChanged);
-        while (model.isLoading())
-            if (!done.wait(5000))
-                return false;
-        return true;
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString location = m_dir.filePath(u"audit.db"_s);
-        {
-            engine::Engine engine(location);
-            QVERIFY(engine.open().ok());
-            QVERIFY(engine.loadWorkspace(test::smallWorkspace()).ok());
-        }
-        m_backend =
-            std::make_unique<embedded::EngineBackend>(location, [] { return qint64(10000); });
-        auto prepared = m_backend->prepare(false);
-        prepared.waitForFinished();
-        QVERIFY(prepared.result().ok());
+        m_backend = test::smallBackend(m_dir.filePath(u"audit.db"_s));
+        QVERIFY(m_backend);
         api::UpdateProductRequest rename;
         rename.name = u"Pro (2027)"_s;
         auto renamed = m_backend->updateProduct(u"pro"_s, rename);
@@ -64,7 +45,7 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.refresh();
-        QVERIFY(settle(model));
+        QVERIFY(test::waitIdle(model));
         QVERIFY(model.rowCount() >= 2); // the load, then the rename
         QCOMPARE(model.entry(0).action, u"product.update"_s);
         // The console on its own workspace acts as the operating-system user.
@@ -76,7 +57,7 @@ private Q_SLOTS:
         api::AuditLogRequest loads;
         loads.resourceType = u"organization"_s;
         model.setFilter(loads);
-        QVERIFY(settle(model));
+        QVERIFY(test::waitIdle(model));
         QVERIFY(model.rowCount() > 0);
         for (int row = 0; row < model.rowCount(); ++row)
             QCOMPARE(model.entry(row).action, u"workspace.load"_s);

@@ -1,8 +1,7 @@
 // CSV export of a whole filtered result: every page, exact amounts, the
 // filter's totals beside it, nothing left behind on Cancel or on failure.
 #include "models/BalanceExport.h"
-#include "services/embedded/EngineBackend.h"
-#include "tests/engine/EngineFixture.h"
+#include "tests/models/SmallBackend.h"
 #include "tests/support/StubBackend.h"
 
 #include <QSignalSpy>
@@ -41,17 +40,8 @@ class TestBalanceExport final : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString location = m_dir.filePath(u"export.db"_s);
-        {
-            engine::Engine engine(location);
-            QVERIFY(engine.open().ok());
-            QVERIFY(engine.loadWorkspace(test::smallWorkspace()).ok());
-        }
-        m_backend =
-            std::make_unique<embedded::EngineBackend>(location, [] { return qint64(10000); });
-        auto prepared = m_backend->prepare(false);
-        prepared.waitForFinished();
-        QVERIFY(prepared.result().ok());
+        m_backend = test::smallBackend(m_dir.filePath(u"export.db"_s));
+        QVERIFY(m_backend);
     }
 
     void writesEveryPage()

@@ -1,8 +1,7 @@
 // BalanceTotalsModel: the filter's totals as groups and a summary, following
 // the filter, dropping answers to an older one, errors kept for the bar.
 #include "models/BalanceTotalsModel.h"
-#include "services/embedded/EngineBackend.h"
-#include "tests/engine/EngineFixture.h"
+#include "tests/models/SmallBackend.h"
 #include "tests/support/StubBackend.h"
 
 #include <QAbstractItemModelTester>
@@ -28,15 +27,6 @@ class TestBalanceTotalsModel final : public QObject
     QTemporaryDir m_dir;
     std::unique_ptr<embedded::EngineBackend> m_backend;
 
-    static bool settle(BalanceTotalsModel &model)
-    {
-        QSignalSpy done(&model, &BalanceTotalsModel::loadingChanged);
-        while (model.isLoading())
-            if (!done.wait(5000))
-                return false;
-        return true;
-    }
-
     QStringList keys(const BalanceTotalsModel &model)
     {
         QStringList list;
@@ -49,17 +39,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
-        const QString location = m_dir.filePath(u"totals.db"_s);
-        {
-            engine::Engine engine(location);
-            QVERIFY(engine.open().ok());
-            QVERIFY(engine.loadWorkspace(test::smallWorkspace()).ok());
-        }
-        m_backend =
-            std::make_unique<embedded::EngineBackend>(location, [] { return qint64(10000); });
-        auto prepared = m_backend->prepare(false);
-        prepared.waitForFinished();
-        QVERIFY(prepared.result().ok());
+        m_backend = test::smallBackend(m_dir.filePath(u"totals.db"_s));
+        QVERIFY(m_backend);
     }
 
     void groupsAndSummaryFollowTheFilter()
@@ -69,7 +50,7 @@ private Q_SLOTS:
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setFilter({});
         QVERIFY(model.isLoading());
-        QVERIFY(settle(model));
+        QVERIFY(test::waitIdle(model));
         QCOMPARE(keys(model), (QStringList{u"ai_credits"_s, u"api_calls"_s, u"messages"_s}));
         // 25.75 + 9007199254740991, grouped and exact.
         QCOMPARE(model.index(0, BalanceTotalsModel::Remaining).data().toString(),
@@ -85,12 +66,12 @@ private Q_SLOTS:
         api::ListBalancesRequest bob;
         bob.customerId = u"bob"_s;
         model.setFilter(bob);
-        QVERIFY(settle(model));
+        QVERIFY(test::waitIdle(model));
         QVERIFY2(model.summary().startsWith(u"2 balance"_s), qPrintable(model.summary()));
 
         model.setGroupBy(api::TotalsGroupBy::Plan);
         QCOMPARE(model.headerData(BalanceTotalsModel::Key, Qt::Horizontal).toString(), u"Plan"_s);
-        QVERIFY(settle(model));
+        QVERIFY(test::waitIdle(model));
         QCOMPARE(keys(model), (QStringList{u"(no plan)"_s, u"pro"_s}));
     }
 
@@ -101,7 +82,7 @@ private Q_SLOTS:
         ann.customerId = u"ann"_s;
         model.setFilter({});
         model.setFilter(ann); // before the first answer came
-        QVERIFY(settle(model));
+        QVERIFY(test::waitIdle(model));
         QCOMPARE(model.totals()->total.customers, 1);
         QCOMPARE(model.totals()->total.balances, 4);
     }
@@ -110,7 +91,7 @@ private Q_SLOTS:
     {
         BalanceTotalsModel model(m_backend.get());
         model.setFilter({});
-        QVERIFY(settle(model));
+        QVERIFY(test::waitIdle(model));
         QSignalSpy loading(&model, &BalanceTotalsModel::loadingChanged);
         api::ListBalancesRequest page;
         page.limit = 7; // a page size is no part of the totals' filter
@@ -118,7 +99,7 @@ private Q_SLOTS:
         QVERIFY(loading.isEmpty());
         model.setFilter(page, true);
         QCOMPARE(loading.size(), 1);
-        QVERIFY(settle(model));
+        QVERIFY(test::waitIdle(model));
     }
 
     void anErrorIsKeptForTheBar()
@@ -126,7 +107,7 @@ private Q_SLOTS:
         test::StubBackend failing; // answers 501
         BalanceTotalsModel model(&failing);
         model.setFilter({});
-        QVERIFY(settle(model));
+        QVERIFY(test::waitIdle(model));
         QVERIFY(model.lastError());
         QCOMPARE(model.rowCount(), 0);
         QVERIFY(model.summary().isEmpty());

@@ -2,8 +2,7 @@
 // per-feature balances tree, both checked by QAbstractItemModelTester.
 #include "models/CustomerBalancesModel.h"
 #include "models/CustomerListModel.h"
-#include "services/embedded/EngineBackend.h"
-#include "tests/engine/EngineFixture.h"
+#include "tests/models/SmallBackend.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -36,16 +35,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QLocale::setDefault(QLocale::c());
-        const QString location = m_dir.filePath(u"customers.db"_s);
-        {
-            engine::Engine engine(location);
-            QVERIFY(engine.open().ok());
-            QVERIFY(engine.loadWorkspace(test::smallWorkspace()).ok());
-        }
-        m_backend =
-            std::make_unique<embedded::EngineBackend>(location, [] { return qint64(10000); });
-        auto prepared = m_backend->prepare(false);
-        prepared.waitForFinished();
+        m_backend = test::smallBackend(m_dir.filePath(u"customers.db"_s));
+        QVERIFY(m_backend);
     }
 
     void listAndSearch()
