@@ -60,11 +60,6 @@ BalanceTotalsBar::BalanceTotalsBar(BalanceTotalsModel *model, QWidget *parent)
     update();
 }
 
-QString BalanceTotalsBar::summaryText() const
-{
-    return m_summary->text();
-}
-
 void BalanceTotalsBar::update()
 {
     m_retry->setVisible(m_model->lastError().has_value());

@@ -27,7 +27,6 @@ public:
 
     // The grouped totals; the page places it, and the Groups button shows it.
     QTableView *groupsView() const { return m_groups; }
-    QString summaryText() const;
 
 private:
     void update();

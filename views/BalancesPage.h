@@ -43,7 +43,6 @@ public:
     models::BalanceListModel *model() const { return m_model; }
     models::BalanceTotalsModel *totals() const { return m_totals; }
     BalanceDetailPane *detail() const { return m_detail; }
-    BalanceTotalsBar *totalsBar() const { return m_totalsBar; }
     QTableView *table() const { return m_table; }
     models::BalanceExport *exporter() const { return m_export; }
 

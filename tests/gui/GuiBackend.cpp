@@ -1,8 +1,13 @@
 #include "tests/gui/GuiBackend.h"
 
 #include "services/embedded/EngineBackend.h"
+#include "services/engine/DemoWorkspace.h"
+#include "services/engine/Engine.h"
 #include "services/remote/RemoteBackend.h"
 #include "services/server/PortalServer.h"
+#include "tests/support/JsonEdit.h"
+
+#include <QDateTime>
 
 namespace md::test {
 
@@ -26,6 +31,47 @@ std::unique_ptr<backend::BillingBackend> openGuiBackend(const QString &location,
         return nullptr;
     }
     return engine;
+}
+
+QJsonObject loadDemo(const QString &location, const QString &key, int customers, QString *problem)
+{
+    engine::Engine setup(location);
+    if (auto opened = setup.open(); !opened) {
+        *problem = opened.error().message;
+        return {};
+    }
+    engine::DemoOptions options;
+    options.customers = customers;
+    options.nowMs = QDateTime::currentMSecsSinceEpoch();
+    options.testSecret = key;
+    const QJsonObject demo = toQt(engine::DemoWorkspace::build(options));
+    if (auto loaded = setup.loadWorkspace(fromQt(demo)); !loaded) {
+        *problem = loaded.error().message;
+        return {};
+    }
+    return demo;
+}
+
+qsizetype activeRows(const QString &location, const QString &key)
+{
+    engine::Engine engine(location);
+    if (!engine.open().ok())
+        return -1;
+    auto caller = engine.authenticate(key);
+    if (!caller)
+        return -1;
+    api::ListBalancesRequest all;
+    all.limit = api::ListBalancesRequest::MaxLimit;
+    qsizetype rows = 0;
+    for (;;) {
+        auto page = engine.listBalances(caller.value().scope, all);
+        if (!page)
+            return -1;
+        rows += page.value().list.size();
+        if (!page.value().hasMore)
+            return rows;
+        all.startCursor = *page.value().nextCursor;
+    }
 }
 
 } // namespace md::test

@@ -1,7 +1,5 @@
 // The console's pages as a user drives them (offscreen), on EngineBackend or
 // on RemoteBackend against a local meterdesk-server (MD_GUI_BACKEND).
-#include "models/AmountFormat.h"
-#include "models/AuditLogModel.h"
 #include "models/BalanceExport.h"
 #include "models/BalanceListModel.h"
 #include "models/BalanceTotalsModel.h"
@@ -11,16 +9,11 @@
 #include "models/TenantListModel.h"
 #include "models/UsageEventModel.h"
 #include "services/api/Version.h"
-#include "services/engine/DemoWorkspace.h"
-#include "services/engine/Engine.h"
 #include "services/engine/PriceCatalogue.h"
 #include "services/engine/TokenPricing.h"
 #include "tests/gui/GuiBackend.h"
-#include "tests/support/JsonEdit.h"
 #include "tests/support/TestDatabase.h"
 #include "views/AboutDialog.h"
-#include "views/AuditPage.h"
-#include "views/BalanceDetailPane.h"
 #include "views/BalancesPage.h"
 #include "views/CustomersPage.h"
 #include "views/MainWindow.h"
@@ -38,18 +31,15 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
-#include <QDateTime>
 #include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
-#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
-#include <QTextBrowser>
 
 using namespace md;
 using namespace Qt::StringLiterals;
@@ -97,38 +87,21 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
-        {
-            engine::Engine setup(m_database.location());
-            QVERIFY(setup.open().ok());
-            engine::DemoOptions options;
-            options.customers = 80;
-            options.nowMs = QDateTime::currentMSecsSinceEpoch();
-            options.testSecret = Key;
-            const QJsonObject demo = test::toQt(engine::DemoWorkspace::build(options));
-            QVERIFY(setup.loadWorkspace(test::fromQt(demo)).ok());
-            const QJsonArray customers =
-                demo.value(u"organizations"_s)[0][u"test"_s][u"customers"_s].toArray();
-            for (const QJsonValue &customer : customers) {
-                const QJsonArray events = customer[u"usage_events"_s].toArray();
-                if (!events.isEmpty() && m_creditCustomer.isEmpty())
-                    m_creditCustomer = customer[u"id"_s].toString();
-                m_events += events.size();
-                for (const QJsonValue &event : events)
-                    ++m_eventsByModel[event[u"model_id"_s].toString()];
-            }
-            auto key = setup.authenticate(Key);
-            api::ListBalancesRequest all;
-            all.limit = 200;
-            for (;;) {
-                auto page = setup.listBalances(key.value().scope, all);
-                m_activeRows += page.value().list.size();
-                if (!page.value().hasMore)
-                    break;
-                all.startCursor = *page.value().nextCursor;
-            }
-        }
-        QVERIFY(m_activeRows > 200); // several pages
         QString problem;
+        const QJsonObject demo = test::loadDemo(m_database.location(), Key, 80, &problem);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        const QJsonArray customers =
+            demo.value(u"organizations"_s)[0][u"test"_s][u"customers"_s].toArray();
+        for (const QJsonValue &customer : customers) {
+            const QJsonArray events = customer[u"usage_events"_s].toArray();
+            if (!events.isEmpty() && m_creditCustomer.isEmpty())
+                m_creditCustomer = customer[u"id"_s].toString();
+            m_events += events.size();
+            for (const QJsonValue &event : events)
+                ++m_eventsByModel[event[u"model_id"_s].toString()];
+        }
+        m_activeRows = test::activeRows(m_database.location(), Key);
+        QVERIFY(m_activeRows > 200); // several pages
         m_backend = test::openGuiBackend(m_database.location(), Key, m_server, &problem);
         QVERIFY2(m_backend, qPrintable(problem));
     }
@@ -226,65 +199,6 @@ private Q_SLOTS:
         groupBy->setCurrentIndex(2); // by customer
         QTRY_COMPARE(groups->model()->rowCount(), 1);
         QCOMPARE(groups->model()->index(0, 0).data().toString(), u"globex-labs-0002"_s);
-    }
-
-    // The selected balance in words, its owner's controls when they come,
-    // and its JSON one click away.
-    void balanceDetailReadsAndShowsJsonOnDemand()
-    {
-        views::BalancesPage page(m_backend.get());
-        page.resize(1000, 800);
-        page.show();
-        page.refresh();
-        QTRY_VERIFY(page.model()->rowCount() > 0);
-        page.table()->selectRow(0);
-        const api::BalanceRow row = page.model()->balance(0);
-        auto *detail = page.detail();
-        QVERIFY(detail->text().contains(row.featureId));
-        QVERIFY(detail->text().contains(models::formatAmount(row.remaining)));
-        QTRY_VERIFY(!detail->text().contains(u"Asking…"_s));
-        QVERIFY(detail->text().contains(u"Billing controls of this"_s));
-        auto *json = page.findChild<QPlainTextEdit *>(u"balanceJson"_s);
-        QVERIFY(!json->isVisible());
-        page.findChild<QPushButton *>(u"showBalanceJson"_s)->click();
-        QVERIFY(json->isVisible());
-        QVERIFY(json->toPlainText().contains(u"\"id\": \""_s + row.id));
-    }
-
-    // Who changed what: the demo's load is there, its detail reads side by
-    // side, the resource filter narrows, and the export holds every entry.
-    void auditShowsWhoChangedWhat()
-    {
-        views::AuditPage page(m_backend.get());
-        page.resize(1000, 700);
-        page.show();
-        page.refresh();
-        QTRY_VERIFY(page.model()->rowCount() > 0 && !page.model()->isLoading());
-        page.table()->selectRow(page.model()->rowCount() - 1); // the oldest: the load
-        auto *changed = page.findChild<QLabel *>(u"auditChanged"_s);
-        QVERIFY(changed->text().startsWith(u"workspace.load by "_s));
-        auto *before = page.findChild<QTextBrowser *>(u"auditBefore"_s);
-        auto *after = page.findChild<QTextBrowser *>(u"auditAfter"_s);
-        QCOMPARE(before->toPlainText().trimmed(), u"(none)"_s);
-        QVERIFY2(after->toPlainText().contains(u"\"customers\": "_s),
-                 qPrintable(after->toPlainText()));
-
-        auto *resource = page.findChild<QComboBox *>(u"auditResource"_s);
-        resource->setCurrentIndex(1); // products
-        QTRY_VERIFY(page.model()->filter().resourceType == std::optional(u"product"_s));
-        QTRY_VERIFY(!page.model()->isLoading());
-        for (int row = 0; row < page.model()->rowCount(); ++row)
-            QCOMPARE(page.model()->entry(row).resourceType, u"product"_s);
-        resource->setCurrentIndex(0);
-        QTRY_VERIFY(!page.model()->filter().resourceType && !page.model()->isLoading());
-
-        QTemporaryDir dir;
-        QSignalSpy exported(&page, &views::AuditPage::exported);
-        QVERIFY(page.exportTo(dir.filePath(u"audit.csv"_s)));
-        QVERIFY(exported.wait(10000));
-        QFile file(dir.filePath(u"audit.csv"_s));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        QCOMPARE(file.readAll().count("\r\n"), exported.first().first().toLongLong() + 1);
     }
 
     void exportsTheWholeResult()

@@ -1,0 +1,118 @@
+// The finance views that read the demo workspace: a balance's detail in words
+// with its JSON on demand, and the Audit page. Runs twice, on EngineBackend
+// and on RemoteBackend to a local server (tests/gui/CMakeLists.txt).
+#include "models/AmountFormat.h"
+#include "models/AuditLogModel.h"
+#include "models/BalanceListModel.h"
+#include "tests/gui/GuiBackend.h"
+#include "tests/support/TestDatabase.h"
+#include "views/AuditPage.h"
+#include "views/BalanceDetailPane.h"
+#include "views/BalancesPage.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QTextBrowser>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString Key = u"sk_test_gui00000000000000000000000000000"_s;
+
+} // namespace
+
+class TestFinancePages final : public QObject
+{
+    Q_OBJECT
+
+    test::TestDatabase m_database;
+    test::ServerProcess m_server;
+    std::unique_ptr<backend::BillingBackend> m_backend;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
+        QString problem;
+        test::loadDemo(m_database.location(), Key, 20, &problem);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        m_backend = test::openGuiBackend(m_database.location(), Key, m_server, &problem);
+        QVERIFY2(m_backend, qPrintable(problem));
+    }
+
+    // The selected balance in words, its owner's controls when they come,
+    // and its JSON one click away.
+    void balanceDetailReadsAndShowsJsonOnDemand()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.resize(1000, 800);
+        page.show();
+        page.refresh();
+        QTRY_VERIFY(page.model()->rowCount() > 0);
+        page.table()->selectRow(0);
+        const api::BalanceRow row = page.model()->balance(0);
+        auto *detail = page.detail();
+        QVERIFY(detail->text().contains(row.featureId));
+        QVERIFY(detail->text().contains(models::formatAmount(row.remaining)));
+        QTRY_VERIFY(!detail->text().contains(u"Asking…"_s));
+        QVERIFY(detail->text().contains(u"Billing controls of this"_s));
+        auto *json = page.findChild<QPlainTextEdit *>(u"balanceJson"_s);
+        QVERIFY(!json->isVisible());
+        page.findChild<QPushButton *>(u"showBalanceJson"_s)->click();
+        QVERIFY(json->isVisible());
+        QVERIFY(json->toPlainText().contains(u"\"id\": \""_s + row.id));
+    }
+
+    // Who changed what: the demo's load is there, its detail reads side by
+    // side, the resource filter narrows, and the export holds every entry.
+    void auditShowsWhoChangedWhat()
+    {
+        views::AuditPage page(m_backend.get());
+        page.resize(1000, 700);
+        page.show();
+        page.refresh();
+        QTRY_VERIFY(page.model()->rowCount() > 0 && !page.model()->isLoading());
+        page.table()->selectRow(page.model()->rowCount() - 1); // the oldest: the load
+        auto *changed = page.findChild<QLabel *>(u"auditChanged"_s);
+        QVERIFY(changed->text().startsWith(u"workspace.load by "_s));
+        auto *before = page.findChild<QTextBrowser *>(u"auditBefore"_s);
+        auto *after = page.findChild<QTextBrowser *>(u"auditAfter"_s);
+        QCOMPARE(before->toPlainText().trimmed(), u"(none)"_s);
+        QVERIFY2(after->toPlainText().contains(u"\"customers\": "_s),
+                 qPrintable(after->toPlainText()));
+
+        auto *resource = page.findChild<QComboBox *>(u"auditResource"_s);
+        resource->setCurrentIndex(1); // products
+        QTRY_VERIFY(page.model()->filter().resourceType == std::optional(u"product"_s));
+        QTRY_VERIFY(!page.model()->isLoading());
+        for (int row = 0; row < page.model()->rowCount(); ++row)
+            QCOMPARE(page.model()->entry(row).resourceType, u"product"_s);
+        resource->setCurrentIndex(0);
+        QTRY_VERIFY(!page.model()->filter().resourceType && !page.model()->isLoading());
+
+        QTemporaryDir dir;
+        QSignalSpy exported(&page, &views::AuditPage::exported);
+        QVERIFY(page.exportTo(dir.filePath(u"audit.csv"_s)));
+        QVERIFY(exported.wait(10000));
+        QFile file(dir.filePath(u"audit.csv"_s));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count("\r\n"), exported.first().first().toLongLong() + 1);
+    }
+
+    void cleanupTestCase()
+    {
+        m_backend.reset();
+        if (qEnvironmentVariable("MD_GUI_BACKEND") == "remote"_L1)
+            QCOMPARE(m_server.stop(), 0);
+    }
+};
+
+QTEST_MAIN(TestFinancePages)
+#include "tst_financepages.moc"
