@@ -10,13 +10,7 @@ using namespace Qt::StringLiterals;
 BalanceTotalsModel::BalanceTotalsModel(backend::BillingBackend *backend, QObject *parent)
     : ListTableModel(ColumnCount, parent)
     , m_backend(backend)
-{
-    connect(this, &ListTableModel::failed, this, [this](const api::ApiError &error) {
-        m_error = error;
-        m_loading = false;
-        Q_EMIT loadingChanged(false);
-    });
-}
+{}
 
 int BalanceTotalsModel::rowCount(const QModelIndex &parent) const
 {
@@ -119,11 +113,31 @@ void BalanceTotalsModel::reload()
     // The old figures are for another filter: gone at once, not shown as current.
     replaceRows([this] { m_totals.reset(); });
     Q_EMIT loadingChanged(true);
-    load(m_backend->balanceTotals(m_request), [this](const api::BalanceTotals &totals) {
-        m_loading = false;
-        replaceRows([&] { m_totals = totals; });
-        Q_EMIT loadingChanged(false);
-    });
+    // A scan already running is let finish and then asked once more, for the
+    // newest filter: filters changed in between are never added up.
+    if (m_inFlight)
+        m_askAgain = true;
+    else
+        ask();
+}
+
+void BalanceTotalsModel::ask()
+{
+    m_inFlight = true;
+    m_backend->balanceTotals(m_request).then(
+        this, [this](const api::Result<api::BalanceTotals> &totals) {
+            m_inFlight = false;
+            if (std::exchange(m_askAgain, false))
+                return ask();
+            m_loading = false;
+            if (totals)
+                replaceRows([&] { m_totals = totals.value(); });
+            else
+                m_error = totals.error();
+            Q_EMIT loadingChanged(false);
+            if (!totals)
+                Q_EMIT failed(totals.error());
+        });
 }
 
 QString BalanceTotalsModel::summary() const

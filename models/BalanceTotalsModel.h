@@ -1,8 +1,8 @@
 // The totals of the Balances page's filter (balances.totals), grouped by
 // feature, plan or customer: one row per group for the grouped view, the
 // total for the bar under the table, and the same as CSV for export. Follows
-// the filter: each change asks again, and an answer to an older filter is
-// dropped.
+// the filter with at most one scan running: changes made meanwhile are asked
+// for once it ends, the newest only, and its answer is dropped.
 #pragma once
 
 #include "models/ListTableModel.h"
@@ -51,12 +51,15 @@ Q_SIGNALS:
 
 private:
     QString keyText(const api::TotalsGroup &group) const;
+    void ask();
 
     backend::BillingBackend *m_backend;
     api::BalanceTotalsRequest m_request;
     std::optional<api::BalanceTotals> m_totals;
     std::optional<api::ApiError> m_error;
     bool m_loading = false;
+    bool m_inFlight = false;
+    bool m_askAgain = false;
 };
 
 } // namespace md::models

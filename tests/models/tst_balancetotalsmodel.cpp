@@ -5,6 +5,7 @@
 #include "tests/support/StubBackend.h"
 
 #include <QAbstractItemModelTester>
+#include <QPromise>
 #include <QSignalSpy>
 
 using namespace md;
@@ -17,6 +18,43 @@ api::Decimal dec(const char *text)
 {
     return *api::Decimal::parse(QByteArrayView(text));
 }
+
+} // namespace
+
+namespace {
+
+// Answers balances.totals only when told to; the total counts the letters
+// of the customer filter asked for, so a test can tell the answers apart.
+class HeldBackend final : public test::StubBackend
+{
+public:
+    QList<api::BalanceTotalsRequest> asked;
+    QList<std::shared_ptr<QPromise<api::Result<api::BalanceTotals>>>> waiting;
+
+    backend::Reply<api::BalanceTotals>
+    balanceTotals(const api::BalanceTotalsRequest &request) override
+    {
+        asked.append(request);
+        auto promise = std::make_shared<QPromise<api::Result<api::BalanceTotals>>>();
+        promise->start();
+        waiting.append(promise);
+        return promise->future();
+    }
+
+    void answerAll()
+    {
+        const auto pending = std::exchange(waiting, {});
+        for (qsizetype i = 0; i < pending.size(); ++i) {
+            api::BalanceTotals totals;
+            totals.total.balances = asked.at(asked.size() - pending.size() + i)
+                                        .filter.customerId.value_or(QString())
+                                        .size() -
+                                    1;
+            pending.at(i)->addResult(api::Result<api::BalanceTotals>(totals));
+            pending.at(i)->finish();
+        }
+    }
+};
 
 } // namespace
 
@@ -85,6 +123,29 @@ private Q_SLOTS:
         QVERIFY(test::waitIdle(model));
         QCOMPARE(model.totals()->total.customers, 1);
         QCOMPARE(model.totals()->total.balances, 4);
+    }
+
+    // Typing in a filter must not queue a scan per keystroke: while one
+    // runs, later filters wait, and only the newest is asked for.
+    void filtersChangedDuringAScanAreAskedForOnce()
+    {
+        HeldBackend held;
+        BalanceTotalsModel model(&held);
+        for (const char *customer : {"a", "ab", "abc"}) {
+            api::ListBalancesRequest filter;
+            filter.customerId = QString::fromLatin1(customer);
+            model.setFilter(filter);
+        }
+        QCOMPARE(held.asked.size(), 1);
+        held.answerAll();
+        QTRY_COMPARE(held.asked.size(), 2);
+        QCOMPARE(held.asked.last().filter.customerId, std::optional(u"abc"_s));
+        QVERIFY(model.isLoading()); // the answer for "a" was not shown as current
+        QVERIFY(!model.totals());
+        held.answerAll();
+        QVERIFY(test::waitIdle(model));
+        QCOMPARE(model.totals()->total.balances, 2); // HeldBackend's answer for "abc"
+        QCOMPARE(held.asked.size(), 2);
     }
 
     void theSameFilterIsNotAskedTwice()
