@@ -42,7 +42,11 @@ void AuditLogModel::sendRequest(const QString &cursor, quint64 generation)
                 return;
             }
             pageArrived(generation, page.value().list.size(), page.value().hasMore,
-                        page.value().nextCursor, [&] { m_rows.append(page.value().list); });
+                        page.value().nextCursor, [&] {
+                            m_rows.append(page.value().list);
+                            for (const api::AuditEntry &entry : page.value().list)
+                                m_changed.append(changedFields(entry).join(u", "_s));
+                        });
         });
 }
 
@@ -93,7 +97,7 @@ QVariant AuditLogModel::data(const QModelIndex &index, int role) const
     case ResourceColumn:
         return u"%1 %2"_s.arg(entry.resourceType, entry.resourceId);
     case ChangedColumn:
-        return changedFields(entry).join(u", "_s);
+        return m_changed.at(index.row());
     default:
         return {};
     }

@@ -52,13 +52,18 @@ public:
 
 protected:
     qsizetype storedRows() const override { return m_rows.size(); }
-    void clearRows() override { m_rows.clear(); }
+    void clearRows() override
+    {
+        m_rows.clear();
+        m_changed.clear();
+    }
     void sendRequest(const QString &cursor, quint64 generation) override;
 
 private:
     backend::BillingBackend *m_backend;
     api::AuditLogRequest m_filter;
     QList<api::AuditEntry> m_rows;
+    QStringList m_changed; // per row, worked out once: painting asks often
 };
 
 } // namespace md::models

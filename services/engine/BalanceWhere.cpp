@@ -21,41 +21,33 @@ BalanceWhere BalanceWhere::of(const Scope &scope, const api::ListBalancesRequest
     where.binds = {scope.orgPk, scope.envWord()};
     // Filters name things by id; the ids resolve inside the one query. Only an
     // empty answer pays for telling "nothing matches" from "no such customer".
+    // One filter by id: `column` is the row that `keySql` resolves to.
+    const auto byId = [&where](const QString &column, const QString &keySql,
+                               const QVariantList &key, ApiError notFound) {
+        where.sql += u" AND "_s + column + u" = "_s + keySql;
+        where.binds += key;
+        where.m_checks.append({u"SELECT "_s + keySql, key, std::move(notFound)});
+    };
     const QString customerKey =
         u"(SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?)"_s;
-    if (request.customerId) {
-        const QVariantList key{scope.orgPk, scope.envWord(), *request.customerId};
-        where.sql += u" AND b.customer_pk = "_s + customerKey;
-        where.binds += key;
-        where.m_checks.append(
-            {u"SELECT "_s + customerKey, key,
+    if (request.customerId)
+        byId(u"b.customer_pk"_s, customerKey, {scope.orgPk, scope.envWord(), *request.customerId},
              ApiError::notFound(u"customer_not_found"_s,
-                                u"customer \"%1\" does not exist"_s.arg(*request.customerId))});
-    }
-    if (request.entityId) {
-        const QString entityKey =
-            u"(SELECT pk FROM entities WHERE customer_pk = "_s + customerKey + u" AND id = ?)"_s;
-        const QVariantList key{scope.orgPk, scope.envWord(), request.customerId.value_or(QString()),
-                               *request.entityId};
-        where.sql += u" AND b.entity_pk = "_s + entityKey;
-        where.binds += key;
-        where.m_checks.append(
-            {u"SELECT "_s + entityKey, key,
+                                u"customer \"%1\" does not exist"_s.arg(*request.customerId)));
+    if (request.entityId)
+        byId(u"b.entity_pk"_s,
+             u"(SELECT pk FROM entities WHERE customer_pk = "_s + customerKey + u" AND id = ?)"_s,
+             {scope.orgPk, scope.envWord(), request.customerId.value_or(QString()),
+              *request.entityId},
              ApiError::notFound(u"entity_not_found"_s,
                                 u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
-                                    *request.entityId, request.customerId.value_or(QString())))});
-    }
-    if (request.featureId) {
-        const QString featureKey =
-            u"(SELECT pk FROM features WHERE org_pk = ? AND env = ? AND id = ?)"_s;
-        const QVariantList key{scope.orgPk, scope.envWord(), *request.featureId};
-        where.sql += u" AND b.feature_pk = "_s + featureKey;
-        where.binds += key;
-        where.m_checks.append(
-            {u"SELECT "_s + featureKey, key,
+                                    *request.entityId, request.customerId.value_or(QString()))));
+    if (request.featureId)
+        byId(u"b.feature_pk"_s,
+             u"(SELECT pk FROM features WHERE org_pk = ? AND env = ? AND id = ?)"_s,
+             {scope.orgPk, scope.envWord(), *request.featureId},
              ApiError::notFound(u"feature_not_found"_s,
-                                u"feature \"%1\" does not exist"_s.arg(*request.featureId))});
-    }
+                                u"feature \"%1\" does not exist"_s.arg(*request.featureId)));
     if (request.planId) {
         if (!*request.planId) {
             where.sql += u" AND b.customer_product_pk IS NULL"_s;
