@@ -2,6 +2,7 @@
 #include "services/api/Version.h"
 #include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
+#include "services/engine/LedgerVerifier.h"
 #include "services/server/ApiServer.h"
 #include "services/server/LimitOptions.h"
 #include "services/server/ShutdownSignals.h"
@@ -70,6 +71,32 @@ bool useCatalogue(engine::Engine &engine, const QString &path)
     }
     engine.setCatalogue(std::make_shared<engine::PriceCatalogue>(catalogue.value()));
     return true;
+}
+
+// The trial balance (docs/ledger.md): 0 when every balance is what its
+// ledger adds up to, 1 with each difference named when not.
+int verifyLedger(engine::Engine &engine)
+{
+    auto report = engine.withConnection([&](const QSqlDatabase &db) {
+        return engine::LedgerVerifier::verify(db, engine.dialect());
+    });
+    if (!report)
+        return fail(report.error());
+    const engine::LedgerVerifier::Report &checked = report.value();
+    if (checked.balanced()) {
+        out() << "ledger balanced: " << checked.balances << " balances, " << checked.entries
+              << " ledger entries" << Qt::endl;
+        return 0;
+    }
+    constexpr qsizetype Shown = 50;
+    for (const QString &difference :
+         checked.differences.first(std::min(Shown, checked.differences.size())))
+        out() << difference << '\n';
+    if (checked.differences.size() > Shown)
+        out() << "... and " << checked.differences.size() - Shown << " more\n";
+    err() << "meterdesk-server: the ledger is out of balance: " << checked.differences.size()
+          << " differences over " << checked.balances << " balances" << Qt::endl;
+    return ExitFailed;
 }
 
 struct DemoSize
@@ -152,7 +179,16 @@ int workspaceCommand(const QStringList &args, const QString &database, const Dem
               << "test API key (every scope; shown only now): " << key.secret << Qt::endl;
         return 0;
     }
-    return usage(u"unknown workspace action \"%1\"; expected load, dump or demo"_s.arg(action));
+    if (action == "verify"_L1) {
+        if (args.size() != 2)
+            return usage(u"usage: workspace verify --database D"_s);
+        auto engine = openEngine(database, exitCode);
+        if (!engine)
+            return exitCode;
+        return verifyLedger(*engine);
+    }
+    return usage(
+        u"unknown workspace action \"%1\"; expected load, dump, demo or verify"_s.arg(action));
 }
 
 int keysCommand(const QStringList &args, const QString &database, const QString &org,

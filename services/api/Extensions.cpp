@@ -2,6 +2,7 @@
 
 #include "services/api/AuditLog.h"
 #include "services/api/BillingControls.h"
+#include "services/api/Ledger.h"
 
 #include "services/api/WireCodec.h"
 
@@ -310,6 +311,7 @@ template struct Page<Product>;
 template struct Page<ModelInfo>;
 template struct Page<UsageAlertEvent>;
 template struct Page<AuditEntry>;
+template struct Page<LedgerEntry>;
 template struct Page<FailedEvent>;
 
 } // namespace md::api

@@ -11,6 +11,7 @@
 #include "services/api/Customer.h"
 #include "services/api/Extensions.h"
 #include "services/api/ImportCustomer.h"
+#include "services/api/Ledger.h"
 #include "services/api/LinkOrganization.h"
 #include "services/api/ListBalances.h"
 #include "services/api/Product.h"
@@ -88,6 +89,8 @@ public:
     listUsageAlerts(const api::PageRequest &request) = 0;
     // Every write through the API or the console, newest first (docs/api.md, "audit_log.list").
     virtual Reply<api::Page<api::AuditEntry>> listAuditLog(const api::AuditLogRequest &request) = 0;
+    // Every change of a customer's balances, newest first (docs/ledger.md).
+    virtual Reply<api::Page<api::LedgerEntry>> listLedger(const api::LedgerRequest &request) = 0;
     virtual Reply<api::Page<api::FailedEvent>>
     listFailedEvents(const api::PageRequest &request) = 0;
     virtual Reply<api::FailedEventOutcome>

@@ -91,7 +91,7 @@ api::Result<engine::KeyContext> EngineBackend::actingKey()
     for (const engine::OrganizationInfo &org : orgs.value()) {
         if (!org.isTenant) {
             m_key = engine::KeyContext{
-                {org.pk, engine::Environment::Test}, org.id, org.slug, {u"*"_s}, org.name, 0, {}};
+                {org.pk, engine::Environment::Test}, org.id, org.slug, {u"*"_s}, org.name, {}};
             return *m_key;
         }
     }
@@ -300,6 +300,12 @@ EngineBackend::updateBillingControls(const api::UpdateBillingControlsRequest &re
     return runReceived<api::BillingControlsAnswer>(
         request,
         [](auto &s, const auto &k, const auto &r) { return s.updateBillingControls(k, r); });
+}
+
+Reply<api::Page<api::LedgerEntry>> EngineBackend::listLedger(const api::LedgerRequest &request)
+{
+    return runReceived<api::Page<api::LedgerEntry>>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.listLedger(k, r); });
 }
 
 Reply<api::Page<api::AuditEntry>> EngineBackend::listAuditLog(const api::AuditLogRequest &request)

@@ -2,6 +2,7 @@
 
 #include "services/api/Version.h"
 #include "services/engine/AuditTrail.h"
+#include "services/engine/BalanceLedger.h"
 #include "services/engine/BillingControlStore.h"
 #include "services/engine/BillingControlsUpdater.h"
 #include "services/engine/Catalog.h"
@@ -323,6 +324,14 @@ ApiOperations::listAuditLog(const KeyContext &key, const api::AuditLogRequest &r
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
         [&](const QSqlDatabase &db) { return AuditTrail::list(db, key.scope, request); });
+}
+
+api::Result<api::Page<api::LedgerEntry>>
+ApiOperations::listLedger(const KeyContext &key, const api::LedgerRequest &request)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.withConnection(
+        [&](const QSqlDatabase &db) { return BalanceLedger::list(db, key.scope, request); });
 }
 
 api::Result<api::CallQuote> ApiOperations::priceCall(const KeyContext &key,

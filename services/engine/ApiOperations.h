@@ -10,6 +10,7 @@
 #include "services/api/Customer.h"
 #include "services/api/Extensions.h"
 #include "services/api/ImportCustomer.h"
+#include "services/api/Ledger.h"
 #include "services/api/LinkOrganization.h"
 #include "services/api/ListBalances.h"
 #include "services/api/TrackTokens.h"
@@ -64,6 +65,9 @@ public:
     // Every write through the API or the console, newest first.
     api::Result<api::Page<api::AuditEntry>> listAuditLog(const KeyContext &key,
                                                          const api::AuditLogRequest &request);
+    // Every change of a customer's balances, newest first.
+    api::Result<api::Page<api::LedgerEntry>> listLedger(const KeyContext &key,
+                                                        const api::LedgerRequest &request);
     api::Result<api::CallQuote> priceCall(const KeyContext &key,
                                           const api::TrackTokensRequest &request);
     // Billing controls (docs/billing-controls.md) and the alerts they fired.

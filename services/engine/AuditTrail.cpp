@@ -41,9 +41,9 @@ api::JsonValue storedJson(const QVariant &text)
 
 api::AuditActor AuditTrail::actorOf(const KeyContext &key)
 {
-    if (key.keyPk == 0)
+    if (key.scope.keyPk == 0)
         return consoleUser();
-    return {u"key"_s, u"key_%1"_s.arg(key.keyPk), key.keyName};
+    return {u"key"_s, u"key_%1"_s.arg(key.scope.keyPk), key.keyName};
 }
 
 api::AuditActor AuditTrail::consoleUser()

@@ -3,6 +3,7 @@
 #include "services/engine/StoredPlan.h"
 
 #include "services/api/WireCodec.h"
+#include "services/engine/BalanceLedger.h"
 #include "services/engine/BillingPeriod.h"
 #include "services/engine/Catalog.h"
 #include "services/engine/Sql.h"
@@ -24,6 +25,7 @@ class Importer
 public:
     Importer(const QSqlDatabase &db, Dialect dialect, const Scope &scope, qint64 nowMs)
         : m_db(db)
+        , m_dialect(dialect)
         , m_scope(scope)
         , m_now(nowMs)
         , m_keys(db, dialect)
@@ -65,6 +67,10 @@ public:
         if (!expired)
             return expired.error();
         response.flashed += expired.value();
+        if (auto written = BalanceLedger::write(m_db, m_dialect, m_keys, u"customers.import"_s,
+                                                m_now, m_ledger);
+            !written)
+            return written.error();
         return response;
     }
 
@@ -293,6 +299,7 @@ private:
             if (!balancePk)
                 return balancePk.error();
             const std::optional<api::Price> price = StoredPlan::priceOf(item);
+            const QString balanceId = u"b_"_s + QUuid::createUuid().toString(QUuid::Id128);
             if (auto inserted = execute(
                     m_db,
                     u"INSERT INTO balances (pk, id, org_pk, env, customer_pk, feature_pk,"
@@ -300,11 +307,10 @@ private:
                     " unlimited, overage_allowed, reset_interval, reset_interval_count, resets_at,"
                     " price, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0,"
                     " ?, ?, ?, ?, ?, ?, ?)"_s,
-                    {balancePk.value(),
-                     QString(u"b_"_s + QUuid::createUuid().toString(QUuid::Id128)), m_scope.orgPk,
-                     m_scope.envWord(), customerPk, m_featurePks.value(item.featureId),
-                     productPk.value(), included.value().toString(), prepaid.toString(),
-                     remaining.toString(), usage.toString(),
+                    {balancePk.value(), balanceId, m_scope.orgPk, m_scope.envWord(), customerPk,
+                     m_featurePks.value(item.featureId), productPk.value(),
+                     included.value().toString(), prepaid.toString(), remaining.toString(),
+                     usage.toString(),
                      int(price &&
                          StoredPlan::billingMethodOf(item) == api::BillingMethod::UsageBased),
                      resets ? QVariant(QString(api::toWire(*item.interval))) : QVariant(),
@@ -316,12 +322,63 @@ private:
                      expired ? QVariant(m_now) : QVariant(), m_now});
                 !inserted)
                 return inserted.error();
+            noteOpening(customerPk, m_featurePks.value(item.featureId), balanceId, granted,
+                        remaining, usage, expired);
         }
         if (flashed.mismatch)
             flashed.reason = u"usage_exceeds_grant"_s;
         if (!m_dryRun)
             flashed.customerProductId = productId;
         return flashed;
+    }
+
+    // The ledger of a new plan balance: its grant, the usage the import
+    // reports, and its expiry when the plan arrives expired.
+    void noteOpening(qint64 customerPk, qint64 featurePk, const QString &balanceId, Decimal granted,
+                     Decimal remaining, Decimal usage, bool expired)
+    {
+        const auto note = [&](const QString &kind, Decimal amount, Decimal after, Decimal used) {
+            m_ledger.append(
+                {m_scope, customerPk, featurePk, balanceId, kind, amount, after, used, {}});
+        };
+        note(u"grant"_s, granted, granted, Decimal());
+        if (remaining != granted || !usage.isZero())
+            note(u"import"_s, remaining.minus(granted).value_or(Decimal()), remaining, usage);
+        if (expired)
+            note(u"expiry"_s, remaining.negated(), Decimal(), Decimal());
+    }
+
+    // The ledger of a plan the import expires: each balance gives up what it holds.
+    api::Result<api::Done> noteExpiry(qint64 customerPk, const QVariant &customerProductPk)
+    {
+        auto rows = queryRows(m_db,
+                              u"SELECT b.id, b.feature_pk, b.remaining, r.balance FROM balances b"
+                              " LEFT JOIN rollovers r ON r.balance_pk = b.pk"
+                              " WHERE b.customer_product_pk = ? ORDER BY b.pk"_s,
+                              {customerProductPk});
+        if (!rows)
+            return rows.error();
+        // One row per rollover: the balance's entry gathers them all.
+        for (const QVariantList &row : std::as_const(rows.value())) {
+            const QString balanceId = row.at(0).toString();
+            if (m_ledger.isEmpty() || m_ledger.last().kind != "expiry"_L1 ||
+                m_ledger.last().balanceId != balanceId)
+                m_ledger.append({m_scope,
+                                 customerPk,
+                                 row.at(1).toLongLong(),
+                                 balanceId,
+                                 u"expiry"_s,
+                                 Decimal::parse(row.at(2).toString()).value_or(Decimal()).negated(),
+                                 Decimal(),
+                                 Decimal(),
+                                 {}});
+            if (row.at(3).isNull())
+                continue;
+            Decimal &amount = m_ledger.last().amount;
+            amount = amount.minus(Decimal::parse(row.at(3).toString()).value_or(Decimal()))
+                         .value_or(amount);
+        }
+        return api::Done{};
     }
 
     // Plans in force from the payload's processors that the payload leaves out.
@@ -353,6 +410,8 @@ private:
                   u"UPDATE balances SET expires_at = ? WHERE customer_product_pk = ?"_s})
                 if (auto updated = execute(m_db, sql, {m_now, row.at(0)}); !updated)
                     return updated.error();
+            if (auto noted = noteExpiry(customerPk, row.at(0)); !noted)
+                return noted.error();
             api::FlashedPlan flashed;
             flashed.planId = row.at(4).toString();
             flashed.processor =
@@ -367,11 +426,13 @@ private:
     }
 
     QSqlDatabase m_db;
+    Dialect m_dialect;
     Scope m_scope;
     qint64 m_now;
     KeyAllocator m_keys;
     bool m_dryRun = false;
     QHash<QString, qint64> m_featurePks;
+    QList<BalanceLedger::Entry> m_ledger; // written once the import is complete
 };
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "services/api/Balance.h"
 #include "services/api/BillingControls.h"
 #include "services/api/WireCodec.h"
+#include "services/engine/BalanceLedger.h"
 #include "services/engine/StoredJson.h"
 
 namespace md::engine {
@@ -226,6 +227,8 @@ private:
             return pk.error();
         m_state.customerProductIds.insert(id);
         customerProducts.insert(id, pk.value());
+        if (PlanStatuses[status].first == "expired"_L1)
+            m_state.expiredProducts.insert(pk.value());
         return m_state.add(u"customer_products"_s,
                            {pk.value(), id, customerPk, m_state.products.value(productKey),
                             orNull(processor), orNull(subscriptionId), orNull(scheduleId),
@@ -323,7 +326,34 @@ private:
                 !added)
                 return added.error();
         }
-        return api::Done{};
+        return opening(scope, customerPk, featureId, id, remaining, usage, rollovers,
+                       cpId && m_state.expiredProducts.contains(customerProducts.value(*cpId)));
+    }
+
+    // A loaded balance's ledger: what it holds as it arrives, then its
+    // expiry when its plan arrives expired (docs/ledger.md).
+    api::Result<api::Done> opening(const Scope &scope, qint64 customerPk, const QString &featureId,
+                                   const QString &balanceId, api::Decimal remaining,
+                                   api::Decimal usage, const QList<api::Rollover> &rollovers,
+                                   bool expired)
+    {
+        api::BalanceRow row;
+        row.remaining = remaining;
+        row.rollovers = rollovers;
+        const api::Decimal held = BalanceLedger::held(row);
+        const auto add = [&](const QString &kind, api::Decimal amount, api::Decimal after,
+                             api::Decimal used) -> api::Result<api::Done> {
+            auto pk = m_state.key(u"ledger"_s);
+            if (!pk)
+                return pk.error();
+            return m_state.add(u"ledger"_s, {pk.value(), scope.orgPk, scope.envWord(), customerPk,
+                                             m_state.features.value(featureId), balanceId,
+                                             m_state.now, kind, amount.toString(), after.toString(),
+                                             used.toString(), u"workspace.load"_s});
+        };
+        if (auto added = add(u"import"_s, held, held, usage); !added || !expired)
+            return added;
+        return add(u"expiry"_s, held.negated(), api::Decimal(), api::Decimal());
     }
 
     api::Result<api::Done> usageEvent(const JsonReader &event, const Scope &scope,

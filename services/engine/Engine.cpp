@@ -315,12 +315,11 @@ api::Result<KeyContext> Engine::authenticate(const QString &secret)
     if (!ApiKeys::sameHash(key.at(0).toString(), hash) ||
         key.at(1).toString() != environmentWord(*env))
         return unauthorized;
-    const KeyContext context{Scope{key.at(3).toLongLong(), *env},
+    const KeyContext context{Scope{key.at(3).toLongLong(), *env, key.at(7).toLongLong()},
                              key.at(4).toString(),
                              key.at(5).toString(),
                              key.at(2).toString().split(u' ', Qt::SkipEmptyParts),
                              key.at(6).toString(),
-                             key.at(7).toLongLong(),
                              key.at(8).toString()};
     const QMutexLocker lock(&m_keyCacheMutex);
     if (m_keyCache.size() > 10000)

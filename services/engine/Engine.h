@@ -36,9 +36,7 @@ struct KeyContext
     QString orgSlug;
     QStringList scopes;
     QString orgName;
-    // The key's row and name, for the audit log; 0 when no key is used (the
-    // console on its own workspace).
-    qint64 keyPk = 0;
+    // The key's name, for the audit log (its row is scope.keyPk).
     QString keyName;
 
     bool allows(const QString &scopeName) const

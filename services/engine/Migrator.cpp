@@ -1,5 +1,6 @@
 #include "services/engine/Migrator.h"
 
+#include "services/engine/LedgerVerifier.h"
 #include "services/engine/Sql.h"
 
 #include <QDir>
@@ -66,6 +67,15 @@ QStringList statementsFor(const QString &script, Dialect dialect)
     return statements;
 }
 
+// What a script cannot do, run after its statements in the same transaction:
+// version 6 opens a ledger for the balances that were there before it.
+api::Result<api::Done> afterScript(int version, const QSqlDatabase &db, Dialect dialect)
+{
+    if (version == 6)
+        return LedgerVerifier::openExisting(db, dialect);
+    return api::Done{};
+}
+
 } // namespace
 
 int Migrator::latestVersion()
@@ -107,6 +117,9 @@ api::Result<int> Migrator::migrate(const QSqlDatabase &db, Dialect dialect)
                 return api::ApiError::internal(
                     u"migration %1 failed: %2"_s.arg(version).arg(ran.error().message));
         }
+        if (auto after = afterScript(version, db, dialect); !after)
+            return api::ApiError::internal(
+                u"migration %1 failed: %2"_s.arg(version).arg(after.error().message));
         if (auto recorded =
                 runSql(db, u"INSERT INTO schema_version (version) VALUES (?)"_s, {version});
             !recorded)

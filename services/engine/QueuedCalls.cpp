@@ -40,7 +40,7 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
         return begun.error();
     auto claimed =
         queryRows(db,
-                  u"SELECT pk, org_pk, env, request, idempotency_key FROM track_queue"
+                  u"SELECT pk, org_pk, env, request, idempotency_key, key_pk FROM track_queue"
                   " WHERE failed_at IS NULL ORDER BY pk LIMIT %1%2"_s.arg(limit)
                       .arg(dialect == Dialect::Postgres ? u" FOR UPDATE SKIP LOCKED"_s : QString()),
                   {});
@@ -75,7 +75,8 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
     for (const QVariantList &row : std::as_const(claimed.value())) {
         Stored call{row.at(0).toLongLong(),
                     {row.at(1).toLongLong(),
-                     environmentFromWord(row.at(2).toString()).value_or(Environment::Test)},
+                     environmentFromWord(row.at(2).toString()).value_or(Environment::Test),
+                     row.at(5).toLongLong()},
                     api::decodeBody<api::TrackTokensRequest>(row.at(3).toString().toUtf8()),
                     row.at(4).isNull() ? std::nullopt
                                        : std::optional<QString>(row.at(4).toString())};

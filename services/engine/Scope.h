@@ -28,6 +28,9 @@ struct Scope
 {
     qint64 orgPk = 0;
     Environment env = Environment::Test;
+    // The calling key's row, 0 for the console and the command line: not
+    // whose data, but who asks, for the audit log and the ledger's source.
+    qint64 keyPk = 0;
 
     QString envWord() const { return environmentWord(env); }
 };

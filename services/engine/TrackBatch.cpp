@@ -118,6 +118,28 @@ api::Result<qint64> TrackBatch::State::firstExpiry(const Scope &scope,
     return value.isNull() ? std::numeric_limits<qint64>::max() : value.toLongLong();
 }
 
+void TrackBatch::State::noteLedger(const Scope &scope, const ResolvedCall &call,
+                                   const CallPlan &plan, const QList<api::BalanceRow> &before)
+{
+    const auto find = [](const QList<api::BalanceRow> &held,
+                         const QString &id) -> std::optional<api::BalanceRow> {
+        for (const api::BalanceRow &row : held)
+            if (row.id == id)
+                return row;
+        return std::nullopt;
+    };
+    for (const QString &id : plan.outcome.touched) {
+        std::optional<api::BalanceRow> after = find(plan.rows, id);
+        if (!after && plan.overageRow && plan.overageRow->id == id)
+            after = plan.overageRow;
+        if (!after)
+            continue;
+        ledger.append(BalanceLedger::change(scope, u"usage"_s, call.customerPk, call.featurePk,
+                                            find(before, id), *after));
+        ledgerEvents.append(events.size());
+    }
+}
+
 api::Result<api::Done> TrackCache::validate(const QSqlDatabase &db)
 {
     auto version = queryRows(db, QStringLiteral("PRAGMA data_version"), {});
@@ -246,6 +268,7 @@ api::Result<api::TrackTokensResponse> TrackBatch::add(const Scope &scope,
         return plan.error();
 
     // Accepted: the batch's view moves on.
+    d->noteLedger(scope, call, plan.value(), rows.value()->rows);
     rows.value()->rows = plan.value().rows;
     for (const QString &id : std::as_const(plan.value().outcome.touched))
         if (!d->created.contains(id))

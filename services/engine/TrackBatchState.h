@@ -3,8 +3,10 @@
 // (TrackBatchWrites.cpp). Not for use elsewhere.
 #pragma once
 
+#include "services/engine/BalanceLedger.h"
 #include "services/engine/BillingControlStore.h"
 #include "services/engine/CallLimits.h"
+#include "services/engine/CallPlan.h"
 #include "services/engine/Sql.h"
 #include "services/engine/TrackBatch.h"
 
@@ -66,6 +68,10 @@ struct TrackBatch::State
         std::optional<QString> key;
     };
     QList<Event> events;
+    // A usage entry for each row each call changed, and the index of the
+    // call's event (its key is known only once the events are written).
+    QList<BalanceLedger::Entry> ledger;
+    QList<qsizetype> ledgerEvents;
     struct Alert
     {
         Scope scope;
@@ -94,6 +100,8 @@ struct TrackBatch::State
     api::Result<api::Done> writeRows();
     api::Result<api::Done> writeEvents();
     api::Result<api::Done> writeLimits();
+    void noteLedger(const Scope &scope, const ResolvedCall &call, const CallPlan &plan,
+                    const QList<api::BalanceRow> &before);
 };
 
 } // namespace md::engine

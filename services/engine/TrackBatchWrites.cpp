@@ -27,6 +27,8 @@ QString tokensText(const api::TrackTokensRequest &request)
     return QString::fromUtf8(tokens.take());
 }
 
+const QString TrackRoute = QStringLiteral("balances.track_tokens");
+
 QVariant nullable(const std::optional<qint64> &value)
 {
     return value ? QVariant(*value) : QVariant();
@@ -142,20 +144,36 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
         u"pk, org_pk, env, customer_pk, entity_pk, feature_pk, model_id, tokens, value,"
         " properties, timestamp, idempotency_key, created_at"_s;
     if (dialect == Dialect::Postgres) {
-        // One round trip for every changed balance and every event: the
-        // UPDATE runs as a data-modifying WITH, keys come from the sequence.
+        // One round trip for every changed balance, every event and every
+        // ledger entry: the UPDATE and the event INSERT run as data-modifying
+        // WITHs; each ledger entry finds its event's key by the event's position.
         QVariantList binds = changedRows;
         for (qsizetype c = 1; c < values.size(); ++c)
             binds.append(PostgresArray::of(values.at(c)));
+        binds += BalanceLedger::arrays(ledger, TrackRoute, nowMs);
+        QVariantList ordinals;
+        for (qsizetype event : std::as_const(ledgerEvents))
+            ordinals.append(event + 1);
+        binds.append(PostgresArray::of(ordinals));
         return execute(
             db,
             u"WITH changed AS (UPDATE balances SET remaining = v.remaining, usage = v.usage"
             " FROM unnest(?::text[], ?::text[], ?::text[]) AS v(id, remaining, usage)"
-            " WHERE balances.id = v.id RETURNING 1)"
-            " INSERT INTO usage_events (%1) SELECT nextval('usage_events_pk_seq'), e.*"
+            " WHERE balances.id = v.id RETURNING 1),"
+            " events AS (SELECT nextval('usage_events_pk_seq') AS pk, e.*"
             " FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[],"
             " ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[])"
-            " AS e"_s.arg(columnList),
+            " WITH ORDINALITY AS e(org_pk, env, customer_pk, entity_pk, feature_pk, model_id,"
+            " tokens, value, properties, timestamp, idempotency_key, created_at, ord)),"
+            " recorded AS (INSERT INTO usage_events (%1) SELECT pk, org_pk, env, customer_pk,"
+            " entity_pk, feature_pk, model_id, tokens, value, properties, timestamp,"
+            " idempotency_key, created_at FROM events RETURNING 1)"
+            " INSERT INTO ledger (pk, org_pk, env, customer_pk, feature_pk, balance_id, at, kind,"
+            " amount, balance_after, usage, route, key_pk, event_pk)"
+            " SELECT nextval('ledger_pk_seq'), l.org_pk, l.env, l.customer_pk, l.feature_pk,"
+            " l.balance_id, l.at, l.kind, l.amount, l.balance_after, l.usage, l.route, l.key_pk,"
+            " events.pk FROM %2 JOIN events ON events.ord = l.event_ord"_s.arg(
+                columnList, BalanceLedger::unnestSql(u"?::bigint[]"_s)),
             binds);
     }
     const QString insert = u"INSERT INTO usage_events (%1)"
@@ -167,7 +185,9 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
         if (auto inserted = execute(db, insert, row); !inserted)
             return inserted;
     }
-    return api::Done{};
+    for (qsizetype i = 0; i < ledger.size(); ++i)
+        ledger[i].eventPk = values.first().at(ledgerEvents.at(i)).toLongLong();
+    return BalanceLedger::write(db, dialect, keys, TrackRoute, nowMs, ledger);
 }
 
 api::Result<api::Done> TrackBatch::State::writeLimits()

@@ -197,10 +197,11 @@ void TrackQueue::store(const std::vector<Waiting *> &batch)
         if (auto inserted = execute(
                 db.value(),
                 u"INSERT INTO track_queue (pk, org_pk, env, request, idempotency_key,"
-                " received_at) VALUES (?, ?, ?, ?, ?, ?)"_s,
+                " received_at, key_pk) VALUES (?, ?, ?, ?, ?, ?, ?)"_s,
                 {pk.value(), waiting->scope.orgPk, waiting->scope.envWord(), waiting->request,
                  waiting->idempotencyKey ? QVariant(*waiting->idempotencyKey) : QVariant(),
-                 waiting->receivedAt});
+                 waiting->receivedAt,
+                 waiting->scope.keyPk ? QVariant(waiting->scope.keyPk) : QVariant()});
             !inserted)
             return failAll(inserted.error());
     }

@@ -1,5 +1,7 @@
 #include "services/engine/WorkspaceLoadState.h"
 
+#include <QDateTime>
+
 namespace md::engine {
 
 using namespace Qt::StringLiterals;
@@ -9,6 +11,7 @@ LoadState::LoadState(const QSqlDatabase &database, Dialect dialect)
     : db(database)
     , keys(database, dialect)
     , batches(database)
+    , now(QDateTime::currentMSecsSinceEpoch())
 {}
 
 QVariant orNull(const std::optional<QString> &value)

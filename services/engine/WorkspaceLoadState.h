@@ -92,6 +92,9 @@ struct LoadState
     // Unique across the whole database.
     QSet<QString> customerProductIds;
     QSet<QString> balanceIds;
+    // Customer products loaded expired: their balances' ledger ends in an expiry.
+    QSet<qint64> expiredProducts;
+    qint64 now; // when the load began: the time of the opening ledger entries
 };
 
 } // namespace md::engine

@@ -27,6 +27,11 @@ public:
     {
         for (const WorkspaceTable &table : WorkspaceTable::all())
             m_state.batches.declare(table.name, table.columns);
+        // Not in the file: the loader writes each balance's opening entries.
+        m_state.batches.declare(u"ledger"_s,
+                                {u"pk"_s, u"org_pk"_s, u"env"_s, u"customer_pk"_s, u"feature_pk"_s,
+                                 u"balance_id"_s, u"at"_s, u"kind"_s, u"amount"_s,
+                                 u"balance_after"_s, u"usage"_s, u"route"_s});
     }
 
     api::Result<LoadSummary> run(const JsonReader &root)

@@ -235,6 +235,13 @@ RemoteBackend::updateBillingControls(const api::UpdateBillingControlsRequest &re
                                             api::toJsonText(request));
 }
 
+backend::Reply<api::Page<api::LedgerEntry>>
+RemoteBackend::listLedger(const api::LedgerRequest &request)
+{
+    return call<api::Page<api::LedgerEntry>>(u"/v1/meterdesk/ledger.list"_s,
+                                             api::toJsonText(request));
+}
+
 backend::Reply<api::Page<api::AuditEntry>>
 RemoteBackend::listAuditLog(const api::AuditLogRequest &request)
 {

@@ -73,6 +73,8 @@ public:
     listUsageAlerts(const api::PageRequest &request) override;
     backend::Reply<api::Page<api::AuditEntry>>
     listAuditLog(const api::AuditLogRequest &request) override;
+    backend::Reply<api::Page<api::LedgerEntry>>
+    listLedger(const api::LedgerRequest &request) override;
     backend::Reply<api::Page<api::FailedEvent>>
     listFailedEvents(const api::PageRequest &request) override;
     backend::Reply<api::FailedEventOutcome>

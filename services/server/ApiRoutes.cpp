@@ -188,6 +188,10 @@ ApiRoutes::ApiRoutes()
                    bodyRoute<api::AuditLogRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listAuditLog(k, r);
                    }));
+    m_exact.insert("/v1/meterdesk/ledger.list",
+                   bodyRoute<api::LedgerRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.listLedger(k, r);
+                   }));
     m_exact.insert("/v1/meterdesk/usage_alerts.list",
                    bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listUsageAlerts(k, r);

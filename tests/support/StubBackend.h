@@ -111,6 +111,10 @@ public:
     {
         return unavailable<api::Page<api::AuditEntry>>();
     }
+    backend::Reply<api::Page<api::LedgerEntry>> listLedger(const api::LedgerRequest &) override
+    {
+        return unavailable<api::Page<api::LedgerEntry>>();
+    }
     backend::Reply<api::Page<api::UsageAlertEvent>>
     listUsageAlerts(const api::PageRequest &) override
     {

@@ -2,6 +2,7 @@
 
 #include "services/api/Decimal.h"
 #include "services/engine/Database.h"
+#include "services/engine/LedgerVerifier.h"
 #include "services/engine/Sql.h"
 
 #include <QHash>
@@ -51,6 +52,18 @@ QStringList LedgerAudit::integrity() const
         if (row.first().toLongLong() != 0)
             problems << u"balances without a customer"_s;
     return problems;
+}
+
+QStringList LedgerAudit::trialBalance() const
+{
+    const engine::Dialect dialect =
+        m_db.driverName() == "QSQLITE"_L1 ? engine::Dialect::Sqlite : engine::Dialect::Postgres;
+    auto report = engine::LedgerVerifier::verify(m_db, dialect);
+    if (!report)
+        return {u"workspace verify failed: "_s + report.error().message};
+    if (report.value().entries < report.value().balances)
+        return {u"fewer ledger entries than balances"_s};
+    return report.value().differences;
 }
 
 QStringList LedgerAudit::balancesMatchEvents(const QStringList &tracked) const

@@ -20,6 +20,9 @@ public:
     // Every balance row: granted − remaining = usage. Every customer in
     // `tracked`: the usage of its "credits" rows equals the sum of its usage events.
     QStringList balancesMatchEvents(const QStringList &tracked) const;
+    // The engine's trial balance (LedgerVerifier, `workspace verify`): every
+    // balance is what its ledger rows add up to.
+    QStringList trialBalance() const;
     // A customer is absent, or present with one "team" subscription, one
     // "plain" row with 4 used of 10 and its stripe processor, all of it.
     QStringList importWhole(const QString &customer, bool mustExist) const;

@@ -133,7 +133,7 @@ private Q_SLOTS:
         QStringList customers;
         for (int customer = 0; customer < Customers; ++customer)
             customers << u"c%1"_s.arg(customer);
-        const QStringList problems = audit.balancesMatchEvents(customers);
+        const QStringList problems = audit.balancesMatchEvents(customers) + audit.trialBalance();
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
         QCOMPARE(audit.trackKeys().applied.size(), Clients * CallsPerClient);
         QCOMPARE(audit.trackKeys().failed, 0);

@@ -117,6 +117,7 @@ class TestCrashSafety final : public QObject
         const test::LedgerAudit audit(db.value());
         QStringList problems = audit.integrity();
         problems += audit.balancesMatchEvents(trackedCustomers());
+        problems += audit.trialBalance();
         for (const QString &customer : m_importsSent.mid(firstImport))
             problems += audit.importWhole(customer, m_importsAcked.contains(customer));
         const test::LedgerAudit::TrackKeys keys = audit.trackKeys();

@@ -1,0 +1,178 @@
+#include "services/engine/BalanceLedger.h"
+
+#include "services/engine/KeysetPage.h"
+#include "services/engine/PostgresArray.h"
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+using api::Decimal;
+
+namespace {
+
+Decimal sum(Decimal a, Decimal b)
+{
+    // Amounts are bounded far below Decimal's range (docs/api.md): no overflow.
+    return a.plus(b).value_or(a);
+}
+
+QVariant keyOf(const Scope &scope)
+{
+    return scope.keyPk ? QVariant(scope.keyPk) : QVariant();
+}
+
+} // namespace
+
+Decimal BalanceLedger::held(const api::BalanceRow &row)
+{
+    Decimal total = row.remaining;
+    for (const api::Rollover &rollover : row.rollovers)
+        total = sum(total, rollover.balance);
+    return total;
+}
+
+BalanceLedger::Entry BalanceLedger::change(const Scope &scope, const QString &kind,
+                                           qint64 customerPk, qint64 featurePk,
+                                           const std::optional<api::BalanceRow> &before,
+                                           const api::BalanceRow &after)
+{
+    const Decimal heldBefore = before ? held(*before) : Decimal();
+    const Decimal usageBefore = before ? before->usage : Decimal();
+    const Decimal heldAfter = held(after);
+    return {scope,       customerPk,
+            featurePk,   after.id,
+            kind,        sum(heldAfter, heldBefore.negated()),
+            heldAfter,   sum(after.usage, usageBefore.negated()),
+            std::nullopt};
+}
+
+QVariantList BalanceLedger::arrays(const QList<Entry> &entries, const QString &route, qint64 at)
+{
+    QList<QVariantList> columns(12);
+    for (const Entry &entry : entries) {
+        const QVariantList row{entry.scope.orgPk,
+                               entry.scope.envWord(),
+                               entry.customerPk,
+                               entry.featurePk,
+                               entry.balanceId,
+                               at,
+                               entry.kind,
+                               entry.amount.toString(),
+                               entry.balanceAfter.toString(),
+                               entry.usage.toString(),
+                               route,
+                               keyOf(entry.scope)};
+        for (qsizetype c = 0; c < columns.size(); ++c)
+            columns[c].append(row.at(c));
+    }
+    QVariantList arrays;
+    for (const QVariantList &column : std::as_const(columns))
+        arrays.append(PostgresArray::of(column));
+    return arrays;
+}
+
+QString BalanceLedger::unnestSql(const QString &more)
+{
+    return u"unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::bigint[],"
+           " ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[]%1)"
+           " AS l(org_pk, env, customer_pk, feature_pk, balance_id, at, kind, amount,"
+           " balance_after, usage, route, key_pk%2)"_s.arg(
+               more.isEmpty() ? QString() : u", "_s + more,
+               more.isEmpty() ? QString() : u", event_ord"_s);
+}
+
+api::Result<api::Done> BalanceLedger::write(const QSqlDatabase &db, Dialect dialect,
+                                            KeyAllocator &keys, const QString &route, qint64 at,
+                                            const QList<Entry> &entries)
+{
+    if (entries.isEmpty())
+        return api::Done{};
+    const QString columns = u"pk, org_pk, env, customer_pk, feature_pk, balance_id, at, kind,"
+                            " amount, balance_after, usage, route, key_pk, event_pk"_s;
+    if (dialect == Dialect::Postgres) {
+        QList<QVariant> events;
+        for (const Entry &entry : entries)
+            events.append(entry.eventPk ? QVariant(*entry.eventPk) : QVariant());
+        return execute(
+            db,
+            u"INSERT INTO ledger (%1) SELECT nextval('ledger_pk_seq'), l.* FROM %2"_s.arg(
+                columns, unnestSql(u"?::bigint[]"_s)),
+            arrays(entries, route, at) << PostgresArray::of(events));
+    }
+    const QString insert =
+        u"INSERT INTO ledger (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s.arg(columns);
+    for (const Entry &entry : entries) {
+        auto pk = keys.next(u"ledger"_s);
+        if (!pk)
+            return pk.error();
+        if (auto added = execute(
+                db, insert,
+                {pk.value(), entry.scope.orgPk, entry.scope.envWord(), entry.customerPk,
+                 entry.featurePk, entry.balanceId, at, entry.kind, entry.amount.toString(),
+                 entry.balanceAfter.toString(), entry.usage.toString(), route, keyOf(entry.scope),
+                 entry.eventPk ? QVariant(*entry.eventPk) : QVariant()});
+            !added)
+            return added;
+    }
+    return api::Done{};
+}
+
+api::Result<api::Page<api::LedgerEntry>>
+BalanceLedger::list(const QSqlDatabase &db, const Scope &scope, const api::LedgerRequest &request)
+{
+    auto before = decodeCursor("l1", request.startCursor, 1);
+    if (!before)
+        return before.error();
+    auto customer =
+        queryRows(db, u"SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?"_s,
+                  {scope.orgPk, scope.envWord(), request.customerId});
+    if (!customer)
+        return customer.error();
+    if (customer.value().isEmpty())
+        return api::ApiError::notFound(u"customer_not_found"_s,
+                                       u"customer \"%1\" does not exist"_s.arg(request.customerId));
+    QString sql = u"SELECT l.pk, l.at, l.kind, f.id, l.balance_id, l.amount, l.balance_after,"
+                  " l.usage, l.route, l.key_pk, l.event_pk FROM ledger l"
+                  " JOIN features f ON f.pk = l.feature_pk"
+                  " WHERE l.customer_pk = ? AND l.org_pk = ? AND l.env = ?"_s;
+    QVariantList binds{customer.value().first().first(), scope.orgPk, scope.envWord()};
+    if (request.featureId) {
+        auto feature =
+            queryRows(db, u"SELECT pk FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
+                      {scope.orgPk, scope.envWord(), *request.featureId});
+        if (!feature)
+            return feature.error();
+        if (feature.value().isEmpty())
+            return api::ApiError::notFound(
+                u"feature_not_found"_s, u"feature \"%1\" does not exist"_s.arg(*request.featureId));
+        sql += u" AND l.feature_pk = ?"_s;
+        binds << feature.value().first().first();
+    }
+    if (before.value()) {
+        sql += u" AND l.pk < ?"_s;
+        binds << before.value()->first();
+    }
+    sql += u" ORDER BY l.pk DESC LIMIT ?"_s;
+    binds << request.limit + 1;
+    auto query = runSql(db, sql, binds);
+    if (!query)
+        return query.error();
+    const auto prefixed = [](const QVariant &pk, const QString &prefix) {
+        return pk.isNull() ? std::nullopt : std::optional(prefix + pk.toString());
+    };
+    return page<api::LedgerEntry>(query.value(), request.limit, "l1", 1, [&](const QSqlQuery &q) {
+        return api::LedgerEntry{u"ledger_"_s + q.value(0).toString(),
+                                q.value(1).toLongLong(),
+                                q.value(2).toString(),
+                                request.customerId,
+                                q.value(3).toString(),
+                                q.value(4).toString(),
+                                Decimal::parse(q.value(5).toString()).value_or(Decimal()),
+                                Decimal::parse(q.value(6).toString()).value_or(Decimal()),
+                                Decimal::parse(q.value(7).toString()).value_or(Decimal()),
+                                {q.value(8).toString(), prefixed(q.value(9), u"key_"_s),
+                                 prefixed(q.value(10), u"event_"_s)}};
+    });
+}
+
+} // namespace md::engine

@@ -1,0 +1,263 @@
+// The balance ledger (docs/ledger.md): each change of a balance adds rows
+// that say what changed, what the balance then held and where the change
+// came from; the rows add up to every balance (LedgerVerifier, the trial
+// balance of `workspace verify`), and nothing can change them once added.
+// Runs on SQLite and PostgreSQL.
+#include "services/api/WireCodec.h"
+#include "services/engine/BalanceLedger.h"
+#include "services/engine/LedgerVerifier.h"
+#include "tests/engine/EngineFixture.h"
+#include "tests/engine/LedgerWorkspace.h"
+
+using namespace md;
+using namespace Qt::StringLiterals;
+using api::Decimal;
+
+class TestBalanceLedger final : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<test::EngineFixture> m_fixture;
+    engine::Scope m_scope;
+
+    QSqlDatabase db() { return m_fixture->engine->database().connection().value(); }
+    engine::Dialect dialect() { return m_fixture->engine->dialect(); }
+
+    api::Result<api::TrackTokensResponse> track(const QString &customer, qint64 dollars,
+                                                bool overflow = false)
+    {
+        api::TrackTokensRequest call;
+        call.customerId = customer;
+        call.modelId = u"test/dollar"_s;
+        call.inputTokens = dollars;
+        call.featureId = u"ai"_s;
+        if (overflow)
+            call.overageBehavior = api::OverageBehavior::Overflow;
+        return m_fixture->engine->trackTokens(m_scope, call, std::nullopt);
+    }
+
+    QList<api::LedgerEntry> ledger(const QString &customer,
+                                   std::optional<QString> feature = std::nullopt)
+    {
+        api::LedgerRequest request;
+        request.customerId = customer;
+        request.featureId = std::move(feature);
+        request.limit = 200;
+        auto page = m_fixture->engine->withConnection([&](const QSqlDatabase &connection) {
+            return engine::BalanceLedger::list(connection, m_scope, request);
+        });
+        if (!page)
+            qFatal("ledger.list failed: %s", qPrintable(page.error().message));
+        return page.value().list;
+    }
+
+    QStringList differences()
+    {
+        auto report = engine::LedgerVerifier::verify(db(), dialect());
+        if (!report)
+            return {report.error().message};
+        return report.value().differences;
+    }
+
+    // What the balance holds now: remaining plus rollovers.
+    Decimal held(const QString &customer, const QString &balanceId)
+    {
+        api::ListBalancesRequest all;
+        all.customerId = customer;
+        all.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
+        const auto page = m_fixture->engine->listBalances(m_scope, all);
+        for (const api::BalanceRow &row : page.value().list)
+            if (row.id == balanceId)
+                return engine::BalanceLedger::held(row);
+        qFatal("no balance %s", qPrintable(balanceId));
+    }
+
+    api::Result<api::ImportCustomerResponse> import(const QByteArray &json)
+    {
+        auto request = api::decodeBody<api::ImportCustomerRequest>(json);
+        if (!request)
+            qFatal("bad import: %s", qPrintable(request.error().message));
+        return m_fixture->engine->importCustomer(m_scope, request.value());
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_fixture = std::make_unique<test::EngineFixture>(); // a fresh workspace for each case
+        MD_OPEN_FIXTURE(*m_fixture);
+        QVERIFY(m_fixture->engine->loadWorkspace(test::jsonValue(test::ledger::Workspace)).ok());
+        m_fixture->engine->setCatalogue(std::make_shared<engine::PriceCatalogue>(
+            engine::PriceCatalogue::fromJson(test::ledger::Prices).value()));
+        m_scope = m_fixture->engine->authenticate(u"sk_test_ledger000000000000000000000000"_s)
+                      .value()
+                      .scope;
+    }
+
+    void aLoadOpensEachBalanceWithWhatItHolds()
+    {
+        const QList<api::LedgerEntry> entries = ledger(u"cy"_s);
+        QCOMPARE(entries.size(), 4);
+        for (const api::LedgerEntry &entry : entries) {
+            QCOMPARE(entry.kind, u"import"_s);
+            QCOMPARE(entry.amount, held(u"cy"_s, entry.balanceId));
+            QCOMPARE(entry.balanceAfter, entry.amount);
+            QCOMPARE(entry.source.route, u"workspace.load"_s);
+            QVERIFY(!entry.source.keyId && !entry.source.eventId);
+        }
+        // The monthly row's rollover is part of what it holds.
+        QCOMPARE(held(u"cy"_s, u"plan_monthly"_s), Decimal::fromInteger(7));
+        QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+    }
+
+    void aCallAddsOneRowPerBalanceItDrewOn()
+    {
+        QVERIFY(track(u"cy"_s, 20).ok());
+        QList<api::LedgerEntry> usage;
+        for (const api::LedgerEntry &entry : ledger(u"cy"_s))
+            if (entry.kind == "usage"_L1)
+                usage.append(entry);
+        QCOMPARE(usage.size(), 4); // the rollover's row, daily, expiring, forever
+        Decimal total;
+        for (const api::LedgerEntry &entry : std::as_const(usage)) {
+            total = total.plus(entry.amount).value();
+            QCOMPARE(entry.balanceAfter, held(u"cy"_s, entry.balanceId));
+            QCOMPARE(entry.featureId, u"ai"_s);
+            QCOMPARE(entry.source.route, u"balances.track_tokens"_s);
+            QCOMPARE(entry.source.keyId, u"key_%1"_s.arg(m_scope.keyPk));
+            QCOMPARE(entry.source.eventId, usage.first().source.eventId); // one call, one event
+            QVERIFY(entry.source.eventId);
+            QVERIFY(!entry.usage.isNegative()); // a rollover's part is no usage of the row
+        }
+        QCOMPARE(total, Decimal::fromInteger(-20));
+        QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+    }
+
+    void overflowOntoANewRowIsInTheLedger()
+    {
+        QVERIFY(track(u"none"_s, 3, true).ok());
+        const QList<api::LedgerEntry> entries = ledger(u"none"_s);
+        QCOMPARE(entries.size(), 1);
+        QCOMPARE(entries.first().kind, u"usage"_s);
+        QCOMPARE(entries.first().amount, Decimal::fromInteger(-3));
+        QCOMPARE(entries.first().balanceAfter, Decimal::fromInteger(-3));
+        QCOMPARE(entries.first().usage, Decimal::fromInteger(3));
+        QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+    }
+
+    void queuedCallsKeepTheirKey()
+    {
+        api::TrackTokensRequest call;
+        call.customerId = u"two"_s;
+        call.modelId = u"test/dollar"_s;
+        call.inputTokens = 1;
+        call.featureId = u"ai"_s;
+        call.async = true;
+        QVERIFY(m_fixture->engine->trackQueue().enqueue(m_scope, call, std::nullopt).ok());
+        QCOMPARE(m_fixture->engine->trackQueue().drain().value(), 1);
+        const QList<api::LedgerEntry> entries = ledger(u"two"_s, u"ai"_s);
+        QCOMPARE(entries.first().kind, u"usage"_s);
+        QCOMPARE(entries.first().source.keyId, u"key_%1"_s.arg(m_scope.keyPk));
+        QCOMPARE(entries.first().balanceAfter, Decimal());
+        QCOMPARE(ledger(u"two"_s, u"ai2"_s).size(), 1); // the filter keeps the other feature out
+        QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+    }
+
+    void anImportGrantsThenExpires()
+    {
+        QVERIFY(import(R"({"customer_id":"imp","processors":[{"type":"stripe","id":"cus_imp"}],
+            "billables":[{"plan":{"plan_id":"pro","feature_quantities":[{"feature_id":"ai","quantity":10}],
+            "balances":[{"feature_id":"ai","usage":4}]}}]})")
+                    .ok());
+        QList<api::LedgerEntry> entries = ledger(u"imp"_s);
+        QCOMPARE(entries.size(), 2); // newest first
+        QCOMPARE(entries.at(1).kind, u"grant"_s);
+        QCOMPARE(entries.at(1).amount, Decimal::fromInteger(10));
+        QCOMPARE(entries.at(0).kind, u"import"_s);
+        QCOMPARE(entries.at(0).amount, Decimal::fromInteger(-4));
+        QCOMPARE(entries.at(0).usage, Decimal::fromInteger(4));
+        QCOMPARE(entries.at(0).balanceAfter, Decimal::fromInteger(6));
+        QCOMPARE(entries.at(0).source.route, u"customers.import"_s);
+        QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+
+        // The same processor, the plan left out: the plan expires, its balance gives up all.
+        QVERIFY(import(R"({"customer_id":"imp","processors":[{"type":"stripe","id":"cus_imp"}],
+            "billables":[]})")
+                    .ok());
+        entries = ledger(u"imp"_s);
+        QCOMPARE(entries.size(), 3);
+        QCOMPARE(entries.first().kind, u"expiry"_s);
+        QCOMPARE(entries.first().amount, Decimal::fromInteger(-6));
+        QCOMPARE(entries.first().balanceAfter, Decimal());
+        QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+    }
+
+    void aDryRunLeavesNoRows()
+    {
+        QVERIFY(import(R"({"customer_id":"cy","dry_run":true,
+            "billables":[{"plan":{"plan_id":"pro"}}]})")
+                    .ok());
+        QCOMPARE(ledger(u"cy"_s).size(), 4);
+    }
+
+    void rowsCannotBeChangedOrRemoved_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::newRow("update") << u"UPDATE ledger SET amount = '1000'"_s;
+        QTest::newRow("delete") << u"DELETE FROM ledger"_s;
+    }
+    void rowsCannotBeChangedOrRemoved()
+    {
+        QFETCH(QString, sql);
+        auto changed = engine::runSql(db(), sql);
+        QVERIFY(!changed.ok());
+        QVERIFY2(changed.error().message.contains(u"append-only"_s),
+                 qPrintable(changed.error().message));
+        QVERIFY(differences().isEmpty());
+    }
+
+    void theTrialBalanceNamesWhatDiffers()
+    {
+        QVERIFY(engine::runSql(db(), u"UPDATE balances SET remaining = '4.5'"
+                                     " WHERE id = 'standalone_forever'"_s)
+                    .ok());
+        const QStringList found = differences();
+        QCOMPARE(found.size(), 1);
+        QVERIFY2(found.first().contains(u"standalone_forever holds 4.5"_s),
+                 qPrintable(found.first()));
+        QVERIFY2(found.first().contains(u"add up to 5"_s), qPrintable(found.first()));
+    }
+
+    void balancesFromBeforeTheLedgerAreOpened()
+    {
+        // As a database from before migration 6: balances, no ledger rows.
+        const QStringList unlock = dialect() == engine::Dialect::Sqlite
+                                       ? QStringList{u"DROP TRIGGER ledger_no_delete"_s}
+                                       : QStringList{u"DROP TRIGGER ledger_no_change ON ledger"_s};
+        for (const QString &sql : unlock + QStringList{u"DELETE FROM ledger"_s})
+            QVERIFY(engine::runSql(db(), sql).ok());
+        QCOMPARE(differences().size(), 6); // none of the six balances has an entry
+        QVERIFY(engine::LedgerVerifier::openExisting(db(), dialect()).ok());
+        QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+        QCOMPARE(ledger(u"cy"_s).first().source.route, u"migration"_s);
+    }
+
+    void listErrorsNameWhatToFix()
+    {
+        api::LedgerRequest request;
+        request.customerId = u"nobody"_s;
+        auto answer = m_fixture->engine->withConnection([&](const QSqlDatabase &connection) {
+            return engine::BalanceLedger::list(connection, m_scope, request);
+        });
+        QCOMPARE(answer.error().status, 404);
+        QVERIFY(answer.error().message.contains(u"nobody"_s));
+        request.customerId = u"cy"_s;
+        request.featureId = u"nothing"_s;
+        answer = m_fixture->engine->withConnection([&](const QSqlDatabase &connection) {
+            return engine::BalanceLedger::list(connection, m_scope, request);
+        });
+        QCOMPARE(answer.error().code, u"feature_not_found"_s);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBalanceLedger)
+#include "tst_balanceledger.moc"
