@@ -1,6 +1,7 @@
 #include "views/AuditPage.h"
 
 #include "models/AuditLogModel.h"
+#include "models/PagedCsvExport.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -13,7 +14,6 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
@@ -58,6 +58,9 @@ AuditPage::AuditPage(backend::BillingBackend *backend, QWidget *parent)
     , m_actor(new QLineEdit(this))
     , m_period(new QComboBox(this))
     , m_export(new QPushButton(tr("E&xport…"), this))
+    , m_exporter(new models::PagedCsvExport(
+          m_model, AuditLogModel::csvHeader(),
+          [model = m_model](int row) { return AuditLogModel::csvLine(model->entry(row)); }, this))
     , m_table(new QTableView(this))
     , m_changed(new QLabel(this))
     , m_before(new QTextBrowser(this))
@@ -155,19 +158,12 @@ AuditPage::AuditPage(backend::BillingBackend *backend, QWidget *parent)
             &AuditPage::showEntry);
     connect(m_model, &AuditLogModel::loadingChanged, this, &AuditPage::updateState);
     connect(m_model, &AuditLogModel::failed, this, &AuditPage::updateState);
-    // An export walks every page, one after the other, then writes once.
-    connect(m_model, &AuditLogModel::loadingChanged, this, [this](bool loading) {
-        if (loading || m_exportPath.isEmpty())
-            return;
-        if (const auto &error = m_model->lastError()) {
-            m_exportPath.clear();
-            QMessageBox::warning(this, tr("Export failed"),
-                                 tr("%1\nNo file was written.").arg(error->message));
-        } else if (m_model->hasMore()) {
-            m_model->fetchMore({});
-        } else {
-            writeExport();
-        }
+    connect(m_exporter, &models::PagedCsvExport::finished, this, [this](int rows) {
+        Q_EMIT statusMessage(tr("Exported %Ln audit entry(s).", nullptr, rows));
+        Q_EMIT exported(rows);
+    });
+    connect(m_exporter, &models::PagedCsvExport::failed, this, [this](const QString &message) {
+        QMessageBox::warning(this, tr("Export failed"), message);
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, &AuditPage::showEntry);
     // Columns fit the first page, then stay put.
@@ -246,36 +242,10 @@ void AuditPage::chooseExport()
 
 api::Result<api::Done> AuditPage::exportTo(const QString &path)
 {
-    if (!m_exportPath.isEmpty())
-        return api::ApiError::local(u"export_running"_s, tr("An export is already running."));
-    m_exportPath = path;
-    Q_EMIT statusMessage(tr("Exporting the audit log…"));
-    // The log of one organization is small beside its balances: every page
-    // is fetched, then written at once.
-    if (!m_model->isLoading()) {
-        if (m_model->hasMore())
-            m_model->fetchMore({});
-        else
-            QTimer::singleShot(0, this, &AuditPage::writeExport);
-    }
-    return api::Done{};
-}
-
-void AuditPage::writeExport()
-{
-    const QString path = std::exchange(m_exportPath, QString());
-    QSaveFile file(path);
-    QString text = AuditLogModel::csvHeader();
-    for (int row = 0; row < m_model->rowCount(); ++row)
-        text += AuditLogModel::csvLine(m_model->entry(row));
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
-        QMessageBox::warning(
-            this, tr("Export failed"),
-            tr("Cannot write %1: %2\nNo file was written.").arg(path, file.errorString()));
-        return;
-    }
-    Q_EMIT statusMessage(tr("Exported %Ln audit entry(s).", nullptr, m_model->rowCount()));
-    Q_EMIT exported(m_model->rowCount());
+    auto started = m_exporter->start(path);
+    if (started)
+        Q_EMIT statusMessage(tr("Exporting the audit log…"));
+    return started;
 }
 
 } // namespace md::views

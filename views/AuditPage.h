@@ -21,7 +21,8 @@ class BillingBackend;
 }
 namespace md::models {
 class AuditLogModel;
-}
+class PagedCsvExport;
+} // namespace md::models
 
 namespace md::views {
 
@@ -48,7 +49,6 @@ private:
     void showEntry();
     void updateState();
     void chooseExport();
-    void writeExport();
 
     models::AuditLogModel *m_model;
     QComboBox *m_resource;
@@ -56,12 +56,12 @@ private:
     QLineEdit *m_actor;
     QComboBox *m_period;
     QPushButton *m_export;
+    models::PagedCsvExport *m_exporter;
     QTableView *m_table;
     QLabel *m_changed;
     QTextBrowser *m_before;
     QTextBrowser *m_after;
     QTimer *m_debounce;
-    QString m_exportPath;
 };
 
 } // namespace md::views

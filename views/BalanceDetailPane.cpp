@@ -3,11 +3,13 @@
 #include "models/AmountFormat.h"
 #include "models/BalanceListModel.h"
 #include "models/BillingControlsEdit.h"
+#include "views/BalanceLedgerTab.h"
 
 #include <QHBoxLayout>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStackedLayout>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -35,6 +37,8 @@ BalanceDetailPane::BalanceDetailPane(backend::BillingBackend *backend, QWidget *
     , m_json(new QPlainTextEdit(this))
     , m_showJson(new QPushButton(tr("Show &JSON"), this))
     , m_sides(new QStackedLayout)
+    , m_tabs(new QTabWidget(this))
+    , m_ledger(new BalanceLedgerTab(backend, m_tabs))
 {
     m_text->setObjectName(u"balanceDetail"_s);
     m_text->setPlaceholderText(tr(
@@ -50,10 +54,18 @@ BalanceDetailPane::BalanceDetailPane(backend::BillingBackend *backend, QWidget *
     auto *buttons = new QHBoxLayout;
     buttons->addStretch();
     buttons->addWidget(m_showJson);
+    auto *summary = new QWidget(m_tabs);
+    auto *summaryLayout = new QVBoxLayout(summary);
+    summaryLayout->setContentsMargins(0, 0, 0, 0);
+    summaryLayout->addLayout(m_sides, 1);
+    summaryLayout->addLayout(buttons);
+    m_tabs->setObjectName(u"balanceDetailTabs"_s);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(summary, tr("Su&mmary"));
+    m_tabs->addTab(m_ledger, tr("&Ledger"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(m_sides, 1);
-    layout->addLayout(buttons);
+    layout->addWidget(m_tabs);
     connect(m_showJson, &QPushButton::toggled, this, [this](bool json) {
         m_sides->setCurrentIndex(json ? 1 : 0);
         m_showJson->setText(json ? tr("Show &details") : tr("Show &JSON"));
@@ -70,6 +82,7 @@ void BalanceDetailPane::showBalance(const std::optional<api::BalanceRow> &balanc
     const bool sameOwner = m_row && balance && m_row->customerId == balance->customerId &&
                            m_row->entityId == balance->entityId;
     m_row = balance;
+    m_ledger->showBalance(balance);
     if (!balance || !sameOwner) {
         m_controlLines.reset();
         m_controlsProblem.clear();

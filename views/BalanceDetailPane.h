@@ -1,7 +1,8 @@
 // The selected balance in words, in the user's locale: plan, grants,
 // remaining and usage, price and tiers, reset and next reset, expiry,
 // rollovers, and the billing controls in force for its customer or entity.
-// The row's JSON is one click away (Show JSON) for engineers.
+// The row's JSON is one click away (Show JSON) for engineers; the Ledger tab
+// shows how the balance came to hold what it holds.
 #pragma once
 
 #include "models/ControlsSource.h"
@@ -14,9 +15,12 @@
 class QPlainTextEdit;
 class QPushButton;
 class QStackedLayout;
+class QTabWidget;
 class QTextBrowser;
 
 namespace md::views {
+
+class BalanceLedgerTab;
 
 class BalanceDetailPane final : public QWidget
 {
@@ -29,6 +33,8 @@ public:
     // Shows `row` (nothing: the hint) and asks for its owner's controls.
     void showBalance(const std::optional<api::BalanceRow> &row);
     QString text() const;
+    QTabWidget *tabs() const { return m_tabs; }
+    BalanceLedgerTab *ledger() const { return m_ledger; }
 
 private:
     void render();
@@ -38,6 +44,8 @@ private:
     QPlainTextEdit *m_json;
     QPushButton *m_showJson;
     QStackedLayout *m_sides;
+    QTabWidget *m_tabs;
+    BalanceLedgerTab *m_ledger;
     std::optional<api::BalanceRow> m_row;
     std::optional<QStringList> m_controlLines; // nullopt: still asking
     QString m_controlsProblem;

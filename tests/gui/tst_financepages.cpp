@@ -1,13 +1,16 @@
 // The finance views that read the demo workspace: a balance's detail in words
-// with its JSON on demand, and the Audit page. Runs twice, on EngineBackend
+// with its JSON on demand, its ledger, and the Audit page. Runs twice, on EngineBackend
 // and on RemoteBackend to a local server (tests/gui/CMakeLists.txt).
 #include "models/AmountFormat.h"
 #include "models/AuditLogModel.h"
 #include "models/BalanceListModel.h"
+#include "models/LedgerModel.h"
+#include "services/engine/BalanceLedger.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
 #include "views/AuditPage.h"
 #include "views/BalanceDetailPane.h"
+#include "views/BalanceLedgerTab.h"
 #include "views/BalancesPage.h"
 
 #include <QComboBox>
@@ -15,6 +18,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <QTextBrowser>
@@ -104,6 +108,47 @@ private Q_SLOTS:
         QFile file(dir.filePath(u"audit.csv"_s));
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll().count("\r\n"), exported.first().first().toLongLong() + 1);
+    }
+
+    // How the balance came to hold what it holds: Alt+L opens the ledger of
+    // its customer's feature, its own rows add up to what it holds, and the
+    // ledger saves as CSV.
+    void ledgerTabExplainsTheBalance()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.resize(1000, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowActive(&page));
+        page.refresh();
+        QTRY_VERIFY(page.model()->rowCount() > 0);
+        page.table()->selectRow(0);
+        const api::BalanceRow row = page.model()->balance(0);
+        auto *tabs = page.detail()->tabs();
+        auto *ledger = page.detail()->ledger();
+        QCOMPARE(tabs->currentIndex(), 0);
+        QVERIFY(ledger->model()->customerId().isEmpty()); // not asked while hidden
+        page.table()->setFocus();
+        QTest::keyClick(page.windowHandle(), Qt::Key_L, Qt::AltModifier);
+        QTRY_COMPARE(tabs->currentWidget(), ledger);
+        QTRY_VERIFY(ledger->model()->rowCount() > 0 && !ledger->model()->isLoading());
+        api::Decimal sum;
+        for (int i = 0; i < ledger->model()->rowCount(); ++i) {
+            const api::LedgerEntry &entry = ledger->model()->entry(i);
+            QCOMPARE(entry.customerId, row.customerId);
+            QCOMPARE(entry.featureId, row.featureId);
+            if (entry.balanceId == row.id)
+                sum = sum.plus(entry.amount).value();
+        }
+        QCOMPARE(sum, engine::BalanceLedger::held(row));
+        QVERIFY(ledger->findChild<QLabel *>(u"ledgerState"_s)->text().contains(row.customerId));
+
+        QTemporaryDir dir;
+        QSignalSpy exported(ledger, &views::BalanceLedgerTab::exported);
+        QVERIFY(ledger->exportTo(dir.filePath(u"ledger.csv"_s)));
+        QVERIFY(exported.wait(10000));
+        QFile file(dir.filePath(u"ledger.csv"_s));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count("\r\n"), ledger->model()->rowCount() + 1);
     }
 
     void cleanupTestCase()

@@ -1,0 +1,157 @@
+// Conformance, ledger.list: a customer's balance changes newest first; each
+// track call adds a usage row per balance it drew on with the call's key and
+// event; every balance is what its rows add up to, checked over the wire
+// against balances.list; filters, paging and errors. Runs three ways:
+// tests/conformance/CMakeLists.txt.
+#include "services/engine/BalanceLedger.h"
+#include "tests/conformance/ConformanceSuite.h"
+
+using namespace md;
+using namespace md::test::conformance;
+using api::Decimal;
+using api::LedgerRequest;
+
+class TestLedgerConformance final : public ConformanceSuite
+{
+    Q_OBJECT
+
+    QList<api::LedgerEntry> entries(const QString &customer,
+                                    std::optional<QString> feature = std::nullopt)
+    {
+        LedgerRequest request;
+        request.customerId = customer;
+        request.featureId = std::move(feature);
+        request.limit = 200;
+        auto page = await(m_backend->listLedger(request));
+        if (!page)
+            qFatal("ledger.list failed: %s", qPrintable(page.error().message));
+        return page.value().list;
+    }
+
+    // Every balance of the customer, active or expired, by id.
+    QHash<QString, api::BalanceRow> balancesOf(const QString &customer)
+    {
+        ListBalancesRequest request;
+        request.customerId = customer;
+        request.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
+        QHash<QString, api::BalanceRow> rows;
+        for (const api::BalanceRow &row : list(request).list)
+            rows.insert(row.id, row);
+        return rows;
+    }
+
+    // The trial balance over the wire: each row's entries add up to what it holds.
+    void addsUpToEveryBalance(const QString &customer)
+    {
+        QHash<QString, Decimal> sums;
+        QHash<QString, Decimal> used;
+        for (const api::LedgerEntry &entry : entries(customer)) {
+            sums[entry.balanceId] = sums.value(entry.balanceId).plus(entry.amount).value();
+            used[entry.balanceId] = used.value(entry.balanceId).plus(entry.usage).value();
+        }
+        const auto rows = balancesOf(customer);
+        QCOMPARE(sums.size(), rows.size());
+        for (const api::BalanceRow &row : rows) {
+            QVERIFY2(sums.contains(row.id), qPrintable(row.id));
+            QCOMPARE(sums.value(row.id), engine::BalanceLedger::held(row));
+            QCOMPARE(used.value(row.id), row.usage);
+        }
+    }
+
+private Q_SLOTS:
+    void theLoadOpensEveryBalance()
+    {
+        const QList<api::LedgerEntry> opening = entries(u"ann"_s);
+        QVERIFY(!opening.isEmpty());
+        for (const api::LedgerEntry &entry : opening) {
+            QCOMPARE(entry.source.route, u"workspace.load"_s);
+            QVERIFY(entry.kind == "import"_L1 || entry.kind == "expiry"_L1);
+            QCOMPARE(entry.customerId, u"ann"_s);
+            QVERIFY(entry.id.startsWith(u"ledger_"_s));
+        }
+        addsUpToEveryBalance(u"ann"_s);
+    }
+
+    void aTrackCallAddsAUsageRowWithItsSource()
+    {
+        api::TrackTokensRequest call;
+        call.customerId = u"ann"_s;
+        call.modelId = u"openai/gpt-4o-mini"_s;
+        call.inputTokens = 1000;
+        call.outputTokens = 500;
+        auto tracked = await(m_backend->trackTokens(call));
+        QVERIFY2(tracked.ok(), tracked.ok() ? "" : qPrintable(tracked.error().message));
+        const api::LedgerEntry newest = entries(u"ann"_s, u"ai_credits"_s).first();
+        QCOMPARE(newest.kind, u"usage"_s);
+        QCOMPARE(newest.balanceId, tracked.value().deductions.first().balanceId);
+        QCOMPARE(newest.amount, tracked.value().value.negated());
+        QCOMPARE(newest.usage, tracked.value().value);
+        QCOMPARE(newest.balanceAfter,
+                 engine::BalanceLedger::held(balancesOf(u"ann"_s).value(newest.balanceId)));
+        QCOMPARE(newest.source.route, u"balances.track_tokens"_s);
+        QVERIFY(newest.source.keyId && newest.source.keyId->startsWith(u"key_"_s));
+        QVERIFY(newest.source.eventId && newest.source.eventId->startsWith(u"event_"_s));
+        addsUpToEveryBalance(u"ann"_s);
+    }
+
+    void pagesNewestFirstOneAtATime()
+    {
+        const QList<api::LedgerEntry> all = entries(u"ann"_s);
+        LedgerRequest one;
+        one.customerId = u"ann"_s;
+        one.limit = 1;
+        QList<api::LedgerEntry> walked;
+        for (int guard = 0; guard < 200; ++guard) {
+            auto page = await(m_backend->listLedger(one));
+            QVERIFY(page.ok());
+            walked += page.value().list;
+            if (!page.value().hasMore)
+                break;
+            one.startCursor = *page.value().nextCursor;
+        }
+        QCOMPARE(walked, all);
+        for (qsizetype i = 1; i < all.size(); ++i)
+            QVERIFY(all.at(i - 1).at >= all.at(i).at);
+    }
+
+    void errors()
+    {
+        LedgerRequest unknown;
+        unknown.customerId = u"nobody"_s;
+        expectError(await(m_backend->listLedger(unknown)), 404, u"customer_not_found"_s,
+                    u"nobody"_s);
+        LedgerRequest noFeature;
+        noFeature.customerId = u"ann"_s;
+        noFeature.featureId = u"no_such_feature"_s;
+        expectError(await(m_backend->listLedger(noFeature)), 404, u"feature_not_found"_s,
+                    u"no_such_feature"_s);
+        LedgerRequest ann;
+        ann.customerId = u"ann"_s;
+        expectError(await(backendFor(m_readOnlyBillingKey)->listLedger(ann)), 403,
+                    u"insufficient_scopes"_s, u"balances:read"_s);
+        LedgerRequest bad = ann;
+        bad.startCursor = u"nonsense!"_s;
+        expectError(await(m_backend->listLedger(bad)), 400, u"invalid_cursor"_s, u"start_cursor"_s);
+        expectError(api::decodeBody<LedgerRequest>(R"({"limit":5})"), 400, u"invalid_inputs"_s,
+                    u"customer_id"_s);
+        expectError(api::decodeBody<LedgerRequest>(R"({"customer_id":"ann","limit":0})"), 400,
+                    u"invalid_inputs"_s, u"limit"_s);
+    }
+
+    void environmentsNeverMix()
+    {
+        LedgerRequest ann;
+        ann.customerId = u"ann"_s;
+        auto live = await(backendFor(m_liveKey)->listLedger(ann));
+        if (!live) { // no "ann" in live
+            QCOMPARE(live.error().code, u"customer_not_found"_s);
+            return;
+        }
+        const auto testRows = balancesOf(u"ann"_s);
+        for (const api::LedgerEntry &entry : live.value().list)
+            QVERIFY2(!testRows.contains(entry.balanceId), qPrintable(entry.balanceId));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLedgerConformance)
+#include "tst_conformance_ledger.moc"

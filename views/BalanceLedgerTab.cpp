@@ -1,0 +1,129 @@
+#include "views/BalanceLedgerTab.h"
+
+#include "models/LedgerModel.h"
+#include "models/PagedCsvExport.h"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace md::views {
+
+using namespace Qt::StringLiterals;
+using models::LedgerModel;
+
+BalanceLedgerTab::BalanceLedgerTab(backend::BillingBackend *backend, QWidget *parent)
+    : QWidget(parent)
+    , m_model(new LedgerModel(backend, this))
+    , m_exporter(new models::PagedCsvExport(
+          m_model, LedgerModel::csvHeader(),
+          [model = m_model](int row) { return LedgerModel::csvLine(model->entry(row)); }, this))
+    , m_state(new QLabel(this))
+    , m_table(new QTableView(this))
+    , m_export(new QPushButton(tr("Save ledger a&s CSV…"), this))
+{
+    m_table->setObjectName(u"ledgerTable"_s);
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_state->setObjectName(u"ledgerState"_s);
+    m_state->setWordWrap(true);
+    m_export->setObjectName(u"exportLedger"_s);
+    m_export->setToolTip(tr("Every entry of this ledger, as CSV with exact amounts"));
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_state, 1);
+    buttons->addWidget(m_export);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_table, 1);
+    layout->addLayout(buttons);
+
+    connect(m_export, &QPushButton::clicked, this, &BalanceLedgerTab::chooseExport);
+    connect(m_model, &LedgerModel::loadingChanged, this, &BalanceLedgerTab::updateState);
+    connect(m_model, &LedgerModel::failed, this, &BalanceLedgerTab::updateState);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &BalanceLedgerTab::updateState);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this,
+            [this](const QModelIndex &, int first) {
+                if (first == 0)
+                    m_table->resizeColumnsToContents();
+            });
+    connect(m_exporter, &models::PagedCsvExport::finished, this, [this](int rows) {
+        m_state->setText(tr("Saved %Ln ledger entry(s).", nullptr, rows));
+        Q_EMIT exported(rows);
+    });
+    connect(m_exporter, &models::PagedCsvExport::failed, this, [this](const QString &message) {
+        QMessageBox::warning(this, tr("Export failed"), message);
+    });
+    updateState();
+}
+
+void BalanceLedgerTab::showBalance(const std::optional<api::BalanceRow> &row)
+{
+    m_row = row;
+    if (isVisible())
+        load();
+}
+
+void BalanceLedgerTab::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    load();
+}
+
+void BalanceLedgerTab::load()
+{
+    if (m_row)
+        m_model->show(m_row->customerId, m_row->featureId, m_row->id);
+    else
+        m_model->show({}, {}, {});
+}
+
+void BalanceLedgerTab::updateState()
+{
+    m_export->setEnabled(m_row.has_value());
+    if (!m_row) {
+        m_state->setText(tr("Select a balance to see how it came to hold what it holds."));
+        return;
+    }
+    const int rows = m_model->rowCount();
+    if (const auto &error = m_model->lastError(); error && !m_model->isLoading())
+        m_state->setText(tr("The ledger could not be loaded: %1").arg(error->message));
+    else if (m_model->isLoading())
+        m_state->setText(tr("Loading the ledger… %Ln entry(s) so far", nullptr, rows));
+    else
+        m_state->setText(tr("%Ln entry(s) for %1's %2 balances, newest first; this balance's in "
+                            "bold.",
+                            nullptr, rows)
+                             .arg(m_row->customerId, m_row->featureId));
+}
+
+void BalanceLedgerTab::chooseExport()
+{
+    if (!m_row)
+        return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save the ledger"),
+        tr("ledger-%1-%2.csv").arg(m_row->customerId, m_row->featureId), tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    if (auto started = exportTo(path); !started)
+        QMessageBox::warning(this, tr("Export failed"), started.error().message);
+}
+
+api::Result<api::Done> BalanceLedgerTab::exportTo(const QString &path)
+{
+    load(); // the ledger of the balance shown, even if the tab was never opened
+    auto started = m_exporter->start(path);
+    if (started)
+        m_state->setText(tr("Saving the ledger…"));
+    return started;
+}
+
+} // namespace md::views
