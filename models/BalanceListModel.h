@@ -1,6 +1,10 @@
-// Balances from balances.list as a table: pages are fetched on demand with
+// Balances from balances.list as a table. Pages are fetched on demand with
 // the cursor the model holds (canFetchMore/fetchMore); pages that come back
-// empty while has_more is true are followed at once.
+// empty while has_more is true are followed at once. Meanwhile it asks
+// balances.pages for the filter's row count and where each page starts;
+// once that arrives the table has all its rows at once (a true scrollbar)
+// and fetches the pages the view shows, wherever they are, keeping at most
+// MaxWindowPages of them (docs/performance.md, "Windowed table").
 #pragma once
 
 #include "models/BalanceRowStore.h"
@@ -8,6 +12,8 @@
 #include "services/backend/BillingBackend.h"
 
 #include "models/PagedTableModel.h"
+
+#include <QSet>
 
 namespace md::models {
 
@@ -47,7 +53,18 @@ public:
     const api::ListBalancesRequest &request() const { return m_request; }
     void refresh();
 
-    api::BalanceRow balance(int row) const { return m_rows.at(row); }
+    // The row, or nullopt while its page is on its way (asked for now).
+    std::optional<api::BalanceRow> balanceAt(int row) const;
+    api::BalanceRow balance(int row) const { return balanceAt(row).value_or(api::BalanceRow()); }
+    bool isLoaded(int row) const;
+    // Whether the count is known and rows are fetched where they are shown.
+    bool isWindowed() const { return m_windowed; }
+    // Pages held at most in windowed mode: 50 × 200 rows, whatever the table's size.
+    static constexpr qsizetype MaxWindowPages = 50;
+    qsizetype heldPages() const { return m_window.size(); }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    bool canFetchMore(const QModelIndex &parent) const override;
 
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
@@ -60,13 +77,32 @@ public:
 
 protected:
     qsizetype storedRows() const override { return m_rows.size(); }
-    void clearRows() override { m_rows.clear(); }
+    void clearRows() override;
     void sendRequest(const QString &cursor, quint64 generation) override;
 
 private:
+    QVariant cell(const api::BalanceRow &row, int column, int role) const;
+    void askPages();
+    void useWindows(const api::BalancePages &pages);
+    void want(qsizetype page) const;
+    void fetchWanted();
+    void keepWithinLimit();
+
     backend::BillingBackend *m_backend;
     api::ListBalancesRequest m_request;
-    BalanceRowStore m_rows;
+    BalanceRowStore m_rows; // until the count is known: the rows so far, in order
+    quint64 m_pagesGeneration = 0;
+    bool m_windowed = false;
+    qint64 m_count = 0;
+    QStringList m_starts; // the cursor of each page
+    QHash<qsizetype, BalanceRowStore> m_window;
+    // Asked for from data() (const): pages wanted, newest last, and when each
+    // held page was last shown, for dropping the longest unseen.
+    mutable QList<qsizetype> m_wanted;
+    mutable QHash<qsizetype, quint64> m_seen;
+    mutable quint64 m_tick = 0;
+    mutable bool m_fetchQueued = false;
+    QSet<qsizetype> m_inFlight;
 };
 
 } // namespace md::models

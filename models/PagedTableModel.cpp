@@ -41,6 +41,14 @@ void PagedTableModel::restart()
     requestPage();
 }
 
+void PagedTableModel::stopPaging()
+{
+    ++m_generation; // a page on its way is no longer wanted
+    m_hasMore = false;
+    if (std::exchange(m_loading, false))
+        Q_EMIT loadingChanged(false);
+}
+
 void PagedTableModel::requestPage()
 {
     if (m_loading || !m_hasMore)

@@ -38,6 +38,8 @@ protected:
 
     // Drops every row and starts again from the first page.
     void restart();
+    // No more pages: the rows are complete by other means (a windowed table).
+    void stopPaging();
 
     virtual qsizetype storedRows() const = 0;
     virtual void clearRows() = 0;

@@ -100,6 +100,13 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
             });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &BalancesPage::updateDetail);
+    // A row chosen before its page came (Ctrl+End on a long table) is shown when it comes.
+    connect(m_model, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex &top, const QModelIndex &bottom) {
+                const int current = m_table->selectionModel()->currentIndex().row();
+                if (current >= top.row() && current <= bottom.row())
+                    updateDetail();
+            });
     connect(m_table->horizontalHeader(), &QWidget::customContextMenuRequested, this,
             [this](const QPoint &at) {
                 QMenu menu;
@@ -285,8 +292,7 @@ void BalancesPage::showRowMenu(const QPoint &at)
 void BalancesPage::updateDetail()
 {
     const QModelIndex current = m_table->selectionModel()->currentIndex();
-    m_detail->showBalance(current.isValid() ? std::optional(m_model->balance(current.row()))
-                                            : std::nullopt);
+    m_detail->showBalance(current.isValid() ? m_model->balanceAt(current.row()) : std::nullopt);
 }
 
 void BalancesPage::updateState()

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "services/api/AuditLog.h"
+#include "services/api/BalancePages.h"
 #include "services/api/BalanceTotals.h"
 #include "services/api/BillingControls.h"
 #include "services/api/BillingPortal.h"
@@ -66,6 +67,9 @@ public:
     virtual Reply<ConnectionInfo> connectionInfo() = 0;
     // The balances.list filter added up, by feature, plan or customer.
     virtual Reply<api::BalanceTotals> balanceTotals(const api::BalanceTotalsRequest &request) = 0;
+    // The row count of a balances.list filter and where each page starts
+    // (docs/api.md, "balances.pages"): a table can show any part at once.
+    virtual Reply<api::BalancePages> balancePages(const api::BalancePagesRequest &request) = 0;
     // The engine's version and price catalogue; any valid key may ask.
     virtual Reply<api::AboutInfo> about() = 0;
     virtual Reply<api::Page<api::CustomerSummary>>

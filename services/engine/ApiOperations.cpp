@@ -41,6 +41,13 @@ ApiOperations::listBalances(const KeyContext &key, const api::ListBalancesReques
     return m_engine.listBalances(key.scope, request);
 }
 
+api::Result<api::BalancePages> ApiOperations::balancePages(const KeyContext &key,
+                                                           const api::BalancePagesRequest &request)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.balancePages(key.scope, request);
+}
+
 api::Result<api::BalanceTotals>
 ApiOperations::balanceTotals(const KeyContext &key, const api::BalanceTotalsRequest &request)
 {

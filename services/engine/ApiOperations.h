@@ -4,6 +4,7 @@
 #pragma once
 
 #include "services/api/AuditLog.h"
+#include "services/api/BalancePages.h"
 #include "services/api/BalanceTotals.h"
 #include "services/api/BillingControls.h"
 #include "services/api/BillingPortal.h"
@@ -50,6 +51,8 @@ public:
     linkOrganization(const KeyContext &key, const api::LinkOrganizationRequest &request);
 
     // Meterdesk extensions.
+    api::Result<api::BalancePages> balancePages(const KeyContext &key,
+                                                const api::BalancePagesRequest &request);
     api::Result<api::BalanceTotals> balanceTotals(const KeyContext &key,
                                                   const api::BalanceTotalsRequest &request);
     api::Result<api::Page<api::CustomerSummary>> listCustomers(const KeyContext &key,

@@ -2,6 +2,7 @@
 
 #include "services/engine/KeysetPage.h"
 #include "services/engine/PostgresArray.h"
+#include "services/engine/SqliteStatement.h"
 
 namespace md::engine {
 
@@ -33,7 +34,7 @@ Decimal BalanceLedger::held(const api::BalanceRow &row)
 
 BalanceLedger::Entry BalanceLedger::change(const Scope &scope, const QString &kind,
                                            qint64 customerPk, qint64 featurePk,
-                                           const std::optional<api::BalanceRow> &before,
+                                           const api::BalanceRow *before,
                                            const api::BalanceRow &after)
 {
     const Decimal heldBefore = before ? held(*before) : Decimal();
@@ -82,37 +83,53 @@ QString BalanceLedger::unnestSql(const QString &more)
 }
 
 api::Result<api::Done> BalanceLedger::write(const QSqlDatabase &db, Dialect dialect,
-                                            KeyAllocator &keys, const QString &route, qint64 at,
+                                            const QString &route, qint64 at,
                                             const QList<Entry> &entries)
 {
     if (entries.isEmpty())
         return api::Done{};
-    const QString columns = u"pk, org_pk, env, customer_pk, feature_pk, balance_id, at, kind,"
-                            " amount, balance_after, usage, route, key_pk, event_pk"_s;
+    // The key is the database's: PostgreSQL's sequence; on SQLite the
+    // largest rowid plus one, so no key is looked up first.
+    const QString columns = u"org_pk, env, customer_pk, feature_pk, balance_id, at, kind, amount,"
+                            " balance_after, usage, route, key_pk, event_pk"_s;
     if (dialect == Dialect::Postgres) {
         QList<QVariant> events;
         for (const Entry &entry : entries)
             events.append(entry.eventPk ? QVariant(*entry.eventPk) : QVariant());
         return execute(
             db,
-            u"INSERT INTO ledger (%1) SELECT nextval('ledger_pk_seq'), l.* FROM %2"_s.arg(
+            u"INSERT INTO ledger (pk, %1) SELECT nextval('ledger_pk_seq'), l.* FROM %2"_s.arg(
                 columns, unnestSql(u"?::bigint[]"_s)),
             arrays(entries, route, at) << PostgresArray::of(events));
     }
+    // On the usage path: SQLite's own API, binding natively.
     const QString insert =
-        u"INSERT INTO ledger (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s.arg(columns);
+        u"INSERT INTO ledger (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s.arg(columns);
+    const bool native = SqliteStatement::available(db);
     for (const Entry &entry : entries) {
-        auto pk = keys.next(u"ledger"_s);
-        if (!pk)
-            return pk.error();
-        if (auto added = execute(
-                db, insert,
-                {pk.value(), entry.scope.orgPk, entry.scope.envWord(), entry.customerPk,
-                 entry.featurePk, entry.balanceId, at, entry.kind, entry.amount.toString(),
-                 entry.balanceAfter.toString(), entry.usage.toString(), route, keyOf(entry.scope),
-                 entry.eventPk ? QVariant(*entry.eventPk) : QVariant()});
-            !added)
-            return added;
+        const QVariantList row{entry.scope.orgPk,
+                               entry.scope.envWord(),
+                               entry.customerPk,
+                               entry.featurePk,
+                               entry.balanceId,
+                               at,
+                               entry.kind,
+                               entry.amount.toString(),
+                               entry.balanceAfter.toString(),
+                               entry.usage.toString(),
+                               route,
+                               keyOf(entry.scope),
+                               entry.eventPk ? QVariant(*entry.eventPk) : QVariant()};
+        if (!native) {
+            if (auto added = execute(db, insert, row); !added)
+                return added;
+            continue;
+        }
+        auto statement = SqliteStatement::run(db, insert, row);
+        if (!statement)
+            return statement.error();
+        if (auto ran = statement.value()->next(); !ran)
+            return ran.error();
     }
     return api::Done{};
 }

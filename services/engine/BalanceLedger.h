@@ -37,14 +37,14 @@ public:
     // What a row holds: its remaining plus its rollovers' balances.
     static api::Decimal held(const api::BalanceRow &row);
 
-    // The entry of a row that went from `before` (nullopt: a new row) to `after`.
+    // The entry of a row that went from `before` (null: a new row) to `after`.
     static Entry change(const Scope &scope, const QString &kind, qint64 customerPk,
-                        qint64 featurePk, const std::optional<api::BalanceRow> &before,
+                        qint64 featurePk, const api::BalanceRow *before,
                         const api::BalanceRow &after);
 
     // Adds `entries`, all from `route` at `at`: one statement on PostgreSQL,
     // a prepared one per entry on SQLite.
-    static api::Result<api::Done> write(const QSqlDatabase &db, Dialect dialect, KeyAllocator &keys,
+    static api::Result<api::Done> write(const QSqlDatabase &db, Dialect dialect,
                                         const QString &route, qint64 at,
                                         const QList<Entry> &entries);
 

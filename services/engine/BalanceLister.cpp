@@ -136,4 +136,61 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
     return response;
 }
 
+api::Result<api::BalancePages> BalanceLister::pages(const QSqlDatabase &db, const Scope &scope,
+                                                    const api::BalancePagesRequest &request,
+                                                    qint64 nowMs)
+{
+    const BalanceWhere filter = BalanceWhere::of(scope, request.filter, nowMs);
+    const QString from = u" FROM balances b"
+                         " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
+                         " WHERE "_s +
+                         filter.sql;
+    api::BalancePages pages;
+    pages.cursors.append(QString());
+    // The key of the last row of each full page starts the next one.
+    const auto lastOfPage = [&](qint64 position, qint64 customerPk, qint64 balancePk) {
+        if ((position + 1) % request.pageSize == 0)
+            pages.cursors.append(BalanceCursor{customerPk, balancePk}.encode());
+    };
+    if (SqliteStatement::available(db)) {
+        // One walk of the listing's index, keys only.
+        auto rows = SqliteStatement::run(
+            db, u"SELECT b.customer_pk, b.pk"_s + from + u" ORDER BY b.customer_pk, b.pk"_s,
+            filter.binds);
+        if (!rows)
+            return rows.error();
+        for (;;) {
+            auto more = rows.value()->next();
+            if (!more)
+                return more.error();
+            if (!more.value())
+                break;
+            lastOfPage(pages.count++, rows.value()->integer(0), rows.value()->integer(1));
+        }
+    } else {
+        // PostgreSQL numbers the rows itself and sends one key per page.
+        auto rows = runSql(
+            db,
+            u"SELECT customer_pk, pk, n, total FROM (SELECT b.customer_pk, b.pk,"
+            " row_number() OVER (ORDER BY b.customer_pk, b.pk) AS n, count(*) OVER () AS total"_s +
+                from + u") numbered WHERE n % ? = 0 OR n = 1 ORDER BY n"_s,
+            filter.binds + QVariantList{request.pageSize});
+        if (!rows)
+            return rows.error();
+        QSqlQuery &q = rows.value();
+        while (q.next()) {
+            pages.count = q.value(3).toLongLong();
+            lastOfPage(q.value(2).toLongLong() - 1, q.value(0).toLongLong(),
+                       q.value(1).toLongLong());
+        }
+    }
+    // A last page that would start after the last row is no page.
+    if (!pages.cursors.isEmpty() && (pages.cursors.size() - 1) * request.pageSize >= pages.count)
+        pages.cursors.removeLast();
+    if (pages.count == 0)
+        if (auto named = filter.checkNamedIds(db); !named)
+            return named.error();
+    return pages;
+}
+
 } // namespace md::engine

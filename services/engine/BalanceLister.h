@@ -2,6 +2,7 @@
 // clock, keyset pages in (customer, newest balance first) order, rollovers nested.
 #pragma once
 
+#include "services/api/BalancePages.h"
 #include "services/api/ListBalances.h"
 #include "services/api/Result.h"
 #include "services/engine/Scope.h"
@@ -16,6 +17,12 @@ public:
     static api::Result<api::ListBalancesResponse> list(const QSqlDatabase &db, const Scope &scope,
                                                        const api::ListBalancesRequest &request,
                                                        qint64 nowMs);
+
+    // The filter's row count and the cursor that starts each of its pages
+    // (docs/api.md, "balances.pages"): one walk of the listing's keys.
+    static api::Result<api::BalancePages> pages(const QSqlDatabase &db, const Scope &scope,
+                                                const api::BalancePagesRequest &request,
+                                                qint64 nowMs);
 
     // PostgreSQL, for a batch of track_tokens calls: in one statement, the
     // active rows of any of the customers and features, with their owners.

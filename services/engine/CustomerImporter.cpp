@@ -67,8 +67,8 @@ public:
         if (!expired)
             return expired.error();
         response.flashed += expired.value();
-        if (auto written = BalanceLedger::write(m_db, m_dialect, m_keys, u"customers.import"_s,
-                                                m_now, m_ledger);
+        if (auto written =
+                BalanceLedger::write(m_db, m_dialect, u"customers.import"_s, m_now, m_ledger);
             !written)
             return written.error();
         return response;

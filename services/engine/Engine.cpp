@@ -70,6 +70,15 @@ api::Result<api::ListBalancesResponse> Engine::listBalances(const Scope &scope,
     return BalanceLister::list(db.value(), scope, request, m_clock());
 }
 
+api::Result<api::BalancePages> Engine::balancePages(const Scope &scope,
+                                                    const api::BalancePagesRequest &request)
+{
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    return BalanceLister::pages(db.value(), scope, request, m_clock());
+}
+
 api::Result<api::BalanceTotals> Engine::balanceTotals(const Scope &scope,
                                                       const api::BalanceTotalsRequest &request)
 {

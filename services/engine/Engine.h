@@ -2,6 +2,7 @@
 // operations. Thread-safe: every call uses the calling thread's connection.
 #pragma once
 
+#include "services/api/BalancePages.h"
 #include "services/api/BalanceTotals.h"
 #include "services/api/Extensions.h"
 #include "services/api/ImportCustomer.h"
@@ -74,6 +75,8 @@ public:
 
     api::Result<api::ListBalancesResponse> listBalances(const Scope &scope,
                                                         const api::ListBalancesRequest &request);
+    api::Result<api::BalancePages> balancePages(const Scope &scope,
+                                                const api::BalancePagesRequest &request);
     api::Result<api::BalanceTotals> balanceTotals(const Scope &scope,
                                                   const api::BalanceTotalsRequest &request);
     api::Result<api::TrackTokensResponse> trackTokens(const Scope &scope,

@@ -150,10 +150,9 @@ api::Result<api::Done> LedgerVerifier::openExisting(const QSqlDatabase &db, Dial
     if (!balances)
         return balances.error();
     QList<BalanceLedger::Entry> entries;
-    KeyAllocator keys(db, dialect);
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const auto flush = [&]() -> api::Result<api::Done> {
-        auto written = BalanceLedger::write(db, dialect, keys, u"migration"_s, now, entries);
+        auto written = BalanceLedger::write(db, dialect, u"migration"_s, now, entries);
         entries.clear();
         return written;
     };

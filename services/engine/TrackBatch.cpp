@@ -122,16 +122,16 @@ void TrackBatch::State::noteLedger(const Scope &scope, const ResolvedCall &call,
                                    const CallPlan &plan, const QList<api::BalanceRow> &before)
 {
     const auto find = [](const QList<api::BalanceRow> &held,
-                         const QString &id) -> std::optional<api::BalanceRow> {
+                         const QString &id) -> const api::BalanceRow * {
         for (const api::BalanceRow &row : held)
             if (row.id == id)
-                return row;
-        return std::nullopt;
+                return &row;
+        return nullptr;
     };
     for (const QString &id : plan.outcome.touched) {
-        std::optional<api::BalanceRow> after = find(plan.rows, id);
+        const api::BalanceRow *after = find(plan.rows, id);
         if (!after && plan.overageRow && plan.overageRow->id == id)
-            after = plan.overageRow;
+            after = &*plan.overageRow;
         if (!after)
             continue;
         ledger.append(BalanceLedger::change(scope, u"usage"_s, call.customerPk, call.featurePk,

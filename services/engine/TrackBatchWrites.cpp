@@ -187,7 +187,7 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
     }
     for (qsizetype i = 0; i < ledger.size(); ++i)
         ledger[i].eventPk = values.first().at(ledgerEvents.at(i)).toLongLong();
-    return BalanceLedger::write(db, dialect, keys, TrackRoute, nowMs, ledger);
+    return BalanceLedger::write(db, dialect, TrackRoute, nowMs, ledger);
 }
 
 api::Result<api::Done> TrackBatch::State::writeLimits()

@@ -80,6 +80,12 @@ RemoteBackend::listBalances(const api::ListBalancesRequest &request)
     return call<api::ListBalancesResponse>(u"/v1/balances.list"_s, api::toJsonText(request));
 }
 
+backend::Reply<api::BalancePages>
+RemoteBackend::balancePages(const api::BalancePagesRequest &request)
+{
+    return call<api::BalancePages>(u"/v1/meterdesk/balances.pages"_s, api::toJsonText(request));
+}
+
 backend::Reply<api::BalanceTotals>
 RemoteBackend::balanceTotals(const api::BalanceTotalsRequest &request)
 {

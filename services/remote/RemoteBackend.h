@@ -43,6 +43,8 @@ public:
     listBalances(const api::ListBalancesRequest &request) override;
     backend::Reply<api::BalanceTotals>
     balanceTotals(const api::BalanceTotalsRequest &request) override;
+    backend::Reply<api::BalancePages>
+    balancePages(const api::BalancePagesRequest &request) override;
     backend::Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     backend::Reply<api::TrackTokensResponse>

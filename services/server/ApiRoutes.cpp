@@ -139,6 +139,10 @@ ApiRoutes::ApiRoutes()
         "/v1/meterdesk/balances.totals",
         bodyRoute<api::BalanceTotalsRequest>(
             false, [](auto &s, auto &k, auto &r, auto &) { return s.balanceTotals(k, r); }));
+    m_exact.insert(
+        "/v1/meterdesk/balances.pages",
+        bodyRoute<api::BalancePagesRequest>(
+            false, [](auto &s, auto &k, auto &r, auto &) { return s.balancePages(k, r); }));
     m_exact.insert("/v1/meterdesk/customers.list",
                    bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listCustomers(k, r);

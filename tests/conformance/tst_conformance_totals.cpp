@@ -124,6 +124,34 @@ private Q_SLOTS:
         QVERIFY(answer.total.balances > 0);
     }
 
+    // balances.pages: the count of the same filters, and a cursor per page
+    // that starts exactly the page that walking next_cursor reaches.
+    void pagesStartWhereTheWalkGets_data() { matchesTheListedRows_data(); }
+    void pagesStartWhereTheWalkGets()
+    {
+        QFETCH(QByteArray, body);
+        const auto filter = api::decodeBody<BalanceTotalsRequest>(body).value().filter;
+        const QList<api::BalanceRow> all = rowsOf(filter);
+        for (qint64 pageSize : {1, 2, 3, 200}) {
+            auto pages = await(m_backend->balancePages({filter, pageSize}));
+            QVERIFY2(pages.ok(), pages.ok() ? "" : qPrintable(pages.error().message));
+            QCOMPARE(pages.value().count, all.size());
+            QCOMPARE(pages.value().cursors.size(), (all.size() + pageSize - 1) / pageSize);
+            for (qsizetype k = 0; k < pages.value().cursors.size(); ++k) {
+                ListBalancesRequest page = filter;
+                page.limit = pageSize;
+                page.startCursor = pages.value().cursors.at(k);
+                const auto rows = list(page).list;
+                QVERIFY(!rows.isEmpty());
+                QCOMPARE(rows.first().id, all.at(k * pageSize).id);
+            }
+        }
+        expectError(api::decodeBody<api::BalancePagesRequest>(R"({"limit":5})"), 400,
+                    u"invalid_inputs"_s, u"limit"_s);
+        expectError(api::decodeBody<api::BalancePagesRequest>(R"({"page_size":201})"), 400,
+                    u"invalid_inputs"_s, u"page_size"_s);
+    }
+
     // A product's versions are one plan: customers on version 1 and on
     // version 2 of "basic" make one group.
     void aPlanGroupHoldsEveryVersion()
@@ -175,6 +203,9 @@ private Q_SLOTS:
         const auto none = totals(request);
         QVERIFY(none.groups.isEmpty());
         QCOMPARE(none.total, api::TotalsFigures{});
+        const auto noPages = await(m_backend->balancePages({request.filter, 200}));
+        QCOMPARE(noPages.value().count, 0);
+        QVERIFY(noPages.value().cursors.isEmpty());
     }
 
     void errors_data()

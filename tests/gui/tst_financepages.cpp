@@ -59,7 +59,7 @@ private Q_SLOTS:
         page.resize(1000, 800);
         page.show();
         page.refresh();
-        QTRY_VERIFY(page.model()->rowCount() > 0);
+        QTRY_VERIFY(page.model()->rowCount() > 0 && page.model()->isLoaded(0));
         page.table()->selectRow(0);
         const api::BalanceRow row = page.model()->balance(0);
         auto *detail = page.detail();
@@ -120,7 +120,7 @@ private Q_SLOTS:
         page.show();
         QVERIFY(QTest::qWaitForWindowActive(&page));
         page.refresh();
-        QTRY_VERIFY(page.model()->rowCount() > 0);
+        QTRY_VERIFY(page.model()->rowCount() > 0 && page.model()->isLoaded(0));
         page.table()->selectRow(0);
         const api::BalanceRow row = page.model()->balance(0);
         auto *tabs = page.detail()->tabs();
@@ -130,7 +130,11 @@ private Q_SLOTS:
         page.table()->setFocus();
         QTest::keyClick(page.windowHandle(), Qt::Key_L, Qt::AltModifier);
         QTRY_COMPARE(tabs->currentWidget(), ledger);
-        QTRY_VERIFY(ledger->model()->rowCount() > 0 && !ledger->model()->isLoading());
+        QTRY_VERIFY2(
+            ledger->model()->rowCount() > 0 && !ledger->model()->isLoading(),
+            qPrintable(ledger->model()->customerId() + u' ' +
+                       (ledger->model()->lastError() ? ledger->model()->lastError()->message
+                                                     : u"no error"_s)));
         api::Decimal sum;
         for (int i = 0; i < ledger->model()->rowCount(); ++i) {
             const api::LedgerEntry &entry = ledger->model()->entry(i);

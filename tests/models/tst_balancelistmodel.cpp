@@ -33,6 +33,44 @@ public:
     }
 };
 
+// A table of `count` rows "r0", "r1", … in pages of two, the pages' starts
+// known (balances.pages); counts the pages asked for.
+class WindowBackend final : public test::StubBackend
+{
+public:
+    qint64 count = 1000;
+    int pagesAsked = 0;
+
+    QFuture<api::Result<api::ListBalancesResponse>>
+    listBalances(const api::ListBalancesRequest &request) override
+    {
+        ++pagesAsked;
+        const qint64 first =
+            request.startCursor.isEmpty() ? 0 : 2 * request.startCursor.toLongLong();
+        api::ListBalancesResponse page;
+        for (qint64 i = first; i < std::min(count, first + request.limit); ++i) {
+            api::BalanceRow r;
+            r.id = u"r%1"_s.arg(i);
+            r.customerId = u"c"_s;
+            r.featureId = u"f"_s;
+            page.list.append(r);
+        }
+        page.hasMore = first + request.limit < count;
+        if (page.hasMore)
+            page.nextCursor = QString::number(first / 2 + 1);
+        return QtConcurrent::run([page] { return api::Result<api::ListBalancesResponse>(page); });
+    }
+    QFuture<api::Result<api::BalancePages>>
+    balancePages(const api::BalancePagesRequest &request) override
+    {
+        api::BalancePages pages;
+        pages.count = count;
+        for (qint64 start = 0; start < count; start += request.pageSize)
+            pages.cursors.append(start == 0 ? QString() : QString::number(start / 2));
+        return QtConcurrent::run([pages] { return api::Result<api::BalancePages>(pages); });
+    }
+};
+
 api::BalanceRow row(const QString &id)
 {
     api::BalanceRow r;
@@ -52,13 +90,28 @@ class TestBalanceListModel final : public QObject
     QString m_location;
     std::unique_ptr<embedded::EngineBackend> m_backend;
 
+    // A windowed table fetches the pages that are asked for: ask for each.
+    static bool loadEveryRow(BalanceListModel &model)
+    {
+        for (int row = 0; row < model.rowCount(); ++row) {
+            if (model.balanceAt(row))
+                continue;
+            QSignalSpy arrived(&model, &QAbstractItemModel::dataChanged);
+            while (!model.isLoaded(row))
+                if (!arrived.wait(5000))
+                    return false;
+        }
+        return true;
+    }
+
     // Fetches every page the way a view would, waiting on signals only.
     static bool waitComplete(BalanceListModel &model)
     {
         for (int guard = 0; guard < 100; ++guard) {
             if (!model.isLoading()) {
                 if (!model.canFetchMore({}))
-                    return !model.hasMore() || model.lastError().has_value();
+                    return model.lastError().has_value() ||
+                           (!model.hasMore() && loadEveryRow(model));
                 model.fetchMore({});
             }
             QSignalSpy settled(&model, &BalanceListModel::loadingChanged);
@@ -97,10 +150,43 @@ private Q_SLOTS:
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         model.setRequest(request);
         QVERIFY(waitComplete(model));
+        QTRY_VERIFY(model.isWindowed()); // the count came: every row is there
         QCOMPARE(model.rowCount(), 7);
-        QVERIFY(inserted.count() >= 4); // several pages of two
+        QVERIFY(inserted.count() >= 1);
         QVERIFY(!model.canFetchMore({}));
+        QVERIFY(loadEveryRow(model));
         QCOMPARE(model.index(0, BalanceListModel::CustomerColumn).data().toString(), u"ann"_s);
+    }
+
+    // With the count known, any row can be shown at once, and only the
+    // pages looked at lately are kept.
+    void aWindowedTableReachesAnyRowAndDropsFarPages()
+    {
+        WindowBackend backend;
+        BalanceListModel model(&backend);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        api::ListBalancesRequest request;
+        request.limit = 2;
+        model.setRequest(request);
+        QTRY_VERIFY(model.isWindowed());
+        QCOMPARE(model.rowCount(), 1000);
+        QVERIFY(!model.balanceAt(999)); // the last row: asked for, not there yet
+        QCOMPARE(model.index(999, BalanceListModel::CustomerColumn).data().toString(), u"…"_s);
+        QTRY_VERIFY(model.isLoaded(999));
+        QCOMPARE(model.balance(999).id, u"r999"_s);
+        QVERIFY(backend.pagesAsked <= 3); // the first page, perhaps, and the last: none between
+
+        for (int row = 0; row < 1000; row += 8) { // every fourth page
+            (void)model.balanceAt(row);
+            QTRY_VERIFY(model.isLoaded(row));
+            QCOMPARE(model.balance(row).id, u"r%1"_s.arg(row));
+            QVERIFY(model.heldPages() <= BalanceListModel::MaxWindowPages);
+        }
+        QVERIFY(!model.isLoaded(2)); // dropped long ago, asked again when shown
+        (void)model.balanceAt(2);
+        QTRY_VERIFY(model.isLoaded(2));
+        QCOMPARE(model.balance(2).id, u"r2"_s);
     }
 
     void cellsShowExactAmountsAndStatus()

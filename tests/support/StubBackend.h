@@ -26,6 +26,10 @@ public:
     {
         return unavailable<api::BalanceTotals>();
     }
+    backend::Reply<api::BalancePages> balancePages(const api::BalancePagesRequest &) override
+    {
+        return unavailable<api::BalancePages>();
+    }
     backend::Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &) override
     {
