@@ -220,12 +220,6 @@ eingebettete Engine</translation>
         <translation>Export fehlgeschlagen</translation>
     </message>
     <message>
-        <source>%1
-No file was written.</source>
-        <translation>%1
-Es wurde keine Datei geschrieben.</translation>
-    </message>
-    <message>
         <source>%1 by %2: %3 %4. Changed: %5</source>
         <translation>%1 durch %2: %3 %4. Geändert: %5</translation>
     </message>
@@ -254,18 +248,8 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>CSV-Dateien (*.csv)</translation>
     </message>
     <message>
-        <source>An export is already running.</source>
-        <translation>Ein Export läuft bereits.</translation>
-    </message>
-    <message>
         <source>Exporting the audit log…</source>
         <translation>Prüfprotokoll wird exportiert…</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2
-No file was written.</source>
-        <translation>%1 kann nicht geschrieben werden: %2
-Es wurde keine Datei geschrieben.</translation>
     </message>
     <message numerus="yes">
         <source>Loading the audit log… %Ln entry(s) so far</source>
@@ -459,6 +443,14 @@ Es wurde keine Datei geschrieben.</translation>
         <source>tiered %1, %2</source>
         <translation>gestaffelt %1, %2</translation>
     </message>
+    <message>
+        <source>Su&amp;mmary</source>
+        <translation>Übers&amp;icht</translation>
+    </message>
+    <message>
+        <source>&amp;Ledger</source>
+        <translation>Journa&amp;l</translation>
+    </message>
 </context>
 <context>
     <name>BalanceExport</name>
@@ -605,6 +597,66 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>BalanceLedgerTab</name>
+    <message>
+        <source>Save ledger a&amp;s CSV…</source>
+        <translation>Journal als CS&amp;V speichern …</translation>
+    </message>
+    <message>
+        <source>Every entry of this ledger, as CSV with exact amounts</source>
+        <translation>Alle Einträge dieses Journals als CSV mit genauen Beträgen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %Ln ledger entry(s).</source>
+        <translation>
+            <numerusform>%Ln Journaleintrag gespeichert.</numerusform>
+            <numerusform>%Ln Journaleinträge gespeichert.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Select a balance to see how it came to hold what it holds.</source>
+        <translation>Wählen Sie ein Guthaben, um zu sehen, wie es zu seinem Stand kam.</translation>
+    </message>
+    <message>
+        <source>The ledger could not be loaded: %1</source>
+        <translation>Das Journal konnte nicht geladen werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Loading the ledger… %Ln entry(s) so far</source>
+        <translation>
+            <numerusform>Journal wird geladen … bisher %Ln Eintrag</numerusform>
+            <numerusform>Journal wird geladen … bisher %Ln Einträge</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln entry(s) for %1&apos;s %2 balances, newest first; this balance&apos;s in bold.</source>
+        <translation>
+            <numerusform>%Ln Eintrag zu den %2-Guthaben von %1, neueste zuerst; die dieses Guthabens fett.</numerusform>
+            <numerusform>%Ln Einträge zu den %2-Guthaben von %1, neueste zuerst; die dieses Guthabens fett.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Save the ledger</source>
+        <translation>Journal speichern</translation>
+    </message>
+    <message>
+        <source>ledger-%1-%2.csv</source>
+        <translation>journal-%1-%2.csv</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Saving the ledger…</source>
+        <translation>Journal wird gespeichert …</translation>
+    </message>
+</context>
+<context>
     <name>BalanceListModel</name>
     <message>
         <source>once</source>
@@ -724,6 +776,10 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>active</source>
         <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
     </message>
 </context>
 <context>
@@ -2367,6 +2423,77 @@ Journal: %2</numerusform>
     </message>
 </context>
 <context>
+    <name>LedgerModel</name>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>Balance</source>
+        <translation>Guthaben</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation>Betrag</translation>
+    </message>
+    <message>
+        <source>Holds after</source>
+        <translation>Stand danach</translation>
+    </message>
+    <message>
+        <source>Used</source>
+        <translation>Verbraucht</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Usage</source>
+        <translation>Verbrauch</translation>
+    </message>
+    <message>
+        <source>Grant</source>
+        <translation>Gewährung</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>Zurücksetzung</translation>
+    </message>
+    <message>
+        <source>Rollover</source>
+        <translation>Übertrag</translation>
+    </message>
+    <message>
+        <source>Expiry</source>
+        <translation>Ablauf</translation>
+    </message>
+    <message>
+        <source>Imported</source>
+        <translation>Importiert</translation>
+    </message>
+    <message>
+        <source>Adjustment</source>
+        <translation>Korrektur</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>%1 (key %2)</source>
+        <translation>%1 (Schlüssel %2)</translation>
+    </message>
+    <message>
+        <source>%1 (console)</source>
+        <translation>%1 (Konsole)</translation>
+    </message>
+</context>
+<context>
     <name>LinkAccountDialog</name>
     <message>
         <source>&amp;Link</source>
@@ -2613,6 +2740,25 @@ Journal: %2</numerusform>
     <message>
         <source>Audit</source>
         <translation>Prüfprotokoll</translation>
+    </message>
+</context>
+<context>
+    <name>PagedCsvExport</name>
+    <message>
+        <source>An export is already running.</source>
+        <translation>Es läuft bereits ein Export.</translation>
+    </message>
+    <message>
+        <source>%1
+No file was written.</source>
+        <translation>%1
+Es wurde keine Datei geschrieben.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2
+No file was written.</source>
+        <translation>%1 kann nicht geschrieben werden: %2
+Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>

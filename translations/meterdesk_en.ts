@@ -49,6 +49,30 @@ taken %2, %Ln models</numerusform>
     </message>
 </context>
 <context>
+    <name>BalanceLedgerTab</name>
+    <message numerus="yes">
+        <source>Saved %Ln ledger entry(s).</source>
+        <translation>
+            <numerusform>Saved %Ln ledger entry.</numerusform>
+            <numerusform>Saved %Ln ledger entries.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Loading the ledger… %Ln entry(s) so far</source>
+        <translation>
+            <numerusform>Loading the ledger… %Ln entry so far</numerusform>
+            <numerusform>Loading the ledger… %Ln entries so far</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln entry(s) for %1&apos;s %2 balances, newest first; this balance&apos;s in bold.</source>
+        <translation>
+            <numerusform>%Ln entry for %1&apos;s %2 balances, newest first; this balance&apos;s in bold.</numerusform>
+            <numerusform>%Ln entries for %1&apos;s %2 balances, newest first; this balance&apos;s in bold.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>BalanceListModel</name>
     <message numerus="yes">
         <source>%n rollover(s) carried onto this balance</source>

@@ -16,6 +16,10 @@ EngineBackend::EngineBackend(const QString &location, engine::Clock clock,
     , m_service(*m_engine)
     , m_apiKey(std::move(apiKey))
 {
+    // The console shows a window of rows, not a server's working set: a
+    // smaller page cache per connection keeps its memory bounded
+    // (docs/performance.md, "Windowed table").
+    m_engine->database().setCacheKiB(4096);
     // Threads stay alive so their database connections are reused.
     m_pool.setMaxThreadCount(2);
     m_pool.setExpiryTimeout(-1);

@@ -3,6 +3,7 @@
 #include "services/api/WireCodec.h"
 #include "services/engine/BalanceCursor.h"
 #include "services/engine/BalanceRowReader.h"
+#include "services/engine/BalanceScan.h"
 #include "services/engine/BalanceWhere.h"
 #include "services/engine/PostgresArray.h"
 #include "services/engine/Sql.h"
@@ -153,20 +154,33 @@ api::Result<api::BalancePages> BalanceLister::pages(const QSqlDatabase &db, cons
             pages.cursors.append(BalanceCursor{customerPk, balancePk}.encode());
     };
     if (SqliteStatement::available(db)) {
-        // One walk of the listing's index, keys only.
-        auto rows = SqliteStatement::run(
-            db, u"SELECT b.customer_pk, b.pk"_s + from + u" ORDER BY b.customer_pk, b.pk"_s,
-            filter.binds);
-        if (!rows)
-            return rows.error();
+        // One pass over the table in storage order (BalanceScan: no join, no
+        // index walk), keys only, then sorted into the listing's order.
+        QSqlDatabase connection = db;
+        if (!connection.transaction())
+            return api::ApiError::internal(u"starting a read transaction failed"_s);
+        auto scan = BalanceScan::open(db, scope, request.filter, nowMs);
+        if (!scan) {
+            connection.rollback();
+            return scan.error();
+        }
+        std::vector<std::pair<qint64, qint64>> keys;
         for (;;) {
-            auto more = rows.value()->next();
-            if (!more)
+            auto more = scan.value().next();
+            if (!more) {
+                connection.rollback();
                 return more.error();
+            }
             if (!more.value())
                 break;
-            lastOfPage(pages.count++, rows.value()->integer(0), rows.value()->integer(1));
+            keys.emplace_back(scan.value().row().integer(BalanceScan::CustomerColumn),
+                              scan.value().row().integer(BalanceScan::KeyColumn));
         }
+        connection.rollback(); // read only
+        BalanceScan::releaseCache(db);
+        std::sort(keys.begin(), keys.end());
+        for (const auto &[customerPk, balancePk] : keys)
+            lastOfPage(pages.count++, customerPk, balancePk);
     } else {
         // PostgreSQL numbers the rows itself and sends one key per page.
         auto rows = runSql(

@@ -1,5 +1,6 @@
 #include "services/engine/BalanceTotaller.h"
 
+#include "services/engine/BalanceScan.h"
 #include "services/engine/BalanceWhere.h"
 #include "services/engine/Sql.h"
 #include "services/engine/SqliteStatement.h"
@@ -64,93 +65,46 @@ void sortGroups(api::BalanceTotals &totals)
               [](const api::TotalsGroup &a, const api::TotalsGroup &b) { return a.key < b.key; });
 }
 
-// SQLite: one scan of the filtered rows inside the engine, added up in
-// Int128 as they stream by. SQLite's own GROUP BY sorts every row through a
-// temporary b-tree and its SUM() goes through doubles; this measured 3x
-// faster than SQL grouping with an exact aggregate (docs/performance.md).
-// Plan and status come from a map of the scope's customer products, so the
-// scan joins nothing; one read transaction keeps every read on one snapshot.
+// SQLite: one scan of the filtered rows inside the engine (BalanceScan),
+// added up in Int128 as they stream by. SQLite's own GROUP BY sorts every
+// row through a temporary b-tree and its SUM() goes through doubles; this
+// measured 3x faster than SQL grouping with an exact aggregate
+// (docs/performance.md).
 api::Result<api::BalanceTotals> sumInEngine(const QSqlDatabase &db, const Scope &scope,
                                             const api::BalanceTotalsRequest &request, qint64 nowMs)
 {
-    struct Plan
-    {
-        qint64 productPk = 0;
-        bool expired = false;
-    };
-    QHash<qint64, Plan> plans;
-    auto products =
-        runSql(db,
-               u"SELECT cp.pk, cp.product_pk, (cp.status = 'expired' OR (cp.expires_at IS NOT NULL"
-               " AND cp.expires_at <= ?)) FROM customer_products cp JOIN customers c"
-               " ON c.pk = cp.customer_pk WHERE c.org_pk = ? AND c.env = ?"_s,
-               {nowMs, scope.orgPk, scope.envWord()});
-    if (!products)
-        return products.error();
-    while (products.value().next())
-        plans.insert(products.value().value(0).toLongLong(),
-                     {products.value().value(1).toLongLong(), products.value().value(2).toBool()});
-
-    // Plan ids name every version of the product: a set of product keys.
-    QHash<qint64, QString> planIds;
-    auto ids = runSql(db, u"SELECT pk, id FROM products WHERE org_pk = ? AND env = ?"_s,
-                      {scope.orgPk, scope.envWord()});
-    if (!ids)
-        return ids.error();
-    while (ids.value().next())
-        planIds.insert(ids.value().value(0).toLongLong(), ids.value().value(1).toString());
-
-    // The filter without plan and status, which are applied from `plans`.
-    api::ListBalancesRequest rowsFilter = request.filter;
-    rowsFilter.planId.reset();
-    rowsFilter.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
-    const BalanceWhere where = BalanceWhere::of(scope, rowsFilter, nowMs);
-    const bool wantActive = request.filter.includes(api::BalanceStatus::Active);
-    const bool wantExpired = request.filter.includes(api::BalanceStatus::Expired);
-    const auto &planFilter = request.filter.planId;
-
-    auto rows = SqliteStatement::run(
-        db,
-        u"SELECT b.customer_product_pk, b.expires_at, b.feature_pk, b.customer_pk,"
-        " b.included_grant, b.prepaid_grant, b.remaining, b.usage FROM balances b WHERE "_s +
-            where.sql,
-        where.binds);
-    if (!rows)
-        return rows.error();
-    SqliteStatement &row = *rows.value();
+    auto scan = BalanceScan::open(db, scope, request.filter, nowMs,
+                                  u"b.included_grant, b.prepaid_grant, b.remaining, b.usage"_s);
+    if (!scan)
+        return scan.error();
+    SqliteStatement &row = scan.value().row();
     QHash<qint64, Sums> groups; // by feature, customer or plan key (0: no plan)
     Sums total;
     const auto raw = [&row](int column) -> std::optional<Int128> {
-        const auto value = Decimal::parse(row.bytes(column));
+        const auto value = Decimal::parse(row.bytes(BalanceScan::ExtraColumn + column));
         return value ? std::optional(value->raw()) : std::nullopt;
     };
     for (;;) {
-        auto more = row.next();
+        auto more = scan.value().next();
         if (!more)
             return more.error();
         if (!more.value())
             break;
-        const bool standalone = row.isNull(0);
-        const Plan plan = standalone ? Plan{} : plans.value(row.integer(0));
-        const bool expired = standalone ? !row.isNull(1) && row.integer(1) <= nowMs : plan.expired;
-        if (expired ? !wantExpired : !wantActive)
-            continue;
-        if (planFilter && (*planFilter ? standalone || planIds.value(plan.productPk) != **planFilter
-                                       : !standalone))
-            continue;
-        const auto included = raw(4), prepaid = raw(5), remaining = raw(6), usage = raw(7);
+        const auto included = raw(0), prepaid = raw(1), remaining = raw(2), usage = raw(3);
         if (!included || !prepaid || !remaining || !usage) {
             row.finish();
             return ApiError::internal(u"a stored amount is not a decimal number"_s);
         }
-        const qint64 customerPk = row.integer(3);
-        const qint64 key = request.groupBy == TotalsGroupBy::Feature    ? row.integer(2)
-                           : request.groupBy == TotalsGroupBy::Customer ? customerPk
-                                                                        : plan.productPk;
+        const qint64 customerPk = row.integer(BalanceScan::CustomerColumn);
+        const qint64 key =
+            request.groupBy == TotalsGroupBy::Feature    ? row.integer(BalanceScan::FeatureColumn)
+            : request.groupBy == TotalsGroupBy::Customer ? customerPk
+                                                         : scan.value().plan().productPk;
         const Int128 granted = *included + *prepaid;
         groups[key].add(customerPk, granted, *remaining, *usage);
         total.add(customerPk, granted, *remaining, *usage);
     }
+    const QHash<qint64, QString> &planIds = scan.value().planIds();
 
     api::BalanceTotals totals;
     auto figures = total.figures();
@@ -281,6 +235,7 @@ api::Result<api::BalanceTotals> BalanceTotaller::totals(const QSqlDatabase &db, 
         return ApiError::internal(u"starting a read transaction for totals failed"_s);
     auto totals = sumInEngine(db, scope, request, nowMs);
     connection.rollback(); // read only: nothing to keep
+    BalanceScan::releaseCache(db);
     return totals;
 }
 

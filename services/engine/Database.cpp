@@ -104,13 +104,15 @@ api::Result<QSqlDatabase> Database::open(const QString &name) const
         // WAL lets readers run beside the one writer; NORMAL sync keeps every
         // commit atomic and durable across a process crash, FULL (set
         // MD_SQLITE_SYNCHRONOUS=FULL) also across a power cut, at a cost
-        // measured in docs/storage.md. 16 MiB of page cache per connection.
+        // measured in docs/storage.md. m_cacheKiB of page cache per connection.
         const bool full = qEnvironmentVariable("MD_SQLITE_SYNCHRONOUS").toUpper() == "FULL"_L1;
         QSqlQuery pragma(db);
-        for (const char *sql : {"PRAGMA journal_mode=WAL",
-                                full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL",
-                                "PRAGMA foreign_keys=ON", "PRAGMA cache_size=-16384"}) {
-            if (!pragma.exec(QLatin1StringView(sql)))
+        const QString cache = u"PRAGMA cache_size=-%1"_s.arg(m_cacheKiB);
+        for (const QString &sql :
+             {u"PRAGMA journal_mode=WAL"_s,
+              full ? u"PRAGMA synchronous=FULL"_s : u"PRAGMA synchronous=NORMAL"_s,
+              u"PRAGMA foreign_keys=ON"_s, cache}) {
+            if (!pragma.exec(sql))
                 return openError(displayName(), pragma.lastError());
         }
         return db;

@@ -29,6 +29,11 @@ public:
     // A human-readable location with any password removed.
     QString displayName() const;
 
+    // SQLite page cache of each connection opened from now on: 16 MiB by
+    // default, for a server's working set; the console, which shows a
+    // window of rows, asks for less (EngineBackend).
+    void setCacheKiB(int kib) { m_cacheKiB = kib; }
+
     // The calling thread's open connection, created on first use.
     api::Result<QSqlDatabase> connection();
 
@@ -37,6 +42,7 @@ private:
 
     QString m_location;
     Dialect m_dialect;
+    int m_cacheKiB = 16384;
     QString m_namePrefix;
     QMutex m_mutex;
     QHash<Qt::HANDLE, QString> m_connections;
