@@ -2,11 +2,13 @@
 // page in a light and a dark palette, grabbed with QWidget::grab().
 // Usage: meterdesk-screenshots OUTPUT_DIR (run by scripts/screenshots.sh).
 #include "models/AuditLogModel.h"
+#include "models/BalanceFilter.h"
 #include "models/BalanceListModel.h"
 #include "models/BalanceTotalsModel.h"
 #include "models/CustomerListModel.h"
 #include "models/ImportBatch.h"
 #include "models/ImportRunner.h"
+#include "models/LedgerModel.h"
 #include "models/ProductListModel.h"
 #include "models/RewardListModel.h"
 #include "models/TenantListModel.h"
@@ -17,6 +19,7 @@
 #include "views/AboutDialog.h"
 #include "views/AuditPage.h"
 #include "views/BalanceDetailPane.h"
+#include "views/BalanceLedgerTab.h"
 #include "views/BalancesPage.h"
 #include "views/ConnectionDialog.h"
 #include "views/CustomerControlsTab.h"
@@ -106,8 +109,9 @@ template <typename T> T answered(backend::Reply<T> reply, int line = __builtin_L
 }
 
 // The demo's second customer (the one the Customers shot selects) with
-// billing controls and an alert its calls set off, for the Controls tab.
-void giveControls(backend::BillingBackend &backend)
+// billing controls and an alert its calls set off, for the Controls tab;
+// answers the filter of the balance those calls drew on, for the Ledger shot.
+models::BalanceFilter giveControls(backend::BillingBackend &backend)
 {
     api::PageRequest firstTwo;
     firstTwo.limit = 2;
@@ -137,6 +141,10 @@ void giveControls(backend::BillingBackend &backend)
         {std::nullopt, true, amount("90"), api::ThresholdType::UsagePercentage, std::nullopt}};
     answered(backend.updateBillingControls(request));
     answered(backend.trackTokens(call)); // crosses the "Heavy day" threshold
+    models::BalanceFilter tracked;
+    tracked.customerId = customer;
+    tracked.featureId = feature;
+    return tracked;
 }
 
 } // namespace
@@ -161,7 +169,7 @@ int main(int argc, char *argv[])
     embedded::EngineBackend backend(dir.filePath(u"demo.db"_s));
     auto prepared = backend.prepare(true);
     settle([&] { return prepared.isFinished(); });
-    giveControls(backend);
+    const models::BalanceFilter tracked = giveControls(backend);
 
     // One write before any picture, so the Audit page has an entry to show
     // and both palettes show the same rewards.
@@ -186,7 +194,7 @@ int main(int argc, char *argv[])
         auto *balances = window.balancesPage();
         settle([&] {
             return balances->model()->rowCount() > 0 && !balances->model()->isLoading() &&
-                   balances->totals()->totals().has_value();
+                   balances->model()->isLoaded(2) && balances->totals()->totals().has_value();
         });
         balances->table()->selectRow(2);
         idle();
@@ -203,6 +211,28 @@ int main(int argc, char *argv[])
         settle([&] { return !detail->text().contains(views::BalanceDetailPane::tr("Asking…")); });
         detail->resize(900, 560);
         detail->grab().save(out.filePath(u"balance-detail-%1.png"_s.arg(name)));
+
+        // How a balance came to hold what it holds: the calls of giveControls().
+        balances->setFilter(tracked);
+        settle([&] {
+            return balances->model()->request().customerId == tracked.customerId &&
+                   !balances->model()->isLoading() && balances->model()->isLoaded(0);
+        });
+        balances->table()->selectRow(0);
+        detail->tabs()->setCurrentWidget(detail->ledger());
+        auto *ledger = detail->ledger()->model();
+        settle([&] { return ledger->rowCount() > 1 && !ledger->isLoading(); });
+        for (int row = 0; row < balances->model()->rowCount(); ++row) // the row the calls drew on
+            if (balances->model()->balance(row).id == ledger->entry(0).balanceId)
+                balances->table()->selectRow(row);
+        idle();
+        window.grab().save(out.filePath(u"ledger-%1.png"_s.arg(name)));
+        detail->tabs()->setCurrentIndex(0);
+        balances->setFilter({});
+        settle([&] {
+            return !balances->model()->request().customerId && !balances->model()->isLoading() &&
+                   balances->model()->isLoaded(2);
+        });
         balances->table()->selectRow(2);
 
         // The totals of the filter, grouped by plan.

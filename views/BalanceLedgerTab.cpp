@@ -54,6 +54,9 @@ BalanceLedgerTab::BalanceLedgerTab(backend::BillingBackend *backend, QWidget *pa
                 if (first == 0)
                     m_table->resizeColumnsToContents();
             });
+    // Bold rows are wider: the mark moving to other rows may need more room.
+    connect(m_model, &QAbstractItemModel::dataChanged, m_table,
+            &QTableView::resizeColumnsToContents);
     connect(m_exporter, &models::PagedCsvExport::finished, this, [this](int rows) {
         m_state->setText(tr("Saved %Ln ledger entry(s).", nullptr, rows));
         Q_EMIT exported(rows);
