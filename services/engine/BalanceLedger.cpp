@@ -47,6 +47,56 @@ BalanceLedger::Entry BalanceLedger::change(const Scope &scope, const QString &ki
             std::nullopt};
 }
 
+QList<BalanceLedger::Entry> BalanceLedger::planGrant(const Scope &scope, qint64 customerPk,
+                                                     qint64 featurePk, const QString &balanceId,
+                                                     Decimal granted, Decimal remaining,
+                                                     Decimal usage, bool expired)
+{
+    QList<Entry> entries;
+    const auto note = [&](const QString &kind, Decimal amount, Decimal after, Decimal used) {
+        entries.append({scope, customerPk, featurePk, balanceId, kind, amount, after, used, {}});
+    };
+    note(u"grant"_s, granted, granted, Decimal());
+    if (remaining != granted || !usage.isZero())
+        note(u"import"_s, sum(remaining, granted.negated()), remaining, usage);
+    if (expired)
+        note(u"expiry"_s, remaining.negated(), Decimal(), Decimal());
+    return entries;
+}
+
+api::Result<QList<BalanceLedger::Entry>>
+BalanceLedger::expiriesOf(const QSqlDatabase &db, const Scope &scope, qint64 customerPk,
+                          const QVariant &customerProductPk)
+{
+    auto rows = queryRows(db,
+                          u"SELECT b.id, b.feature_pk, b.remaining, r.balance FROM balances b"
+                          " LEFT JOIN rollovers r ON r.balance_pk = b.pk"
+                          " WHERE b.customer_product_pk = ? ORDER BY b.pk"_s,
+                          {customerProductPk});
+    if (!rows)
+        return rows.error();
+    QList<Entry> entries;
+    // One row per rollover: the balance's entry gathers them all.
+    for (const QVariantList &row : std::as_const(rows.value())) {
+        const QString balanceId = row.at(0).toString();
+        if (entries.isEmpty() || entries.last().balanceId != balanceId)
+            entries.append({scope,
+                            customerPk,
+                            row.at(1).toLongLong(),
+                            balanceId,
+                            u"expiry"_s,
+                            Decimal::parse(row.at(2).toString()).value_or(Decimal()).negated(),
+                            Decimal(),
+                            Decimal(),
+                            {}});
+        if (!row.at(3).isNull())
+            entries.last().amount =
+                sum(entries.last().amount,
+                    Decimal::parse(row.at(3).toString()).value_or(Decimal()).negated());
+    }
+    return entries;
+}
+
 QVariantList BalanceLedger::arrays(const QList<Entry> &entries, const QString &route, qint64 at)
 {
     QList<QVariantList> columns(12);

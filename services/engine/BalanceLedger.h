@@ -42,6 +42,16 @@ public:
                         qint64 featurePk, const api::BalanceRow *before,
                         const api::BalanceRow &after);
 
+    // A new plan balance: its grant, then the usage an import reports for
+    // it, then its expiry when the plan arrives expired.
+    static QList<Entry> planGrant(const Scope &scope, qint64 customerPk, qint64 featurePk,
+                                  const QString &balanceId, api::Decimal granted,
+                                  api::Decimal remaining, api::Decimal usage, bool expired);
+    // A plan expiring: each of its balances gives up what it holds.
+    static api::Result<QList<Entry>> expiriesOf(const QSqlDatabase &db, const Scope &scope,
+                                                qint64 customerPk,
+                                                const QVariant &customerProductPk);
+
     // Adds `entries`, all from `route` at `at`: one statement on PostgreSQL,
     // a prepared one per entry on SQLite.
     static api::Result<api::Done> write(const QSqlDatabase &db, Dialect dialect,

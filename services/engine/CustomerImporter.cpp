@@ -322,63 +322,15 @@ private:
                      expired ? QVariant(m_now) : QVariant(), m_now});
                 !inserted)
                 return inserted.error();
-            noteOpening(customerPk, m_featurePks.value(item.featureId), balanceId, granted,
-                        remaining, usage, expired);
+            m_ledger +=
+                BalanceLedger::planGrant(m_scope, customerPk, m_featurePks.value(item.featureId),
+                                         balanceId, granted, remaining, usage, expired);
         }
         if (flashed.mismatch)
             flashed.reason = u"usage_exceeds_grant"_s;
         if (!m_dryRun)
             flashed.customerProductId = productId;
         return flashed;
-    }
-
-    // The ledger of a new plan balance: its grant, the usage the import
-    // reports, and its expiry when the plan arrives expired.
-    void noteOpening(qint64 customerPk, qint64 featurePk, const QString &balanceId, Decimal granted,
-                     Decimal remaining, Decimal usage, bool expired)
-    {
-        const auto note = [&](const QString &kind, Decimal amount, Decimal after, Decimal used) {
-            m_ledger.append(
-                {m_scope, customerPk, featurePk, balanceId, kind, amount, after, used, {}});
-        };
-        note(u"grant"_s, granted, granted, Decimal());
-        if (remaining != granted || !usage.isZero())
-            note(u"import"_s, remaining.minus(granted).value_or(Decimal()), remaining, usage);
-        if (expired)
-            note(u"expiry"_s, remaining.negated(), Decimal(), Decimal());
-    }
-
-    // The ledger of a plan the import expires: each balance gives up what it holds.
-    api::Result<api::Done> noteExpiry(qint64 customerPk, const QVariant &customerProductPk)
-    {
-        auto rows = queryRows(m_db,
-                              u"SELECT b.id, b.feature_pk, b.remaining, r.balance FROM balances b"
-                              " LEFT JOIN rollovers r ON r.balance_pk = b.pk"
-                              " WHERE b.customer_product_pk = ? ORDER BY b.pk"_s,
-                              {customerProductPk});
-        if (!rows)
-            return rows.error();
-        // One row per rollover: the balance's entry gathers them all.
-        for (const QVariantList &row : std::as_const(rows.value())) {
-            const QString balanceId = row.at(0).toString();
-            if (m_ledger.isEmpty() || m_ledger.last().kind != "expiry"_L1 ||
-                m_ledger.last().balanceId != balanceId)
-                m_ledger.append({m_scope,
-                                 customerPk,
-                                 row.at(1).toLongLong(),
-                                 balanceId,
-                                 u"expiry"_s,
-                                 Decimal::parse(row.at(2).toString()).value_or(Decimal()).negated(),
-                                 Decimal(),
-                                 Decimal(),
-                                 {}});
-            if (row.at(3).isNull())
-                continue;
-            Decimal &amount = m_ledger.last().amount;
-            amount = amount.minus(Decimal::parse(row.at(3).toString()).value_or(Decimal()))
-                         .value_or(amount);
-        }
-        return api::Done{};
     }
 
     // Plans in force from the payload's processors that the payload leaves out.
@@ -410,8 +362,10 @@ private:
                   u"UPDATE balances SET expires_at = ? WHERE customer_product_pk = ?"_s})
                 if (auto updated = execute(m_db, sql, {m_now, row.at(0)}); !updated)
                     return updated.error();
-            if (auto noted = noteExpiry(customerPk, row.at(0)); !noted)
-                return noted.error();
+            auto given = BalanceLedger::expiriesOf(m_db, m_scope, customerPk, row.at(0));
+            if (!given)
+                return given.error();
+            m_ledger += given.value();
             api::FlashedPlan flashed;
             flashed.planId = row.at(4).toString();
             flashed.processor =
