@@ -22,6 +22,24 @@ QVariant keyOf(const Scope &scope)
     return scope.keyPk ? QVariant(scope.keyPk) : QVariant();
 }
 
+// An entry's columns but its event: org_pk, env, customer_pk, feature_pk,
+// balance_id, at, kind, amount, balance_after, usage, route, key_pk.
+QVariantList valuesOf(const BalanceLedger::Entry &entry, const QString &route, qint64 at)
+{
+    return {entry.scope.orgPk,
+            entry.scope.envWord(),
+            entry.customerPk,
+            entry.featurePk,
+            entry.balanceId,
+            at,
+            entry.kind,
+            entry.amount.toString(),
+            entry.balanceAfter.toString(),
+            entry.usage.toString(),
+            route,
+            keyOf(entry.scope)};
+}
+
 } // namespace
 
 Decimal BalanceLedger::held(const api::BalanceRow &row)
@@ -101,18 +119,7 @@ QVariantList BalanceLedger::arrays(const QList<Entry> &entries, const QString &r
 {
     QList<QVariantList> columns(12);
     for (const Entry &entry : entries) {
-        const QVariantList row{entry.scope.orgPk,
-                               entry.scope.envWord(),
-                               entry.customerPk,
-                               entry.featurePk,
-                               entry.balanceId,
-                               at,
-                               entry.kind,
-                               entry.amount.toString(),
-                               entry.balanceAfter.toString(),
-                               entry.usage.toString(),
-                               route,
-                               keyOf(entry.scope)};
+        const QVariantList row = valuesOf(entry, route, at);
         for (qsizetype c = 0; c < columns.size(); ++c)
             columns[c].append(row.at(c));
     }
@@ -157,19 +164,8 @@ api::Result<api::Done> BalanceLedger::write(const QSqlDatabase &db, Dialect dial
         u"INSERT INTO ledger (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s.arg(columns);
     const bool native = SqliteStatement::available(db);
     for (const Entry &entry : entries) {
-        const QVariantList row{entry.scope.orgPk,
-                               entry.scope.envWord(),
-                               entry.customerPk,
-                               entry.featurePk,
-                               entry.balanceId,
-                               at,
-                               entry.kind,
-                               entry.amount.toString(),
-                               entry.balanceAfter.toString(),
-                               entry.usage.toString(),
-                               route,
-                               keyOf(entry.scope),
-                               entry.eventPk ? QVariant(*entry.eventPk) : QVariant()};
+        QVariantList row = valuesOf(entry, route, at);
+        row.append(entry.eventPk ? QVariant(*entry.eventPk) : QVariant());
         if (!native) {
             if (auto added = execute(db, insert, row); !added)
                 return added;
@@ -225,7 +221,9 @@ BalanceLedger::list(const QSqlDatabase &db, const Scope &scope, const api::Ledge
     if (!query)
         return query.error();
     const auto prefixed = [](const QVariant &pk, const QString &prefix) {
-        return pk.isNull() ? std::nullopt : std::optional(prefix + pk.toString());
+        // QString, not std::optional(a + b): that would hold a QStringBuilder
+        // of references to temporaries.
+        return pk.isNull() ? std::nullopt : std::optional<QString>(prefix + pk.toString());
     };
     return page<api::LedgerEntry>(query.value(), request.limit, "l1", 1, [&](const QSqlQuery &q) {
         return api::LedgerEntry{u"ledger_"_s + q.value(0).toString(),

@@ -12,6 +12,7 @@
 #include "services/engine/PriceCatalogue.h"
 #include "services/engine/TokenPricing.h"
 #include "tests/gui/GuiBackend.h"
+#include "tests/models/WindowedRows.h"
 #include "tests/support/TestDatabase.h"
 #include "views/AboutDialog.h"
 #include "views/BalancesPage.h"
@@ -65,26 +66,13 @@ class TestConsolePages final : public QObject
     QString m_creditCustomer;
 
     // Scrolls like a user until every page is in.
-    // A windowed table fetches the pages that are asked for: ask for each.
-    static bool loadEveryRow(BalanceListModel &model)
-    {
-        for (int row = 0; row < model.rowCount(); ++row) {
-            if (model.balanceAt(row))
-                continue;
-            QSignalSpy arrived(&model, &QAbstractItemModel::dataChanged);
-            while (!model.isLoaded(row))
-                if (!arrived.wait(10000))
-                    return false;
-        }
-        return true;
-    }
 
     static bool loadEverything(views::BalancesPage &page)
     {
         BalanceListModel *model = page.model();
         for (int guard = 0; guard < 200; ++guard) {
             if (!model->isLoading() && !model->hasMore())
-                return loadEveryRow(*model);
+                return test::loadEveryRow(*model);
             if (!model->isLoading()) {
                 page.table()->scrollToBottom();
                 if (model->canFetchMore({}))

@@ -4,6 +4,7 @@
 #include "models/BalanceListModel.h"
 #include "services/embedded/EngineBackend.h"
 #include "tests/engine/EngineFixture.h"
+#include "tests/models/WindowedRows.h"
 #include "tests/support/StubBackend.h"
 
 #include <QAbstractItemModelTester>
@@ -90,20 +91,6 @@ class TestBalanceListModel final : public QObject
     QString m_location;
     std::unique_ptr<embedded::EngineBackend> m_backend;
 
-    // A windowed table fetches the pages that are asked for: ask for each.
-    static bool loadEveryRow(BalanceListModel &model)
-    {
-        for (int row = 0; row < model.rowCount(); ++row) {
-            if (model.balanceAt(row))
-                continue;
-            QSignalSpy arrived(&model, &QAbstractItemModel::dataChanged);
-            while (!model.isLoaded(row))
-                if (!arrived.wait(5000))
-                    return false;
-        }
-        return true;
-    }
-
     // Fetches every page the way a view would, waiting on signals only.
     static bool waitComplete(BalanceListModel &model)
     {
@@ -111,7 +98,7 @@ class TestBalanceListModel final : public QObject
             if (!model.isLoading()) {
                 if (!model.canFetchMore({}))
                     return model.lastError().has_value() ||
-                           (!model.hasMore() && loadEveryRow(model));
+                           (!model.hasMore() && test::loadEveryRow(model));
                 model.fetchMore({});
             }
             QSignalSpy settled(&model, &BalanceListModel::loadingChanged);
@@ -154,7 +141,7 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 7);
         QVERIFY(inserted.count() >= 1);
         QVERIFY(!model.canFetchMore({}));
-        QVERIFY(loadEveryRow(model));
+        QVERIFY(test::loadEveryRow(model));
         QCOMPARE(model.index(0, BalanceListModel::CustomerColumn).data().toString(), u"ann"_s);
     }
 
