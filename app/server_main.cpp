@@ -302,6 +302,8 @@ int main(int argc, char *argv[])
         "                         without FILE; queued calls are applied first.\n"
         "  workspace demo         Load the built-in demo workspace and print a test key;\n"
         "                         --customers and --balances-per-customer size it.\n"
+        "  workspace verify       Check every balance against what its ledger rows add\n"
+        "                         up to (a trial balance); exit 1 naming each difference.\n"
         "  keys create            Create an API key for --org SLUG --env test|live\n"
         "                         [--scope S ...] and print its secret, shown only once.\n"
         "  serve                  Serve the API and billing portal pages on --listen\n"

@@ -60,8 +60,11 @@ bool BalanceListModel::canFetchMore(const QModelIndex &parent) const
 void BalanceListModel::askPages()
 {
     const quint64 generation = ++m_pagesGeneration;
+    m_askingPages = true;
     m_backend->balancePages({m_request, m_request.limit})
         .then(this, [this, generation](const api::Result<api::BalancePages> &pages) {
+            if (generation == m_pagesGeneration)
+                m_askingPages = false;
             // Without the count (a server that does not know the route, say)
             // the table goes on growing as it is scrolled.
             if (generation == m_pagesGeneration && pages)

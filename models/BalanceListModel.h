@@ -62,6 +62,9 @@ public:
     // Pages held at most in windowed mode: 50 × 200 rows, whatever the table's size.
     static constexpr qsizetype MaxWindowPages = 50;
     qsizetype heldPages() const { return m_window.size(); }
+    qsizetype pagesInFlight() const { return m_inFlight.size(); }
+    // Whether the count and page starts were asked for and have not come.
+    bool isAskingPages() const { return m_askingPages; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     bool canFetchMore(const QModelIndex &parent) const override;
@@ -93,6 +96,7 @@ private:
     BalanceRowStore m_rows; // until the count is known: the rows so far, in order
     quint64 m_pagesGeneration = 0;
     bool m_windowed = false;
+    bool m_askingPages = false;
     qint64 m_count = 0;
     QStringList m_starts; // the cursor of each page
     QHash<qsizetype, BalanceRowStore> m_window;
