@@ -159,7 +159,10 @@ private Q_SLOTS:
         model.setFilter(page);
         QVERIFY(loading.isEmpty());
         model.setFilter(page, true);
-        QCOMPARE(loading.size(), 1);
+        // Asked again when forced. (A scan this small can end before the
+        // call returns, its answer then delivered at once: true, then false.)
+        QVERIFY(!loading.isEmpty());
+        QCOMPARE(loading.first().first().toBool(), true);
         QVERIFY(test::waitIdle(model));
     }
 
