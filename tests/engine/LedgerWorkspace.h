@@ -4,6 +4,8 @@
 // token costs exactly one dollar.
 #pragma once
 
+#include "tests/engine/EngineFixture.h"
+
 #include <QByteArray>
 
 namespace md::test::ledger {
@@ -39,5 +41,20 @@ inline const QByteArray Workspace =
 // A catalogue where one input token costs exactly one dollar.
 inline const QByteArray Prices =
     R"({"providers":{"test":{"models":{"dollar":{"cost":{"input":1000000,"output":0}}}}}})";
+
+// Loads Workspace and the Prices catalogue into the fixture's engine and
+// answers the scope of the workspace's key; nullopt when that failed.
+inline std::optional<engine::Scope> open(EngineFixture &fixture)
+{
+    if (!fixture.engine->loadWorkspace(jsonValue(Workspace)).ok())
+        return std::nullopt;
+    auto catalogue = engine::PriceCatalogue::fromJson(Prices);
+    if (!catalogue)
+        return std::nullopt;
+    fixture.engine->setCatalogue(std::make_shared<engine::PriceCatalogue>(catalogue.value()));
+    auto key =
+        fixture.engine->authenticate(QStringLiteral("sk_test_ledger000000000000000000000000"));
+    return key ? std::optional(key.value().scope) : std::nullopt;
+}
 
 } // namespace md::test::ledger

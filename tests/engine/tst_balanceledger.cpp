@@ -85,12 +85,9 @@ private Q_SLOTS:
     {
         m_fixture = std::make_unique<test::EngineFixture>(); // a fresh workspace for each case
         MD_OPEN_FIXTURE(*m_fixture);
-        QVERIFY(m_fixture->engine->loadWorkspace(test::jsonValue(test::ledger::Workspace)).ok());
-        m_fixture->engine->setCatalogue(std::make_shared<engine::PriceCatalogue>(
-            engine::PriceCatalogue::fromJson(test::ledger::Prices).value()));
-        m_scope = m_fixture->engine->authenticate(u"sk_test_ledger000000000000000000000000"_s)
-                      .value()
-                      .scope;
+        const auto scope = test::ledger::open(*m_fixture);
+        QVERIFY(scope);
+        m_scope = *scope;
     }
 
     void aLoadOpensEachBalanceWithWhatItHolds()
