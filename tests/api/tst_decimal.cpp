@@ -91,6 +91,41 @@ private Q_SLOTS:
         QVERIFY(max.minus(Decimal::fromInteger(1)));
     }
 
+    // Formatting takes a 64-bit path below 2^64 raw units and a 128-bit one
+    // above; both must print what long division digit by digit prints.
+    void formatMatchesLongDivisionAcrossTheWidths()
+    {
+        const auto reference = [](md::api::Int128 raw) {
+            const bool negative = raw < 0;
+            md::api::Int128 magnitude = negative ? -raw : raw;
+            QString digits;
+            do {
+                digits.prepend(QChar(u'0' + int(magnitude % 10)));
+                magnitude /= 10;
+            } while (magnitude > 0);
+            digits = digits.rightJustified(Decimal::Scale + 1, u'0');
+            QString text = digits.left(digits.size() - Decimal::Scale);
+            QString fraction = digits.right(Decimal::Scale);
+            while (fraction.endsWith(u'0'))
+                fraction.chop(1);
+            if (!fraction.isEmpty())
+                text += u'.' + fraction;
+            return negative ? u'-' + text : text;
+        };
+        const md::api::Int128 two64 = md::api::Int128(1) << 64;
+        QList<md::api::Int128> raws{
+            0,     1,         Decimal::One - 1,         Decimal::One,    two64 - 1,
+            two64, two64 + 1, two64 * Decimal::One + 7, Decimal::MaxRaw, Decimal::MaxRaw - 1};
+        for (int shift = 0; shift < 127; shift += 3)
+            raws.append(std::min((md::api::Int128(1) << shift) + shift, Decimal::MaxRaw));
+        for (const md::api::Int128 raw : std::as_const(raws))
+            for (const md::api::Int128 signedRaw : {raw, -raw}) {
+                const QString expected = reference(signedRaw);
+                QCOMPARE(Decimal::fromRaw(signedRaw).toString(), expected);
+                QCOMPARE(Decimal::parse(expected), Decimal::fromRaw(signedRaw));
+            }
+    }
+
     void jsonRoundTrip_data()
     {
         QTest::addColumn<QByteArray>("json");
