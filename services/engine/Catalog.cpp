@@ -323,10 +323,14 @@ Catalog::usageEvents(const QSqlDatabase &db, const Scope &scope, const api::Page
         " JOIN features f ON f.pk = x.feature_pk LEFT JOIN entities e ON e.pk = x.entity_pk"
         " WHERE x.org_pk = ? AND x.env = ?"_s;
     QVariantList binds{scope.orgPk, scope.envWord()};
+    if (request.customerId) {
+        // The customer's key, compared inside the time index (migration 7).
+        sql += u" AND x.customer_pk = (SELECT pk FROM customers"
+               " WHERE org_pk = ? AND env = ? AND id = ?)"_s;
+        binds << scope.orgPk << scope.envWord() << *request.customerId;
+    }
     for (const auto &[clause, value] :
-         {std::pair{u" AND c.id = ?"_s,
-                    request.customerId ? QVariant(*request.customerId) : QVariant()},
-          std::pair{u" AND f.id = ?"_s,
+         {std::pair{u" AND f.id = ?"_s,
                     request.featureId ? QVariant(*request.featureId) : QVariant()},
           std::pair{u" AND x.model_id = ?"_s,
                     request.modelId ? QVariant(*request.modelId) : QVariant()},

@@ -101,6 +101,8 @@ api::Result<int> Migrator::migrate(const QSqlDatabase &db, Dialect dialect)
         return current.error();
     current.value().next();
     const int from = current.value().value(0).toInt();
+    // A statement left mid-read would make SQLite refuse a DROP below.
+    current.value().finish();
     const QStringList files = migrationFiles();
     if (from > files.size())
         return api::ApiError::internal(
