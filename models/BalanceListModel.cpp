@@ -14,7 +14,18 @@ BalanceListModel::BalanceListModel(backend::BillingBackend *backend, QObject *pa
     m_request.limit = api::ListBalancesRequest::MaxLimit;
 }
 
-BalanceListModel::~BalanceListModel() = default;
+BalanceListModel::~BalanceListModel()
+{
+    stopAskingPages(); // nobody waits for the answer now
+}
+
+void BalanceListModel::stopAskingPages()
+{
+    // Only a reply still running: Qt 6.4 crashes cancelling the shared
+    // "cancelled" state a default-made QFuture holds.
+    if (!m_pagesReply.isFinished())
+        m_pagesReply.cancel();
+}
 
 void BalanceListModel::setRequest(const api::ListBalancesRequest &request)
 {
@@ -61,15 +72,16 @@ void BalanceListModel::askPages()
 {
     const quint64 generation = ++m_pagesGeneration;
     m_askingPages = true;
-    m_backend->balancePages({m_request, m_request.limit})
-        .then(this, [this, generation](const api::Result<api::BalancePages> &pages) {
-            if (generation == m_pagesGeneration)
-                m_askingPages = false;
-            // Without the count (a server that does not know the route, say)
-            // the table goes on growing as it is scrolled.
-            if (generation == m_pagesGeneration && pages)
-                useWindows(pages.value());
-        });
+    stopAskingPages(); // its answer would be dropped
+    m_pagesReply = m_backend->balancePages({m_request, m_request.limit});
+    m_pagesReply.then(this, [this, generation](const api::Result<api::BalancePages> &pages) {
+        if (generation == m_pagesGeneration)
+            m_askingPages = false;
+        // Without the count (a server that does not know the route, say)
+        // the table goes on growing as it is scrolled.
+        if (generation == m_pagesGeneration && pages)
+            useWindows(pages.value());
+    });
 }
 
 void BalanceListModel::useWindows(const api::BalancePages &pages)

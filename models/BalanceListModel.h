@@ -86,6 +86,8 @@ protected:
 private:
     QVariant cell(const api::BalanceRow &row, int column, int role) const;
     void askPages();
+    // Stops the scan for the previous filter's count (StopCheck.h).
+    void stopAskingPages();
     void useWindows(const api::BalancePages &pages);
     void want(qsizetype page) const;
     void fetchWanted();
@@ -95,6 +97,7 @@ private:
     api::ListBalancesRequest m_request;
     BalanceRowStore m_rows; // until the count is known: the rows so far, in order
     quint64 m_pagesGeneration = 0;
+    backend::Reply<api::BalancePages> m_pagesReply; // the newest ask
     bool m_windowed = false;
     bool m_askingPages = false;
     qint64 m_count = 0;

@@ -113,30 +113,41 @@ void BalanceTotalsModel::reload()
     // The old figures are for another filter: gone at once, not shown as current.
     replaceRows([this] { m_totals.reset(); });
     Q_EMIT loadingChanged(true);
-    // A scan already running is let finish and then asked once more, for the
-    // newest filter: filters changed in between are never added up.
-    if (m_inFlight)
+    // A scan already running is told to stop (the embedded engine's does
+    // within a few thousand rows; a server's runs on) and the newest filter
+    // is asked for once it has ended: filters changed in between are never
+    // added up, and scans never pile up behind each other.
+    if (m_inFlight) {
         m_askAgain = true;
-    else
+        m_reply.cancel();
+    } else {
         ask();
+    }
 }
 
 void BalanceTotalsModel::ask()
 {
     m_inFlight = true;
-    m_backend->balanceTotals(m_request).then(
-        this, [this](const api::Result<api::BalanceTotals> &totals) {
+    m_reply = m_backend->balanceTotals(m_request);
+    m_reply
+        .then(this,
+              [this](const api::Result<api::BalanceTotals> &totals) {
+                  m_inFlight = false;
+                  if (std::exchange(m_askAgain, false))
+                      return ask();
+                  m_loading = false;
+                  if (totals)
+                      replaceRows([&] { m_totals = totals.value(); });
+                  else
+                      m_error = totals.error();
+                  Q_EMIT loadingChanged(false);
+                  if (!totals)
+                      Q_EMIT failed(totals.error());
+              })
+        .onCanceled(this, [this] { // stopped for a newer filter
             m_inFlight = false;
             if (std::exchange(m_askAgain, false))
-                return ask();
-            m_loading = false;
-            if (totals)
-                replaceRows([&] { m_totals = totals.value(); });
-            else
-                m_error = totals.error();
-            Q_EMIT loadingChanged(false);
-            if (!totals)
-                Q_EMIT failed(totals.error());
+                ask();
         });
 }
 

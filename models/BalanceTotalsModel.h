@@ -60,6 +60,7 @@ private:
     bool m_loading = false;
     bool m_inFlight = false;
     bool m_askAgain = false;
+    backend::Reply<api::BalanceTotals> m_reply; // the scan in flight
 };
 
 } // namespace md::models

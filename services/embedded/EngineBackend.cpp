@@ -116,29 +116,44 @@ template <typename R> api::Result<R> asReceived(const R &request)
 
 } // namespace
 
-template <typename T, typename F> Reply<T> EngineBackend::run(F &&call, QThreadPool *pool)
+template <typename T, typename F> Reply<T> EngineBackend::run(F &&call)
 {
-    return QtConcurrent::run(pool ? pool : &m_pool,
-                             [this, call = std::forward<F>(call)]() -> api::Result<T> {
-                                 auto key = actingKey();
-                                 if (!key)
-                                     return key.error();
-                                 return call(m_service, key.value());
-                             });
+    return QtConcurrent::run(&m_pool, [this, call = std::forward<F>(call)]() -> api::Result<T> {
+        auto key = actingKey();
+        if (!key)
+            return key.error();
+        return call(m_service, key.value());
+    });
 }
 
 template <typename T, typename R, typename F>
-Reply<T> EngineBackend::runReceived(const R &request, F &&call, QThreadPool *pool)
+Reply<T> EngineBackend::runReceived(const R &request, F &&call)
 {
-    return run<T>(
-        [request, call = std::forward<F>(call)](engine::ApiOperations &s,
-                                                const engine::KeyContext &k) -> api::Result<T> {
+    return run<T>([request, call = std::forward<F>(call)](
+                      engine::ApiOperations &s, const engine::KeyContext &k) -> api::Result<T> {
+        auto received = asReceived(request);
+        if (!received)
+            return received.error();
+        return call(s, k, received.value());
+    });
+}
+
+template <typename T, typename R, typename F>
+Reply<T> EngineBackend::runScan(const R &request, F &&call)
+{
+    return QtConcurrent::run(&m_scanPool, [this, request, call = std::forward<F>(call)](
+                                              QPromise<api::Result<T>> &promise) {
+        promise.addResult([&]() -> api::Result<T> {
+            auto key = actingKey();
+            if (!key)
+                return key.error();
             auto received = asReceived(request);
             if (!received)
                 return received.error();
-            return call(s, k, received.value());
-        },
-        pool);
+            return call(m_service, key.value(), received.value(),
+                        [&promise] { return promise.isCanceled(); });
+        }());
+    });
 }
 
 Reply<api::ListBalancesResponse>
@@ -150,16 +165,14 @@ EngineBackend::listBalances(const api::ListBalancesRequest &request)
 
 Reply<api::BalanceTotals> EngineBackend::balanceTotals(const api::BalanceTotalsRequest &request)
 {
-    return runReceived<api::BalanceTotals>(
-        request, [](auto &s, const auto &k, const auto &r) { return s.balanceTotals(k, r); },
-        &m_scanPool);
+    return runScan<api::BalanceTotals>(
+        request, [](auto &s, auto &k, auto &r, auto stop) { return s.balanceTotals(k, r, stop); });
 }
 
 Reply<api::BalancePages> EngineBackend::balancePages(const api::BalancePagesRequest &request)
 {
-    return runReceived<api::BalancePages>(
-        request, [](auto &s, const auto &k, const auto &r) { return s.balancePages(k, r); },
-        &m_scanPool);
+    return runScan<api::BalancePages>(
+        request, [](auto &s, auto &k, auto &r, auto stop) { return s.balancePages(k, r, stop); });
 }
 
 Reply<api::ImportCustomerResponse>

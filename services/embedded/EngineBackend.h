@@ -84,12 +84,14 @@ public:
 
 private:
     // Runs `call(service, key)` on the pool once the acting key is known.
-    // On `pool`, or the page pool when null.
-    template <typename T, typename F> Reply<T> run(F &&call, QThreadPool *pool = nullptr);
+    template <typename T, typename F> Reply<T> run(F &&call);
     // Like run, with `request` encoded and decoded first, so the embedded path
     // rejects exactly what the wire rejects.
-    template <typename T, typename R, typename F>
-    Reply<T> runReceived(const R &request, F &&call, QThreadPool *pool = nullptr);
+    template <typename T, typename R, typename F> Reply<T> runReceived(const R &request, F &&call);
+    // A scan of every row, on its own pool: `call(service, key, request, stop)`.
+    // Cancelling the reply skips a scan not started and stops a running one
+    // within a few thousand rows, freeing its thread for the newest filter.
+    template <typename T, typename R, typename F> Reply<T> runScan(const R &request, F &&call);
     api::Result<engine::KeyContext> actingKey();
 
     std::shared_ptr<engine::Engine> m_engine;

@@ -42,17 +42,19 @@ ApiOperations::listBalances(const KeyContext &key, const api::ListBalancesReques
 }
 
 api::Result<api::BalancePages> ApiOperations::balancePages(const KeyContext &key,
-                                                           const api::BalancePagesRequest &request)
+                                                           const api::BalancePagesRequest &request,
+                                                           const StopCheck &stop)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
-    return m_engine.balancePages(key.scope, request);
+    return m_engine.balancePages(key.scope, request, stop);
 }
 
 api::Result<api::BalanceTotals>
-ApiOperations::balanceTotals(const KeyContext &key, const api::BalanceTotalsRequest &request)
+ApiOperations::balanceTotals(const KeyContext &key, const api::BalanceTotalsRequest &request,
+                             const StopCheck &stop)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
-    return m_engine.balanceTotals(key.scope, request);
+    return m_engine.balanceTotals(key.scope, request, stop);
 }
 
 api::Result<api::ImportCustomerResponse>

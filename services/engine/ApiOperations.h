@@ -18,6 +18,7 @@
 #include "services/api/UpdateProduct.h"
 #include "services/api/UpdateReward.h"
 #include "services/engine/Engine.h"
+#include "services/engine/StopCheck.h"
 
 namespace md::engine {
 
@@ -52,9 +53,11 @@ public:
 
     // Meterdesk extensions.
     api::Result<api::BalancePages> balancePages(const KeyContext &key,
-                                                const api::BalancePagesRequest &request);
+                                                const api::BalancePagesRequest &request,
+                                                const StopCheck &stop = {});
     api::Result<api::BalanceTotals> balanceTotals(const KeyContext &key,
-                                                  const api::BalanceTotalsRequest &request);
+                                                  const api::BalanceTotalsRequest &request,
+                                                  const StopCheck &stop = {});
     api::Result<api::Page<api::CustomerSummary>> listCustomers(const KeyContext &key,
                                                                const api::PageRequest &request);
     api::Result<api::Customer> customer(const KeyContext &key, const QString &customerId);

@@ -139,7 +139,7 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
 
 api::Result<api::BalancePages> BalanceLister::pages(const QSqlDatabase &db, const Scope &scope,
                                                     const api::BalancePagesRequest &request,
-                                                    qint64 nowMs)
+                                                    qint64 nowMs, const StopCheck &stop)
 {
     const BalanceWhere filter = BalanceWhere::of(scope, request.filter, nowMs);
     const QString from = u" FROM balances b"
@@ -159,7 +159,7 @@ api::Result<api::BalancePages> BalanceLister::pages(const QSqlDatabase &db, cons
         QSqlDatabase connection = db;
         if (!connection.transaction())
             return api::ApiError::internal(u"starting a read transaction failed"_s);
-        auto scan = BalanceScan::open(db, scope, request.filter, nowMs);
+        auto scan = BalanceScan::open(db, scope, request.filter, nowMs, QString(), stop);
         if (!scan) {
             connection.rollback();
             return scan.error();

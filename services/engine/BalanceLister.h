@@ -6,6 +6,7 @@
 #include "services/api/ListBalances.h"
 #include "services/api/Result.h"
 #include "services/engine/Scope.h"
+#include "services/engine/StopCheck.h"
 
 #include <QSqlDatabase>
 
@@ -22,7 +23,7 @@ public:
     // (docs/api.md, "balances.pages"): one walk of the listing's keys.
     static api::Result<api::BalancePages> pages(const QSqlDatabase &db, const Scope &scope,
                                                 const api::BalancePagesRequest &request,
-                                                qint64 nowMs);
+                                                qint64 nowMs, const StopCheck &stop = {});
 
     // PostgreSQL, for a batch of track_tokens calls: in one statement, the
     // active rows of any of the customers and features, with their owners.

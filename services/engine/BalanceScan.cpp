@@ -13,10 +13,11 @@ using namespace Qt::StringLiterals;
 
 api::Result<BalanceScan> BalanceScan::open(const QSqlDatabase &db, const Scope &scope,
                                            const api::ListBalancesRequest &filter, qint64 nowMs,
-                                           const QString &extraColumns)
+                                           const QString &extraColumns, const StopCheck &stop)
 {
     BalanceScan scan;
     scan.m_now = nowMs;
+    scan.m_stop = stop;
     auto products =
         runSql(db,
                u"SELECT cp.pk, cp.product_pk, (cp.status = 'expired' OR (cp.expires_at IS NOT NULL"
@@ -70,6 +71,10 @@ api::Result<bool> BalanceScan::next()
 {
     SqliteStatement &row = *m_row;
     for (;;) {
+        if (m_stop && (m_read++ & 0xFFF) == 0 && m_stop()) {
+            row.finish();
+            return stoppedError();
+        }
         auto more = row.next();
         if (!more || !more.value())
             return more;

@@ -9,6 +9,7 @@
 #include "services/api/Result.h"
 #include "services/engine/Scope.h"
 #include "services/engine/SqliteStatement.h"
+#include "services/engine/StopCheck.h"
 
 #include <QHash>
 #include <QSqlDatabase>
@@ -30,15 +31,18 @@ public:
     static constexpr int KeyColumn = 4;
     static constexpr int ExtraColumn = 5;
 
+    // `stop` is asked at the first row and every 4,096 after it.
     static api::Result<BalanceScan> open(const QSqlDatabase &db, const Scope &scope,
                                          const api::ListBalancesRequest &filter, qint64 nowMs,
-                                         const QString &extraColumns = QString());
+                                         const QString &extraColumns = QString(),
+                                         const StopCheck &stop = {});
 
     // A pass reads the whole table through the connection's page cache: give
     // that memory back once done (a console keeps its memory bounded).
     static void releaseCache(const QSqlDatabase &db);
 
-    // Moves to the next row of the filter: false after the last.
+    // Moves to the next row of the filter: false after the last,
+    // stoppedError() when asked to stop.
     api::Result<bool> next();
     SqliteStatement &row() const { return *m_row; }
     const Plan &plan() const { return m_plan; }
@@ -53,6 +57,8 @@ private:
     QHash<qint64, QString> m_planIds;
     Plan m_plan;
     qint64 m_now = 0;
+    StopCheck m_stop;
+    quint64 m_read = 0;
     bool m_wantActive = true;
     bool m_wantExpired = false;
     std::optional<std::optional<QString>> m_planFilter;

@@ -71,10 +71,12 @@ void sortGroups(api::BalanceTotals &totals)
 // measured 3x faster than SQL grouping with an exact aggregate
 // (docs/performance.md).
 api::Result<api::BalanceTotals> sumInEngine(const QSqlDatabase &db, const Scope &scope,
-                                            const api::BalanceTotalsRequest &request, qint64 nowMs)
+                                            const api::BalanceTotalsRequest &request, qint64 nowMs,
+                                            const StopCheck &stop)
 {
-    auto scan = BalanceScan::open(db, scope, request.filter, nowMs,
-                                  u"b.included_grant, b.prepaid_grant, b.remaining, b.usage"_s);
+    auto scan =
+        BalanceScan::open(db, scope, request.filter, nowMs,
+                          u"b.included_grant, b.prepaid_grant, b.remaining, b.usage"_s, stop);
     if (!scan)
         return scan.error();
     SqliteStatement &row = scan.value().row();
@@ -225,7 +227,7 @@ api::Result<api::BalanceTotals> sumInPostgres(const QSqlDatabase &db, const Scop
 api::Result<api::BalanceTotals> BalanceTotaller::totals(const QSqlDatabase &db, Dialect dialect,
                                                         const Scope &scope,
                                                         const api::BalanceTotalsRequest &request,
-                                                        qint64 nowMs)
+                                                        qint64 nowMs, const StopCheck &stop)
 {
     if (dialect == Dialect::Postgres)
         return sumInPostgres(db, scope, request, nowMs);
@@ -233,7 +235,7 @@ api::Result<api::BalanceTotals> BalanceTotaller::totals(const QSqlDatabase &db, 
     QSqlDatabase connection = db;
     if (!connection.transaction())
         return ApiError::internal(u"starting a read transaction for totals failed"_s);
-    auto totals = sumInEngine(db, scope, request, nowMs);
+    auto totals = sumInEngine(db, scope, request, nowMs, stop);
     connection.rollback(); // read only: nothing to keep
     BalanceScan::releaseCache(db);
     return totals;

@@ -8,6 +8,7 @@
 #include "services/api/Result.h"
 #include "services/engine/Database.h"
 #include "services/engine/Scope.h"
+#include "services/engine/StopCheck.h"
 
 #include <QSqlDatabase>
 
@@ -19,7 +20,7 @@ public:
     static api::Result<api::BalanceTotals> totals(const QSqlDatabase &db, Dialect dialect,
                                                   const Scope &scope,
                                                   const api::BalanceTotalsRequest &request,
-                                                  qint64 nowMs);
+                                                  qint64 nowMs, const StopCheck &stop = {});
 };
 
 } // namespace md::engine

@@ -71,21 +71,24 @@ api::Result<api::ListBalancesResponse> Engine::listBalances(const Scope &scope,
 }
 
 api::Result<api::BalancePages> Engine::balancePages(const Scope &scope,
-                                                    const api::BalancePagesRequest &request)
+                                                    const api::BalancePagesRequest &request,
+                                                    const StopCheck &stop)
 {
     auto db = m_database.connection();
     if (!db)
         return db.error();
-    return BalanceLister::pages(db.value(), scope, request, m_clock());
+    return BalanceLister::pages(db.value(), scope, request, m_clock(), stop);
 }
 
 api::Result<api::BalanceTotals> Engine::balanceTotals(const Scope &scope,
-                                                      const api::BalanceTotalsRequest &request)
+                                                      const api::BalanceTotalsRequest &request,
+                                                      const StopCheck &stop)
 {
     auto db = m_database.connection();
     if (!db)
         return db.error();
-    return BalanceTotaller::totals(db.value(), m_database.dialect(), scope, request, m_clock());
+    return BalanceTotaller::totals(db.value(), m_database.dialect(), scope, request, m_clock(),
+                                   stop);
 }
 
 api::Result<api::TrackTokensResponse>

@@ -14,6 +14,7 @@
 #include "services/engine/PortalPage.h"
 #include "services/engine/PriceCatalogue.h"
 #include "services/engine/Scope.h"
+#include "services/engine/StopCheck.h"
 #include "services/engine/TrackQueue.h"
 #include "services/engine/TrackWriter.h"
 #include "services/engine/WorkspaceLoader.h"
@@ -75,10 +76,13 @@ public:
 
     api::Result<api::ListBalancesResponse> listBalances(const Scope &scope,
                                                         const api::ListBalancesRequest &request);
+    // The scans: `stop` ends one early (StopCheck.h).
     api::Result<api::BalancePages> balancePages(const Scope &scope,
-                                                const api::BalancePagesRequest &request);
+                                                const api::BalancePagesRequest &request,
+                                                const StopCheck &stop = {});
     api::Result<api::BalanceTotals> balanceTotals(const Scope &scope,
-                                                  const api::BalanceTotalsRequest &request);
+                                                  const api::BalanceTotalsRequest &request,
+                                                  const StopCheck &stop = {});
     api::Result<api::TrackTokensResponse> trackTokens(const Scope &scope,
                                                       const api::TrackTokensRequest &request,
                                                       const std::optional<QString> &idempotencyKey);

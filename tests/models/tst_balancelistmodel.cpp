@@ -8,6 +8,7 @@
 #include "tests/support/StubBackend.h"
 
 #include <QAbstractItemModelTester>
+#include <QPromise>
 #include <QSignalSpy>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -35,12 +36,15 @@ public:
 };
 
 // A table of `count` rows "r0", "r1", … in pages of two, the pages' starts
-// known (balances.pages); counts the pages asked for.
+// known (balances.pages); counts the pages asked for. With holdCounts, the
+// count is answered only by answerCounts().
 class WindowBackend final : public test::StubBackend
 {
 public:
     qint64 count = 1000;
     int pagesAsked = 0;
+    bool holdCounts = false;
+    QList<std::shared_ptr<QPromise<api::Result<api::BalancePages>>>> heldCounts;
 
     QFuture<api::Result<api::ListBalancesResponse>>
     listBalances(const api::ListBalancesRequest &request) override
@@ -68,7 +72,19 @@ public:
         pages.count = count;
         for (qint64 start = 0; start < count; start += request.pageSize)
             pages.cursors.append(start == 0 ? QString() : QString::number(start / 2));
-        return QtConcurrent::run([pages] { return api::Result<api::BalancePages>(pages); });
+        if (!holdCounts)
+            return QtConcurrent::run([pages] { return api::Result<api::BalancePages>(pages); });
+        auto promise = std::make_shared<QPromise<api::Result<api::BalancePages>>>();
+        promise->start();
+        promise->addResult(api::Result<api::BalancePages>(pages)); // unseen if cancelled
+        heldCounts.append(promise);
+        return promise->future();
+    }
+
+    void answerCounts()
+    {
+        for (const auto &promise : std::exchange(heldCounts, {}))
+            promise->finish();
     }
 };
 
@@ -179,6 +195,27 @@ private Q_SLOTS:
         QTRY_VERIFY(model.isLoaded(2));
         QCOMPARE(model.balance(2).id, u"r2"_s);
         QTRY_COMPARE(model.pagesInFlight(), 0); // no answer may outlive the model
+    }
+
+    // The count of a filter no longer shown is stopped, not waited for.
+    void aNewFilterStopsTheOldCount()
+    {
+        WindowBackend backend;
+        backend.holdCounts = true;
+        BalanceListModel model(&backend);
+        api::ListBalancesRequest request;
+        request.limit = 2;
+        model.setRequest(request);
+        request.customerId = u"c"_s;
+        model.setRequest(request);
+        QCOMPARE(backend.heldCounts.size(), 2);
+        QVERIFY(backend.heldCounts.first()->future().isCanceled());
+        QVERIFY(!backend.heldCounts.last()->future().isCanceled());
+        backend.answerCounts();
+        QTRY_VERIFY(model.isWindowed());
+        QCOMPARE(model.rowCount(), 1000);
+        QTRY_VERIFY(!model.isAskingPages());
+        QTRY_COMPARE(model.pagesInFlight(), 0);
     }
 
     void cellsShowExactAmountsAndStatus()
