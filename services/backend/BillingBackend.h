@@ -5,6 +5,7 @@
 #pragma once
 
 #include "services/api/AuditLog.h"
+#include "services/api/BalanceAdjustment.h"
 #include "services/api/BalancePages.h"
 #include "services/api/BalanceTotals.h"
 #include "services/api/BillingControls.h"
@@ -95,6 +96,8 @@ public:
     virtual Reply<api::Page<api::AuditEntry>> listAuditLog(const api::AuditLogRequest &request) = 0;
     // Every change of a customer's balances, newest first (docs/ledger.md).
     virtual Reply<api::Page<api::LedgerEntry>> listLedger(const api::LedgerRequest &request) = 0;
+    // A manual correction of one balance; answers its ledger entry (docs/ledger.md).
+    virtual Reply<api::LedgerEntry> adjustBalance(const api::BalanceAdjustment &request) = 0;
     virtual Reply<api::Page<api::FailedEvent>>
     listFailedEvents(const api::PageRequest &request) = 0;
     virtual Reply<api::FailedEventOutcome>

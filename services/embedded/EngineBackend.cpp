@@ -327,6 +327,12 @@ EngineBackend::updateBillingControls(const api::UpdateBillingControlsRequest &re
         [](auto &s, const auto &k, const auto &r) { return s.updateBillingControls(k, r); });
 }
 
+Reply<api::LedgerEntry> EngineBackend::adjustBalance(const api::BalanceAdjustment &request)
+{
+    return runReceived<api::LedgerEntry>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.adjustBalance(k, r); });
+}
+
 Reply<api::Page<api::LedgerEntry>> EngineBackend::listLedger(const api::LedgerRequest &request)
 {
     return runReceived<api::Page<api::LedgerEntry>>(

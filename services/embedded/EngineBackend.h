@@ -78,6 +78,7 @@ public:
     listUsageAlerts(const api::PageRequest &request) override;
     Reply<api::Page<api::AuditEntry>> listAuditLog(const api::AuditLogRequest &request) override;
     Reply<api::Page<api::LedgerEntry>> listLedger(const api::LedgerRequest &request) override;
+    Reply<api::LedgerEntry> adjustBalance(const api::BalanceAdjustment &request) override;
     Reply<api::Page<api::FailedEvent>> listFailedEvents(const api::PageRequest &request) override;
     Reply<api::FailedEventOutcome> retryFailedEvents(const api::FailedEventIds &request) override;
     Reply<api::FailedEventOutcome> discardFailedEvents(const api::FailedEventIds &request) override;

@@ -2,6 +2,7 @@
 
 #include "services/api/Version.h"
 #include "services/engine/AuditTrail.h"
+#include "services/engine/BalanceAdjuster.h"
 #include "services/engine/BalanceLedger.h"
 #include "services/engine/BillingControlStore.h"
 #include "services/engine/BillingControlsUpdater.h"
@@ -341,6 +342,34 @@ ApiOperations::listLedger(const KeyContext &key, const api::LedgerRequest &reque
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
         [&](const QSqlDatabase &db) { return BalanceLedger::list(db, key.scope, request); });
+}
+
+api::Result<api::LedgerEntry> ApiOperations::adjustBalance(const KeyContext &key,
+                                                           const api::BalanceAdjustment &request)
+{
+    MD_REQUIRE_SCOPE(key, u"balances:write"_s)
+    using api::JsonValue;
+    api::Decimal before;
+    return AuditTrail::audited<api::LedgerEntry>(
+        m_engine, key, {u"balance.adjust"_s, u"balance"_s, request.balanceId},
+        [&](const QSqlDatabase &db) -> api::Result<JsonValue> {
+            auto remaining = BalanceAdjuster::remaining(db, key.scope, request.balanceId);
+            if (!remaining)
+                return remaining.error();
+            before = remaining.value();
+            return JsonValue::object({{"remaining"_L1, before}});
+        },
+        [&](const QSqlDatabase &db) {
+            return BalanceAdjuster::adjust(db, m_engine.dialect(), key.scope, request,
+                                           m_engine.now());
+        },
+        [&](const api::LedgerEntry &entry) {
+            return JsonValue::object(
+                {{"remaining"_L1, before.plus(request.amount).value_or(before)},
+                 {"adjustment"_L1, request.amount},
+                 {"reason"_L1, request.reason},
+                 {"ledger_id"_L1, entry.id}});
+        });
 }
 
 api::Result<api::CallQuote> ApiOperations::priceCall(const KeyContext &key,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "services/api/AuditLog.h"
+#include "services/api/BalanceAdjustment.h"
 #include "services/api/BalancePages.h"
 #include "services/api/BalanceTotals.h"
 #include "services/api/BillingControls.h"
@@ -74,6 +75,9 @@ public:
     // Every change of a customer's balances, newest first.
     api::Result<api::Page<api::LedgerEntry>> listLedger(const KeyContext &key,
                                                         const api::LedgerRequest &request);
+    // A manual correction of one balance, with its ledger and audit entries.
+    api::Result<api::LedgerEntry> adjustBalance(const KeyContext &key,
+                                                const api::BalanceAdjustment &request);
     api::Result<api::CallQuote> priceCall(const KeyContext &key,
                                           const api::TrackTokensRequest &request);
     // Billing controls (docs/billing-controls.md) and the alerts they fired.

@@ -248,6 +248,11 @@ RemoteBackend::listLedger(const api::LedgerRequest &request)
                                              api::toJsonText(request));
 }
 
+backend::Reply<api::LedgerEntry> RemoteBackend::adjustBalance(const api::BalanceAdjustment &request)
+{
+    return call<api::LedgerEntry>(u"/v1/meterdesk/balances.adjust"_s, api::toJsonText(request));
+}
+
 backend::Reply<api::Page<api::AuditEntry>>
 RemoteBackend::listAuditLog(const api::AuditLogRequest &request)
 {

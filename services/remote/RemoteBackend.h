@@ -77,6 +77,7 @@ public:
     listAuditLog(const api::AuditLogRequest &request) override;
     backend::Reply<api::Page<api::LedgerEntry>>
     listLedger(const api::LedgerRequest &request) override;
+    backend::Reply<api::LedgerEntry> adjustBalance(const api::BalanceAdjustment &request) override;
     backend::Reply<api::Page<api::FailedEvent>>
     listFailedEvents(const api::PageRequest &request) override;
     backend::Reply<api::FailedEventOutcome>

@@ -192,6 +192,10 @@ ApiRoutes::ApiRoutes()
                    bodyRoute<api::AuditLogRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listAuditLog(k, r);
                    }));
+    m_exact.insert("/v1/meterdesk/balances.adjust",
+                   bodyRoute<api::BalanceAdjustment>(false, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.adjustBalance(k, r);
+                   }));
     m_exact.insert("/v1/meterdesk/ledger.list",
                    bodyRoute<api::LedgerRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listLedger(k, r);

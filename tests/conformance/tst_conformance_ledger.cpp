@@ -1,8 +1,9 @@
-// Conformance, ledger.list: a customer's balance changes newest first; each
-// track call adds a usage row per balance it drew on with the call's key and
-// event; every balance is what its rows add up to, checked over the wire
-// against balances.list; filters, paging and errors. Runs three ways:
-// tests/conformance/CMakeLists.txt.
+// Conformance, ledger.list and balances.adjust: a customer's balance changes
+// newest first; each track call adds a usage row per balance it drew on with
+// the call's key and event; an adjustment adds its row and an audit entry
+// with its reason; every balance is what its rows add up to, checked over
+// the wire against balances.list; filters, paging and errors. Runs three
+// ways: tests/conformance/CMakeLists.txt.
 #include "services/engine/BalanceLedger.h"
 #include "tests/conformance/ConformanceSuite.h"
 
@@ -92,6 +93,68 @@ private Q_SLOTS:
         QVERIFY(newest.source.keyId && newest.source.keyId->startsWith(u"key_"_s));
         QVERIFY(newest.source.eventId && newest.source.eventId->startsWith(u"event_"_s));
         addsUpToEveryBalance(u"ann"_s);
+    }
+
+    void anAdjustmentIsAnEntryAndAnAuditedWrite()
+    {
+        const api::BalanceRow row = balancesOf(u"ann"_s).values().first();
+        const Decimal amount = *Decimal::parse("-12.345678901");
+        auto adjusted =
+            await(m_backend->adjustBalance({row.id, amount, u"  credit note 17 taken back  "_s}));
+        QVERIFY2(adjusted.ok(), adjusted.ok() ? "" : qPrintable(adjusted.error().message));
+        const api::LedgerEntry &entry = adjusted.value();
+        QCOMPARE(entry.kind, u"adjustment"_s);
+        QCOMPARE(entry.amount, amount);
+        QCOMPARE(entry.usage, Decimal());
+        QCOMPARE(entry.balanceAfter, engine::BalanceLedger::held(row).plus(amount).value());
+        QCOMPARE(entry.source.route, u"balances.adjust"_s);
+        QVERIFY(!entry.source.eventId);
+        const api::BalanceRow now = balancesOf(u"ann"_s).value(row.id);
+        QCOMPARE(now.remaining, row.remaining.plus(amount).value());
+        QCOMPARE(now.usage, row.usage);
+        QCOMPARE(entries(u"ann"_s).first(), entry);
+        addsUpToEveryBalance(u"ann"_s);
+
+        api::AuditLogRequest audit;
+        audit.resourceType = u"balance"_s;
+        audit.resourceId = row.id;
+        auto logged = await(m_backend->listAuditLog(audit));
+        QVERIFY(logged.ok());
+        QCOMPARE(logged.value().list.size(), 1);
+        const api::AuditEntry &change = logged.value().list.first();
+        QCOMPARE(change.action, u"balance.adjust"_s);
+        const auto amountIn = [](const api::JsonValue &value) {
+            return Decimal::parse(value.value("remaining"_L1).numberText());
+        };
+        QCOMPARE(amountIn(change.before), row.remaining);
+        QCOMPARE(amountIn(change.after), now.remaining);
+        QCOMPARE(change.after.value("reason"_L1).toString(), u"credit note 17 taken back"_s);
+        QCOMPARE(change.after.value("ledger_id"_L1).toString(), entry.id);
+    }
+
+    void adjustmentErrorsSayWhatToFix()
+    {
+        const QString id = balancesOf(u"ann"_s).values().first().id;
+        const Decimal one = Decimal::fromInteger(1);
+        expectError(await(m_backend->adjustBalance({u"b_nobody"_s, one, u"why"_s})), 404,
+                    u"balance_not_found"_s, u"b_nobody"_s);
+        expectError(await(backendFor(m_liveKey)->adjustBalance({id, one, u"why"_s})), 403,
+                    u"insufficient_scopes"_s, u"balances:write"_s);
+        expectError(api::decodeBody<api::BalanceAdjustment>(
+                        R"({"balance_id":"b","amount":0,"reason":"why"})"),
+                    400, u"invalid_inputs"_s, u"amount"_s);
+        expectError(api::decodeBody<api::BalanceAdjustment>(
+                        R"({"balance_id":"b","amount":1,"reason":"   "})"),
+                    400, u"invalid_inputs"_s, u"reason"_s);
+        expectError(api::decodeBody<api::BalanceAdjustment>(R"({"balance_id":"b","amount":1})"),
+                    400, u"invalid_inputs"_s, u"reason"_s);
+        const QByteArray longReason =
+            "{\"balance_id\":\"b\",\"amount\":1,\"reason\":\"" + QByteArray(501, 'x') + "\"}";
+        expectError(api::decodeBody<api::BalanceAdjustment>(longReason), 400, u"invalid_inputs"_s,
+                    u"500"_s);
+        expectError(api::decodeBody<api::BalanceAdjustment>(
+                        R"({"balance_id":"b","amount":"1","reason":"why"})"),
+                    400, u"invalid_inputs"_s, u"amount"_s);
     }
 
     void pagesNewestFirstOneAtATime()

@@ -119,6 +119,10 @@ public:
     {
         return unavailable<api::Page<api::LedgerEntry>>();
     }
+    backend::Reply<api::LedgerEntry> adjustBalance(const api::BalanceAdjustment &) override
+    {
+        return unavailable<api::LedgerEntry>();
+    }
     backend::Reply<api::Page<api::UsageAlertEvent>>
     listUsageAlerts(const api::PageRequest &) override
     {

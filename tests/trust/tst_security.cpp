@@ -93,6 +93,8 @@ const QList<Route> &routes()
         {"/v1/meterdesk/usage_alerts.list", u"balances:read"_s, "{}"},
         {"/v1/meterdesk/audit_log.list", u"balances:read"_s, "{}"},
         {"/v1/meterdesk/ledger.list", u"balances:read"_s, R"({"customer_id":"dora"})"},
+        {"/v1/meterdesk/balances.adjust", u"balances:write"_s,
+         R"({"balance_id":"b_nobody","amount":1,"reason":"test"})"},
         {"/v1/meterdesk/balances.pages", u"balances:read"_s, "{}"},
         {"/v1/meterdesk/track_queue.failed", u"balances:read"_s, "{}"},
         {"/v1/meterdesk/track_queue.retry", u"balances:write"_s, R"({"ids":["tq_1"]})"},

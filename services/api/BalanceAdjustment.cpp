@@ -1,0 +1,34 @@
+#include "services/api/BalanceAdjustment.h"
+
+namespace md::api {
+
+using namespace Qt::StringLiterals;
+
+BalanceAdjustment BalanceAdjustment::read(const JsonReader &reader)
+{
+    reader.object();
+    BalanceAdjustment adjustment;
+    adjustment.balanceId = reader.field("balance_id"_L1).identifier();
+    const JsonReader amount = reader.field("amount"_L1);
+    adjustment.amount = amount.decimal();
+    if (reader.ok() && adjustment.amount.isZero())
+        amount.fail(u"must not be 0: an adjustment changes the balance"_s);
+    const JsonReader reason = reader.field("reason"_L1);
+    adjustment.reason = reason.string().trimmed();
+    if (reader.ok() && adjustment.reason.isEmpty())
+        reason.fail(u"must say why the balance is adjusted"_s);
+    if (reader.ok() && adjustment.reason.size() > MaxReasonLength)
+        reason.fail(u"must be at most %1 characters"_s.arg(MaxReasonLength));
+    return adjustment;
+}
+
+void BalanceAdjustment::write(JsonWriter &writer) const
+{
+    writer.beginObject()
+        .field("balance_id"_L1, balanceId)
+        .field("amount"_L1, amount)
+        .field("reason"_L1, reason)
+        .endObject();
+}
+
+} // namespace md::api
