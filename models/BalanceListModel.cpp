@@ -115,6 +115,22 @@ void BalanceListModel::useWindows(const api::BalancePages &pages)
     Q_EMIT complete();
 }
 
+void BalanceListModel::applyAdjustment(const api::LedgerEntry &entry)
+{
+    const auto changed = [this](qsizetype row) {
+        Q_EMIT dataChanged(index(int(row), 0), index(int(row), ColumnCount - 1));
+    };
+    if (!m_windowed) {
+        if (const qsizetype row = m_rows.addToRemaining(entry.balanceId, entry.amount); row >= 0)
+            changed(row);
+        return;
+    }
+    for (auto page = m_window.begin(); page != m_window.end(); ++page)
+        if (const qsizetype offset = page->addToRemaining(entry.balanceId, entry.amount);
+            offset >= 0)
+            return changed(page.key() * m_request.limit + offset);
+}
+
 std::optional<api::BalanceRow> BalanceListModel::balanceAt(int row) const
 {
     if (!m_windowed)

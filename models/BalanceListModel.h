@@ -51,6 +51,9 @@ public:
     // Replaces the filter and starts again from the first page.
     void setRequest(const api::ListBalancesRequest &request);
     const api::ListBalancesRequest &request() const { return m_request; }
+    // Shows an adjustment written through the detail pane in the row it
+    // changed, if that row is held, without asking again.
+    void applyAdjustment(const api::LedgerEntry &entry);
     void refresh();
 
     // The row, or nullopt while its page is on its way (asked for now).

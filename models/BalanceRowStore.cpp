@@ -64,6 +64,17 @@ void BalanceRowStore::clear()
     m_rollovers.clear();
 }
 
+qsizetype BalanceRowStore::addToRemaining(const QString &id, api::Decimal amount)
+{
+    for (qsizetype i = 0; i < m_rows.size(); ++i)
+        if (m_rows.at(i).id == id) {
+            Row &row = m_rows[i];
+            row.remaining = row.remaining.plus(amount).value_or(row.remaining);
+            return i;
+        }
+    return -1;
+}
+
 api::BalanceRow BalanceRowStore::at(qsizetype index) const
 {
     const Row &compact = m_rows.at(index);

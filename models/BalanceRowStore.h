@@ -19,6 +19,9 @@ public:
     void clear();
     qsizetype size() const { return m_rows.size(); }
     api::BalanceRow at(qsizetype index) const;
+    // Adds `amount` to the remaining of the row `id` (an adjustment written
+    // elsewhere); its index, or -1 when no row has that id.
+    qsizetype addToRemaining(const QString &id, api::Decimal amount);
 
 private:
     struct Row

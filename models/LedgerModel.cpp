@@ -27,6 +27,12 @@ LedgerModel::LedgerModel(backend::BillingBackend *backend, QObject *parent)
     , m_backend(backend)
 {}
 
+void LedgerModel::reload()
+{
+    if (!m_request.customerId.isEmpty())
+        restart();
+}
+
 void LedgerModel::show(const QString &customerId, const QString &featureId,
                        const QString &balanceId)
 {

@@ -32,6 +32,8 @@ public:
     // The ledger of `customerId`'s `featureId` balances, `balanceId` marked;
     // an empty customer clears the table.
     void show(const QString &customerId, const QString &featureId, const QString &balanceId);
+    // The same ledger again from its newest entry (after a change was written).
+    void reload();
     const QString &customerId() const { return m_request.customerId; }
     const QString &markedBalance() const { return m_marked; }
     const api::LedgerEntry &entry(int row) const { return m_rows.at(row); }

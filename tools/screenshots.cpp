@@ -1,6 +1,7 @@
 // Regenerates docs/screenshots: the real console on a demo workspace, each
 // page in a light and a dark palette, grabbed with QWidget::grab().
 // Usage: meterdesk-screenshots OUTPUT_DIR (run by scripts/screenshots.sh).
+#include "models/AmountFormat.h"
 #include "models/AuditLogModel.h"
 #include "models/BalanceFilter.h"
 #include "models/BalanceListModel.h"
@@ -17,6 +18,7 @@
 #include "services/embedded/EngineBackend.h"
 #include "services/engine/DemoWorkspace.h"
 #include "views/AboutDialog.h"
+#include "views/AdjustBalanceDialog.h"
 #include "views/AuditPage.h"
 #include "views/BalanceDetailPane.h"
 #include "views/BalanceLedgerTab.h"
@@ -227,6 +229,15 @@ int main(int argc, char *argv[])
                 balances->table()->selectRow(row);
         idle();
         window.grab().save(out.filePath(u"ledger-%1.png"_s.arg(name)));
+        // Correcting it by hand, reviewed before it is written.
+        views::AdjustBalanceDialog *adjust = detail->ledger()->adjustDialog();
+        adjust->show();
+        adjust->amountEdit()->setText(models::formatAmount(*api::Decimal::parse("-12.5")));
+        adjust->reasonEdit()->setText(u"Credit note 17 was issued twice"_s);
+        adjust->reviewButton()->click();
+        idle();
+        adjust->grab().save(out.filePath(u"adjust-review-%1.png"_s.arg(name)));
+        adjust->reject();
         detail->tabs()->setCurrentIndex(0);
         balances->setFilter({});
         settle([&] {

@@ -91,6 +91,49 @@ eingebettete Engine</translation>
     </message>
 </context>
 <context>
+    <name>AdjustBalanceDialog</name>
+    <message>
+        <source>Adjust balance %1</source>
+        <translation>Guthaben %1 berichtigen</translation>
+    </message>
+    <message>
+        <source>e.g. %1 to add, %2 to take away</source>
+        <translation>z. B. %1 zum Gutschreiben, %2 zum Abziehen</translation>
+    </message>
+    <message>
+        <source>Why: a credit note, a goodwill gesture, a correction…</source>
+        <translation>Warum: eine Gutschrift, Kulanz, eine Korrektur …</translation>
+    </message>
+    <message>
+        <source>Balance:</source>
+        <translation>Guthaben:</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3</source>
+        <translation>%1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>Remaining now:</source>
+        <translation>Jetzt verbleibend:</translation>
+    </message>
+    <message>
+        <source>&amp;Amount:</source>
+        <translation>&amp;Betrag:</translation>
+    </message>
+    <message>
+        <source>&amp;Reason:</source>
+        <translation>&amp;Grund:</translation>
+    </message>
+    <message>
+        <source>The change is written to the balance&apos;s ledger and, with its reason, to the audit log.</source>
+        <translation>Die Änderung wird in das Journal des Guthabens und, mit ihrem Grund, in das Prüfprotokoll geschrieben.</translation>
+    </message>
+    <message>
+        <source>A&amp;djust</source>
+        <translation>Be&amp;richtigen</translation>
+    </message>
+</context>
+<context>
     <name>AuditLogModel</name>
     <message>
         <source>Time</source>
@@ -271,6 +314,49 @@ eingebettete Engine</translation>
             <numerusform>%Ln Protokolleintrag exportiert.</numerusform>
             <numerusform>%Ln Protokolleinträge exportiert.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>BalanceAdjustEdit</name>
+    <message>
+        <source>This balance is unlimited: it has no amount to adjust.</source>
+        <translation>Dieses Guthaben ist unbegrenzt: Es hat keinen Betrag, der sich berichtigen ließe.</translation>
+    </message>
+    <message>
+        <source>Amount: enter what to add, or a negative amount to take away.</source>
+        <translation>Betrag: Geben Sie ein, was gutgeschrieben werden soll, oder einen negativen Betrag zum Abziehen.</translation>
+    </message>
+    <message>
+        <source>Amount: &quot;%1&quot; is not an amount; write it like %2, without thousands separators, at most 9 decimals.</source>
+        <translation>Betrag: „%1“ ist kein Betrag; schreiben Sie ihn wie %2, ohne Tausendertrennzeichen, mit höchstens 9 Nachkommastellen.</translation>
+    </message>
+    <message>
+        <source>Amount: 0 would not change the balance.</source>
+        <translation>Betrag: 0 würde das Guthaben nicht ändern.</translation>
+    </message>
+    <message>
+        <source>Reason: say why the balance is adjusted; it goes to the audit log.</source>
+        <translation>Grund: Sagen Sie, warum das Guthaben berichtigt wird; er kommt ins Prüfprotokoll.</translation>
+    </message>
+    <message>
+        <source>Reason: at most %1 characters.</source>
+        <translation>Grund: höchstens %1 Zeichen.</translation>
+    </message>
+    <message>
+        <source>Amount: too large.</source>
+        <translation>Betrag: zu groß.</translation>
+    </message>
+    <message>
+        <source>Remaining</source>
+        <translation>Verbleibend</translation>
+    </message>
+    <message>
+        <source>Adjustment</source>
+        <translation>Berichtigung</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
     </message>
 </context>
 <context>
@@ -654,6 +740,14 @@ eingebettete Engine</translation>
     <message>
         <source>Saving the ledger…</source>
         <translation>Journal wird gespeichert …</translation>
+    </message>
+    <message>
+        <source>Adjust &amp;balance…</source>
+        <translation>Guthaben be&amp;richtigen …</translation>
+    </message>
+    <message>
+        <source>Correct this balance by hand, with the reason, for the audit log</source>
+        <translation>Dieses Guthaben von Hand berichtigen, mit Grund, für das Prüfprotokoll</translation>
     </message>
 </context>
 <context>

@@ -40,6 +40,7 @@ BalanceDetailPane::BalanceDetailPane(backend::BillingBackend *backend, QWidget *
     , m_tabs(new QTabWidget(this))
     , m_ledger(new BalanceLedgerTab(backend, m_tabs))
 {
+    connect(m_ledger, &BalanceLedgerTab::adjusted, this, &BalanceDetailPane::adjusted);
     m_text->setObjectName(u"balanceDetail"_s);
     m_text->setPlaceholderText(tr(
         "Select a balance to see its plan, grants, price, reset, rollovers and billing controls."));

@@ -7,6 +7,7 @@
 
 #include "models/ControlsSource.h"
 #include "services/api/Balance.h"
+#include "services/api/Ledger.h"
 
 #include <QWidget>
 
@@ -35,6 +36,10 @@ public:
     QString text() const;
     QTabWidget *tabs() const { return m_tabs; }
     BalanceLedgerTab *ledger() const { return m_ledger; }
+
+Q_SIGNALS:
+    // The balance shown was adjusted by hand (the Ledger tab).
+    void adjusted(const md::api::LedgerEntry &entry);
 
 private:
     void render();

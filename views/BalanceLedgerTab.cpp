@@ -2,6 +2,7 @@
 
 #include "models/LedgerModel.h"
 #include "models/PagedCsvExport.h"
+#include "views/AdjustBalanceDialog.h"
 
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -26,6 +27,8 @@ BalanceLedgerTab::BalanceLedgerTab(backend::BillingBackend *backend, QWidget *pa
     , m_state(new QLabel(this))
     , m_table(new QTableView(this))
     , m_export(new QPushButton(tr("Save ledger a&s CSV…"), this))
+    , m_adjust(new QPushButton(tr("Adjust &balance…"), this))
+    , m_backend(backend)
 {
     m_table->setObjectName(u"ledgerTable"_s);
     m_table->setModel(m_model);
@@ -37,8 +40,11 @@ BalanceLedgerTab::BalanceLedgerTab(backend::BillingBackend *backend, QWidget *pa
     m_state->setWordWrap(true);
     m_export->setObjectName(u"exportLedger"_s);
     m_export->setToolTip(tr("Every entry of this ledger, as CSV with exact amounts"));
+    m_adjust->setObjectName(u"adjustBalance"_s);
+    m_adjust->setToolTip(tr("Correct this balance by hand, with the reason, for the audit log"));
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_state, 1);
+    buttons->addWidget(m_adjust);
     buttons->addWidget(m_export);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -46,6 +52,10 @@ BalanceLedgerTab::BalanceLedgerTab(backend::BillingBackend *backend, QWidget *pa
     layout->addLayout(buttons);
 
     connect(m_export, &QPushButton::clicked, this, &BalanceLedgerTab::chooseExport);
+    connect(m_adjust, &QPushButton::clicked, this, [this] {
+        if (AdjustBalanceDialog *dialog = adjustDialog())
+            dialog->open();
+    });
     connect(m_model, &LedgerModel::loadingChanged, this, &BalanceLedgerTab::updateState);
     connect(m_model, &LedgerModel::failed, this, &BalanceLedgerTab::updateState);
     connect(m_model, &QAbstractItemModel::modelReset, this, &BalanceLedgerTab::updateState);
@@ -91,6 +101,7 @@ void BalanceLedgerTab::load()
 void BalanceLedgerTab::updateState()
 {
     m_export->setEnabled(m_row.has_value());
+    m_adjust->setEnabled(m_row && !m_row->unlimited);
     if (!m_row) {
         m_state->setText(tr("Select a balance to see how it came to hold what it holds."));
         return;
@@ -118,6 +129,19 @@ void BalanceLedgerTab::chooseExport()
         return;
     if (auto started = exportTo(path); !started)
         QMessageBox::warning(this, tr("Export failed"), started.error().message);
+}
+
+AdjustBalanceDialog *BalanceLedgerTab::adjustDialog()
+{
+    if (!m_row)
+        return nullptr;
+    auto *dialog = new AdjustBalanceDialog(m_backend, *m_row, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &AdjustBalanceDialog::adjusted, this, [this](const api::LedgerEntry &entry) {
+        m_model->reload(); // the new entry first
+        Q_EMIT adjusted(entry);
+    });
+    return dialog;
 }
 
 api::Result<api::Done> BalanceLedgerTab::exportTo(const QString &path)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "services/api/Balance.h"
+#include "services/api/Ledger.h"
 #include "services/api/Result.h"
 
 #include <QWidget>
@@ -25,6 +26,8 @@ class PagedCsvExport;
 
 namespace md::views {
 
+class AdjustBalanceDialog;
+
 class BalanceLedgerTab final : public QWidget
 {
     Q_OBJECT
@@ -38,9 +41,13 @@ public:
     QTableView *table() const { return m_table; }
     // Fetches every entry of the ledger shown, then writes them to `path`.
     api::Result<api::Done> exportTo(const QString &path);
+    // "Adjust balance…": the form for the balance shown, not yet opened.
+    AdjustBalanceDialog *adjustDialog();
 
 Q_SIGNALS:
     void exported(int entries);
+    // A manual adjustment of the balance shown was written.
+    void adjusted(const md::api::LedgerEntry &entry);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -55,6 +62,8 @@ private:
     QLabel *m_state;
     QTableView *m_table;
     QPushButton *m_export;
+    QPushButton *m_adjust;
+    backend::BillingBackend *m_backend;
     std::optional<api::BalanceRow> m_row;
 };
 

@@ -88,6 +88,12 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     connect(m_model, &models::BalanceListModel::failed, this, &BalancesPage::updateState);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &BalancesPage::updateState);
     connect(m_model, &QAbstractItemModel::modelReset, this, &BalancesPage::updateState);
+    // A hand adjustment shows in its row at once (and so in the detail) and
+    // in the totals, asked again.
+    connect(m_detail, &BalanceDetailPane::adjusted, this, [this](const api::LedgerEntry &entry) {
+        m_model->applyAdjustment(entry);
+        m_totals->reload();
+    });
     connect(m_totals, &models::BalanceTotalsModel::loadingChanged, this,
             &BalancesPage::updateState);
     // Size columns to the first page only: later pages must not make them jump.

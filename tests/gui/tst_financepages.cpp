@@ -8,6 +8,7 @@
 #include "services/engine/BalanceLedger.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
+#include "views/AdjustBalanceDialog.h"
 #include "views/AuditPage.h"
 #include "views/BalanceDetailPane.h"
 #include "views/BalanceLedgerTab.h"
@@ -15,7 +16,9 @@
 
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -153,6 +156,54 @@ private Q_SLOTS:
         QFile file(dir.filePath(u"ledger.csv"_s));
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll().count("\r\n"), ledger->model()->rowCount() + 1);
+    }
+
+    // Finance corrects a balance by hand: the form says what is wrong as it
+    // is typed, shows the change for review, and once it is saved the
+    // ledger, the table's row and the detail show it.
+    void aBalanceIsAdjustedByHand()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.resize(1000, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowActive(&page));
+        page.refresh();
+        QTRY_VERIFY(page.model()->rowCount() > 0 && page.model()->isLoaded(0));
+        int row = 0;
+        while (page.model()->isLoaded(row) && page.model()->balance(row).unlimited)
+            ++row;
+        QVERIFY(page.model()->isLoaded(row));
+        page.table()->selectRow(row);
+        const api::BalanceRow before = page.model()->balance(row);
+        auto *ledger = page.detail()->ledger();
+        page.detail()->tabs()->setCurrentWidget(ledger);
+        QVERIFY(ledger->findChild<QPushButton *>(u"adjustBalance"_s)->isEnabled());
+
+        QPointer<views::AdjustBalanceDialog> dialog = ledger->adjustDialog();
+        dialog->show();
+        QVERIFY(!dialog->reviewButton()->isEnabled()); // nothing typed yet
+        QTest::keyClicks(dialog->amountEdit(), u"0"_s);
+        QVERIFY(dialog->problemLabel()->text().contains(u"0 would not change"_s));
+        QVERIFY(!dialog->reviewButton()->isEnabled());
+        dialog->amountEdit()->setText(u"-1.5"_s);
+        QVERIFY(dialog->problemLabel()->text().contains(u"Reason"_s));
+        QTest::keyClicks(dialog->reasonEdit(), u"goodwill, ticket 4411"_s);
+        QVERIFY2(dialog->reviewButton()->isEnabled(), qPrintable(dialog->problemLabel()->text()));
+        dialog->reviewButton()->click();
+        QVERIFY(dialog->isReviewing());
+        QSignalSpy adjusted(ledger, &views::BalanceLedgerTab::adjusted);
+        dialog->saveButton()->click();
+        QVERIFY(adjusted.wait(10000));
+        QTRY_VERIFY(!dialog); // closed and gone
+
+        const api::Decimal after = before.remaining.plus(*api::Decimal::parse("-1.5")).value();
+        QCOMPARE(page.model()->balance(row).remaining, after);
+        QVERIFY(page.detail()->text().contains(models::formatAmount(after)));
+        QTRY_VERIFY(ledger->model()->rowCount() > 0 && !ledger->model()->isLoading());
+        const api::LedgerEntry &newest = ledger->model()->entry(0);
+        QCOMPARE(newest.kind, u"adjustment"_s);
+        QCOMPARE(newest.balanceId, before.id);
+        QCOMPARE(newest, adjusted.first().first().value<api::LedgerEntry>());
     }
 
     void cleanupTestCase()

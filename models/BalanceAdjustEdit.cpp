@@ -1,0 +1,75 @@
+#include "models/BalanceAdjustEdit.h"
+
+#include "models/AmountFormat.h"
+
+namespace md::models {
+
+using namespace Qt::StringLiterals;
+
+std::optional<api::Decimal> BalanceAdjustEdit::amountFrom(const QString &text,
+                                                          const QLocale &locale)
+{
+    QString plain = text.trimmed();
+    const QString point = locale.decimalPoint();
+    if (point != u"."_s) {
+        if (plain.contains(point) && plain.contains(u'.'))
+            return std::nullopt;
+        plain.replace(point, u"."_s);
+    }
+    plain.replace(locale.negativeSign(), u"-"_s);
+    if (plain.startsWith(u'+'))
+        plain.remove(0, 1);
+    return api::Decimal::parse(plain);
+}
+
+api::Result<api::BalanceAdjustment> BalanceAdjustEdit::request(const api::BalanceRow &row,
+                                                               const QString &amountText,
+                                                               const QString &reason,
+                                                               const QLocale &locale)
+{
+    if (row.unlimited)
+        return api::ApiError::invalidInputs(
+            {}, tr("This balance is unlimited: it has no amount to adjust."));
+    const auto amount = amountFrom(amountText, locale);
+    if (amountText.trimmed().isEmpty())
+        return api::ApiError::invalidInputs(
+            {}, tr("Amount: enter what to add, or a negative amount to take away."));
+    if (!amount)
+        return api::ApiError::invalidInputs(
+            {},
+            tr("Amount: \"%1\" is not an amount; write it like %2, without "
+               "thousands separators, at most 9 decimals.")
+                .arg(amountText.trimmed(), formatAmount(*api::Decimal::parse("-12.5"), locale)));
+    if (amount->isZero())
+        return api::ApiError::invalidInputs({}, tr("Amount: 0 would not change the balance."));
+    const QString why = reason.trimmed();
+    if (why.isEmpty())
+        return api::ApiError::invalidInputs(
+            {}, tr("Reason: say why the balance is adjusted; it goes to the audit log."));
+    if (why.size() > api::BalanceAdjustment::MaxReasonLength)
+        return api::ApiError::invalidInputs(
+            {}, tr("Reason: at most %1 characters.").arg(api::BalanceAdjustment::MaxReasonLength));
+    if (!row.remaining.plus(*amount))
+        return api::ApiError::invalidInputs({}, tr("Amount: too large."));
+    return api::BalanceAdjustment{row.id, *amount, why};
+}
+
+backend::Reply<api::LedgerEntry> BalanceAdjustEdit::submit(backend::BillingBackend *backend,
+                                                           const api::BalanceAdjustment &request)
+{
+    return backend->adjustBalance(request);
+}
+
+QList<FieldChange> BalanceAdjustEdit::changes(const api::BalanceRow &row,
+                                              const api::BalanceAdjustment &request,
+                                              const QLocale &locale)
+{
+    const api::Decimal after = row.remaining.plus(request.amount).value_or(row.remaining);
+    return {
+        {tr("Remaining"), formatAmount(row.remaining, locale), formatAmount(after, locale)},
+        {tr("Adjustment"), QString(),
+         (request.amount.isNegative() ? QString() : u"+"_s) + formatAmount(request.amount, locale)},
+        {tr("Reason"), QString(), request.reason}};
+}
+
+} // namespace md::models
