@@ -33,6 +33,18 @@ namespace {
 
 const QString Key = u"sk_test_gui00000000000000000000000000000"_s;
 
+// The page shown, active, with its first rows loaded.
+bool showWithRows(views::BalancesPage &page)
+{
+    page.resize(1000, 800);
+    page.show();
+    if (!QTest::qWaitForWindowActive(&page))
+        return false;
+    page.refresh();
+    return QTest::qWaitFor(
+        [&] { return page.model()->rowCount() > 0 && page.model()->isLoaded(0); });
+}
+
 } // namespace
 
 class TestFinancePages final : public QObject
@@ -59,10 +71,7 @@ private Q_SLOTS:
     void balanceDetailReadsAndShowsJsonOnDemand()
     {
         views::BalancesPage page(m_backend.get());
-        page.resize(1000, 800);
-        page.show();
-        page.refresh();
-        QTRY_VERIFY(page.model()->rowCount() > 0 && page.model()->isLoaded(0));
+        QVERIFY(showWithRows(page));
         page.table()->selectRow(0);
         const api::BalanceRow row = page.model()->balance(0);
         auto *detail = page.detail();
@@ -119,11 +128,7 @@ private Q_SLOTS:
     void ledgerTabExplainsTheBalance()
     {
         views::BalancesPage page(m_backend.get());
-        page.resize(1000, 800);
-        page.show();
-        QVERIFY(QTest::qWaitForWindowActive(&page));
-        page.refresh();
-        QTRY_VERIFY(page.model()->rowCount() > 0 && page.model()->isLoaded(0));
+        QVERIFY(showWithRows(page));
         page.table()->selectRow(0);
         const api::BalanceRow row = page.model()->balance(0);
         auto *tabs = page.detail()->tabs();
@@ -164,11 +169,7 @@ private Q_SLOTS:
     void aBalanceIsAdjustedByHand()
     {
         views::BalancesPage page(m_backend.get());
-        page.resize(1000, 800);
-        page.show();
-        QVERIFY(QTest::qWaitForWindowActive(&page));
-        page.refresh();
-        QTRY_VERIFY(page.model()->rowCount() > 0 && page.model()->isLoaded(0));
+        QVERIFY(showWithRows(page));
         int row = 0;
         while (page.model()->isLoaded(row) && page.model()->balance(row).unlimited)
             ++row;

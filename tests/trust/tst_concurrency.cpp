@@ -2,7 +2,8 @@
 // a third of the calls through the async queue, against two meterdesk-server
 // processes on one PostgreSQL database, or one server on SQLite. Every call
 // must succeed (no 500, no deadlock: a call unanswered for 30 s fails) and the
-// final balances must equal the expected sums exactly.
+// final balances must equal the expected sums exactly. Hand adjustments of
+// one balance, made while calls draw on it, are kept as well.
 #include "services/api/Decimal.h"
 #include "services/engine/Database.h"
 #include "services/engine/Engine.h"
@@ -57,6 +58,23 @@ class TestConcurrency final : public QObject
         return byCustomer;
     }
 
+    // SQLite has one writer, so a second process only adds lock waits;
+    // PostgreSQL is where several servers share one workspace. None: one
+    // did not start (the reason is logged).
+    std::vector<std::unique_ptr<test::ServerProcess>> startServers()
+    {
+        std::vector<std::unique_ptr<test::ServerProcess>> processes;
+        for (int s = 0; s < (test::TestDatabase::usesPostgres() ? 2 : 1); ++s) {
+            processes.push_back(std::make_unique<test::ServerProcess>());
+            const QString problem = processes.back()->start(m_database.location(), ServerArguments);
+            if (!problem.isEmpty()) {
+                qWarning("%s", qPrintable(problem));
+                return {};
+            }
+        }
+        return processes;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -67,15 +85,9 @@ private Q_SLOTS:
 
     void sixteenClientsChargeExactly()
     {
-        // SQLite has one writer, so a second process only adds lock waits;
-        // PostgreSQL is where several servers share one workspace.
-        const int servers = test::TestDatabase::usesPostgres() ? 2 : 1;
-        std::vector<std::unique_ptr<test::ServerProcess>> processes;
-        for (int s = 0; s < servers; ++s) {
-            processes.push_back(std::make_unique<test::ServerProcess>());
-            const QString problem = processes.back()->start(m_database.location(), ServerArguments);
-            QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        }
+        auto processes = startServers();
+        QVERIFY(!processes.empty());
+        const int servers = int(processes.size());
 
         std::mutex mutex;
         QHash<int, int> statuses;             // HTTP status → calls
@@ -137,6 +149,80 @@ private Q_SLOTS:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
         QCOMPARE(audit.trackKeys().applied.size(), Clients * CallsPerClient);
         QCOMPARE(audit.trackKeys().failed, 0);
+    }
+
+    // Hand adjustments and calls on one balance at once, through every
+    // server: neither is lost (on PostgreSQL both take the customer's lock
+    // before reading the balance).
+    void adjustmentsAndCallsKeepEachOther()
+    {
+        auto processes = startServers();
+        QVERIFY(!processes.empty());
+        const QString customer = u"c0"_s;
+        const api::Decimal before = remaining().value(customer);
+        QByteArray balanceId;
+        {
+            engine::Database database(m_database.location());
+            auto rows = engine::queryRows(database.connection().value(),
+                                          u"SELECT b.id FROM balances b JOIN customers c"
+                                          " ON c.pk = b.customer_pk WHERE c.id = ?"_s,
+                                          {customer});
+            QVERIFY(rows && rows.value().size() == 1);
+            balanceId = rows.value().first().first().toString().toUtf8();
+        }
+        std::mutex mutex;
+        qint64 charged = 0;
+        qint64 added = 0;
+        QStringList failures;
+        const auto note = [&](const test::HttpClient::Response &response, const char *what) {
+            failures << u"%1: %2 %3"_s.arg(QString::fromLatin1(what))
+                            .arg(response.status)
+                            .arg(QString::fromUtf8(response.body + response.error));
+        };
+        std::vector<std::thread> threads;
+        for (int c = 0; c < 4; ++c)
+            threads.emplace_back([&, c] {
+                test::HttpClient client(processes.at(size_t(c) % processes.size())->url(),
+                                        test::TrustKey.toLatin1(), 30000);
+                for (int i = 0; i < 40; ++i) {
+                    const int credits = 1 + (c + i) % 9;
+                    const auto response = client.post("/v1/balances.track_tokens",
+                                                      test::trackBody(customer, credits, false));
+                    const std::lock_guard lock(mutex);
+                    if (response.status == 200)
+                        charged += credits;
+                    else
+                        note(response, "track");
+                }
+            });
+        threads.emplace_back([&] {
+            test::HttpClient client(processes.back()->url(), test::TrustKey.toLatin1(), 30000);
+            for (int i = 0; i < 40; ++i) {
+                const auto response =
+                    client.post("/v1/meterdesk/balances.adjust",
+                                R"({"balance_id":")" + balanceId +
+                                    R"(","amount":3,"reason":"goodwill, concurrently"})");
+                const std::lock_guard lock(mutex);
+                if (response.status == 200)
+                    added += 3;
+                else
+                    note(response, "adjust");
+            }
+        });
+        for (std::thread &thread : threads)
+            thread.join();
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 5).join(u"; "_s)));
+        for (auto &process : processes)
+            QCOMPARE(process->stop(), 0);
+        QCOMPARE(added, 120);
+        QCOMPARE(remaining().value(customer), before.minus(api::Decimal::fromInteger(charged))
+                                                  .value()
+                                                  .plus(api::Decimal::fromInteger(added))
+                                                  .value());
+        engine::Database database(m_database.location());
+        const test::LedgerAudit audit(database.connection().value());
+        const QStringList problems = audit.trialBalance();
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
     }
 };
 
