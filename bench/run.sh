@@ -18,6 +18,10 @@ echo "== the console on the same workspace"
 "$build/bench/bench_console" --server "$build/app/meterdesk-server"
 
 echo
+echo "== the Excel export of a million rows (docs/export.md)"
+"$build/bench/bench_export"
+
+echo
 echo "== balances.list over loopback HTTP"
 "$build/bench/bench_http" --server "$build/app/meterdesk-server"
 

@@ -1,11 +1,13 @@
 #include "models/BalanceExport.h"
 
 #include "models/BalanceTotalsModel.h"
+#include "models/BalanceWorkbook.h"
 #include "models/CsvText.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace md::models {
 
@@ -66,23 +68,24 @@ QString BalanceExport::totalsPath(const QString &path)
     return file.dir().filePath(file.completeBaseName() + u"-totals."_s + suffix);
 }
 
+bool BalanceExport::isWorkbook(const QString &path)
+{
+    return path.endsWith(u".xlsx"_s, Qt::CaseInsensitive);
+}
+
 api::Result<api::Done> BalanceExport::start(const api::ListBalancesRequest &request,
                                             const QString &path, api::TotalsGroupBy groupBy)
 {
-    if (m_file)
+    if (isRunning())
         return api::ApiError::local(u"export_running"_s, tr("An export is already running."));
-    auto file = std::make_unique<QSaveFile>(path);
-    if (!file->open(QIODevice::WriteOnly))
-        return api::ApiError::local(u"file_unwritable"_s,
-                                    tr("Cannot write %1: %2").arg(path, file->errorString()));
-    auto totals = std::make_unique<QSaveFile>(totalsPath(path));
-    if (!totals->open(QIODevice::WriteOnly))
-        return api::ApiError::local(
-            u"file_unwritable"_s,
-            tr("Cannot write %1: %2").arg(totals->fileName(), totals->errorString()));
-    file->write(csvHeader().toUtf8());
-    m_file = std::move(file);
-    m_totalsFile = std::move(totals);
+    if (isWorkbook(path)) {
+        auto book = BalanceWorkbook::create(path);
+        if (!book)
+            return book.error();
+        m_book = std::move(book.value());
+    } else if (auto opened = openCsv(path); !opened) {
+        return opened;
+    }
     m_totalsProblem.clear();
     m_request = request;
     m_request.limit = api::ListBalancesRequest::MaxLimit;
@@ -96,6 +99,23 @@ api::Result<api::Done> BalanceExport::start(const api::ListBalancesRequest &requ
     return api::Done{};
 }
 
+api::Result<api::Done> BalanceExport::openCsv(const QString &path)
+{
+    auto file = std::make_unique<QSaveFile>(path);
+    if (!file->open(QIODevice::WriteOnly))
+        return api::ApiError::local(u"file_unwritable"_s,
+                                    tr("Cannot write %1: %2").arg(path, file->errorString()));
+    auto totals = std::make_unique<QSaveFile>(totalsPath(path));
+    if (!totals->open(QIODevice::WriteOnly))
+        return api::ApiError::local(
+            u"file_unwritable"_s,
+            tr("Cannot write %1: %2").arg(totals->fileName(), totals->errorString()));
+    file->write(csvHeader().toUtf8());
+    m_file = std::move(file);
+    m_totalsFile = std::move(totals);
+    return api::Done{};
+}
+
 void BalanceExport::requestTotals(api::TotalsGroupBy groupBy)
 {
     api::BalanceTotalsRequest request;
@@ -103,14 +123,18 @@ void BalanceExport::requestTotals(api::TotalsGroupBy groupBy)
     request.groupBy = groupBy;
     m_backend->balanceTotals(request).then(
         this, [this, groupBy](const api::Result<api::BalanceTotals> &totals) {
-            if (!m_file)
+            if (!isRunning())
                 return;
             // The rows are still worth having without their totals.
             if (totals) {
-                m_totalsFile->write(BalanceTotalsModel::csv(totals.value(), groupBy).toUtf8());
+                if (m_book)
+                    m_book->writeTotals(totals.value(), groupBy);
+                else
+                    m_totalsFile->write(BalanceTotalsModel::csv(totals.value(), groupBy).toUtf8());
                 m_expected = totals.value().total.balances;
             } else {
-                m_totalsFile->cancelWriting();
+                if (m_totalsFile)
+                    m_totalsFile->cancelWriting();
                 m_totalsFile.reset();
                 m_totalsProblem = totals.error().message;
             }
@@ -132,13 +156,14 @@ void BalanceExport::stop()
         m_totalsFile->cancelWriting();
     m_file.reset();
     m_totalsFile.reset();
+    m_book.reset(); // abandoned: nothing is left behind
 }
 
 void BalanceExport::requestPage()
 {
     m_backend->listBalances(m_request).then(
         this, [this](const api::Result<api::ListBalancesResponse> &page) {
-            if (!m_file)
+            if (!isRunning())
                 return;
             if (m_cancelRequested) {
                 stop();
@@ -151,10 +176,14 @@ void BalanceExport::requestPage()
                                   .arg(page.error().message));
                 return;
             }
-            QString text;
-            for (const api::BalanceRow &row : page.value().list)
-                text += csvLine(row);
-            m_file->write(text.toUtf8());
+            if (m_book) {
+                m_book->writeRows(page.value().list);
+            } else {
+                QString text;
+                for (const api::BalanceRow &row : page.value().list)
+                    text += csvLine(row);
+                m_file->write(text.toUtf8());
+            }
             m_rows += page.value().list.size();
             Q_EMIT progress(m_rows, m_expected);
             if (page.value().hasMore) {
@@ -163,18 +192,37 @@ void BalanceExport::requestPage()
                 QMetaObject::invokeMethod(this, &BalanceExport::requestPage, Qt::QueuedConnection);
                 return;
             }
-            if (!m_file->commit()) {
-                const QString message = tr("Cannot save the export: %1").arg(m_file->errorString());
-                stop();
-                Q_EMIT failed(message);
-                return;
-            }
-            if (m_totalsFile && !m_totalsFile->commit())
-                m_totalsProblem = m_totalsFile->errorString();
-            m_file.reset();
-            m_totalsFile.reset();
-            Q_EMIT finished(m_rows, m_totalsProblem);
+            complete();
         });
+}
+
+void BalanceExport::complete()
+{
+    if (m_book) {
+        // Zipping a workbook takes seconds for a million rows: not on this thread.
+        Q_EMIT saving();
+        QtConcurrent::run([book = m_book] {
+            return book->save();
+        }).then(this, [this](const api::Result<api::Done> &saved) {
+            m_book.reset();
+            if (!saved)
+                Q_EMIT failed(saved.error().message);
+            else
+                Q_EMIT finished(m_rows, m_totalsProblem);
+        });
+        return;
+    }
+    if (!m_file->commit()) {
+        const QString message = tr("Cannot save the export: %1").arg(m_file->errorString());
+        stop();
+        Q_EMIT failed(message);
+        return;
+    }
+    if (m_totalsFile && !m_totalsFile->commit())
+        m_totalsProblem = m_totalsFile->errorString();
+    m_file.reset();
+    m_totalsFile.reset();
+    Q_EMIT finished(m_rows, m_totalsProblem);
 }
 
 } // namespace md::models

@@ -1,9 +1,10 @@
 // Writes the whole filtered result of balances.list (every page, not only the
-// rows a view has loaded) to a CSV file in the background, page by page, and
-// the filter's totals, grouped as the console shows them, beside it
-// ("balances.csv" and "balances-totals.csv"). The totals come first, so the
-// progress knows how many rows to expect. The files appear only when
-// complete (QSaveFile); Cancel leaves nothing.
+// rows a view has loaded) in the background, page by page, with the filter's
+// totals grouped as the console shows them: to CSV, the totals beside it
+// ("balances.csv" and "balances-totals.csv"), or to an Excel workbook with
+// the totals on its second sheet (a path ending in ".xlsx", BalanceWorkbook).
+// The totals come first, so the progress knows how many rows to expect. The
+// files appear only when complete; Cancel leaves nothing.
 #pragma once
 
 #include "services/api/BalanceTotals.h"
@@ -16,6 +17,8 @@
 #include <memory>
 
 namespace md::models {
+
+class BalanceWorkbook;
 
 class BalanceExport final : public QObject
 {
@@ -30,7 +33,8 @@ public:
     api::Result<api::Done> start(const api::ListBalancesRequest &request, const QString &path,
                                  api::TotalsGroupBy groupBy = api::TotalsGroupBy::Feature);
     void cancel();
-    bool isRunning() const { return m_file != nullptr; }
+    bool isRunning() const { return m_file || m_book; }
+    static bool isWorkbook(const QString &path);
 
     static QString csvHeader();
     static QString csvLine(const api::BalanceRow &row);
@@ -44,16 +48,22 @@ Q_SIGNALS:
     void finished(qint64 rows, const QString &totalsProblem);
     void failed(const QString &message);
     void canceled();
+    // Every row is written; a workbook is being compressed (seconds for a
+    // million rows), which cannot be canceled.
+    void saving();
 
 private:
+    api::Result<api::Done> openCsv(const QString &path);
     void requestTotals(api::TotalsGroupBy groupBy);
     void requestPage();
     void stop();
+    void complete();
 
     backend::BillingBackend *m_backend;
     api::ListBalancesRequest m_request;
     std::unique_ptr<QSaveFile> m_file;
     std::unique_ptr<QSaveFile> m_totalsFile;
+    std::shared_ptr<BalanceWorkbook> m_book; // shared with the thread that saves it
     QString m_totalsProblem;
     qint64 m_rows = 0;
     qint64 m_expected = -1;

@@ -10,6 +10,8 @@ set -euo pipefail
 # rapidjson-dev reads and writes the wire's JSON with exact numbers;
 # nlohmann-json3-dev and libsimdjson-dev are only for bench_json, the
 # comparison that chose it (docs/json.md).
+# libxlsxwriter-dev writes the Excel exports; unzip lets their test read
+# the sheets back (docs/export.md).
 # chromium renders the billing portal page in its test;
 # openssl makes the certificate chain of the HTTPS test; desktop-file-utils
 # and appstream validate what the Debian package installs.
@@ -25,6 +27,7 @@ PACKAGES=(
   rapidjson-dev nlohmann-json3-dev libsimdjson-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
   libqt6sql6-sqlite libqt6sql6-psql libqt6svg6 libsqlite3-dev
+  libxlsxwriter-dev unzip
   qtkeychain-qt6-dev
   postgresql
   xvfb xauth

@@ -973,6 +973,41 @@ eingebettete Engine</translation>
     </message>
 </context>
 <context>
+    <name>BalanceWorkbook</name>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>Balances</source>
+        <translation>Guthaben</translation>
+    </message>
+    <message>
+        <source>Totals</source>
+        <translation>Summen</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keiner)</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>gesamt</translation>
+    </message>
+    <message>
+        <source>Cannot save %1: %2</source>
+        <translation>%1 kann nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot save %1</source>
+        <translation>%1 kann nicht gespeichert werden</translation>
+    </message>
+</context>
+<context>
     <name>BalancesPage</name>
     <message>
         <source>&amp;Retry</source>
@@ -1092,6 +1127,14 @@ Es wurde keine Datei geschrieben.</translation>
             <numerusform>%L1 von %Ln Zeile geladen, weitere beim Blättern</numerusform>
             <numerusform>%L1 von %Ln Zeilen geladen, weitere beim Blättern</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Compressing the workbook…</source>
+        <translation>Die Arbeitsmappe wird komprimiert …</translation>
+    </message>
+    <message>
+        <source>Excel workbooks (*.xlsx)</source>
+        <translation>Excel-Arbeitsmappen (*.xlsx)</translation>
     </message>
 </context>
 <context>

@@ -9,7 +9,9 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -144,6 +146,10 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
                              int(rows))
                               .arg(totalsProblem));
             });
+    connect(m_export, &models::BalanceExport::saving, this, [this] {
+        m_exportLabel->setText(tr("Compressing the workbook…"));
+        m_exportProgress->setRange(0, 0);
+    });
     connect(m_export, &models::BalanceExport::canceled, this, [this] {
         m_exportBar->hide();
         Q_EMIT statusMessage(tr("Export canceled; no file was written."));
@@ -225,10 +231,17 @@ void BalancesPage::focusFilter()
 
 void BalancesPage::chooseExport()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export balances"),
-                                                      tr("balances.csv"), tr("CSV files (*.csv)"));
+    const QString csv = tr("CSV files (*.csv)");
+    const QString workbook = tr("Excel workbooks (*.xlsx)");
+    QString chosen;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export balances"), tr("balances.csv"),
+                                                csv + QStringLiteral(";;") + workbook, &chosen);
     if (path.isEmpty())
         return;
+    if (chosen == workbook && !models::BalanceExport::isWorkbook(path)) {
+        const QFileInfo file(path);
+        path = file.dir().filePath(file.completeBaseName() + QStringLiteral(".xlsx"));
+    }
     if (auto started = exportTo(path); !started)
         QMessageBox::warning(this, tr("Export failed"), started.error().message);
 }

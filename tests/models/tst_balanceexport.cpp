@@ -1,9 +1,12 @@
-// CSV export of a whole filtered result: every page, exact amounts, the
-// filter's totals beside it, nothing left behind on Cancel or on failure.
+// Export of a whole filtered result, to CSV or to an Excel workbook: every
+// page, exact amounts, the filter's totals beside it (or on the workbook's
+// second sheet), nothing left behind on Cancel or on failure.
 #include "models/BalanceExport.h"
 #include "tests/models/SmallBackend.h"
+#include "tests/models/XlsxSheets.h"
 #include "tests/support/StubBackend.h"
 
+#include <QDir>
 #include <QSignalSpy>
 
 using namespace md;
@@ -81,6 +84,46 @@ private Q_SLOTS:
                  qPrintable(sums.join(u'|')));
         QCOMPARE(sums.last().section(u',', 0, 3), u"total,,7,2"_s);
         QVERIFY(finished.first().at(1).toString().isEmpty());
+    }
+
+    void writesAWorkbook()
+    {
+        models::BalanceExport exporter(m_backend.get());
+        QSignalSpy finished(&exporter, &models::BalanceExport::finished);
+        api::ListBalancesRequest request;
+        request.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
+        const QString path = m_dir.filePath(u"all.xlsx"_s);
+        QVERIFY(models::BalanceExport::isWorkbook(path));
+        QVERIFY(exporter.start(request, path));
+        QVERIFY(exporter.isRunning());
+        QVERIFY(finished.wait(10000));
+        QVERIFY(!exporter.isRunning());
+        QCOMPARE(finished.first().first().toLongLong(), 7);
+        QVERIFY(
+            !QFile::exists(models::BalanceExport::totalsPath(path))); // the second sheet instead
+        const QString rows = test::xlsxPart(path, u"xl/worksheets/sheet1.xml"_s);
+        QCOMPARE(rows.count(u"<row "_s), 8);
+        QVERIFY(rows.contains(u"b_ann_pro"_s));
+        const QString totals = test::xlsxPart(path, u"xl/worksheets/sheet2.xml"_s);
+        QVERIFY(totals.contains(u">api_calls<"_s));
+        QVERIFY(totals.contains(u">total<"_s));
+    }
+
+    void cancelLeavesNoWorkbook()
+    {
+        EndlessBackend endless;
+        models::BalanceExport exporter(&endless);
+        QSignalSpy canceled(&exporter, &models::BalanceExport::canceled);
+        QSignalSpy progress(&exporter, &models::BalanceExport::progress);
+        const QString path = m_dir.filePath(u"canceled.xlsx"_s);
+        QVERIFY(exporter.start({}, path));
+        QVERIFY(progress.wait(5000));
+        exporter.cancel();
+        QVERIFY(canceled.wait(5000));
+        QVERIFY(!exporter.isRunning());
+        QVERIFY(!QFile::exists(path));
+        QCOMPARE(QDir(m_dir.path()).entryList({u".meterdesk-*"_s}, QDir::Hidden | QDir::Files),
+                 QStringList());
     }
 
     void totalsGoBesideTheFile_data()

@@ -1,0 +1,123 @@
+// The Excel export's cells: amounts as numbers with the decimals they have,
+// or as their exact digits where a spreadsheet number would round them;
+// booleans and dates typed; a frozen header, fitted columns, the totals on
+// a second sheet; nothing left behind by an abandoned workbook.
+#include "models/BalanceWorkbook.h"
+#include "tests/models/XlsxSheets.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+using api::Decimal;
+using models::BalanceWorkbook;
+
+namespace {
+
+api::BalanceRow row(const QString &id, const char *remaining)
+{
+    api::BalanceRow r;
+    r.id = id;
+    r.customerId = u"ann"_s;
+    r.featureId = u"credits"_s;
+    r.includedGrant = *Decimal::parse("12.5");
+    r.prepaidGrant = *Decimal::parse("0.000000001");
+    r.remaining = *Decimal::parse(remaining);
+    r.usage = Decimal::fromInteger(40);
+    r.unlimited = id.endsWith(u'u');
+    r.expiresAt = qint64(1767225600000); // 2026-01-01 00:00:00 UTC
+    r.createdAt = 1764547200000;
+    return r;
+}
+
+} // namespace
+
+class TestBalanceWorkbook final : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void cellsAreTypedAndExact()
+    {
+        const QString path = m_dir.filePath(u"balances.xlsx"_s);
+        auto book = BalanceWorkbook::create(path);
+        QVERIFY(book);
+        api::BalanceTotals totals;
+        totals.groups.append(
+            {u"credits"_s,
+             {2, 1, *Decimal::parse("25"), *Decimal::parse("-7.25"), Decimal::fromInteger(80)}});
+        totals.total = totals.groups.first().figures;
+        book.value()->writeTotals(totals, api::TotalsGroupBy::Feature);
+        book.value()->writeRows({row(u"b1"_s, "-7.25"), row(u"b2u"_s, "123456789.123456789")});
+        QVERIFY(!QFile::exists(path)); // only once complete
+        QVERIFY(book.value()->save());
+        QVERIFY(QFile::exists(path));
+        QCOMPARE(QDir(m_dir.path()).entryList({u".meterdesk-*"_s}, QDir::Hidden | QDir::Files),
+                 QStringList());
+
+        const QString sheet = test::xlsxPart(path, u"xl/worksheets/sheet1.xml"_s);
+        QVERIFY2(!sheet.isEmpty(), "unzip could not read the rows sheet");
+        QVERIFY(sheet.contains(u"state=\"frozen\""_s) && sheet.contains(u"ySplit=\"1\""_s));
+        QVERIFY(sheet.contains(u"<cols>"_s));
+        QCOMPARE(test::xlsxCell(sheet, u"A1"_s)->value, u"id"_s);
+        const auto included = test::xlsxCell(sheet, u"F2"_s); // 12.5, a number
+        QVERIFY(included);
+        QCOMPARE(included->type, QString());
+        QCOMPARE(Decimal::parse(included->value.toLatin1()), Decimal::parse("12.5"));
+        const auto prepaid = test::xlsxCell(sheet, u"G2"_s); // nine decimals, still a number
+        QCOMPARE(prepaid->type, QString());
+        QCOMPARE(Decimal::parse(prepaid->value.toLatin1()), Decimal::parse("0.000000001"));
+        QVERIFY(prepaid->style != included->style); // shown with the decimals it has
+        QCOMPARE(test::xlsxCell(sheet, u"H2"_s)->value, u"-7.25"_s);
+        const auto wide = test::xlsxCell(sheet, u"H3"_s); // 18 digits: its digits, as text
+        QCOMPARE(wide->type, u"inlineStr"_s);
+        QCOMPARE(wide->value, u"123456789.123456789"_s);
+        QCOMPARE(test::xlsxCell(sheet, u"J2"_s)->type, u"b"_s);
+        QCOMPARE(test::xlsxCell(sheet, u"J2"_s)->value, u"0"_s);
+        QCOMPARE(test::xlsxCell(sheet, u"J3"_s)->value, u"1"_s);
+        const auto expires = test::xlsxCell(sheet, u"M2"_s); // a date: days since 1900
+        QCOMPARE(expires->type, QString());
+        QCOMPARE(expires->value, u"46023"_s);
+        QVERIFY(!test::xlsxCell(sheet, u"C2"_s)); // no entity: no cell
+
+        const QString styles = test::xlsxPart(path, u"xl/styles.xml"_s);
+        QVERIFY(styles.contains(u"formatCode=\"#,##0.000000000\""_s));
+        QVERIFY(styles.contains(u"formatCode=\"yyyy-mm-dd hh:mm:ss\""_s));
+        const QString workbook = test::xlsxPart(path, u"xl/workbook.xml"_s);
+        QVERIFY(workbook.contains(u"name=\"Balances\""_s) &&
+                workbook.contains(u"name=\"Totals\""_s));
+        const QString sums = test::xlsxPart(path, u"xl/worksheets/sheet2.xml"_s);
+        QCOMPARE(test::xlsxCell(sums, u"B2"_s)->value, u"credits"_s);
+        QCOMPARE(test::xlsxCell(sums, u"F2"_s)->value, u"-7.25"_s);
+        QCOMPARE(test::xlsxCell(sums, u"A3"_s)->value, u"total"_s);
+    }
+
+    void fitsNumberCountsSignificantDigits()
+    {
+        QVERIFY(BalanceWorkbook::fitsNumber(*Decimal::parse("999999999999999")));
+        QVERIFY(!BalanceWorkbook::fitsNumber(*Decimal::parse("9999999999999999")));
+        QVERIFY(BalanceWorkbook::fitsNumber(*Decimal::parse("0.000000001")));
+        QVERIFY(BalanceWorkbook::fitsNumber(*Decimal::parse("-123456.123456789")));
+        QVERIFY(!BalanceWorkbook::fitsNumber(*Decimal::parse("1234567.123456789")));
+    }
+
+    void anAbandonedWorkbookLeavesNothing()
+    {
+        const QString path = m_dir.filePath(u"abandoned.xlsx"_s);
+        {
+            auto book = BalanceWorkbook::create(path);
+            QVERIFY(book);
+            book.value()->writeRows({row(u"b1"_s, "1")});
+        }
+        QVERIFY(!QFile::exists(path));
+        QCOMPARE(QDir(m_dir.path()).entryList({u".meterdesk-*"_s}, QDir::Hidden | QDir::Files),
+                 QStringList());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBalanceWorkbook)
+#include "tst_balanceworkbook.moc"
