@@ -1,7 +1,6 @@
 #include "models/AuditLogModel.h"
 
 #include "models/AmountFormat.h"
-#include "models/CsvText.h"
 
 #include <QDateTime>
 #include <QSet>
@@ -158,31 +157,29 @@ QString AuditLogModel::sideText(const api::JsonValue &side)
     return side.isNull() ? tr("(none)") : QString::fromUtf8(side.toJson(true));
 }
 
-QString AuditLogModel::csvHeader()
+QStringList AuditLogModel::columns()
 {
-    return u"id,at,actor_kind,actor_key_id,actor_name,action,resource_type,resource_id,"
-           u"changed,before,after\r\n"_s;
+    return {u"id"_s,         u"at"_s,     u"actor_kind"_s,    u"actor_key_id"_s,
+            u"actor_name"_s, u"action"_s, u"resource_type"_s, u"resource_id"_s,
+            u"changed"_s,    u"before"_s, u"after"_s};
 }
 
-QString AuditLogModel::csvLine(const api::AuditEntry &entry)
+ExportRow AuditLogModel::cells(const api::AuditEntry &entry)
 {
-    const auto json = [](const api::JsonValue &side) {
-        return side.isNull() ? QString() : CsvText::field(QString::fromUtf8(side.toJson()));
+    const auto json = [](const api::JsonValue &side) -> ExportCell {
+        return side.isNull() ? ExportCell() : ExportCell(QString::fromUtf8(side.toJson()));
     };
-    return QStringList{
-               CsvText::field(entry.id),
-               QDateTime::fromMSecsSinceEpoch(entry.at, Qt::UTC).toString(Qt::ISODateWithMs),
-               entry.actor.kind,
-               CsvText::field(entry.actor.keyId.value_or(QString())),
-               CsvText::field(entry.actor.name),
-               CsvText::field(entry.action),
-               CsvText::field(entry.resourceType),
-               CsvText::field(entry.resourceId),
-               CsvText::field(changedFields(entry).join(u' ')),
-               json(entry.before),
-               json(entry.after)}
-               .join(u',') +
-           u"\r\n"_s;
+    return {entry.id,
+            ExportTime{entry.at},
+            entry.actor.kind,
+            entry.actor.keyId ? ExportCell(*entry.actor.keyId) : ExportCell(),
+            entry.actor.name,
+            entry.action,
+            entry.resourceType,
+            entry.resourceId,
+            changedFields(entry).join(u' '),
+            json(entry.before),
+            json(entry.after)};
 }
 
 } // namespace md::models

@@ -4,6 +4,7 @@
 // and CSV for export.
 #pragma once
 
+#include "models/ExportRow.h"
 #include "models/PagedTableModel.h"
 #include "services/api/AuditLog.h"
 #include "services/backend/BillingBackend.h"
@@ -47,8 +48,10 @@ public:
     // A side as indented JSON, or a word when there is none.
     static QString sideText(const api::JsonValue &side);
     static QString actorText(const api::AuditActor &actor);
-    static QString csvHeader();
-    static QString csvLine(const api::AuditEntry &entry);
+    static QStringList columns();
+    static ExportRow cells(const api::AuditEntry &entry);
+    static QString csvHeader() { return csvHeaderOf(columns()); }
+    static QString csvLine(const api::AuditEntry &entry) { return csvLineOf(cells(entry)); }
 
 protected:
     qsizetype storedRows() const override { return m_rows.size(); }

@@ -1,10 +1,8 @@
 #include "models/BalanceExport.h"
 
 #include "models/BalanceTotalsModel.h"
-#include "models/BalanceWorkbook.h"
-#include "models/CsvText.h"
+#include "models/Workbook.h"
 
-#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
@@ -12,16 +10,6 @@
 namespace md::models {
 
 using namespace Qt::StringLiterals;
-
-namespace {
-
-QString time(std::optional<qint64> ms)
-{
-    return ms ? QDateTime::fromMSecsSinceEpoch(*ms, Qt::UTC).toString(Qt::ISODateWithMs)
-              : QString();
-}
-
-} // namespace
 
 BalanceExport::BalanceExport(backend::BillingBackend *backend, QObject *parent)
     : QObject(parent)
@@ -33,32 +21,38 @@ BalanceExport::~BalanceExport()
     stop();
 }
 
-QString BalanceExport::csvHeader()
+QStringList BalanceExport::columns()
 {
-    return u"id,customer_id,entity_id,feature_id,plan_id,included_grant,prepaid_grant,remaining,"
-           u"usage,unlimited,"
-           "reset_interval,next_reset_at,expires_at,status,rollovers,created_at\r\n"_s;
+    return {u"id"_s,         u"customer_id"_s,    u"entity_id"_s,      u"feature_id"_s,
+            u"plan_id"_s,    u"included_grant"_s, u"prepaid_grant"_s,  u"remaining"_s,
+            u"usage"_s,      u"unlimited"_s,      u"reset_interval"_s, u"next_reset_at"_s,
+            u"expires_at"_s, u"status"_s,         u"rollovers"_s,      u"created_at"_s};
 }
 
-QString BalanceExport::csvLine(const api::BalanceRow &row)
+ExportRow BalanceExport::cells(const api::BalanceRow &row)
 {
-    const QStringList fields{CsvText::field(row.id),
-                             CsvText::field(row.customerId),
-                             CsvText::field(row.entityId.value_or(QString())),
-                             CsvText::field(row.featureId),
-                             CsvText::field(row.planId.value_or(QString())),
-                             row.includedGrant.toString(),
-                             row.prepaidGrant.toString(),
-                             row.remaining.toString(),
-                             row.usage.toString(),
-                             row.unlimited ? u"true"_s : u"false"_s,
-                             row.reset ? QString(api::toWire(row.reset->interval)) : QString(),
-                             time(row.reset ? row.reset->resetsAt : std::nullopt),
-                             time(row.expiresAt),
-                             QString(api::toWire(row.status)),
-                             QString::number(row.rollovers.size()),
-                             time(row.createdAt)};
-    return fields.join(u',') + u"\r\n"_s;
+    const auto text = [](const std::optional<QString> &value) -> ExportCell {
+        return value ? ExportCell(*value) : ExportCell();
+    };
+    const auto time = [](std::optional<qint64> ms) -> ExportCell {
+        return ms ? ExportCell(ExportTime{*ms}) : ExportCell();
+    };
+    return {row.id,
+            row.customerId,
+            text(row.entityId),
+            row.featureId,
+            text(row.planId),
+            row.includedGrant,
+            row.prepaidGrant,
+            row.remaining,
+            row.usage,
+            row.unlimited,
+            row.reset ? ExportCell(QString(api::toWire(row.reset->interval))) : ExportCell(),
+            time(row.reset ? row.reset->resetsAt : std::nullopt),
+            time(row.expiresAt),
+            QString(api::toWire(row.status)),
+            qint64(row.rollovers.size()),
+            ExportTime{row.createdAt}};
 }
 
 QString BalanceExport::totalsPath(const QString &path)
@@ -68,18 +62,17 @@ QString BalanceExport::totalsPath(const QString &path)
     return file.dir().filePath(file.completeBaseName() + u"-totals."_s + suffix);
 }
 
-bool BalanceExport::isWorkbook(const QString &path)
-{
-    return path.endsWith(u".xlsx"_s, Qt::CaseInsensitive);
-}
-
 api::Result<api::Done> BalanceExport::start(const api::ListBalancesRequest &request,
                                             const QString &path, api::TotalsGroupBy groupBy)
 {
     if (isRunning())
         return api::ApiError::local(u"export_running"_s, tr("An export is already running."));
-    if (isWorkbook(path)) {
-        auto book = BalanceWorkbook::create(path);
+    if (Workbook::isWorkbookPath(path)) {
+        auto book =
+            Workbook::create(path, {{tr("Balances"), columns()},
+                                    {tr("Totals"),
+                                     {u"group_by"_s, u"key"_s, u"balances"_s, u"customers"_s,
+                                      u"granted"_s, u"remaining"_s, u"usage"_s}}});
         if (!book)
             return book.error();
         m_book = std::move(book.value());
@@ -128,7 +121,7 @@ void BalanceExport::requestTotals(api::TotalsGroupBy groupBy)
             // The rows are still worth having without their totals.
             if (totals) {
                 if (m_book)
-                    m_book->writeTotals(totals.value(), groupBy);
+                    writeTotals(totals.value(), groupBy);
                 else
                     m_totalsFile->write(BalanceTotalsModel::csv(totals.value(), groupBy).toUtf8());
                 m_expected = totals.value().total.balances;
@@ -141,6 +134,20 @@ void BalanceExport::requestTotals(api::TotalsGroupBy groupBy)
             Q_EMIT progress(0, m_expected);
             requestPage();
         });
+}
+
+void BalanceExport::writeTotals(const api::BalanceTotals &totals, api::TotalsGroupBy groupBy)
+{
+    // As in the CSV of the totals: the grouping, the key, the figures.
+    const QString by = api::toWire(groupBy);
+    const auto line = [this](const QString &kind, const std::optional<QString> &key,
+                             const api::TotalsFigures &f) {
+        m_book->append(1, {kind, key ? ExportCell(*key) : ExportCell(), f.balances, f.customers,
+                           f.granted, f.remaining, f.usage});
+    };
+    for (const api::TotalsGroup &group : totals.groups)
+        line(by, group.key, group.figures);
+    line(u"total"_s, std::nullopt, totals.total);
 }
 
 void BalanceExport::cancel()
@@ -177,7 +184,8 @@ void BalanceExport::requestPage()
                 return;
             }
             if (m_book) {
-                m_book->writeRows(page.value().list);
+                for (const api::BalanceRow &row : page.value().list)
+                    m_book->append(0, cells(row));
             } else {
                 QString text;
                 for (const api::BalanceRow &row : page.value().list)

@@ -2,11 +2,12 @@
 // rows a view has loaded) in the background, page by page, with the filter's
 // totals grouped as the console shows them: to CSV, the totals beside it
 // ("balances.csv" and "balances-totals.csv"), or to an Excel workbook with
-// the totals on its second sheet (a path ending in ".xlsx", BalanceWorkbook).
+// the totals on its second sheet (a path ending in ".xlsx", Workbook).
 // The totals come first, so the progress knows how many rows to expect. The
 // files appear only when complete; Cancel leaves nothing.
 #pragma once
 
+#include "models/ExportRow.h"
 #include "services/api/BalanceTotals.h"
 #include "services/api/ListBalances.h"
 #include "services/backend/BillingBackend.h"
@@ -18,7 +19,7 @@
 
 namespace md::models {
 
-class BalanceWorkbook;
+class Workbook;
 
 class BalanceExport final : public QObject
 {
@@ -34,10 +35,11 @@ public:
                                  api::TotalsGroupBy groupBy = api::TotalsGroupBy::Feature);
     void cancel();
     bool isRunning() const { return m_file || m_book; }
-    static bool isWorkbook(const QString &path);
 
-    static QString csvHeader();
-    static QString csvLine(const api::BalanceRow &row);
+    static QStringList columns();
+    static ExportRow cells(const api::BalanceRow &row);
+    static QString csvHeader() { return csvHeaderOf(columns()); }
+    static QString csvLine(const api::BalanceRow &row) { return csvLineOf(cells(row)); }
     // Where the totals of an export to `path` go.
     static QString totalsPath(const QString &path);
 
@@ -56,6 +58,7 @@ private:
     api::Result<api::Done> openCsv(const QString &path);
     void requestTotals(api::TotalsGroupBy groupBy);
     void requestPage();
+    void writeTotals(const api::BalanceTotals &totals, api::TotalsGroupBy groupBy);
     void stop();
     void complete();
 
@@ -63,7 +66,7 @@ private:
     api::ListBalancesRequest m_request;
     std::unique_ptr<QSaveFile> m_file;
     std::unique_ptr<QSaveFile> m_totalsFile;
-    std::shared_ptr<BalanceWorkbook> m_book; // shared with the thread that saves it
+    std::shared_ptr<Workbook> m_book; // shared with the thread that saves it
     QString m_totalsProblem;
     qint64 m_rows = 0;
     qint64 m_expected = -1;

@@ -1,7 +1,6 @@
 #include "models/LedgerModel.h"
 
 #include "models/AmountFormat.h"
-#include "models/CsvText.h"
 
 #include <QDateTime>
 #include <QFont>
@@ -174,29 +173,22 @@ QString LedgerModel::sourceText(const api::LedgerSource &source)
     return source.keyId ? tr("%1 (key %2)").arg(text, *source.keyId) : tr("%1 (console)").arg(text);
 }
 
-QString LedgerModel::csvHeader()
+QStringList LedgerModel::columns()
 {
-    return u"id,at,kind,customer_id,feature_id,balance_id,amount,balance_after,usage,route,"
-           u"key_id,event_id\r\n"_s;
+    return {u"id"_s,         u"at"_s,         u"kind"_s,   u"customer_id"_s,
+            u"feature_id"_s, u"balance_id"_s, u"amount"_s, u"balance_after"_s,
+            u"usage"_s,      u"route"_s,      u"key_id"_s, u"event_id"_s};
 }
 
-QString LedgerModel::csvLine(const api::LedgerEntry &entry)
+ExportRow LedgerModel::cells(const api::LedgerEntry &entry)
 {
-    return QStringList{
-               CsvText::field(entry.id),
-               QDateTime::fromMSecsSinceEpoch(entry.at, Qt::UTC).toString(Qt::ISODateWithMs),
-               entry.kind,
-               CsvText::field(entry.customerId),
-               CsvText::field(entry.featureId),
-               CsvText::field(entry.balanceId),
-               entry.amount.toString(),
-               entry.balanceAfter.toString(),
-               entry.usage.toString(),
-               CsvText::field(entry.source.route),
-               CsvText::field(entry.source.keyId.value_or(QString())),
-               CsvText::field(entry.source.eventId.value_or(QString()))}
-               .join(u',') +
-           u"\r\n"_s;
+    const auto text = [](const std::optional<QString> &value) -> ExportCell {
+        return value ? ExportCell(*value) : ExportCell();
+    };
+    return {entry.id,           ExportTime{entry.at},     entry.kind,
+            entry.customerId,   entry.featureId,          entry.balanceId,
+            entry.amount,       entry.balanceAfter,       entry.usage,
+            entry.source.route, text(entry.source.keyId), text(entry.source.eventId)};
 }
 
 } // namespace md::models

@@ -4,6 +4,7 @@
 // rows are in bold. CSV for export (docs/ledger.md).
 #pragma once
 
+#include "models/ExportRow.h"
 #include "models/PagedTableModel.h"
 #include "services/api/Ledger.h"
 #include "services/backend/BillingBackend.h"
@@ -45,8 +46,10 @@ public:
 
     static QString kindText(const QString &kind);
     static QString sourceText(const api::LedgerSource &source);
-    static QString csvHeader();
-    static QString csvLine(const api::LedgerEntry &entry);
+    static QStringList columns();
+    static ExportRow cells(const api::LedgerEntry &entry);
+    static QString csvHeader() { return csvHeaderOf(columns()); }
+    static QString csvLine(const api::LedgerEntry &entry) { return csvLineOf(cells(entry)); }
 
 protected:
     qsizetype storedRows() const override { return m_rows.size(); }

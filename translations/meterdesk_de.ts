@@ -287,10 +287,6 @@ eingebettete Engine</translation>
         <translation>pruefprotokoll.csv</translation>
     </message>
     <message>
-        <source>CSV files (*.csv)</source>
-        <translation>CSV-Dateien (*.csv)</translation>
-    </message>
-    <message>
         <source>Exporting the audit log…</source>
         <translation>Prüfprotokoll wird exportiert…</translation>
     </message>
@@ -314,6 +310,10 @@ eingebettete Engine</translation>
             <numerusform>%Ln Protokolleintrag exportiert.</numerusform>
             <numerusform>%Ln Protokolleinträge exportiert.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Audit log</source>
+        <translation>Prüfprotokoll</translation>
     </message>
 </context>
 <context>
@@ -559,6 +559,14 @@ eingebettete Engine</translation>
         <source>Cannot save the export: %1</source>
         <translation>Der Export kann nicht gespeichert werden: %1</translation>
     </message>
+    <message>
+        <source>Balances</source>
+        <translation>Guthaben</translation>
+    </message>
+    <message>
+        <source>Totals</source>
+        <translation>Summen</translation>
+    </message>
 </context>
 <context>
     <name>BalanceFilter</name>
@@ -734,10 +742,6 @@ eingebettete Engine</translation>
         <translation>journal-%1-%2.csv</translation>
     </message>
     <message>
-        <source>CSV files (*.csv)</source>
-        <translation>CSV-Dateien (*.csv)</translation>
-    </message>
-    <message>
         <source>Saving the ledger…</source>
         <translation>Journal wird gespeichert …</translation>
     </message>
@@ -748,6 +752,10 @@ eingebettete Engine</translation>
     <message>
         <source>Correct this balance by hand, with the reason, for the audit log</source>
         <translation>Dieses Guthaben von Hand berichtigen, mit Grund, für das Prüfprotokoll</translation>
+    </message>
+    <message>
+        <source>Ledger</source>
+        <translation>Journal</translation>
     </message>
 </context>
 <context>
@@ -973,41 +981,6 @@ eingebettete Engine</translation>
     </message>
 </context>
 <context>
-    <name>BalanceWorkbook</name>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>%1 kann nicht geschrieben werden: %2</translation>
-    </message>
-    <message>
-        <source>Cannot write %1</source>
-        <translation>%1 kann nicht geschrieben werden</translation>
-    </message>
-    <message>
-        <source>Balances</source>
-        <translation>Guthaben</translation>
-    </message>
-    <message>
-        <source>Totals</source>
-        <translation>Summen</translation>
-    </message>
-    <message>
-        <source>(none)</source>
-        <translation>(keiner)</translation>
-    </message>
-    <message>
-        <source>total</source>
-        <translation>gesamt</translation>
-    </message>
-    <message>
-        <source>Cannot save %1: %2</source>
-        <translation>%1 kann nicht gespeichert werden: %2</translation>
-    </message>
-    <message>
-        <source>Cannot save %1</source>
-        <translation>%1 kann nicht gespeichert werden</translation>
-    </message>
-</context>
-<context>
     <name>BalancesPage</name>
     <message>
         <source>&amp;Retry</source>
@@ -1038,10 +1011,6 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>balances.csv</source>
         <translation>guthaben.csv</translation>
-    </message>
-    <message>
-        <source>CSV files (*.csv)</source>
-        <translation>CSV-Dateien (*.csv)</translation>
     </message>
     <message>
         <source>Exporting…</source>
@@ -1131,10 +1100,6 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Compressing the workbook…</source>
         <translation>Die Arbeitsmappe wird komprimiert …</translation>
-    </message>
-    <message>
-        <source>Excel workbooks (*.xlsx)</source>
-        <translation>Excel-Arbeitsmappen (*.xlsx)</translation>
     </message>
 </context>
 <context>
@@ -2880,7 +2845,7 @@ Journal: %2</numerusform>
     </message>
 </context>
 <context>
-    <name>PagedCsvExport</name>
+    <name>PagedExport</name>
     <message>
         <source>An export is already running.</source>
         <translation>Es läuft bereits ein Export.</translation>
@@ -2892,10 +2857,8 @@ No file was written.</source>
 Es wurde keine Datei geschrieben.</translation>
     </message>
     <message>
-        <source>Cannot write %1: %2
-No file was written.</source>
-        <translation>%1 kann nicht geschrieben werden: %2
-Es wurde keine Datei geschrieben.</translation>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
 </context>
 <context>
@@ -3716,6 +3679,25 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>Workbook</name>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>Cannot save %1: %2</source>
+        <translation>%1 kann nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot save %1</source>
+        <translation>%1 kann nicht gespeichert werden</translation>
+    </message>
+</context>
+<context>
     <name>WorkspaceStatus</name>
     <message>
         <source>Server %1</source>
@@ -3769,6 +3751,17 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Try &apos;meterdesk --help&apos; for the options.</source>
         <translation>Die Optionen zeigt &apos;meterdesk --help&apos;.</translation>
+    </message>
+</context>
+<context>
+    <name>md::views::ExportFileDialog</name>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Excel workbooks (*.xlsx)</source>
+        <translation>Excel-Arbeitsmappen (*.xlsx)</translation>
     </message>
 </context>
 </TS>

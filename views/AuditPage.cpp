@@ -1,11 +1,11 @@
 #include "views/AuditPage.h"
 
 #include "models/AuditLogModel.h"
-#include "models/PagedCsvExport.h"
+#include "models/PagedExport.h"
+#include "views/ExportFileDialog.h"
 
 #include <QComboBox>
 #include <QDateTime>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -58,9 +58,10 @@ AuditPage::AuditPage(backend::BillingBackend *backend, QWidget *parent)
     , m_actor(new QLineEdit(this))
     , m_period(new QComboBox(this))
     , m_export(new QPushButton(tr("E&xport…"), this))
-    , m_exporter(new models::PagedCsvExport(
-          m_model, AuditLogModel::csvHeader(),
-          [model = m_model](int row) { return AuditLogModel::csvLine(model->entry(row)); }, this))
+    , m_exporter(new models::PagedExport(
+          m_model, AuditLogModel::columns(),
+          [model = m_model](int row) { return AuditLogModel::cells(model->entry(row)); },
+          tr("Audit log"), this))
     , m_table(new QTableView(this))
     , m_changed(new QLabel(this))
     , m_before(new QTextBrowser(this))
@@ -158,11 +159,11 @@ AuditPage::AuditPage(backend::BillingBackend *backend, QWidget *parent)
             &AuditPage::showEntry);
     connect(m_model, &AuditLogModel::loadingChanged, this, &AuditPage::updateState);
     connect(m_model, &AuditLogModel::failed, this, &AuditPage::updateState);
-    connect(m_exporter, &models::PagedCsvExport::finished, this, [this](int rows) {
+    connect(m_exporter, &models::PagedExport::finished, this, [this](int rows) {
         Q_EMIT statusMessage(tr("Exported %Ln audit entry(s).", nullptr, rows));
         Q_EMIT exported(rows);
     });
-    connect(m_exporter, &models::PagedCsvExport::failed, this, [this](const QString &message) {
+    connect(m_exporter, &models::PagedExport::failed, this, [this](const QString &message) {
         QMessageBox::warning(this, tr("Export failed"), message);
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, &AuditPage::showEntry);
@@ -232,8 +233,7 @@ void AuditPage::updateState()
 
 void AuditPage::chooseExport()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the audit log"),
-                                                      tr("audit-log.csv"), tr("CSV files (*.csv)"));
+    const QString path = chooseExportFile(this, tr("Export the audit log"), tr("audit-log.csv"));
     if (path.isEmpty())
         return;
     if (auto started = exportTo(path); !started)

@@ -21,7 +21,7 @@ class BillingBackend;
 }
 namespace md::models {
 class AuditLogModel;
-class PagedCsvExport;
+class PagedExport;
 } // namespace md::models
 
 namespace md::views {
@@ -56,7 +56,7 @@ private:
     QLineEdit *m_actor;
     QComboBox *m_period;
     QPushButton *m_export;
-    models::PagedCsvExport *m_exporter;
+    models::PagedExport *m_exporter;
     QTableView *m_table;
     QLabel *m_changed;
     QTextBrowser *m_before;

@@ -1,10 +1,10 @@
 #include "views/BalanceLedgerTab.h"
 
 #include "models/LedgerModel.h"
-#include "models/PagedCsvExport.h"
+#include "models/PagedExport.h"
 #include "views/AdjustBalanceDialog.h"
+#include "views/ExportFileDialog.h"
 
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -21,9 +21,10 @@ using models::LedgerModel;
 BalanceLedgerTab::BalanceLedgerTab(backend::BillingBackend *backend, QWidget *parent)
     : QWidget(parent)
     , m_model(new LedgerModel(backend, this))
-    , m_exporter(new models::PagedCsvExport(
-          m_model, LedgerModel::csvHeader(),
-          [model = m_model](int row) { return LedgerModel::csvLine(model->entry(row)); }, this))
+    , m_exporter(new models::PagedExport(
+          m_model, LedgerModel::columns(),
+          [model = m_model](int row) { return LedgerModel::cells(model->entry(row)); },
+          tr("Ledger"), this))
     , m_state(new QLabel(this))
     , m_table(new QTableView(this))
     , m_export(new QPushButton(tr("Save ledger a&s CSV…"), this))
@@ -67,11 +68,11 @@ BalanceLedgerTab::BalanceLedgerTab(backend::BillingBackend *backend, QWidget *pa
     // Bold rows are wider: the mark moving to other rows may need more room.
     connect(m_model, &QAbstractItemModel::dataChanged, m_table,
             &QTableView::resizeColumnsToContents);
-    connect(m_exporter, &models::PagedCsvExport::finished, this, [this](int rows) {
+    connect(m_exporter, &models::PagedExport::finished, this, [this](int rows) {
         m_state->setText(tr("Saved %Ln ledger entry(s).", nullptr, rows));
         Q_EMIT exported(rows);
     });
-    connect(m_exporter, &models::PagedCsvExport::failed, this, [this](const QString &message) {
+    connect(m_exporter, &models::PagedExport::failed, this, [this](const QString &message) {
         QMessageBox::warning(this, tr("Export failed"), message);
     });
     updateState();
@@ -122,9 +123,9 @@ void BalanceLedgerTab::chooseExport()
 {
     if (!m_row)
         return;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save the ledger"),
-        tr("ledger-%1-%2.csv").arg(m_row->customerId, m_row->featureId), tr("CSV files (*.csv)"));
+    const QString path =
+        chooseExportFile(this, tr("Save the ledger"),
+                         tr("ledger-%1-%2.csv").arg(m_row->customerId, m_row->featureId));
     if (path.isEmpty())
         return;
     if (auto started = exportTo(path); !started)

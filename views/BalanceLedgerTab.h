@@ -21,7 +21,7 @@ class BillingBackend;
 }
 namespace md::models {
 class LedgerModel;
-class PagedCsvExport;
+class PagedExport;
 } // namespace md::models
 
 namespace md::views {
@@ -58,7 +58,7 @@ private:
     void chooseExport();
 
     models::LedgerModel *m_model;
-    models::PagedCsvExport *m_exporter;
+    models::PagedExport *m_exporter;
     QLabel *m_state;
     QTableView *m_table;
     QPushButton *m_export;

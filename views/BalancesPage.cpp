@@ -6,12 +6,10 @@
 #include "views/BalanceDetailPane.h"
 #include "views/BalanceFilterBar.h"
 #include "views/BalanceTotalsBar.h"
+#include "views/ExportFileDialog.h"
 
 #include <QApplication>
 #include <QClipboard>
-#include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -231,17 +229,9 @@ void BalancesPage::focusFilter()
 
 void BalancesPage::chooseExport()
 {
-    const QString csv = tr("CSV files (*.csv)");
-    const QString workbook = tr("Excel workbooks (*.xlsx)");
-    QString chosen;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export balances"), tr("balances.csv"),
-                                                csv + QStringLiteral(";;") + workbook, &chosen);
+    const QString path = chooseExportFile(this, tr("Export balances"), tr("balances.csv"));
     if (path.isEmpty())
         return;
-    if (chosen == workbook && !models::BalanceExport::isWorkbook(path)) {
-        const QFileInfo file(path);
-        path = file.dir().filePath(file.completeBaseName() + QStringLiteral(".xlsx"));
-    }
     if (auto started = exportTo(path); !started)
         QMessageBox::warning(this, tr("Export failed"), started.error().message);
 }

@@ -44,11 +44,10 @@ void forgetPreparedStatements(const QString &connectionName);
 // A write transaction. SQLite takes the write lock at BEGIN (IMMEDIATE) so two
 // writers never deadlock upgrading read locks, and writers of this process
 // queue on a mutex first rather than in SQLite's sleeping busy handler (which
-// waits whole milliseconds). The destructor rolls back.
-// A write transaction. One begun while another is open on the same
-// connection (an audited write wrapping an updater, ApiOperations) joins it:
-// the outer one commits both; an inner one that ends without commit() makes
-// the outer commit() roll back instead.
+// waits whole milliseconds). The destructor rolls back. One begun while
+// another is open on the same connection (an audited write wrapping an
+// updater, ApiOperations) joins it: the outer one commits both; an inner one
+// that ends without commit() makes the outer commit() roll back instead.
 class WriteTransaction final
 {
 public:

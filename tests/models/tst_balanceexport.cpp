@@ -2,6 +2,7 @@
 // page, exact amounts, the filter's totals beside it (or on the workbook's
 // second sheet), nothing left behind on Cancel or on failure.
 #include "models/BalanceExport.h"
+#include "models/Workbook.h"
 #include "tests/models/SmallBackend.h"
 #include "tests/models/XlsxSheets.h"
 #include "tests/support/StubBackend.h"
@@ -93,7 +94,7 @@ private Q_SLOTS:
         api::ListBalancesRequest request;
         request.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
         const QString path = m_dir.filePath(u"all.xlsx"_s);
-        QVERIFY(models::BalanceExport::isWorkbook(path));
+        QVERIFY(models::Workbook::isWorkbookPath(path));
         QVERIFY(exporter.start(request, path));
         QVERIFY(exporter.isRunning());
         QVERIFY(finished.wait(10000));

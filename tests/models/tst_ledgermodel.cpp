@@ -2,8 +2,9 @@
 // balance's rows in bold (moving the mark keeps the rows), amounts with their
 // sign, CSV with exact amounts, and an empty table when nothing is selected.
 #include "models/LedgerModel.h"
-#include "models/PagedCsvExport.h"
+#include "models/PagedExport.h"
 #include "tests/models/SmallBackend.h"
+#include "tests/models/XlsxSheets.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -82,10 +83,10 @@ private Q_SLOTS:
         QCOMPARE(LedgerModel::csvHeader().count(u','), line.count(u','));
 
         const QString path = m_dir.filePath(u"ledger.csv"_s);
-        models::PagedCsvExport exporter(&model, LedgerModel::csvHeader(), [&](int row) {
-            return LedgerModel::csvLine(model.entry(row));
-        });
-        QSignalSpy finished(&exporter, &models::PagedCsvExport::finished);
+        models::PagedExport exporter(
+            &model, LedgerModel::columns(),
+            [&](int row) { return LedgerModel::cells(model.entry(row)); }, u"Ledger"_s);
+        QSignalSpy finished(&exporter, &models::PagedExport::finished);
         QVERIFY(exporter.start(path).ok());
         QVERIFY(!exporter.start(path).ok()); // one at a time
         QVERIFY(finished.wait(5000));
@@ -93,6 +94,18 @@ private Q_SLOTS:
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll().count("\r\n"), model.rowCount() + 1);
+
+        // The same ledger as a workbook: typed cells, written off the GUI thread.
+        const QString book = m_dir.filePath(u"ledger.xlsx"_s);
+        QVERIFY(exporter.start(book).ok());
+        QVERIFY(finished.wait(5000));
+        const QString sheet = test::xlsxPart(book, u"xl/worksheets/sheet1.xml"_s);
+        QCOMPARE(sheet.count(u"<row "_s), model.rowCount() + 1);
+        QCOMPARE(test::xlsxCell(sheet, u"G1"_s)->value, u"amount"_s);
+        const auto amount = test::xlsxCell(sheet, u"G%1"_s.arg(pro + 2));
+        QCOMPARE(amount->type, QString()); // a number
+        QCOMPARE(api::Decimal::parse(amount->value.toLatin1()), opening.amount);
+        QVERIFY(test::xlsxPart(book, u"xl/workbook.xml"_s).contains(u"name=\"Ledger\""_s));
     }
 
     void nothingSelectedIsAnEmptyTable()
