@@ -90,4 +90,15 @@ backend::Reply<api::BillingPortalResponse> CustomerListModel::portalLink(const Q
     return m_backend->billingPortal(customerId, {});
 }
 
+QStringList CustomerListModel::columns()
+{
+    return {QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("email"),
+            QStringLiteral("created_at")};
+}
+
+ExportRow CustomerListModel::cells(const api::CustomerSummary &customer)
+{
+    return {customer.id, customer.name, customer.email, ExportTime{customer.createdAt}};
+}
+
 } // namespace md::models

@@ -4,6 +4,7 @@
 
 #include "services/backend/BillingBackend.h"
 
+#include "models/ExportRow.h"
 #include "models/PagedTableModel.h"
 
 namespace md::models {
@@ -22,6 +23,9 @@ public:
     void setSearch(const QString &search);
     const QString &search() const { return m_search; }
     const api::CustomerSummary &customer(int row) const { return m_rows.at(row); }
+    // What an export writes of a customer (docs/export.md).
+    static QStringList columns();
+    static ExportRow cells(const api::CustomerSummary &customer);
     // One customer whole (balances, subscriptions, controls), for the detail pane.
     backend::Reply<api::Customer> details(const QString &customerId);
     // A link to the customer's billing portal.

@@ -119,4 +119,30 @@ QVariant UsageEventModel::data(const QModelIndex &index, int role) const
     }
 }
 
+QStringList UsageEventModel::columns()
+{
+    return {QStringLiteral("timestamp"),  QStringLiteral("customer_id"),
+            QStringLiteral("feature_id"), QStringLiteral("entity_id"),
+            QStringLiteral("model_id"),   QStringLiteral("tokens"),
+            QStringLiteral("value"),      QStringLiteral("tokens_by_pool")};
+}
+
+ExportRow UsageEventModel::cells(const api::UsageEvent &event)
+{
+    const auto text = [](const std::optional<QString> &value) -> ExportCell {
+        return value ? ExportCell(*value) : ExportCell();
+    };
+    api::JsonValue pools = api::JsonValue::object();
+    for (auto pool = event.tokens.cbegin(); pool != event.tokens.cend(); ++pool)
+        pools.insert(pool.key(), pool.value());
+    return {ExportTime{event.timestamp},
+            event.customerId,
+            event.featureId,
+            text(event.entityId),
+            text(event.modelId),
+            totalTokens(event),
+            event.value,
+            QString::fromUtf8(pools.toJson())};
+}
+
 } // namespace md::models

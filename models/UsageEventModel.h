@@ -5,6 +5,7 @@
 
 #include "services/backend/BillingBackend.h"
 
+#include "models/ExportRow.h"
 #include "models/PagedTableModel.h"
 
 namespace md::models {
@@ -35,6 +36,10 @@ public:
 
     // Every token of an event, all pools together.
     static qint64 totalTokens(const api::UsageEvent &event);
+    // What an export writes of an event (docs/export.md): its tokens in
+    // all, then each pool's as JSON.
+    static QStringList columns();
+    static ExportRow cells(const api::UsageEvent &event);
 
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;

@@ -1722,6 +1722,22 @@ Es wurde keine Datei geschrieben.</translation>
         <source>%1 – %2</source>
         <translation>%1 – %2</translation>
     </message>
+    <message>
+        <source>Export &amp;customers…</source>
+        <translation>Kunden &amp;exportieren …</translation>
+    </message>
+    <message>
+        <source>Customers</source>
+        <translation>Kunden</translation>
+    </message>
+    <message>
+        <source>Export customers</source>
+        <translation>Kunden exportieren</translation>
+    </message>
+    <message>
+        <source>customers.csv</source>
+        <translation>kunden.csv</translation>
+    </message>
 </context>
 <context>
     <name>EditableListModel</name>
@@ -1747,6 +1763,28 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Undid the last change to %1.</source>
         <translation>Letzte Änderung an %1 rückgängig gemacht.</translation>
+    </message>
+</context>
+<context>
+    <name>ExportButton</name>
+    <message>
+        <source>Every row, not only those on screen, as CSV or as an Excel workbook</source>
+        <translation>Alle Zeilen, nicht nur die sichtbaren, als CSV oder als Excel-Arbeitsmappe</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %Ln row(s).</source>
+        <translation>
+            <numerusform>%Ln Zeile gespeichert.</numerusform>
+            <numerusform>%Ln Zeilen gespeichert.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Saving every row…</source>
+        <translation>Alle Zeilen werden gespeichert …</translation>
     </message>
 </context>
 <context>
@@ -3676,6 +3714,22 @@ Es wurde keine Datei geschrieben.</translation>
             <numerusform>%Ln Ereignis</numerusform>
             <numerusform>%Ln Ereignisse</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>E&amp;xport events…</source>
+        <translation>Ereignisse e&amp;xportieren …</translation>
+    </message>
+    <message>
+        <source>Usage events</source>
+        <translation>Verbrauchsereignisse</translation>
+    </message>
+    <message>
+        <source>Export usage events</source>
+        <translation>Verbrauchsereignisse exportieren</translation>
+    </message>
+    <message>
+        <source>usage-events.csv</source>
+        <translation>verbrauchsereignisse.csv</translation>
     </message>
 </context>
 <context>

@@ -162,6 +162,16 @@ taken %2, %Ln models</numerusform>
     </message>
 </context>
 <context>
+    <name>ExportButton</name>
+    <message numerus="yes">
+        <source>Saved %Ln row(s).</source>
+        <translation>
+            <numerusform>Saved %Ln row.</numerusform>
+            <numerusform>Saved %Ln rows.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>FailedEventsPanel</name>
     <message numerus="yes">
         <source>&lt;b&gt;Failed events&lt;/b&gt;: %Ln accepted call(s) could not be applied and are kept here.</source>

@@ -1,11 +1,13 @@
 #include "views/CustomersPage.h"
 
 #include "views/CustomerControlsTab.h"
+#include "views/ExportButton.h"
 #include "views/UsagePage.h"
 
 #include "models/AmountFormat.h"
 #include "models/CustomerBalancesModel.h"
 #include "models/CustomerListModel.h"
+#include "models/PagedExport.h"
 
 #include <QDesktopServices>
 #include <QHBoxLayout>
@@ -39,7 +41,18 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
     , m_usage(new UsagePage(backend, this))
     , m_controls(new CustomerControlsTab(backend, this))
     , m_portal(new QPushButton(tr("Open &billing portal"), this))
+    , m_exportState(new QLabel(this))
+    , m_export(new ExportButton(
+          tr("Export &customers…"),
+          new models::PagedExport(
+              m_list, models::CustomerListModel::columns(),
+              [list = m_list](int row) {
+                  return models::CustomerListModel::cells(list->customer(row));
+              },
+              tr("Customers"), this),
+          tr("Export customers"), [] { return tr("customers.csv"); }, m_exportState, this))
 {
+    m_export->setObjectName(QStringLiteral("exportCustomers"));
     m_search->setObjectName(QStringLiteral("customerSearch"));
     m_search->setPlaceholderText(tr("Search id, name or email"));
     m_search->setClearButtonEnabled(true);
@@ -71,6 +84,10 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
     leftLayout->setContentsMargins(6, 6, 0, 6);
     leftLayout->addWidget(m_search);
     leftLayout->addWidget(m_table);
+    auto *exportRow = new QHBoxLayout;
+    exportRow->addWidget(m_exportState, 1);
+    exportRow->addWidget(m_export);
+    leftLayout->addLayout(exportRow);
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 6, 6, 6);

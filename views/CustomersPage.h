@@ -26,6 +26,8 @@ class CustomerListModel;
 
 namespace md::views {
 
+class ExportButton;
+
 class CustomerControlsTab;
 class UsagePage;
 
@@ -66,6 +68,8 @@ private:
     UsagePage *m_usage;
     CustomerControlsTab *m_controls;
     QPushButton *m_portal;
+    QLabel *m_exportState;
+    ExportButton *m_export;
     std::optional<api::Customer> m_customer;
     quint64 m_request = 0;
 };

@@ -1,6 +1,8 @@
 #include "views/UsagePage.h"
 
+#include "models/PagedExport.h"
 #include "models/UsageEventModel.h"
+#include "views/ExportButton.h"
 #include "views/FailedEventsPanel.h"
 #include "views/PriceCallDialog.h"
 #include "views/UsageChart.h"
@@ -67,6 +69,18 @@ UsagePage::UsagePage(backend::BillingBackend *backend, QWidget *parent)
     price->setToolTip(tr("What a model call costs with a customer's markups"));
     connect(price, &QPushButton::clicked, this, &UsagePage::priceCall);
 
+    auto *exportState = new QLabel(this);
+    auto *exportEvents = new ExportButton(
+        tr("E&xport events…"),
+        new models::PagedExport(
+            m_model, models::UsageEventModel::columns(),
+            [model = m_model](int row) {
+                return models::UsageEventModel::cells(model->events().at(row));
+            },
+            tr("Usage events"), this),
+        tr("Export usage events"), [] { return tr("usage-events.csv"); }, exportState, this);
+    exportEvents->setObjectName(QStringLiteral("exportUsage"));
+
     auto *filters = new QHBoxLayout;
     filters->addWidget(new QLabel(tr("Filter:"), this));
     filters->addWidget(m_customer, 1);
@@ -74,6 +88,7 @@ UsagePage::UsagePage(backend::BillingBackend *backend, QWidget *parent)
     filters->addWidget(m_modelFilter, 1);
     filters->addWidget(m_period);
     filters->addWidget(price);
+    filters->addWidget(exportEvents);
 
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -97,7 +112,10 @@ UsagePage::UsagePage(backend::BillingBackend *backend, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(filters);
     layout->addWidget(splitter, 1);
-    layout->addWidget(m_status);
+    auto *statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(exportState);
+    layout->addLayout(statusRow);
 
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(300);

@@ -13,10 +13,12 @@
 #include "services/engine/TokenPricing.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/models/WindowedRows.h"
+#include "tests/models/XlsxSheets.h"
 #include "tests/support/TestDatabase.h"
 #include "views/AboutDialog.h"
 #include "views/BalancesPage.h"
 #include "views/CustomersPage.h"
+#include "views/ExportButton.h"
 #include "views/MainWindow.h"
 #include "views/PriceCallDialog.h"
 #include "views/ProductsPage.h"
@@ -289,6 +291,47 @@ private Q_SLOTS:
         for (const api::UsageEvent &event : model->events())
             QCOMPARE(event.modelId, std::optional(model0));
         QTRY_COMPARE(page.chart()->seriesNames(), QStringList{model0}); // per model by default
+    }
+
+    // Customers and usage events export every row, as CSV or as a workbook.
+    void customersAndUsageExport()
+    {
+        QTemporaryDir dir;
+        views::CustomersPage customers(m_backend.get());
+        customers.show();
+        customers.refresh();
+        QTRY_VERIFY(!customers.model()->isLoading() && customers.model()->rowCount() > 0);
+        auto *exportCustomers = customers.findChild<views::ExportButton *>(u"exportCustomers"_s);
+        QVERIFY(exportCustomers);
+        QSignalSpy savedCustomers(exportCustomers, &views::ExportButton::exported);
+        QVERIFY(exportCustomers->exportTo(dir.filePath(u"customers.xlsx"_s)));
+        QVERIFY(savedCustomers.wait(20000));
+        const int all = savedCustomers.first().first().toInt();
+        QVERIFY(all >= customers.model()->rowCount()); // every page, not only those shown
+        QVERIFY(!customers.model()->hasMore());
+        const QString sheet =
+            test::xlsxPart(dir.filePath(u"customers.xlsx"_s), u"xl/worksheets/sheet1.xml"_s);
+        QCOMPARE(sheet.count(u"<row "_s), all + 1);
+        QCOMPARE(test::xlsxCell(sheet, u"C1"_s)->value, u"email"_s);
+        QCOMPARE(test::xlsxCell(sheet, u"A2"_s)->value, customers.model()->customer(0).id);
+
+        views::UsagePage usage(m_backend.get());
+        usage.show();
+        usage.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(!usage.model()->isLoading(), 10000);
+        auto *exportUsage = usage.findChild<views::ExportButton *>(u"exportUsage"_s);
+        QVERIFY(exportUsage);
+        QSignalSpy savedUsage(exportUsage, &views::ExportButton::exported);
+        QVERIFY(exportUsage->exportTo(dir.filePath(u"usage.csv"_s)));
+        QVERIFY(savedUsage.wait(20000));
+        QCOMPARE(savedUsage.first().first().toInt(), m_events);
+        QFile file(dir.filePath(u"usage.csv"_s));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines =
+            QString::fromUtf8(file.readAll()).split(u"\r\n"_s, Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), m_events + 1);
+        QCOMPARE(lines.first(), models::UsageEventModel::columns().join(u','));
+        QVERIFY(lines.at(1).contains(usage.model()->events().first().value.toString()));
     }
 
     void pricingACallShowsTheMarkupAndItsSource()
