@@ -186,7 +186,8 @@ private Q_SLOTS:
 
         for (int row = 0; row < 1000; row += 8) { // every fourth page
             (void)model.balanceAt(row);
-            QTRY_VERIFY(model.isLoaded(row));
+            // qWaitFor looks again every few ms; QTRY_VERIFY waits 50 ms per miss.
+            QVERIFY(QTest::qWaitFor([&] { return model.isLoaded(row); }));
             QCOMPARE(model.balance(row).id, u"r%1"_s.arg(row));
             QVERIFY(model.heldPages() <= BalanceListModel::MaxWindowPages);
         }
