@@ -35,8 +35,8 @@ inline std::optional<XlsxCell> xlsxCell(const QString &sheet, const QString &ref
     if (!match.hasMatch())
         return std::nullopt;
     const auto attribute = [&](const QString &name) {
-        const auto found =
-            QRegularExpression(QStringLiteral("\\b%1=\"([^\"]*)\"").arg(name)).match(match.captured(1));
+        const auto found = QRegularExpression(QStringLiteral("\\b%1=\"([^\"]*)\"").arg(name))
+                               .match(match.captured(1));
         return found.hasMatch() ? found.captured(1) : QString();
     };
     const auto content =
