@@ -68,11 +68,8 @@ api::Result<api::Done> BalanceExport::start(const api::ListBalancesRequest &requ
     if (isRunning())
         return api::ApiError::local(u"export_running"_s, tr("An export is already running."));
     if (Workbook::isWorkbookPath(path)) {
-        auto book =
-            Workbook::create(path, {{tr("Balances"), columns()},
-                                    {tr("Totals"),
-                                     {u"group_by"_s, u"key"_s, u"balances"_s, u"customers"_s,
-                                      u"granted"_s, u"remaining"_s, u"usage"_s}}});
+        auto book = Workbook::create(
+            path, {{tr("Balances"), columns()}, {tr("Totals"), BalanceTotalsModel::columns()}});
         if (!book)
             return book.error();
         m_book = std::move(book.value());
@@ -121,7 +118,8 @@ void BalanceExport::requestTotals(api::TotalsGroupBy groupBy)
             // The rows are still worth having without their totals.
             if (totals) {
                 if (m_book)
-                    writeTotals(totals.value(), groupBy);
+                    for (const ExportRow &row : BalanceTotalsModel::rows(totals.value(), groupBy))
+                        m_book->append(1, row);
                 else
                     m_totalsFile->write(BalanceTotalsModel::csv(totals.value(), groupBy).toUtf8());
                 m_expected = totals.value().total.balances;
@@ -134,20 +132,6 @@ void BalanceExport::requestTotals(api::TotalsGroupBy groupBy)
             Q_EMIT progress(0, m_expected);
             requestPage();
         });
-}
-
-void BalanceExport::writeTotals(const api::BalanceTotals &totals, api::TotalsGroupBy groupBy)
-{
-    // As in the CSV of the totals: the grouping, the key, the figures.
-    const QString by = api::toWire(groupBy);
-    const auto line = [this](const QString &kind, const std::optional<QString> &key,
-                             const api::TotalsFigures &f) {
-        m_book->append(1, {kind, key ? ExportCell(*key) : ExportCell(), f.balances, f.customers,
-                           f.granted, f.remaining, f.usage});
-    };
-    for (const api::TotalsGroup &group : totals.groups)
-        line(by, group.key, group.figures);
-    line(u"total"_s, std::nullopt, totals.total);
 }
 
 void BalanceExport::cancel()

@@ -58,7 +58,6 @@ private:
     api::Result<api::Done> openCsv(const QString &path);
     void requestTotals(api::TotalsGroupBy groupBy);
     void requestPage();
-    void writeTotals(const api::BalanceTotals &totals, api::TotalsGroupBy groupBy);
     void stop();
     void complete();
 

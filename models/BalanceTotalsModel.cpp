@@ -1,7 +1,6 @@
 #include "models/BalanceTotalsModel.h"
 
 #include "models/AmountFormat.h"
-#include "models/CsvText.h"
 
 namespace md::models {
 
@@ -165,25 +164,32 @@ QString BalanceTotalsModel::summary() const
            tr("used %1").arg(formatAmount(t.usage, locale));
 }
 
-QString BalanceTotalsModel::csv(const api::BalanceTotals &totals, api::TotalsGroupBy groupBy)
+QStringList BalanceTotalsModel::columns()
 {
-    QString text = u"group_by,key,balances,customers,granted,remaining,usage\r\n"_s;
-    const auto line = [](const QString &by, const QString &key,
-                         const api::TotalsFigures &f) -> QString {
-        return QStringList{by,
-                           CsvText::field(key),
-                           QString::number(f.balances),
-                           QString::number(f.customers),
-                           f.granted.toString(),
-                           f.remaining.toString(),
-                           f.usage.toString()}
-                   .join(u',') +
-               u"\r\n"_s;
+    return {u"group_by"_s, u"key"_s,       u"balances"_s, u"customers"_s,
+            u"granted"_s,  u"remaining"_s, u"usage"_s};
+}
+
+QList<ExportRow> BalanceTotalsModel::rows(const api::BalanceTotals &totals,
+                                          api::TotalsGroupBy groupBy)
+{
+    const auto row = [](const QString &by, const QString &key, const api::TotalsFigures &f) {
+        return ExportRow{by, key, f.balances, f.customers, f.granted, f.remaining, f.usage};
     };
+    QList<ExportRow> rows;
     const QString by = api::toWire(groupBy);
     for (const api::TotalsGroup &group : totals.groups)
-        text += line(by, group.key.value_or(QString()), group.figures);
-    return text + line(u"total"_s, QString(), totals.total);
+        rows.append(row(by, group.key.value_or(QString()), group.figures));
+    rows.append(row(u"total"_s, QString(), totals.total));
+    return rows;
+}
+
+QString BalanceTotalsModel::csv(const api::BalanceTotals &totals, api::TotalsGroupBy groupBy)
+{
+    QString text = csvHeaderOf(columns());
+    for (const ExportRow &row : rows(totals, groupBy))
+        text += csvLineOf(row);
+    return text;
 }
 
 } // namespace md::models

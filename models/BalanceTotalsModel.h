@@ -5,6 +5,7 @@
 // for once it ends, the newest only, and its answer is dropped.
 #pragma once
 
+#include "models/ExportRow.h"
 #include "models/ListTableModel.h"
 #include "services/api/BalanceTotals.h"
 #include "services/backend/BillingBackend.h"
@@ -43,6 +44,9 @@ public:
     // granted 5,000.00 · remaining 1,250.50 · used 3,749.50".
     QString summary() const;
     // The groups and the total as CSV (header line first), amounts in full.
+    // The groups and the total as export rows (ExportRow), then as CSV.
+    static QStringList columns();
+    static QList<ExportRow> rows(const api::BalanceTotals &totals, api::TotalsGroupBy groupBy);
     static QString csv(const api::BalanceTotals &totals, api::TotalsGroupBy groupBy);
     static QString groupName(api::TotalsGroupBy groupBy);
 
