@@ -1,10 +1,14 @@
 #include "models/BalanceExport.h"
 
+#include "models/BalanceReport.h"
 #include "models/BalanceTotalsModel.h"
 #include "models/Workbook.h"
+#include "models/WorkspaceStatus.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QPdfWriter>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace md::models {
@@ -73,9 +77,39 @@ api::Result<api::Done> BalanceExport::start(const api::ListBalancesRequest &requ
         if (!book)
             return book.error();
         m_book = std::move(book.value());
+    } else if (isReportPath(path)) {
+        auto file = std::make_shared<QSaveFile>(path);
+        if (!file->open(QIODevice::WriteOnly))
+            return api::ApiError::local(u"file_unwritable"_s,
+                                        tr("Cannot write %1: %2").arg(path, file->errorString()));
+        m_reportFile = std::move(file);
+        m_report = std::make_shared<BalanceReport>(request, QDateTime::currentDateTime());
     } else if (auto opened = openCsv(path); !opened) {
         return opened;
     }
+    begin(request, groupBy);
+    return api::Done{};
+}
+
+api::Result<api::Done> BalanceExport::startReport(const api::ListBalancesRequest &request,
+                                                  std::shared_ptr<QPagedPaintDevice> device,
+                                                  api::TotalsGroupBy groupBy)
+{
+    if (isRunning())
+        return api::ApiError::local(u"export_running"_s, tr("An export is already running."));
+    m_reportDevice = std::move(device);
+    m_report = std::make_shared<BalanceReport>(request, QDateTime::currentDateTime());
+    begin(request, groupBy);
+    return api::Done{};
+}
+
+bool BalanceExport::isReportPath(const QString &path)
+{
+    return path.endsWith(u".pdf"_s, Qt::CaseInsensitive);
+}
+
+void BalanceExport::begin(const api::ListBalancesRequest &request, api::TotalsGroupBy groupBy)
+{
     m_totalsProblem.clear();
     m_request = request;
     m_request.limit = api::ListBalancesRequest::MaxLimit;
@@ -85,8 +119,36 @@ api::Result<api::Done> BalanceExport::start(const api::ListBalancesRequest &requ
     m_cancelRequested = false;
     // From the event loop: nothing is signalled before start() returns.
     QMetaObject::invokeMethod(
-        this, [this, groupBy] { requestTotals(groupBy); }, Qt::QueuedConnection);
-    return api::Done{};
+        this,
+        [this, groupBy] {
+            if (m_report)
+                requestWorkspace(groupBy);
+            else
+                requestTotals(groupBy);
+        },
+        Qt::QueuedConnection);
+}
+
+void BalanceExport::requestWorkspace(api::TotalsGroupBy groupBy)
+{
+    m_backend->connectionInfo().then(
+        this, [this, groupBy](const api::Result<backend::ConnectionInfo> &connection) {
+            if (!m_report)
+                return;
+            // A report without its workspace line is still a report.
+            if (connection) {
+                const backend::ConnectionInfo &c = connection.value();
+                QStringList words;
+                if (!c.orgName.isEmpty())
+                    words.append(c.orgSlug.isEmpty() ? c.orgName
+                                                     : u"%1 (%2)"_s.arg(c.orgName, c.orgSlug));
+                if (!c.environment.isEmpty())
+                    words.append(c.environment);
+                words.append(WorkspaceStatus::inWords(c));
+                m_report->setWorkspace(words.join(u" · "_s));
+            }
+            requestTotals(groupBy);
+        });
 }
 
 api::Result<api::Done> BalanceExport::openCsv(const QString &path)
@@ -117,12 +179,16 @@ void BalanceExport::requestTotals(api::TotalsGroupBy groupBy)
                 return;
             // The rows are still worth having without their totals.
             if (totals) {
-                if (m_book)
+                if (m_report)
+                    m_report->setTotals(totals.value(), groupBy);
+                else if (m_book)
                     for (const ExportRow &row : BalanceTotalsModel::rows(totals.value(), groupBy))
                         m_book->append(1, row);
                 else
                     m_totalsFile->write(BalanceTotalsModel::csv(totals.value(), groupBy).toUtf8());
                 m_expected = totals.value().total.balances;
+                if (m_report)
+                    m_expected = qMin<qint64>(m_expected, BalanceReport::MaxRows);
             } else {
                 if (m_totalsFile)
                     m_totalsFile->cancelWriting();
@@ -148,6 +214,11 @@ void BalanceExport::stop()
     m_file.reset();
     m_totalsFile.reset();
     m_book.reset(); // abandoned: nothing is left behind
+    if (m_reportFile)
+        m_reportFile->cancelWriting();
+    m_reportFile.reset();
+    m_reportDevice.reset();
+    m_report.reset();
 }
 
 void BalanceExport::requestPage()
@@ -167,7 +238,9 @@ void BalanceExport::requestPage()
                                   .arg(page.error().message));
                 return;
             }
-            if (m_book) {
+            if (m_report) {
+                m_report->addRows(page.value().list);
+            } else if (m_book) {
                 for (const api::BalanceRow &row : page.value().list)
                     m_book->append(0, cells(row));
             } else {
@@ -176,9 +249,9 @@ void BalanceExport::requestPage()
                     text += csvLine(row);
                 m_file->write(text.toUtf8());
             }
-            m_rows += page.value().list.size();
+            m_rows = m_report ? m_report->rowCount() : m_rows + page.value().list.size();
             Q_EMIT progress(m_rows, m_expected);
-            if (page.value().hasMore) {
+            if (page.value().hasMore && !(m_report && m_report->isFull())) {
                 m_request.startCursor = *page.value().nextCursor;
                 // From the event loop: a backend that answers at once must not recurse.
                 QMetaObject::invokeMethod(this, &BalanceExport::requestPage, Qt::QueuedConnection);
@@ -190,6 +263,10 @@ void BalanceExport::requestPage()
 
 void BalanceExport::complete()
 {
+    if (m_report) {
+        drawReport();
+        return;
+    }
     if (m_book) {
         // Zipping a workbook takes seconds for a million rows: not on this thread.
         Q_EMIT saving();
@@ -215,6 +292,49 @@ void BalanceExport::complete()
     m_file.reset();
     m_totalsFile.reset();
     Q_EMIT finished(m_rows, m_totalsProblem);
+}
+
+void BalanceExport::drawReport()
+{
+    Q_EMIT drawing(0, 0);
+    // Drawn off the GUI thread (QPainter may draw on a printer or a PDF
+    // writer in any thread); pages are counted through the promise, and the
+    // watcher goes with this object if the console closes meanwhile.
+    auto *watcher = new QFutureWatcher<api::Result<int>>(this);
+    connect(watcher, &QFutureWatcherBase::progressValueChanged, this,
+            [this, watcher](int page) { Q_EMIT drawing(page, watcher->progressMaximum()); });
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        const api::Result<int> drawn = watcher->result();
+        QString problem = drawn ? QString() : drawn.error().message;
+        if (drawn && m_reportFile && !m_reportFile->commit())
+            problem = tr("Cannot save the report: %1").arg(m_reportFile->errorString());
+        m_reportFile.reset();
+        stop();
+        if (problem.isEmpty())
+            Q_EMIT finished(m_rows, m_totalsProblem);
+        else
+            Q_EMIT failed(problem);
+    });
+    watcher->setFuture(
+        QtConcurrent::run([report = m_report, file = m_reportFile,
+                           device = m_reportDevice](QPromise<api::Result<int>> &promise) {
+            std::unique_ptr<QPdfWriter> writer;
+            QPagedPaintDevice *target = device.get();
+            if (file) {
+                writer = std::make_unique<QPdfWriter>(file.get());
+                writer->setCreator(u"Meterdesk"_s);
+                writer->setTitle(BalanceReport::tr("Balances report"));
+                writer->setPageSize(QPageSize(QPageSize::A4));
+                writer->setPageOrientation(QPageLayout::Landscape);
+                writer->setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter);
+                target = writer.get();
+            }
+            promise.addResult(report->draw(target, [&promise](int page, int pages) {
+                promise.setProgressRange(0, pages);
+                promise.setProgressValue(page);
+            }));
+        }));
 }
 
 } // namespace md::models

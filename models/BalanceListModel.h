@@ -80,6 +80,10 @@ public:
     static QString intervalName(api::ResetInterval interval);
     // The row as the API sends it, indented: for engineers, one click away.
     static QString rawText(const api::BalanceRow &row);
+    // A column's title and a row's cell in it, as the table shows them
+    // (BalanceListCells.cpp); the PDF report shows rows the same way.
+    static QString columnTitle(int column);
+    static QVariant cell(const api::BalanceRow &row, int column, int role = Qt::DisplayRole);
 
 protected:
     qsizetype storedRows() const override { return m_rows.size(); }
@@ -87,7 +91,6 @@ protected:
     void sendRequest(const QString &cursor, quint64 generation) override;
 
 private:
-    QVariant cell(const api::BalanceRow &row, int column, int role) const;
     void askPages();
     // Stops the scan for the previous filter's count (StopCheck.h).
     void stopAskingPages();

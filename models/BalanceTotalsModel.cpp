@@ -29,25 +29,13 @@ QString BalanceTotalsModel::groupName(api::TotalsGroupBy groupBy)
     return tr("Feature");
 }
 
-QString BalanceTotalsModel::keyText(const api::TotalsGroup &group) const
+QString BalanceTotalsModel::text(const api::TotalsGroup &group, int column)
 {
-    return group.key ? *group.key : tr("(no plan)");
-}
-
-QVariant BalanceTotalsModel::data(const QModelIndex &index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const api::TotalsGroup &group = m_totals->groups.at(index.row());
-    const api::TotalsFigures &f = group.figures;
-    if (role == Qt::TextAlignmentRole)
-        return index.column() == Key ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
-        return {};
     const QLocale locale;
-    switch (index.column()) {
+    const api::TotalsFigures &f = group.figures;
+    switch (column) {
     case Key:
-        return keyText(group);
+        return group.key ? *group.key : tr("(no plan)");
     case Balances:
         return locale.toString(f.balances);
     case Customers:
@@ -63,13 +51,30 @@ QVariant BalanceTotalsModel::data(const QModelIndex &index, int role) const
     }
 }
 
+QVariant BalanceTotalsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const api::TotalsGroup &group = m_totals->groups.at(index.row());
+    if (role == Qt::TextAlignmentRole)
+        return index.column() == Key ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    return text(group, index.column());
+}
+
 QVariant BalanceTotalsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    switch (section) {
+    return columnTitle(section, m_request.groupBy);
+}
+
+QString BalanceTotalsModel::columnTitle(int column, api::TotalsGroupBy groupBy)
+{
+    switch (column) {
     case Key:
-        return groupName(m_request.groupBy);
+        return groupName(groupBy);
     case Balances:
         return tr("Balances");
     case Customers:

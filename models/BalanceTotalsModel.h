@@ -49,12 +49,14 @@ public:
     static QList<ExportRow> rows(const api::BalanceTotals &totals, api::TotalsGroupBy groupBy);
     static QString csv(const api::BalanceTotals &totals, api::TotalsGroupBy groupBy);
     static QString groupName(api::TotalsGroupBy groupBy);
+    // A column's title and a group's figure in it, as the view shows them.
+    static QString columnTitle(int column, api::TotalsGroupBy groupBy);
+    static QString text(const api::TotalsGroup &group, int column);
 
 Q_SIGNALS:
     void loadingChanged(bool loading);
 
 private:
-    QString keyText(const api::TotalsGroup &group) const;
     void ask();
 
     backend::BillingBackend *m_backend;

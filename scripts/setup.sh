@@ -11,7 +11,9 @@ set -euo pipefail
 # nlohmann-json3-dev and libsimdjson-dev are only for bench_json, the
 # comparison that chose it (docs/json.md).
 # libxlsxwriter-dev writes the Excel exports; unzip lets their test read
-# the sheets back (docs/export.md).
+# the sheets back (docs/export.md). poppler-utils (pdfinfo, pdftotext) reads
+# the PDF report back in its test; fonts-dejavu-core is the font it is drawn
+# with wherever no desktop brought one.
 # chromium renders the billing portal page in its test;
 # openssl makes the certificate chain of the HTTPS test; desktop-file-utils
 # and appstream validate what the Debian package installs.
@@ -27,7 +29,7 @@ PACKAGES=(
   rapidjson-dev nlohmann-json3-dev libsimdjson-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
   libqt6sql6-sqlite libqt6sql6-psql libqt6svg6 libsqlite3-dev
-  libxlsxwriter-dev unzip
+  libxlsxwriter-dev unzip poppler-utils fonts-dejavu-core
   qtkeychain-qt6-dev
   postgresql
   xvfb xauth

@@ -567,6 +567,10 @@ eingebettete Engine</translation>
         <source>Totals</source>
         <translation>Summen</translation>
     </message>
+    <message>
+        <source>Cannot save the report: %1</source>
+        <translation>Der Bericht kann nicht gespeichert werden: %1</translation>
+    </message>
 </context>
 <context>
     <name>BalanceFilter</name>
@@ -885,6 +889,129 @@ eingebettete Engine</translation>
     </message>
 </context>
 <context>
+    <name>BalanceReport</name>
+    <message>
+        <source>Balances report</source>
+        <translation>Guthabenbericht</translation>
+    </message>
+    <message>
+        <source>All customers</source>
+        <translation>Alle Kunden</translation>
+    </message>
+    <message>
+        <source>Customer %1, entity %2</source>
+        <translation>Kunde %1, Einheit %2</translation>
+    </message>
+    <message>
+        <source>Customer %1</source>
+        <translation>Kunde %1</translation>
+    </message>
+    <message>
+        <source>feature %1</source>
+        <translation>Funktion %1</translation>
+    </message>
+    <message>
+        <source>every feature</source>
+        <translation>jede Funktion</translation>
+    </message>
+    <message>
+        <source>any plan</source>
+        <translation>jeder Tarif</translation>
+    </message>
+    <message>
+        <source>no plan</source>
+        <translation>ohne Tarif</translation>
+    </message>
+    <message>
+        <source>plan %1</source>
+        <translation>Tarif %1</translation>
+    </message>
+    <message>
+        <source>active and expired balances</source>
+        <translation>aktive und abgelaufene Guthaben</translation>
+    </message>
+    <message>
+        <source>expired balances</source>
+        <translation>abgelaufene Guthaben</translation>
+    </message>
+    <message>
+        <source>active balances</source>
+        <translation>aktive Guthaben</translation>
+    </message>
+    <message>
+        <source>Filter: %1</source>
+        <translation>Filter: %1</translation>
+    </message>
+    <message>
+        <source>Generated %1</source>
+        <translation>Erstellt %1</translation>
+    </message>
+    <message>
+        <source>Totals by plan</source>
+        <translation>Summen nach Tarif</translation>
+    </message>
+    <message>
+        <source>Totals by customer</source>
+        <translation>Summen nach Kunde</translation>
+    </message>
+    <message>
+        <source>Totals by feature</source>
+        <translation>Summen nach Funktion</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Gesamt</translation>
+    </message>
+    <message>
+        <source>Totals</source>
+        <translation>Summen</translation>
+    </message>
+    <message>
+        <source>The totals could not be computed; the rows follow.</source>
+        <translation>Die Summen konnten nicht berechnet werden; die Zeilen folgen.</translation>
+    </message>
+    <message>
+        <source>Balances</source>
+        <translation>Guthaben</translation>
+    </message>
+    <message>
+        <source>No balances match this filter.</source>
+        <translation>Keine Guthaben passen zu diesem Filter.</translation>
+    </message>
+    <message>
+        <source>Only the first %L1 of %L2 balances are listed. Export to Excel or CSV for every row.</source>
+        <translation>Nur die ersten %L1 von %L2 Guthaben sind aufgeführt. Exportieren Sie nach Excel oder CSV für alle Zeilen.</translation>
+    </message>
+    <message>
+        <source>Only the first %L1 balances are listed. Export to Excel or CSV for every row.</source>
+        <translation>Nur die ersten %L1 Guthaben sind aufgeführt. Exportieren Sie nach Excel oder CSV für alle Zeilen.</translation>
+    </message>
+    <message>
+        <source>The report cannot be drawn on this device.</source>
+        <translation>Der Bericht kann auf diesem Gerät nicht gezeichnet werden.</translation>
+    </message>
+    <message>
+        <source>Meterdesk · Balances report</source>
+        <translation>Meterdesk · Guthabenbericht</translation>
+    </message>
+    <message>
+        <source>Meterdesk · Balances report · %1</source>
+        <translation>Meterdesk · Guthabenbericht · %1</translation>
+    </message>
+    <message>
+        <source>Page %1 of the report could not be started.</source>
+        <translation>Seite %1 des Berichts konnte nicht begonnen werden.</translation>
+    </message>
+    <message>
+        <source>Page %1 of %2</source>
+        <translation>Seite %1 von %2</translation>
+    </message>
+    <message>
+        <source>The report could not be finished.</source>
+        <translation>Der Bericht konnte nicht abgeschlossen werden.</translation>
+    </message>
+</context>
+<context>
     <name>BalanceTotalsBar</name>
     <message>
         <source>Totals by gr&amp;oup</source>
@@ -1100,6 +1227,44 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Compressing the workbook…</source>
         <translation>Die Arbeitsmappe wird komprimiert …</translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved the report of %Ln row(s).</source>
+        <translation>
+            <numerusform>Bericht mit %Ln Zeile gespeichert.</numerusform>
+            <numerusform>Bericht mit %Ln Zeilen gespeichert.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Sent the report of %Ln row(s) to the printer.</source>
+        <translation>
+            <numerusform>Bericht mit %Ln Zeile an den Drucker gesendet.</numerusform>
+            <numerusform>Bericht mit %Ln Zeilen an den Drucker gesendet.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Laying out the report…</source>
+        <translation>Der Bericht wird gesetzt …</translation>
+    </message>
+    <message>
+        <source>Drawing page %1 of %2…</source>
+        <translation>Zeichne Seite %1 von %2 …</translation>
+    </message>
+    <message>
+        <source>Balances report</source>
+        <translation>Guthabenbericht</translation>
+    </message>
+    <message>
+        <source>Print balances</source>
+        <translation>Guthaben drucken</translation>
+    </message>
+    <message>
+        <source>Print failed</source>
+        <translation>Drucken fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Preparing the report…</source>
+        <translation>Der Bericht wird vorbereitet …</translation>
     </message>
 </context>
 <context>
@@ -2881,6 +3046,10 @@ Journal: %2</numerusform>
         <source>Audit</source>
         <translation>Prüfprotokoll</translation>
     </message>
+    <message>
+        <source>&amp;Print balances…</source>
+        <translation>Guthaben &amp;drucken …</translation>
+    </message>
 </context>
 <context>
     <name>PagedExport</name>
@@ -3816,6 +3985,10 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Excel workbooks (*.xlsx)</source>
         <translation>Excel-Arbeitsmappen (*.xlsx)</translation>
+    </message>
+    <message>
+        <source>PDF reports (*.pdf)</source>
+        <translation>PDF-Berichte (*.pdf)</translation>
     </message>
 </context>
 </TS>

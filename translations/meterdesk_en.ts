@@ -150,6 +150,20 @@ taken %2, %Ln models</numerusform>
             <numerusform>%L1 of %Ln rows loaded, more on scroll</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Saved the report of %Ln row(s).</source>
+        <translation>
+            <numerusform>Saved the report of %Ln row.</numerusform>
+            <numerusform>Saved the report of %Ln rows.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Sent the report of %Ln row(s) to the printer.</source>
+        <translation>
+            <numerusform>Sent the report of %Ln row to the printer.</numerusform>
+            <numerusform>Sent the report of %Ln rows to the printer.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Console</name>

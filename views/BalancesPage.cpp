@@ -15,6 +15,8 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPrintDialog>
+#include <QPrinter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
@@ -134,19 +136,33 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
         m_exportProgress->setRange(0, expected < 0 ? 0 : int(qMax(expected, rows)));
         m_exportProgress->setValue(int(rows));
     });
-    connect(m_export, &models::BalanceExport::finished, this,
-            [this](qint64 rows, const QString &totalsProblem) {
-                m_exportBar->hide();
+    connect(
+        m_export, &models::BalanceExport::finished, this,
+        [this](qint64 rows, const QString &totalsProblem) {
+            m_exportBar->hide();
+            if (m_making != Making::Files) {
                 Q_EMIT statusMessage(
-                    totalsProblem.isEmpty()
-                        ? tr("Exported %Ln row(s) and their totals.", nullptr, int(rows))
-                        : tr("Exported %Ln row(s); their totals were not written: %1", nullptr,
-                             int(rows))
-                              .arg(totalsProblem));
-            });
+                    m_making == Making::Report
+                        ? tr("Saved the report of %Ln row(s).", nullptr, int(rows))
+                        : tr("Sent the report of %Ln row(s) to the printer.", nullptr, int(rows)));
+                return;
+            }
+            Q_EMIT statusMessage(
+                totalsProblem.isEmpty()
+                    ? tr("Exported %Ln row(s) and their totals.", nullptr, int(rows))
+                    : tr("Exported %Ln row(s); their totals were not written: %1", nullptr,
+                         int(rows))
+                          .arg(totalsProblem));
+        });
     connect(m_export, &models::BalanceExport::saving, this, [this] {
         m_exportLabel->setText(tr("Compressing the workbook…"));
         m_exportProgress->setRange(0, 0);
+    });
+    connect(m_export, &models::BalanceExport::drawing, this, [this](int page, int pages) {
+        m_exportLabel->setText(pages == 0 ? tr("Laying out the report…")
+                                          : tr("Drawing page %1 of %2…").arg(page).arg(pages));
+        m_exportProgress->setRange(0, pages);
+        m_exportProgress->setValue(page);
     });
     connect(m_export, &models::BalanceExport::canceled, this, [this] {
         m_exportBar->hide();
@@ -229,7 +245,7 @@ void BalancesPage::focusFilter()
 
 void BalancesPage::chooseExport()
 {
-    const QString path = chooseExportFile(this, tr("Export balances"), tr("balances.csv"));
+    const QString path = chooseExportFile(this, tr("Export balances"), tr("balances.csv"), true);
     if (path.isEmpty())
         return;
     if (auto started = exportTo(path); !started)
@@ -243,7 +259,37 @@ api::Result<api::Done> BalancesPage::exportTo(const QString &path)
         return request.error();
     if (auto started = m_export->start(request.value(), path, m_totals->groupBy()); !started)
         return started;
+    m_making = models::BalanceExport::isReportPath(path) ? Making::Report : Making::Files;
     m_exportLabel->setText(tr("Exporting…"));
+    m_exportProgress->setRange(0, 0);
+    m_exportBar->show();
+    return api::Done{};
+}
+
+void BalancesPage::print()
+{
+    auto printer = std::make_shared<QPrinter>(QPrinter::HighResolution);
+    printer->setPageOrientation(QPageLayout::Landscape);
+    printer->setDocName(tr("Balances report"));
+    QPrintDialog dialog(printer.get(), this);
+    dialog.setWindowTitle(tr("Print balances"));
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (auto started = printTo(printer); !started)
+        QMessageBox::warning(this, tr("Print failed"), started.error().message);
+}
+
+api::Result<api::Done> BalancesPage::printTo(std::shared_ptr<QPrinter> printer)
+{
+    const auto request = filter().request();
+    if (!request)
+        return request.error();
+    if (auto started =
+            m_export->startReport(request.value(), std::move(printer), m_totals->groupBy());
+        !started)
+        return started;
+    m_making = Making::Printout;
+    m_exportLabel->setText(tr("Preparing the report…"));
     m_exportProgress->setRange(0, 0);
     m_exportBar->show();
     return api::Done{};

@@ -1,8 +1,9 @@
 // Balances across customers (finance staff): a filter bar for every
 // balances.list filter with saved views, the paged table, the filter's
 // totals under it (grouped on demand), a detail pane for the selected
-// balance, CSV export of the whole result and its totals with progress and
-// Cancel, and empty and error states that say what to do.
+// balance, export of the whole result and its totals (CSV, Excel, a PDF
+// report or printed) with progress and Cancel, and empty and error states
+// that say what to do.
 #pragma once
 
 #include "models/BalanceFilter.h"
@@ -10,7 +11,10 @@
 
 #include <QWidget>
 
+#include <memory>
+
 class QLabel;
+class QPrinter;
 class QProgressBar;
 class QPushButton;
 class QStackedLayout;
@@ -55,6 +59,9 @@ public:
     void focusFilter();
     // Writes every row of the current filter to `path` in the background.
     api::Result<api::Done> exportTo(const QString &path);
+    // Asks for a printer, then prints the report of the current filter.
+    void print();
+    api::Result<api::Done> printTo(std::shared_ptr<QPrinter> printer);
     void copySelection() const;
 
 Q_SIGNALS:
@@ -83,6 +90,8 @@ private:
     QProgressBar *m_exportProgress;
     QLabel *m_exportLabel;
     bool m_columnsSized = false;
+    // What the running export makes, for the message when it is done.
+    enum class Making { Files, Report, Printout } m_making = Making::Files;
 };
 
 } // namespace md::views

@@ -7,24 +7,38 @@
 
 namespace md::views {
 
-QString chooseExportFile(QWidget *parent, const QString &title, const QString &suggested)
+QString chooseExportFile(QWidget *parent, const QString &title, const QString &suggested,
+                         bool withReport)
 {
-    const QString csv =
-        QCoreApplication::translate("md::views::ExportFileDialog", "CSV files (*.csv)");
-    const QString workbook =
-        QCoreApplication::translate("md::views::ExportFileDialog", "Excel workbooks (*.xlsx)");
+    // Each format's filter and suffix, the default first.
+    QList<std::pair<QString, QString>> formats{
+        {QCoreApplication::translate("md::views::ExportFileDialog", "CSV files (*.csv)"),
+         QStringLiteral("csv")},
+        {QCoreApplication::translate("md::views::ExportFileDialog", "Excel workbooks (*.xlsx)"),
+         QStringLiteral("xlsx")}};
+    if (withReport)
+        formats.append(
+            {QCoreApplication::translate("md::views::ExportFileDialog", "PDF reports (*.pdf)"),
+             QStringLiteral("pdf")});
+    QStringList filters;
+    for (const auto &format : std::as_const(formats))
+        filters.append(format.first);
     QString chosen;
-    const QString path = QFileDialog::getSaveFileName(
-        parent, title, suggested, csv + QStringLiteral(";;") + workbook, &chosen);
+    const QString path = QFileDialog::getSaveFileName(parent, title, suggested,
+                                                      filters.join(QStringLiteral(";;")), &chosen);
     if (path.isEmpty())
         return {};
-    const QString suffix = chosen == workbook ? QStringLiteral("xlsx") : QStringLiteral("csv");
+    QString suffix = formats.first().second;
+    bool known = false;
     const QFileInfo file(path);
+    for (const auto &format : std::as_const(formats)) {
+        if (format.first == chosen)
+            suffix = format.second;
+        known = known || file.suffix() == format.second;
+    }
     if (file.suffix().compare(suffix, Qt::CaseInsensitive) == 0)
         return path;
     // "balances.csv" with the workbook format chosen becomes "balances.xlsx".
-    const bool known =
-        file.suffix() == QStringLiteral("csv") || file.suffix() == QStringLiteral("xlsx");
     return file.dir().filePath((known ? file.completeBaseName() : file.fileName()) +
                                QLatin1Char('.') + suffix);
 }

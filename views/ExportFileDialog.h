@@ -1,5 +1,6 @@
-// The save dialog of every export (docs/export.md): CSV or an Excel
-// workbook, the file's suffix following the format chosen.
+// The save dialog of every export (docs/export.md): CSV, an Excel workbook
+// or (for the balances) a PDF report, the file's suffix following the
+// format chosen.
 #pragma once
 
 #include <QString>
@@ -9,6 +10,8 @@ class QWidget;
 namespace md::views {
 
 // The path chosen for `suggested` ("balances.csv"); empty when canceled.
-QString chooseExportFile(QWidget *parent, const QString &title, const QString &suggested);
+// `withReport` offers the PDF report as a third format.
+QString chooseExportFile(QWidget *parent, const QString &title, const QString &suggested,
+                         bool withReport = false);
 
 } // namespace md::views

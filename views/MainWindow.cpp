@@ -86,6 +86,12 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     fileMenu->addAction(tr("&Import customers…"), QKeySequence(Qt::CTRL | Qt::Key_I), this,
                         &MainWindow::importCustomers);
     fileMenu->addSeparator();
+    // The report of the Balances page's filter, whichever page is shown.
+    fileMenu->addAction(tr("&Print balances…"), QKeySequence::Print, this, [this] {
+        showPage(0);
+        m_balances->print();
+    });
+    fileMenu->addSeparator();
     QAction *quit = fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     quit->setMenuRole(QAction::QuitRole);
     auto *goMenu = menuBar()->addMenu(tr("&Go"));

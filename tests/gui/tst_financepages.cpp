@@ -7,6 +7,7 @@
 #include "models/LedgerModel.h"
 #include "services/engine/BalanceLedger.h"
 #include "tests/gui/GuiBackend.h"
+#include "tests/models/PdfText.h"
 #include "tests/support/TestDatabase.h"
 #include "views/AdjustBalanceDialog.h"
 #include "views/AuditPage.h"
@@ -19,6 +20,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QPrinter>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -205,6 +207,36 @@ private Q_SLOTS:
         QCOMPARE(newest.kind, u"adjustment"_s);
         QCOMPARE(newest.balanceId, before.id);
         QCOMPARE(newest, adjusted.first().first().value<api::LedgerEntry>());
+    }
+
+    // File > Print draws the report of the filter shown on the printer
+    // chosen; here a printer that prints to a PDF file, read back.
+    void balancesArePrintedAsAReport()
+    {
+        views::BalancesPage page(m_backend.get());
+        QVERIFY(showWithRows(page));
+        const api::BalanceRow first = page.model()->balance(0);
+        models::BalanceFilter filter = page.filter();
+        filter.customerId = first.customerId;
+        page.setFilter(filter);
+        QTemporaryDir dir;
+        auto printer = std::make_shared<QPrinter>();
+        printer->setOutputFormat(QPrinter::PdfFormat);
+        printer->setOutputFileName(dir.filePath(u"printed.pdf"_s));
+        QSignalSpy said(&page, &views::BalancesPage::statusMessage);
+        QVERIFY(page.printTo(printer));
+        QVERIFY(page.findChild<QPushButton *>(u"cancelExport"_s)->isVisible());
+        QVERIFY(QTest::qWaitFor([&] {
+            return !said.isEmpty() && said.last().first().toString().contains(u"printer"_s);
+        }));
+        printer.reset(); // the file is complete once the printer is gone
+        const QString path = dir.filePath(u"printed.pdf"_s);
+        QCOMPARE(test::pdfPages(path), 1);
+        const QString text = test::pdfText(path, 1, 1);
+        QVERIFY2(text.contains(u"Customer %1 · every feature"_s.arg(first.customerId)),
+                 qPrintable(text));
+        QVERIFY(text.contains(first.featureId));
+        QVERIFY(text.contains(u"Page 1 of 1"_s));
     }
 
     void cleanupTestCase()

@@ -4,16 +4,19 @@
 #include "views/MainWindow.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QDesktopServices>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QPrintDialog>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
@@ -89,6 +92,27 @@ private Q_SLOTS:
         QTRY_VERIFY(window.findChild<QMessageBox *>());
         QVERIFY(window.findChild<QMessageBox *>()->text().contains(u"docs/user-guide.md"_s));
         QDesktopServices::unsetUrlHandler(u"file"_s);
+    }
+
+    // Ctrl+P (File > Print balances…) shows the Balances page and asks for a printer.
+    void ctrlPAsksForAPrinter()
+    {
+        md::test::StubBackend backend;
+        md::views::MainWindow window(&backend);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *navigation = window.findChild<QListWidget *>(u"navigation"_s);
+        navigation->setCurrentRow(3);
+        bool asked = false;
+        QTimer::singleShot(0, &window, [&] {
+            auto *dialog = qobject_cast<QPrintDialog *>(QApplication::activeModalWidget());
+            asked = dialog != nullptr;
+            if (dialog)
+                dialog->reject();
+        });
+        QTest::keyClick(&window, Qt::Key_P, Qt::ControlModifier);
+        QVERIFY(asked);
+        QCOMPARE(navigation->currentRow(), 0);
     }
 
     void errorsShowInsteadOfABlankPage()

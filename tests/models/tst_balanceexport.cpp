@@ -138,6 +138,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("name");
         QTest::newRow("csv") << u"canceled.csv"_s;
         QTest::newRow("workbook") << u"canceled.xlsx"_s;
+        QTest::newRow("report") << u"canceled.pdf"_s;
     }
     void cancelLeavesNoFile()
     {
