@@ -17,6 +17,7 @@
 #include "services/api/LinkOrganization.h"
 #include "services/api/ListBalances.h"
 #include "services/api/Product.h"
+#include "services/api/Promotion.h"
 #include "services/api/Result.h"
 #include "services/api/TrackTokens.h"
 #include "services/api/UpdateProduct.h"
@@ -98,6 +99,11 @@ public:
     virtual Reply<api::Page<api::LedgerEntry>> listLedger(const api::LedgerRequest &request) = 0;
     // A manual correction of one balance; answers its ledger entry (docs/ledger.md).
     virtual Reply<api::LedgerEntry> adjustBalance(const api::BalanceAdjustment &request) = 0;
+    // Sandbox against production, and production made what the sandbox
+    // shows, step by step (docs/promotion.md).
+    virtual Reply<api::EnvironmentDiff> environmentDiff() = 0;
+    virtual Reply<api::EnvironmentPromoted>
+    promoteEnvironment(const api::EnvironmentPromotion &request) = 0;
     virtual Reply<api::Page<api::FailedEvent>>
     listFailedEvents(const api::PageRequest &request) = 0;
     virtual Reply<api::FailedEventOutcome>

@@ -333,6 +333,20 @@ Reply<api::LedgerEntry> EngineBackend::adjustBalance(const api::BalanceAdjustmen
         request, [](auto &s, const auto &k, const auto &r) { return s.adjustBalance(k, r); });
 }
 
+Reply<api::EnvironmentDiff> EngineBackend::environmentDiff()
+{
+    return runReceived<api::EnvironmentDiff>(
+        api::EnvironmentDiffRequest{},
+        [](auto &s, const auto &k, const auto &r) { return s.environmentDiff(k, r); });
+}
+
+Reply<api::EnvironmentPromoted>
+EngineBackend::promoteEnvironment(const api::EnvironmentPromotion &request)
+{
+    return runReceived<api::EnvironmentPromoted>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.promoteEnvironment(k, r); });
+}
+
 Reply<api::Page<api::LedgerEntry>> EngineBackend::listLedger(const api::LedgerRequest &request)
 {
     return runReceived<api::Page<api::LedgerEntry>>(

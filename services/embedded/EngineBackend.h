@@ -79,6 +79,9 @@ public:
     Reply<api::Page<api::AuditEntry>> listAuditLog(const api::AuditLogRequest &request) override;
     Reply<api::Page<api::LedgerEntry>> listLedger(const api::LedgerRequest &request) override;
     Reply<api::LedgerEntry> adjustBalance(const api::BalanceAdjustment &request) override;
+    Reply<api::EnvironmentDiff> environmentDiff() override;
+    Reply<api::EnvironmentPromoted>
+    promoteEnvironment(const api::EnvironmentPromotion &request) override;
     Reply<api::Page<api::FailedEvent>> listFailedEvents(const api::PageRequest &request) override;
     Reply<api::FailedEventOutcome> retryFailedEvents(const api::FailedEventIds &request) override;
     Reply<api::FailedEventOutcome> discardFailedEvents(const api::FailedEventIds &request) override;

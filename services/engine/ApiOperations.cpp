@@ -7,6 +7,7 @@
 #include "services/engine/BillingControlStore.h"
 #include "services/engine/BillingControlsUpdater.h"
 #include "services/engine/Catalog.h"
+#include "services/engine/EnvironmentPromoter.h"
 #include "services/engine/FailedEvents.h"
 #include "services/engine/PlatformLinker.h"
 #include "services/engine/PortalLinks.h"
@@ -370,6 +371,47 @@ api::Result<api::LedgerEntry> ApiOperations::adjustBalance(const KeyContext &key
                  {"reason"_L1, request.reason},
                  {"ledger_id"_L1, entry.id}});
         });
+}
+
+namespace {
+
+// Both environments are seen and production written: not with a sandbox key.
+std::optional<api::ApiError> needsProduction(const KeyContext &key)
+{
+    if (key.scope.keyPk == 0 || key.scope.env == Environment::Live)
+        return std::nullopt;
+    return api::ApiError{403, u"live_key_required"_s,
+                         u"comparing and promoting environments needs a production (live) key; "
+                         "this key sees only the sandbox"_s};
+}
+
+} // namespace
+
+api::Result<api::EnvironmentDiff>
+ApiOperations::environmentDiff(const KeyContext &key, const api::EnvironmentDiffRequest &)
+{
+    MD_REQUIRE_SCOPE(key, u"plans:write"_s)
+    if (auto refused = needsProduction(key))
+        return *refused;
+    return m_engine.withConnection(
+        [&](const QSqlDatabase &db) { return EnvironmentPromoter::diff(db, key.scope.orgPk); });
+}
+
+api::Result<api::EnvironmentPromoted>
+ApiOperations::promoteEnvironment(const KeyContext &key, const api::EnvironmentPromotion &request)
+{
+    if (!request.products.isEmpty()) {
+        MD_REQUIRE_SCOPE(key, u"plans:write"_s)
+    }
+    if (!request.rewards.isEmpty()) {
+        MD_REQUIRE_SCOPE(key, u"rewards:write"_s)
+    }
+    if (auto refused = needsProduction(key))
+        return *refused;
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return EnvironmentPromoter::promote(db, m_engine.dialect(), key.scope,
+                                            AuditTrail::actorOf(key), request, m_engine.now());
+    });
 }
 
 api::Result<api::CallQuote> ApiOperations::priceCall(const KeyContext &key,

@@ -15,6 +15,7 @@
 #include "services/api/Ledger.h"
 #include "services/api/LinkOrganization.h"
 #include "services/api/ListBalances.h"
+#include "services/api/Promotion.h"
 #include "services/api/TrackTokens.h"
 #include "services/api/UpdateProduct.h"
 #include "services/api/UpdateReward.h"
@@ -78,6 +79,13 @@ public:
     // A manual correction of one balance, with its ledger and audit entries.
     api::Result<api::LedgerEntry> adjustBalance(const KeyContext &key,
                                                 const api::BalanceAdjustment &request);
+    // Sandbox against production, and production made what the sandbox
+    // shows (docs/promotion.md): a production key, or the console on its
+    // own workspace.
+    api::Result<api::EnvironmentDiff> environmentDiff(const KeyContext &key,
+                                                      const api::EnvironmentDiffRequest &request);
+    api::Result<api::EnvironmentPromoted>
+    promoteEnvironment(const KeyContext &key, const api::EnvironmentPromotion &request);
     api::Result<api::CallQuote> priceCall(const KeyContext &key,
                                           const api::TrackTokensRequest &request);
     // Billing controls (docs/billing-controls.md) and the alerts they fired.

@@ -202,16 +202,50 @@ api::Result<api::Product> ProductUpdater::update(const QSqlDatabase &db, Dialect
         return applied.error();
     if (auto committed = transaction.commit(); !committed)
         return committed.error();
+    return newestOf(db, scope, request.id.value_or(productId));
+}
+
+api::Result<api::Product> ProductUpdater::create(const QSqlDatabase &db, Dialect dialect,
+                                                 const Scope &scope, const api::Product &product,
+                                                 qint64 nowMs)
+{
+    WriteTransaction transaction(db, dialect);
+    if (auto begun = transaction.begin(); !begun)
+        return begun.error();
+    if (auto checked = checkFeatures(db, scope, product.items); !checked)
+        return checked.error();
+    KeyAllocator keys(db, dialect);
+    auto pk = keys.next(u"products"_s);
+    if (!pk)
+        return pk.error();
+    if (auto inserted = execute(
+            db,
+            u"INSERT INTO products (pk, org_pk, env, id, version, name, group_name, is_add_on,"
+            " is_default, archived, items, free_trial, created_at)"
+            " VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, 0, ?, ?, ?)"_s,
+            {pk.value(), scope.orgPk, scope.envWord(), product.id, product.name,
+             product.group ? QVariant(*product.group) : QVariant(), int(product.isAddOn),
+             int(product.isDefault), storedText(product.items), trialValue(product.freeTrial),
+             nowMs});
+        !inserted)
+        return inserted.error();
+    if (auto committed = transaction.commit(); !committed)
+        return committed.error();
+    return newestOf(db, scope, product.id);
+}
+
+api::Result<api::Product> ProductUpdater::newestOf(const QSqlDatabase &db, const Scope &scope,
+                                                   const QString &id)
+{
     auto products = Catalog::products(db, scope);
     if (!products)
         return products.error();
-    const QString id = request.id.value_or(productId);
     std::optional<api::Product> newest;
     for (const api::Product &product : products.value().list)
         if (product.id == id && (!newest || product.version > newest->version))
             newest = product;
     if (!newest)
-        return ApiError::internal(u"product %1 vanished while it was updated"_s.arg(id));
+        return ApiError::internal(u"product %1 vanished while it was written"_s.arg(id));
     return *newest;
 }
 

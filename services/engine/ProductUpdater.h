@@ -5,7 +5,8 @@
 // version. Changing the items of a version that customers are on adds a new
 // version (the next number, or the one given) so their history stays as it
 // was; otherwise the newest version is changed in place. Renaming moves
-// every version and the coupons that name the product.
+// every version and the coupons that name the product. create() adds a
+// product the scope has no version of (a promotion from the sandbox).
 #pragma once
 
 #include "services/api/UpdateProduct.h"
@@ -20,6 +21,13 @@ public:
     static api::Result<api::Product> update(const QSqlDatabase &db, Dialect dialect,
                                             const Scope &scope, const QString &productId,
                                             const api::UpdateProductRequest &request, qint64 nowMs);
+    // `product` as version 1 of a new id; its items' features must exist.
+    static api::Result<api::Product> create(const QSqlDatabase &db, Dialect dialect,
+                                            const Scope &scope, const api::Product &product,
+                                            qint64 nowMs);
+    // The newest version of `id` in the scope.
+    static api::Result<api::Product> newestOf(const QSqlDatabase &db, const Scope &scope,
+                                              const QString &id);
 };
 
 } // namespace md::engine

@@ -1,5 +1,6 @@
 #include "services/engine/RewardUpdater.h"
 
+#include "services/api/Promotion.h"
 #include "services/api/WireCodec.h"
 #include "services/engine/Sql.h"
 #include "services/engine/StoredJson.h"
@@ -76,49 +77,56 @@ public:
     {
         if (update.name)
             record.name = *update.name;
-        if (update.grants) {
-            for (qsizetype i = 0; i < update.grants->size(); ++i)
-                if (auto found = exists(
-                        u"features"_s, update.grants->at(i).featureId, u"feature_not_found"_s,
-                        u"feature_grant.grants[%1].feature_id"_s.arg(i), u"feature"_s);
-                    !found)
-                    return found.error();
+        if (update.grants)
             record.grants = *update.grants;
-        }
-        if (update.promoCodes) {
-            QStringList codes;
-            for (const api::FeatureGrantPromoCode &code : *update.promoCodes)
-                codes.append(code.code);
-            if (auto replaced = replaceCodes(codes, u"feature_grant.promo_codes"_s); !replaced)
-                return replaced.error();
+        if (update.promoCodes)
             record.promoCodes = *update.promoCodes;
-        }
-        if (auto stored = store(record); !stored)
-            return stored.error();
-        return record;
+        return put(record);
     }
 
     api::Result<api::CouponRecord> apply(api::CouponRecord record, const api::CouponUpdate &update)
     {
         if (update.name)
             record.name = *update.name;
-        if (update.planIds) {
-            for (qsizetype i = 0; i < update.planIds->size(); ++i)
-                if (auto found =
-                        exists(u"products"_s, update.planIds->at(i), u"product_not_found"_s,
-                               u"coupon.plan_ids[%1]"_s.arg(i), u"plan"_s);
-                    !found)
-                    return found.error();
+        if (update.planIds)
             record.planIds = *update.planIds;
-        }
-        if (update.promoCodes) {
-            QStringList codes;
-            for (const api::CouponPromoCode &code : *update.promoCodes)
-                codes.append(code.code);
-            if (auto replaced = replaceCodes(codes, u"coupon.promo_codes"_s); !replaced)
-                return replaced.error();
+        if (update.promoCodes)
             record.promoCodes = *update.promoCodes;
-        }
+        return put(record);
+    }
+
+    // Stores `record` as the reward: its features (or plans) must exist and
+    // its promo codes be no other reward's.
+    api::Result<api::FeatureGrantRecord> put(const api::FeatureGrantRecord &record)
+    {
+        for (qsizetype i = 0; i < record.grants.size(); ++i)
+            if (auto found =
+                    exists(u"features"_s, record.grants.at(i).featureId, u"feature_not_found"_s,
+                           u"feature_grant.grants[%1].feature_id"_s.arg(i), u"feature"_s);
+                !found)
+                return found.error();
+        QStringList codes;
+        for (const api::FeatureGrantPromoCode &code : record.promoCodes)
+            codes.append(code.code);
+        if (auto replaced = replaceCodes(codes, u"feature_grant.promo_codes"_s); !replaced)
+            return replaced.error();
+        if (auto stored = store(record); !stored)
+            return stored.error();
+        return record;
+    }
+
+    api::Result<api::CouponRecord> put(const api::CouponRecord &record)
+    {
+        for (qsizetype i = 0; record.planIds && i < record.planIds->size(); ++i)
+            if (auto found = exists(u"products"_s, record.planIds->at(i), u"product_not_found"_s,
+                                    u"coupon.plan_ids[%1]"_s.arg(i), u"plan"_s);
+                !found)
+                return found.error();
+        QStringList codes;
+        for (const api::CouponPromoCode &code : record.promoCodes)
+            codes.append(code.code);
+        if (auto replaced = replaceCodes(codes, u"coupon.promo_codes"_s); !replaced)
+            return replaced.error();
         if (auto stored = store(record); !stored)
             return stored.error();
         return record;
@@ -182,6 +190,81 @@ RewardUpdater::update(const QSqlDatabase &db, Dialect dialect, const Scope &scop
     if (auto committed = transaction.commit(); !committed)
         return committed.error();
     return response;
+}
+
+api::Result<api::RewardEntry> RewardUpdater::replace(const QSqlDatabase &db, Dialect dialect,
+                                                     const Scope &scope,
+                                                     const api::RewardEntry &reward, qint64 nowMs)
+{
+    WriteTransaction transaction(db, dialect);
+    if (auto begun = transaction.begin(); !begun)
+        return begun.error();
+    const QString id = api::idOf(reward);
+    const bool coupon = std::holds_alternative<api::CouponRecord>(reward.reward);
+    const QString kind = coupon ? u"coupon"_s : u"feature_grant"_s;
+    auto stored = queryRows(
+        db, u"SELECT pk, created_at FROM rewards WHERE org_pk = ? AND env = ? AND id = ?"_s,
+        {scope.orgPk, scope.envWord(), id});
+    if (!stored)
+        return stored.error();
+    qint64 pk = 0;
+    qint64 createdAt = nowMs;
+    if (!stored.value().isEmpty()) {
+        pk = stored.value().first().at(0).toLongLong();
+        createdAt = stored.value().first().at(1).toLongLong();
+        if (auto kept = execute(db, u"UPDATE rewards SET kind = ? WHERE pk = ?"_s, {kind, pk});
+            !kept)
+            return kept.error();
+    } else {
+        KeyAllocator keys(db, dialect);
+        auto next = keys.next(u"rewards"_s);
+        if (!next)
+            return next.error();
+        pk = next.value();
+        if (auto added = execute(db,
+                                 u"INSERT INTO rewards (pk, org_pk, env, id, kind, record,"
+                                 " created_at) VALUES (?, ?, ?, ?, ?, '{}', ?)"_s,
+                                 {pk, scope.orgPk, scope.envWord(), id, kind, createdAt});
+            !added)
+            return added.error();
+    }
+    Updater updater(db, scope, pk);
+    api::RewardEntry result;
+    if (coupon) {
+        api::CouponRecord record = std::get<api::CouponRecord>(reward.reward);
+        record.createdAt = createdAt;
+        auto put = updater.put(record);
+        if (!put)
+            return put.error();
+        result.reward = put.value();
+    } else {
+        api::FeatureGrantRecord record = std::get<api::FeatureGrantRecord>(reward.reward);
+        record.createdAt = createdAt;
+        auto put = updater.put(record);
+        if (!put)
+            return put.error();
+        result.reward = put.value();
+    }
+    if (auto committed = transaction.commit(); !committed)
+        return committed.error();
+    return result;
+}
+
+api::Result<bool> RewardUpdater::remove(const QSqlDatabase &db, const Scope &scope,
+                                        const QString &rewardId)
+{
+    auto stored = queryRows(db, u"SELECT pk FROM rewards WHERE org_pk = ? AND env = ? AND id = ?"_s,
+                            {scope.orgPk, scope.envWord(), rewardId});
+    if (!stored)
+        return stored.error();
+    if (stored.value().isEmpty())
+        return false;
+    const QVariant pk = stored.value().first().first();
+    for (const QString &statement :
+         {u"DELETE FROM promo_codes WHERE reward_pk = ?"_s, u"DELETE FROM rewards WHERE pk = ?"_s})
+        if (auto removed = execute(db, statement, {pk}); !removed)
+            return removed.error();
+    return true;
 }
 
 } // namespace md::engine

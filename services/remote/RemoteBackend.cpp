@@ -248,6 +248,19 @@ RemoteBackend::listLedger(const api::LedgerRequest &request)
                                              api::toJsonText(request));
 }
 
+backend::Reply<api::EnvironmentDiff> RemoteBackend::environmentDiff()
+{
+    return call<api::EnvironmentDiff>(u"/v1/meterdesk/environments.diff"_s,
+                                      api::toJsonText(api::EnvironmentDiffRequest{}));
+}
+
+backend::Reply<api::EnvironmentPromoted>
+RemoteBackend::promoteEnvironment(const api::EnvironmentPromotion &request)
+{
+    return call<api::EnvironmentPromoted>(u"/v1/meterdesk/environments.promote"_s,
+                                          api::toJsonText(request));
+}
+
 backend::Reply<api::LedgerEntry> RemoteBackend::adjustBalance(const api::BalanceAdjustment &request)
 {
     return call<api::LedgerEntry>(u"/v1/meterdesk/balances.adjust"_s, api::toJsonText(request));

@@ -78,6 +78,9 @@ public:
     backend::Reply<api::Page<api::LedgerEntry>>
     listLedger(const api::LedgerRequest &request) override;
     backend::Reply<api::LedgerEntry> adjustBalance(const api::BalanceAdjustment &request) override;
+    backend::Reply<api::EnvironmentDiff> environmentDiff() override;
+    backend::Reply<api::EnvironmentPromoted>
+    promoteEnvironment(const api::EnvironmentPromotion &request) override;
     backend::Reply<api::Page<api::FailedEvent>>
     listFailedEvents(const api::PageRequest &request) override;
     backend::Reply<api::FailedEventOutcome>

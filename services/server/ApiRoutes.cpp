@@ -192,6 +192,14 @@ ApiRoutes::ApiRoutes()
                    bodyRoute<api::AuditLogRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listAuditLog(k, r);
                    }));
+    m_exact.insert(
+        "/v1/meterdesk/environments.diff",
+        bodyRoute<api::EnvironmentDiffRequest>(
+            false, [](auto &s, auto &k, auto &r, auto &) { return s.environmentDiff(k, r); }));
+    m_exact.insert(
+        "/v1/meterdesk/environments.promote",
+        bodyRoute<api::EnvironmentPromotion>(
+            false, [](auto &s, auto &k, auto &r, auto &) { return s.promoteEnvironment(k, r); }));
     m_exact.insert("/v1/meterdesk/balances.adjust",
                    bodyRoute<api::BalanceAdjustment>(false, [](auto &s, auto &k, auto &r, auto &) {
                        return s.adjustBalance(k, r);

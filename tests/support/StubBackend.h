@@ -123,6 +123,15 @@ public:
     {
         return unavailable<api::LedgerEntry>();
     }
+    backend::Reply<api::EnvironmentDiff> environmentDiff() override
+    {
+        return unavailable<api::EnvironmentDiff>();
+    }
+    backend::Reply<api::EnvironmentPromoted>
+    promoteEnvironment(const api::EnvironmentPromotion &) override
+    {
+        return unavailable<api::EnvironmentPromoted>();
+    }
     backend::Reply<api::Page<api::UsageAlertEvent>>
     listUsageAlerts(const api::PageRequest &) override
     {
