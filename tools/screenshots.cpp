@@ -11,6 +11,7 @@
 #include "models/ImportRunner.h"
 #include "models/LedgerModel.h"
 #include "models/ProductListModel.h"
+#include "models/PromotionModel.h"
 #include "models/RewardListModel.h"
 #include "models/TenantListModel.h"
 #include "models/UsageAlertModel.h"
@@ -34,6 +35,7 @@
 #include "views/PriceCallDialog.h"
 #include "views/ProductDialog.h"
 #include "views/ProductsPage.h"
+#include "views/PromotionDialog.h"
 #include "views/RewardDialog.h"
 #include "views/RewardsPage.h"
 #include "views/TenantsPage.h"
@@ -149,6 +151,22 @@ models::BalanceFilter giveControls(backend::BillingBackend &backend)
     return tracked;
 }
 
+// The demo's sandbox and production start the same. In the sandbox "pro"
+// gets a new name and a free trial and the last product is archived, so
+// the promotion dialog has a change and a product only production has (with
+// the reward renamed below).
+void makeDifferences(backend::BillingBackend &backend)
+{
+    api::UpdateProductRequest pro;
+    pro.name = u"Pro (2027)"_s;
+    pro.freeTrial = std::optional(api::FreeTrial{api::TrialDuration::Day, 14, false});
+    answered(backend.updateProduct(u"pro"_s, pro));
+    const QString last = answered(backend.listProducts()).list.last().id;
+    api::UpdateProductRequest archive;
+    archive.archived = true;
+    answered(backend.updateProduct(last, archive));
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -172,6 +190,8 @@ int main(int argc, char *argv[])
     auto prepared = backend.prepare(true);
     settle([&] { return prepared.isFinished(); });
     const models::BalanceFilter tracked = giveControls(backend);
+
+    makeDifferences(backend);
 
     // One write before any picture, so the Audit page has an entry to show
     // and both palettes show the same rewards.
@@ -286,6 +306,24 @@ int main(int argc, char *argv[])
         idle();
         product->grab().save(out.filePath(u"product-review-%1.png"_s.arg(name)));
         product->reject();
+
+        views::PromotionDialog *promotion = products->promote();
+        auto *differences = static_cast<models::PromotionModel *>(promotion->table()->model());
+        settle([&] { return differences->rowCount() > 0; });
+        for (const QString &id : {u"pro"_s, u"ai_welcome"_s})
+            for (int row = 0; row < differences->rowCount(); ++row)
+                if (differences->index(row, models::PromotionModel::IdColumn).data() == id)
+                    differences->setData(differences->index(row, 0), Qt::Checked,
+                                         Qt::CheckStateRole);
+        for (int row = 0; row < differences->rowCount(); ++row)
+            if (differences->index(row, models::PromotionModel::IdColumn).data() == u"pro"_s)
+                promotion->table()->setCurrentIndex(differences->index(row, 0));
+        idle();
+        promotion->grab().save(out.filePath(u"promotion-diff-%1.png"_s.arg(name)));
+        promotion->reviewButton()->click();
+        idle();
+        promotion->grab().save(out.filePath(u"promotion-review-%1.png"_s.arg(name)));
+        promotion->reject();
 
         navigation->setCurrentRow(3);
         auto *rewards = window.rewardsPage();

@@ -3050,6 +3050,10 @@ Journal: %2</numerusform>
         <source>&amp;Print balances…</source>
         <translation>Guthaben &amp;drucken …</translation>
     </message>
+    <message>
+        <source>Pro&amp;mote sandbox to production…</source>
+        <translation>Sandbox in die Produktion über&amp;nehmen …</translation>
+    </message>
 </context>
 <context>
     <name>PagedExport</name>
@@ -3449,6 +3453,161 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Saved %1 (version %2).</source>
         <translation>%1 gespeichert (Version %2).</translation>
+    </message>
+    <message>
+        <source>&amp;Promote to production…</source>
+        <translation>In die &amp;Produktion übernehmen …</translation>
+    </message>
+    <message numerus="yes">
+        <source>Promoted %n change(s) to production.</source>
+        <translation>
+            <numerusform>%n Änderung in die Produktion übernommen.</numerusform>
+            <numerusform>%n Änderungen in die Produktion übernommen.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>PromotionDialog</name>
+    <message>
+        <source>Promote sandbox to production</source>
+        <translation>Sandbox in die Produktion übernehmen</translation>
+    </message>
+    <message>
+        <source>The entry&apos;s fields that differ:</source>
+        <translation>Die abweichenden Felder des Eintrags:</translation>
+    </message>
+    <message>
+        <source>Production</source>
+        <translation>Produktion</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Sandbox</translation>
+    </message>
+    <message>
+        <source>Production takes these values from the sandbox:</source>
+        <translation>Die Produktion übernimmt diese Werte aus der Sandbox:</translation>
+    </message>
+    <message>
+        <source>Production now</source>
+        <translation>Produktion jetzt</translation>
+    </message>
+    <message>
+        <source>Production after</source>
+        <translation>Produktion danach</translation>
+    </message>
+    <message>
+        <source>Reading both environments…</source>
+        <translation>Beide Umgebungen werden gelesen …</translation>
+    </message>
+    <message>
+        <source>Choose &amp;all</source>
+        <translation>&amp;Alle wählen</translation>
+    </message>
+    <message>
+        <source>Choose &amp;none</source>
+        <translation>&amp;Keine wählen</translation>
+    </message>
+    <message>
+        <source>Compare a&amp;gain</source>
+        <translation>Erneut &amp;vergleichen</translation>
+    </message>
+    <message>
+        <source>Products and rewards whose sandbox and production differ. Choose what production takes over from the sandbox; Undo last change on the Products page puts it back.</source>
+        <translation>Produkte und Prämien, die sich zwischen Sandbox und Produktion unterscheiden. Wählen Sie, was die Produktion aus der Sandbox übernimmt; „Letzte Änderung rückgängig“ auf der Seite Produkte macht es rückgängig.</translation>
+    </message>
+    <message>
+        <source>Re&amp;view promotion…</source>
+        <translation>Übernahme &amp;prüfen …</translation>
+    </message>
+    <message>
+        <source>&amp;Promote</source>
+        <translation>Über&amp;nehmen</translation>
+    </message>
+    <message>
+        <source>Sandbox and production are the same: nothing to promote.</source>
+        <translation>Sandbox und Produktion sind gleich: Es gibt nichts zu übernehmen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n difference(s).</source>
+        <translation>
+            <numerusform>%n Unterschied.</numerusform>
+            <numerusform>%n Unterschiede.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The environments could not be compared: %1</source>
+        <translation>Die Umgebungen konnten nicht verglichen werden: %1</translation>
+    </message>
+    <message>
+        <source>Choose at least one difference to promote (Space ticks the row).</source>
+        <translation>Wählen Sie mindestens einen Unterschied zum Übernehmen (die Leertaste hakt die Zeile an).</translation>
+    </message>
+    <message>
+        <source>%1. The differences are read again: go back, look at them and choose again.</source>
+        <translation>%1. Die Unterschiede werden neu gelesen: Gehen Sie zurück, sehen Sie sie an und wählen Sie erneut.</translation>
+    </message>
+</context>
+<context>
+    <name>PromotionModel</name>
+    <message>
+        <source>(none)</source>
+        <translation>(keiner)</translation>
+    </message>
+    <message>
+        <source>product %1</source>
+        <translation>Produkt %1</translation>
+    </message>
+    <message>
+        <source>reward %1</source>
+        <translation>Prämie %1</translation>
+    </message>
+    <message>
+        <source>There is no promotion to undo.</source>
+        <translation>Es gibt keine Übernahme, die rückgängig gemacht werden kann.</translation>
+    </message>
+    <message numerus="yes">
+        <source>production (%n promoted change(s))</source>
+        <translation>
+            <numerusform>Produktion (%n übernommene Änderung)</numerusform>
+            <numerusform>Produktion (%n übernommene Änderungen)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Product</source>
+        <translation>Produkt</translation>
+    </message>
+    <message>
+        <source>Reward</source>
+        <translation>Prämie</translation>
+    </message>
+    <message>
+        <source>only in sandbox</source>
+        <translation>nur in der Sandbox</translation>
+    </message>
+    <message>
+        <source>only in production</source>
+        <translation>nur in der Produktion</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>geändert</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>Id</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>Unterschied</translation>
+    </message>
+    <message>
+        <source>Fields</source>
+        <translation>Felder</translation>
     </message>
 </context>
 <context>

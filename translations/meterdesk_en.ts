@@ -319,6 +319,36 @@ Journal: %2</numerusform>
     </message>
 </context>
 <context>
+    <name>ProductsPage</name>
+    <message numerus="yes">
+        <source>Promoted %n change(s) to production.</source>
+        <translation>
+            <numerusform>Promoted %n change to production.</numerusform>
+            <numerusform>Promoted %n changes to production.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>PromotionDialog</name>
+    <message numerus="yes">
+        <source>%n difference(s).</source>
+        <translation>
+            <numerusform>%n difference.</numerusform>
+            <numerusform>%n differences.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>PromotionModel</name>
+    <message numerus="yes">
+        <source>production (%n promoted change(s))</source>
+        <translation>
+            <numerusform>production (%n promoted change)</numerusform>
+            <numerusform>production (%n promoted changes)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>UsagePage</name>
     <message numerus="yes">
         <source>%Ln events; the chart shows the newest.</source>

@@ -10,6 +10,7 @@ namespace md::views {
 ChangeReview::ChangeReview(QWidget *parent)
     : QWidget(parent)
     , m_table(new QTableWidget(0, 3, this))
+    , m_caption(new QLabel(tr("These changes will be saved:"), this))
     , m_problem(new QLabel(this))
 {
     m_table->setHorizontalHeaderLabels({tr("Field"), tr("Before"), tr("After")});
@@ -22,7 +23,7 @@ ChangeReview::ChangeReview(QWidget *parent)
     m_problem->setStyleSheet(QStringLiteral("color:#c62828"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(new QLabel(tr("These changes will be saved:"), this));
+    layout->addWidget(m_caption);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_problem);
 }
@@ -39,6 +40,12 @@ void ChangeReview::show(const QList<models::FieldChange> &changes)
     }
     m_table->resizeColumnToContents(0);
     m_table->resizeRowsToContents();
+}
+
+void ChangeReview::setTitles(const QString &caption, const QString &before, const QString &after)
+{
+    m_caption->setText(caption);
+    m_table->setHorizontalHeaderLabels({tr("Field"), before, after});
 }
 
 QString ChangeReview::problem() const

@@ -20,6 +20,8 @@ public:
     explicit ChangeReview(QWidget *parent = nullptr);
 
     void show(const QList<models::FieldChange> &changes);
+    // The line above the table and its value columns' titles ("Before", "After").
+    void setTitles(const QString &caption, const QString &before, const QString &after);
     // What the server said when saving failed.
     void showProblem(const QString &message);
     QTableWidget *table() const { return m_table; }
@@ -27,6 +29,7 @@ public:
 
 private:
     QTableWidget *m_table;
+    QLabel *m_caption;
     QLabel *m_problem;
 };
 

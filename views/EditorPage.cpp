@@ -28,6 +28,7 @@ EditorPage::EditorPage(models::EditableListModel *model, const QString &readProb
     , m_table(new QTableView(this))
     , m_undo(new QPushButton(tr("&Undo last change"), this))
     , m_status(new QLabel(this))
+    , m_buttons(new QHBoxLayout)
 {
     model->setParent(this);
     m_table->setModel(model);
@@ -35,12 +36,11 @@ EditorPage::EditorPage(models::EditableListModel *model, const QString &readProb
     auto *editButton = new QPushButton(tr("&Edit…"), this);
     m_undo->setEnabled(false);
     m_status->setWordWrap(true);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(editButton);
-    buttons->addWidget(m_undo);
-    buttons->addWidget(m_status, 1);
+    m_buttons->addWidget(editButton);
+    m_buttons->addWidget(m_undo);
+    m_buttons->addWidget(m_status, 1);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(buttons);
+    layout->addLayout(m_buttons);
     layout->addWidget(m_table, 1);
 
     connect(editButton, &QPushButton::clicked, this, [this] { edit(); });
@@ -70,9 +70,19 @@ void EditorPage::saved(const QString &message)
     m_status->setText(message);
 }
 
+void EditorPage::addButton(QPushButton *button)
+{
+    m_buttons->insertWidget(m_buttons->indexOf(m_status), button);
+}
+
+QFuture<api::Result<QString>> EditorPage::undoLast()
+{
+    return m_model->undoLast();
+}
+
 void EditorPage::undo()
 {
-    m_model->undoLast().then(this, [this](const api::Result<QString> &undone) {
+    undoLast().then(this, [this](const api::Result<QString> &undone) {
         m_undo->setEnabled(!undone);
         m_status->setText(undone ? tr("Undid the last change to %1.").arg(undone.value())
                                  : tr("The change was not undone: %1").arg(undone.error().message));

@@ -2,8 +2,12 @@
 // Edit… (Enter or double-click), "Undo last change" and a status line.
 #pragma once
 
+#include "services/api/Result.h"
+
+#include <QFuture>
 #include <QWidget>
 
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QTableView;
@@ -35,6 +39,11 @@ protected:
     virtual void edit() = 0;
     // A save went through (the model remembers it): its undo is offered.
     void saved(const QString &message);
+    // A button beside Edit… and Undo last change.
+    void addButton(QPushButton *button);
+    // What Undo last change writes back: the model's last save, unless a
+    // page keeps changes of another kind too.
+    virtual QFuture<api::Result<QString>> undoLast();
 
 private:
     void undo();
@@ -43,6 +52,7 @@ private:
     QTableView *m_table;
     QPushButton *m_undo;
     QLabel *m_status;
+    QHBoxLayout *m_buttons;
 };
 
 } // namespace md::views

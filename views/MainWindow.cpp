@@ -125,6 +125,10 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
         showPage(m_pages->indexOf(m_usage));
         m_usage->priceCall();
     });
+    toolsMenu->addAction(tr("Pro&mote sandbox to production…"), this, [this] {
+        showPage(m_pages->indexOf(m_products));
+        m_products->promote();
+    });
     auto *helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->addAction(tr("&User guide"), QKeySequence::HelpContents, this,
                         &MainWindow::openUserGuide);

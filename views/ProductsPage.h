@@ -1,5 +1,7 @@
-// Products (admins): every product's newest version; Edit… opens the form,
-// "Undo last change" writes back the values the last save replaced.
+// Products (admins): every product's newest version; Edit… opens the form;
+// Promote to production… compares the sandbox with production and copies
+// the chosen differences (docs/promotion.md); "Undo last change" writes
+// back what the last save or promotion replaced.
 #pragma once
 
 #include "services/api/Product.h"
@@ -10,11 +12,13 @@ class BillingBackend;
 }
 namespace md::models {
 class ProductListModel;
-}
+class PromotionModel;
+} // namespace md::models
 
 namespace md::views {
 
 class ProductDialog;
+class PromotionDialog;
 
 class ProductsPage final : public EditorPage
 {
@@ -28,12 +32,17 @@ public:
     // Opens the form on the selected product (window-modal); null without one.
     ProductDialog *editSelected();
     models::ProductListModel *model() const { return m_model; }
+    // Opens the comparison of sandbox and production (window-modal).
+    PromotionDialog *promote();
 
 protected:
     void edit() override { editSelected(); }
+    QFuture<api::Result<QString>> undoLast() override;
 
 private:
     models::ProductListModel *m_model;
+    models::PromotionModel *m_promotion;
+    bool m_promotedLast = false; // the last change undone by Undo was a promotion
 };
 
 } // namespace md::views
