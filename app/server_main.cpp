@@ -251,6 +251,7 @@ int serveCommand(const QString &database, const ServeOptions &options)
     if (!useCatalogue(*engine, options.catalogue))
         return ExitFailed;
     engine->trackQueue().startWorker(); // also applies calls queued before a restart
+    engine->startTrackWriter();         // before clients can take every descriptor
     http::HttpLimits limits = options.limits;
     if (const auto lowered = server::LimitOptions::fitToDescriptors(limits))
         err() << "meterdesk-server: " << *lowered << Qt::endl;

@@ -18,26 +18,6 @@ QString shown(const api::JsonValue &value)
     return QString::fromUtf8(value.toJson());
 }
 
-template <typename Record>
-QList<api::PromotionStep<Record>> stepsOf(const QList<api::DiffEntry<Record>> &entries,
-                                          const QList<bool> &chosen, qsizetype offset)
-{
-    QList<api::PromotionStep<Record>> steps;
-    for (qsizetype i = 0; i < entries.size(); ++i)
-        if (chosen.value(offset + i))
-            steps.append({entries.at(i).id, entries.at(i).production, entries.at(i).sandbox});
-    return steps;
-}
-
-template <typename Record>
-QList<api::PromotionStep<Record>> undoing(const QList<api::PromotedEntry<Record>> &promoted)
-{
-    QList<api::PromotionStep<Record>> steps;
-    for (const auto &entry : promoted)
-        steps.append({entry.id, entry.after, entry.before});
-    return steps;
-}
-
 } // namespace
 
 PromotionModel::PromotionModel(backend::BillingBackend *backend, QObject *parent)
@@ -124,11 +104,12 @@ void PromotionModel::chooseAll(bool chosen)
 
 QFuture<api::Result<api::EnvironmentPromoted>> PromotionModel::promoteChosen()
 {
-    api::EnvironmentPromotion promotion;
-    promotion.products = stepsOf(m_diff.products, m_chosen, 0);
-    promotion.rewards = stepsOf(m_diff.rewards, m_chosen, m_diff.products.size());
-    return m_backend->promoteEnvironment(promotion).then(
-        this, [this](const api::Result<api::EnvironmentPromoted> &promoted) {
+    QStringList products, rewards;
+    for (int row = 0; row < rowCount(); ++row)
+        if (m_chosen.value(row))
+            (rows().at(row).product ? products : rewards).append(idAt(row));
+    return m_backend->promoteEnvironment(m_diff.promotion(products, rewards))
+        .then(this, [this](const api::Result<api::EnvironmentPromoted> &promoted) {
             if (promoted)
                 m_last = promoted.value();
             return promoted;
@@ -140,9 +121,7 @@ QFuture<api::Result<QString>> PromotionModel::undoLast()
     if (!m_last)
         return QtFuture::makeReadyFuture(api::Result<QString>(
             api::ApiError::local(u"nothing_to_undo"_s, tr("There is no promotion to undo."))));
-    api::EnvironmentPromotion undo;
-    undo.products = undoing(m_last->products);
-    undo.rewards = undoing(m_last->rewards);
+    const api::EnvironmentPromotion undo = m_last->undoing();
     const int steps = int(undo.products.size() + undo.rewards.size());
     return m_backend->promoteEnvironment(undo).then(
         this, [this, steps](const api::Result<api::EnvironmentPromoted> &undone) {

@@ -15,9 +15,28 @@ constexpr std::pair<QLatin1StringView, DiffChange> ChangeWords[] = {
     {"removed"_L1, DiffChange::Removed},
     {"changed"_L1, DiffChange::Changed}};
 
-template <typename Record> void writeRecord(JsonWriter &writer, const std::optional<Record> &record)
+// {products: [...], rewards: [...]}, the shape of every body here.
+template <typename P, typename R>
+void writeLists(JsonWriter &writer, const QList<P> &products, const QList<R> &rewards)
 {
-    writeNullable(writer, record);
+    writer.beginObject().key("products"_L1);
+    writeList(writer, products);
+    writer.key("rewards"_L1);
+    writeList(writer, rewards);
+    writer.endObject();
+}
+
+// {id, <first>: record or null, <second>: record or null}.
+template <typename Record>
+void writeIdPair(JsonWriter &writer, const QString &id, QLatin1StringView first,
+                 const std::optional<Record> &a, QLatin1StringView second,
+                 const std::optional<Record> &b)
+{
+    writer.beginObject().field("id"_L1, id).key(first);
+    writeNullable(writer, a);
+    writer.key(second);
+    writeNullable(writer, b);
+    writer.endObject();
 }
 
 // Each id at most once, and a step's `to` under the id it is for.
@@ -93,9 +112,9 @@ template <typename Record> DiffEntry<Record> DiffEntry<Record>::read(const JsonR
 template <typename Record> void DiffEntry<Record>::write(JsonWriter &writer) const
 {
     writer.beginObject().field("id"_L1, id).field("change"_L1, toWire(change)).key("sandbox"_L1);
-    writeRecord(writer, sandbox);
+    writeNullable(writer, sandbox);
     writer.key("production"_L1);
-    writeRecord(writer, production);
+    writeNullable(writer, production);
     writer.key("fields"_L1);
     writeList(writer, fields);
     writer.endObject();
@@ -123,11 +142,7 @@ EnvironmentDiff EnvironmentDiff::read(const JsonReader &reader)
 
 void EnvironmentDiff::write(JsonWriter &writer) const
 {
-    writer.beginObject().key("products"_L1);
-    writeList(writer, products);
-    writer.key("rewards"_L1);
-    writeList(writer, rewards);
-    writer.endObject();
+    writeLists(writer, products, rewards);
 }
 
 template <typename Record>
@@ -143,11 +158,7 @@ PromotionStep<Record> PromotionStep<Record>::read(const JsonReader &reader)
 
 template <typename Record> void PromotionStep<Record>::write(JsonWriter &writer) const
 {
-    writer.beginObject().field("id"_L1, id).key("production"_L1);
-    writeRecord(writer, production);
-    writer.key("to"_L1);
-    writeRecord(writer, to);
-    writer.endObject();
+    writeIdPair(writer, id, "production"_L1, production, "to"_L1, to);
 }
 
 EnvironmentPromotion EnvironmentPromotion::read(const JsonReader &reader)
@@ -169,11 +180,7 @@ EnvironmentPromotion EnvironmentPromotion::read(const JsonReader &reader)
 
 void EnvironmentPromotion::write(JsonWriter &writer) const
 {
-    writer.beginObject().key("products"_L1);
-    writeList(writer, products);
-    writer.key("rewards"_L1);
-    writeList(writer, rewards);
-    writer.endObject();
+    writeLists(writer, products, rewards);
 }
 
 template <typename Record>
@@ -189,11 +196,7 @@ PromotedEntry<Record> PromotedEntry<Record>::read(const JsonReader &reader)
 
 template <typename Record> void PromotedEntry<Record>::write(JsonWriter &writer) const
 {
-    writer.beginObject().field("id"_L1, id).key("before"_L1);
-    writeRecord(writer, before);
-    writer.key("after"_L1);
-    writeRecord(writer, after);
-    writer.endObject();
+    writeIdPair(writer, id, "before"_L1, before, "after"_L1, after);
 }
 
 EnvironmentPromoted EnvironmentPromoted::read(const JsonReader &reader)
@@ -207,11 +210,42 @@ EnvironmentPromoted EnvironmentPromoted::read(const JsonReader &reader)
 
 void EnvironmentPromoted::write(JsonWriter &writer) const
 {
-    writer.beginObject().key("products"_L1);
-    writeList(writer, products);
-    writer.key("rewards"_L1);
-    writeList(writer, rewards);
-    writer.endObject();
+    writeLists(writer, products, rewards);
+}
+
+namespace {
+
+template <typename Record>
+QList<PromotionStep<Record>> stepsFor(const QList<DiffEntry<Record>> &entries,
+                                      const QStringList &ids)
+{
+    QList<PromotionStep<Record>> steps;
+    for (const DiffEntry<Record> &entry : entries)
+        if (ids.contains(entry.id))
+            steps.append({entry.id, entry.production, entry.sandbox});
+    return steps;
+}
+
+template <typename Record>
+QList<PromotionStep<Record>> stepsBack(const QList<PromotedEntry<Record>> &entries)
+{
+    QList<PromotionStep<Record>> steps;
+    for (const PromotedEntry<Record> &entry : entries)
+        steps.append({entry.id, entry.after, entry.before});
+    return steps;
+}
+
+} // namespace
+
+EnvironmentPromotion EnvironmentDiff::promotion(const QStringList &productIds,
+                                                const QStringList &rewardIds) const
+{
+    return {stepsFor(products, productIds), stepsFor(rewards, rewardIds)};
+}
+
+EnvironmentPromotion EnvironmentPromoted::undoing() const
+{
+    return {stepsBack(products), stepsBack(rewards)};
 }
 
 template struct DiffEntry<Product>;

@@ -57,10 +57,16 @@ struct EnvironmentDiffRequest
                            const EnvironmentDiffRequest &) = default;
 };
 
+struct EnvironmentPromotion;
+
 struct EnvironmentDiff
 {
     QList<DiffEntry<Product>> products; // by id
     QList<DiffEntry<RewardEntry>> rewards;
+
+    // Production made what the sandbox shows, for the entries with these ids.
+    EnvironmentPromotion promotion(const QStringList &productIds,
+                                   const QStringList &rewardIds) const;
 
     static EnvironmentDiff read(const JsonReader &reader);
     void write(JsonWriter &writer) const;
@@ -107,6 +113,9 @@ struct EnvironmentPromoted
 {
     QList<PromotedEntry<Product>> products;
     QList<PromotedEntry<RewardEntry>> rewards;
+
+    // The promotion that puts production back as it was before this one.
+    EnvironmentPromotion undoing() const;
 
     static EnvironmentPromoted read(const JsonReader &reader);
     void write(JsonWriter &writer) const;

@@ -100,6 +100,8 @@ public:
 
     // The async flag: stored now, applied by the queue's worker (see TrackQueue).
     TrackQueue &trackQueue() { return *m_queue; }
+    // The track_tokens writer's thread, started now (TrackWriter::start).
+    void startTrackWriter() { m_writer->start(); }
 
     // The model prices in use: the bundled snapshot unless another was set.
     // Both may be called from any thread, also while calls are priced.

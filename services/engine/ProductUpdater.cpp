@@ -22,6 +22,26 @@ api::Result<QList<api::ProductItem>> storedItems(const QVariant &text, const QSt
                         &api::readList<api::ProductItem>);
 }
 
+// A version's row; `described` is its name, group_name, is_add_on,
+// is_default and archived.
+api::Result<api::Done> insertVersion(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
+                                     const QString &id, qint64 version,
+                                     const QVariantList &described, const QVariant &items,
+                                     const QVariant &trial, qint64 nowMs)
+{
+    KeyAllocator keys(db, dialect);
+    auto pk = keys.next(u"products"_s);
+    if (!pk)
+        return pk.error();
+    return execute(
+        db,
+        u"INSERT INTO products (pk, org_pk, env, id, version, name, group_name, is_add_on,"
+        " is_default, archived, items, free_trial, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
+        QVariantList{pk.value(), scope.orgPk, scope.envWord(), id, version} + described +
+            QVariantList{items, trial, nowMs});
+}
+
 // Every feature the items name exists in the scope.
 api::Result<api::Done> checkFeatures(const QSqlDatabase &db, const Scope &scope,
                                      const QList<api::ProductItem> &items)
@@ -136,17 +156,8 @@ api::Result<api::Done> apply(const QSqlDatabase &db, Dialect dialect, const Scop
     const QString newItems = request.items ? storedText(*request.items) : row.at(7).toString();
     const QVariant newTrial = request.freeTrial ? trialValue(*request.freeTrial) : row.at(8);
     if (newVersion) {
-        KeyAllocator keys(db, dialect);
-        auto pk = keys.next(u"products"_s);
-        if (!pk)
-            return pk.error();
-        if (auto inserted = execute(
-                db,
-                u"INSERT INTO products (pk, org_pk, env, id, version, name, group_name, is_add_on,"
-                " is_default, archived, items, free_trial, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
-                {pk.value(), scope.orgPk, scope.envWord(), productId, version, row.at(2), row.at(3),
-                 row.at(4), row.at(5), row.at(6), newItems, newTrial, nowMs});
+        if (auto inserted = insertVersion(db, dialect, scope, productId, version, row.mid(2, 5),
+                                          newItems, newTrial, nowMs);
             !inserted)
             return inserted.error();
     } else if (auto updated = execute(
@@ -214,19 +225,12 @@ api::Result<api::Product> ProductUpdater::create(const QSqlDatabase &db, Dialect
         return begun.error();
     if (auto checked = checkFeatures(db, scope, product.items); !checked)
         return checked.error();
-    KeyAllocator keys(db, dialect);
-    auto pk = keys.next(u"products"_s);
-    if (!pk)
-        return pk.error();
-    if (auto inserted = execute(
-            db,
-            u"INSERT INTO products (pk, org_pk, env, id, version, name, group_name, is_add_on,"
-            " is_default, archived, items, free_trial, created_at)"
-            " VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, 0, ?, ?, ?)"_s,
-            {pk.value(), scope.orgPk, scope.envWord(), product.id, product.name,
-             product.group ? QVariant(*product.group) : QVariant(), int(product.isAddOn),
-             int(product.isDefault), storedText(product.items), trialValue(product.freeTrial),
-             nowMs});
+    const QVariantList described{product.name,
+                                 product.group ? QVariant(*product.group) : QVariant(),
+                                 int(product.isAddOn), int(product.isDefault), 0};
+    if (auto inserted =
+            insertVersion(db, dialect, scope, product.id, 1, described, storedText(product.items),
+                          trialValue(product.freeTrial), nowMs);
         !inserted)
         return inserted.error();
     if (auto committed = transaction.commit(); !committed)

@@ -108,13 +108,24 @@ void TrackWriter::submit(const Scope &scope, const api::TrackTokensRequest &requ
                                         QStringLiteral("the engine is closing; try again")});
         m_waiting.push_back(
             {scope, request, idempotencyKey, std::move(resolved.value()), std::move(answer)});
-        if (!m_writer) {
-            m_writer.reset(QThread::create([this] { work(); }));
-            m_writer->setObjectName(QStringLiteral("meterdesk-writer"));
-            m_writer->start();
-        }
+        startLocked();
     }
     m_arrived.notify_one();
+}
+
+void TrackWriter::start()
+{
+    const std::lock_guard lock(m_mutex);
+    startLocked();
+}
+
+void TrackWriter::startLocked()
+{
+    if (m_writer)
+        return;
+    m_writer.reset(QThread::create([this] { work(); }));
+    m_writer->setObjectName(QStringLiteral("meterdesk-writer"));
+    m_writer->start();
 }
 
 api::Result<TrackTokensResponse> TrackWriter::track(const Scope &scope,

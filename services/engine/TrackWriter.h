@@ -45,6 +45,10 @@ public:
     // handed over, else on the writer thread after the call's batch.
     void submit(const Scope &scope, const api::TrackTokensRequest &request,
                 const std::optional<QString> &idempotencyKey, Answer answer);
+    // Starts the writer thread now rather than with the first call: a server
+    // makes its threads before clients can exhaust its file descriptors (a
+    // thread started then aborts the process in GLib).
+    void start();
     // submit() and wait for the answer; never on a GUI thread.
     api::Result<api::TrackTokensResponse> track(const Scope &scope,
                                                 const api::TrackTokensRequest &request,
@@ -52,6 +56,7 @@ public:
 
 private:
     struct Call;
+    void startLocked();
     void work();
     void apply(std::vector<Call> &calls);
 
@@ -64,7 +69,7 @@ private:
     std::condition_variable m_arrived;
     std::deque<Call> m_waiting;
     bool m_stopping = false;
-    std::unique_ptr<QThread> m_writer; // started with the first call
+    std::unique_ptr<QThread> m_writer; // started by start() or with the first call
 };
 
 } // namespace md::engine

@@ -29,28 +29,6 @@ template <typename Record> QStringList summary(const QList<api::DiffEntry<Record
     return lines;
 }
 
-// Every entry of `diff` chosen: production made what the sandbox shows.
-template <typename Record>
-QList<api::PromotionStep<Record>> steps(const QList<api::DiffEntry<Record>> &entries,
-                                        const QStringList &ids)
-{
-    QList<api::PromotionStep<Record>> chosen;
-    for (const auto &entry : entries)
-        if (ids.contains(entry.id))
-            chosen.append({entry.id, entry.production, entry.sandbox});
-    return chosen;
-}
-
-// The steps that put production back as it was before `promoted`.
-template <typename Record>
-QList<api::PromotionStep<Record>> undoing(const QList<api::PromotedEntry<Record>> &promoted)
-{
-    QList<api::PromotionStep<Record>> back;
-    for (const auto &entry : promoted)
-        back.append({entry.id, entry.after, entry.before});
-    return back;
-}
-
 } // namespace
 
 class TestPromotionConformance final : public QObject
@@ -126,7 +104,7 @@ private Q_SLOTS:
         QCOMPARE(refused.error().status, 403);
         QCOMPARE(refused.error().code, u"live_key_required"_s);
         api::EnvironmentPromotion promotion;
-        promotion.products = steps(m_first.products, {u"basic"_s});
+        promotion.products = m_first.promotion({u"basic"_s}, {}).products;
         QCOMPARE(await(sandbox->promoteEnvironment(promotion)).error().code,
                  u"live_key_required"_s);
     }
@@ -136,7 +114,7 @@ private Q_SLOTS:
         auto plans = test::backendFor(m_database, m_server, PlansOnlyKey);
         QVERIFY(await(plans->environmentDiff()));
         api::EnvironmentPromotion promotion;
-        promotion.rewards = steps(m_first.rewards, {u"spring"_s});
+        promotion.rewards = m_first.promotion({}, {u"spring"_s}).rewards;
         const auto refused = await(plans->promoteEnvironment(promotion));
         QVERIFY(!refused);
         QCOMPARE(refused.error().status, 403);
@@ -148,8 +126,7 @@ private Q_SLOTS:
     void aFailedStepWritesNothing()
     {
         api::EnvironmentPromotion promotion;
-        promotion.products = steps(m_first.products, {u"basic"_s, u"pro"_s, u"metered"_s});
-        promotion.rewards = steps(m_first.rewards, {u"welcome"_s});
+        promotion = m_first.promotion({u"basic"_s, u"pro"_s, u"metered"_s}, {u"welcome"_s});
         const auto refused = await(m_live->promoteEnvironment(promotion));
         QVERIFY(!refused);
         QCOMPARE(refused.error().status, 404);
@@ -163,7 +140,7 @@ private Q_SLOTS:
     void malformedPromotionsAreRefused()
     {
         api::EnvironmentPromotion twice;
-        twice.products = steps(m_first.products, {u"basic"_s});
+        twice.products = m_first.promotion({u"basic"_s}, {}).products;
         twice.products.append(twice.products.first());
         QCOMPARE(await(m_live->promoteEnvironment(twice)).error().code, u"invalid_inputs"_s);
         QCOMPARE(await(m_live->promoteEnvironment({})).error().code, u"invalid_inputs"_s);
@@ -173,8 +150,8 @@ private Q_SLOTS:
     void promotionAppliesThenUndoes()
     {
         api::EnvironmentPromotion promotion;
-        promotion.products = steps(m_first.products, {u"basic"_s, u"pro"_s, u"legacy"_s});
-        promotion.rewards = steps(m_first.rewards, {u"spring"_s, u"welcome"_s, u"old_gift"_s});
+        promotion = m_first.promotion({u"basic"_s, u"pro"_s, u"legacy"_s},
+                                      {u"spring"_s, u"welcome"_s, u"old_gift"_s});
         const auto promoted = await(m_live->promoteEnvironment(promotion));
         QVERIFY2(promoted, promoted ? "" : qPrintable(promoted.error().message));
         QCOMPARE(promoted.value().products.size(), 3);
@@ -210,10 +187,7 @@ private Q_SLOTS:
         QVERIFY(audit.value().list.first().after.toJson().contains("\"value\":10"));
 
         // Undone: each step back, through the same call.
-        api::EnvironmentPromotion undo;
-        undo.products = undoing(promoted.value().products);
-        undo.rewards = undoing(promoted.value().rewards);
-        const auto undone = await(m_live->promoteEnvironment(undo));
+        const auto undone = await(m_live->promoteEnvironment(promoted.value().undoing()));
         QVERIFY2(undone, undone ? "" : qPrintable(undone.error().message));
         // The same differences again (production's records carry their own
         // versions and times, so only what is compared is the same).
@@ -238,7 +212,7 @@ private Q_SLOTS:
         api::EnvironmentPromotion promotion;
         // pro first: a step that would succeed, undone with the rest.
         promotion.products =
-            steps(shown.products, {u"pro"_s}) + steps(shown.products, {u"basic"_s});
+            shown.promotion({u"pro"_s}, {}).products + shown.promotion({u"basic"_s}, {}).products;
         const auto refused = await(m_live->promoteEnvironment(promotion));
         QVERIFY(!refused);
         QVERIFY2(refused.error().status == 409, qPrintable(refused.error().message));
