@@ -36,31 +36,28 @@ void PromotionModel::reload()
     });
 }
 
-QList<PromotionModel::Row> PromotionModel::rows() const
+PromotionModel::Row PromotionModel::rowAt(int row) const
 {
-    QList<Row> list;
-    for (qsizetype i = 0; i < m_diff.products.size(); ++i)
-        list.append({true, i});
-    for (qsizetype i = 0; i < m_diff.rewards.size(); ++i)
-        list.append({false, i});
-    return list;
+    // Products first, then rewards.
+    const qsizetype products = m_diff.products.size();
+    return row < products ? Row{true, row} : Row{false, row - products};
 }
 
 QString PromotionModel::idAt(int row) const
 {
-    const Row at = rows().at(row);
+    const Row at = rowAt(row);
     return at.product ? m_diff.products.at(at.index).id : m_diff.rewards.at(at.index).id;
 }
 
 api::DiffChange PromotionModel::changeAt(int row) const
 {
-    const Row at = rows().at(row);
+    const Row at = rowAt(row);
     return at.product ? m_diff.products.at(at.index).change : m_diff.rewards.at(at.index).change;
 }
 
 const QList<api::FieldDifference> &PromotionModel::differencesAt(int row) const
 {
-    const Row at = rows().at(row);
+    const Row at = rowAt(row);
     return at.product ? m_diff.products.at(at.index).fields : m_diff.rewards.at(at.index).fields;
 }
 
@@ -78,8 +75,8 @@ QList<FieldChange> PromotionModel::chosenChanges() const
     for (int row = 0; row < rowCount(); ++row) {
         if (!m_chosen.value(row))
             continue;
-        const QString entry = rows().at(row).product ? tr("product %1").arg(idAt(row))
-                                                     : tr("reward %1").arg(idAt(row));
+        const QString entry =
+            rowAt(row).product ? tr("product %1").arg(idAt(row)) : tr("reward %1").arg(idAt(row));
         for (FieldChange change : fieldsOf(row)) {
             change.field = entry + u" · "_s + change.field;
             changes.append(change);
@@ -107,7 +104,7 @@ QFuture<api::Result<api::EnvironmentPromoted>> PromotionModel::promoteChosen()
     QStringList products, rewards;
     for (int row = 0; row < rowCount(); ++row)
         if (m_chosen.value(row))
-            (rows().at(row).product ? products : rewards).append(idAt(row));
+            (rowAt(row).product ? products : rewards).append(idAt(row));
     return m_backend->promoteEnvironment(m_diff.promotion(products, rewards))
         .then(this, [this](const api::Result<api::EnvironmentPromoted> &promoted) {
             if (promoted)
@@ -148,7 +145,7 @@ QVariant PromotionModel::data(const QModelIndex &index, int role) const
         return {};
     switch (index.column()) {
     case KindColumn:
-        return rows().at(row).product ? tr("Product") : tr("Reward");
+        return rowAt(row).product ? tr("Product") : tr("Reward");
     case IdColumn:
         return idAt(row);
     case ChangeColumn:

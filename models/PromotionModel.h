@@ -58,7 +58,7 @@ private:
         bool product = true;
         qsizetype index = 0; // in m_diff.products or m_diff.rewards
     };
-    QList<Row> rows() const;
+    Row rowAt(int row) const;
     QString idAt(int row) const;
     api::DiffChange changeAt(int row) const;
     const QList<api::FieldDifference> &differencesAt(int row) const;
