@@ -214,7 +214,9 @@ void BalanceExport::stop()
     m_file.reset();
     m_totalsFile.reset();
     m_book.reset(); // abandoned: nothing is left behind
-    if (m_reportFile)
+    // A report being drawn is the drawing thread's until it ends; without
+    // a commit its file is discarded when that thread lets it go.
+    if (m_reportFile && !m_drawing)
         m_reportFile->cancelWriting();
     m_reportFile.reset();
     m_reportDevice.reset();
@@ -296,6 +298,7 @@ void BalanceExport::complete()
 
 void BalanceExport::drawReport()
 {
+    m_drawing = true;
     Q_EMIT drawing(0, 0);
     // Drawn off the GUI thread (QPainter may draw on a printer or a PDF
     // writer in any thread); pages are counted through the promise, and the
@@ -305,6 +308,7 @@ void BalanceExport::drawReport()
             [this, watcher](int page) { Q_EMIT drawing(page, watcher->progressMaximum()); });
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
         watcher->deleteLater();
+        m_drawing = false;
         const api::Result<int> drawn = watcher->result();
         QString problem = drawn ? QString() : drawn.error().message;
         if (drawn && m_reportFile && !m_reportFile->commit())

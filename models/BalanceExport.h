@@ -87,6 +87,7 @@ private:
     std::shared_ptr<BalanceReport> m_report;
     std::shared_ptr<QSaveFile> m_reportFile;
     std::shared_ptr<QPagedPaintDevice> m_reportDevice;
+    bool m_drawing = false;
     QString m_totalsProblem;
     qint64 m_rows = 0;
     qint64 m_expected = -1;

@@ -9,10 +9,12 @@
 #include "tests/models/SmallBackend.h"
 #include "tests/support/StubBackend.h"
 
+#include <QDir>
 #include <QPdfWriter>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 
 using namespace md;
 using namespace Qt::StringLiterals;
@@ -180,6 +182,24 @@ private Q_SLOTS:
         const QString last = test::pdfText(path, pages, pages);
         QVERIFY2(last.contains(u"Only the first 10,000 balances are listed"_s), qPrintable(last));
         QVERIFY(last.contains(u"cust-10000"_s));
+    }
+
+    // The console closes while the pages are drawn: the drawing ends on its
+    // own and no file is left, complete or not.
+    void closedWhileDrawingLeavesNoFile()
+    {
+        EndlessBackend endless;
+        const QString path = m_dir.filePath(u"closed.pdf"_s);
+        {
+            models::BalanceExport exporter(&endless);
+            QSignalSpy drawing(&exporter, &models::BalanceExport::drawing);
+            QVERIFY(exporter.start({}, path));
+            QVERIFY(QTest::qWaitFor([&] { return !drawing.isEmpty(); }, 60000));
+        }
+        QThreadPool::globalInstance()->waitForDone();
+        QVERIFY(!QFile::exists(path));
+        QCOMPARE(QDir(m_dir.path()).entryList({u"closed*"_s}, QDir::Files | QDir::Hidden),
+                 QStringList());
     }
 
     void anEmptyFilterSaysSo()
