@@ -43,6 +43,9 @@ void writeIdPair(JsonWriter &writer, const QString &id, QLatin1StringView first,
 template <typename Record>
 void checkSteps(const JsonReader &list, const QList<PromotionStep<Record>> &steps)
 {
+    if (steps.size() > EnvironmentPromotion::MaxSteps && list.ok())
+        list.fail(u"at most %1 steps; promote the rest in another call"_s.arg(
+            EnvironmentPromotion::MaxSteps));
     QSet<QString> seen;
     for (qsizetype i = 0; i < steps.size() && list.ok(); ++i) {
         const PromotionStep<Record> &step = steps.at(i);

@@ -89,6 +89,9 @@ template <typename Record> struct PromotionStep
 // At least one step; an id at most once in each list.
 struct EnvironmentPromotion
 {
+    // Each list's bound: one transaction holds the writer for all of it.
+    static constexpr qsizetype MaxSteps = 1000;
+
     QList<PromotionStep<Product>> products;
     QList<PromotionStep<RewardEntry>> rewards;
 

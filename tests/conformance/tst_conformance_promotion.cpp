@@ -144,6 +144,13 @@ private Q_SLOTS:
         twice.products.append(twice.products.first());
         QCOMPARE(await(m_live->promoteEnvironment(twice)).error().code, u"invalid_inputs"_s);
         QCOMPARE(await(m_live->promoteEnvironment({})).error().code, u"invalid_inputs"_s);
+        api::EnvironmentPromotion many;
+        for (qsizetype i = 0; i <= api::EnvironmentPromotion::MaxSteps; ++i)
+            many.products.append({u"p%1"_s.arg(i), std::nullopt, std::nullopt});
+        const auto tooMany = await(m_live->promoteEnvironment(many));
+        QCOMPARE(tooMany.error().code, u"invalid_inputs"_s);
+        QVERIFY2(tooMany.error().message.contains(u"at most 1000"_s),
+                 qPrintable(tooMany.error().message));
     }
 
     // Every difference promoted, then undone: production as it was.
