@@ -268,14 +268,10 @@ EnvironmentPromoter::promote(const QSqlDatabase &db, Dialect dialect, const Scop
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
-    if (dialect == Dialect::Postgres) {
-        // One promotion of an organization at a time: each checks production
-        // and then writes it.
-        if (auto locked = queryRows(db, u"SELECT pk FROM organizations WHERE pk = ? FOR UPDATE"_s,
-                                    {caller.orgPk});
-            !locked)
-            return locked.error();
-    }
+    // One promotion (or product update) of an organization at a time: each
+    // checks production and then writes it.
+    if (auto locked = ProductUpdater::lockCatalogue(db, dialect, caller.orgPk); !locked)
+        return locked.error();
     auto promoted = Promotion(db, dialect, caller, actor, nowMs).run(request);
     if (!promoted)
         return promoted.error();

@@ -209,6 +209,8 @@ api::Result<api::Product> ProductUpdater::update(const QSqlDatabase &db, Dialect
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
+    if (auto locked = lockCatalogue(db, dialect, scope.orgPk); !locked)
+        return locked.error();
     if (auto applied = apply(db, dialect, scope, productId, request, nowMs); !applied)
         return applied.error();
     if (auto committed = transaction.commit(); !committed)
@@ -223,6 +225,8 @@ api::Result<api::Product> ProductUpdater::create(const QSqlDatabase &db, Dialect
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
+    if (auto locked = lockCatalogue(db, dialect, scope.orgPk); !locked)
+        return locked.error();
     if (auto checked = checkFeatures(db, scope, product.items); !checked)
         return checked.error();
     const QVariantList described{product.name,
@@ -236,6 +240,17 @@ api::Result<api::Product> ProductUpdater::create(const QSqlDatabase &db, Dialect
     if (auto committed = transaction.commit(); !committed)
         return committed.error();
     return newestOf(db, scope, product.id);
+}
+
+api::Result<api::Done> ProductUpdater::lockCatalogue(const QSqlDatabase &db, Dialect dialect,
+                                                     qint64 orgPk)
+{
+    if (dialect != Dialect::Postgres)
+        return api::Done{}; // SQLite's writes already take turns
+    auto locked = queryRows(db, u"SELECT pk FROM organizations WHERE pk = ? FOR UPDATE"_s, {orgPk});
+    if (!locked)
+        return locked.error();
+    return api::Done{};
 }
 
 api::Result<api::Product> ProductUpdater::newestOf(const QSqlDatabase &db, const Scope &scope,

@@ -25,6 +25,11 @@ public:
     static api::Result<api::Product> create(const QSqlDatabase &db, Dialect dialect,
                                             const Scope &scope, const api::Product &product,
                                             qint64 nowMs);
+    // One writer of an organization's products at a time, until the
+    // transaction ends: two updates that both read version 1 would both
+    // write version 2. On PostgreSQL the organization's row is locked.
+    static api::Result<api::Done> lockCatalogue(const QSqlDatabase &db, Dialect dialect,
+                                                qint64 orgPk);
     // The newest version of `id` in the scope.
     static api::Result<api::Product> newestOf(const QSqlDatabase &db, const Scope &scope,
                                               const QString &id);
