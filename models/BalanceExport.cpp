@@ -203,6 +203,8 @@ void BalanceExport::requestTotals(api::TotalsGroupBy groupBy)
 void BalanceExport::cancel()
 {
     m_cancelRequested = true;
+    if (m_drawing && m_reportFile)
+        m_stopDrawing->store(true);
 }
 
 void BalanceExport::stop()
@@ -299,6 +301,7 @@ void BalanceExport::complete()
 void BalanceExport::drawReport()
 {
     m_drawing = true;
+    m_stopDrawing = std::make_shared<std::atomic_bool>(false);
     Q_EMIT drawing(0, 0);
     // Drawn off the GUI thread (QPainter may draw on a printer or a PDF
     // writer in any thread); pages are counted through the promise, and the
@@ -315,14 +318,16 @@ void BalanceExport::drawReport()
             problem = tr("Cannot save the report: %1").arg(m_reportFile->errorString());
         m_reportFile.reset();
         stop();
-        if (problem.isEmpty())
+        if (!drawn && drawn.error().code == QLatin1StringView("stopped"))
+            Q_EMIT canceled();
+        else if (problem.isEmpty())
             Q_EMIT finished(m_rows, m_totalsProblem);
         else
             Q_EMIT failed(problem);
     });
     watcher->setFuture(
-        QtConcurrent::run([report = m_report, file = m_reportFile,
-                           device = m_reportDevice](QPromise<api::Result<int>> &promise) {
+        QtConcurrent::run([report = m_report, file = m_reportFile, device = m_reportDevice,
+                           stop = m_stopDrawing](QPromise<api::Result<int>> &promise) {
             std::unique_ptr<QPdfWriter> writer;
             QPagedPaintDevice *target = device.get();
             if (file) {
@@ -334,10 +339,13 @@ void BalanceExport::drawReport()
                 writer->setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter);
                 target = writer.get();
             }
-            promise.addResult(report->draw(target, [&promise](int page, int pages) {
-                promise.setProgressRange(0, pages);
-                promise.setProgressValue(page);
-            }));
+            promise.addResult(report->draw(
+                target,
+                [&promise](int page, int pages) {
+                    promise.setProgressRange(0, pages);
+                    promise.setProgressValue(page);
+                },
+                [&stop] { return stop->load(); }));
         }));
 }
 

@@ -16,6 +16,7 @@
 #include <QObject>
 #include <QSaveFile>
 
+#include <atomic>
 #include <memory>
 
 class QPagedPaintDevice;
@@ -64,7 +65,8 @@ Q_SIGNALS:
     // million rows), which cannot be canceled.
     void saving();
     // Every row of a report is in; its pages are being drawn (`pages` is 0
-    // until they are laid out), which cannot be canceled.
+    // until they are laid out). Cancel stops a file between two pages; a
+    // printer's pages, once begun, are all drawn.
     void drawing(int page, int pages);
 
 private:
@@ -88,6 +90,7 @@ private:
     std::shared_ptr<QSaveFile> m_reportFile;
     std::shared_ptr<QPagedPaintDevice> m_reportDevice;
     bool m_drawing = false;
+    std::shared_ptr<std::atomic_bool> m_stopDrawing; // read by the drawing thread
     QString m_totalsProblem;
     qint64 m_rows = 0;
     qint64 m_expected = -1;

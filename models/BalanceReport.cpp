@@ -264,7 +264,8 @@ BalanceReport::Layout BalanceReport::layOut(QPainter &painter) const
 }
 
 api::Result<int> BalanceReport::draw(QPagedPaintDevice *device,
-                                     const std::function<void(int, int)> &drawn) const
+                                     const std::function<void(int, int)> &drawn,
+                                     const std::function<bool()> &stopped) const
 {
     QPainter painter;
     if (!painter.begin(device))
@@ -305,6 +306,8 @@ api::Result<int> BalanceReport::draw(QPagedPaintDevice *device,
     };
 
     for (int page = 0; page < pages; ++page) {
+        if (stopped && stopped())
+            return api::ApiError::local(u"stopped"_s, tr("The report was canceled."));
         if (page > 0 && !device->newPage())
             return api::ApiError::local(
                 u"report_unwritable"_s,

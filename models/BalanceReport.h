@@ -43,9 +43,11 @@ public:
     qsizetype rowCount() const { return m_rows.size(); }
 
     // Lays the report out on `device` and draws it page by page; `drawn`
-    // hears of each page (from the thread that draws).
+    // hears of each page (from the thread that draws). Before each page
+    // `stopped` may end it with an error of code "stopped".
     api::Result<int> draw(QPagedPaintDevice *device,
-                          const std::function<void(int page, int pages)> &drawn = {}) const;
+                          const std::function<void(int page, int pages)> &drawn = {},
+                          const std::function<bool()> &stopped = {}) const;
 
     // "Customer acme · every feature · any plan · active balances".
     static QString filterInWords(const api::ListBalancesRequest &filter);

@@ -1010,6 +1010,10 @@ eingebettete Engine</translation>
         <source>The report could not be finished.</source>
         <translation>Der Bericht konnte nicht abgeschlossen werden.</translation>
     </message>
+    <message>
+        <source>The report was canceled.</source>
+        <translation>Der Bericht wurde abgebrochen.</translation>
+    </message>
 </context>
 <context>
     <name>BalanceTotalsBar</name>

@@ -161,6 +161,8 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     connect(m_export, &models::BalanceExport::drawing, this, [this](int page, int pages) {
         m_exportLabel->setText(pages == 0 ? tr("Laying out the report…")
                                           : tr("Drawing page %1 of %2…").arg(page).arg(pages));
+        // A printer's pages, once begun, are printed whole.
+        m_cancelExport->setEnabled(m_making != Making::Printout);
         m_exportProgress->setRange(0, pages);
         m_exportProgress->setValue(page);
     });
@@ -185,7 +187,7 @@ QWidget *BalancesPage::buildExportBar()
     row->setContentsMargins(6, 0, 6, 6);
     m_exportProgress->setRange(0, 0); // until the totals say how many rows to expect
     m_exportProgress->setMaximumWidth(200);
-    auto *cancel = new QPushButton(tr("&Cancel export"), bar);
+    auto *cancel = m_cancelExport = new QPushButton(tr("&Cancel export"), bar);
     cancel->setObjectName(QStringLiteral("cancelExport"));
     row->addWidget(m_exportLabel);
     row->addWidget(m_exportProgress);
@@ -262,6 +264,7 @@ api::Result<api::Done> BalancesPage::exportTo(const QString &path)
     m_making = models::BalanceExport::isReportPath(path) ? Making::Report : Making::Files;
     m_exportLabel->setText(tr("Exporting…"));
     m_exportProgress->setRange(0, 0);
+    m_cancelExport->setEnabled(true);
     m_exportBar->show();
     return api::Done{};
 }
@@ -291,6 +294,7 @@ api::Result<api::Done> BalancesPage::printTo(std::shared_ptr<QPrinter> printer)
     m_making = Making::Printout;
     m_exportLabel->setText(tr("Preparing the report…"));
     m_exportProgress->setRange(0, 0);
+    m_cancelExport->setEnabled(true);
     m_exportBar->show();
     return api::Done{};
 }

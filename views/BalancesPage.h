@@ -89,6 +89,7 @@ private:
     QWidget *m_exportBar;
     QProgressBar *m_exportProgress;
     QLabel *m_exportLabel;
+    QPushButton *m_cancelExport = nullptr;
     bool m_columnsSized = false;
     // What the running export makes, for the message when it is done.
     enum class Making { Files, Report, Printout } m_making = Making::Files;

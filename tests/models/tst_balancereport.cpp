@@ -202,6 +202,32 @@ private Q_SLOTS:
                  QStringList());
     }
 
+    // Cancel while the pages of a file are drawn: it stops between two
+    // pages, and no file is left.
+    void cancelWhileDrawingLeavesNoFile()
+    {
+        EndlessBackend endless;
+        const QString path = m_dir.filePath(u"stopped.pdf"_s);
+        models::BalanceExport exporter(&endless);
+        QSignalSpy canceled(&exporter, &models::BalanceExport::canceled);
+        QSignalSpy finished(&exporter, &models::BalanceExport::finished);
+        int pages = 0;
+        // Progress may come coalesced: the first page reported, whichever it is.
+        connect(&exporter, &models::BalanceExport::drawing, this, [&](int page, int total) {
+            if (page > 0 && pages == 0)
+                exporter.cancel();
+            pages = total;
+        });
+        QVERIFY(exporter.start({}, path));
+        QVERIFY(QTest::qWaitFor([&] { return !canceled.isEmpty() || !finished.isEmpty(); }, 60000));
+        QCOMPARE(canceled.size(), 1);
+        QVERIFY(pages > 100);
+        QVERIFY(!exporter.isRunning());
+        QVERIFY(!QFile::exists(path));
+        QCOMPARE(QDir(m_dir.path()).entryList({u"stopped*"_s}, QDir::Files | QDir::Hidden),
+                 QStringList());
+    }
+
     void anEmptyFilterSaysSo()
     {
         EmptyBackend empty;
