@@ -4,6 +4,8 @@
 
 #include <QSet>
 
+#include <tuple>
+
 namespace md::api {
 
 using namespace Qt::StringLiterals;
@@ -24,6 +26,14 @@ void writeLists(JsonWriter &writer, const QList<P> &products, const QList<R> &re
     writer.key("rewards"_L1);
     writeList(writer, rewards);
     writer.endObject();
+}
+
+// The two records of {id, <first>: record or null, <second>: record or null}.
+template <typename Record>
+std::pair<std::optional<Record>, std::optional<Record>>
+readIdPair(const JsonReader &reader, QLatin1StringView first, QLatin1StringView second)
+{
+    return {readNullable<Record>(reader.field(first)), readNullable<Record>(reader.field(second))};
 }
 
 // {id, <first>: record or null, <second>: record or null}.
@@ -154,8 +164,7 @@ PromotionStep<Record> PromotionStep<Record>::read(const JsonReader &reader)
     reader.object();
     PromotionStep step;
     step.id = reader.field("id"_L1).identifier();
-    step.production = readNullable<Record>(reader.field("production"_L1));
-    step.to = readNullable<Record>(reader.field("to"_L1));
+    std::tie(step.production, step.to) = readIdPair<Record>(reader, "production"_L1, "to"_L1);
     return step;
 }
 
@@ -192,8 +201,7 @@ PromotedEntry<Record> PromotedEntry<Record>::read(const JsonReader &reader)
     reader.object();
     PromotedEntry entry;
     entry.id = reader.field("id"_L1).string();
-    entry.before = readNullable<Record>(reader.field("before"_L1));
-    entry.after = readNullable<Record>(reader.field("after"_L1));
+    std::tie(entry.before, entry.after) = readIdPair<Record>(reader, "before"_L1, "after"_L1);
     return entry;
 }
 

@@ -57,6 +57,22 @@ class TestPromotionRace final : public QObject
         return values;
     }
 
+    // Two servers on one PostgreSQL database, one on SQLite (its writes
+    // take turns anyway); none when one did not start (the reason is logged).
+    std::vector<std::unique_ptr<test::ServerProcess>> startServers()
+    {
+        std::vector<std::unique_ptr<test::ServerProcess>> servers;
+        for (int s = 0; s < (test::TestDatabase::usesPostgres() ? 2 : 1); ++s) {
+            servers.push_back(std::make_unique<test::ServerProcess>());
+            const QString problem = servers.back()->start(m_database.location());
+            if (!problem.isEmpty()) {
+                qWarning("%s", qPrintable(problem));
+                return {};
+            }
+        }
+        return servers;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -71,12 +87,8 @@ private Q_SLOTS:
 
     void onePromotionWinsEachRound()
     {
-        std::vector<std::unique_ptr<test::ServerProcess>> servers;
-        for (int s = 0; s < (test::TestDatabase::usesPostgres() ? 2 : 1); ++s) {
-            servers.push_back(std::make_unique<test::ServerProcess>());
-            const QString problem = servers.back()->start(m_database.location());
-            QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        }
+        const auto servers = startServers();
+        QVERIFY(!servers.empty());
         test::HttpClient sandbox(servers.front()->url(), SandboxKey);
         for (int round = 0; round < Rounds; ++round) {
             QCOMPARE(sandbox.post("/v1/products/basic", sandboxItems(100 + round)).status, 200);
@@ -137,12 +149,8 @@ private Q_SLOTS:
     // turn (versions 3 and on, none lost), none fails for meeting another.
     void productUpdatesTakeTurns()
     {
-        std::vector<std::unique_ptr<test::ServerProcess>> servers;
-        for (int s = 0; s < (test::TestDatabase::usesPostgres() ? 2 : 1); ++s) {
-            servers.push_back(std::make_unique<test::ServerProcess>());
-            const QString problem = servers.back()->start(m_database.location());
-            QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        }
+        const auto servers = startServers();
+        QVERIFY(!servers.empty());
         // Paula moves onto version 2, so each change of its items is a new version.
         {
             engine::Database database(m_database.location());
