@@ -68,43 +68,69 @@ BillingControlsForm BillingControlsForm::from(const api::BillingControls &contro
 }
 
 api::Result<api::UpdateBillingControlsRequest>
-BillingControlsEdit::request(const api::ControlsOwner &owner, const BillingControlsForm &form)
+BillingControlsEdit::request(const api::BillingControlsAnswer &before,
+                             const BillingControlsForm &form)
 {
-    JsonValue usage = JsonValue::array();
-    for (const auto &limit : form.usageLimits)
-        usage.append(object({{"featureId"_L1, limit.featureId.trimmed()},
-                             {"limit"_L1, JsonValue::numberOrString(limit.limit)},
-                             {"interval"_L1, limit.interval},
-                             {"anchor"_L1, limit.anchor},
-                             {"enabled"_L1, limit.enabled}}));
-    JsonValue spend = JsonValue::array();
-    for (const auto &limit : form.spendLimits)
-        spend.append(object({{"featureId"_L1, optionalFeature(limit.featureId)},
-                             {"limitType"_L1, limit.limitType},
-                             {"overageLimit"_L1, JsonValue::numberOrString(limit.overageLimit)},
-                             {"enabled"_L1, limit.enabled}}));
-    JsonValue alerts = JsonValue::array();
-    for (const auto &alert : form.usageAlerts)
-        alerts.append(
-            object({{"featureId"_L1, optionalFeature(alert.featureId)},
-                    {"thresholdType"_L1, alert.thresholdType},
-                    {"threshold"_L1, JsonValue::numberOrString(alert.threshold)},
-                    {"name"_L1, alert.name.trimmed().isEmpty() ? JsonValue()
-                                                               : JsonValue(alert.name.trimmed())},
-                    {"enabled"_L1, alert.enabled}}));
-    JsonValue overage = JsonValue::array();
-    for (const auto &entry : form.overageAllowed)
-        overage.append(
-            object({{"featureId"_L1, entry.featureId.trimmed()}, {"enabled"_L1, entry.allowed}}));
-    JsonValue body =
-        object({{"customer_id"_L1, owner.customerId},
-                {"entity_id"_L1, owner.entityId ? JsonValue(*owner.entityId) : JsonValue()},
-                {"billing_controls"_L1, JsonValue::object({{"autoTopups"_L1, JsonValue::array()},
-                                                           {"usageLimits"_L1, usage},
-                                                           {"spendLimits"_L1, spend},
-                                                           {"usageAlerts"_L1, alerts},
-                                                           {"overageAllowed"_L1, overage}})}});
-    return api::decode<api::UpdateBillingControlsRequest>(body);
+    const BillingControlsForm shown = BillingControlsForm::from(before.billingControls);
+    JsonValue lists = JsonValue::object();
+    if (form.usageLimits != shown.usageLimits) {
+        JsonValue usage = JsonValue::array();
+        for (const auto &limit : form.usageLimits)
+            usage.append(object({{"featureId"_L1, limit.featureId.trimmed()},
+                                 {"limit"_L1, JsonValue::numberOrString(limit.limit)},
+                                 {"interval"_L1, limit.interval},
+                                 {"anchor"_L1, limit.anchor},
+                                 {"enabled"_L1, limit.enabled}}));
+        lists.insert(u"usageLimits"_s, usage);
+    }
+    if (form.spendLimits != shown.spendLimits) {
+        JsonValue spend = JsonValue::array();
+        for (const auto &limit : form.spendLimits)
+            spend.append(object({{"featureId"_L1, optionalFeature(limit.featureId)},
+                                 {"limitType"_L1, limit.limitType},
+                                 {"overageLimit"_L1, JsonValue::numberOrString(limit.overageLimit)},
+                                 {"enabled"_L1, limit.enabled}}));
+        lists.insert(u"spendLimits"_s, spend);
+    }
+    if (form.usageAlerts != shown.usageAlerts) {
+        JsonValue alerts = JsonValue::array();
+        for (const auto &alert : form.usageAlerts)
+            alerts.append(object(
+                {{"featureId"_L1, optionalFeature(alert.featureId)},
+                 {"thresholdType"_L1, alert.thresholdType},
+                 {"threshold"_L1, JsonValue::numberOrString(alert.threshold)},
+                 {"name"_L1,
+                  alert.name.trimmed().isEmpty() ? JsonValue() : JsonValue(alert.name.trimmed())},
+                 {"enabled"_L1, alert.enabled}}));
+        lists.insert(u"usageAlerts"_s, alerts);
+    }
+    if (form.overageAllowed != shown.overageAllowed) {
+        JsonValue overage = JsonValue::array();
+        for (const auto &entry : form.overageAllowed)
+            overage.append(object(
+                {{"featureId"_L1, entry.featureId.trimmed()}, {"enabled"_L1, entry.allowed}}));
+        lists.insert(u"overageAllowed"_s, overage);
+    }
+    const JsonValue body =
+        object({{"customer_id"_L1, before.customerId},
+                {"entity_id"_L1, before.entityId ? JsonValue(*before.entityId) : JsonValue()},
+                {"billing_controls"_L1, lists}});
+    auto request = api::decode<api::UpdateBillingControlsRequest>(body);
+    if (!request)
+        return request;
+    // Lists not sent stay as they are, and the review compares them so.
+    api::UpdateBillingControlsRequest &r = request.value();
+    const api::BillingControls &kept = before.billingControls;
+    r.billingControls.autoTopups = kept.autoTopups;
+    if (!r.hasUsageLimits)
+        r.billingControls.usageLimits = kept.usageLimits;
+    if (!r.hasSpendLimits)
+        r.billingControls.spendLimits = kept.spendLimits;
+    if (!r.hasUsageAlerts)
+        r.billingControls.usageAlerts = kept.usageAlerts;
+    if (!r.hasOverageAllowed)
+        r.billingControls.overageAllowed = kept.overageAllowed;
+    return request;
 }
 
 QStringList BillingControlsEdit::describe(const api::BillingControls &controls)

@@ -20,6 +20,7 @@ struct BillingControlsForm
         QString interval = QStringLiteral("month"); // day, week, month, year
         QString anchor = QStringLiteral("billing_cycle");
         bool enabled = true;
+        friend bool operator==(const UsageLimit &, const UsageLimit &) = default;
     };
     struct SpendLimit
     {
@@ -27,6 +28,7 @@ struct BillingControlsForm
         QString limitType = QStringLiteral("absolute");
         QString overageLimit;
         bool enabled = true;
+        friend bool operator==(const SpendLimit &, const SpendLimit &) = default;
     };
     struct UsageAlert
     {
@@ -35,11 +37,13 @@ struct BillingControlsForm
         QString threshold;
         QString name;
         bool enabled = true;
+        friend bool operator==(const UsageAlert &, const UsageAlert &) = default;
     };
     struct OverageAllowed
     {
         QString featureId;
         bool allowed = true;
+        friend bool operator==(const OverageAllowed &, const OverageAllowed &) = default;
     };
 
     QList<UsageLimit> usageLimits;
@@ -55,9 +59,10 @@ class BillingControlsEdit final
     Q_DECLARE_TR_FUNCTIONS(BillingControlsEdit)
 
 public:
-    // Every list of the form, replacing the stored ones.
-    static api::Result<api::UpdateBillingControlsRequest> request(const api::ControlsOwner &owner,
-                                                                  const BillingControlsForm &form);
+    // The lists the form changes, replacing the stored ones; a list left as
+    // the form showed it is not sent, so the server keeps it exactly.
+    static api::Result<api::UpdateBillingControlsRequest>
+    request(const api::BillingControlsAnswer &before, const BillingControlsForm &form);
     static QList<FieldChange> changes(const api::BillingControls &before,
                                       const api::BillingControls &after);
     // One line per control ("credits: at most 500 a month (12 used)"), or "none".

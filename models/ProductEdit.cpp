@@ -45,12 +45,47 @@ api::Result<JsonValue> tiersJson(const QString &text, qsizetype row)
             return api::ApiError::invalidInputs(
                 u"items[%1].tiers"_s.arg(row),
                 ProductEdit::tr("write up-to:amount pairs separated by \";\", the last up to "
-                                "inf (1000:0.5; inf:0.25)"));
+                                "inf (1000:0.5; inf:0.25), a flat amount after + (inf:0.25+10)"));
         const QString to = parts.at(0).trimmed();
-        tiers.append(JsonValue::object({{"to"_L1, to == "inf"_L1 ? JsonValue(to) : number(to)},
-                                        {"amount"_L1, number(parts.at(1))}}));
+        const QStringList amounts = parts.at(1).split(u'+');
+        JsonValue tier = JsonValue::object({{"to"_L1, to == "inf"_L1 ? JsonValue(to) : number(to)},
+                                            {"amount"_L1, number(amounts.at(0))}});
+        if (amounts.size() > 1)
+            tier.insert(u"flat_amount"_s, number(amounts.mid(1).join(u'+')));
+        tiers.append(tier);
     }
     return tiers;
+}
+
+// The decoded row's values where the user changed the row's text, the stored
+// item's everywhere else: a form saved as it was opened sends the items it
+// was given, and a changed cell changes that field only.
+api::ProductItem keptWhereUnchanged(const ProductForm::Item &row, const api::ProductItem &decoded,
+                                    const api::ProductItem &stored)
+{
+    const ProductForm::Item shown = ProductForm::Item::from(stored, row.original);
+    api::ProductItem item = decoded;
+    if (row.featureId.trimmed() == stored.featureId) {
+        item.featureId = stored.featureId;
+        // Not on the form: they belong to the feature the row names.
+        item.featureType = stored.featureType;
+        item.entityFeatureId = stored.entityFeatureId;
+    }
+    if (row.included == shown.included)
+        item.includedUsage = stored.includedUsage;
+    if (row.interval == shown.interval)
+        item.interval = stored.interval;
+    if (row.usageModel == shown.usageModel)
+        item.usageModel = stored.usageModel;
+    if (row.price == shown.price)
+        item.price = stored.price;
+    if (row.billingUnits == shown.billingUnits)
+        item.billingUnits = stored.billingUnits;
+    if (row.tiers == shown.tiers)
+        item.tiers = stored.tiers;
+    if (row.resetUsageWhenEnabled == shown.resetUsageWhenEnabled)
+        item.resetUsageWhenEnabled = stored.resetUsageWhenEnabled;
+    return item;
 }
 
 } // namespace
@@ -65,13 +100,8 @@ ProductForm ProductForm::from(const api::Product &product)
     form.isDefault = product.isDefault;
     form.archived = product.archived;
     form.version = product.version;
-    for (const api::ProductItem &item : product.items)
-        form.items.append({item.featureId, decimalText(item.includedUsage),
-                           item.interval ? QString(api::toWire(*item.interval)) : QString(),
-                           item.usageModel ? QString(api::toWire(*item.usageModel)) : QString(),
-                           decimalText(item.price), decimalText(item.billingUnits),
-                           item.tiers ? ProductEdit::tiersText(*item.tiers) : QString(),
-                           item.resetUsageWhenEnabled.value_or(false)});
+    for (qsizetype i = 0; i < product.items.size(); ++i)
+        form.items.append(Item::from(product.items.at(i), i));
     form.freeTrial = product.freeTrial.has_value();
     if (product.freeTrial) {
         form.trialDuration = QString(api::toWire(product.freeTrial->duration));
@@ -81,12 +111,26 @@ ProductForm ProductForm::from(const api::Product &product)
     return form;
 }
 
+ProductForm::Item ProductForm::Item::from(const api::ProductItem &item, qsizetype index)
+{
+    return {item.featureId,
+            decimalText(item.includedUsage),
+            item.interval ? QString(api::toWire(*item.interval)) : QString(),
+            item.usageModel ? QString(api::toWire(*item.usageModel)) : QString(),
+            decimalText(item.price),
+            decimalText(item.billingUnits),
+            item.tiers ? ProductEdit::tiersText(*item.tiers) : QString(),
+            item.resetUsageWhenEnabled.value_or(false),
+            index};
+}
+
 QString ProductEdit::tiersText(const QList<api::Tier> &tiers)
 {
     QStringList pairs;
     for (const api::Tier &tier : tiers)
         pairs.append(
-            u"%1:%2"_s.arg(tier.to ? tier.to->toString() : u"inf"_s, tier.amount.toString()));
+            u"%1:%2%3"_s.arg(tier.to ? tier.to->toString() : u"inf"_s, tier.amount.toString(),
+                             tier.flatAmount ? u"+"_s + tier.flatAmount->toString() : QString()));
     return pairs.join(u"; "_s);
 }
 
@@ -141,7 +185,12 @@ api::Result<api::UpdateProductRequest> ProductEdit::request(const api::Product &
         return full.error();
     // Only what differs from the stored product is sent.
     api::UpdateProductRequest request;
-    const api::UpdateProductRequest &f = full.value();
+    api::UpdateProductRequest f = full.value();
+    for (qsizetype r = 0; r < form.items.size(); ++r)
+        if (const qsizetype original = form.items.at(r).original;
+            original >= 0 && original < before.items.size())
+            (*f.items)[r] =
+                keptWhereUnchanged(form.items.at(r), f.items->at(r), before.items.at(original));
     if (*f.id != before.id)
         request.id = f.id;
     if (*f.name != before.name)

@@ -29,8 +29,14 @@ struct ProductForm
         QString usageModel; // wire word; empty: none
         QString price;
         QString billingUnits;
-        QString tiers; // "1000:0.5; inf:0.25"
+        QString tiers; // "1000:0.5; inf:0.25+10" (+ a flat amount)
         bool resetUsageWhenEnabled = false;
+        // The stored item this row was made from (its index in the product's
+        // items), -1 for a new row: what the form does not show, and what
+        // the user left as it was, is kept from it exactly.
+        qsizetype original = -1;
+
+        static Item from(const api::ProductItem &item, qsizetype index);
     };
 
     QString id;

@@ -2,6 +2,7 @@
 
 #include "models/AmountFormat.h"
 #include "models/BalanceAdjustEdit.h"
+#include "models/FieldWords.h"
 
 #include <QFormLayout>
 #include <QLabel>
@@ -58,7 +59,7 @@ QString AdjustBalanceDialog::changes(QList<models::FieldChange> *changes)
         return {}; // nothing typed yet: nothing to point at
     auto request = BalanceAdjustEdit::request(m_row, m_amount->text(), m_reason->text(), locale());
     if (!request)
-        return request.error().message;
+        return models::FieldWords::sentence(request.error());
     m_request = request.value();
     *changes = BalanceAdjustEdit::changes(m_row, *m_request, locale());
     return {};
@@ -71,7 +72,7 @@ void AdjustBalanceDialog::submit()
     BalanceAdjustEdit::submit(m_backend, *m_request)
         .then(this, [this](const api::Result<api::LedgerEntry> &entry) {
             if (!entry) {
-                saveFailed(entry.error().message);
+                saveFailed(entry.error());
                 return;
             }
             Q_EMIT adjusted(entry.value());

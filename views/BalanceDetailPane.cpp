@@ -42,8 +42,6 @@ BalanceDetailPane::BalanceDetailPane(backend::BillingBackend *backend, QWidget *
 {
     connect(m_ledger, &BalanceLedgerTab::adjusted, this, &BalanceDetailPane::adjusted);
     m_text->setObjectName(u"balanceDetail"_s);
-    m_text->setPlaceholderText(tr(
-        "Select a balance to see its plan, grants, price, reset, rollovers and billing controls."));
     m_json->setObjectName(u"balanceJson"_s);
     m_json->setReadOnly(true);
     m_json->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -71,6 +69,7 @@ BalanceDetailPane::BalanceDetailPane(backend::BillingBackend *backend, QWidget *
         m_sides->setCurrentIndex(json ? 1 : 0);
         m_showJson->setText(json ? tr("Show &details") : tr("Show &JSON"));
     });
+    showNone(0);
 }
 
 QString BalanceDetailPane::text() const
@@ -103,6 +102,17 @@ void BalanceDetailPane::showBalance(const std::optional<api::BalanceRow> &balanc
                 });
     }
     render();
+}
+
+void BalanceDetailPane::showNone(int selected)
+{
+    m_text->setPlaceholderText(
+        selected > 1
+            ? tr("%Ln balances are selected. Select one to see it here and to adjust it.", nullptr,
+                 selected)
+            : tr("Select a balance to see its plan, grants, price, reset, rollovers and billing "
+                 "controls."));
+    showBalance(std::nullopt);
 }
 
 void BalanceDetailPane::render()

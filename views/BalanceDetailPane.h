@@ -33,6 +33,8 @@ public:
 
     // Shows `row` (nothing: the hint) and asks for its owner's controls.
     void showBalance(const std::optional<api::BalanceRow> &row);
+    // No one balance is selected: `selected` rows (0 or several); says which.
+    void showNone(int selected);
     QString text() const;
     QTabWidget *tabs() const { return m_tabs; }
     BalanceLedgerTab *ledger() const { return m_ledger; }

@@ -81,6 +81,7 @@ BalanceLedgerTab::BalanceLedgerTab(backend::BillingBackend *backend, QWidget *pa
 void BalanceLedgerTab::showBalance(const std::optional<api::BalanceRow> &row)
 {
     m_row = row;
+    updateState(); // Adjust follows the selection even while the tab is hidden
     if (isVisible())
         load();
 }

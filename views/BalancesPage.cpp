@@ -7,9 +7,12 @@
 #include "views/BalanceFilterBar.h"
 #include "views/BalanceTotalsBar.h"
 #include "views/ExportFileDialog.h"
+#include "views/RowTableView.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QDataStream>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -35,8 +38,10 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     , m_export(new models::BalanceExport(backend, this))
     , m_filterBar(new BalanceFilterBar(backend, this))
     , m_totalsBar(new BalanceTotalsBar(m_totals, this))
-    , m_table(new QTableView(this))
+    , m_table(new RowTableView(this))
     , m_detail(new BalanceDetailPane(backend, this))
+    , m_splitter(new QSplitter(Qt::Vertical, this))
+    , m_showDetail(new QAction(tr("Show balance &detail"), this))
     , m_states(new QStackedLayout)
     , m_message(new QLabel(this))
     , m_retry(new QPushButton(tr("&Retry"), this))
@@ -45,7 +50,6 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
 {
     m_table->setObjectName(QStringLiteral("balancesTable"));
     m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -67,18 +71,28 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     m_states->addWidget(messagePanel);
     tablePanel->setLayout(m_states);
 
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(tablePanel);
-    splitter->addWidget(m_totalsBar->groupsView());
-    splitter->addWidget(m_detail);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-    splitter->setStretchFactor(2, 2);
+    // The table first: on a small screen the panes give way to it, and each
+    // can be dragged shut (or the detail hidden with Ctrl+Shift+D).
+    m_splitter->setObjectName(QStringLiteral("balancesSplitter"));
+    m_splitter->addWidget(tablePanel);
+    m_splitter->addWidget(m_totalsBar->groupsView());
+    m_splitter->addWidget(m_detail);
+    m_splitter->setCollapsible(0, false);
+    m_splitter->setStretchFactor(0, 4);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setStretchFactor(2, 2);
+    m_showDetail->setObjectName(QStringLiteral("showBalanceDetail"));
+    m_showDetail->setCheckable(true);
+    m_showDetail->setChecked(true);
+    m_showDetail->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    m_showDetail->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(m_showDetail);
+    connect(m_showDetail, &QAction::toggled, m_detail, &QWidget::setVisible);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_filterBar);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_splitter, 1);
     layout->addWidget(m_totalsBar);
     layout->addWidget(m_exportBar = buildExportBar());
 
@@ -106,13 +120,13 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
                     m_columnsSized = true;
                 }
             });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &BalancesPage::updateDetail);
-    // A row chosen before its page came (Ctrl+End on a long table) is shown when it comes.
+    connect(m_table, &RowTableView::recordSelectionChanged, this, &BalancesPage::updateDetail);
+    // A row chosen before its page came (Ctrl+End on a long table) is shown
+    // when it comes, and a row changed under the selection is shown anew.
     connect(m_model, &QAbstractItemModel::dataChanged, this,
             [this](const QModelIndex &top, const QModelIndex &bottom) {
-                const int current = m_table->selectionModel()->currentIndex().row();
-                if (current >= top.row() && current <= bottom.row())
+                const int selected = m_table->selectedRecordRow();
+                if (selected >= top.row() && selected <= bottom.row())
                     updateDetail();
             });
     connect(m_table->horizontalHeader(), &QWidget::customContextMenuRequested, this,
@@ -348,10 +362,40 @@ void BalancesPage::showRowMenu(const QPoint &at)
     menu.exec(m_table->viewport()->mapToGlobal(at));
 }
 
+QTableView *BalancesPage::table() const
+{
+    return m_table;
+}
+
+QByteArray BalancesPage::layoutState() const
+{
+    QByteArray state;
+    QDataStream out(&state, QIODevice::WriteOnly);
+    out << m_splitter->saveState() << m_showDetail->isChecked();
+    return state;
+}
+
+void BalancesPage::restoreLayout(const QByteArray &state)
+{
+    QDataStream in(state);
+    QByteArray sizes;
+    bool detail = true;
+    in >> sizes >> detail;
+    if (in.status() != QDataStream::Ok)
+        return;
+    m_splitter->restoreState(sizes);
+    m_showDetail->setChecked(detail);
+}
+
+// The detail shows the one row the user sees selected: never the focus
+// alone, which Ctrl with an arrow key moves without the highlight.
 void BalancesPage::updateDetail()
 {
-    const QModelIndex current = m_table->selectionModel()->currentIndex();
-    m_detail->showBalance(current.isValid() ? m_model->balanceAt(current.row()) : std::nullopt);
+    const int row = m_table->selectedRecordRow();
+    if (row >= 0)
+        m_detail->showBalance(m_model->balanceAt(row));
+    else
+        m_detail->showNone(m_table->selectedRowCount());
 }
 
 void BalancesPage::updateState()
@@ -369,15 +413,15 @@ void BalancesPage::updateState()
         m_states->setCurrentIndex(0);
     }
     if (m_model->isLoading())
-        Q_EMIT statusMessage(tr("Loading balances… %n row(s) so far", nullptr, rows));
+        Q_EMIT statusMessage(tr("Loading balances… %Ln row(s) so far", nullptr, rows));
     else if (m_model->hasMore() && m_totals->totals())
         Q_EMIT statusMessage(tr("%L1 of %Ln row(s) loaded, more on scroll", nullptr,
                                 int(m_totals->totals()->total.balances))
                                  .arg(rows));
     else if (m_model->hasMore())
-        Q_EMIT statusMessage(tr("%n row(s), more on scroll", nullptr, rows));
+        Q_EMIT statusMessage(tr("%Ln row(s), more on scroll", nullptr, rows));
     else
-        Q_EMIT statusMessage(tr("%n row(s)", nullptr, rows));
+        Q_EMIT statusMessage(tr("%Ln row(s)", nullptr, rows));
 }
 
 } // namespace md::views

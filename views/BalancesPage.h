@@ -1,7 +1,8 @@
 // Balances across customers (finance staff): a filter bar for every
 // balances.list filter with saved views, the paged table, the filter's
 // totals under it (grouped on demand), a detail pane for the selected
-// balance, export of the whole result and its totals (CSV, Excel, a PDF
+// balance (the one row selected: what is highlighted is what it shows and
+// what its actions act on), export of the whole result and its totals (CSV, Excel, a PDF
 // report or printed) with progress and Cancel, and empty and error states
 // that say what to do.
 #pragma once
@@ -17,6 +18,7 @@ class QLabel;
 class QPrinter;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QStackedLayout;
 class QTableView;
 
@@ -34,6 +36,7 @@ namespace md::views {
 class BalanceDetailPane;
 class BalanceFilterBar;
 class BalanceTotalsBar;
+class RowTableView;
 
 class BalancesPage final : public QWidget
 {
@@ -47,7 +50,12 @@ public:
     models::BalanceListModel *model() const { return m_model; }
     models::BalanceTotalsModel *totals() const { return m_totals; }
     BalanceDetailPane *detail() const { return m_detail; }
-    QTableView *table() const { return m_table; }
+    QTableView *table() const;
+    // Shows or hides the detail pane (Ctrl+Shift+D); the window remembers it.
+    QAction *detailAction() const { return m_showDetail; }
+    // The panes' sizes and whether the detail is shown, for the next start.
+    QByteArray layoutState() const;
+    void restoreLayout(const QByteArray &state);
     models::BalanceExport *exporter() const { return m_export; }
 
     models::BalanceFilter filter() const;
@@ -81,8 +89,10 @@ private:
     models::BalanceExport *m_export;
     BalanceFilterBar *m_filterBar;
     BalanceTotalsBar *m_totalsBar;
-    QTableView *m_table;
+    RowTableView *m_table;
     BalanceDetailPane *m_detail;
+    QSplitter *m_splitter;
+    QAction *m_showDetail;
     QStackedLayout *m_states;
     QLabel *m_message;
     QPushButton *m_retry;

@@ -1,6 +1,7 @@
 #include "views/BillingControlsDialog.h"
 
 #include "models/ControlsSource.h"
+#include "models/FieldWords.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -213,11 +214,10 @@ models::BillingControlsForm BillingControlsDialog::form() const
 
 QString BillingControlsDialog::changes(QList<models::FieldChange> *changes)
 {
-    auto request =
-        models::BillingControlsEdit::request({m_before.customerId, m_before.entityId}, form());
+    auto request = models::BillingControlsEdit::request(m_before, form());
     m_request.reset();
     if (!request)
-        return request.error().message;
+        return models::FieldWords::sentence(request.error());
     m_request = request.value();
     *changes = models::BillingControlsEdit::changes(m_before.billingControls,
                                                     request.value().billingControls);
@@ -231,7 +231,7 @@ void BillingControlsDialog::submit()
     m_controls->save(*m_request)
         .then(this, [this](const api::Result<api::BillingControlsAnswer> &saved) {
             if (!saved) {
-                saveFailed(saved.error().message);
+                saveFailed(saved.error());
                 return;
             }
             Q_EMIT this->saved(saved.value());

@@ -29,6 +29,8 @@ public:
     QTableWidget *spendLimits() const { return m_spend; }
     QTableWidget *usageAlerts() const { return m_alerts; }
     QTableWidget *overageAllowed() const { return m_overage; }
+    // What Save would send, as the form stands (nullopt while it is not valid).
+    const std::optional<api::UpdateBillingControlsRequest> &request() const { return m_request; }
     // Adds an empty row to the table of the tab shown, ready to type into.
     void addRow();
 

@@ -1,5 +1,6 @@
 #include "views/FormDialog.h"
 
+#include "models/FieldWords.h"
 #include "views/ChangeReview.h"
 
 #include <QDialogButtonBox>
@@ -73,6 +74,11 @@ void FormDialog::saveFailed(const QString &message)
 {
     m_save->setEnabled(true);
     m_changes->showProblem(message);
+}
+
+void FormDialog::saveFailed(const api::ApiError &error)
+{
+    saveFailed(models::FieldWords::sentence(error));
 }
 
 void FormDialog::check()

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "models/ProductEdit.h"
+#include "services/api/ApiError.h"
 
 #include <QDialog>
 
@@ -32,11 +33,13 @@ protected:
     explicit FormDialog(QWidget *parent);
     // The form's widgets go into this page; the problem line follows them.
     void setForm(QWidget *form);
-    // What the form changes now; a problem (naming the field) when it is not valid.
+    // What the form changes now; a problem, its field in words (FieldWords), when it is not valid.
     virtual QString changes(QList<models::FieldChange> *changes) = 0;
     // Sends the change; the subclass calls saveFailed() or accept().
     virtual void submit() = 0;
     void saveFailed(const QString &message);
+    // The server's refusal, a field it names said in words.
+    void saveFailed(const api::ApiError &error);
     // Checks the form again; call it on every edit.
     void check();
 

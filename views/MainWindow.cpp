@@ -27,14 +27,18 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTableView>
 #include <QTimer>
 #include <QUrl>
+
+#include <algorithm>
 
 namespace md::views {
 
@@ -121,6 +125,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     palette->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     auto *viewMenu = menuBar()->addMenu(tr("&View"));
     viewMenu->addAction(tr("&Refresh"), QKeySequence::Refresh, this, &MainWindow::refreshPages);
+    viewMenu->addAction(m_balances->detailAction());
     toolsMenu->addAction(tr("P&rice a call…"), this, [this] {
         showPage(m_pages->indexOf(m_usage));
         m_usage->priceCall();
@@ -344,10 +349,13 @@ void MainWindow::connectionFailed(const QString &message)
 void MainWindow::restoreState()
 {
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1280, 780);
+    const bool restored =
+        restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    if (!isMaximized() && !isFullScreen())
+        fitOnScreen(restored);
     m_balances->table()->horizontalHeader()->restoreState(
         settings.value(QStringLiteral("balances/header")).toByteArray());
+    m_balances->restoreLayout(settings.value(QStringLiteral("balances/layout")).toByteArray());
     showPage(settings.value(QStringLiteral("window/page"), 0).toInt());
     if (const QByteArray views = settings.value(QStringLiteral("balances/views")).toByteArray();
         !views.isEmpty()) {
@@ -358,6 +366,36 @@ void MainWindow::restoreState()
     m_restoredFilter = settings.value(QStringLiteral("balances/filter")).toByteArray();
 }
 
+void MainWindow::fitOnScreen(bool restored)
+{
+    const QRect remembered = restored ? geometry() : QRect();
+    QScreen *screen = restored ? QGuiApplication::screenAt(remembered.center()) : nullptr;
+    if (!screen)
+        screen = this->screen();
+    if (!screen)
+        return;
+    // The title bar is not known before the window is shown: Qt's own
+    // restoreGeometry() guesses it the same way.
+    const QMargins titleBar(0, style()->pixelMetric(QStyle::PM_TitleBarHeight), 0, 0);
+    setGeometry(placement(remembered, screen->availableGeometry(), titleBar));
+}
+
+QRect MainWindow::placement(const QRect &remembered, const QRect &available, const QMargins &frame)
+{
+    const QRect room = available.marginsRemoved(frame);
+    if (!remembered.isValid()) {
+        QRect centred(QPoint(), room.size() * 0.9);
+        centred.moveCenter(room.center());
+        return centred;
+    }
+    QRect fitted(remembered.topLeft(), remembered.size().boundedTo(room.size()));
+    fitted.moveLeft(
+        std::clamp(fitted.left(), room.left(), room.left() + room.width() - fitted.width()));
+    fitted.moveTop(
+        std::clamp(fitted.top(), room.top(), room.top() + room.height() - fitted.height()));
+    return fitted;
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     QSettings settings;
@@ -365,6 +403,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     settings.setValue(QStringLiteral("window/page"), m_navigation->currentRow());
     settings.setValue(QStringLiteral("balances/header"),
                       m_balances->table()->horizontalHeader()->saveState());
+    settings.setValue(QStringLiteral("balances/layout"), m_balances->layoutState());
     event->accept();
 }
 

@@ -1,5 +1,6 @@
 #include "views/ProductDialog.h"
 
+#include "models/FieldWords.h"
 #include "models/ProductListModel.h"
 
 #include <QCheckBox>
@@ -157,7 +158,10 @@ void ProductDialog::addItemRow(const models::ProductForm::Item &item)
     const QSignalBlocker quiet(m_items);
     const int row = m_items->rowCount();
     m_items->insertRow(row);
-    m_items->setItem(row, FeatureColumn, new QTableWidgetItem(item.featureId));
+    auto *feature = new QTableWidgetItem(item.featureId);
+    feature->setData(OriginalRole,
+                     qlonglong(item.original)); // follows the row when others are removed
+    m_items->setItem(row, FeatureColumn, feature);
     m_items->setItem(row, IncludedColumn, new QTableWidgetItem(item.included));
     m_items->setItem(row, PriceColumn, new QTableWidgetItem(item.price));
     m_items->setItem(row, UnitsColumn, new QTableWidgetItem(item.billingUnits));
@@ -188,10 +192,12 @@ models::ProductForm ProductDialog::form() const
         const auto text = [&](int column) {
             return m_items->item(r, column) ? m_items->item(r, column)->text() : QString();
         };
+        const QTableWidgetItem *feature = m_items->item(r, FeatureColumn);
         form.items.append(
             {text(FeatureColumn), text(IncludedColumn), comboWord(m_items, r, IntervalColumn),
              comboWord(m_items, r, UsageModelColumn), text(PriceColumn), text(UnitsColumn),
-             text(TiersColumn), m_items->item(r, ResetColumn)->checkState() == Qt::Checked});
+             text(TiersColumn), m_items->item(r, ResetColumn)->checkState() == Qt::Checked,
+             feature ? feature->data(OriginalRole).toLongLong() : -1});
     }
     form.freeTrial = m_trial->isChecked();
     form.trialDuration = m_trialDuration->currentData().toString();
@@ -204,28 +210,32 @@ QString ProductDialog::changes(QList<models::FieldChange> *changes)
 {
     const models::ProductForm current = form();
     auto request = models::ProductEdit::request(m_before, current);
-    QString problem;
+    QString problem; // in words
+    QString path;    // the wire path it is about, whose cell is marked
     if (!request) {
-        problem = request.error().message;
+        problem = models::FieldWords::sentence(request.error());
+        path = models::FieldWords::path(request.error());
     } else if (!m_features.isEmpty()) {
         for (qsizetype r = 0; r < current.items.size(); ++r)
-            if (!m_features.contains(current.items.at(r).featureId.trimmed()))
-                problem = tr("items[%1].feature_id: there is no feature \"%2\"")
-                              .arg(r)
+            if (!m_features.contains(current.items.at(r).featureId.trimmed())) {
+                problem = tr("Item %1: there is no feature \"%2\"")
+                              .arg(r + 1)
                               .arg(current.items.at(r).featureId.trimmed());
+                path = u"items[%1].feature_id"_s.arg(r);
+            }
     }
-    markProblem(problem);
+    markProblem(path);
     m_request = problem.isEmpty() ? std::optional(request.value()) : std::nullopt;
     if (m_request)
         *changes = models::ProductEdit::changes(m_before, *m_request);
     return problem;
 }
 
-// The cell the problem names stays marked until it is fixed.
-void ProductDialog::markProblem(const QString &problem)
+// The cell at the problem's wire path stays marked until it is fixed.
+void ProductDialog::markProblem(const QString &path)
 {
     static const QRegularExpression itemPath(u"^items\\[(\\d+)\\]\\.(\\w+)"_s);
-    const QRegularExpressionMatch match = itemPath.match(problem);
+    const QRegularExpressionMatch match = itemPath.match(path);
     const QSignalBlocker quiet(m_items);
     for (int r = 0; r < m_items->rowCount(); ++r)
         for (int c = 0; c < ItemColumnCount; ++c)
@@ -250,7 +260,7 @@ void ProductDialog::submit()
     m_products->save(m_before.id, *m_request)
         .then(this, [this](const api::Result<api::Product> &saved) {
             if (!saved) {
-                saveFailed(saved.error().message);
+                saveFailed(saved.error());
                 return;
             }
             Q_EMIT this->saved(m_before, saved.value());

@@ -38,12 +38,16 @@ public:
         ResetColumn,
         ItemColumnCount
     };
+    // On a row's feature cell: the index of the stored item it shows, -1 for a new row.
+    static constexpr int OriginalRole = Qt::UserRole;
 
     ProductDialog(models::ProductListModel *products, const api::Product &product,
                   QWidget *parent = nullptr);
 
     QLineEdit *nameEdit() const { return m_name; }
     QTableWidget *items() const { return m_items; }
+    // What Save would send, as the form stands (nullopt while it is not valid).
+    const std::optional<api::UpdateProductRequest> &request() const { return m_request; }
 
 Q_SIGNALS:
     // The server took the change: the product before and as saved.
@@ -56,7 +60,7 @@ protected:
 private:
     models::ProductForm form() const;
     void addItemRow(const models::ProductForm::Item &item);
-    void markProblem(const QString &problem);
+    void markProblem(const QString &path);
 
     models::ProductListModel *m_products;
     api::Product m_before;

@@ -1,5 +1,6 @@
 #include "views/RewardDialog.h"
 
+#include "models/FieldWords.h"
 #include "models/RewardListModel.h"
 
 #include <QComboBox>
@@ -178,7 +179,7 @@ QString RewardDialog::changes(QList<models::FieldChange> *changes)
     auto request = models::RewardEdit::request(m_before, form());
     m_request = request ? std::optional(request.value()) : std::nullopt;
     if (!request)
-        return request.error().message;
+        return models::FieldWords::sentence(request.error());
     *changes = models::RewardEdit::changes(m_before, *m_request);
     return {};
 }
@@ -190,7 +191,7 @@ void RewardDialog::submit()
     m_rewards->save(*m_request)
         .then(this, [this](const api::Result<api::UpdateRewardResponse> &saved) {
             if (!saved) {
-                saveFailed(saved.error().message);
+                saveFailed(saved.error());
                 return;
             }
             const models::Reward after = std::visit(

@@ -27,6 +27,8 @@ public:
     QLineEdit *nameEdit() const { return m_name; }
     QTableWidget *codes() const { return m_codes; }
     QTableWidget *grants() const { return m_grants; }
+    // What Save would send, as the form stands (nullopt while it is not valid).
+    const std::optional<api::UpdateRewardRequest> &request() const { return m_request; }
     // Adds an empty promo code row (the "Add code" button).
     void addCode();
 
