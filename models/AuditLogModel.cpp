@@ -49,6 +49,24 @@ void AuditLogModel::sendRequest(const QString &cursor, quint64 generation)
         });
 }
 
+void AuditLogModel::refreshIfStale()
+{
+    if (isLoading())
+        return; // what is on its way is read now
+    api::AuditLogRequest newest = m_filter;
+    newest.limit = 1;
+    m_backend->listAuditLog(newest).then(
+        this, [this, asked = m_filter](const api::Result<api::Page<api::AuditEntry>> &page) {
+            // A failed look changes nothing; a new filter or a load since reads afresh.
+            if (!page || isLoading() || asked != m_filter)
+                return;
+            const QList<api::AuditEntry> &list = page.value().list;
+            const QString newestId = list.isEmpty() ? QString() : list.first().id;
+            if (lastError() || newestId != (m_rows.isEmpty() ? QString() : m_rows.first().id))
+                restart();
+        });
+}
+
 QVariant AuditLogModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
@@ -157,11 +175,19 @@ QString AuditLogModel::sideText(const api::JsonValue &side)
     return side.isNull() ? tr("(none)") : QString::fromUtf8(side.toJson(true));
 }
 
-QStringList AuditLogModel::columns()
+ExportColumns AuditLogModel::columns()
 {
-    return {u"id"_s,         u"at"_s,     u"actor_kind"_s,    u"actor_key_id"_s,
-            u"actor_name"_s, u"action"_s, u"resource_type"_s, u"resource_id"_s,
-            u"changed"_s,    u"before"_s, u"after"_s};
+    return {{u"id"_s, tr("Entry")},
+            {u"at"_s, tr("Time")},
+            {u"actor_kind"_s, tr("Who")},
+            {u"actor_key_id"_s, tr("Key")},
+            {u"actor_name"_s, tr("Name")},
+            {u"action"_s, tr("Action")},
+            {u"resource_type"_s, tr("Resource")},
+            {u"resource_id"_s, tr("Resource id")},
+            {u"changed"_s, tr("Changed")},
+            {u"before"_s, tr("Before")},
+            {u"after"_s, tr("After")}};
 }
 
 ExportRow AuditLogModel::cells(const api::AuditEntry &entry)

@@ -32,6 +32,10 @@ public:
     void setFilter(const api::AuditLogRequest &filter);
     const api::AuditLogRequest &filter() const { return m_filter; }
     void refresh() { restart(); }
+    // Asks for the filter's newest entry and starts over only when it is not
+    // the first row: writes made since the last read (the console's own or
+    // another client's) appear, and nothing moves when there were none.
+    void refreshIfStale();
     const api::AuditEntry &entry(int row) const { return m_rows.at(row); }
 
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -48,7 +52,7 @@ public:
     // A side as indented JSON, or a word when there is none.
     static QString sideText(const api::JsonValue &side);
     static QString actorText(const api::AuditActor &actor);
-    static QStringList columns();
+    static ExportColumns columns();
     static ExportRow cells(const api::AuditEntry &entry);
     static QString csvHeader() { return csvHeaderOf(columns()); }
     static QString csvLine(const api::AuditEntry &entry) { return csvLineOf(cells(entry)); }

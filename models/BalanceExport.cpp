@@ -1,5 +1,6 @@
 #include "models/BalanceExport.h"
 
+#include "models/BalanceListModel.h"
 #include "models/BalanceReport.h"
 #include "models/BalanceTotalsModel.h"
 #include "models/Workbook.h"
@@ -25,12 +26,29 @@ BalanceExport::~BalanceExport()
     stop();
 }
 
-QStringList BalanceExport::columns()
+ExportColumns BalanceExport::columns()
 {
-    return {u"id"_s,         u"customer_id"_s,    u"entity_id"_s,      u"feature_id"_s,
-            u"plan_id"_s,    u"included_grant"_s, u"prepaid_grant"_s,  u"remaining"_s,
-            u"usage"_s,      u"unlimited"_s,      u"reset_interval"_s, u"next_reset_at"_s,
-            u"expires_at"_s, u"status"_s,         u"rollovers"_s,      u"created_at"_s};
+    // Titled as the Balances table titles them.
+    using M = BalanceListModel;
+    const auto column = [](const QString &name, int tableColumn) {
+        return ExportColumn{name, M::columnTitle(tableColumn)};
+    };
+    return {{u"id"_s, tr("Balance id")},
+            column(u"customer_id"_s, M::CustomerColumn),
+            column(u"entity_id"_s, M::EntityColumn),
+            column(u"feature_id"_s, M::FeatureColumn),
+            column(u"plan_id"_s, M::PlanColumn),
+            column(u"included_grant"_s, M::IncludedColumn),
+            column(u"prepaid_grant"_s, M::PrepaidColumn),
+            column(u"remaining"_s, M::RemainingColumn),
+            column(u"usage"_s, M::UsageColumn),
+            column(u"unlimited"_s, M::UnlimitedColumn),
+            column(u"reset_interval"_s, M::IntervalColumn),
+            column(u"next_reset_at"_s, M::ResetColumn),
+            column(u"expires_at"_s, M::ExpiresColumn),
+            column(u"status"_s, M::StatusColumn),
+            column(u"rollovers"_s, M::RolloversColumn),
+            column(u"created_at"_s, M::CreatedColumn)};
 }
 
 ExportRow BalanceExport::cells(const api::BalanceRow &row)
@@ -51,10 +69,13 @@ ExportRow BalanceExport::cells(const api::BalanceRow &row)
             row.remaining,
             row.usage,
             row.unlimited,
-            row.reset ? ExportCell(QString(api::toWire(row.reset->interval))) : ExportCell(),
+            row.reset ? ExportCell(ExportWord{QString(api::toWire(row.reset->interval)),
+                                              BalanceListModel::intervalName(row.reset->interval)})
+                      : ExportCell(),
             time(row.reset ? row.reset->resetsAt : std::nullopt),
             time(row.expiresAt),
-            QString(api::toWire(row.status)),
+            ExportWord{QString(api::toWire(row.status)),
+                       BalanceListModel::cell(row, BalanceListModel::StatusColumn).toString()},
             qint64(row.rollovers.size()),
             ExportTime{row.createdAt}};
 }
@@ -72,8 +93,8 @@ api::Result<api::Done> BalanceExport::start(const api::ListBalancesRequest &requ
     if (isRunning())
         return api::ApiError::local(u"export_running"_s, tr("An export is already running."));
     if (Workbook::isWorkbookPath(path)) {
-        auto book = Workbook::create(
-            path, {{tr("Balances"), columns()}, {tr("Totals"), BalanceTotalsModel::columns()}});
+        auto book = Workbook::create(path, {{tr("Balances"), columns()},
+                                            {tr("Totals"), BalanceTotalsModel::columns(groupBy)}});
         if (!book)
             return book.error();
         m_book = std::move(book.value());
@@ -174,18 +195,18 @@ void BalanceExport::requestTotals(api::TotalsGroupBy groupBy)
     request.filter = m_request;
     request.groupBy = groupBy;
     m_backend->balanceTotals(request).then(
-        this, [this, groupBy](const api::Result<api::BalanceTotals> &totals) {
+        this, [this, request](const api::Result<api::BalanceTotals> &totals) {
             if (!isRunning())
                 return;
             // The rows are still worth having without their totals.
             if (totals) {
                 if (m_report)
-                    m_report->setTotals(totals.value(), groupBy);
+                    m_report->setTotals(totals.value(), request.groupBy);
                 else if (m_book)
-                    for (const ExportRow &row : BalanceTotalsModel::rows(totals.value(), groupBy))
+                    for (const ExportRow &row : BalanceTotalsModel::rows(request, totals.value()))
                         m_book->append(1, row);
                 else
-                    m_totalsFile->write(BalanceTotalsModel::csv(totals.value(), groupBy).toUtf8());
+                    m_totalsFile->write(BalanceTotalsModel::csv(request, totals.value()).toUtf8());
                 m_expected = totals.value().total.balances;
                 if (m_report)
                     m_expected = qMin<qint64>(m_expected, BalanceReport::MaxRows);

@@ -45,7 +45,7 @@ public:
     void cancel();
     bool isRunning() const { return m_file || m_book || m_report; }
 
-    static QStringList columns();
+    static ExportColumns columns();
     static ExportRow cells(const api::BalanceRow &row);
     static QString csvHeader() { return csvHeaderOf(columns()); }
     static QString csvLine(const api::BalanceRow &row) { return csvLineOf(cells(row)); }

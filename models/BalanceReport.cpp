@@ -128,17 +128,24 @@ QList<BalanceReport::Block> BalanceReport::blocks() const
         text(Block::Heading, m_groupBy == api::TotalsGroupBy::Plan       ? tr("Totals by plan")
                              : m_groupBy == api::TotalsGroupBy::Customer ? tr("Totals by customer")
                                                                          : tr("Totals by feature"));
+        // Amounts of different features are left out, as on the console.
+        const api::BalanceTotalsRequest request{m_filter, m_groupBy};
+        const bool amounts = BalanceTotalsModel::groupsInOneUnit(request);
         for (const api::TotalsGroup &group : m_totals->groups) {
             QStringList cells;
             for (int column = 0; column < BalanceTotalsModel::ColumnCount; ++column)
-                cells.append(BalanceTotalsModel::text(group, column));
+                cells.append(BalanceTotalsModel::text(group, column, amounts));
             blocks.append({Block::Row, cells, 0});
         }
+        const bool totalAmounts = BalanceTotalsModel::totalInOneUnit(request, *m_totals);
         QStringList total;
         for (int column = 0; column < BalanceTotalsModel::ColumnCount; ++column)
-            total.append(BalanceTotalsModel::text({std::nullopt, m_totals->total}, column));
+            total.append(
+                BalanceTotalsModel::text({std::nullopt, m_totals->total}, column, totalAmounts));
         total[BalanceTotalsModel::Key] = tr("Total");
         blocks.append({Block::Row, total, 0, true});
+        if (const QString note = BalanceTotalsModel::unitNote(request, *m_totals); !note.isEmpty())
+            text(Block::Line, note);
     } else {
         text(Block::Heading, tr("Totals"));
         text(Block::Line, tr("The totals could not be computed; the rows follow."));

@@ -29,10 +29,12 @@ QString BalanceTotalsModel::groupName(api::TotalsGroupBy groupBy)
     return tr("Feature");
 }
 
-QString BalanceTotalsModel::text(const api::TotalsGroup &group, int column)
+QString BalanceTotalsModel::text(const api::TotalsGroup &group, int column, bool amounts)
 {
     const QLocale locale;
     const api::TotalsFigures &f = group.figures;
+    if (column >= Granted && column <= Usage && !amounts)
+        return tr("—");
     switch (column) {
     case Key:
         return group.key ? *group.key : tr("(no plan)");
@@ -60,7 +62,10 @@ QVariant BalanceTotalsModel::data(const QModelIndex &index, int role) const
         return index.column() == Key ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
-    return text(group, index.column());
+    const bool amounts = groupsInOneUnit(m_request);
+    if (role == Qt::ToolTipRole && !amounts && index.column() >= Granted)
+        return unitNote(m_request, *m_totals); // why there is no amount
+    return text(group, index.column(), amounts);
 }
 
 QVariant BalanceTotalsModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -162,38 +167,85 @@ QString BalanceTotalsModel::summary() const
     const QLocale locale;
     const api::TotalsFigures &t = m_totals->total;
     const auto count = [](qint64 n) { return int(qMin<qint64>(n, INT_MAX)); };
-    return tr("%Ln balance(s)", nullptr, count(t.balances)) + u" · "_s +
-           tr("%Ln customer(s)", nullptr, count(t.customers)) + u" · "_s +
-           tr("granted %1").arg(formatAmount(t.granted, locale)) + u" · "_s +
-           tr("remaining %1").arg(formatAmount(t.remaining, locale)) + u" · "_s +
-           tr("used %1").arg(formatAmount(t.usage, locale));
+    const QString counted = tr("%Ln balance(s)", nullptr, count(t.balances)) + u" · "_s +
+                            tr("%Ln customer(s)", nullptr, count(t.customers)) + u" · "_s;
+    if (totalInOneUnit(m_request, *m_totals))
+        return counted + tr("granted %1").arg(formatAmount(t.granted, locale)) + u" · "_s +
+               tr("remaining %1").arg(formatAmount(t.remaining, locale)) + u" · "_s +
+               tr("used %1").arg(formatAmount(t.usage, locale));
+    if (groupsInOneUnit(m_request)) // each group a feature, with its own amounts
+        return counted + tr("%Ln feature(s): choose one to add up its amounts", nullptr,
+                            count(m_totals->groups.size()));
+    return counted + tr("choose a feature to add up amounts");
 }
 
-QStringList BalanceTotalsModel::columns()
+bool BalanceTotalsModel::groupsInOneUnit(const api::BalanceTotalsRequest &request)
 {
-    return {u"group_by"_s, u"key"_s,       u"balances"_s, u"customers"_s,
-            u"granted"_s,  u"remaining"_s, u"usage"_s};
+    return request.filter.featureId || request.groupBy == api::TotalsGroupBy::Feature;
 }
 
-QList<ExportRow> BalanceTotalsModel::rows(const api::BalanceTotals &totals,
-                                          api::TotalsGroupBy groupBy)
+bool BalanceTotalsModel::totalInOneUnit(const api::BalanceTotalsRequest &request,
+                                        const api::BalanceTotals &totals)
 {
-    const auto row = [](const QString &by, const QString &key, const api::TotalsFigures &f) {
-        return ExportRow{by, key, f.balances, f.customers, f.granted, f.remaining, f.usage};
+    return request.filter.featureId ||
+           (request.groupBy == api::TotalsGroupBy::Feature && totals.groups.size() <= 1);
+}
+
+QString BalanceTotalsModel::unitNote(const api::BalanceTotalsRequest &request,
+                                     const api::BalanceTotals &totals)
+{
+    if (totalInOneUnit(request, totals))
+        return {};
+    if (groupsInOneUnit(request))
+        return tr("Features count different things (API calls, credits, gigabytes), so their "
+                  "amounts are not added together: the total counts balances and customers.");
+    return tr("Features count different things (API calls, credits, gigabytes), so their "
+              "amounts are not added together: choose a feature, or group by feature, to see "
+              "them.");
+}
+
+ExportColumns BalanceTotalsModel::columns(api::TotalsGroupBy groupBy)
+{
+    const QStringList names{u"key"_s,     u"balances"_s,  u"customers"_s,
+                            u"granted"_s, u"remaining"_s, u"usage"_s};
+    ExportColumns columns;
+    for (int column = 0; column < ColumnCount; ++column)
+        columns.append(ExportColumn{names.at(column), columnTitle(column, groupBy)});
+    return columns;
+}
+
+QList<ExportRow> BalanceTotalsModel::rows(const api::BalanceTotalsRequest &request,
+                                          const api::BalanceTotals &totals)
+{
+    const auto row = [](const ExportCell &key, const api::TotalsFigures &f, bool amounts) {
+        const auto amount = [amounts](const api::Decimal &value) {
+            return amounts ? ExportCell(value) : ExportCell(ExportWord{QString(), tr("—")});
+        };
+        return ExportRow{
+            key, f.balances, f.customers, amount(f.granted), amount(f.remaining), amount(f.usage)};
     };
     QList<ExportRow> rows;
-    const QString by = api::toWire(groupBy);
+    const bool amounts = groupsInOneUnit(request);
     for (const api::TotalsGroup &group : totals.groups)
-        rows.append(row(by, group.key.value_or(QString()), group.figures));
-    rows.append(row(u"total"_s, QString(), totals.total));
+        rows.append(row(group.key ? ExportCell(*group.key)
+                                  : ExportCell(ExportWord{QString(), text(group, Key, amounts)}),
+                        group.figures, amounts));
+    rows.append(
+        row(ExportWord{QString(), tr("Total")}, totals.total, totalInOneUnit(request, totals)));
     return rows;
 }
 
-QString BalanceTotalsModel::csv(const api::BalanceTotals &totals, api::TotalsGroupBy groupBy)
+QString BalanceTotalsModel::csv(const api::BalanceTotalsRequest &request,
+                                const api::BalanceTotals &totals)
 {
-    QString text = csvHeaderOf(columns());
-    for (const ExportRow &row : rows(totals, groupBy))
+    QString text = u"group_by,"_s + csvHeaderOf(columns(request.groupBy));
+    const QList<ExportRow> all = rows(request, totals);
+    for (qsizetype i = 0; i < all.size(); ++i) {
+        ExportRow row = all.at(i); // the last is the total
+        row.prepend(
+            ExportCell(i + 1 < all.size() ? QString(api::toWire(request.groupBy)) : u"total"_s));
         text += csvLineOf(row);
+    }
     return text;
 }
 

@@ -90,10 +90,12 @@ backend::Reply<api::BillingPortalResponse> CustomerListModel::portalLink(const Q
     return m_backend->billingPortal(customerId, {});
 }
 
-QStringList CustomerListModel::columns()
+ExportColumns CustomerListModel::columns()
 {
-    return {QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("email"),
-            QStringLiteral("created_at")};
+    return {{QStringLiteral("id"), tr("Customer")},
+            {QStringLiteral("name"), tr("Name")},
+            {QStringLiteral("email"), tr("Email")},
+            {QStringLiteral("created_at"), tr("Created")}};
 }
 
 ExportRow CustomerListModel::cells(const api::CustomerSummary &customer)

@@ -24,7 +24,7 @@ public:
     const QString &search() const { return m_search; }
     const api::CustomerSummary &customer(int row) const { return m_rows.at(row); }
     // What an export writes of a customer (docs/export.md).
-    static QStringList columns();
+    static ExportColumns columns();
     static ExportRow cells(const api::CustomerSummary &customer);
     // One customer whole (balances, subscriptions, controls), for the detail pane.
     backend::Reply<api::Customer> details(const QString &customerId);

@@ -8,9 +8,13 @@ namespace md::models {
 
 using namespace Qt::StringLiterals;
 
-QString csvHeaderOf(const QStringList &columns)
+QString csvHeaderOf(const ExportColumns &columns)
 {
-    return columns.join(u',') + u"\r\n"_s;
+    QStringList names;
+    names.reserve(columns.size());
+    for (const ExportColumn &column : columns)
+        names.append(column.name);
+    return names.join(u',') + u"\r\n"_s;
 }
 
 QString csvLineOf(const ExportRow &row)
@@ -32,6 +36,8 @@ QString csvLineOf(const ExportRow &row)
                 else if constexpr (std::is_same_v<T, ExportTime>)
                     return QDateTime::fromMSecsSinceEpoch(value.ms, Qt::UTC)
                         .toString(Qt::ISODateWithMs);
+                else if constexpr (std::is_same_v<T, ExportWord>)
+                    return CsvText::field(value.wire);
                 else
                     return QString();
             },

@@ -1,5 +1,8 @@
 // One exported row as typed cells (docs/export.md): the CSV line and the
-// workbook row are both made from it, so the two formats never disagree.
+// workbook row are both made from it, so the two formats never disagree on
+// a value. Each writes it for its reader: CSV for programs (the API's field
+// names and words, exact digits, ISO times, the same in every language),
+// a workbook for people (the console's titles and words, numbers, dates).
 #pragma once
 
 #include "services/api/Decimal.h"
@@ -18,13 +21,32 @@ struct ExportTime
     friend bool operator==(const ExportTime &, const ExportTime &) = default;
 };
 
-// Empty, text, an exact amount, a boolean, an integer or a time.
-using ExportCell = std::variant<std::monostate, QString, api::Decimal, bool, qint64, ExportTime>;
+// A value the API and the console name differently: "month" in CSV,
+// "monthly" in a workbook; an empty `wire` leaves the CSV field empty.
+struct ExportWord
+{
+    QString wire;
+    QString words;
+    friend bool operator==(const ExportWord &, const ExportWord &) = default;
+};
+
+// Empty, text, an exact amount, a boolean, an integer, a time or a word.
+using ExportCell =
+    std::variant<std::monostate, QString, api::Decimal, bool, qint64, ExportTime, ExportWord>;
 using ExportRow = QList<ExportCell>;
+
+// A column's CSV header, the API's field ("customer_id"), and its title in a
+// workbook, the console's ("Customer").
+struct ExportColumn
+{
+    QString name;
+    QString title;
+};
+using ExportColumns = QList<ExportColumn>;
 
 // The CSV forms, each with its line break: text quoted where needed, amounts
 // as their exact digits, times in ISO 8601 UTC with milliseconds.
-QString csvHeaderOf(const QStringList &columns);
+QString csvHeaderOf(const ExportColumns &columns);
 QString csvLineOf(const ExportRow &row);
 
 } // namespace md::models

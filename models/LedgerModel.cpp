@@ -173,11 +173,14 @@ QString LedgerModel::sourceText(const api::LedgerSource &source)
     return source.keyId ? tr("%1 (key %2)").arg(text, *source.keyId) : tr("%1 (console)").arg(text);
 }
 
-QStringList LedgerModel::columns()
+ExportColumns LedgerModel::columns()
 {
-    return {u"id"_s,         u"at"_s,         u"kind"_s,   u"customer_id"_s,
-            u"feature_id"_s, u"balance_id"_s, u"amount"_s, u"balance_after"_s,
-            u"usage"_s,      u"route"_s,      u"key_id"_s, u"event_id"_s};
+    return {{u"id"_s, tr("Entry")},           {u"at"_s, tr("Time")},
+            {u"kind"_s, tr("Change")},        {u"customer_id"_s, tr("Customer")},
+            {u"feature_id"_s, tr("Feature")}, {u"balance_id"_s, tr("Balance")},
+            {u"amount"_s, tr("Amount")},      {u"balance_after"_s, tr("Holds after")},
+            {u"usage"_s, tr("Used")},         {u"route"_s, tr("Route")},
+            {u"key_id"_s, tr("Key")},         {u"event_id"_s, tr("Event")}};
 }
 
 ExportRow LedgerModel::cells(const api::LedgerEntry &entry)
@@ -185,10 +188,11 @@ ExportRow LedgerModel::cells(const api::LedgerEntry &entry)
     const auto text = [](const std::optional<QString> &value) -> ExportCell {
         return value ? ExportCell(*value) : ExportCell();
     };
-    return {entry.id,           ExportTime{entry.at},     entry.kind,
-            entry.customerId,   entry.featureId,          entry.balanceId,
-            entry.amount,       entry.balanceAfter,       entry.usage,
-            entry.source.route, text(entry.source.keyId), text(entry.source.eventId)};
+    return {
+        entry.id,           ExportTime{entry.at},     ExportWord{entry.kind, kindText(entry.kind)},
+        entry.customerId,   entry.featureId,          entry.balanceId,
+        entry.amount,       entry.balanceAfter,       entry.usage,
+        entry.source.route, text(entry.source.keyId), text(entry.source.eventId)};
 }
 
 } // namespace md::models

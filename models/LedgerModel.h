@@ -46,7 +46,7 @@ public:
 
     static QString kindText(const QString &kind);
     static QString sourceText(const api::LedgerSource &source);
-    static QStringList columns();
+    static ExportColumns columns();
     static ExportRow cells(const api::LedgerEntry &entry);
     static QString csvHeader() { return csvHeaderOf(columns()); }
     static QString csvLine(const api::LedgerEntry &entry) { return csvLineOf(cells(entry)); }

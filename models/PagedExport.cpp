@@ -10,7 +10,7 @@ namespace md::models {
 
 using namespace Qt::StringLiterals;
 
-PagedExport::PagedExport(PagedTableModel *model, QStringList columns, Cells cells, QString sheet,
+PagedExport::PagedExport(PagedTableModel *model, ExportColumns columns, Cells cells, QString sheet,
                          QObject *parent)
     : QObject(parent)
     , m_model(model)

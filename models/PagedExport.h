@@ -21,8 +21,9 @@ class PagedExport final : public QObject
 public:
     using Cells = std::function<ExportRow(int row)>;
 
-    // `sheet` names the workbook's sheet.
-    PagedExport(PagedTableModel *model, QStringList columns, Cells cells, QString sheet,
+    // `sheet` names the workbook's sheet; CSV heads its columns with their
+    // names, a workbook with their titles.
+    PagedExport(PagedTableModel *model, ExportColumns columns, Cells cells, QString sheet,
                 QObject *parent = nullptr);
 
     // Refused while an export runs.
@@ -39,7 +40,7 @@ private:
     void done(const api::Result<api::Done> &written, int rows);
 
     PagedTableModel *m_model;
-    QStringList m_columns;
+    ExportColumns m_columns;
     Cells m_cells;
     QString m_sheet;
     QString m_path;

@@ -119,12 +119,16 @@ QVariant UsageEventModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QStringList UsageEventModel::columns()
+ExportColumns UsageEventModel::columns()
 {
-    return {QStringLiteral("timestamp"),  QStringLiteral("customer_id"),
-            QStringLiteral("feature_id"), QStringLiteral("entity_id"),
-            QStringLiteral("model_id"),   QStringLiteral("tokens"),
-            QStringLiteral("value"),      QStringLiteral("tokens_by_pool")};
+    return {{QStringLiteral("timestamp"), tr("Time")},
+            {QStringLiteral("customer_id"), tr("Customer")},
+            {QStringLiteral("feature_id"), tr("Feature")},
+            {QStringLiteral("entity_id"), tr("Entity")},
+            {QStringLiteral("model_id"), tr("Model")},
+            {QStringLiteral("tokens"), tr("Tokens")},
+            {QStringLiteral("value"), tr("Cost")},
+            {QStringLiteral("tokens_by_pool"), tr("Tokens by pool")}};
 }
 
 ExportRow UsageEventModel::cells(const api::UsageEvent &event)

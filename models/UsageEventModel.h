@@ -38,7 +38,7 @@ public:
     static qint64 totalTokens(const api::UsageEvent &event);
     // What an export writes of an event (docs/export.md): its tokens in
     // all, then each pool's as JSON.
-    static QStringList columns();
+    static ExportColumns columns();
     static ExportRow cells(const api::UsageEvent &event);
 
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -1,9 +1,9 @@
 // An Excel workbook of exported rows (docs/export.md): each sheet a header
-// row, frozen, then typed cells (amounts as numbers with the decimals they
-// have, times as dates, booleans as booleans), columns as wide as their
-// contents. Written with libxlsxwriter in its constant-memory mode, row by
-// row, to a temporary file beside the target that becomes the target only
-// when complete.
+// row of its columns' titles, frozen, then typed cells (amounts as numbers
+// in one format, times as dates, booleans as booleans, words as the console
+// says them), columns as wide as their contents. Written with libxlsxwriter
+// in its constant-memory mode, row by row, to a new file beside the target
+// that becomes the target only when complete.
 #pragma once
 
 #include "models/ExportRow.h"
@@ -32,7 +32,7 @@ public:
     struct Sheet
     {
         QString name;
-        QStringList columns;
+        ExportColumns columns; // the header row is their titles
     };
 
     static api::Result<std::unique_ptr<Workbook>> create(const QString &path,
@@ -68,7 +68,9 @@ private:
     QList<Written> m_sheets;
     lxw_format *m_header;
     lxw_format *m_date;
-    QList<lxw_format *> m_amounts; // by number of decimals, 0 to 9
+    lxw_format *m_integer;
+    lxw_format *m_amount;
+    lxw_format *m_amountText; // an amount of more digits than a number keeps
 };
 
 } // namespace md::models

@@ -26,9 +26,10 @@ BalanceTotalsBar::BalanceTotalsBar(BalanceTotalsModel *model, QWidget *parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_groupBy->setObjectName(QStringLiteral("totalsGroupBy"));
     m_groupBy->setToolTip(tr("What the grouped totals add up by"));
-    for (api::TotalsGroupBy by :
-         {api::TotalsGroupBy::Feature, api::TotalsGroupBy::Plan, api::TotalsGroupBy::Customer})
-        m_groupBy->addItem(tr("By %1").arg(BalanceTotalsModel::groupName(by).toLower()), int(by));
+    // Whole phrases: "By %1" with a lower-cased noun reads wrong in German.
+    m_groupBy->addItem(tr("By feature"), int(api::TotalsGroupBy::Feature));
+    m_groupBy->addItem(tr("By plan"), int(api::TotalsGroupBy::Plan));
+    m_groupBy->addItem(tr("By customer"), int(api::TotalsGroupBy::Customer));
     m_showGroups->setObjectName(QStringLiteral("showTotals"));
     m_showGroups->setCheckable(true);
     m_showGroups->setToolTip(
@@ -63,6 +64,10 @@ BalanceTotalsBar::BalanceTotalsBar(BalanceTotalsModel *model, QWidget *parent)
 void BalanceTotalsBar::update()
 {
     m_retry->setVisible(m_model->lastError().has_value());
+    // Why the line shows no amounts, when it shows none.
+    const auto &totals = m_model->totals();
+    m_summary->setToolTip(totals ? BalanceTotalsModel::unitNote(m_model->request(), *totals)
+                                 : QString());
     if (const auto &error = m_model->lastError())
         m_summary->setText(tr("Totals could not be added up: %1").arg(error->message));
     else if (m_model->isLoading())

@@ -1,7 +1,8 @@
 // The line under the Balances table that adds up the filter (balances.totals):
 // rows, customers, granted, remaining and used, in the user's locale, kept
-// current as the filter changes; a choice of grouping (feature, plan,
-// customer) and a button that shows the grouped totals as a table.
+// current as the filter changes; amounts only when they are one feature's
+// (its tooltip says why not); a choice of grouping (feature, plan, customer)
+// and a button that shows the grouped totals as a table.
 #pragma once
 
 #include <QWidget>

@@ -41,6 +41,8 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QTableView>
 #include <QTest>
 
@@ -152,6 +154,35 @@ private Q_SLOTS:
             QCOMPARE(page.model()->balance(row).customerId, u"globex-labs-0002"_s);
         auto *entity = page.findChild<QLineEdit *>(u"entityFilter"_s);
         QVERIFY(entity->isEnabled()); // once a customer is chosen
+    }
+
+    // The filter's boxes show their longest choice whole: they follow their
+    // choices, which come after the page is first shown.
+    void filterBoxesFitTheirChoices()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.resize(1100, 700);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.refresh();
+        for (const auto name : {"featureFilter"_L1, "planFilter"_L1}) {
+            auto *box = page.findChild<QComboBox *>(name);
+            QVERIFY(box);
+            QTRY_VERIFY(box->count() > 2); // the workspace's, after "all" (and "none")
+            const auto clipped = [box] {
+                QStyleOptionComboBox option;
+                option.initFrom(box);
+                const int room = box->style()
+                                     ->subControlRect(QStyle::CC_ComboBox, &option,
+                                                      QStyle::SC_ComboBoxEditField, box)
+                                     .width();
+                for (int i = 0; i < box->count(); ++i)
+                    if (box->fontMetrics().horizontalAdvance(box->itemText(i)) > room)
+                        return box->itemText(i);
+                return QString();
+            };
+            QTRY_VERIFY2(clipped().isEmpty(), qPrintable(clipped()));
+        }
     }
 
     void changingTheFilterMidFetchDropsTheOldAnswer()
@@ -312,7 +343,7 @@ private Q_SLOTS:
         const QString sheet =
             test::xlsxPart(dir.filePath(u"customers.xlsx"_s), u"xl/worksheets/sheet1.xml"_s);
         QCOMPARE(sheet.count(u"<row "_s), all + 1);
-        QCOMPARE(test::xlsxCell(sheet, u"C1"_s)->value, u"email"_s);
+        QCOMPARE(test::xlsxCell(sheet, u"C1"_s)->value, u"Email"_s);
         QCOMPARE(test::xlsxCell(sheet, u"A2"_s)->value, customers.model()->customer(0).id);
 
         views::UsagePage usage(m_backend.get());
@@ -330,7 +361,7 @@ private Q_SLOTS:
         const QStringList lines =
             QString::fromUtf8(file.readAll()).split(u"\r\n"_s, Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), m_events + 1);
-        QCOMPARE(lines.first(), models::UsageEventModel::columns().join(u','));
+        QCOMPARE(lines.first(), models::csvHeaderOf(models::UsageEventModel::columns()).trimmed());
         QVERIFY(lines.at(1).contains(usage.model()->events().first().value.toString()));
     }
 

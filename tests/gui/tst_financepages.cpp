@@ -4,7 +4,9 @@
 #include "models/AmountFormat.h"
 #include "models/AuditLogModel.h"
 #include "models/BalanceListModel.h"
+#include "models/BalanceTotalsModel.h"
 #include "models/LedgerModel.h"
+#include "models/ProductListModel.h"
 #include "services/engine/BalanceLedger.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/models/PdfText.h"
@@ -14,15 +16,20 @@
 #include "views/BalanceDetailPane.h"
 #include "views/BalanceLedgerTab.h"
 #include "views/BalancesPage.h"
+#include "views/MainWindow.h"
+#include "views/ProductDialog.h"
+#include "views/ProductsPage.h"
 
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPrinter>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -237,6 +244,83 @@ private Q_SLOTS:
                  qPrintable(text));
         QVERIFY(text.contains(first.featureId));
         QVERIFY(text.contains(u"Page 1 of 1"_s));
+    }
+
+    // The console writes on another page (a product renamed): the Audit page
+    // shows the entry once it is shown again, without F5, and the entry
+    // chosen there stays chosen.
+    void auditShowsTheConsolesWritesWhenShownAgain()
+    {
+        views::MainWindow window(m_backend.get());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.connectionReady();
+        views::AuditPage *audit = window.auditPage();
+        auto *navigation = window.findChild<QListWidget *>(u"navigation"_s);
+        auto *pages = qobject_cast<QStackedWidget *>(audit->parentWidget());
+        QVERIFY(navigation && pages);
+        const auto show = [&](QWidget *page) { navigation->setCurrentRow(pages->indexOf(page)); };
+
+        models::AuditLogModel *log = audit->model();
+        show(audit);
+        QTRY_VERIFY(log->rowCount() > 0 && !log->isLoading());
+        const QString newest = log->entry(0).id;
+        const QString chosen = log->entry(log->rowCount() - 1).id; // the load
+        audit->table()->selectRow(log->rowCount() - 1);
+        const auto current = [&] {
+            const QModelIndex index = audit->table()->currentIndex();
+            return index.isValid() ? log->entry(index.row()).id : QString();
+        };
+        QCOMPARE(current(), chosen);
+
+        views::ProductsPage *products = window.productsPage();
+        show(products);
+        QTRY_VERIFY(products->model()->rowOf(u"starter"_s) >= 0);
+        products->table()->selectRow(products->model()->rowOf(u"starter"_s));
+        views::ProductDialog *dialog = products->editSelected();
+        QVERIFY(dialog);
+        dialog->nameEdit()->setText(u"Starter (renamed)"_s);
+        QVERIFY2(dialog->reviewButton()->isEnabled(), qPrintable(dialog->problemLabel()->text()));
+        dialog->reviewButton()->click();
+        dialog->saveButton()->click();
+        QTRY_VERIFY2(products->status()->text().contains(u"Saved starter"_s),
+                     qPrintable(products->status()->text()));
+
+        show(audit);
+        QTRY_VERIFY(!log->isLoading() && log->rowCount() > 0 && log->entry(0).id != newest);
+        QCOMPARE(log->entry(0).resourceType, u"product"_s);
+        QCOMPARE(log->entry(0).resourceId, u"starter"_s);
+        QTRY_COMPARE(current(), chosen);
+
+        show(products); // the demo as it was, for what follows
+        products->undoButton()->click();
+        QTRY_VERIFY(products->status()->text().contains(u"Undid"_s));
+    }
+
+    // Issue 33: every feature in the filter made the bar read "granted
+    // 69,069,680.00", API calls, credits and gigabytes added together. It
+    // counts them then, and says why in its tooltip; one feature it adds up.
+    void totalsBarAddsUpOneFeatureAtATime()
+    {
+        views::BalancesPage page(m_backend.get());
+        QVERIFY(showWithRows(page));
+        auto *bar = page.findChild<QLabel *>(u"totalsSummary"_s);
+        QVERIFY(bar);
+        QTRY_VERIFY(page.totals()->totals().has_value());
+        const api::BalanceTotals every = *page.totals()->totals();
+        QVERIFY(every.groups.size() > 1);
+        QVERIFY2(!bar->text().contains(models::formatAmount(every.total.granted)),
+                 qPrintable(bar->text()));
+        QVERIFY(!bar->toolTip().isEmpty());
+
+        models::BalanceFilter one = page.filter();
+        one.featureId = every.groups.first().key.value_or(QString());
+        page.setFilter(one);
+        QTRY_VERIFY(page.totals()->totals() && page.totals()->request().filter.featureId);
+        const api::TotalsFigures figures = page.totals()->totals()->total;
+        QTRY_VERIFY2(bar->text().contains(models::formatAmount(figures.granted)),
+                     qPrintable(bar->text()));
+        QVERIFY(bar->toolTip().isEmpty());
     }
 
     void cleanupTestCase()

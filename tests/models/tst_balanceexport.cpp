@@ -1,6 +1,7 @@
 // Export of a whole filtered result, to CSV or to an Excel workbook: every
 // page, exact amounts, the filter's totals beside it (or on the workbook's
-// second sheet), nothing left behind on Cancel or on failure.
+// second sheet), in the console's words in a workbook, files made as any
+// program makes them, nothing left behind on Cancel or on failure.
 #include "models/BalanceExport.h"
 #include "models/Workbook.h"
 #include "tests/models/SmallBackend.h"
@@ -8,7 +9,10 @@
 #include "tests/support/StubBackend.h"
 
 #include <QDir>
+#include <QScopeGuard>
 #include <QSignalSpy>
+
+#include <sys/stat.h>
 
 using namespace md;
 using namespace Qt::StringLiterals;
@@ -31,6 +35,15 @@ public:
             api::ListBalancesResponse{{row}, true, u"next"_s}));
     }
 };
+
+// The permission bits of the file at `path`, -1 when there is none.
+int modeOf(const QString &path)
+{
+    struct stat info;
+    if (::stat(QFile::encodeName(path).constData(), &info) != 0)
+        return -1;
+    return int(info.st_mode & 07777);
+}
 
 } // namespace
 
@@ -83,7 +96,8 @@ private Q_SLOTS:
         QCOMPARE(sums.first(), u"group_by,key,balances,customers,granted,remaining,usage"_s);
         QVERIFY2(sums.contains(u"feature,api_calls,3,2,2010,1750.5,259.5"_s),
                  qPrintable(sums.join(u'|')));
-        QCOMPARE(sums.last().section(u',', 0, 3), u"total,,7,2"_s);
+        // Three features: their amounts are not added into one total.
+        QCOMPARE(sums.last(), u"total,,7,2,,,"_s);
         QVERIFY(finished.first().at(1).toString().isEmpty());
     }
 
@@ -105,9 +119,99 @@ private Q_SLOTS:
         const QString rows = test::xlsxPart(path, u"xl/worksheets/sheet1.xml"_s);
         QCOMPARE(rows.count(u"<row "_s), 8);
         QVERIFY(rows.contains(u"b_ann_pro"_s));
+        int pro = 2;
+        while (pro <= 8 && test::xlsxCell(rows, u"A%1"_s.arg(pro))->value != u"b_ann_pro"_s)
+            ++pro;
+        QVERIFY(pro <= 8);
+        // Issue 33: "month" where the console says "monthly".
+        QCOMPARE(test::xlsxCell(rows, u"K%1"_s.arg(pro))->value, u"monthly"_s);
+        QCOMPARE(test::xlsxCell(rows, u"N%1"_s.arg(pro))->value, u"active"_s);
+
+        // The totals as the console's table: by feature, then the total,
+        // whose amounts would add three features together.
         const QString totals = test::xlsxPart(path, u"xl/worksheets/sheet2.xml"_s);
-        QVERIFY(totals.contains(u">api_calls<"_s));
-        QVERIFY(totals.contains(u">total<"_s));
+        QCOMPARE(test::xlsxCell(totals, u"A1"_s)->value, u"Feature"_s);
+        QCOMPARE(test::xlsxCell(totals, u"D1"_s)->value, u"Granted"_s);
+        QCOMPARE(test::xlsxCell(totals, u"A3"_s)->value, u"api_calls"_s);
+        QCOMPARE(test::xlsxCell(totals, u"D3"_s)->value, u"2010"_s);
+        QCOMPARE(test::xlsxCell(totals, u"A5"_s)->value, u"Total"_s);
+        QCOMPARE(test::xlsxCell(totals, u"B5"_s)->value, u"7"_s);
+        QCOMPARE(test::xlsxCell(totals, u"D5"_s)->value, u"—"_s);
+    }
+
+    // Issue 33: the "(no plan)" group's key was blank on the totals sheet.
+    // It reads as on the console; CSV, for programs, leaves it empty (no
+    // plan id is empty, while one could be "(no plan)").
+    void theNoPlanGroupIsNamed()
+    {
+        models::BalanceExport exporter(m_backend.get());
+        QSignalSpy finished(&exporter, &models::BalanceExport::finished);
+        const QString path = m_dir.filePath(u"by-plan.xlsx"_s);
+        QVERIFY(exporter.start({}, path, api::TotalsGroupBy::Plan));
+        QVERIFY(finished.wait(10000));
+        const QString totals = test::xlsxPart(path, u"xl/worksheets/sheet2.xml"_s);
+        QCOMPARE(test::xlsxCell(totals, u"A1"_s)->value, u"Plan"_s);
+        QCOMPARE(test::xlsxCell(totals, u"A2"_s)->value, u"(no plan)"_s); // the null key first
+        QCOMPARE(test::xlsxCell(totals, u"B2"_s)->value, u"4"_s);
+        // Top-ups of credits beside messages: a plan's amounts are left out.
+        QCOMPARE(test::xlsxCell(totals, u"D2"_s)->value, u"—"_s);
+        QCOMPARE(test::xlsxCell(totals, u"A3"_s)->value, u"pro"_s);
+        QCOMPARE(test::xlsxCell(totals, u"A4"_s)->value, u"Total"_s);
+
+        const QString csv = m_dir.filePath(u"by-plan.csv"_s);
+        QVERIFY(exporter.start({}, csv, api::TotalsGroupBy::Plan));
+        QVERIFY(finished.wait(10000));
+        QFile sums(models::BalanceExport::totalsPath(csv));
+        QVERIFY(sums.open(QIODevice::ReadOnly));
+        const QStringList lines =
+            QString::fromUtf8(sums.readAll()).split(u"\r\n"_s, Qt::SkipEmptyParts);
+        QCOMPARE(lines.at(1), u"plan,,4,2,,,"_s);
+    }
+
+    // Within one feature, a plan's amounts and the total add up.
+    void oneFeatureIsAddedUp()
+    {
+        models::BalanceExport exporter(m_backend.get());
+        QSignalSpy finished(&exporter, &models::BalanceExport::finished);
+        api::ListBalancesRequest request;
+        request.featureId = u"api_calls"_s;
+        const QString path = m_dir.filePath(u"calls.xlsx"_s);
+        QVERIFY(exporter.start(request, path, api::TotalsGroupBy::Plan));
+        QVERIFY(finished.wait(10000));
+        const QString totals = test::xlsxPart(path, u"xl/worksheets/sheet2.xml"_s);
+        QCOMPARE(test::xlsxCell(totals, u"A2"_s)->value, u"pro"_s);
+        QCOMPARE(test::xlsxCell(totals, u"D2"_s)->value, u"2000"_s);
+        QCOMPARE(test::xlsxCell(totals, u"A3"_s)->value, u"Total"_s);
+        QCOMPARE(test::xlsxCell(totals, u"E3"_s)->value, u"1750.5"_s);
+    }
+
+    // Issue 33: exports were 0600, their owner's alone, whatever the umask:
+    // the workbook was written under a QTemporaryFile's name. A new file is
+    // 0666 less the umask, as any program's; one written over keeps its mode.
+    void filesFollowTheUmask_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("csv") << u"mode.csv"_s;
+        QTest::newRow("workbook") << u"mode.xlsx"_s;
+    }
+    void filesFollowTheUmask()
+    {
+        QFETCH(QString, name);
+        const mode_t was = ::umask(022);
+        const auto restore = qScopeGuard([was] { ::umask(was); });
+        models::BalanceExport exporter(m_backend.get());
+        QSignalSpy finished(&exporter, &models::BalanceExport::finished);
+        const QString path = m_dir.filePath(name);
+        QVERIFY(exporter.start({}, path));
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(modeOf(path), 0644);
+        if (!models::Workbook::isWorkbookPath(path))
+            QCOMPARE(modeOf(models::BalanceExport::totalsPath(path)), 0644);
+
+        QVERIFY(QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner));
+        QVERIFY(exporter.start({}, path));
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(modeOf(path), 0600);
     }
 
     void totalsGoBesideTheFile_data()

@@ -111,6 +111,10 @@ private Q_SLOTS:
         // The api_calls group as the totals view shows it, then the total.
         QVERIFY2(text.contains(u"api_calls"_s) && text.contains(u"2,010.00"_s), qPrintable(text));
         QVERIFY(text.contains(u"Total"_s));
+        // Issue 33: the total added API calls, credits and messages into
+        // one granted 9,007,199,254,743,131.75; it counts them, and says why.
+        QVERIFY2(!text.contains(u"9,007,199,254,743,131.75"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"the total counts balances and customers"_s), qPrintable(text));
         QVERIFY(text.contains(u"Remaining"_s));
         QVERIFY(text.contains(u"750.50"_s)); // b_ann_pro's remaining
         QVERIFY(text.contains(u"Page 1 of 1"_s));
@@ -126,6 +130,10 @@ private Q_SLOTS:
         QVERIFY2(text.contains(u"Totals by plan"_s), qPrintable(text));
         QVERIFY(text.contains(u"Filter: Customer bob · every feature · any plan · active "
                               "balances"_s));
+        // Bob's plan and his credits: no amounts added across features
+        // (his 1,000 API calls and 9,007,199,254,740,991 credits).
+        QVERIFY2(!text.contains(u"9,007,199,254,741,991.00"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"choose a feature, or group by feature"_s), qPrintable(text));
     }
 
     void pagesAreHeadedAndNumbered()

@@ -1,5 +1,6 @@
 // BalanceTotalsModel: the filter's totals as groups and a summary, following
-// the filter, dropping answers to an older one, errors kept for the bar.
+// the filter, dropping answers to an older one, errors kept for the bar;
+// amounts added up only within one feature.
 #include "models/BalanceTotalsModel.h"
 #include "tests/models/SmallBackend.h"
 #include "tests/support/StubBackend.h"
@@ -97,9 +98,23 @@ private Q_SLOTS:
         // from the translation, which this test does not load.)
         const QString summary = model.summary();
         QVERIFY2(summary.startsWith(u"6 balance"_s), qPrintable(summary));
-        for (const QString &part : {u" · 2 customer"_s, u" · granted 9,007,199,254,743,121.75 · "_s,
-                                    u" · remaining 9,007,199,254,742,872.25 · used 249.50"_s})
-            QVERIFY2(summary.contains(part), qPrintable(summary));
+        QVERIFY2(summary.contains(u" · 2 customer"_s), qPrintable(summary));
+        // Issue 33: API calls, credits and messages were added into one
+        // "granted 9,007,199,254,743,121.75". Each feature has its amounts
+        // on its own line; the bar counts them and asks for one.
+        QVERIFY2(summary.endsWith(u" · 3 feature(s): choose one to add up its amounts"_s),
+                 qPrintable(summary));
+        QVERIFY(!summary.contains(u"granted"_s));
+        QVERIFY(!BalanceTotalsModel::unitNote(model.request(), *model.totals()).isEmpty());
+
+        api::ListBalancesRequest calls;
+        calls.featureId = u"api_calls"_s;
+        model.setFilter(calls);
+        QVERIFY(test::waitIdle(model));
+        QVERIFY2(
+            model.summary().endsWith(u" · granted 2,000.00 · remaining 1,750.50 · used 249.50"_s),
+            qPrintable(model.summary()));
+        QVERIFY(BalanceTotalsModel::unitNote(model.request(), *model.totals()).isEmpty());
 
         api::ListBalancesRequest bob;
         bob.customerId = u"bob"_s;
@@ -111,6 +126,16 @@ private Q_SLOTS:
         QCOMPARE(model.headerData(BalanceTotalsModel::Key, Qt::Horizontal).toString(), u"Plan"_s);
         QVERIFY(test::waitIdle(model));
         QCOMPARE(keys(model), (QStringList{u"(no plan)"_s, u"pro"_s}));
+        // Bob's top-up credits and his plan's API calls: a plan's amounts
+        // would add features together, so they are left out, and say why.
+        QCOMPARE(model.index(0, BalanceTotalsModel::Granted).data().toString(), u"—"_s);
+        QVERIFY(!model.index(0, BalanceTotalsModel::Granted)
+                     .data(Qt::ToolTipRole)
+                     .toString()
+                     .isEmpty());
+        QCOMPARE(model.index(0, BalanceTotalsModel::Balances).data().toString(), u"1"_s);
+        QVERIFY2(model.summary().endsWith(u" · choose a feature to add up amounts"_s),
+                 qPrintable(model.summary()));
     }
 
     void anAnswerToAnOlderFilterIsDropped()
@@ -185,11 +210,51 @@ private Q_SLOTS:
         totals.groups = {{std::nullopt, {2, 1, dec("0.000000001"), dec("1"), {}}},
                          {u"a,b"_s, {1, 1, dec("12345678901.123456789"), {}, {}}}};
         totals.total = {3, 2, dec("12345678901.12345679"), dec("1"), {}};
-        QCOMPARE(BalanceTotalsModel::csv(totals, api::TotalsGroupBy::Plan),
+        api::BalanceTotalsRequest request;
+        request.filter.featureId = u"credits"_s; // one feature: every amount adds up
+        request.groupBy = api::TotalsGroupBy::Plan;
+        QCOMPARE(BalanceTotalsModel::csv(request, totals),
                  u"group_by,key,balances,customers,granted,remaining,usage\r\n"
                  u"plan,,2,1,0.000000001,1,0\r\n"
                  u"plan,\"a,b\",1,1,12345678901.123456789,0,0\r\n"
                  u"total,,3,2,12345678901.12345679,1,0\r\n"_s);
+    }
+
+    // Issue 33: amounts of different features are never added together, in
+    // the export either: by feature, each feature's line has its amounts
+    // and the total counts only; by plan, no line has amounts. A sheet says
+    // "—", "(no plan)" and "Total" where CSV, for programs, leaves them empty.
+    void exportsAddUpOneFeatureOnly()
+    {
+        api::BalanceTotals totals;
+        totals.groups = {{u"api_calls"_s, {2, 2, dec("2000"), dec("1750.5"), dec("249.5")}},
+                         {u"gigabytes"_s, {1, 1, dec("5"), dec("4"), dec("1")}}};
+        totals.total = {3, 2, dec("2005"), dec("1754.5"), dec("250.5")};
+        api::BalanceTotalsRequest byFeature;
+        QCOMPARE(BalanceTotalsModel::csv(byFeature, totals),
+                 u"group_by,key,balances,customers,granted,remaining,usage\r\n"
+                 u"feature,api_calls,2,2,2000,1750.5,249.5\r\n"
+                 u"feature,gigabytes,1,1,5,4,1\r\n"
+                 u"total,,3,2,,,\r\n"_s);
+
+        totals.groups = {{std::nullopt, {1, 1, dec("5"), dec("4"), dec("1")}},
+                         {u"pro"_s, {2, 2, dec("2000"), dec("1750.5"), dec("249.5")}}};
+        api::BalanceTotalsRequest byPlan;
+        byPlan.groupBy = api::TotalsGroupBy::Plan;
+        QCOMPARE(BalanceTotalsModel::csv(byPlan, totals),
+                 u"group_by,key,balances,customers,granted,remaining,usage\r\n"
+                 u"plan,,1,1,,,\r\n"
+                 u"plan,pro,2,2,,,\r\n"
+                 u"total,,3,2,,,\r\n"_s);
+        const QList<models::ExportRow> sheet = BalanceTotalsModel::rows(byPlan, totals);
+        QCOMPARE(sheet.size(), 3);
+        const auto words = [](const models::ExportCell &cell) {
+            return std::get<models::ExportWord>(cell).words;
+        };
+        QCOMPARE(words(sheet.at(0).at(BalanceTotalsModel::Key)), u"(no plan)"_s);
+        QCOMPARE(words(sheet.at(0).at(BalanceTotalsModel::Granted)), u"—"_s);
+        QCOMPARE(words(sheet.at(2).at(BalanceTotalsModel::Key)), u"Total"_s);
+        QCOMPARE(BalanceTotalsModel::columns(api::TotalsGroupBy::Plan).first().title, u"Plan"_s);
     }
 };
 

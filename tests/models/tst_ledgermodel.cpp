@@ -101,7 +101,11 @@ private Q_SLOTS:
         QVERIFY(finished.wait(5000));
         const QString sheet = test::xlsxPart(book, u"xl/worksheets/sheet1.xml"_s);
         QCOMPARE(sheet.count(u"<row "_s), model.rowCount() + 1);
-        QCOMPARE(test::xlsxCell(sheet, u"G1"_s)->value, u"amount"_s);
+        // Headed and worded as the console shows the ledger; CSV keeps the API's.
+        QCOMPARE(test::xlsxCell(sheet, u"G1"_s)->value, u"Amount"_s);
+        QCOMPARE(test::xlsxCell(sheet, u"C%1"_s.arg(pro + 2))->value,
+                 LedgerModel::kindText(opening.kind));
+        QVERIFY(LedgerModel::csvHeader().contains(u",amount,balance_after,"_s));
         const auto amount = test::xlsxCell(sheet, u"G%1"_s.arg(pro + 2));
         QCOMPARE(amount->type, QString()); // a number
         QCOMPARE(api::Decimal::parse(amount->value.toLatin1()), opening.amount);
