@@ -51,6 +51,14 @@ void ImportPreviewModel::setItems(const QList<ImportBatch::Item> &items)
     Q_EMIT countsChanged();
 }
 
+int ImportPreviewModel::rowOf(const QString &customerId) const
+{
+    for (int r = 0; r < rowCount(); ++r)
+        if (m_entries.at(r).request.customerId == customerId)
+            return r;
+    return -1;
+}
+
 void ImportPreviewModel::setDryRun(int row, ImportOutcome outcome, const QString &message,
                                    const ImportChanges &changes)
 {

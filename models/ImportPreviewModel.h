@@ -45,6 +45,8 @@ public:
 
     void setItems(const QList<ImportBatch::Item> &items);
     const ImportEntry &entry(int row) const { return m_entries.at(row); }
+    // The first row of that customer, or -1 when the preview has none.
+    int rowOf(const QString &customerId) const;
     void setDryRun(int row, ImportOutcome outcome, const QString &message,
                    const ImportChanges &changes);
     void setCommit(int row, CommitState state, ImportOutcome outcome, const QString &message);

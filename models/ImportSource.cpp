@@ -1,7 +1,9 @@
 #include "models/ImportSource.h"
 
+#include "models/FieldWords.h"
 #include "services/api/WireCodec.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -24,7 +26,7 @@ ImportRow fromBody(int line, const api::JsonValue &value)
     if (request)
         row.request = request.value();
     else
-        row.error = request.error().message;
+        row.error = FieldWords::sentence(request.error());
     return row;
 }
 
@@ -88,6 +90,21 @@ CsvMapping CsvMapping::fromJson(const QJsonObject &object, const QStringList &he
         if (const int c = column(it.value()); c >= 0)
             mapping.usage.insert(it.key(), c);
     return mapping;
+}
+
+api::Result<QByteArray> ImportSource::readFile(const QString &path)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        return api::ApiError::local(u"file_missing"_s, tr("There is no file at %1.").arg(path));
+    // A folder, or a device that could block the window while it is read.
+    if (!info.isFile())
+        return api::ApiError::local(u"file_unreadable"_s, tr("%1 is not a file.").arg(path));
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return api::ApiError::local(u"file_unreadable"_s,
+                                    tr("Cannot read %1: %2").arg(path, file.errorString()));
+    return file.readAll();
 }
 
 ImportFormat ImportSource::detect(const QString &fileName, const QByteArray &data)
@@ -278,8 +295,6 @@ void ImportSource::revalidate(ImportRow &row, const CsvMapping &mapping)
     }
     // The body as JSON, then the wire decoder checks it like the server would.
     api::JsonValue body = api::JsonValue::object({{"customer_id"_L1, cell(mapping.customerId)}});
-    if (cell(mapping.customerId).isEmpty())
-        row.cellErrors.insert(mapping.customerId, tr("a customer id is required"));
     api::JsonValue data = api::JsonValue::object();
     if (!cell(mapping.name).isEmpty())
         data.insert(u"name"_s, cell(mapping.name));
@@ -312,9 +327,8 @@ void ImportSource::revalidate(ImportRow &row, const CsvMapping &mapping)
             const auto usage = api::Decimal::parse(text);
             if (!usage || usage->isNegative()) {
                 row.cellErrors.insert(
-                    it.value(),
-                    tr("usage must be a number, 0 or more, with at most %1 decimal places")
-                        .arg(api::Decimal::Scale));
+                    it.value(), tr("must be a number, 0 or more, with at most %1 decimal places")
+                                    .arg(api::Decimal::Scale));
                 continue;
             }
             balances.append(
@@ -336,15 +350,17 @@ void ImportSource::revalidate(ImportRow &row, const CsvMapping &mapping)
     row.body = body;
     auto request = api::decode<api::ImportCustomerRequest>(body);
     if (!request) {
-        // Point at the cell the decoder's path speaks of.
-        const QString message = request.error().message;
-        const int column = message.contains(u".status"_s)         ? mapping.status
-                           : message.startsWith(u"customer_id"_s) ? mapping.customerId
-                                                                  : -1;
+        // The cell the decoder's path speaks of says what is wrong with it;
+        // its column names the field (the path is not said again).
+        const QString path = FieldWords::path(request.error());
+        const int column = path == "customer_id"_L1            ? mapping.customerId
+                           : path.endsWith(".plan.status"_L1)  ? mapping.status
+                           : path.endsWith(".plan.plan_id"_L1) ? mapping.plan
+                                                               : -1;
         if (column >= 0)
-            row.cellErrors.insert(column, message);
+            row.cellErrors.insert(column, FieldWords::problem(request.error()));
         else
-            row.error = message;
+            row.error = FieldWords::sentence(request.error());
         return;
     }
     if (row.cellErrors.isEmpty())

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "services/api/ImportCustomer.h"
+#include "services/api/Result.h"
 
 #include <QCoreApplication>
 #include <QMap>
@@ -46,7 +47,7 @@ struct ImportRow
     QString text;        // JSON: the line or element as text, to fix in place
     std::optional<api::ImportCustomerRequest> request; // when valid
     QMap<int, QString> cellErrors;                     // CSV column → what is wrong
-    QString error; // what is wrong, naming the field or JSON path
+    QString error; // what is wrong, in words naming the field (FieldWords)
     bool included = true;
 
     bool isValid() const { return request.has_value(); }
@@ -57,6 +58,9 @@ class ImportSource final
     Q_DECLARE_TR_FUNCTIONS(ImportSource)
 
 public:
+    // A source file's bytes; the error says whether nothing is at `path`,
+    // something that is not a file (a folder), or a file that cannot be read.
+    static api::Result<QByteArray> readFile(const QString &path);
     // From the file name, else the first character that is not a space.
     static ImportFormat detect(const QString &fileName, const QByteArray &data);
     // Bytes to text (a BOM is dropped). Automatic: UTF-8, or Latin-1 when

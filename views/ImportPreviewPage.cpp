@@ -41,6 +41,14 @@ QString amounts(const api::Decimal &remaining, const api::Decimal &granted)
         .arg(models::formatAmount(remaining, locale), models::formatAmount(granted, locale));
 }
 
+// "acme-labs-0001 — Acme Labs", or the id alone when the row gives no name.
+QString heading(const api::ImportCustomerRequest &request)
+{
+    const QString name =
+        request.customerData ? request.customerData->name.value_or(QString()) : QString();
+    return name.isEmpty() ? request.customerId : u"%1 — %2"_s.arg(request.customerId, name);
+}
+
 } // namespace
 
 ImportPreviewPage::ImportPreviewPage(ImportWizard *wizard)
@@ -52,6 +60,7 @@ ImportPreviewPage::ImportPreviewPage(ImportWizard *wizard)
     , m_chips(new QButtonGroup(this))
     , m_filter(new QSortFilterProxyModel(this))
     , m_table(new QTableView(this))
+    , m_customer(new QLabel(this))
     , m_changes(new QTreeWidget(this))
 {
     setTitle(tr("Preview"));
@@ -88,9 +97,17 @@ ImportPreviewPage::ImportPreviewPage(ImportWizard *wizard)
     m_table->setColumnHidden(models::ImportPreviewModel::CommitColumn, true);
     m_changes->setHeaderLabels({tr("Plan or feature"), tr("Before"), tr("After")});
     m_changes->setRootIsDecorated(false);
+    // Plain text: a name read from the file must not be taken for markup.
+    m_customer->setTextFormat(Qt::PlainText);
+    m_customer->setWordWrap(true);
+    auto *pane = new QWidget(this);
+    auto *paneLayout = new QVBoxLayout(pane);
+    paneLayout->setContentsMargins(0, 0, 0, 0);
+    paneLayout->addWidget(m_customer);
+    paneLayout->addWidget(m_changes, 1);
     auto *split = new QSplitter(this);
     split->addWidget(m_table);
-    split->addWidget(m_changes);
+    split->addWidget(pane);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
 
@@ -112,6 +129,8 @@ ImportPreviewPage::ImportPreviewPage(ImportWizard *wizard)
             &ImportPreviewPage::showCounts);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &ImportPreviewPage::showChanges);
+    // After the view's own reset, which drops its current row without a signal.
+    connect(m_filter, &QAbstractItemModel::modelReset, this, &ImportPreviewPage::selectAfterReset);
     connect(runner, &models::ImportRunner::progress, this, &ImportPreviewPage::showProgress);
     connect(runner, &models::ImportRunner::finished, this, &ImportPreviewPage::finished);
 }
@@ -189,13 +208,35 @@ void ImportPreviewPage::filterOutcome(int outcome)
     m_filter->setFilterRegularExpression(outcome == AllChip ? QString() : u"^%1$"_s.arg(outcome));
 }
 
+void ImportPreviewPage::selectAfterReset()
+{
+    // The customer shown before, if the new rows still have it; else the first.
+    const models::ImportPreviewModel *preview = m_wizard->preview();
+    QModelIndex row = m_filter->mapFromSource(preview->index(preview->rowOf(m_shownCustomer), 0));
+    if (!row.isValid())
+        row = m_filter->index(0, 0);
+    if (row.isValid())
+        m_table->setCurrentIndex(row);
+    else
+        showChanges();
+}
+
 void ImportPreviewPage::showChanges()
 {
     m_changes->clear();
     const QModelIndex current = m_filter->mapToSource(m_table->currentIndex());
-    if (!current.isValid())
+    QFont headingFont = m_customer->font();
+    headingFont.setBold(current.isValid());
+    m_customer->setFont(headingFont);
+    if (!current.isValid()) {
+        m_shownCustomer.clear();
+        m_customer->setText(
+            tr("Select a customer to see its plans and balances before and after."));
         return;
+    }
     const models::ImportEntry &entry = m_wizard->preview()->entry(current.row());
+    m_shownCustomer = entry.request.customerId;
+    m_customer->setText(heading(entry.request));
     auto *plans = new QTreeWidgetItem(m_changes, {tr("Plans")});
     for (const models::PlanChange &plan : entry.changes.plans) {
         const QString after = plan.after ? status(plan.after) : tr("unchanged");

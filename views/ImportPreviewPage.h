@@ -1,6 +1,7 @@
 // Step 4: the server's own dry run of every included customer, in the
 // background with progress and Cancel. Chips count and filter the outcomes;
-// the selected customer's plans and balances are shown before and after.
+// the selected customer, named at the pane's top, has its plans and
+// balances shown before and after.
 #pragma once
 
 #include <QWizardPage>
@@ -30,6 +31,8 @@ public:
     bool isComplete() const override;
     QTableView *table() const { return m_table; }
     QTreeWidget *changes() const { return m_changes; }
+    // The pane's heading: the customer whose changes it shows.
+    QLabel *customerHeading() const { return m_customer; }
     // Shows only customers of that outcome (an ImportOutcome); all for Pending.
     void filterOutcome(int outcome);
 
@@ -39,6 +42,7 @@ private:
     void showProgress(int done, int total);
     void finished(bool cancelled, const QString &error);
     void showChanges();
+    void selectAfterReset();
 
     ImportWizard *m_wizard;
     QProgressBar *m_progress;
@@ -47,7 +51,9 @@ private:
     QButtonGroup *m_chips;
     QSortFilterProxyModel *m_filter;
     QTableView *m_table;
+    QLabel *m_customer;
     QTreeWidget *m_changes;
+    QString m_shownCustomer; // to select again once the rows are replaced
     bool m_startWhenIdle = false;
 };
 

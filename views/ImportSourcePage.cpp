@@ -2,13 +2,13 @@
 
 #include "models/ImportBatch.h"
 #include "models/ImportJournal.h"
+#include "models/ImportSource.h"
 #include "views/ImportWizard.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
-#include <QFile>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -48,6 +48,7 @@ ImportSourcePage::ImportSourcePage(ImportWizard *wizard)
     , m_journalNote(new QLabel(this))
     , m_resume(new QCheckBox(this))
     , m_pasteDebounce(new QTimer(this))
+    , m_pathDebounce(new QTimer(this))
 {
     setTitle(tr("Source"));
     setSubTitle(tr("Customers as JSON Lines, a JSON array or CSV (see docs/import-formats.md)."));
@@ -60,6 +61,8 @@ ImportSourcePage::ImportSourcePage(ImportWizard *wizard)
     m_paste->setEnabled(false);
     m_pasteDebounce->setSingleShot(true);
     m_pasteDebounce->setInterval(300);
+    m_pathDebounce->setSingleShot(true);
+    m_pathDebounce->setInterval(200);
 
     m_format->addItem(tr("CSV"), int(models::ImportFormat::Csv));
     m_format->addItem(tr("JSON Lines"), int(models::ImportFormat::JsonLines));
@@ -110,17 +113,18 @@ ImportSourcePage::ImportSourcePage(ImportWizard *wizard)
         (file ? static_cast<QWidget *>(m_path) : m_paste)->setFocus();
     });
     connect(browse, &QPushButton::clicked, this, &ImportSourcePage::browse);
-    connect(m_path, &QLineEdit::editingFinished, this, [this] {
-        if (!m_path->text().isEmpty() && m_path->text() != m_wizard->batch()->sourcePath())
-            openFile(m_path->text());
-    });
+    // The disk is read once typing pauses, not on every key; leaving the field reads at once.
+    connect(m_path, &QLineEdit::textChanged, m_pathDebounce, qOverload<>(&QTimer::start));
+    connect(m_pathDebounce, &QTimer::timeout, this, &ImportSourcePage::pathEdited);
+    connect(m_path, &QLineEdit::editingFinished, this, &ImportSourcePage::pathEdited);
     connect(m_paste, &QPlainTextEdit::textChanged, m_pasteDebounce, qOverload<>(&QTimer::start));
     connect(m_pasteDebounce, &QTimer::timeout, this, &ImportSourcePage::pasted);
     for (QComboBox *combo : {m_format, m_encoding, m_separator})
         connect(combo, &QComboBox::activated, this, &ImportSourcePage::settingsChanged);
     connect(m_wizard, &ImportWizard::targetKnown, this, &ImportSourcePage::showJournal);
     connect(m_wizard->batch(), &models::ImportBatch::readingStarted, this, [this] {
-        m_status->setText(tr("Reading…"));
+        if (m_loaded) // else the status says why there is nothing to read
+            m_status->setText(tr("Reading…"));
         Q_EMIT completeChanged();
     });
     connect(m_wizard->batch(), &models::ImportBatch::ready, this, &ImportSourcePage::showPreview);
@@ -136,23 +140,42 @@ void ImportSourcePage::browse()
         openFile(path);
 }
 
+void ImportSourcePage::pathEdited()
+{
+    m_pathDebounce->stop();
+    if (!m_fromFile->isChecked())
+        return; // pasted text is the source now
+    const QString path = m_path->text();
+    if (path.isEmpty())
+        noSource({});
+    else if (!m_loaded || path != m_wizard->batch()->sourcePath())
+        openFile(path);
+}
+
 bool ImportSourcePage::openFile(const QString &path)
 {
     m_fromFile->setChecked(true);
-    m_path->setText(path);
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        m_loaded = false;
-        m_previewModel->clear();
-        m_status->setText(tr("Cannot read %1: %2").arg(path, file.errorString()));
-        Q_EMIT completeChanged();
+    if (m_path->text() != path) // as typed, it stays put under the cursor
+        m_path->setText(path);
+    m_pathDebounce->stop();
+    const auto bytes = models::ImportSource::readFile(path);
+    if (!bytes) {
+        noSource(bytes.error().message);
         return false;
     }
-    const QByteArray bytes = file.readAll();
-    m_loaded = !bytes.trimmed().isEmpty();
-    m_wizard->batch()->setSource(path, bytes);
+    m_loaded = !bytes.value().trimmed().isEmpty();
+    m_wizard->batch()->setSource(path, bytes.value());
     sourceChanged();
     return true;
+}
+
+void ImportSourcePage::noSource(const QString &why)
+{
+    m_loaded = false;
+    m_previewModel->clear();
+    m_status->setText(why);
+    showJournal();
+    Q_EMIT completeChanged();
 }
 
 void ImportSourcePage::pasted()
@@ -173,6 +196,8 @@ void ImportSourcePage::sourceChanged()
     m_separator->setCurrentIndex(m_separator->findData(batch->separator()));
     m_wizard->openJournal();
     showJournal();
+    if (!m_loaded)
+        m_status->clear();
     Q_EMIT completeChanged();
 }
 
@@ -206,9 +231,8 @@ void ImportSourcePage::showPreview()
             m_previewModel->appendRow(items);
         }
         m_status->setText(tr("%n row(s) read.", nullptr, batch->rowCount()));
-    } else {
-        m_status->clear();
     }
+    // Not loaded: the status already says why, even when an older read ends now.
     Q_EMIT completeChanged();
 }
 

@@ -1,6 +1,6 @@
 // Step 1: a file or pasted text, its format, encoding and CSV separator, with
-// a live preview of the first records; offers to resume an unfinished commit
-// of the same source.
+// a live preview of the first records (read as the path is typed, once typing
+// pauses); offers to resume an unfinished commit of the same source.
 #pragma once
 
 #include <QWizardPage>
@@ -29,9 +29,15 @@ public:
     // Reads `path` as the source (Browse… and tests).
     bool openFile(const QString &path);
     bool isComplete() const override;
+    QLineEdit *pathEdit() const { return m_path; }
+    QStandardItemModel *records() const { return m_previewModel; }
+    // Says what was read, or why the source could not be.
+    QLabel *statusLabel() const { return m_status; }
 
 private:
     void browse();
+    void pathEdited();
+    void noSource(const QString &why);
     void pasted();
     void settingsChanged();
     void sourceChanged();
@@ -51,6 +57,7 @@ private:
     QLabel *m_journalNote;
     QCheckBox *m_resume;
     QTimer *m_pasteDebounce;
+    QTimer *m_pathDebounce;
     bool m_loaded = false;
 };
 

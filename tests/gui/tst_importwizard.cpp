@@ -2,7 +2,9 @@
 // EngineBackend or on RemoteBackend against a local meterdesk-server
 // (MD_GUI_BACKEND): a CSV with errors, a row fixed from the keyboard and one
 // left out, the dry run (which writes nothing), a commit cancelled midway,
-// and the same file opened again to resume without importing anyone twice.
+// and the same file opened again to resume without importing anyone twice;
+// the preview's pane after Back and a second dry run, and a path read as it
+// is typed.
 #include "models/ImportBatch.h"
 #include "models/ImportJournal.h"
 #include "models/ImportPreviewModel.h"
@@ -27,10 +29,12 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -71,9 +75,9 @@ class TestImportWizard final : public QObject
     }
 
     // Source → Mapping → Validation, the file's problems fixed or left out.
-    void throughValidation(ImportWizard &wizard)
+    void throughValidation(ImportWizard &wizard, const QString &file)
     {
-        QVERIFY(page<views::ImportSourcePage>(wizard, ImportWizard::SourcePage)->openFile(m_csv));
+        QVERIFY(page<views::ImportSourcePage>(wizard, ImportWizard::SourcePage)->openFile(file));
         QTRY_VERIFY(wizard.button(QWizard::NextButton)->isEnabled()); // read in the background
         wizard.next();
         QCOMPARE(wizard.currentId(), int(ImportWizard::MappingPage));
@@ -131,7 +135,7 @@ private Q_SLOTS:
         wizard->show();
         QVERIFY(QTest::qWaitForWindowExposed(wizard.get()));
         QTRY_VERIFY(!wizard->target().isEmpty());
-        throughValidation(*wizard);
+        throughValidation(*wizard, m_csv);
         models::ImportBatch *batch = wizard->batch();
         QCOMPARE(batch->rowCount(), 13);
         QCOMPARE(batch->problemCount(), 3); // the email, the status, the negative usage
@@ -222,7 +226,7 @@ private Q_SLOTS:
         wizard = std::make_unique<ImportWizard>(m_backend.get());
         wizard->show();
         QTRY_VERIFY(!wizard->target().isEmpty());
-        throughValidation(*wizard);
+        throughValidation(*wizard, m_csv);
         auto *resume = wizard->page(ImportWizard::SourcePage)->findChild<QCheckBox *>();
         QVERIFY(resume && resume->isChecked());
         QVERIFY(wizard->resume());
@@ -276,7 +280,7 @@ private Q_SLOTS:
     {
         ImportWizard wizard(m_backend.get());
         wizard.show();
-        throughValidation(wizard);
+        throughValidation(wizard, m_csv);
         wizard.back();
         auto *mapping = page<views::ImportMappingPage>(wizard, ImportWizard::MappingPage);
         mapping->saveProfile(u"Old billing"_s);
@@ -306,6 +310,91 @@ private Q_SLOTS:
         wizard.next();
         QTRY_VERIFY(wizard.button(QWizard::NextButton)->isEnabled()); // moved-1 is valid
         QCOMPARE(wizard.batch()->items().first().request.customerId, u"moved-1"_s);
+    }
+
+    // Issue 33: after Back and other rows, the pane shows a customer of the
+    // new dry run, never one of the last.
+    void previewPaneFollowsANewDryRun()
+    {
+        const QString path = m_dir.filePath(u"pane.csv"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("customer_id,name,plan_id,status\n"
+                   "pane-1,Pane One,starter,active\n"
+                   "pane-2,Pane Two,pro,trialing\n"
+                   "pane-3,Pane Three,free,\n");
+        file.close();
+        ImportWizard wizard(m_backend.get());
+        QAbstractItemModelTester batchTester(wizard.batch());
+        QAbstractItemModelTester previewTester(wizard.preview());
+        wizard.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&wizard));
+        throughValidation(wizard, path);
+        models::ImportBatch *batch = wizard.batch();
+        QTRY_VERIFY(!batch->isReading());
+        QCOMPARE(batch->rowCount(), 3);
+        const auto include = [batch](int row, bool included) {
+            return batch->setData(batch->index(row, models::ImportBatch::IncludeColumn),
+                                  included ? Qt::Checked : Qt::Unchecked, Qt::CheckStateRole);
+        };
+        QVERIFY(include(2, false));
+        wizard.next();
+        QVERIFY(runToEnd(wizard));
+        auto *preview = page<views::ImportPreviewPage>(wizard, ImportWizard::PreviewPage);
+        QTableView *table = preview->table();
+        const QLabel *heading = preview->customerHeading();
+        QCOMPARE(heading->text(), u"pane-1 — Pane One"_s); // the first row, selected
+        table->setCurrentIndex(table->model()->index(1, 0));
+        QCOMPARE(heading->text(), u"pane-2 — Pane Two"_s);
+
+        // Back and the same rows again: the same customer stays shown.
+        wizard.back();
+        QCOMPARE(wizard.currentId(), int(ImportWizard::ValidationPage));
+        wizard.next();
+        QVERIFY(runToEnd(wizard));
+        QCOMPARE(table->currentIndex().row(), 1);
+        QCOMPARE(heading->text(), u"pane-2 — Pane Two"_s);
+
+        // Back, and a single other customer: the pane names and describes it.
+        wizard.back();
+        QVERIFY(include(0, false));
+        QVERIFY(include(1, false));
+        QVERIFY(include(2, true));
+        wizard.next();
+        QVERIFY(runToEnd(wizard));
+        QCOMPARE(wizard.preview()->rowCount(), 1);
+        QCOMPARE(heading->text(), u"pane-3 — Pane Three"_s);
+        const QTreeWidgetItem *plans = preview->changes()->topLevelItem(0);
+        QVERIFY(plans);
+        QStringList planIds;
+        for (int i = 0; i < plans->childCount(); ++i)
+            planIds.append(plans->child(i)->text(0));
+        QCOMPARE(planIds, QStringList{u"free"_s});
+    }
+
+    // Issue 33: the path is read once typing pauses, without leaving the field.
+    void sourcePreviewFollowsTheTypedPath()
+    {
+        ImportWizard wizard(m_backend.get());
+        QAbstractItemModelTester batchTester(wizard.batch());
+        wizard.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&wizard));
+        auto *source = page<views::ImportSourcePage>(wizard, ImportWizard::SourcePage);
+        QAbstractItemModelTester recordsTester(source->records());
+        QLineEdit *path = source->pathEdit();
+        QTest::keyClicks(path, m_csv);
+        QTRY_COMPARE(source->records()->rowCount(), 13);
+        QCOMPARE(source->records()->horizontalHeaderItem(0)->text(), u"customer_id"_s);
+        QTRY_VERIFY(wizard.button(QWizard::NextButton)->isEnabled());
+
+        // One letter more: no such file, and the page says so.
+        QTest::keyClicks(path, u"x"_s);
+        QTRY_VERIFY2(source->statusLabel()->text().contains(u"no file"_s),
+                     qPrintable(source->statusLabel()->text()));
+        QCOMPARE(source->records()->rowCount(), 0);
+        QVERIFY(!wizard.button(QWizard::NextButton)->isEnabled());
+        QTest::keyClick(path, Qt::Key_Backspace);
+        QTRY_COMPARE(source->records()->rowCount(), 13);
     }
 };
 

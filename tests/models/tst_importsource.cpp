@@ -88,7 +88,9 @@ private Q_SLOTS:
         ImportSource::revalidate(bob, mapping);
         QVERIFY(!bob.isValid());
         QCOMPARE(bob.cellErrors.keys(), QList<int>{5});
-        QVERIFY(bob.cellErrors.value(5).contains(u"status"_s));
+        // The column names the field: the cell says only what is wrong.
+        QVERIFY2(bob.cellErrors.value(5).startsWith(u"must be one of \"active\""_s),
+                 qPrintable(bob.cellErrors.value(5)));
         bob.cells[5] = u"Trialing"_s;
         ImportSource::revalidate(bob, mapping);
         QVERIFY2(bob.isValid(), qPrintable(bob.error + bob.cellErrors.value(5)));
@@ -107,8 +109,8 @@ not json
         QVERIFY(rows.at(0).isValid());
         QCOMPARE(rows.at(1).line, 3);
         QVERIFY(!rows.at(1).isValid());
-        QVERIFY2(rows.at(1).error.contains(u"billables[0].plan.balances[0].usage"_s),
-                 qPrintable(rows.at(1).error));
+        QCOMPARE(rows.at(1).error,
+                 u"Billable 1, plan, balance 1: the usage must not be negative"_s);
         QCOMPARE(rows.at(2).line, 4);
         QVERIFY(rows.at(2).error.startsWith(u"not JSON"_s));
 
@@ -117,7 +119,7 @@ not json
                                    ImportFormat::JsonArray);
         QCOMPARE(array.size(), 2);
         QVERIFY(array.at(0).isValid());
-        QVERIFY(array.at(1).error.contains(u"customer_id"_s));
+        QCOMPARE(array.at(1).error, u"The customer id is required"_s);
         QCOMPARE(ImportSource::readJson(u"{"_s, ImportFormat::JsonArray).size(), 1);
     }
 
