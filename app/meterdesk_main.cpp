@@ -44,8 +44,7 @@ void describe()
     QCoreApplication::setOrganizationName(u"Meterdesk"_s);
     QCoreApplication::setApplicationName(u"meterdesk"_s);
     QCoreApplication::setApplicationVersion(md::api::meterdeskVersion());
-    const QString language = md::views::Translator::chosenLanguage();
-    md::views::Translator::install(language == "system"_L1 ? QLocale::system() : QLocale(language));
+    md::views::Translator::install(md::views::Translator::chosenLocale());
 }
 
 void addOptions(QCommandLineParser &parser, const Options &options)

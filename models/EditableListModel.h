@@ -17,6 +17,10 @@ public:
     // Writes back what the last remembered save replaced; answers the id of
     // what it undid. Refused when there is nothing to undo.
     virtual QFuture<api::Result<QString>> undoLast() = 0;
+    // A row's record id, and the row of an id (-1 when none has it): the
+    // page keeps a record selected across a reload by it.
+    virtual QString idAt(int row) const = 0;
+    virtual int rowOf(const QString &id) const = 0;
 
 protected:
     using ListTableModel::ListTableModel;

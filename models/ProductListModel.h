@@ -46,8 +46,9 @@ public:
     void remember(const api::Product &before, const api::Product &after);
     QFuture<api::Result<QString>> undoLast() override;
     const api::Product &product(int row) const { return m_rows.at(row); }
+    QString idAt(int row) const override { return m_rows.at(row).id; }
     // The row of that product id, or -1.
-    int rowOf(const QString &id) const;
+    int rowOf(const QString &id) const override;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;

@@ -99,6 +99,12 @@ void PromotionModel::chooseAll(bool chosen)
     Q_EMIT chosenChanged();
 }
 
+void PromotionModel::toggleChosen(int row)
+{
+    setData(index(row, KindColumn), m_chosen.value(row) ? Qt::Unchecked : Qt::Checked,
+            Qt::CheckStateRole);
+}
+
 QFuture<api::Result<api::EnvironmentPromoted>> PromotionModel::promoteChosen()
 {
     QStringList products, rewards;

@@ -34,6 +34,8 @@ public:
     QList<FieldChange> chosenChanges() const;
     int chosenCount() const;
     void chooseAll(bool chosen);
+    // Chooses the row if it was not chosen, else unchooses it.
+    void toggleChosen(int row);
 
     // Production made what the sandbox showed for the chosen rows; kept for undoLast().
     QFuture<api::Result<api::EnvironmentPromoted>> promoteChosen();

@@ -31,7 +31,8 @@ public:
     void remember(const Reward &before, const Reward &after);
     QFuture<api::Result<QString>> undoLast() override;
     const Reward &reward(int row) const { return m_rows.at(row); }
-    int rowOf(const QString &id) const;
+    QString idAt(int row) const override { return RewardEdit::id(m_rows.at(row)); }
+    int rowOf(const QString &id) const override;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;

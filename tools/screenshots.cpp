@@ -1,5 +1,9 @@
 // Regenerates docs/screenshots: the real console on a demo workspace, each
-// page in a light and a dark palette, grabbed with QWidget::grab().
+// page in a light and a dark palette, grabbed with QWidget::grab(). Beside
+// them, a few variants (not every page, to keep the committed set small):
+// the Balances page in windows of 1280x720 and 1920x1080, both palettes
+// (balances-light-1280x720.png, …), and in German, light, the Balances page
+// and the price-a-call dialog (balances-light-de.png, price-call-light-de.png).
 // Usage: meterdesk-screenshots OUTPUT_DIR (run by scripts/screenshots.sh).
 #include "models/AmountFormat.h"
 #include "models/AuditLogModel.h"
@@ -167,6 +171,37 @@ void makeDifferences(backend::BillingBackend &backend)
     answered(backend.updateProduct(last, archive));
 }
 
+// Shows `window` on its Balances page with the rows and the totals loaded
+// and the third row selected.
+void showBalances(views::MainWindow &window)
+{
+    window.show();
+    window.connectionReady();
+    // Not the page a previous run left open.
+    window.findChild<QListWidget *>(u"navigation"_s)->setCurrentRow(0);
+    auto *balances = window.balancesPage();
+    settle([&] {
+        return balances->model()->rowCount() > 0 && !balances->model()->isLoading() &&
+               balances->model()->isLoaded(2) && balances->totals()->totals().has_value();
+    });
+    balances->table()->selectRow(2);
+    idle();
+}
+
+// Tools ▸ Price a call… for `customer`, once it has its quote.
+void shootPriceCall(backend::BillingBackend &backend, QWidget *window, const QString &customer,
+                    const QString &file)
+{
+    views::PriceCallDialog price(&backend, window);
+    price.setCustomer(customer);
+    price.setModel(u"anthropic/claude-3-5-haiku-20241022"_s);
+    price.setTokens({12000, 3400, 5000});
+    price.show();
+    settle([&] { return price.quote().has_value(); });
+    price.grab().save(file);
+    price.close();
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -204,22 +239,16 @@ int main(int argc, char *argv[])
     settle([&] { return renamed.isFinished(); });
 
     const QPalette light = QApplication::style()->standardPalette();
-    for (const auto &[name, palette] :
-         {std::pair{u"light"_s, light}, std::pair{u"dark"_s, darkPalette()}}) {
+    const std::pair<QString, QPalette> palettes[] = {{u"light"_s, light},
+                                                     {u"dark"_s, darkPalette()}};
+    QString pricedCustomer; // the German price-call shot prices the same call
+    for (const auto &[name, palette] : palettes) {
         QApplication::setPalette(palette);
         views::MainWindow window(&backend);
         window.resize(1280, 760);
-        window.show();
-        window.connectionReady();
+        showBalances(window);
         auto *navigation = window.findChild<QListWidget *>(u"navigation"_s);
-        navigation->setCurrentRow(0); // not the page a previous run left open
         auto *balances = window.balancesPage();
-        settle([&] {
-            return balances->model()->rowCount() > 0 && !balances->model()->isLoading() &&
-                   balances->model()->isLoaded(2) && balances->totals()->totals().has_value();
-        });
-        balances->table()->selectRow(2);
-        idle();
         window.grab().save(out.filePath(u"balances-%1.png"_s.arg(name)));
         // A balance in words: one with a price and a rollover.
         for (int row = 0; row < balances->model()->rowCount(); ++row) {
@@ -266,9 +295,9 @@ int main(int argc, char *argv[])
         });
         balances->table()->selectRow(2);
 
-        // The totals of the filter, grouped by plan.
+        // The totals of the filter, by feature: amounts add up within a feature only.
         auto *groupBy = balances->findChild<QComboBox *>(u"totalsGroupBy"_s);
-        groupBy->setCurrentIndex(1);
+        groupBy->setCurrentIndex(0);
         auto *showTotals = balances->findChild<QPushButton *>(u"showTotals"_s);
         showTotals->setChecked(true);
         settle([&] { return balances->totals()->totals().has_value(); });
@@ -362,14 +391,9 @@ int main(int argc, char *argv[])
         idle();
         window.grab().save(out.filePath(u"usage-%1.png"_s.arg(name)));
 
-        views::PriceCallDialog price(&backend, &window);
-        price.setCustomer(usage->model()->events().value(0).customerId);
-        price.setModel(u"anthropic/claude-3-5-haiku-20241022"_s);
-        price.setTokens({12000, 3400, 5000});
-        price.show();
-        settle([&] { return price.quote().has_value(); });
-        price.grab().save(out.filePath(u"price-call-%1.png"_s.arg(name)));
-        price.close();
+        pricedCustomer = usage->model()->events().value(0).customerId;
+        shootPriceCall(backend, &window, pricedCustomer,
+                       out.filePath(u"price-call-%1.png"_s.arg(name)));
 
         // Who changed what: the reward renamed before the first pass.
         navigation->setCurrentRow(6);
@@ -433,5 +457,29 @@ int main(int argc, char *argv[])
         wizard.close();
         window.close();
     }
+
+    // The screens people have: does everything fit, totals and status bar
+    // included? The Balances page has the most to fit.
+    for (const auto &[name, palette] : palettes) {
+        QApplication::setPalette(palette);
+        for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+            views::MainWindow window(&backend);
+            window.resize(size);
+            showBalances(window);
+            window.grab().save(out.filePath(
+                u"balances-%1-%2x%3.png"_s.arg(name).arg(size.width()).arg(size.height())));
+            window.close();
+        }
+    }
+
+    // German, dates and numbers included, in the window the English shots use.
+    views::Translator::install(QLocale(QLocale::German, QLocale::Germany));
+    QApplication::setPalette(light);
+    views::MainWindow window(&backend);
+    window.resize(1280, 760);
+    showBalances(window);
+    window.grab().save(out.filePath(u"balances-light-de.png"_s));
+    shootPriceCall(backend, &window, pricedCustomer, out.filePath(u"price-call-light-de.png"_s));
+    window.close();
     return 0;
 }

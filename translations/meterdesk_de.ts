@@ -171,6 +171,30 @@ eingebettete Engine</translation>
         <source>(none)</source>
         <translation>(keiner)</translation>
     </message>
+    <message>
+        <source>Entry</source>
+        <translation>Eintrag</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Resource id</source>
+        <translation>Ressourcen-ID</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
 </context>
 <context>
     <name>AuditPage</name>
@@ -379,7 +403,7 @@ eingebettete Engine</translation>
     </message>
     <message>
         <source>%1, entity %2</source>
-        <translation>%1, Einheit %2</translation>
+        <translation>%1, Entität %2</translation>
     </message>
     <message>
         <source>%1 for %2</source>
@@ -463,11 +487,11 @@ eingebettete Engine</translation>
     </message>
     <message>
         <source>Resets</source>
-        <translation>Zurückgesetzt</translation>
+        <translation>Zurücksetzung</translation>
     </message>
     <message>
         <source>%1, next %2</source>
-        <translation>%1, nächste %2</translation>
+        <translation>%1, nächste Zurücksetzung am %2</translation>
     </message>
     <message>
         <source>never</source>
@@ -491,7 +515,7 @@ eingebettete Engine</translation>
     </message>
     <message>
         <source>expires %1</source>
-        <translation>läuft ab %1</translation>
+        <translation>läuft am %1 ab</translation>
     </message>
     <message>
         <source>Billing controls of this entity</source>
@@ -537,6 +561,13 @@ eingebettete Engine</translation>
         <source>&amp;Ledger</source>
         <translation>Journa&amp;l</translation>
     </message>
+    <message numerus="yes">
+        <source>%Ln balances are selected. Select one to see it here and to adjust it.</source>
+        <translation>
+            <numerusform>%Ln Guthaben ist ausgewählt. Wählen Sie eines, um es hier zu sehen und zu berichtigen.</numerusform>
+            <numerusform>%Ln Guthaben sind ausgewählt. Wählen Sie eines, um es hier zu sehen und zu berichtigen.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>BalanceExport</name>
@@ -570,6 +601,10 @@ eingebettete Engine</translation>
     <message>
         <source>Cannot save the report: %1</source>
         <translation>Der Bericht kann nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>Balance id</source>
+        <translation>Guthaben-ID</translation>
     </message>
 </context>
 <context>
@@ -900,7 +935,7 @@ eingebettete Engine</translation>
     </message>
     <message>
         <source>Customer %1, entity %2</source>
-        <translation>Kunde %1, Einheit %2</translation>
+        <translation>Kunde %1, Entität %2</translation>
     </message>
     <message>
         <source>Customer %1</source>
@@ -944,7 +979,7 @@ eingebettete Engine</translation>
     </message>
     <message>
         <source>Generated %1</source>
-        <translation>Erstellt %1</translation>
+        <translation>Erstellt am %1</translation>
     </message>
     <message>
         <source>Totals by plan</source>
@@ -1030,12 +1065,8 @@ eingebettete Engine</translation>
         <translation>Wonach die Summen gruppiert werden</translation>
     </message>
     <message>
-        <source>By %1</source>
-        <translation>Nach %1</translation>
-    </message>
-    <message>
         <source>Show what each feature, plan or customer of the filter adds up to (Alt+O)</source>
-        <translation>Zeigt, was jedes Merkmal, jeder Tarif oder jeder Kunde des Filters ergibt (Alt+U)</translation>
+        <translation>Zeigt, was jede Funktion, jeder Tarif oder jeder Kunde des Filters ergibt (Alt+U)</translation>
     </message>
     <message>
         <source>Totals could not be added up: %1</source>
@@ -1044,6 +1075,18 @@ eingebettete Engine</translation>
     <message>
         <source>Adding up the filter…</source>
         <translation>Filter wird summiert…</translation>
+    </message>
+    <message>
+        <source>By feature</source>
+        <translation>Nach Funktion</translation>
+    </message>
+    <message>
+        <source>By plan</source>
+        <translation>Nach Tarif</translation>
+    </message>
+    <message>
+        <source>By customer</source>
+        <translation>Nach Kunde</translation>
     </message>
 </context>
 <context>
@@ -1058,7 +1101,7 @@ eingebettete Engine</translation>
     </message>
     <message>
         <source>Feature</source>
-        <translation>Merkmal</translation>
+        <translation>Funktion</translation>
     </message>
     <message>
         <source>(no plan)</source>
@@ -1110,6 +1153,33 @@ eingebettete Engine</translation>
         <source>used %1</source>
         <translation>verbraucht %1</translation>
     </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln feature(s): choose one to add up its amounts</source>
+        <translation>
+            <numerusform>%Ln Funktion: wählen Sie eine, um ihre Beträge zu summieren</numerusform>
+            <numerusform>%Ln Funktionen: wählen Sie eine, um ihre Beträge zu summieren</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>choose a feature to add up amounts</source>
+        <translation>wählen Sie eine Funktion, um Beträge zu summieren</translation>
+    </message>
+    <message>
+        <source>Features count different things (API calls, credits, gigabytes), so their amounts are not added together: the total counts balances and customers.</source>
+        <translation>Funktionen zählen Verschiedenes (API-Aufrufe, Guthabenpunkte, Gigabyte), daher werden ihre Beträge nicht zusammengezählt: die Summe zählt Guthaben und Kunden.</translation>
+    </message>
+    <message>
+        <source>Features count different things (API calls, credits, gigabytes), so their amounts are not added together: choose a feature, or group by feature, to see them.</source>
+        <translation>Funktionen zählen Verschiedenes (API-Aufrufe, Guthabenpunkte, Gigabyte), daher werden ihre Beträge nicht zusammengezählt: wählen Sie eine Funktion oder gruppieren Sie nach Funktion, um sie zu sehen.</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Summe</translation>
+    </message>
 </context>
 <context>
     <name>BalancesPage</name>
@@ -1156,24 +1226,24 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>Keine Guthaben passen. Leeren Sie die Filter oder laden Sie einen Arbeitsbereich.</translation>
     </message>
     <message numerus="yes">
-        <source>Loading balances… %n row(s) so far</source>
+        <source>Loading balances… %Ln row(s) so far</source>
         <translation>
-            <numerusform>Lade Guthaben … bisher %n Zeile</numerusform>
-            <numerusform>Lade Guthaben … bisher %n Zeilen</numerusform>
+            <numerusform>Lade Guthaben … bisher %Ln Zeile</numerusform>
+            <numerusform>Lade Guthaben … bisher %Ln Zeilen</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n row(s), more on scroll</source>
+        <source>%Ln row(s), more on scroll</source>
         <translation>
-            <numerusform>%n Zeile, mehr beim Blättern</numerusform>
-            <numerusform>%n Zeilen, mehr beim Blättern</numerusform>
+            <numerusform>%Ln Zeile, mehr beim Blättern</numerusform>
+            <numerusform>%Ln Zeilen, mehr beim Blättern</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n row(s)</source>
+        <source>%Ln row(s)</source>
         <translation>
-            <numerusform>%n Zeile</numerusform>
-            <numerusform>%n Zeilen</numerusform>
+            <numerusform>%Ln Zeile</numerusform>
+            <numerusform>%Ln Zeilen</numerusform>
         </translation>
     </message>
     <message>
@@ -1269,6 +1339,10 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Preparing the report…</source>
         <translation>Der Bericht wird vorbereitet …</translation>
+    </message>
+    <message>
+        <source>Show balance &amp;detail</source>
+        <translation>Guthaben&amp;details zeigen</translation>
     </message>
 </context>
 <context>
@@ -2043,6 +2117,229 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>FieldWords</name>
+    <message>
+        <source>item %1</source>
+        <translation>Position %1</translation>
+    </message>
+    <message>
+        <source>tiers</source>
+        <translation>Staffeln</translation>
+    </message>
+    <message>
+        <source>tier %1</source>
+        <translation>Staffel %1</translation>
+    </message>
+    <message>
+        <source>promo code %1</source>
+        <translation>Aktionscode %1</translation>
+    </message>
+    <message>
+        <source>plan %1</source>
+        <translation>Tarif %1</translation>
+    </message>
+    <message>
+        <source>grant %1</source>
+        <translation>Gutschrift %1</translation>
+    </message>
+    <message>
+        <source>usage limit %1</source>
+        <translation>Nutzungsgrenze %1</translation>
+    </message>
+    <message>
+        <source>spend limit %1</source>
+        <translation>Ausgabengrenze %1</translation>
+    </message>
+    <message>
+        <source>usage alert %1</source>
+        <translation>Nutzungswarnung %1</translation>
+    </message>
+    <message>
+        <source>overage setting %1</source>
+        <translation>Überziehungseinstellung %1</translation>
+    </message>
+    <message>
+        <source>billable %1</source>
+        <translation>Abrechenbares %1</translation>
+    </message>
+    <message>
+        <source>balance %1</source>
+        <translation>Guthaben %1</translation>
+    </message>
+    <message>
+        <source>feature grant</source>
+        <translation>Funktionsgutschrift</translation>
+    </message>
+    <message>
+        <source>coupon</source>
+        <translation>Gutschein</translation>
+    </message>
+    <message>
+        <source>billing controls</source>
+        <translation>Abrechnungsregeln</translation>
+    </message>
+    <message>
+        <source>plan</source>
+        <translation>Tarif</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>customer id</source>
+        <translation>Kunden-ID</translation>
+    </message>
+    <message>
+        <source>feature id</source>
+        <translation>Funktions-ID</translation>
+    </message>
+    <message>
+        <source>included usage</source>
+        <translation>inklusive Nutzung</translation>
+    </message>
+    <message>
+        <source>included amount</source>
+        <translation>inklusive Menge</translation>
+    </message>
+    <message>
+        <source>price</source>
+        <translation>Preis</translation>
+    </message>
+    <message>
+        <source>billing units</source>
+        <translation>Abrechnungseinheiten</translation>
+    </message>
+    <message>
+        <source>up-to value</source>
+        <translation>Bis-Wert</translation>
+    </message>
+    <message>
+        <source>amount</source>
+        <translation>Betrag</translation>
+    </message>
+    <message>
+        <source>flat amount</source>
+        <translation>Pauschalbetrag</translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation>Code</translation>
+    </message>
+    <message>
+        <source>limit</source>
+        <translation>Grenze</translation>
+    </message>
+    <message>
+        <source>overage limit</source>
+        <translation>Überziehungsgrenze</translation>
+    </message>
+    <message>
+        <source>threshold</source>
+        <translation>Schwelle</translation>
+    </message>
+    <message>
+        <source>reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>is required</source>
+        <translation>ist erforderlich</translation>
+    </message>
+    <message>
+        <source>must be text</source>
+        <translation>muss Text sein</translation>
+    </message>
+    <message>
+        <source>must be true or false</source>
+        <translation>muss wahr oder falsch sein</translation>
+    </message>
+    <message>
+        <source>must be a whole number</source>
+        <translation>muss eine ganze Zahl sein</translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation>muss eine Zahl sein</translation>
+    </message>
+    <message>
+        <source>must be a number or &quot;inf&quot;</source>
+        <translation>muss eine Zahl oder „inf“ sein</translation>
+    </message>
+    <message>
+        <source>must be a JSON object</source>
+        <translation>muss ein JSON-Objekt sein</translation>
+    </message>
+    <message>
+        <source>must be a list</source>
+        <translation>muss eine Liste sein</translation>
+    </message>
+    <message>
+        <source>must not be empty</source>
+        <translation>darf nicht leer sein</translation>
+    </message>
+    <message>
+        <source>must not be negative</source>
+        <translation>darf nicht negativ sein</translation>
+    </message>
+    <message>
+        <source>must be greater than 0</source>
+        <translation>muss größer als 0 sein</translation>
+    </message>
+    <message>
+        <source>must hold at least one tier</source>
+        <translation>muss mindestens eine Staffel enthalten</translation>
+    </message>
+    <message>
+        <source>cannot be combined with a price</source>
+        <translation>kann nicht mit einem Preis kombiniert werden</translation>
+    </message>
+    <message>
+        <source>may be &quot;inf&quot; in the last tier only</source>
+        <translation>darf nur in der letzten Staffel „inf“ sein</translation>
+    </message>
+    <message>
+        <source>must be greater than the previous tier&apos;s</source>
+        <translation>muss größer sein als der der vorigen Staffel</translation>
+    </message>
+    <message>
+        <source>must be a whole number from %1 to %2</source>
+        <translation>muss eine ganze Zahl von %1 bis %2 sein</translation>
+    </message>
+    <message>
+        <source>must be a whole number from %1 to %2, not %3</source>
+        <translation>muss eine ganze Zahl von %1 bis %2 sein, nicht %3</translation>
+    </message>
+    <message>
+        <source>must be one of %2, not &quot;%1&quot;</source>
+        <translation>muss eines von %2 sein, nicht „%1“</translation>
+    </message>
+    <message>
+        <source>must have at most %3 decimal places, never rounded (%1 has %2)</source>
+        <translation>darf höchstens %3 Nachkommastellen haben, es wird nie gerundet (%1 hat %2)</translation>
+    </message>
+    <message>
+        <source>must be below 10^20 in size (%1 is not)</source>
+        <translation>muss betragsmäßig unter 10^20 liegen (%1 tut es nicht)</translation>
+    </message>
+    <message>
+        <source>must be at most %1 characters, not %2</source>
+        <translation>darf höchstens %1 Zeichen lang sein, nicht %2</translation>
+    </message>
+    <message>
+        <source>the %1</source>
+        <translation>das Feld „%1“</translation>
+    </message>
+    <message>
+        <source>repeats %1</source>
+        <translation>wiederholt %1</translation>
+    </message>
+</context>
+<context>
     <name>FilterChoices</name>
     <message>
         <source>The features could not be loaded: %1</source>
@@ -2425,6 +2722,10 @@ Journal: %2</numerusform>
         <source>Problem</source>
         <translation>Problem</translation>
     </message>
+    <message>
+        <source>Select a customer to see its plans and balances before and after.</source>
+        <translation>Wählen Sie einen Kunden, um seine Tarife und Guthaben vorher und nachher zu sehen.</translation>
+    </message>
 </context>
 <context>
     <name>ImportReportPage</name>
@@ -2516,10 +2817,6 @@ Journal: %2</numerusform>
         <translation>ordnen Sie der Kunden-ID eine Spalte zu</translation>
     </message>
     <message>
-        <source>a customer id is required</source>
-        <translation>eine Kunden-ID ist erforderlich</translation>
-    </message>
-    <message>
         <source>not an email address</source>
         <translation>keine E-Mail-Adresse</translation>
     </message>
@@ -2532,8 +2829,20 @@ Journal: %2</numerusform>
         <translation>kein JSON: %1</translation>
     </message>
     <message>
-        <source>usage must be a number, 0 or more, with at most %1 decimal places</source>
-        <translation>Nutzung muss eine Zahl ab 0 mit höchstens %1 Nachkommastellen sein</translation>
+        <source>There is no file at %1.</source>
+        <translation>Unter %1 gibt es keine Datei.</translation>
+    </message>
+    <message>
+        <source>%1 is not a file.</source>
+        <translation>%1 ist keine Datei.</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>must be a number, 0 or more, with at most %1 decimal places</source>
+        <translation>muss eine Zahl ab 0 mit höchstens %1 Nachkommastellen sein</translation>
     </message>
 </context>
 <context>
@@ -2625,10 +2934,6 @@ Journal: %2</numerusform>
     <message>
         <source>Customer files (*.csv *.tsv *.txt *.jsonl *.ndjson *.json);;All files (*)</source>
         <translation>Kundendateien (*.csv *.tsv *.txt *.jsonl *.ndjson *.json);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Cannot read %1: %2</source>
-        <translation>%1 kann nicht gelesen werden: %2</translation>
     </message>
     <message numerus="yes">
         <source>%n row(s) read.</source>
@@ -2787,7 +3092,7 @@ Journal: %2</numerusform>
     </message>
     <message>
         <source>Adjustment</source>
-        <translation>Korrektur</translation>
+        <translation>Berichtigung</translation>
     </message>
     <message>
         <source>%1, %2</source>
@@ -2800,6 +3105,30 @@ Journal: %2</numerusform>
     <message>
         <source>%1 (console)</source>
         <translation>%1 (Konsole)</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>Eintrag</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Route</source>
+        <translation>Route</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Ereignis</translation>
     </message>
 </context>
 <context>
@@ -3310,12 +3639,12 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>(von der Funktion)</translation>
     </message>
     <message>
-        <source>items[%1].feature_id: there is no feature &quot;%2&quot;</source>
-        <translation>items[%1].feature_id: es gibt keine Funktion „%2“</translation>
-    </message>
-    <message>
         <source>The features could not be loaded, so items are not checked against them: %1</source>
         <translation>Die Funktionen konnten nicht geladen werden, daher werden die Posten nicht mit ihnen abgeglichen: %1</translation>
+    </message>
+    <message>
+        <source>Item %1: there is no feature &quot;%2&quot;</source>
+        <translation>Position %1: es gibt keine Funktion „%2“</translation>
     </message>
 </context>
 <context>
@@ -3339,10 +3668,6 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>, once per fingerprint</source>
         <translation>, einmal je Fingerabdruck</translation>
-    </message>
-    <message>
-        <source>write up-to:amount pairs separated by &quot;;&quot;, the last up to inf (1000:0.5; inf:0.25)</source>
-        <translation>schreiben Sie bis:Betrag-Paare, getrennt durch „;“, das letzte bis inf (1000:0.5; inf:0.25)</translation>
     </message>
     <message>
         <source>give the product a name</source>
@@ -3411,6 +3736,10 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Free trial</source>
         <translation>Testphase</translation>
+    </message>
+    <message>
+        <source>write up-to:amount pairs separated by &quot;;&quot;, the last up to inf (1000:0.5; inf:0.25), a flat amount after + (inf:0.25+10)</source>
+        <translation>schreiben Sie Bis:Betrag-Paare, getrennt durch „;“, das letzte bis inf (1000:0.5; inf:0.25), einen Pauschalbetrag nach + (inf:0.25+10)</translation>
     </message>
 </context>
 <context>
@@ -3966,6 +4295,14 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Cost</source>
         <translation>Kosten</translation>
+    </message>
+    <message>
+        <source>Entity</source>
+        <translation>Entität</translation>
+    </message>
+    <message>
+        <source>Tokens by pool</source>
+        <translation>Token nach Pool</translation>
     </message>
 </context>
 <context>

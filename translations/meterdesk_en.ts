@@ -39,6 +39,16 @@ taken %2, %Ln models</numerusform>
     </message>
 </context>
 <context>
+    <name>BalanceDetailPane</name>
+    <message numerus="yes">
+        <source>%Ln balances are selected. Select one to see it here and to adjust it.</source>
+        <translation>
+            <numerusform>%Ln balance is selected. Select it to see it here and to adjust it.</numerusform>
+            <numerusform>%Ln balances are selected. Select one to see it here and to adjust it.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>BalanceExport</name>
     <message numerus="yes">
         <source>The export stopped after %n row(s): %1</source>
@@ -98,28 +108,35 @@ taken %2, %Ln models</numerusform>
             <numerusform>%Ln customers</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%Ln feature(s): choose one to add up its amounts</source>
+        <translation>
+            <numerusform>%Ln feature: choose it to add up its amounts</numerusform>
+            <numerusform>%Ln features: choose one to add up its amounts</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>BalancesPage</name>
     <message numerus="yes">
-        <source>Loading balances… %n row(s) so far</source>
+        <source>Loading balances… %Ln row(s) so far</source>
         <translation>
-            <numerusform>Loading balances… %n row so far</numerusform>
-            <numerusform>Loading balances… %n rows so far</numerusform>
+            <numerusform>Loading balances… %Ln row so far</numerusform>
+            <numerusform>Loading balances… %Ln rows so far</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n row(s), more on scroll</source>
+        <source>%Ln row(s), more on scroll</source>
         <translation>
-            <numerusform>%n row, more on scroll</numerusform>
-            <numerusform>%n rows, more on scroll</numerusform>
+            <numerusform>%Ln row, more on scroll</numerusform>
+            <numerusform>%Ln rows, more on scroll</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n row(s)</source>
+        <source>%Ln row(s)</source>
         <translation>
-            <numerusform>%n row</numerusform>
-            <numerusform>%n rows</numerusform>
+            <numerusform>%Ln row</numerusform>
+            <numerusform>%Ln rows</numerusform>
         </translation>
     </message>
     <message numerus="yes">

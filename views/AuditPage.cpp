@@ -156,7 +156,11 @@ AuditPage::AuditPage(backend::BillingBackend *backend, QWidget *parent)
     connect(m_period, &QComboBox::currentIndexChanged, this, &AuditPage::applyFilter);
     connect(m_export, &QPushButton::clicked, this, &AuditPage::chooseExport);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &AuditPage::showEntry);
+            [this](const QModelIndex &current) {
+                if (current.isValid())
+                    m_reselect.clear(); // chosen: no need to look for the old one
+                showEntry();
+            });
     connect(m_model, &AuditLogModel::loadingChanged, this, &AuditPage::updateState);
     connect(m_model, &AuditLogModel::failed, this, &AuditPage::updateState);
     connect(m_exporter, &models::PagedExport::finished, this, [this](int rows) {
@@ -166,18 +170,38 @@ AuditPage::AuditPage(backend::BillingBackend *backend, QWidget *parent)
     connect(m_exporter, &models::PagedExport::failed, this, [this](const QString &message) {
         QMessageBox::warning(this, tr("Export failed"), message);
     });
+    // A refresh or a new filter drops the rows: the entry that was current
+    // is chosen again, and scrolled to, when its page comes back.
+    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+        const QModelIndex current = m_table->currentIndex();
+        if (current.isValid())
+            m_reselect = m_model->entry(current.row()).id;
+    });
     connect(m_model, &QAbstractItemModel::modelReset, this, &AuditPage::showEntry);
-    // Columns fit the first page, then stay put.
     connect(m_model, &QAbstractItemModel::rowsInserted, this,
-            [this](const QModelIndex &, int first) {
+            [this](const QModelIndex &, int first, int last) {
                 if (first == 0)
-                    m_table->resizeColumnsToContents();
+                    m_table->resizeColumnsToContents(); // fit the first page, then stay put
+                for (int row = first; row <= last && !m_reselect.isEmpty(); ++row) {
+                    if (m_model->entry(row).id == m_reselect) {
+                        m_reselect.clear();
+                        m_table->doItemsLayout(); // the scroll bar counts the rows just in
+                        m_table->setCurrentIndex(m_model->index(row, 0));
+                    }
+                }
             });
 }
 
 void AuditPage::refresh()
 {
     m_model->refresh();
+}
+
+void AuditPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    // Whatever was written while another page was shown appears without F5.
+    m_model->refreshIfStale();
 }
 
 void AuditPage::applyFilter()

@@ -1,5 +1,6 @@
 // Audit: who changed what (audit_log.list). Filters by resource, by who and
-// by time; the entries newest first; the selected entry's before and after
+// by time; the entries newest first, read again when the page is shown and
+// something was written meanwhile; the selected entry's before and after
 // side by side, with the fields that changed marked; and CSV export of every
 // entry of the filter.
 #pragma once
@@ -44,6 +45,9 @@ Q_SIGNALS:
     void statusMessage(const QString &message);
     void exported(qint64 entries);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void applyFilter();
     void showEntry();
@@ -62,6 +66,7 @@ private:
     QTextBrowser *m_before;
     QTextBrowser *m_after;
     QTimer *m_debounce;
+    QString m_reselect; // the entry current when the rows were dropped
 };
 
 } // namespace md::views

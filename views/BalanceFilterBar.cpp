@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QCompleter>
 #include <QFileDialog>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
@@ -16,6 +17,7 @@
 #include <QStringListModel>
 #include <QTimer>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 namespace md::views {
 
@@ -24,6 +26,20 @@ using models::BalanceFilter;
 namespace {
 // The plan box's data for "No plan"; no plan id can start with a control character.
 const QString NoPlanChoice = QStringLiteral("\x01none");
+// The widest a choice is shown, in average characters.
+constexpr int WidestChoice = 40;
+
+// Adds a choice shown whole up to WidestChoice; a longer one is shortened
+// in the middle (an id at its end stays readable) and whole in its tooltip.
+void addChoice(QComboBox *box, const QString &text, const QString &data)
+{
+    const QFontMetrics metrics = box->fontMetrics();
+    const QString shown =
+        metrics.elidedText(text, Qt::ElideMiddle, WidestChoice * metrics.averageCharWidth());
+    box->addItem(shown, data);
+    if (shown != text)
+        box->setItemData(box->count() - 1, text, Qt::ToolTipRole);
+}
 } // namespace
 
 BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *parent)
@@ -38,9 +54,15 @@ BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *pa
     , m_expired(new QCheckBox(tr("E&xpired"), this))
     , m_viewList(new QComboBox(this))
 {
-    auto *row = new QHBoxLayout(this);
-    row->setContentsMargins(6, 6, 6, 0);
-    const auto label = [&](const QString &text, QWidget *buddy) {
+    // Two rows: the boxes sized to their longest choice and the German
+    // labels do not fit one row of the window's default width.
+    auto *rows = new QVBoxLayout(this);
+    rows->setContentsMargins(6, 6, 6, 0);
+    auto *whose = new QHBoxLayout; // whose balances: customer, entity, feature, plan
+    auto *how = new QHBoxLayout;   // their status, saved views and export
+    rows->addLayout(whose);
+    rows->addLayout(how);
+    const auto label = [this](QHBoxLayout *row, const QString &text, QWidget *buddy) {
         auto *l = new QLabel(text, this);
         l->setBuddy(buddy);
         row->addWidget(l);
@@ -61,32 +83,36 @@ BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *pa
     m_plan->setObjectName(QStringLiteral("planFilter"));
     m_active->setChecked(true);
     m_viewList->setObjectName(QStringLiteral("viewList"));
+    // As wide as the longest choice, again as choices come (they come after the first show).
+    for (QComboBox *box : {m_feature, m_plan, m_viewList})
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_viewList->setToolTip(tr("Saved views"));
-    label(tr("&Customer"), m_customer);
-    label(tr("E&ntity"), m_entity);
-    label(tr("&Feature"), m_feature);
-    label(tr("&Plan"), m_plan);
-    row->addWidget(m_active);
-    row->addWidget(m_expired);
-    row->addStretch();
-    label(tr("&View"), m_viewList);
+    label(whose, tr("&Customer"), m_customer);
+    label(whose, tr("E&ntity"), m_entity);
+    label(whose, tr("&Feature"), m_feature);
+    label(whose, tr("&Plan"), m_plan);
+    whose->addStretch();
+    how->addWidget(m_active);
+    how->addWidget(m_expired);
+    how->addStretch();
+    label(how, tr("&View"), m_viewList);
     auto *viewMenu = new QToolButton(this);
     viewMenu->setText(tr("Views"));
     viewMenu->setPopupMode(QToolButton::InstantPopup);
     auto *menu = new QMenu(viewMenu);
     menu->addAction(tr("&Save current filter as view…"), this, &BalanceFilterBar::saveView);
     menu->addAction(tr("&Delete selected view"), this, [this] {
-        m_views.remove(m_viewList->currentText());
+        m_views.remove(m_viewList->currentData().toString());
         refreshViewList();
     });
     menu->addSeparator();
     menu->addAction(tr("&Export views…"), this, &BalanceFilterBar::exportViews);
     menu->addAction(tr("&Import views…"), this, &BalanceFilterBar::importViews);
     viewMenu->setMenu(menu);
-    row->addWidget(viewMenu);
+    how->addWidget(viewMenu);
     auto *exportButton = new QPushButton(tr("Export…"), this);
     exportButton->setToolTip(tr("Write every balance of this filter to a CSV file"));
-    row->addWidget(exportButton);
+    how->addWidget(exportButton);
     connect(exportButton, &QPushButton::clicked, this, &BalanceFilterBar::exportRequested);
 
     // Typing settles for a moment before the list is asked again.
@@ -107,7 +133,7 @@ BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *pa
     connect(m_active, &QCheckBox::toggled, this, &BalanceFilterBar::edited);
     connect(m_expired, &QCheckBox::toggled, this, &BalanceFilterBar::edited);
     connect(m_viewList, &QComboBox::activated, this, [this] {
-        if (const auto filter = m_views.find(m_viewList->currentText())) {
+        if (const auto filter = m_views.find(m_viewList->currentData().toString())) {
             setFilter(*filter);
             Q_EMIT edited();
         }
@@ -139,9 +165,9 @@ void BalanceFilterBar::showFeatures()
 {
     const QString current = m_feature->currentData().toString();
     m_feature->clear();
-    m_feature->addItem(tr("All features"), QString());
+    addChoice(m_feature, tr("All features"), QString());
     for (const models::FilterChoices::Choice &feature : m_choices->features())
-        m_feature->addItem(tr("%1 (%2)").arg(feature.name, feature.id), feature.id);
+        addChoice(m_feature, tr("%1 (%2)").arg(feature.name, feature.id), feature.id);
     m_feature->setCurrentIndex(std::max(0, m_feature->findData(current)));
 }
 
@@ -149,10 +175,10 @@ void BalanceFilterBar::showPlans()
 {
     const QString current = m_plan->currentData().toString();
     m_plan->clear();
-    m_plan->addItem(tr("Any plan"), QString());
-    m_plan->addItem(tr("No plan"), NoPlanChoice);
+    addChoice(m_plan, tr("Any plan"), QString());
+    addChoice(m_plan, tr("No plan"), NoPlanChoice);
     for (const models::FilterChoices::Choice &plan : m_choices->plans())
-        m_plan->addItem(plan.name, plan.id);
+        addChoice(m_plan, plan.name, plan.id);
     m_plan->setCurrentIndex(std::max(0, m_plan->findData(current)));
 }
 
@@ -181,7 +207,7 @@ void BalanceFilterBar::setFilter(const BalanceFilter &filter)
     const auto select = [](QComboBox *box, const QString &value) {
         int index = box->findData(value);
         if (index < 0) {
-            box->addItem(value, value); // a choice from a saved view not loaded yet
+            addChoice(box, value, value); // a choice from a saved view not loaded yet
             index = box->count() - 1;
         }
         box->setCurrentIndex(index);
@@ -197,14 +223,15 @@ void BalanceFilterBar::setFilter(const BalanceFilter &filter)
 void BalanceFilterBar::saveView()
 {
     bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("Save view"), tr("Name of the view:"),
-                                               QLineEdit::Normal, m_viewList->currentText(), &ok)
-                             .trimmed();
+    const QString name =
+        QInputDialog::getText(this, tr("Save view"), tr("Name of the view:"), QLineEdit::Normal,
+                              m_viewList->currentData().toString(), &ok)
+            .trimmed();
     if (!ok || name.isEmpty())
         return;
     m_views.save(name, filter());
     refreshViewList();
-    m_viewList->setCurrentText(name);
+    m_viewList->setCurrentIndex(m_viewList->findData(name));
 }
 
 void BalanceFilterBar::exportViews()
@@ -234,7 +261,7 @@ void BalanceFilterBar::refreshViewList()
 {
     m_viewList->clear();
     for (const models::SavedViews::View &view : m_views.views())
-        m_viewList->addItem(view.name);
+        addChoice(m_viewList, view.name, view.name);
 }
 
 } // namespace md::views

@@ -1,7 +1,8 @@
 // The Balances page's filter bar: a field for every balances.list filter
 // (customer with completion, entity, feature, plan, active and expired),
-// saved views with their menu, and the Export button. Typing settles for a
-// moment before the filter counts as edited.
+// saved views with their menu, and the Export button, in two rows; the boxes
+// as wide as their longest choice. Typing settles for a moment before the
+// filter counts as edited.
 #pragma once
 
 #include "models/BalanceFilter.h"

@@ -10,6 +10,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <utility>
+
 namespace md::views {
 
 void EditorPage::setUpTable(QTableView *table)
@@ -52,11 +55,17 @@ EditorPage::EditorPage(models::EditableListModel *model, const QString &readProb
         m_undo->setEnabled(false);
         undo();
     });
-    // Rows in: columns fit, and the first row is chosen.
+    // A reload resets the table: the record current before it (the one just
+    // saved or undone) is chosen again once the rows are in, else the first.
+    connect(model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+        const QModelIndex current = m_table->currentIndex();
+        m_keptId = current.isValid() ? m_model->idAt(current.row()) : QString();
+    });
     connect(model, &models::ListTableModel::loaded, this, [this] {
         m_table->resizeColumnsToContents();
-        if (!m_table->currentIndex().isValid() && m_table->model()->rowCount() > 0)
-            m_table->setCurrentIndex(m_table->model()->index(0, 0));
+        const int kept = m_model->rowOf(std::exchange(m_keptId, QString()));
+        if (m_model->rowCount() > 0)
+            select(std::max(kept, 0));
     });
     connect(model, &models::ListTableModel::failed, this,
             [this, readProblem](const api::ApiError &error) {
@@ -80,12 +89,22 @@ QFuture<api::Result<QString>> EditorPage::undoLast()
     return m_model->undoLast();
 }
 
+void EditorPage::select(int row)
+{
+    // The scroll bar counts the rows of a reload before the row is scrolled to.
+    m_table->doItemsLayout();
+    m_table->setCurrentIndex(m_model->index(row, 0)); // selects the row and scrolls to it
+}
+
 void EditorPage::undo()
 {
     undoLast().then(this, [this](const api::Result<QString> &undone) {
         m_undo->setEnabled(!undone);
         m_status->setText(undone ? tr("Undid the last change to %1.").arg(undone.value())
                                  : tr("The change was not undone: %1").arg(undone.error().message));
+        // The record undone is the one to look at (a promotion's is no row).
+        if (const int row = undone ? m_model->rowOf(undone.value()) : -1; row >= 0)
+            select(row);
         m_model->reload();
     });
 }

@@ -1,5 +1,6 @@
-// What the admin list pages share: the table (one row selected at a time),
-// Edit… (Enter or double-click), "Undo last change" and a status line.
+// What the admin list pages share: the table (one row selected at a time,
+// the same record after a reload), Edit… (Enter or double-click), "Undo
+// last change" and a status line.
 #pragma once
 
 #include "services/api/Result.h"
@@ -46,6 +47,8 @@ protected:
     virtual QFuture<api::Result<QString>> undoLast();
 
 private:
+    // Makes `row` current and selected, scrolled into view.
+    void select(int row);
     void undo();
 
     models::EditableListModel *m_model;
@@ -53,6 +56,7 @@ private:
     QPushButton *m_undo;
     QLabel *m_status;
     QHBoxLayout *m_buttons;
+    QString m_keptId; // the record current when a reload began
 };
 
 } // namespace md::views

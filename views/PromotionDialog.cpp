@@ -6,6 +6,7 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
@@ -27,6 +28,7 @@ PromotionDialog::PromotionDialog(models::PromotionModel *model, QWidget *parent)
     m_table->setModel(model);
     EditorPage::setUpTable(m_table);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->installEventFilter(this);
     m_sideBySide->setObjectName(QStringLiteral("promotionSideBySide"));
     m_sideBySide->setTitles(tr("The entry's fields that differ:"), tr("Production"), tr("Sandbox"));
     review()->setTitles(tr("Production takes these values from the sandbox:"), tr("Production now"),
@@ -102,6 +104,23 @@ QString PromotionDialog::changes(QList<models::FieldChange> *changes)
         return tr("Choose at least one difference to promote (Space ticks the row).");
     *changes = m_model->chosenChanges();
     return {};
+}
+
+bool PromotionDialog::eventFilter(QObject *watched, QEvent *event)
+{
+    // Space ticks the current row from any of its cells: the table itself
+    // ticks only when the box's own cell is current, and a click makes
+    // another cell current.
+    if (watched == m_table && event->type() == QEvent::KeyPress) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        const QModelIndex current = m_table->currentIndex();
+        if (key->key() == Qt::Key_Space && key->modifiers() == Qt::NoModifier &&
+            current.isValid()) {
+            m_model->toggleChosen(current.row());
+            return true;
+        }
+    }
+    return FormDialog::eventFilter(watched, event);
 }
 
 void PromotionDialog::submit()

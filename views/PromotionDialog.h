@@ -36,6 +36,7 @@ Q_SIGNALS:
 protected:
     QString changes(QList<models::FieldChange> *changes) override;
     void submit() override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void showCurrent();

@@ -29,22 +29,41 @@ QString Translator::translate(const char *context, const char *sourceText,
 bool Translator::install(const QLocale &locale)
 {
     auto *ours = new Translator(qApp);
-    if (!ours->load(locale, u"meterdesk"_s, u"_"_s, u":/i18n"_s)) {
-        // A language we have no file for: English, whose plural forms
-        // ("1 row", "2 rows") still come from a file.
-        if (ours->load(u"meterdesk_en"_s, u":/i18n"_s))
-            QCoreApplication::installTranslator(ours);
-        else
-            delete ours;
-        return false;
+    const bool translated = ours->load(locale, u"meterdesk"_s, u"_"_s, u":/i18n"_s);
+    // A language we have no file for: English, whose plural forms
+    // ("1 row", "2 rows") still come from a file.
+    QLocale::Language language = QLocale::English;
+    if (translated || ours->load(u"meterdesk_en"_s, u":/i18n"_s)) {
+        language = QLocale(ours->language()).language();
+        QCoreApplication::installTranslator(ours);
+    } else {
+        delete ours;
     }
-    QCoreApplication::installTranslator(ours);
+    // Numbers and dates in the language of the text. Not the system locale
+    // itself: its dates may be in another language (LANG=C, or LC_TIME).
+    QLocale::setDefault(localeFor(language, locale.territory()));
+    if (!translated)
+        return false;
     auto *qt = new QTranslator(qApp);
     if (qt->load(locale, u"qtbase"_s, u"_"_s, QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QCoreApplication::installTranslator(qt);
     else
         delete qt;
     return true;
+}
+
+QLocale Translator::chosenLocale()
+{
+    const QString language = chosenLanguage();
+    if (language == "system"_L1)
+        return QLocale::system();
+    return localeFor(QLocale::codeToLanguage(language), QLocale::system().territory());
+}
+
+QLocale Translator::localeFor(QLocale::Language language, QLocale::Territory territory)
+{
+    const QLocale there(language, territory);
+    return there.territory() == territory ? there : QLocale(language);
 }
 
 QString Translator::chosenLanguage()

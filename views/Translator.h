@@ -19,8 +19,15 @@ public:
 
     // Installs Meterdesk's and Qt's translations for `locale`; false when
     // Meterdesk has none for it, and English (the source language, with its
-    // plural forms) is used.
+    // plural forms) is used. Numbers and dates (QLocale()) then follow the
+    // language the text is in, whatever the system's locale (LANG=C).
     static bool install(const QLocale &locale);
+    // The locale of the language chosen in settings: the system's, or the
+    // chosen language in the system's territory (see localeFor).
+    static QLocale chosenLocale();
+    // `language` as written in `territory` (German in Austria) where Qt has
+    // that pair, else as in the language's main one (German: Germany).
+    static QLocale localeFor(QLocale::Language language, QLocale::Territory territory);
     // "system", "en" or "de": the choice kept in settings.
     static QString chosenLanguage();
     static void setChosenLanguage(const QString &language);

@@ -1,5 +1,5 @@
 // The console's shell: six pages with icons that render, keyboard access to
-// each page, and the window's own icon.
+// each page, the window's own icon, and a window that fits on its screen.
 #include "tests/support/StubBackend.h"
 #include "views/MainWindow.h"
 
@@ -13,6 +13,8 @@
 #include <QMessageBox>
 #include <QPrintDialog>
 #include <QPushButton>
+#include <QScreen>
+#include <QSettings>
 #include <QStackedWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -32,11 +34,23 @@ public Q_SLOTS:
     void open(const QUrl &url) { opened.append(url); }
 };
 
+using md::views::MainWindow;
+
 class TestMainWindow final : public QObject
 {
     Q_OBJECT
 
+    QTemporaryDir m_settings;
+
 private Q_SLOTS:
+    // Nothing remembered from another run: settings of the test's own.
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(u"MeterdeskTest"_s);
+        QCoreApplication::setApplicationName(u"mainwindow"_s);
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
+    }
+
     void pagesHaveIconsThatRender()
     {
         md::test::StubBackend backend;
@@ -113,6 +127,55 @@ private Q_SLOTS:
         QTest::keyClick(&window, Qt::Key_P, Qt::ControlModifier);
         QVERIFY(asked);
         QCOMPARE(navigation->currentRow(), 0);
+    }
+
+    // A 1280×720 screen less a 32 px panel: with nothing remembered the window
+    // opens inside it, title bar included, and still takes most of it.
+    void opensWithinASmallScreen()
+    {
+        const QRect screen(0, 0, 1280, 688);
+        const QMargins titleBar(0, 30, 0, 0);
+        const QRect placed = MainWindow::placement({}, screen, titleBar);
+        QVERIFY(screen.contains(placed.marginsAdded(titleBar)));
+        QVERIFY2(placed.width() >= 1100 && placed.height() >= 550,
+                 qPrintable(u"%1×%2"_s.arg(placed.width()).arg(placed.height())));
+    }
+
+    // A window last used on a 1920×1080 screen, opened on a 1280×720 one.
+    void aRememberedLargerWindowIsShrunk()
+    {
+        const QRect placed = MainWindow::placement(QRect(0, 30, 1920, 1050), QRect(0, 0, 1280, 720),
+                                                   QMargins(0, 30, 0, 0));
+        QCOMPARE(placed, QRect(0, 30, 1280, 690));
+    }
+
+    // Where no screen is now (a monitor unplugged, a window dragged past the
+    // top): moved on by the least, its size kept; one that fits stays put.
+    void aRememberedPositionOffTheScreenIsMovedOn()
+    {
+        const QRect screen(0, 0, 1280, 720);
+        const QMargins titleBar(0, 30, 0, 0);
+        QCOMPARE(MainWindow::placement(QRect(2500, 200, 800, 600), screen, titleBar),
+                 QRect(480, 120, 800, 600));
+        QCOMPARE(MainWindow::placement(QRect(-900, -500, 800, 600), screen, titleBar),
+                 QRect(0, 30, 800, 600));
+        QCOMPARE(MainWindow::placement(QRect(100, 80, 800, 600), screen, titleBar),
+                 QRect(100, 80, 800, 600));
+        // A second screen, right of the first.
+        QCOMPARE(
+            MainWindow::placement(QRect(4000, 100, 800, 600), QRect(1280, 0, 1920, 1080), titleBar),
+            QRect(2400, 100, 800, 600));
+    }
+
+    // The window uses that placement: the offscreen screen (800×600) could not
+    // show the fixed 1280×780 it used to open at.
+    void aNewWindowOpensWithinItsScreen()
+    {
+        md::test::StubBackend backend;
+        MainWindow window(&backend);
+        const QRect available = window.screen()->availableGeometry();
+        QVERIFY2(available.contains(window.geometry()),
+                 qPrintable(u"%1×%2"_s.arg(window.width()).arg(window.height())));
     }
 
     void errorsShowInsteadOfABlankPage()

@@ -201,6 +201,37 @@ private Q_SLOTS:
         QVERIFY(!page.undoButton()->isEnabled());
         dialog->reject();
     }
+
+    // Space ticks the current row from whichever of its cells is current (a
+    // click on its id makes that cell current), and unticks it again.
+    void spaceTicksTheRowFromAnyOfItsCells()
+    {
+        views::ProductsPage page(m_backend.get());
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        views::PromotionDialog *dialog = openLoaded(page);
+        QVERIFY(dialog);
+        auto *model = static_cast<models::PromotionModel *>(dialog->table()->model());
+        const int basic = rowOf(*model, u"basic"_s);
+        QVERIFY(basic >= 0);
+        const auto ticked = [&] {
+            return model->index(basic, models::PromotionModel::KindColumn)
+                       .data(Qt::CheckStateRole)
+                       .toInt() == Qt::Checked;
+        };
+        QVERIFY(!ticked());
+        dialog->table()->setFocus();
+        dialog->table()->setCurrentIndex(model->index(basic, models::PromotionModel::IdColumn));
+        QTest::keyClick(dialog->table(), Qt::Key_Space);
+        QVERIFY(ticked());
+        QCOMPARE(model->chosenCount(), 1);
+        QVERIFY(dialog->reviewButton()->isEnabled());
+        dialog->table()->setCurrentIndex(model->index(basic, models::PromotionModel::FieldsColumn));
+        QTest::keyClick(dialog->table(), Qt::Key_Space);
+        QVERIFY(!ticked());
+        QCOMPARE(model->chosenCount(), 0);
+        dialog->reject();
+    }
 };
 
 QTEST_MAIN(TestPromotion)

@@ -1,7 +1,10 @@
 // Translations are complete: no unfinished string in any .ts, the .ts files
-// hold every string the sources have, and the built-in German is used.
+// hold every string the sources have, and the built-in German is used, for
+// dates and numbers too.
+#include "models/AmountFormat.h"
 #include "views/Translator.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -94,12 +97,14 @@ private Q_SLOTS:
     {
         // Also where the system has no language (C locale): English then.
         QVERIFY(!md::views::Translator::install(QLocale::c()));
-        QCOMPARE(QCoreApplication::translate("md::views::BalancesPage", "%n row(s)", nullptr, 1),
+        QCOMPARE(QCoreApplication::translate("md::views::BalancesPage", "%Ln row(s)", nullptr, 1),
                  u"1 row"_s);
-        QCOMPARE(QCoreApplication::translate("md::views::BalancesPage", "%n row(s)", nullptr, 200),
-                 u"200 rows"_s);
+        QCOMPARE(
+            QCoreApplication::translate("md::views::BalancesPage", "%Ln row(s)", nullptr, 2000),
+            u"2,000 rows"_s);
         QCOMPARE(QCoreApplication::translate("md::views::UsagePage", "%Ln events", nullptr, 1),
                  u"1 event"_s);
+        QCOMPARE(QLocale().language(), QLocale::English); // dates in the text's language
     }
 
     void germanIsBuiltIn()
@@ -107,8 +112,37 @@ private Q_SLOTS:
         QVERIFY(md::views::Translator::install(QLocale(QLocale::German, QLocale::Germany)));
         // Contexts carry our namespaces at run time; the translator finds them all the same.
         QCOMPARE(QCoreApplication::translate("md::views::MainWindow", "&File"), u"&Datei"_s);
-        QCOMPARE(QCoreApplication::translate("md::views::BalancesPage", "%n row(s)", nullptr, 3),
-                 u"3 Zeilen"_s);
+        QCOMPARE(
+            QCoreApplication::translate("md::views::BalancesPage", "%Ln row(s)", nullptr, 3000),
+            u"3.000 Zeilen"_s);
+    }
+
+    // German chosen on a system in C (LANG=C): the models' dates and numbers
+    // are German too, not "nächste Wednesday, 14 October".
+    void germanDatesAndNumbers()
+    {
+        QLocale::setDefault(QLocale::c()); // QLocale() with LANG=C
+        QVERIFY(md::views::Translator::install(QLocale(QLocale::German, QLocale::Germany)));
+        const QDateTime noon(QDate(2026, 10, 14), QTime(12, 0), Qt::UTC);
+        const QString text = md::models::formatTimestamp(noon.toMSecsSinceEpoch());
+        const QDate shown = noon.toLocalTime().date(); // the day in this machine's time zone
+        for (const auto &[language, expected] :
+             {std::pair{QLocale::German, true}, std::pair{QLocale::English, false}}) {
+            const QLocale names(language);
+            QVERIFY2(text.contains(names.dayName(shown.dayOfWeek())) == expected, qPrintable(text));
+            QVERIFY2(text.contains(names.monthName(shown.month())) == expected, qPrintable(text));
+        }
+        QCOMPARE(md::models::formatAmount(*md::api::Decimal::parse(QByteArrayView("1234.5"))),
+                 u"1.234,50"_s);
+    }
+
+    // The chosen language keeps the system's territory where it is spoken there.
+    void localesKeepTheSystemsTerritory()
+    {
+        using md::views::Translator;
+        QCOMPARE(Translator::localeFor(QLocale::German, QLocale::Austria).name(), u"de_AT"_s);
+        QCOMPARE(Translator::localeFor(QLocale::German, QLocale::UnitedStates).name(), u"de_DE"_s);
+        QCOMPARE(Translator::localeFor(QLocale::English, QLocale::AnyTerritory).name(), u"en_US"_s);
     }
 };
 
