@@ -2,6 +2,7 @@
 #include "services/api/Version.h"
 #include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
+#include "services/engine/LedgerRepair.h"
 #include "services/engine/LedgerVerifier.h"
 #include "services/server/ApiServer.h"
 #include "services/server/LimitOptions.h"
@@ -187,8 +188,25 @@ int workspaceCommand(const QStringList &args, const QString &database, const Dem
             return exitCode;
         return verifyLedger(*engine);
     }
+    if (action == "repair"_L1) {
+        if (args.size() != 2)
+            return usage(u"usage: workspace repair --database D"_s);
+        auto engine = openEngine(database, exitCode);
+        if (!engine)
+            return exitCode;
+        auto repaired = engine->withConnection([&](const QSqlDatabase &db) {
+            return engine::LedgerRepair::repair(db, engine->dialect(), engine->now());
+        });
+        if (!repaired)
+            return fail(repaired.error());
+        for (const QString &line : std::as_const(repaired.value().repaired))
+            out() << line << '\n';
+        out() << "repaired " << repaired.value().repaired.size() << " balances" << Qt::endl;
+        return verifyLedger(*engine);
+    }
     return usage(
-        u"unknown workspace action \"%1\"; expected load, dump, demo or verify"_s.arg(action));
+        u"unknown workspace action \"%1\"; expected load, dump, demo, verify or repair"_s.arg(
+            action));
 }
 
 int keysCommand(const QStringList &args, const QString &database, const QString &org,
@@ -305,6 +323,9 @@ int main(int argc, char *argv[])
         "                         --customers and --balances-per-customer size it.\n"
         "  workspace verify       Check every balance against what its ledger rows add\n"
         "                         up to (a trial balance); exit 1 naming each difference.\n"
+        "  workspace repair       Take back to zero, with a compensating ledger entry,\n"
+        "                         what was added to expired balances before that was\n"
+        "                         refused; then verify as above.\n"
         "  keys create            Create an API key for --org SLUG --env test|live\n"
         "                         [--scope S ...] and print its secret, shown only once.\n"
         "  serve                  Serve the API and billing portal pages on --listen\n"

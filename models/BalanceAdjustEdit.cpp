@@ -1,6 +1,8 @@
 #include "models/BalanceAdjustEdit.h"
 
 #include "models/AmountFormat.h"
+#include "models/FieldWords.h"
+#include "services/api/TextRule.h"
 
 namespace md::models {
 
@@ -46,9 +48,11 @@ api::Result<api::BalanceAdjustment> BalanceAdjustEdit::request(const api::Balanc
     if (why.isEmpty())
         return api::ApiError::invalidInputs(
             {}, tr("Reason: say why the balance is adjusted; it goes to the audit log."));
-    if (why.size() > api::BalanceAdjustment::MaxReasonLength)
+    // The server's rule for free text, so the form refuses what it would.
+    if (const auto problem = api::freeTextProblem(why, api::BalanceAdjustment::MaxReasonLength))
         return api::ApiError::invalidInputs(
-            {}, tr("Reason: at most %1 characters.").arg(api::BalanceAdjustment::MaxReasonLength));
+            {}, tr("Reason: %1.")
+                    .arg(FieldWords::problem(api::ApiError::invalidInputs(u"reason"_s, *problem))));
     if (!row.remaining.plus(*amount))
         return api::ApiError::invalidInputs({}, tr("Amount: too large."));
     return api::BalanceAdjustment{row.id, *amount, why};

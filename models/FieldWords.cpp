@@ -70,6 +70,7 @@ constexpr std::pair<QLatin1StringView, const char *> Fixed[] = {
     {"expected an array"_L1, QT_TRANSLATE_NOOP("FieldWords", "must be a list")},
     {"must not be empty"_L1, QT_TRANSLATE_NOOP("FieldWords", "must not be empty")},
     {"must not be negative"_L1, QT_TRANSLATE_NOOP("FieldWords", "must not be negative")},
+    {"must not be blank"_L1, QT_TRANSLATE_NOOP("FieldWords", "must not be blank")},
     {"must be greater than 0"_L1, QT_TRANSLATE_NOOP("FieldWords", "must be greater than 0")},
     {"must hold at least one tier"_L1,
      QT_TRANSLATE_NOOP("FieldWords", "must hold at least one tier")},
@@ -94,6 +95,9 @@ constexpr std::pair<QLatin1StringView, const char *> Patterns[] = {
                                      "(%1 has %2)")},
     {"^(\\S+) is out of range \\(amounts are below 10\\^20 in size\\)$"_L1,
      QT_TRANSLATE_NOOP("FieldWords", "must be below 10^20 in size (%1 is not)")},
+    {"^must not hold control or bidi formatting characters \\((\\S+) at character (\\d+)\\)$"_L1,
+     QT_TRANSLATE_NOOP("FieldWords", "must not hold control or bidi formatting characters (%1 "
+                                     "at character %2)")},
     {"^must be at most (\\d+) characters, got (\\d+)$"_L1,
      QT_TRANSLATE_NOOP("FieldWords", "must be at most %1 characters, not %2")},
 };

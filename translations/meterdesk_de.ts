@@ -363,10 +363,6 @@ eingebettete Engine</translation>
         <translation>Grund: Sagen Sie, warum das Guthaben berichtigt wird; er kommt ins Prüfprotokoll.</translation>
     </message>
     <message>
-        <source>Reason: at most %1 characters.</source>
-        <translation>Grund: höchstens %1 Zeichen.</translation>
-    </message>
-    <message>
         <source>Amount: too large.</source>
         <translation>Betrag: zu groß.</translation>
     </message>
@@ -381,6 +377,10 @@ eingebettete Engine</translation>
     <message>
         <source>Reason</source>
         <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Reason: %1.</source>
+        <translation>Grund: %1.</translation>
     </message>
 </context>
 <context>
@@ -795,6 +795,14 @@ eingebettete Engine</translation>
     <message>
         <source>Ledger</source>
         <translation>Journal</translation>
+    </message>
+    <message>
+        <source>An unlimited balance has no amount to adjust</source>
+        <translation>Ein unbegrenztes Guthaben hat keinen Betrag, der berichtigt werden könnte</translation>
+    </message>
+    <message>
+        <source>An expired balance holds nothing to adjust</source>
+        <translation>Ein abgelaufenes Guthaben enthält nichts, was berichtigt werden könnte</translation>
     </message>
 </context>
 <context>
@@ -2337,6 +2345,14 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>repeats %1</source>
         <translation>wiederholt %1</translation>
+    </message>
+    <message>
+        <source>must not be blank</source>
+        <translation>darf nicht leer sein</translation>
+    </message>
+    <message>
+        <source>must not hold control or bidi formatting characters (%1 at character %2)</source>
+        <translation>darf keine Steuer- oder Bidi-Formatierungszeichen enthalten (%1 an Zeichen %2)</translation>
     </message>
 </context>
 <context>

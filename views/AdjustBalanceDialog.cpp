@@ -29,7 +29,8 @@ AdjustBalanceDialog::AdjustBalanceDialog(backend::BillingBackend *backend,
             .arg(models::formatAmount(api::Decimal::fromInteger(100), locale(), 0),
                  models::formatAmount(*api::Decimal::parse("-12.5"), locale())));
     m_reason->setObjectName(QStringLiteral("adjustReason"));
-    m_reason->setMaxLength(int(api::BalanceAdjustment::MaxReasonLength));
+    // No setMaxLength: it counts UTF-16 units, the rule counts characters
+    // (services/api/TextRule.h); the form says when a reason is too long.
     m_reason->setPlaceholderText(tr("Why: a credit note, a goodwill gesture, a correction…"));
     auto *form = new QWidget(this);
     auto *layout = new QFormLayout(form);

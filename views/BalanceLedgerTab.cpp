@@ -42,7 +42,6 @@ BalanceLedgerTab::BalanceLedgerTab(backend::BillingBackend *backend, QWidget *pa
     m_export->setObjectName(u"exportLedger"_s);
     m_export->setToolTip(tr("Every entry of this ledger, as CSV with exact amounts"));
     m_adjust->setObjectName(u"adjustBalance"_s);
-    m_adjust->setToolTip(tr("Correct this balance by hand, with the reason, for the audit log"));
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_state, 1);
     buttons->addWidget(m_adjust);
@@ -103,7 +102,15 @@ void BalanceLedgerTab::load()
 void BalanceLedgerTab::updateState()
 {
     m_export->setEnabled(m_row.has_value());
-    m_adjust->setEnabled(m_row && !m_row->unlimited);
+    // An unlimited balance has no amount; an expired one holds nothing (docs/ledger.md).
+    const bool adjustable =
+        m_row && !m_row->unlimited && m_row->status == api::BalanceStatus::Active;
+    m_adjust->setEnabled(adjustable);
+    m_adjust->setToolTip(
+        !m_row || adjustable
+            ? tr("Correct this balance by hand, with the reason, for the audit log")
+            : (m_row->unlimited ? tr("An unlimited balance has no amount to adjust")
+                                : tr("An expired balance holds nothing to adjust")));
     if (!m_row) {
         m_state->setText(tr("Select a balance to see how it came to hold what it holds."));
         return;

@@ -1,5 +1,7 @@
 #include "services/api/BalanceAdjustment.h"
 
+#include "services/api/TextRule.h"
+
 namespace md::api {
 
 using namespace Qt::StringLiterals;
@@ -13,12 +15,12 @@ BalanceAdjustment BalanceAdjustment::read(const JsonReader &reader)
     adjustment.amount = amount.decimal();
     if (reader.ok() && adjustment.amount.isZero())
         amount.fail(u"must not be 0: an adjustment changes the balance"_s);
+    // Trimmed, then held to the free-text rule, as the console's form does.
     const JsonReader reason = reader.field("reason"_L1);
     adjustment.reason = reason.string().trimmed();
-    if (reader.ok() && adjustment.reason.isEmpty())
-        reason.fail(u"must say why the balance is adjusted"_s);
-    if (reader.ok() && adjustment.reason.size() > MaxReasonLength)
-        reason.fail(u"must be at most %1 characters"_s.arg(MaxReasonLength));
+    if (reader.ok())
+        if (const auto problem = freeTextProblem(adjustment.reason, MaxReasonLength))
+            reason.fail(*problem);
     return adjustment;
 }
 

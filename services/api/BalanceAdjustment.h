@@ -17,7 +17,7 @@ struct BalanceAdjustment
 
     QString balanceId;
     Decimal amount; // added to the balance's remaining: negative takes away; never 0
-    QString reason; // 1 to 500 characters, kept in the audit log
+    QString reason; // free text (TextRule.h), 1 to 500 characters, kept in the audit log
 
     static BalanceAdjustment read(const JsonReader &reader);
     void write(JsonWriter &writer) const;

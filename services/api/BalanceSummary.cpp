@@ -70,9 +70,9 @@ BalanceSummary readSummary(const JsonReader &reader, Keys k)
     reader.object();
     BalanceSummary summary;
     summary.featureId = reader.field(k("feature_id"_L1, "featureId"_L1)).string();
-    summary.granted = reader.field("granted"_L1).decimal();
-    summary.remaining = reader.field("remaining"_L1).decimal();
-    summary.usage = reader.field("usage"_L1).decimal();
+    summary.granted = reader.field("granted"_L1).sum();
+    summary.remaining = reader.field("remaining"_L1).sum();
+    summary.usage = reader.field("usage"_L1).sum();
     summary.unlimited = reader.field("unlimited"_L1).boolean();
     summary.overageAllowed = reader.field(k("overage_allowed"_L1, "overageAllowed"_L1)).boolean();
     // Required since the published client requires it; null when unlimited.
@@ -127,10 +127,12 @@ void BalanceBreakdownRow::writeCamel(JsonWriter &writer) const
 
 bool BalanceSummary::add(const BalanceRow &row)
 {
-    const auto grant = row.includedGrant.plus(row.prepaidGrant);
-    const auto total = grant ? granted.plus(*grant) : std::nullopt;
-    const auto left = remaining.plus(row.remaining);
-    const auto used = usage.plus(row.usage);
+    // Sums, not amounts: two balances of 9 × 10^19 add up to more than an
+    // amount holds, and the summary must still say so exactly.
+    const auto grant = row.includedGrant.sum(row.prepaidGrant);
+    const auto total = grant ? granted.sum(*grant) : std::nullopt;
+    const auto left = remaining.sum(row.remaining);
+    const auto used = usage.sum(row.usage);
     if (!total || !left || !used)
         return false;
     granted = *total;

@@ -19,9 +19,9 @@ TotalsFigures readFigures(const JsonReader &reader)
     TotalsFigures figures;
     figures.balances = reader.field("balances"_L1).integer();
     figures.customers = reader.field("customers"_L1).integer();
-    figures.granted = reader.field("granted"_L1).decimal();
-    figures.remaining = reader.field("remaining"_L1).decimal();
-    figures.usage = reader.field("usage"_L1).decimal();
+    figures.granted = reader.field("granted"_L1).sum();
+    figures.remaining = reader.field("remaining"_L1).sum();
+    figures.usage = reader.field("usage"_L1).sum();
     return figures;
 }
 

@@ -1,5 +1,7 @@
 #include "services/api/BillingControls.h"
 
+#include "services/api/TextRule.h"
+
 #include <QSet>
 
 namespace md::api {
@@ -310,6 +312,11 @@ UpdateBillingControlsRequest UpdateBillingControlsRequest::read(const JsonReader
     request.hasUsageLimits = !controls.field("usageLimits"_L1).isMissing();
     request.hasUsageAlerts = !controls.field("usageAlerts"_L1).isMissing();
     request.hasOverageAllowed = !controls.field("overageAllowed"_L1).isMissing();
+    // Alert names are free text. Held to the rule here, where the API takes
+    // them, not in UsageAlert::read, which also reads controls stored before it.
+    if (reader.ok() && request.hasUsageAlerts)
+        for (const JsonReader &alert : controls.field("usageAlerts"_L1).array())
+            alert.field("name"_L1).optFreeText(MaxNameLength);
     if (reader.ok() && request.billingControls.autoTopups.size() > 0)
         controls.field("autoTopups"_L1)
             .fail(u"automatic top-ups are not supported by Meterdesk; send an empty list"_s);

@@ -10,7 +10,12 @@ namespace {
 
 bool inRange(Int128 raw)
 {
-    return raw <= Decimal::MaxRaw && raw >= -Decimal::MaxRaw;
+    return raw < Decimal::MaxRaw && raw > -Decimal::MaxRaw;
+}
+
+bool inSumRange(Int128 raw)
+{
+    return raw < Decimal::SumMaxRaw && raw > -Decimal::SumMaxRaw;
 }
 
 } // namespace
@@ -49,8 +54,10 @@ template <typename Char> std::optional<Int128> plainRaw(const Char *text, qsizet
     return negative ? -raw : raw;
 }
 
-// One parser for UTF-16 and Latin-1 text: only ASCII is accepted.
-template <typename Char> std::optional<Int128> parseRaw(const Char *text, qsizetype n)
+// One parser for UTF-16 and Latin-1 text: only ASCII is accepted; the
+// value is an amount, or a sum when `sum` is set.
+template <typename Char>
+std::optional<Int128> parseRaw(const Char *text, qsizetype n, bool sum = false)
 {
     if (const auto plain = plainRaw(text, n))
         return plain;
@@ -122,14 +129,14 @@ template <typename Char> std::optional<Int128> parseRaw(const Char *text, qsizet
         return Int128(0);
     if (shift < 0)
         return std::nullopt; // more precision than nano-units hold
-    if (count + shift > 30)
+    if (count + shift > 38)  // 10^38 nano-units: past both ranges, and Int128 holds it
         return std::nullopt;
     Int128 raw = 0;
     for (int k = 0; k < count; ++k)
         raw = raw * 10 + (digits[k] - '0');
     for (int k = 0; k < shift; ++k)
         raw *= 10;
-    if (!inRange(raw))
+    if (sum ? !inSumRange(raw) : !inRange(raw))
         return std::nullopt;
     return negative ? -raw : raw;
 }
@@ -145,6 +152,12 @@ std::optional<Decimal> Decimal::parse(QStringView text)
 std::optional<Decimal> Decimal::parse(QByteArrayView text)
 {
     const auto raw = parseRaw(text.data(), text.size());
+    return raw ? std::optional(Decimal(*raw)) : std::nullopt;
+}
+
+std::optional<Decimal> Decimal::parseSum(QByteArrayView text)
+{
+    const auto raw = parseRaw(text.data(), text.size(), true);
     return raw ? std::optional(Decimal(*raw)) : std::nullopt;
 }
 
@@ -234,6 +247,12 @@ std::optional<Decimal> Decimal::mulDiv(Int128 numerator, Int128 denominator) con
 std::optional<Decimal> Decimal::minus(Decimal other) const
 {
     return plus(other.negated());
+}
+
+std::optional<Decimal> Decimal::sum(Decimal other) const
+{
+    const Int128 total = m_raw + other.m_raw; // both below 10^38: no overflow
+    return inSumRange(total) ? std::optional(Decimal(total)) : std::nullopt;
 }
 
 } // namespace md::api

@@ -18,8 +18,12 @@ class Decimal final
 public:
     static constexpr int Scale = 9;
     static constexpr Int128 One = 1'000'000'000;
-    // Integer part is bounded to 10^20 so sums of many values never overflow Int128.
+    // An amount is below 10^20 in magnitude (MaxRaw itself is out of range).
     static constexpr Int128 MaxRaw = Int128(100'000'000'000'000'000) * 1000 * One;
+    // A sum of amounts (a summary's or the totals' granted, remaining and
+    // usage) is below 10^29: 10^9 amounts of the largest size, and Int128
+    // (about 1.7 × 10^38 nano-units) still holds it.
+    static constexpr Int128 SumMaxRaw = MaxRaw * One;
 
     constexpr Decimal() = default;
     static constexpr Decimal fromRaw(Int128 raw) { return Decimal(raw); }
@@ -30,12 +34,15 @@ public:
     // digits and values beyond the range rather than rounding.
     static std::optional<Decimal> parse(QStringView text);
     static std::optional<Decimal> parse(QByteArrayView text);
+    // The same for a sum, below 10^29 in magnitude.
+    static std::optional<Decimal> parseSum(QByteArrayView text);
 
     constexpr Int128 raw() const { return m_raw; }
     // The shortest plain text: "-12.5", "3"; never an exponent. It is also
     // the value's JSON number literal.
     QString toString() const;
-    // The same text into `buffer` (at least MaxTextLength bytes); returns its length.
+    // The same text into `buffer` (at least MaxTextLength bytes); returns its
+    // length. A sum's longest: "-", 29 digits, ".", 9 digits.
     static constexpr int MaxTextLength = 40;
     int format(char *buffer) const;
 
@@ -46,6 +53,9 @@ public:
     // Checked arithmetic: nullopt when the result leaves the supported range.
     std::optional<Decimal> plus(Decimal other) const;
     std::optional<Decimal> minus(Decimal other) const;
+    // Adds to a sum: nullopt only past the range of sums (SumMaxRaw).
+    std::optional<Decimal> sum(Decimal other) const;
+    constexpr bool isAmount() const { return m_raw < MaxRaw && m_raw > -MaxRaw; }
     constexpr Decimal negated() const { return Decimal(-m_raw); }
     // this × numerator / denominator, rounded half away from zero to the
     // nearest nano-unit; nullopt on overflow or a zero denominator.

@@ -1,25 +1,10 @@
 #include "services/api/Identifier.h"
 
+#include "services/api/TextRule.h"
+
 namespace md::api {
 
 using namespace Qt::StringLiterals;
-
-namespace {
-
-// Unicode's bidirectional formatting characters: they reorder how an id is
-// shown (a "Trojan Source" id reads as another), so no id may hold one.
-bool isBidiControl(char32_t c)
-{
-    return c == 0x061C || c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) ||
-           (c >= 0x2066 && c <= 0x2069);
-}
-
-QString codePoint(char32_t c)
-{
-    return u"U+"_s + QString::number(uint(c), 16).rightJustified(4, u'0').toUpper();
-}
-
-} // namespace
 
 std::optional<QString> identifierProblem(const QString &id)
 {
@@ -39,11 +24,12 @@ std::optional<QString> identifierProblem(const QString &id)
         if (c == u'/')
             return u"must not contain \"/\" (an id is one segment of a URL path)"_s;
         if (QChar::category(c) == QChar::Other_Control)
-            return u"must not contain control characters (%1 at character %2)"_s.arg(codePoint(c))
+            return u"must not contain control characters (%1 at character %2)"_s
+                .arg(codePointName(c))
                 .arg(characters);
-        if (isBidiControl(c))
+        if (isBidiFormatting(c))
             return u"must not contain bidirectional formatting characters (%1 at character %2)"_s
-                .arg(codePoint(c))
+                .arg(codePointName(c))
                 .arg(characters);
     }
     if (characters > MaxIdentifierLength)

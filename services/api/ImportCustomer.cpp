@@ -1,5 +1,6 @@
 #include "services/api/ImportCustomer.h"
 
+#include "services/api/TextRule.h"
 #include "services/api/WireCodec.h"
 
 namespace md::api {
@@ -53,7 +54,7 @@ CustomerData CustomerData::read(const JsonReader &reader)
 {
     reader.object();
     CustomerData data;
-    data.name = reader.field("name"_L1).optString();
+    data.name = reader.field("name"_L1).optFreeText(MaxNameLength);
     data.email = reader.field("email"_L1).optString();
     data.fingerprint = reader.field("fingerprint"_L1).optString();
     data.createdAt = reader.field("created_at"_L1).optInteger();

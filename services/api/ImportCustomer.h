@@ -23,7 +23,7 @@ struct ProcessorIdentity
 // Identity fields upserted onto the customer; all optional.
 struct CustomerData
 {
-    std::optional<QString> name;
+    std::optional<QString> name; // free text (TextRule.h)
     std::optional<QString> email;
     std::optional<QString> fingerprint;
     std::optional<qint64> createdAt;

@@ -1,6 +1,7 @@
 #include "services/api/JsonReader.h"
 
 #include "services/api/Identifier.h"
+#include "services/api/TextRule.h"
 
 namespace md::api {
 
@@ -124,6 +125,20 @@ std::optional<QString> JsonReader::nullableIdentifier() const
     return isNull() ? std::nullopt : std::optional(identifier());
 }
 
+QString JsonReader::freeText(qsizetype maxLength) const
+{
+    const QString text = string();
+    if (ok())
+        if (const auto problem = freeTextProblem(text, maxLength))
+            fail(*problem);
+    return text;
+}
+
+std::optional<QString> JsonReader::optFreeText(qsizetype maxLength) const
+{
+    return isMissing() ? std::nullopt : std::optional(freeText(maxLength));
+}
+
 bool JsonReader::boolean() const
 {
     return expect(m_value->isBool(), "a boolean") && m_value->toBool();
@@ -177,24 +192,41 @@ qsizetype decimalPlaces(QByteArrayView literal)
 
 } // namespace
 
+namespace {
+
+// Why `text` is not a decimal of the range `range` names ("amounts are
+// below 10^20 in size").
+QString decimalProblem(QByteArrayView text, QLatin1StringView range)
+{
+    const QString shown = QString::fromLatin1(text.first(std::min<qsizetype>(60, text.size())));
+    if (const qsizetype places = decimalPlaces(text); places > Decimal::Scale)
+        return u"%1 has %2 decimal places; amounts keep at most %3 and are never rounded"_s
+            .arg(shown)
+            .arg(places)
+            .arg(Decimal::Scale);
+    return u"%1 is out of range (%2)"_s.arg(shown, range);
+}
+
+} // namespace
+
 Decimal JsonReader::decimal() const
 {
     if (!expect(m_value->isNumber(), "a number"))
         return {};
-    const std::optional<Decimal> d = Decimal::parse(m_value->numberText());
-    if (!d) {
-        const QByteArrayView text = m_value->numberText();
-        const QString shown = QString::fromLatin1(text.first(std::min<qsizetype>(60, text.size())));
-        if (const qsizetype places = decimalPlaces(text); places > Decimal::Scale)
-            fail(u"%1 has %2 decimal places; amounts keep at most %3 and are never rounded"_s
-                     .arg(shown)
-                     .arg(places)
-                     .arg(Decimal::Scale));
-        else
-            fail(u"%1 is out of range (amounts are below 10^20 in size)"_s.arg(shown));
+    if (const std::optional<Decimal> d = Decimal::parse(m_value->numberText()))
+        return *d;
+    fail(decimalProblem(m_value->numberText(), "amounts are below 10^20 in size"_L1));
+    return {};
+}
+
+Decimal JsonReader::sum() const
+{
+    if (!expect(m_value->isNumber(), "a number"))
         return {};
-    }
-    return *d;
+    if (const std::optional<Decimal> d = Decimal::parseSum(m_value->numberText()))
+        return *d;
+    fail(decimalProblem(m_value->numberText(), "sums of amounts are below 10^29 in size"_L1));
+    return {};
 }
 
 Decimal JsonReader::nonNegativeDecimal() const

@@ -48,6 +48,8 @@ public:
     qint64 integer(qint64 min = 0, qint64 max = MaxSafeInteger) const;
     Decimal decimal() const;
     Decimal nonNegativeDecimal() const;
+    // A sum of amounts (a summary's or the totals' figures): below 10^29.
+    Decimal sum() const;
     // Checks that the value is an object; returns it as held (numbers exact).
     JsonValue object() const;
     QList<JsonReader> array() const;
@@ -56,6 +58,10 @@ public:
     QString identifier() const;
     std::optional<QString> optIdentifier() const;
     std::optional<QString> nullableIdentifier() const;
+
+    // A string held to the free-text rule (TextRule.h), as sent: a reason or a name.
+    QString freeText(qsizetype maxLength) const;
+    std::optional<QString> optFreeText(qsizetype maxLength) const;
 
     // Optional values: missing gives nullopt, null is an error.
     std::optional<QString> optString() const;

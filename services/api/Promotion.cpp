@@ -1,5 +1,6 @@
 #include "services/api/Promotion.h"
 
+#include "services/api/TextRule.h"
 #include "services/api/WireCodec.h"
 
 #include <QSet>
@@ -47,6 +48,21 @@ void writeIdPair(JsonWriter &writer, const QString &id, QLatin1StringView first,
     writer.key(second);
     writeNullable(writer, b);
     writer.endObject();
+}
+
+// What production becomes is held to the free-text rule, its names and group
+// read again here: the record decoders also read records stored before it.
+void holdText(const JsonReader &to, const Product &)
+{
+    to.field("name"_L1).freeText(MaxNameLength);
+    if (const JsonReader group = to.field("group"_L1); !group.isNull())
+        group.freeText(MaxNameLength);
+}
+
+void holdText(const JsonReader &to, const RewardEntry &reward)
+{
+    const bool coupon = std::holds_alternative<CouponRecord>(reward.reward);
+    to.field(coupon ? "coupon"_L1 : "feature_grant"_L1).field("name"_L1).freeText(MaxNameLength);
 }
 
 // Each id at most once, and a step's `to` under the id it is for.
@@ -165,6 +181,8 @@ PromotionStep<Record> PromotionStep<Record>::read(const JsonReader &reader)
     PromotionStep step;
     step.id = reader.field("id"_L1).identifier();
     std::tie(step.production, step.to) = readIdPair<Record>(reader, "production"_L1, "to"_L1);
+    if (step.to && reader.ok())
+        holdText(reader.field("to"_L1), *step.to);
     return step;
 }
 

@@ -1,5 +1,6 @@
 #include "services/api/UpdateProduct.h"
 
+#include "services/api/TextRule.h"
 #include "services/api/WireCodec.h"
 
 namespace md::api {
@@ -11,7 +12,7 @@ UpdateProductRequest UpdateProductRequest::read(const JsonReader &reader)
     reader.object();
     UpdateProductRequest request;
     request.id = reader.field("id"_L1).optIdentifier();
-    request.name = reader.field("name"_L1).optString();
+    request.name = reader.field("name"_L1).optFreeText(MaxNameLength);
     request.isAddOn = reader.field("is_add_on"_L1).optBoolean();
     request.isDefault = reader.field("is_default"_L1).optBoolean();
     request.version = reader.field("version"_L1).optInteger(1);
@@ -19,7 +20,7 @@ UpdateProductRequest UpdateProductRequest::read(const JsonReader &reader)
     if (group.isNull())
         request.group = std::optional<QString>();
     else if (!group.isMissing())
-        request.group = group.string();
+        request.group = group.freeText(MaxNameLength);
     request.archived = reader.field("archived"_L1).optBoolean();
     const JsonReader items = reader.field("items"_L1);
     if (!items.isMissing())

@@ -8,8 +8,8 @@ namespace md::api {
 
 struct UpdateProductRequest
 {
-    std::optional<QString> id; // renames the product; not empty
-    std::optional<QString> name;
+    std::optional<QString> id;   // renames the product; not empty
+    std::optional<QString> name; // free text (TextRule.h), as is the group
     std::optional<bool> isAddOn;
     std::optional<bool> isDefault;
     std::optional<qint64> version; // at least 1

@@ -1,5 +1,6 @@
 #include "services/api/UpdateReward.h"
 
+#include "services/api/TextRule.h"
 #include "services/api/WireCodec.h"
 
 namespace md::api {
@@ -27,7 +28,7 @@ CouponUpdate CouponUpdate::read(const JsonReader &reader)
 {
     reader.object();
     CouponUpdate update;
-    update.name = reader.field("name"_L1).optString();
+    update.name = reader.field("name"_L1).optFreeText(MaxNameLength);
     const JsonReader planIds = reader.field("plan_ids"_L1);
     if (!planIds.isMissing())
         update.planIds = readStringList(planIds);
@@ -57,7 +58,7 @@ FeatureGrantUpdate FeatureGrantUpdate::read(const JsonReader &reader)
 {
     reader.object();
     FeatureGrantUpdate update;
-    update.name = reader.field("name"_L1).optString();
+    update.name = reader.field("name"_L1).optFreeText(MaxNameLength);
     const JsonReader grants = reader.field("grants"_L1);
     if (!grants.isMissing())
         update.grants = readList<FeatureGrant>(grants);

@@ -10,7 +10,7 @@ namespace md::api {
 
 struct CouponUpdate
 {
-    std::optional<QString> name;
+    std::optional<QString> name; // free text (TextRule.h)
     std::optional<QStringList> planIds;
     std::optional<QList<CouponPromoCode>> promoCodes; // replaces the whole list
 
@@ -21,7 +21,7 @@ struct CouponUpdate
 
 struct FeatureGrantUpdate
 {
-    std::optional<QString> name;
+    std::optional<QString> name; // free text (TextRule.h)
     std::optional<QList<FeatureGrant>> grants;
     std::optional<QList<FeatureGrantPromoCode>> promoCodes; // replaces the whole list
 

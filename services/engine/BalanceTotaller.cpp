@@ -20,14 +20,14 @@ using api::TotalsGroupBy;
 
 namespace {
 
+// Past 10^9 balances of the largest amount: no workspace holds that many.
 ApiError outOfRange()
 {
-    return ApiError::internal(
-        u"the totals leave the range of amounts (below 10^20 in magnitude)"_s);
+    return ApiError::internal(u"the totals leave the range of sums (below 10^29 in magnitude)"_s);
 }
 
 // One group's running sums, in nano-units: Int128 holds 10^9 rows of the
-// largest amount, so only the end result is range-checked.
+// largest amount, so only the end result is range-checked, as a sum.
 struct Sums
 {
     qint64 balances = 0;
@@ -52,7 +52,7 @@ struct Sums
     api::Result<api::TotalsFigures> figures() const
     {
         for (Int128 raw : {granted, remaining, usage})
-            if (raw > Decimal::MaxRaw || raw < -Decimal::MaxRaw)
+            if (raw >= Decimal::SumMaxRaw || raw <= -Decimal::SumMaxRaw)
                 return outOfRange();
         return api::TotalsFigures{balances, customers.size(), Decimal::fromRaw(granted),
                                   Decimal::fromRaw(remaining), Decimal::fromRaw(usage)};
@@ -199,8 +199,9 @@ api::Result<api::BalanceTotals> sumInPostgres(const QSqlDatabase &db, const Scop
     while (query.value().next()) {
         const QSqlQuery &row = query.value();
         const auto amount = [&row](int column) {
-            return row.value(column).isNull() ? Decimal()
-                                              : Decimal::parse(row.value(column).toString());
+            return row.value(column).isNull()
+                       ? Decimal()
+                       : Decimal::parseSum(row.value(column).toString().toLatin1());
         };
         const auto granted = amount(4), remaining = amount(5), usage = amount(6);
         if (!granted || !remaining || !usage)

@@ -11,14 +11,16 @@ using api::Decimal;
 FeatureTotals FeatureTotals::of(const QList<api::BalanceRow> &rows)
 {
     FeatureTotals totals;
+    // Sums of a customer's rows may pass what one amount holds (Decimal.h):
+    // they are added as sums, never dropped.
     for (const api::BalanceRow &row : rows) {
-        totals.granted = totals.granted.plus(row.includedGrant)
+        totals.granted = totals.granted.sum(row.includedGrant)
                              .value_or(totals.granted)
-                             .plus(row.prepaidGrant)
+                             .sum(row.prepaidGrant)
                              .value_or(totals.granted);
-        totals.included = totals.included.plus(row.includedGrant).value_or(totals.included);
-        totals.remaining = totals.remaining.plus(row.remaining).value_or(totals.remaining);
-        totals.usage = totals.usage.plus(row.usage).value_or(totals.usage);
+        totals.included = totals.included.sum(row.includedGrant).value_or(totals.included);
+        totals.remaining = totals.remaining.sum(row.remaining).value_or(totals.remaining);
+        totals.usage = totals.usage.sum(row.usage).value_or(totals.usage);
     }
     return totals;
 }

@@ -27,6 +27,14 @@ api::Result<CallPlan> CallPlan::make(const api::TrackTokensRequest &request,
         if (room.value())
             amount = std::min(amount, *room.value());
     }
+    // Every row the call may draw on must still hold amounts afterwards
+    // (below 10^20, docs/api.md): refused up front, never stored past it.
+    for (const api::BalanceRow &row : std::as_const(plan.rows))
+        if (!row.usage.plus(amount) || !row.remaining.minus(amount))
+            return api::ApiError{
+                400, u"invalid_inputs"_s,
+                u"this call's cost, %1, would take balance \"%2\" past what an amount holds "
+                "(below 10^20 in size)"_s.arg(amount.toString(), row.id)};
     plan.outcome = Deducter::take(plan.rows, amount, overflow, nowMs);
     if (overflow && Decimal() < plan.outcome.left && plan.rows.isEmpty()) {
         api::BalanceRow row;

@@ -233,6 +233,8 @@ private:
         const Decimal quantity = billable.plan.quantity.value_or(Decimal::fromInteger(1));
         if (!quantity.isInteger())
             return ApiError::invalidInputs(u"plan.quantity"_s, u"must be a whole number"_s);
+        if (quantity > Decimal::fromInteger(api::MaxSafeInteger))
+            return ApiError::invalidInputs(u"plan.quantity"_s, u"is too large"_s);
         const qint64 units = qint64(quantity.raw() / Decimal::One);
         auto productPk = m_keys.next(u"customer_products"_s);
         if (!productPk)
@@ -273,7 +275,15 @@ private:
             for (const api::FeatureQuantity &bought : billable.plan.featureQuantities)
                 if (bought.featureId == item.featureId)
                     prepaid = bought.quantity;
-            const Decimal granted = *included.value().plus(prepaid);
+            // Every figure of the balance must stay an amount (below 10^20):
+            // refused here, never stored past it.
+            const auto sum = included.value().plus(prepaid);
+            if (!sum)
+                return ApiError::invalidInputs(
+                    u"plan.feature_quantities"_s,
+                    u"%1: included and prepaid together pass what an amount holds"_s.arg(
+                        item.featureId));
+            const Decimal granted = *sum;
             Decimal usage;
             Decimal remaining = granted;
             std::optional<qint64> resetsAt;
@@ -282,12 +292,21 @@ private:
                 if (used.at(j) || !StoredPlan::matches(reported, item))
                     continue;
                 used[j] = true;
+                const auto left = reported.usage ? granted.minus(*reported.usage)
+                                                 : std::optional<Decimal>(granted);
+                const auto spent = reported.balance ? granted.minus(*reported.balance)
+                                                    : std::optional<Decimal>(Decimal());
+                if (!left || !spent)
+                    return ApiError::invalidInputs(
+                        u"plan.balances"_s,
+                        u"%1: the grant less what is reported passes what an amount holds"_s.arg(
+                            item.featureId));
                 if (reported.usage) {
                     usage = *reported.usage;
-                    remaining = *granted.minus(usage);
+                    remaining = *left;
                 } else if (reported.balance) {
                     remaining = *reported.balance;
-                    usage = *granted.minus(remaining);
+                    usage = *spent;
                 }
                 resetsAt = reported.nextResetAt;
                 if (remaining.isNegative())

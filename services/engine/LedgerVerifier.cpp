@@ -1,6 +1,7 @@
 #include "services/engine/LedgerVerifier.h"
 
 #include "services/engine/BalanceLedger.h"
+#include "services/engine/LedgerRepair.h"
 #include "services/engine/Sql.h"
 
 #include <QDateTime>
@@ -20,7 +21,7 @@ Decimal decimalOf(const QVariant &value)
 
 Decimal add(Decimal a, Decimal b)
 {
-    return a.plus(b).value_or(a);
+    return a.sum(b).value_or(a);
 }
 
 // What each balance holds now, and what its ledger must add up to.
@@ -95,12 +96,15 @@ api::Result<LedgerVerifier::Report> LedgerVerifier::verify(const QSqlDatabase &d
             Decimal held;
             Decimal usage;
             qint64 entries = 0;
+            bool expired = false; // an expiry entry came
+            // Differences after the expiry, forgiven by a later repair (LedgerRepair.h).
+            QStringList afterExpiry;
         };
         QHash<QString, Derived> derived;
         derived.reserve(balances.value().size());
         Report report;
-        auto query = runSql(db, u"SELECT pk, balance_id, amount, balance_after, usage FROM ledger"
-                                " ORDER BY pk"_s);
+        auto query = runSql(db, u"SELECT pk, balance_id, amount, balance_after, usage, kind, route"
+                                " FROM ledger ORDER BY pk"_s);
         if (!query)
             return query.error();
         QSqlQuery &q = query.value();
@@ -112,11 +116,18 @@ api::Result<LedgerVerifier::Report> LedgerVerifier::verify(const QSqlDatabase &d
             running.usage = add(running.usage, decimalOf(q.value(4)));
             ++running.entries;
             if (const Decimal after = decimalOf(q.value(3)); after != running.held)
-                report.differences.append(
-                    u"balance %1: ledger_%2 says it holds %3 after it, but the entries up to it add up to %4"_s
-                        .arg(q.value(1).toString(), q.value(0).toString(), after.toString(),
-                             running.held.toString()));
+                (running.expired ? running.afterExpiry : report.differences)
+                    .append(
+                        u"balance %1: ledger_%2 says it holds %3 after it, but the entries up to it add up to %4"_s
+                            .arg(q.value(1).toString(), q.value(0).toString(), after.toString(),
+                                 running.held.toString()));
+            if (q.value(5).toString() == "expiry"_L1)
+                running.expired = true;
+            if (q.value(6).toString() == LedgerRepair::Route)
+                running.afterExpiry.clear();
         }
+        for (const Derived &running : std::as_const(derived))
+            report.differences += running.afterExpiry;
         for (const auto &[id, stored] : std::as_const(balances.value())) {
             ++report.balances;
             const auto found = derived.constFind(id);

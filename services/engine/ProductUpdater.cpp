@@ -142,15 +142,20 @@ api::Result<api::Done> apply(const QSqlDatabase &db, Dialect dialect, const Scop
                         "later version"_s.arg(latestVersion)
                             .arg(productId)};
     if (version != latestVersion) {
-        auto taken = queryRows(
-            db, u"SELECT 1 FROM products WHERE org_pk = ? AND env = ? AND id = ? AND version = ?"_s,
-            where + QVariantList{version});
-        if (!taken)
-            return taken.error();
-        if (!taken.value().isEmpty())
-            return ApiError{
-                400, u"invalid_request"_s,
-                u"version: \"%1\" has a version %2 already"_s.arg(productId).arg(version)};
+        // The newest version stays the newest: renumbered below an older one,
+        // the older would answer for the product.
+        auto older = queryRows(db,
+                               u"SELECT MAX(version) FROM products WHERE org_pk = ? AND env = ?"
+                               " AND id = ? AND pk <> ?"_s,
+                               where + QVariantList{latestPk});
+        if (!older)
+            return older.error();
+        const QVariant highest = older.value().first().first();
+        if (!highest.isNull() && version <= highest.toLongLong())
+            return ApiError{400, u"invalid_request"_s,
+                            u"version: \"%1\" has a version %2 already; the newest must stay "
+                            "above it"_s.arg(productId)
+                                .arg(highest.toLongLong())};
     }
 
     const QString newItems = request.items ? storedText(*request.items) : row.at(7).toString();

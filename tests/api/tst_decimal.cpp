@@ -114,16 +114,26 @@ private Q_SLOTS:
         };
         const md::api::Int128 two64 = md::api::Int128(1) << 64;
         QList<md::api::Int128> raws{
-            0,     1,         Decimal::One - 1,         Decimal::One,    two64 - 1,
-            two64, two64 + 1, two64 * Decimal::One + 7, Decimal::MaxRaw, Decimal::MaxRaw - 1};
+            0,     1,         Decimal::One - 1,         Decimal::One,       two64 - 1,
+            two64, two64 + 1, two64 * Decimal::One + 7, Decimal::MaxRaw - 1};
         for (int shift = 0; shift < 127; shift += 3)
-            raws.append(std::min((md::api::Int128(1) << shift) + shift, Decimal::MaxRaw));
+            raws.append(std::min((md::api::Int128(1) << shift) + shift, Decimal::MaxRaw - 1));
         for (const md::api::Int128 raw : std::as_const(raws))
             for (const md::api::Int128 signedRaw : {raw, -raw}) {
                 const QString expected = reference(signedRaw);
                 QCOMPARE(Decimal::fromRaw(signedRaw).toString(), expected);
                 QCOMPARE(Decimal::parse(expected), Decimal::fromRaw(signedRaw));
             }
+        // Sums reach past an amount, to just below 10^29, and read back exactly.
+        for (const md::api::Int128 raw : {Decimal::MaxRaw, Decimal::MaxRaw + 1,
+                                          Decimal::SumMaxRaw - 1, Decimal::SumMaxRaw / 3 + 7})
+            for (const md::api::Int128 signedRaw : {raw, -raw}) {
+                const QString expected = reference(signedRaw);
+                QCOMPARE(Decimal::fromRaw(signedRaw).toString(), expected);
+                QVERIFY(!Decimal::parse(expected));
+                QCOMPARE(Decimal::parseSum(expected.toLatin1()), Decimal::fromRaw(signedRaw));
+            }
+        QVERIFY(!Decimal::parseSum(reference(Decimal::SumMaxRaw).toLatin1()));
     }
 
     void jsonRoundTrip_data()

@@ -64,7 +64,8 @@ class TestBalanceSelection final : public QObject
                        detail()->ledger()->model()->markedBalance() == balance.id;
             }))
             return false;
-        if (adjust()->isEnabled() != !balance.unlimited)
+        if (adjust()->isEnabled() !=
+            (!balance.unlimited && balance.status == api::BalanceStatus::Active))
             return false;
         std::unique_ptr<views::AdjustBalanceDialog> dialog(detail()->ledger()->adjustDialog());
         return dialog && dialog->windowTitle().endsWith(balance.id);

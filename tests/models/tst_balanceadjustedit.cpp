@@ -65,6 +65,10 @@ private Q_SLOTS:
         QVERIFY(problem(u"1,000"_s, u"why"_s).contains(u"\"1,000\" is not an amount"_s));
         QVERIFY(problem(u"5"_s, u"  "_s).startsWith(u"Reason"_s));
         QVERIFY(problem(u"5"_s, QString(501, u'x')).contains(u"500"_s));
+        // The API's rule for free text, before anything is sent.
+        QVERIFY(problem(u"5"_s, u"refund "_s + QChar(0x202E) + u"gpj"_s).contains(u"U+202E"_s));
+        QVERIFY(problem(u"5"_s, QString(3, QChar(0x200B))).startsWith(u"Reason"_s));
+        QVERIFY(problem(u"5"_s, QString(499, u'x') + u"\U0001F600"_s).isEmpty());
         api::BalanceRow unlimited = row;
         unlimited.unlimited = true;
         QVERIFY(!BalanceAdjustEdit::request(unlimited, u"5"_s, u"why"_s, english));

@@ -52,6 +52,15 @@ private Q_SLOTS:
         QCOMPARE(FieldWords::sentence(ApiError::invalidInputs(u"items[0].included_usage"_s,
                                                               u"must not be negative"_s)),
                  u"Item 1: the included usage must not be negative"_s);
+        // The free-text rule's messages (services/api/TextRule.h).
+        QCOMPARE(FieldWords::sentence(ApiError::invalidInputs(u"reason"_s, u"must not be blank"_s)),
+                 u"The reason must not be blank"_s);
+        QCOMPARE(
+            FieldWords::sentence(ApiError::invalidInputs(
+                u"reason"_s,
+                u"must not hold control or bidi formatting characters (U+202E at character 8)"_s)),
+            u"The reason must not hold control or bidi formatting characters (U+202E at "
+            "character 8)"_s);
         QCOMPARE(FieldWords::sentence(ApiError::invalidInputs(
                      u"items[0].tiers[1].to"_s, u"tiers must be in increasing order of \"to\""_s)),
                  u"Item 1, tier 2: the up-to value must be greater than the previous tier's"_s);
