@@ -21,7 +21,11 @@ using api::ApiError;
 
 namespace {
 const QString ReadScope = u"balances:read"_s;
-}
+const QString PlansScope = u"plans:write"_s;
+const QString RewardsScope = u"rewards:write"_s;
+// Either lets a key compare the environments and promote its half.
+const QStringList PromotionScopes{PlansScope, RewardsScope};
+} // namespace
 
 #define MD_REQUIRE_SCOPE(key, scope)                                                               \
     if (const auto denied = missingScope((key), (scope)))                                          \
@@ -34,6 +38,32 @@ std::optional<ApiError> ApiOperations::missingScope(const KeyContext &key, const
     return ApiError{
         403, u"insufficient_scopes"_s,
         u"this API key lacks the scope \"%1\"; create a key that holds it"_s.arg(scope)};
+}
+
+std::optional<ApiError> ApiOperations::missingScope(const KeyContext &key, const QStringList &anyOf)
+{
+    if (anyOf.size() == 1)
+        return missingScope(key, anyOf.first());
+    QStringList quoted;
+    for (const QString &scope : anyOf) {
+        if (key.allows(scope))
+            return std::nullopt;
+        quoted.append(u"\"%1\""_s.arg(scope));
+    }
+    if (quoted.isEmpty())
+        return std::nullopt;
+    return ApiError{403, u"insufficient_scopes"_s,
+                    u"this API key lacks each of the scopes %1; create a key that holds one"_s.arg(
+                        quoted.join(u", "_s))};
+}
+
+std::optional<ApiError> ApiOperations::missingLiveKey(const KeyContext &key)
+{
+    if (key.scope.keyPk == 0 || key.scope.env == Environment::Live)
+        return std::nullopt;
+    return ApiError{403, u"live_key_required"_s,
+                    u"comparing and promoting environments needs a production (live) key; "
+                    "this key sees only the sandbox"_s};
 }
 
 api::Result<api::ListBalancesResponse>
@@ -101,7 +131,7 @@ void ApiOperations::trackTokens(const KeyContext &key, const api::TrackTokensReq
 api::Result<api::UpdateRewardResponse>
 ApiOperations::updateReward(const KeyContext &key, const api::UpdateRewardRequest &request)
 {
-    MD_REQUIRE_SCOPE(key, u"rewards:write"_s)
+    MD_REQUIRE_SCOPE(key, RewardsScope)
     return AuditTrail::audited<api::UpdateRewardResponse>(
         m_engine, key, {u"reward.update"_s, u"reward"_s, request.rewardId},
         [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
@@ -155,7 +185,7 @@ api::Result<api::Product> ApiOperations::updateProduct(const KeyContext &key,
                                                        const QString &productId,
                                                        const api::UpdateProductRequest &request)
 {
-    MD_REQUIRE_SCOPE(key, u"plans:write"_s)
+    MD_REQUIRE_SCOPE(key, PlansScope)
     return AuditTrail::audited<api::Product>(
         m_engine, key, {u"product.update"_s, u"product"_s, productId},
         [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
@@ -373,40 +403,35 @@ api::Result<api::LedgerEntry> ApiOperations::adjustBalance(const KeyContext &key
         });
 }
 
-namespace {
-
-// Both environments are seen and production written: not with a sandbox key.
-std::optional<api::ApiError> needsProduction(const KeyContext &key)
-{
-    if (key.scope.keyPk == 0 || key.scope.env == Environment::Live)
-        return std::nullopt;
-    return api::ApiError{403, u"live_key_required"_s,
-                         u"comparing and promoting environments needs a production (live) key; "
-                         "this key sees only the sandbox"_s};
-}
-
-} // namespace
-
 api::Result<api::EnvironmentDiff>
 ApiOperations::environmentDiff(const KeyContext &key, const api::EnvironmentDiffRequest &)
 {
-    MD_REQUIRE_SCOPE(key, u"plans:write"_s)
-    if (auto refused = needsProduction(key))
+    MD_REQUIRE_SCOPE(key, PromotionScopes)
+    if (auto refused = missingLiveKey(key))
         return *refused;
-    return m_engine.withConnection(
+    auto diff = m_engine.withConnection(
         [&](const QSqlDatabase &db) { return EnvironmentPromoter::diff(db, key.scope.orgPk); });
+    // Each half only to a key that may promote it: the sandbox is otherwise
+    // out of a live key's sight (docs/promotion.md, "Who may").
+    if (diff && !key.allows(PlansScope))
+        diff.value().products.clear();
+    if (diff && !key.allows(RewardsScope))
+        diff.value().rewards.clear();
+    return diff;
 }
 
 api::Result<api::EnvironmentPromoted>
 ApiOperations::promoteEnvironment(const KeyContext &key, const api::EnvironmentPromotion &request)
 {
+    MD_REQUIRE_SCOPE(key, PromotionScopes)
+    // Then the scope of each half the promotion has.
     if (!request.products.isEmpty()) {
-        MD_REQUIRE_SCOPE(key, u"plans:write"_s)
+        MD_REQUIRE_SCOPE(key, PlansScope)
     }
     if (!request.rewards.isEmpty()) {
-        MD_REQUIRE_SCOPE(key, u"rewards:write"_s)
+        MD_REQUIRE_SCOPE(key, RewardsScope)
     }
-    if (auto refused = needsProduction(key))
+    if (auto refused = missingLiveKey(key))
         return *refused;
     return m_engine.withConnection([&](const QSqlDatabase &db) {
         return EnvironmentPromoter::promote(db, m_engine.dialect(), key.scope,

@@ -48,7 +48,8 @@ public:
     // Runs `write` (db -> Result<T>) in a transaction that also records
     // `change`: `before` (db -> Result<JsonValue>) reads the resource first,
     // in the same transaction, and `after` (T -> JsonValue) describes the
-    // answer. A failed write records nothing.
+    // answer. A failed write records nothing, and nor does one whose
+    // `before` and `after` are the same.
     template <typename T, typename Before, typename Write, typename After>
     static api::Result<T> audited(Engine &engine, const KeyContext &key, Change change,
                                   Before before, Write write, After after)
@@ -65,10 +66,13 @@ public:
                 return result;
             change.before = std::move(was).value();
             change.after = after(result.value());
-            if (auto recorded =
-                    record(db, engine.dialect(), key.scope, actorOf(key), change, engine.now());
-                !recorded)
-                return recorded.error();
+            // Only real changes: a write that leaves the resource as it was
+            // (an update sending what is stored) answers it but records nothing.
+            if (change.before != change.after)
+                if (auto recorded =
+                        record(db, engine.dialect(), key.scope, actorOf(key), change, engine.now());
+                    !recorded)
+                    return recorded.error();
             if (auto committed = transaction.commit(); !committed)
                 return committed.error();
             return result;

@@ -93,6 +93,20 @@ QString stepName(const QString &list, qsizetype index, const QString &id)
     return u"%1[%2] (\"%3\")"_s.arg(list).arg(index).arg(id);
 }
 
+// The first step whose `to` is what its `production` is already: it would
+// change nothing yet fill the audit log, so it is refused up front.
+template <typename Record>
+std::optional<ApiError> idleStep(const QList<api::PromotionStep<Record>> &steps,
+                                 const QString &list)
+{
+    for (qsizetype i = 0; i < steps.size(); ++i)
+        if (const api::PromotionStep<Record> &step = steps.at(i); same(step.production, step.to))
+            return ApiError::invalidInputs(stepName(list, i, step.id),
+                                           u"changes nothing: production already holds what "
+                                           "\"to\" asks; leave the step out"_s);
+    return std::nullopt;
+}
+
 ApiError atStep(ApiError error, const QString &step)
 {
     error.message = step + u": "_s + error.message;
@@ -265,6 +279,11 @@ EnvironmentPromoter::promote(const QSqlDatabase &db, Dialect dialect, const Scop
                              const api::AuditActor &actor, const api::EnvironmentPromotion &request,
                              qint64 nowMs)
 {
+    std::optional<ApiError> idle = idleStep(request.products, u"products"_s);
+    if (!idle)
+        idle = idleStep(request.rewards, u"rewards"_s);
+    if (idle)
+        return *idle;
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();

@@ -4,7 +4,8 @@
 // them), each through the update paths the API uses (ProductUpdater, so the
 // version rules hold; RewardUpdater), after checking that production is
 // still what the diff showed (409 production_changed otherwise). Each step
-// is recorded in the audit log.
+// is recorded in the audit log, so a step that would change nothing is
+// refused (400) before anything is written.
 #pragma once
 
 #include "services/api/AuditLog.h"

@@ -6,6 +6,8 @@
 #include <QUrl>
 #include <QUrlQuery>
 
+#include <algorithm>
+
 namespace md::server {
 
 using namespace Qt::StringLiterals;
@@ -36,20 +38,35 @@ template <typename T, typename F> Answer withBody(const api::JsonReader &body, F
 }
 
 // Route for a body-only request: decode T, call the service.
-template <typename T, typename F> Route bodyRoute(bool versionRequired, F call)
+template <typename T, typename F> Route bodyRoute(Access access, F call)
 {
-    return {versionRequired, [call](ApiOperations &s, const KeyContext &k,
-                                    const api::JsonReader &body, const RequestInfo &info) {
+    return {std::move(access), false,
+            [call](ApiOperations &s, const KeyContext &k, const api::JsonReader &body,
+                   const RequestInfo &info) {
                 return withBody<T>(body, [&](const T &r) { return call(s, k, r, info); });
             }};
 }
 
 // Route for a list that takes no body.
-template <typename F> Route listRoute(F call)
+template <typename F> Route listRoute(Access access, F call)
 {
-    return {false, [call](ApiOperations &s, const KeyContext &k, const api::JsonReader &,
-                          const RequestInfo &) { return json(call(s, k)); }};
+    return {std::move(access), false,
+            [call](ApiOperations &s, const KeyContext &k, const api::JsonReader &,
+                   const RequestInfo &) { return json(call(s, k)); }};
 }
+
+// What each route asks of the key (docs/api.md, "Keys and scopes").
+const Access AnyKey{};
+const Access BalancesRead{{u"balances:read"_s}};
+const Access BalancesWrite{{u"balances:write"_s}};
+const Access BillingRead{{u"billing:read"_s}};
+const Access BillingWrite{{u"billing:write"_s}};
+const Access PlansWrite{{u"plans:write"_s}};
+const Access RewardsWrite{{u"rewards:write"_s}};
+const Access PlatformWrite{{u"platform:write"_s}};
+// A key may compare and promote the half it may write: products with
+// plans:write, rewards with rewards:write (docs/promotion.md, "Who may").
+const Access Promoting{{u"plans:write"_s, u"rewards:write"_s}, true};
 
 // The one segment of `path` between `prefix` and `suffix`, or nullopt.
 std::optional<QByteArray> segmentBetween(QByteArrayView path, QByteArrayView prefix,
@@ -82,16 +99,17 @@ api::Result<QString> pathId(const QByteArray &raw, const QString &name)
 ApiRoutes::ApiRoutes()
 {
     // Spec endpoints (docs/api.md, Conventions).
-    m_exact.insert("/v1/balances.list",
-                   bodyRoute<api::ListBalancesRequest>(true, [](auto &s, auto &k, auto &r, auto &) {
-                       return s.listBalances(k, r);
-                   }));
+    Route listBalances = bodyRoute<api::ListBalancesRequest>(
+        BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.listBalances(k, r); });
+    listBalances.versionRequired = true;
+    m_exact.insert("/v1/balances.list", listBalances);
     m_exact.insert("/v1/billing.import", bodyRoute<api::ImportCustomerRequest>(
-                                             false, [](auto &s, auto &k, auto &r, auto &) {
+                                             BillingWrite, [](auto &s, auto &k, auto &r, auto &) {
                                                  return s.importCustomer(k, r);
                                              }));
     m_exact.insert("/v1/balances.track_tokens",
-                   {false,
+                   {BalancesWrite,
+                    false,
                     {},
                     [](ApiOperations &s, const KeyContext &k, const api::JsonReader &body,
                        const RequestInfo &info, Reply reply) {
@@ -105,50 +123,71 @@ ApiRoutes::ApiRoutes()
                                       });
                     }});
     m_exact.insert("/v1/rewards.update", bodyRoute<api::UpdateRewardRequest>(
-                                             false, [](auto &s, auto &k, auto &r, auto &) {
+                                             RewardsWrite, [](auto &s, auto &k, auto &r, auto &) {
                                                  return s.updateReward(k, r);
                                              }));
-    m_exact.insert(
-        "/v1/platform/organizations/stripe",
-        bodyRoute<api::LinkOrganizationRequest>(
-            false, [](auto &s, auto &k, auto &r, auto &) { return s.linkOrganization(k, r); }));
+    m_exact.insert("/v1/platform/organizations/stripe",
+                   bodyRoute<api::LinkOrganizationRequest>(
+                       PlatformWrite,
+                       [](auto &s, auto &k, auto &r, auto &) { return s.linkOrganization(k, r); }));
+    m_withId.append(
+        {"/v1/customers/", "/billing_portal", u"customer_id"_s, BillingRead,
+         [](ApiOperations &s, const KeyContext &k, const QString &id, const api::JsonReader &body,
+            const RequestInfo &info) {
+             return withBody<api::BillingPortalRequest>(body, [&](api::BillingPortalRequest r) {
+                 // docs/api.md: return_url in the body, or as a query parameter.
+                 if (!r.returnUrl) {
+                     const QUrlQuery query(QString::fromUtf8(info.query));
+                     if (query.hasQueryItem(u"return_url"_s))
+                         r.returnUrl = query.queryItemValue(u"return_url"_s, QUrl::FullyDecoded);
+                 }
+                 return s.billingPortal(k, id, r);
+             });
+         }});
+    m_withId.append({"/v1/products/", "", u"product_id"_s, PlansWrite,
+                     [](ApiOperations &s, const KeyContext &k, const QString &id,
+                        const api::JsonReader &body, const RequestInfo &) {
+                         return withBody<api::UpdateProductRequest>(
+                             body, [&](const auto &r) { return s.updateProduct(k, id, r); });
+                     }});
 
     // Meterdesk extensions (docs/openapi.yaml).
     // Any valid key may ask who it is: the answer is only its own identity.
-    m_exact.insert("/v1/meterdesk/whoami",
-                   {false, [](ApiOperations &, const KeyContext &k, const api::JsonReader &,
-                              const RequestInfo &) {
-                        api::JsonWriter writer;
-                        writer.beginObject()
-                            .key("organization"_L1)
-                            .beginObject()
-                            .field("id"_L1, k.orgId)
-                            .field("slug"_L1, k.orgSlug)
-                            .field("name"_L1, k.orgName)
-                            .endObject()
-                            .field("environment"_L1, k.scope.envWord())
-                            .key("scopes"_L1);
-                        api::writeStrings(writer, k.scopes);
-                        writer.endObject();
-                        return Answer(writer.take());
-                    }});
+    m_exact.insert("/v1/meterdesk/whoami", {AnyKey, false,
+                                            [](ApiOperations &, const KeyContext &k,
+                                               const api::JsonReader &, const RequestInfo &) {
+                                                api::JsonWriter writer;
+                                                writer.beginObject()
+                                                    .key("organization"_L1)
+                                                    .beginObject()
+                                                    .field("id"_L1, k.orgId)
+                                                    .field("slug"_L1, k.orgSlug)
+                                                    .field("name"_L1, k.orgName)
+                                                    .endObject()
+                                                    .field("environment"_L1, k.scope.envWord())
+                                                    .key("scopes"_L1);
+                                                api::writeStrings(writer, k.scopes);
+                                                writer.endObject();
+                                                return Answer(writer.take());
+                                            }});
     // Any valid key, too: the version and price catalogue are no organization's.
-    m_exact.insert("/v1/meterdesk/about",
-                   listRoute([](ApiOperations &s, const KeyContext &k) { return s.about(k); }));
+    m_exact.insert(
+        "/v1/meterdesk/about",
+        listRoute(AnyKey, [](ApiOperations &s, const KeyContext &k) { return s.about(k); }));
     m_exact.insert(
         "/v1/meterdesk/balances.totals",
         bodyRoute<api::BalanceTotalsRequest>(
-            false, [](auto &s, auto &k, auto &r, auto &) { return s.balanceTotals(k, r); }));
+            BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.balanceTotals(k, r); }));
     m_exact.insert(
         "/v1/meterdesk/balances.pages",
         bodyRoute<api::BalancePagesRequest>(
-            false, [](auto &s, auto &k, auto &r, auto &) { return s.balancePages(k, r); }));
+            BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.balancePages(k, r); }));
     m_exact.insert("/v1/meterdesk/customers.list",
-                   bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
+                   bodyRoute<api::PageRequest>(BalancesRead, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listCustomers(k, r);
                    }));
     m_exact.insert("/v1/meterdesk/customers.get",
-                   {false,
+                   {BalancesRead, false,
                     [](ApiOperations &s, const KeyContext &k, const api::JsonReader &body,
                        const RequestInfo &) -> Answer {
                         const QString id = body.field("customer_id"_L1).identifier();
@@ -156,111 +195,122 @@ ApiRoutes::ApiRoutes()
                             return *body.error();
                         return json(s.customer(k, id));
                     }});
+    m_exact.insert("/v1/meterdesk/features.list",
+                   listRoute(BalancesRead, [](ApiOperations &s, const KeyContext &k) {
+                       return s.listFeatures(k);
+                   }));
+    m_exact.insert("/v1/meterdesk/products.list",
+                   listRoute(BalancesRead, [](ApiOperations &s, const KeyContext &k) {
+                       return s.listProducts(k);
+                   }));
+    m_exact.insert("/v1/meterdesk/rewards.list",
+                   listRoute(BalancesRead, [](ApiOperations &s, const KeyContext &k) {
+                       return s.listRewards(k);
+                   }));
+    m_exact.insert("/v1/meterdesk/organizations.list",
+                   listRoute(BalancesRead, [](ApiOperations &s, const KeyContext &k) {
+                       return s.listOrganizations(k);
+                   }));
+    m_exact.insert("/v1/meterdesk/models.list",
+                   listRoute(BalancesRead, [](ApiOperations &s, const KeyContext &k) {
+                       return s.listModels(k);
+                   }));
     m_exact.insert(
-        "/v1/meterdesk/features.list",
-        listRoute([](ApiOperations &s, const KeyContext &k) { return s.listFeatures(k); }));
-    m_exact.insert(
-        "/v1/meterdesk/products.list",
-        listRoute([](ApiOperations &s, const KeyContext &k) { return s.listProducts(k); }));
-    m_exact.insert(
-        "/v1/meterdesk/rewards.list",
-        listRoute([](ApiOperations &s, const KeyContext &k) { return s.listRewards(k); }));
-    m_exact.insert(
-        "/v1/meterdesk/organizations.list",
-        listRoute([](ApiOperations &s, const KeyContext &k) { return s.listOrganizations(k); }));
-    m_exact.insert(
-        "/v1/meterdesk/models.list",
-        listRoute([](ApiOperations &s, const KeyContext &k) { return s.listModels(k); }));
-    m_exact.insert("/v1/meterdesk/track_tokens.price",
-                   bodyRoute<api::TrackTokensRequest>(
-                       false, [](auto &s, auto &k, auto &r, auto &) { return s.priceCall(k, r); }));
+        "/v1/meterdesk/track_tokens.price",
+        bodyRoute<api::TrackTokensRequest>(
+            BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.priceCall(k, r); }));
     m_exact.insert("/v1/meterdesk/usage_events.list",
-                   bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
+                   bodyRoute<api::PageRequest>(BalancesRead, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listUsageEvents(k, r);
                    }));
     // Billing controls (docs/billing-controls.md) and the alerts they fired.
-    m_exact.insert("/v1/meterdesk/customers.billing_controls",
-                   bodyRoute<api::ControlsOwner>(false, [](auto &s, auto &k, auto &r, auto &) {
-                       return s.billingControls(k, r.customerId, r.entityId);
-                   }));
     m_exact.insert(
-        "/v1/meterdesk/customers.update_billing_controls",
-        bodyRoute<api::UpdateBillingControlsRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
-            return s.updateBillingControls(k, r);
+        "/v1/meterdesk/customers.billing_controls",
+        bodyRoute<api::ControlsOwner>(BalancesRead, [](auto &s, auto &k, auto &r, auto &) {
+            return s.billingControls(k, r.customerId, r.entityId);
         }));
-    m_exact.insert("/v1/meterdesk/audit_log.list",
-                   bodyRoute<api::AuditLogRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
-                       return s.listAuditLog(k, r);
-                   }));
+    m_exact.insert("/v1/meterdesk/customers.update_billing_controls",
+                   bodyRoute<api::UpdateBillingControlsRequest>(
+                       BillingWrite, [](auto &s, auto &k, auto &r, auto &) {
+                           return s.updateBillingControls(k, r);
+                       }));
+    m_exact.insert(
+        "/v1/meterdesk/audit_log.list",
+        bodyRoute<api::AuditLogRequest>(
+            BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.listAuditLog(k, r); }));
     m_exact.insert(
         "/v1/meterdesk/environments.diff",
         bodyRoute<api::EnvironmentDiffRequest>(
-            false, [](auto &s, auto &k, auto &r, auto &) { return s.environmentDiff(k, r); }));
+            Promoting, [](auto &s, auto &k, auto &r, auto &) { return s.environmentDiff(k, r); }));
     m_exact.insert(
         "/v1/meterdesk/environments.promote",
-        bodyRoute<api::EnvironmentPromotion>(
-            false, [](auto &s, auto &k, auto &r, auto &) { return s.promoteEnvironment(k, r); }));
-    m_exact.insert("/v1/meterdesk/balances.adjust",
-                   bodyRoute<api::BalanceAdjustment>(false, [](auto &s, auto &k, auto &r, auto &) {
-                       return s.adjustBalance(k, r);
-                   }));
-    m_exact.insert("/v1/meterdesk/ledger.list",
-                   bodyRoute<api::LedgerRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
-                       return s.listLedger(k, r);
-                   }));
+        bodyRoute<api::EnvironmentPromotion>(Promoting, [](auto &s, auto &k, auto &r, auto &) {
+            return s.promoteEnvironment(k, r);
+        }));
+    m_exact.insert(
+        "/v1/meterdesk/balances.adjust",
+        bodyRoute<api::BalanceAdjustment>(BalancesWrite, [](auto &s, auto &k, auto &r, auto &) {
+            return s.adjustBalance(k, r);
+        }));
+    m_exact.insert(
+        "/v1/meterdesk/ledger.list",
+        bodyRoute<api::LedgerRequest>(
+            BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.listLedger(k, r); }));
     m_exact.insert("/v1/meterdesk/usage_alerts.list",
-                   bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
+                   bodyRoute<api::PageRequest>(BalancesRead, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listUsageAlerts(k, r);
                    }));
     // Async calls accepted and then not applied (docs/api.md, "Failed events").
     m_exact.insert("/v1/meterdesk/track_queue.failed",
-                   bodyRoute<api::PageRequest>(false, [](auto &s, auto &k, auto &r, auto &) {
+                   bodyRoute<api::PageRequest>(BalancesRead, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listFailedEvents(k, r);
                    }));
-    m_exact.insert("/v1/meterdesk/track_queue.retry",
-                   bodyRoute<api::FailedEventIds>(false, [](auto &s, auto &k, auto &r, auto &) {
-                       return s.retryFailedEvents(k, r);
-                   }));
-    m_exact.insert("/v1/meterdesk/track_queue.discard",
-                   bodyRoute<api::FailedEventIds>(false, [](auto &s, auto &k, auto &r, auto &) {
-                       return s.discardFailedEvents(k, r);
-                   }));
+    m_exact.insert(
+        "/v1/meterdesk/track_queue.retry",
+        bodyRoute<api::FailedEventIds>(BalancesWrite, [](auto &s, auto &k, auto &r, auto &) {
+            return s.retryFailedEvents(k, r);
+        }));
+    m_exact.insert(
+        "/v1/meterdesk/track_queue.discard",
+        bodyRoute<api::FailedEventIds>(BalancesWrite, [](auto &s, auto &k, auto &r, auto &) {
+            return s.discardFailedEvents(k, r);
+        }));
 }
 
-std::optional<api::Result<Route>> ApiRoutes::find(QByteArrayView path) const
+std::optional<Route> ApiRoutes::find(QByteArrayView path) const
 {
     if (const auto it = m_exact.constFind(path.toByteArray()); it != m_exact.cend())
-        return api::Result<Route>(it.value());
-    if (const auto raw = segmentBetween(path, "/v1/customers/", "/billing_portal")) {
-        auto id = pathId(*raw, u"customer_id"_s);
-        if (!id)
-            return api::Result<Route>(id.error());
-        return api::Result<Route>(Route{
-            false, [id = id.value()](ApiOperations &s, const KeyContext &k,
-                                     const api::JsonReader &body, const RequestInfo &info) {
-                return withBody<api::BillingPortalRequest>(body, [&](api::BillingPortalRequest r) {
-                    // docs/api.md: return_url in the body, or as a query parameter.
-                    if (!r.returnUrl) {
-                        const QUrlQuery query(QString::fromUtf8(info.query));
-                        if (query.hasQueryItem(u"return_url"_s))
-                            r.returnUrl = query.queryItemValue(u"return_url"_s, QUrl::FullyDecoded);
-                    }
-                    return s.billingPortal(k, id, r);
-                });
-            }});
-    }
-    if (const auto raw = segmentBetween(path, "/v1/products/", "")) {
-        auto id = pathId(*raw, u"product_id"_s);
-        if (!id)
-            return api::Result<Route>(id.error());
-        return api::Result<Route>(
-            Route{false, [id = id.value()](ApiOperations &s, const KeyContext &k,
-                                           const api::JsonReader &body, const RequestInfo &) {
-                      return withBody<api::UpdateProductRequest>(
-                          body, [&](const auto &r) { return s.updateProduct(k, id, r); });
-                  }});
+        return it.value();
+    for (const IdRoute &route : m_withId) {
+        const auto raw = segmentBetween(path, route.prefix, route.suffix);
+        if (!raw)
+            continue;
+        // A bad id is answered when the route runs: after the key and its
+        // scope, so a caller without them learns nothing of the path.
+        return Route{route.access, false,
+                     [id = pathId(*raw, route.idName), work = route.work](
+                         ApiOperations &s, const KeyContext &k, const api::JsonReader &body,
+                         const RequestInfo &info) -> Answer {
+                         if (!id)
+                             return id.error();
+                         return work(s, k, id.value(), body, info);
+                     }};
     }
     return std::nullopt;
+}
+
+QList<std::pair<QByteArray, Access>> ApiRoutes::listing() const
+{
+    QList<std::pair<QByteArray, Access>> routes;
+    for (auto it = m_exact.cbegin(); it != m_exact.cend(); ++it)
+        routes.append({it.key(), it.value().access});
+    for (const IdRoute &route : m_withId) {
+        const QByteArray path = route.prefix + '{' + route.idName.toLatin1() + '}' + route.suffix;
+        routes.append({path, route.access});
+    }
+    std::sort(routes.begin(), routes.end(),
+              [](const auto &a, const auto &b) { return a.first < b.first; });
+    return routes;
 }
 
 } // namespace md::server

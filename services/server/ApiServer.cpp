@@ -8,6 +8,19 @@ namespace md::server {
 
 using namespace Qt::StringLiterals;
 using api::ApiError;
+using engine::ApiOperations;
+
+namespace {
+
+// What a route asks of the key, refused as ApiOperations refuses it.
+std::optional<ApiError> refusal(const Access &access, const engine::KeyContext &key)
+{
+    if (auto denied = ApiOperations::missingScope(key, access.scopes))
+        return denied;
+    return access.liveKey ? ApiOperations::missingLiveKey(key) : std::nullopt;
+}
+
+} // namespace
 
 ApiServer::ApiServer(engine::Engine &engine, Options options, QObject *parent)
     : QObject(parent)
@@ -70,9 +83,7 @@ void ApiServer::handle(http::HttpRequest request, http::HttpResponder responder)
                 QString::fromUtf8(request.path.left(200))))));
     if (request.method != "POST")
         return responder.send(methodNotAllowed(request.path, "POST"));
-    if (!route->ok())
-        return responder.send(errorAnswer(route->error()));
-    run(request, route->value(), responder);
+    run(request, *route, responder);
 }
 
 void ApiServer::run(const http::HttpRequest &request, const Route &route,
@@ -85,6 +96,10 @@ void ApiServer::run(const http::HttpRequest &request, const Route &route,
             auto key = m_engine.authenticate(headers.secret);
             if (!key)
                 return responder.send(errorAnswer(key.error()));
+            // Then whether it may call the route at all, before the headers,
+            // the path's id or the body are read (docs/api.md, "Keys and scopes").
+            if (const auto refused = refusal(route.access, key.value()))
+                return responder.send(errorAnswer(*refused));
             if (headers.problem)
                 return responder.send(errorAnswer(*headers.problem));
             const api::JsonReader reader =

@@ -110,8 +110,38 @@ private Q_SLOTS:
         api::UpdateBillingControlsRequest controls;
         controls.customerId = u"dora"_s;
         controls.hasUsageAlerts = true;
+        controls.billingControls.usageAlerts = {{std::nullopt, true, api::Decimal::fromInteger(80),
+                                                 api::ThresholdType::UsagePercentage,
+                                                 std::nullopt}};
         QVERIFY(await(m_admin->updateBillingControls(controls)).ok());
         QCOMPARE(newestOf(u"billing_controls"_s, u"dora"_s).action, u"billing_controls.update"_s);
+    }
+
+    // An update that sends what is stored answers the record, unchanged,
+    // and records nothing: the log holds only real changes.
+    void aWriteThatChangesNothingRecordsNothing()
+    {
+        api::UpdateProductRequest rename;
+        rename.name = u"Draft, once more"_s;
+        api::UpdateRewardRequest reward;
+        reward.rewardId = u"bonus"_s;
+        reward.featureGrant = api::FeatureGrantUpdate{};
+        reward.featureGrant->name = u"Bonus, once more"_s;
+        api::UpdateBillingControlsRequest controls;
+        controls.customerId = u"dora"_s;
+        controls.hasOverageAllowed = true;
+        controls.billingControls.overageAllowed = {{u"calls"_s, false}};
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            const QString newest = entries().first().id;
+            const auto product = await(m_admin->updateProduct(u"draft"_s, rename));
+            QVERIFY2(product.ok(), product.ok() ? "" : qPrintable(product.error().message));
+            QCOMPARE(product.value().name, *rename.name);
+            QVERIFY(await(m_admin->updateReward(reward)).ok());
+            const auto stored = await(m_admin->updateBillingControls(controls));
+            QVERIFY2(stored.ok(), stored.ok() ? "" : qPrintable(stored.error().message));
+            // The first time each changes; the second, none does.
+            QCOMPARE(entries().first().id == newest, attempt == 1);
+        }
     }
 
     void filtersAndPages()

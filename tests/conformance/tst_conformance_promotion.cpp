@@ -48,6 +48,17 @@ class TestPromotionConformance final : public QObject
         return answer.value();
     }
 
+    // How many entries production's audit log holds.
+    qsizetype logged()
+    {
+        api::AuditLogRequest request;
+        request.limit = 200;
+        const auto page = await(m_live->listAuditLog(request));
+        if (!page || page.value().hasMore)
+            qFatal("audit_log.list failed or holds more than a page");
+        return page.value().list.size();
+    }
+
     std::optional<api::Product> newest(const QString &id)
     {
         std::optional<api::Product> found;
@@ -112,7 +123,11 @@ private Q_SLOTS:
     void rewardsNeedTheirScope()
     {
         auto plans = test::backendFor(m_database, m_server, PlansOnlyKey);
-        QVERIFY(await(plans->environmentDiff()));
+        // The diff shows it the products only: the rewards are not its to read.
+        const auto shown = await(plans->environmentDiff());
+        QVERIFY2(shown, shown ? "" : qPrintable(shown.error().message));
+        QCOMPARE(shown.value().products, m_first.products);
+        QCOMPARE(shown.value().rewards, QList<api::DiffEntry<api::RewardEntry>>());
         api::EnvironmentPromotion promotion;
         promotion.rewards = m_first.promotion({}, {u"spring"_s}).rewards;
         const auto refused = await(plans->promoteEnvironment(promotion));
@@ -151,6 +166,35 @@ private Q_SLOTS:
         QCOMPARE(tooMany.error().code, u"invalid_inputs"_s);
         QVERIFY2(tooMany.error().message.contains(u"at most 1000"_s),
                  qPrintable(tooMany.error().message));
+    }
+
+    // A step whose `to` is its `production` would change nothing: the
+    // promotion is refused, naming the step, before anything is written;
+    // sent again, it is refused again.
+    void stepsThatChangeNothingAreRefused()
+    {
+        const qsizetype before = logged();
+        api::EnvironmentPromotion idle = m_first.promotion({u"basic"_s}, {});
+        idle.products.append({u"n0"_s, std::nullopt, std::nullopt});
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            const auto refused = await(m_live->promoteEnvironment(idle));
+            QVERIFY(!refused);
+            QCOMPARE(refused.error().status, 400);
+            QCOMPARE(refused.error().code, u"invalid_inputs"_s);
+            QVERIFY2(refused.error().message.startsWith(u"products[1] (\"n0\"): changes nothing"_s),
+                     qPrintable(refused.error().message));
+        }
+        const api::DiffEntry<api::RewardEntry> &spring = m_first.rewards.at(1);
+        QCOMPARE(spring.id, u"spring"_s);
+        api::EnvironmentPromotion same;
+        same.rewards.append({spring.id, spring.production, spring.production});
+        const auto refused = await(m_live->promoteEnvironment(same));
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.startsWith(u"rewards[0] (\"spring\"): changes nothing"_s),
+                 qPrintable(refused.error().message));
+        QCOMPARE(logged(), before);
+        QCOMPARE(diff(), m_first);
+        QCOMPARE(newest(u"basic"_s)->version, 1);
     }
 
     // Every difference promoted, then undone: production as it was.
@@ -192,6 +236,14 @@ private Q_SLOTS:
         QCOMPARE(audit.value().list.first().action, u"reward.promote"_s);
         QVERIFY(audit.value().list.first().before.toJson().contains("\"value\":15"));
         QVERIFY(audit.value().list.first().after.toJson().contains("\"value\":10"));
+
+        // The same call again finds production changed, and writes nothing.
+        const qsizetype entries = logged();
+        const auto replayed = await(m_live->promoteEnvironment(promotion));
+        QVERIFY(!replayed);
+        QCOMPARE(replayed.error().code, u"production_changed"_s);
+        QCOMPARE(logged(), entries);
+        QCOMPARE(diff(), after);
 
         // Undone: each step back, through the same call.
         const auto undone = await(m_live->promoteEnvironment(promoted.value().undoing()));

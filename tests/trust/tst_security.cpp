@@ -1,6 +1,7 @@
-// Security at the HTTP boundary (issue 8), against a real meterdesk-server:
-// every route of docs/openapi.yaml refuses a key that lacks its scope and
-// serves one holding only that scope; no key, a wrong key or a wrong method
+// Security at the HTTP boundary (issues 8 and 34), against a real
+// meterdesk-server: every route of docs/openapi.yaml refuses a key that lacks
+// its scope, before reading its path's id or body, and serves one holding
+// only that scope; no key, a wrong key or a wrong method
 // is refused everywhere; test and live keys never see each other's data;
 // another platform's tenants cannot be reached; bodies are bounded in size
 // and nesting; no secret is stored in the database, only its hash; and an
@@ -10,6 +11,7 @@
 #include "services/engine/Database.h"
 #include "services/engine/Engine.h"
 #include "services/engine/Sql.h"
+#include "services/server/ApiRoutes.h"
 #include "tests/conformance/ServerProcess.h"
 #include "tests/support/HttpClient.h"
 #include "tests/support/JsonEdit.h"
@@ -22,6 +24,8 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace md;
 using namespace Qt::StringLiterals;
@@ -51,9 +55,14 @@ QStringList scopes()
 struct Route
 {
     QByteArray path;
-    QString scope; // empty: any valid key
+    QStringList scopes; // the key needs one of them; none: any valid key
     QByteArray body;
 };
+
+const QStringList Promoting{u"plans:write"_s, u"rewards:write"_s};
+
+// A body that is not JSON (a plain string: see the note on raw strings below).
+const QByteArray Unfinished = "{\"x\":";
 
 // moc (6.4) miscounts braces inside raw strings: every raw string in this
 // file closes what it opens.
@@ -62,46 +71,54 @@ struct Route
 const QList<Route> &routes()
 {
     static const QList<Route> list{
-        {"/v1/balances.list", u"balances:read"_s, "{}"},
-        {"/v1/billing.import", u"billing:write"_s,
+        {"/v1/balances.list", {u"balances:read"_s}, "{}"},
+        {"/v1/billing.import",
+         {u"billing:write"_s},
          R"({"customer_id":"zed","dry_run":true,"billables":[{"plan":{"plan_id":"basic"}}]})"},
-        {"/v1/balances.track_tokens", u"balances:write"_s,
+        {"/v1/balances.track_tokens",
+         {u"balances:write"_s},
          R"({"customer_id":"dora","model_id":"openai/gpt-4o-mini","input_tokens":1,"output_tokens":1})"},
-        {"/v1/rewards.update", u"rewards:write"_s,
+        {"/v1/rewards.update",
+         {u"rewards:write"_s},
          R"({"reward_id":"launch","coupon":{"name":"Launch"}})"},
-        {"/v1/customers/dora/billing_portal", u"billing:read"_s, "{}"},
-        {"/v1/products/basic", u"plans:write"_s, R"({"name":"Basic"})"},
-        {"/v1/platform/organizations/stripe", u"platform:write"_s,
+        {"/v1/customers/dora/billing_portal", {u"billing:read"_s}, "{}"},
+        {"/v1/products/basic", {u"plans:write"_s}, R"({"name":"Basic"})"},
+        {"/v1/platform/organizations/stripe",
+         {u"platform:write"_s},
          R"({"organization_slug":"delta-t1","test_account_id":"acct_ok"})"},
-        {"/v1/meterdesk/whoami", QString(), "{}"},
-        {"/v1/meterdesk/about", QString(), "{}"},
-        {"/v1/meterdesk/balances.totals", u"balances:read"_s, "{}"},
-        {"/v1/meterdesk/customers.list", u"balances:read"_s, "{}"},
-        {"/v1/meterdesk/customers.get", u"balances:read"_s, R"({"customer_id":"dora"})"},
-        {"/v1/meterdesk/features.list", u"balances:read"_s, "{}"},
-        {"/v1/meterdesk/products.list", u"balances:read"_s, "{}"},
-        {"/v1/meterdesk/rewards.list", u"balances:read"_s, "{}"},
-        {"/v1/meterdesk/organizations.list", u"balances:read"_s, "{}"},
-        {"/v1/meterdesk/models.list", u"balances:read"_s, "{}"},
-        {"/v1/meterdesk/track_tokens.price", u"balances:read"_s,
+        {"/v1/meterdesk/whoami", {}, "{}"},
+        {"/v1/meterdesk/about", {}, "{}"},
+        {"/v1/meterdesk/balances.totals", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/customers.list", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/customers.get", {u"balances:read"_s}, R"({"customer_id":"dora"})"},
+        {"/v1/meterdesk/features.list", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/products.list", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/rewards.list", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/organizations.list", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/models.list", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/track_tokens.price",
+         {u"balances:read"_s},
          R"({"customer_id":"dora","model_id":"openai/gpt-4o-mini","input_tokens":1,"output_tokens":1})"},
-        {"/v1/meterdesk/usage_events.list", u"balances:read"_s, "{}"},
-        {"/v1/meterdesk/customers.billing_controls", u"balances:read"_s,
+        {"/v1/meterdesk/usage_events.list", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/customers.billing_controls",
+         {u"balances:read"_s},
          R"({"customer_id":"dora"})"},
-        {"/v1/meterdesk/customers.update_billing_controls", u"billing:write"_s,
+        {"/v1/meterdesk/customers.update_billing_controls",
+         {u"billing:write"_s},
          R"({"customer_id":"dora","billing_controls":{"usageAlerts":[]}})"},
-        {"/v1/meterdesk/usage_alerts.list", u"balances:read"_s, "{}"},
-        {"/v1/meterdesk/audit_log.list", u"balances:read"_s, "{}"},
-        {"/v1/meterdesk/ledger.list", u"balances:read"_s, R"({"customer_id":"dora"})"},
-        {"/v1/meterdesk/balances.adjust", u"balances:write"_s,
+        {"/v1/meterdesk/usage_alerts.list", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/audit_log.list", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/ledger.list", {u"balances:read"_s}, R"({"customer_id":"dora"})"},
+        {"/v1/meterdesk/balances.adjust",
+         {u"balances:write"_s},
          R"({"balance_id":"b_nobody","amount":1,"reason":"test"})"},
-        {"/v1/meterdesk/environments.diff", u"plans:write"_s, "{}"},
-        {"/v1/meterdesk/environments.promote", u"plans:write"_s,
-         R"({"products":[{"id":"basic","production":null,"to":null}]})"},
-        {"/v1/meterdesk/balances.pages", u"balances:read"_s, "{}"},
-        {"/v1/meterdesk/track_queue.failed", u"balances:read"_s, "{}"},
-        {"/v1/meterdesk/track_queue.retry", u"balances:write"_s, R"({"ids":["tq_1"]})"},
-        {"/v1/meterdesk/track_queue.discard", u"balances:write"_s, R"({"ids":["tq_1"]})"},
+        {"/v1/meterdesk/environments.diff", Promoting, "{}"},
+        {"/v1/meterdesk/environments.promote", Promoting,
+         R"({"products":[{"id":"basic","production":null,"to":{"created_at":1,"id":"basic","name":"Basic","env":"production","is_add_on":false,"is_default":false,"group":null,"version":1,"items":[],"free_trial":null}}]})"},
+        {"/v1/meterdesk/balances.pages", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/track_queue.failed", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/track_queue.retry", {u"balances:write"_s}, R"({"ids":["tq_1"]})"},
+        {"/v1/meterdesk/track_queue.discard", {u"balances:write"_s}, R"({"ids":["tq_1"]})"},
     };
     return list;
 }
@@ -143,6 +160,22 @@ QJsonObject workspace()
 QString describe(const test::HttpClient::Response &response)
 {
     return u"%1 %2"_s.arg(response.status).arg(QString::fromUtf8(response.body.left(300)));
+}
+
+// A path of ApiRoutes::listing() as this workspace can call it.
+QByteArray callable(QByteArray path)
+{
+    return path.replace("{customer_id}", "dora").replace("{product_id}", "basic");
+}
+
+// A key holding one scope, none of `needed` (an unknown key, if every
+// scope were needed: its 401 would fail the test).
+QByteArray keyWithout(const QStringList &needed)
+{
+    qsizetype s = 0;
+    while (s < scopes().size() && needed.contains(scopes().at(s)))
+        ++s;
+    return onlyKey(s);
 }
 
 } // namespace
@@ -197,6 +230,24 @@ private Q_SLOTS:
         QCOMPARE(documented, routes().size());
     }
 
+    // The table above is the server's own: no route is forgotten here, and
+    // each needs the scopes the table says.
+    void everyServedRouteIsCovered()
+    {
+        QStringList served;
+        for (const auto &[path, access] : server::ApiRoutes().listing()) {
+            const QByteArray called = callable(path);
+            served << QString::fromLatin1(called);
+            const auto here = std::find_if(routes().cbegin(), routes().cend(),
+                                           [&called](const Route &r) { return r.path == called; });
+            QVERIFY2(here != routes().cend(), called.constData());
+            QCOMPARE(access.scopes, here->scopes);
+            for (const QString &scope : access.scopes)
+                QVERIFY2(scopes().contains(scope), qPrintable(scope));
+        }
+        QCOMPARE(served.size(), routes().size());
+    }
+
     void everyRouteNeedsItsScope_data()
     {
         QTest::addColumn<int>("route");
@@ -208,22 +259,81 @@ private Q_SLOTS:
         QFETCH(int, route);
         const Route &tried = routes().at(route);
         for (qsizetype s = 0; s < scopes().size(); ++s) {
-            const bool needed = scopes().at(s) == tried.scope;
-            const auto without = post(allButKey(s), tried.path, tried.body);
-            if (needed) {
+            const QString scope = scopes().at(s);
+            if (tried.scopes.isEmpty()) {
+                QCOMPARE(post(allButKey(s), tried.path, tried.body).status, 200);
+                continue;
+            }
+            // A key holding only this scope: refused unless it is one the route takes.
+            const auto only = post(onlyKey(s), tried.path, tried.body);
+            if (!tried.scopes.contains(scope)) {
+                QVERIFY2(only.status == 403 && only.body.contains("insufficient_scopes"),
+                         qPrintable(u"with only "_s + scope + u": "_s + describe(only)));
+                continue;
+            }
+            // These keys are sandbox keys: a route for production keys
+            // refuses them for that, not for their scope.
+            const bool liveOnly = only.status == 403 && only.body.contains("live_key_required");
+            QVERIFY2(only.status / 100 == 2 || only.status == 400 || only.status == 404 || liveOnly,
+                     qPrintable(u"with only "_s + scope + u": "_s + describe(only)));
+            // A key holding every other scope: refused when this is the one it takes.
+            if (tried.scopes == QStringList{scope}) {
+                const auto without = post(allButKey(s), tried.path, tried.body);
                 QVERIFY2(without.status == 403 && without.body.contains("insufficient_scopes"),
-                         qPrintable(u"without "_s + tried.scope + u": "_s + describe(without)));
-                const auto with = post(onlyKey(s), tried.path, tried.body);
-                // These keys are sandbox keys: a route for production keys
-                // refuses them for that, not for their scope.
-                const bool liveOnly = with.status == 403 && with.body.contains("live_key_required");
-                QVERIFY2(with.status / 100 == 2 || with.status == 400 || with.status == 404 ||
-                             liveOnly,
-                         qPrintable(u"with only "_s + tried.scope + u": "_s + describe(with)));
-            } else if (tried.scope.isEmpty()) {
-                QCOMPARE(without.status, 200);
+                         qPrintable(u"without "_s + scope + u": "_s + describe(without)));
             }
         }
+    }
+
+    // Issue 34: the key and its scope come before the body on every route
+    // the server has (ApiRoutes::listing(), so a new one is tried too). A
+    // key without the scope hears 403 naming it, not what is wrong with the
+    // body; for the promotion routes, a sandbox key hears live_key_required.
+    void theKeyAndScopeComeBeforeTheBody_data()
+    {
+        QTest::addColumn<QByteArray>("path");
+        QTest::addColumn<QStringList>("needed");
+        QTest::addColumn<bool>("liveKey");
+        QTest::addColumn<QByteArray>("body");
+        for (const auto &[path, access] : server::ApiRoutes().listing())
+            if (!access.scopes.isEmpty()) // any valid key may call the others
+                for (const QByteArray &body : {Unfinished, QByteArray("[]")})
+                    QTest::addRow("%s %s", path.constData(), body.constData())
+                        << callable(path) << access.scopes << access.liveKey << body;
+    }
+    void theKeyAndScopeComeBeforeTheBody()
+    {
+        QFETCH(QByteArray, path);
+        QFETCH(QStringList, needed);
+        QFETCH(bool, liveKey);
+        QFETCH(QByteArray, body);
+        const auto refused = post(keyWithout(needed), path, body);
+        QVERIFY2(refused.status == 403 && refused.body.contains("insufficient_scopes"),
+                 qPrintable(describe(refused)));
+        for (const QString &scope : needed)
+            QVERIFY2(refused.body.contains(scope.toLatin1()), qPrintable(describe(refused)));
+        if (liveKey) {
+            const auto sandbox = post(AllKey, path, body);
+            QVERIFY2(sandbox.status == 403 && sandbox.body.contains("live_key_required"),
+                     qPrintable(describe(sandbox)));
+        }
+        // A key that may call the route hears about the body.
+        const auto allowed = post(liveKey ? LiveKey : AllKey, path, Unfinished);
+        QVERIFY2(allowed.status == 400 && allowed.body.contains("invalid_inputs"),
+                 qPrintable(describe(allowed)));
+    }
+
+    // A path's id is read after the key and its scope, too.
+    void aPathIdComesAfterTheKeyAndScope()
+    {
+        const QByteArray blank = "/v1/products/%20";
+        QCOMPARE(post({}, blank, "{}").status, 401);
+        const auto refused = post(keyWithout({u"plans:write"_s}), blank, "{}");
+        QVERIFY2(refused.status == 403 && refused.body.contains("plans:write"),
+                 qPrintable(describe(refused)));
+        const auto allowed = post(AllKey, blank, "{}");
+        QVERIFY2(allowed.status == 400 && allowed.body.contains("product_id"),
+                 qPrintable(describe(allowed)));
     }
 
     void everyRouteRefusesStrangers()
