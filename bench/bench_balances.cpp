@@ -109,8 +109,9 @@ int main(int argc, char *argv[])
             break;
         deep.startCursor = *response.nextCursor;
     }
-    const auto deepCursor =
-        engine::BalanceCursor::decode(deep.startCursor).value_or(engine::BalanceCursor{});
+    const auto deepCursor = engine::BalanceCursor::decode(
+                                engine::BalanceCursor::seal(db, scope).value(), deep.startCursor)
+                                .value_or(engine::BalanceCursor{});
     api::ListBalancesRequest byFeature = first;
     byFeature.featureId = u"ai_credits"_s;
     api::ListBalancesRequest byCustomer = first;

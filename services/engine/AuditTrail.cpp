@@ -2,6 +2,8 @@
 
 #include "services/api/JsonReader.h"
 #include "services/engine/Engine.h"
+#include "services/engine/KeysetPage.h"
+#include "services/engine/PublicIds.h"
 #include "services/engine/Sql.h"
 
 namespace md::engine {
@@ -9,20 +11,6 @@ namespace md::engine {
 using namespace Qt::StringLiterals;
 
 namespace {
-
-QByteArray encodeCursor(qint64 pk)
-{
-    return QByteArray::number(pk).toBase64(QByteArray::Base64UrlEncoding |
-                                           QByteArray::OmitTrailingEquals);
-}
-
-std::optional<qint64> decodeCursor(const QString &cursor)
-{
-    bool ok = false;
-    const qint64 pk =
-        QByteArray::fromBase64(cursor.toLatin1(), QByteArray::Base64UrlEncoding).toLongLong(&ok);
-    return ok && pk > 0 ? std::optional(pk) : std::nullopt;
-}
 
 QVariant jsonText(const api::JsonValue &value)
 {
@@ -43,7 +31,9 @@ api::AuditActor AuditTrail::actorOf(const KeyContext &key)
 {
     if (key.scope.keyPk == 0)
         return consoleUser();
-    return {u"key"_s, u"key_%1"_s.arg(key.scope.keyPk), key.keyName};
+    // The key's id is made by record(), which has the connection that a
+    // public id needs (PublicIds) and the key's row (scope.keyPk).
+    return {u"key"_s, std::nullopt, key.keyName};
 }
 
 api::AuditActor AuditTrail::consoleUser()
@@ -58,6 +48,13 @@ api::Result<api::Done> AuditTrail::record(const QSqlDatabase &db, Dialect dialec
                                           const Scope &scope, const api::AuditActor &actor,
                                           const Change &change, qint64 at)
 {
+    std::optional<QString> keyId = actor.keyId;
+    if (actor.kind == "key"_L1) {
+        auto publicIds = PublicIds::of(db);
+        if (!publicIds)
+            return publicIds.error();
+        keyId = publicIds.value().make(PublicIds::Kind::ApiKey, scope.keyPk);
+    }
     KeyAllocator keys(db, dialect);
     auto pk = keys.next(u"audit_log"_s);
     if (!pk)
@@ -67,7 +64,7 @@ api::Result<api::Done> AuditTrail::record(const QSqlDatabase &db, Dialect dialec
                    " actor_name, action, resource_type, resource_id, before, after)"
                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
                    {pk.value(), scope.orgPk, scope.envWord(), at, actor.kind,
-                    actor.keyId ? QVariant(*actor.keyId) : QVariant(), actor.name, change.action,
+                    keyId ? QVariant(*keyId) : QVariant(), actor.name, change.action,
                     change.resourceType, change.resourceId, jsonText(change.before),
                     jsonText(change.after)});
 }
@@ -75,6 +72,20 @@ api::Result<api::Done> AuditTrail::record(const QSqlDatabase &db, Dialect dialec
 api::Result<api::Page<api::AuditEntry>> AuditTrail::list(const QSqlDatabase &db, const Scope &scope,
                                                          const api::AuditLogRequest &request)
 {
+    auto before = decodeCursor(db, scope, "g1", request.startCursor, 1);
+    if (!before)
+        return before.error();
+    auto publicIds = PublicIds::of(db);
+    if (!publicIds)
+        return publicIds.error();
+    const PublicIds &ids = publicIds.value();
+    // A key is found by either spelling of its id: entries written before
+    // migration 8 hold its legacy id (docs/storage.md, "Ids and cursors").
+    const auto keyIdSpellings = [&](const QString &id) {
+        const auto key = ids.parse(PublicIds::Kind::ApiKey, id);
+        return key ? ids.spellings(PublicIds::Kind::ApiKey, key->pk) : QStringList{id};
+    };
+    const auto marks = [](qsizetype count) { return QStringList(count, u"?"_s).join(u", "_s); };
     QString where = u"org_pk = ? AND env = ?"_s;
     QVariantList binds{scope.orgPk, scope.envWord()};
     if (request.resourceType) {
@@ -82,24 +93,27 @@ api::Result<api::Page<api::AuditEntry>> AuditTrail::list(const QSqlDatabase &db,
         binds << *request.resourceType;
     }
     if (request.resourceId) {
-        where += u" AND resource_id = ?"_s;
-        binds << *request.resourceId;
+        const QStringList names = request.resourceType == "api_key"_L1
+                                      ? keyIdSpellings(*request.resourceId)
+                                      : QStringList{*request.resourceId};
+        where += u" AND resource_id IN ("_s + marks(names.size()) + u')';
+        for (const QString &name : names)
+            binds << name;
     }
     if (request.actor) {
-        where += u" AND (actor_key_id = ? OR actor_name = ?)"_s;
-        binds << *request.actor << *request.actor;
+        const QStringList keyIds = keyIdSpellings(*request.actor);
+        where += u" AND (actor_key_id IN ("_s + marks(keyIds.size()) + u") OR actor_name = ?)"_s;
+        for (const QString &keyId : keyIds)
+            binds << keyId;
+        binds << *request.actor;
     }
     if (request.since) {
         where += u" AND at >= ?"_s;
         binds << *request.since;
     }
-    if (!request.startCursor.isEmpty()) {
-        const auto before = decodeCursor(request.startCursor);
-        if (!before)
-            return api::ApiError::invalidCursor(
-                u"start_cursor is not a cursor this server issued; pass the next_cursor of a previous page or an empty string"_s);
+    if (before.value()) {
         where += u" AND pk < ?"_s;
-        binds << *before;
+        binds << before.value()->first();
     }
     binds << request.limit + 1;
     auto rows = runSql(db,
@@ -109,30 +123,26 @@ api::Result<api::Page<api::AuditEntry>> AuditTrail::list(const QSqlDatabase &db,
                        binds);
     if (!rows)
         return rows.error();
-    api::Page<api::AuditEntry> page;
-    qint64 last = 0;
-    QSqlQuery &q = rows.value();
-    while (q.next()) {
-        if (page.list.size() == request.limit) {
-            page.hasMore = true;
-            page.nextCursor = QString::fromLatin1(encodeCursor(last));
-            break;
-        }
-        last = q.value(0).toLongLong();
-        api::AuditEntry entry;
-        entry.id = u"audit_%1"_s.arg(last);
-        entry.at = q.value(1).toLongLong();
-        entry.actor = {q.value(2).toString(),
-                       q.value(3).isNull() ? std::nullopt : std::optional(q.value(3).toString()),
-                       q.value(4).toString()};
-        entry.action = q.value(5).toString();
-        entry.resourceType = q.value(6).toString();
-        entry.resourceId = q.value(7).toString();
-        entry.before = storedJson(q.value(8));
-        entry.after = storedJson(q.value(9));
-        page.list.append(std::move(entry));
-    }
-    return page;
+    return page<api::AuditEntry>(
+        db, scope, rows.value(), request.limit, "g1", 1, [&](const QSqlQuery &q) {
+            api::AuditEntry entry;
+            entry.id = ids.make(PublicIds::Kind::AuditEntry, q.value(0).toLongLong());
+            entry.at = q.value(1).toLongLong();
+            // Ids as issued now: a legacy key id stored then is shown in its new form.
+            entry.actor = {q.value(2).toString(),
+                           q.value(3).isNull() ? std::nullopt
+                                               : std::optional(ids.current(PublicIds::Kind::ApiKey,
+                                                                           q.value(3).toString())),
+                           q.value(4).toString()};
+            entry.action = q.value(5).toString();
+            entry.resourceType = q.value(6).toString();
+            entry.resourceId = entry.resourceType == "api_key"_L1
+                                   ? ids.current(PublicIds::Kind::ApiKey, q.value(7).toString())
+                                   : q.value(7).toString();
+            entry.before = storedJson(q.value(8));
+            entry.after = storedJson(q.value(9));
+            return entry;
+        });
 }
 
 } // namespace md::engine

@@ -1,6 +1,8 @@
 #include "services/engine/BalanceAdjuster.h"
 
 #include "services/engine/BalanceLedger.h"
+#include "services/engine/BalanceWhere.h"
+#include "services/engine/PublicIds.h"
 #include "services/engine/Sql.h"
 
 namespace md::engine {
@@ -23,16 +25,21 @@ struct Stored
     Decimal remaining;
     Decimal rollovers;
     bool unlimited = false;
+    bool expired = false; // as balances.list says at `nowMs`
 };
 
-api::Result<Stored> find(const QSqlDatabase &db, const Scope &scope, const QString &balanceId)
+api::Result<Stored> find(const QSqlDatabase &db, const Scope &scope, const QString &balanceId,
+                         qint64 nowMs)
 {
     auto rows = queryRows(db,
                           u"SELECT b.pk, b.customer_pk, b.feature_pk, c.id, f.id, b.remaining,"
-                          " b.unlimited FROM balances b JOIN customers c ON c.pk = b.customer_pk"
-                          " JOIN features f ON f.pk = b.feature_pk"
-                          " WHERE b.org_pk = ? AND b.env = ? AND b.id = ?"_s,
-                          {scope.orgPk, scope.envWord(), balanceId});
+                          " b.unlimited, "_s +
+                              BalanceWhere::ExpiredCondition +
+                              u" FROM balances b JOIN customers c ON c.pk = b.customer_pk"
+                              " JOIN features f ON f.pk = b.feature_pk"
+                              " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
+                              " WHERE b.org_pk = ? AND b.env = ? AND b.id = ?"_s,
+                          {nowMs, nowMs, scope.orgPk, scope.envWord(), balanceId});
     if (!rows)
         return rows.error();
     if (rows.value().isEmpty())
@@ -46,14 +53,15 @@ api::Result<Stored> find(const QSqlDatabase &db, const Scope &scope, const QStri
                   row.at(4).toString(),
                   Decimal::parse(row.at(5).toString()).value_or(Decimal()),
                   Decimal(),
-                  row.at(6).toBool()};
+                  row.at(6).toBool(),
+                  row.at(7).toBool()};
     auto rollovers =
         queryRows(db, u"SELECT balance FROM rollovers WHERE balance_pk = ?"_s, {stored.pk});
     if (!rollovers)
         return rollovers.error();
     for (const QVariantList &rollover : std::as_const(rollovers.value()))
         stored.rollovers =
-            stored.rollovers.plus(Decimal::parse(rollover.first().toString()).value_or(Decimal()))
+            stored.rollovers.sum(Decimal::parse(rollover.first().toString()).value_or(Decimal()))
                 .value_or(stored.rollovers);
     return stored;
 }
@@ -63,7 +71,7 @@ api::Result<Stored> find(const QSqlDatabase &db, const Scope &scope, const QStri
 api::Result<Decimal> BalanceAdjuster::remaining(const QSqlDatabase &db, const Scope &scope,
                                                 const QString &balanceId)
 {
-    auto stored = find(db, scope, balanceId);
+    auto stored = find(db, scope, balanceId, 0);
     if (!stored)
         return stored.error();
     return stored.value().remaining;
@@ -74,7 +82,7 @@ api::Result<api::LedgerEntry> BalanceAdjuster::adjust(const QSqlDatabase &db, Di
                                                       const api::BalanceAdjustment &request,
                                                       qint64 nowMs)
 {
-    auto located = find(db, scope, request.balanceId);
+    auto located = find(db, scope, request.balanceId, nowMs);
     if (!located)
         return located.error();
     if (dialect == Dialect::Postgres) {
@@ -84,11 +92,18 @@ api::Result<api::LedgerEntry> BalanceAdjuster::adjust(const QSqlDatabase &db, Di
                                     {located.value().customerPk});
             !locked)
             return locked.error();
-        located = find(db, scope, request.balanceId);
+        located = find(db, scope, request.balanceId, nowMs);
         if (!located)
             return located.error();
     }
     const Stored &stored = located.value();
+    // An expired balance holds nothing: its ledger ended at zero with an
+    // expiry entry, so an amount added now would hold nowhere
+    // (docs/ledger.md, "Adjustments").
+    if (stored.expired)
+        return ApiError{409, u"balance_expired"_s,
+                        u"balance \"%1\" has expired (its plan or its own expiry has passed): "
+                        "an expired balance holds nothing to adjust"_s.arg(request.balanceId)};
     if (stored.unlimited)
         return ApiError::invalidInputs(
             u"balance_id"_s,
@@ -113,20 +128,20 @@ api::Result<api::LedgerEntry> BalanceAdjuster::adjust(const QSqlDatabase &db, Di
         queryRows(db, u"SELECT MAX(pk) FROM ledger WHERE customer_pk = ?"_s, {stored.customerPk});
     if (!id)
         return id.error();
-    return api::LedgerEntry{u"ledger_"_s + id.value().first().first().toString(),
-                            nowMs,
-                            entry.kind,
-                            stored.customerId,
-                            stored.featureId,
-                            request.balanceId,
-                            request.amount,
-                            *heldAfter,
-                            Decimal(),
-                            {Route,
-                             scope.keyPk
-                                 ? std::optional<QString>(u"key_"_s + QString::number(scope.keyPk))
-                                 : std::nullopt,
-                             std::nullopt}};
+    return api::LedgerEntry{
+        PublicIds::idOf(db, PublicIds::Kind::LedgerEntry, id.value().first().first().toLongLong()),
+        nowMs,
+        entry.kind,
+        stored.customerId,
+        stored.featureId,
+        request.balanceId,
+        request.amount,
+        *heldAfter,
+        Decimal(),
+        {Route,
+         scope.keyPk ? std::optional(PublicIds::idOf(db, PublicIds::Kind::ApiKey, scope.keyPk))
+                     : std::nullopt,
+         std::nullopt}};
 }
 
 } // namespace md::engine

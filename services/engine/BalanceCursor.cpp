@@ -1,36 +1,23 @@
 #include "services/engine/BalanceCursor.h"
 
-#include <QByteArray>
-#include <QList>
-
 namespace md::engine {
 
-namespace {
-constexpr auto Encoding = QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals;
+api::Result<CursorSeal> BalanceCursor::seal(const QSqlDatabase &db, const Scope &scope)
+{
+    return CursorSeal::of(db, scope, "b1");
 }
 
-QString BalanceCursor::encode() const
+QString BalanceCursor::encode(const CursorSeal &seal) const
 {
-    const QByteArray position =
-        "b1:" + QByteArray::number(customerPk) + ':' + QByteArray::number(balancePk);
-    return QString::fromLatin1(position.toBase64(Encoding));
+    return seal.seal({customerPk, balancePk});
 }
 
-std::optional<BalanceCursor> BalanceCursor::decode(const QString &text)
+std::optional<BalanceCursor> BalanceCursor::decode(const CursorSeal &seal, const QString &text)
 {
-    const auto decoded = QByteArray::fromBase64Encoding(
-        text.toLatin1(), Encoding | QByteArray::AbortOnBase64DecodingErrors);
-    if (!decoded || text.size() > 64)
+    const auto keys = seal.open(text, 2);
+    if (!keys)
         return std::nullopt;
-    const QList<QByteArray> parts = decoded.decoded.split(':');
-    if (parts.size() != 3 || parts.at(0) != "b1")
-        return std::nullopt;
-    bool customerOk = false;
-    bool balanceOk = false;
-    BalanceCursor cursor{parts.at(1).toLongLong(&customerOk), parts.at(2).toLongLong(&balanceOk)};
-    if (!customerOk || !balanceOk)
-        return std::nullopt;
-    return cursor;
+    return BalanceCursor{keys->at(0), keys->at(1)};
 }
 
 } // namespace md::engine

@@ -1,8 +1,9 @@
-// The opaque balances.list cursor: base64url of the keyset position
-// (customer key, balance key) of the last row a page consumed.
+// The opaque balances.list cursor: the keyset position (customer key,
+// balance key) of the last row a page consumed, sealed for balances.list and
+// the scope (CursorSeal).
 #pragma once
 
-#include <QString>
+#include "services/engine/CursorSeal.h"
 
 #include <optional>
 
@@ -13,8 +14,10 @@ struct BalanceCursor
     qint64 customerPk = 0;
     qint64 balancePk = 0;
 
-    QString encode() const;
-    static std::optional<BalanceCursor> decode(const QString &text);
+    // The seal of balances.list's cursors in `scope`.
+    static api::Result<CursorSeal> seal(const QSqlDatabase &db, const Scope &scope);
+    QString encode(const CursorSeal &seal) const;
+    static std::optional<BalanceCursor> decode(const CursorSeal &seal, const QString &text);
 };
 
 } // namespace md::engine

@@ -2,6 +2,7 @@
 
 #include "services/engine/KeysetPage.h"
 #include "services/engine/PostgresArray.h"
+#include "services/engine/PublicIds.h"
 #include "services/engine/SqliteStatement.h"
 
 namespace md::engine {
@@ -13,8 +14,8 @@ namespace {
 
 Decimal sum(Decimal a, Decimal b)
 {
-    // Amounts are bounded far below Decimal's range (docs/api.md): no overflow.
-    return a.plus(b).value_or(a);
+    // A running sum (Decimal::sum): far past what 10^9 amounts reach.
+    return a.sum(b).value_or(a);
 }
 
 QVariant keyOf(const Scope &scope)
@@ -183,9 +184,12 @@ api::Result<api::Done> BalanceLedger::write(const QSqlDatabase &db, Dialect dial
 api::Result<api::Page<api::LedgerEntry>>
 BalanceLedger::list(const QSqlDatabase &db, const Scope &scope, const api::LedgerRequest &request)
 {
-    auto before = decodeCursor("l1", request.startCursor, 1);
+    auto before = decodeCursor(db, scope, "l1", request.startCursor, 1);
     if (!before)
         return before.error();
+    auto publicIds = PublicIds::of(db);
+    if (!publicIds)
+        return publicIds.error();
     auto customer =
         queryRows(db, u"SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?"_s,
                   {scope.orgPk, scope.envWord(), request.customerId});
@@ -220,24 +224,33 @@ BalanceLedger::list(const QSqlDatabase &db, const Scope &scope, const api::Ledge
     auto query = runSql(db, sql, binds);
     if (!query)
         return query.error();
-    const auto prefixed = [](const QVariant &pk, const QString &prefix) {
-        // QString, not std::optional(a + b): that would hold a QStringBuilder
-        // of references to temporaries.
-        return pk.isNull() ? std::nullopt : std::optional<QString>(prefix + pk.toString());
+    // An id costs eight HMACs (PublicIds): a page's rows come from few keys.
+    QHash<qint64, QString> keyIds;
+    const auto idOf = [&](PublicIds::Kind kind, const QVariant &pk) -> std::optional<QString> {
+        if (pk.isNull())
+            return std::nullopt;
+        if (kind != PublicIds::Kind::ApiKey)
+            return publicIds.value().make(kind, pk.toLongLong());
+        auto known = keyIds.constFind(pk.toLongLong());
+        if (known == keyIds.cend())
+            known = keyIds.insert(pk.toLongLong(), publicIds.value().make(kind, pk.toLongLong()));
+        return *known;
     };
-    return page<api::LedgerEntry>(query.value(), request.limit, "l1", 1, [&](const QSqlQuery &q) {
-        return api::LedgerEntry{u"ledger_"_s + q.value(0).toString(),
-                                q.value(1).toLongLong(),
-                                q.value(2).toString(),
-                                request.customerId,
-                                q.value(3).toString(),
-                                q.value(4).toString(),
-                                Decimal::parse(q.value(5).toString()).value_or(Decimal()),
-                                Decimal::parse(q.value(6).toString()).value_or(Decimal()),
-                                Decimal::parse(q.value(7).toString()).value_or(Decimal()),
-                                {q.value(8).toString(), prefixed(q.value(9), u"key_"_s),
-                                 prefixed(q.value(10), u"event_"_s)}};
-    });
+    return page<api::LedgerEntry>(
+        db, scope, query.value(), request.limit, "l1", 1, [&](const QSqlQuery &q) {
+            return api::LedgerEntry{
+                publicIds.value().make(PublicIds::Kind::LedgerEntry, q.value(0).toLongLong()),
+                q.value(1).toLongLong(),
+                q.value(2).toString(),
+                request.customerId,
+                q.value(3).toString(),
+                q.value(4).toString(),
+                Decimal::parse(q.value(5).toString()).value_or(Decimal()),
+                Decimal::parse(q.value(6).toString()).value_or(Decimal()),
+                Decimal::parse(q.value(7).toString()).value_or(Decimal()),
+                {q.value(8).toString(), idOf(PublicIds::Kind::ApiKey, q.value(9)),
+                 idOf(PublicIds::Kind::UsageEvent, q.value(10))}};
+        });
 }
 
 } // namespace md::engine

@@ -83,8 +83,11 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
     const BalanceWhere filter = BalanceWhere::of(scope, request, nowMs);
     QString where = filter.sql;
     QVariantList binds = filter.binds;
+    const auto seal = BalanceCursor::seal(db, scope);
+    if (!seal)
+        return seal.error();
     if (!request.startCursor.isEmpty()) {
-        const auto cursor = BalanceCursor::decode(request.startCursor);
+        const auto cursor = BalanceCursor::decode(seal.value(), request.startCursor);
         if (!cursor)
             return api::ApiError::invalidCursor(
                 u"start_cursor is not a cursor this server issued; pass the next_cursor of a previous page or an empty string"_s);
@@ -129,7 +132,7 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
         return page.error();
     api::ListBalancesResponse &response = page.value();
     if (response.hasMore)
-        response.nextCursor = last.encode();
+        response.nextCursor = last.encode(seal.value());
     if (response.list.isEmpty()) {
         if (auto named = filter.checkNamedIds(db); !named)
             return named.error();
@@ -146,12 +149,15 @@ api::Result<api::BalancePages> BalanceLister::pages(const QSqlDatabase &db, cons
                          " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
                          " WHERE "_s +
                          filter.sql;
+    const auto seal = BalanceCursor::seal(db, scope);
+    if (!seal)
+        return seal.error();
     api::BalancePages pages;
     pages.cursors.append(QString());
     // The key of the last row of each full page starts the next one.
     const auto lastOfPage = [&](qint64 position, qint64 customerPk, qint64 balancePk) {
         if ((position + 1) % request.pageSize == 0)
-            pages.cursors.append(BalanceCursor{customerPk, balancePk}.encode());
+            pages.cursors.append(BalanceCursor{customerPk, balancePk}.encode(seal.value()));
     };
     if (SqliteStatement::available(db)) {
         // One pass over the table in storage order (BalanceScan: no join, no

@@ -3,6 +3,7 @@
 #include "services/engine/BillingPeriod.h"
 #include "services/engine/KeysetPage.h"
 #include "services/engine/PostgresArray.h"
+#include "services/engine/PublicIds.h"
 #include "services/engine/Sql.h"
 #include "services/engine/StoredJson.h"
 
@@ -248,9 +249,12 @@ api::Result<api::Page<api::UsageAlertEvent>>
 BillingControlStore::alerts(const QSqlDatabase &db, const Scope &scope,
                             const api::PageRequest &request)
 {
-    auto before = decodeCursor("a1", request.startCursor, 1);
+    auto before = decodeCursor(db, scope, "a1", request.startCursor, 1);
     if (!before)
         return before.error();
+    auto publicIds = PublicIds::of(db);
+    if (!publicIds)
+        return publicIds.error();
     QString sql = u"SELECT a.pk, c.id, e.id, f.id, a.name, a.threshold_type, a.threshold,"
                   " a.value, a.triggered_at FROM usage_alert_events a"
                   " JOIN customers c ON c.pk = a.customer_pk JOIN features f ON f.pk = a.feature_pk"
@@ -271,9 +275,9 @@ BillingControlStore::alerts(const QSqlDatabase &db, const Scope &scope,
     if (!query)
         return query.error();
     return page<api::UsageAlertEvent>(
-        query.value(), request.limit, "a1", 1, [](const QSqlQuery &q) {
+        db, scope, query.value(), request.limit, "a1", 1, [&](const QSqlQuery &q) {
             api::UsageAlertEvent event;
-            event.id = u"alert_%1"_s.arg(q.value(0).toLongLong());
+            event.id = publicIds.value().make(PublicIds::Kind::UsageAlert, q.value(0).toLongLong());
             event.customerId = q.value(1).toString();
             event.entityId =
                 q.value(2).isNull() ? std::nullopt : std::optional(q.value(2).toString());

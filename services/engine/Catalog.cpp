@@ -42,7 +42,7 @@ std::optional<qint64> nullableInteger(const QVariant &value)
 api::Result<api::Page<api::CustomerSummary>>
 Catalog::customers(const QSqlDatabase &db, const Scope &scope, const api::PageRequest &request)
 {
-    auto after = decodeCursor("c1", request.startCursor, 1);
+    auto after = decodeCursor(db, scope, "c1", request.startCursor, 1);
     if (!after)
         return after.error();
     QString sql =
@@ -67,7 +67,7 @@ Catalog::customers(const QSqlDatabase &db, const Scope &scope, const api::PageRe
     if (!query)
         return query.error();
     return page<api::CustomerSummary>(
-        query.value(), request.limit, "c1", 1, [](const QSqlQuery &q) {
+        db, scope, query.value(), request.limit, "c1", 1, [](const QSqlQuery &q) {
             return api::CustomerSummary{q.value(1).toString(), q.value(2).toString(),
                                         q.value(3).toString(), q.value(4).toLongLong()};
         });
@@ -314,7 +314,7 @@ api::Result<api::Page<api::UsageEvent>>
 Catalog::usageEvents(const QSqlDatabase &db, const Scope &scope, const api::PageRequest &request)
 {
     // Newest first by the event's own time; the cursor carries (timestamp, pk).
-    auto before = decodeCursor("u2", request.startCursor, 2);
+    auto before = decodeCursor(db, scope, "u2", request.startCursor, 2);
     if (!before)
         return before.error();
     QString sql =
@@ -351,13 +351,14 @@ Catalog::usageEvents(const QSqlDatabase &db, const Scope &scope, const api::Page
     auto query = runSql(db, sql, binds);
     if (!query)
         return query.error();
-    return page<api::UsageEvent>(query.value(), request.limit, "u2", 2, [](const QSqlQuery &q) {
-        return api::UsageEvent{
-            q.value(2).toString(),    q.value(3).toString(),
-            nullableText(q.value(4)), nullableText(q.value(5)),
-            storedTokens(q.value(6)), Decimal::parse(q.value(7).toString()).value_or(Decimal()),
-            storedObject(q.value(8)), q.value(0).toLongLong()};
-    });
+    return page<api::UsageEvent>(
+        db, scope, query.value(), request.limit, "u2", 2, [](const QSqlQuery &q) {
+            return api::UsageEvent{
+                q.value(2).toString(),    q.value(3).toString(),
+                nullableText(q.value(4)), nullableText(q.value(5)),
+                storedTokens(q.value(6)), Decimal::parse(q.value(7).toString()).value_or(Decimal()),
+                storedObject(q.value(8)), q.value(0).toLongLong()};
+        });
 }
 
 } // namespace md::engine

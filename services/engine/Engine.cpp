@@ -5,6 +5,7 @@
 #include "services/engine/BalanceTotaller.h"
 #include "services/engine/CustomerImporter.h"
 #include "services/engine/Migrator.h"
+#include "services/engine/PublicIds.h"
 #include "services/engine/Sql.h"
 #include "services/engine/TokenLedger.h"
 #include "services/engine/WorkspaceDumper.h"
@@ -58,6 +59,10 @@ api::Result<api::Done> Engine::open()
     auto migrated = Migrator::migrate(db.value(), m_database.dialect());
     if (!migrated)
         return migrated.error();
+    // Ids and cursors are made with the workspace's secret: read it now, so
+    // that a database without one fails to open rather than on a listing.
+    if (auto ids = PublicIds::of(db.value()); !ids)
+        return ids.error();
     return api::Done{};
 }
 
@@ -268,6 +273,10 @@ api::Result<NewApiKey> Engine::createKey(const QString &orgSlug, Environment env
     auto pk = keys.next(u"api_keys"_s);
     if (!pk)
         return pk.error();
+    auto publicIds = PublicIds::of(db.value());
+    if (!publicIds)
+        return publicIds.error();
+    const QString keyId = publicIds.value().make(PublicIds::Kind::ApiKey, pk.value());
     NewApiKey key = ApiKeys::generate(env);
     if (auto inserted = insertRows(db.value(), u"api_keys"_s,
                                    {u"pk"_s, u"org_pk"_s, u"env"_s, u"prefix"_s, u"hash"_s,
@@ -277,15 +286,13 @@ api::Result<NewApiKey> Engine::createKey(const QString &orgSlug, Environment env
         !inserted)
         return inserted.error();
     // What the key may do, never what it is: no secret, no hash, no prefix.
-    const api::JsonValue created = api::JsonValue::object({{"id"_L1, u"key_%1"_s.arg(pk.value())},
+    const api::JsonValue created = api::JsonValue::object({{"id"_L1, keyId},
                                                            {"name"_L1, name},
                                                            {"environment"_L1, environmentWord(env)},
                                                            {"scopes"_L1, scopes.join(u' ')}});
     if (auto recorded = AuditTrail::record(
             db.value(), m_database.dialect(), {orgPk, env}, AuditTrail::consoleUser(),
-            {u"api_key.create"_s, u"api_key"_s, u"key_%1"_s.arg(pk.value()), api::JsonValue::null(),
-             created},
-            m_clock());
+            {u"api_key.create"_s, u"api_key"_s, keyId, api::JsonValue::null(), created}, m_clock());
         !recorded)
         return recorded.error();
     if (auto committed = transaction.commit(); !committed)

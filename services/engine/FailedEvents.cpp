@@ -1,8 +1,11 @@
 #include "services/engine/FailedEvents.h"
 
 #include "services/engine/KeysetPage.h"
+#include "services/engine/PublicIds.h"
 #include "services/engine/Sql.h"
 #include "services/engine/StoredJson.h"
+
+#include <limits>
 
 namespace md::engine {
 
@@ -10,38 +13,39 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-std::optional<qint64> keyOf(const QString &id)
-{
-    if (!id.startsWith("tq_"_L1))
-        return std::nullopt;
-    bool ok = false;
-    const qint64 pk = id.mid(3).toLongLong(&ok);
-    return ok && pk > 0 ? std::optional(pk) : std::nullopt;
-}
-
 // Runs `statement` on each failed call of the scope that `ids` names, in one transaction.
 api::Result<api::FailedEventOutcome> eachFailed(const QSqlDatabase &db, Dialect dialect,
                                                 const Scope &scope, const QStringList &ids,
                                                 const QString &statement)
 {
+    auto publicIds = PublicIds::of(db);
+    if (!publicIds)
+        return publicIds.error();
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
     api::FailedEventOutcome outcome;
     for (const QString &id : ids) {
-        const std::optional<qint64> pk = keyOf(id);
-        auto found = pk ? queryRows(db,
-                                    u"SELECT pk FROM track_queue WHERE pk = ? AND org_pk = ?"
-                                    " AND env = ? AND failed_at IS NOT NULL"_s,
-                                    {*pk, scope.orgPk, scope.envWord()})
-                        : api::Result<QList<QVariantList>>(QList<QVariantList>());
+        const auto row = publicIds.value().parse(PublicIds::Kind::QueuedCall, id);
+        if (!row) {
+            outcome.notFound.append(id);
+            continue;
+        }
+        // A legacy id names only a call received before migration 8: on
+        // SQLite a later call may have been given a key that was freed.
+        const qint64 receivedBefore =
+            row->legacy ? publicIds.value().legacyBefore() : std::numeric_limits<qint64>::max();
+        auto found = queryRows(db,
+                               u"SELECT pk FROM track_queue WHERE pk = ? AND org_pk = ?"
+                               " AND env = ? AND failed_at IS NOT NULL AND received_at < ?"_s,
+                               {row->pk, scope.orgPk, scope.envWord(), receivedBefore});
         if (!found)
             return found.error();
         if (found.value().isEmpty()) {
             outcome.notFound.append(id);
             continue;
         }
-        if (auto done = execute(db, statement, {*pk}); !done)
+        if (auto done = execute(db, statement, {row->pk}); !done)
             return done.error();
         outcome.done.append(id);
     }
@@ -55,9 +59,12 @@ api::Result<api::FailedEventOutcome> eachFailed(const QSqlDatabase &db, Dialect 
 api::Result<api::Page<api::FailedEvent>>
 FailedEvents::list(const QSqlDatabase &db, const Scope &scope, const api::PageRequest &request)
 {
-    auto before = decodeCursor("f1", request.startCursor, 1);
+    auto before = decodeCursor(db, scope, "f1", request.startCursor, 1);
     if (!before)
         return before.error();
+    auto publicIds = PublicIds::of(db);
+    if (!publicIds)
+        return publicIds.error();
     QString sql = u"SELECT pk, request, idempotency_key, received_at, failed_at, error,"
                   " error_code, error_status FROM track_queue"
                   " WHERE org_pk = ? AND env = ? AND failed_at IS NOT NULL"_s;
@@ -71,26 +78,27 @@ FailedEvents::list(const QSqlDatabase &db, const Scope &scope, const api::PageRe
     auto query = runSql(db, sql, binds);
     if (!query)
         return query.error();
-    return page<api::FailedEvent>(query.value(), request.limit, "f1", 1, [](const QSqlQuery &q) {
-        api::FailedEvent event;
-        event.id = u"tq_%1"_s.arg(q.value(0).toLongLong());
-        const auto stored = storedJson(q.value(1));
-        event.request = stored ? stored.value() : api::JsonValue::object();
-        event.customerId = event.request.value("customer_id"_L1).toString();
-        event.modelId = event.request.value("model_id"_L1).toString();
-        const api::JsonValue &feature = event.request.value("feature_id"_L1);
-        if (feature.isString())
-            event.featureId = feature.toString();
-        if (!q.value(2).isNull())
-            event.idempotencyKey = q.value(2).toString();
-        event.receivedAt = q.value(3).toLongLong();
-        event.failedAt = q.value(4).toLongLong();
-        // Calls failed before the code was kept say so in the message alone.
-        event.error = {q.value(7).isNull() ? 400 : q.value(7).toInt(),
-                       q.value(6).isNull() ? u"invalid_request"_s : q.value(6).toString(),
-                       q.value(5).toString()};
-        return event;
-    });
+    return page<api::FailedEvent>(
+        db, scope, query.value(), request.limit, "f1", 1, [&](const QSqlQuery &q) {
+            api::FailedEvent event;
+            event.id = publicIds.value().make(PublicIds::Kind::QueuedCall, q.value(0).toLongLong());
+            const auto stored = storedJson(q.value(1));
+            event.request = stored ? stored.value() : api::JsonValue::object();
+            event.customerId = event.request.value("customer_id"_L1).toString();
+            event.modelId = event.request.value("model_id"_L1).toString();
+            const api::JsonValue &feature = event.request.value("feature_id"_L1);
+            if (feature.isString())
+                event.featureId = feature.toString();
+            if (!q.value(2).isNull())
+                event.idempotencyKey = q.value(2).toString();
+            event.receivedAt = q.value(3).toLongLong();
+            event.failedAt = q.value(4).toLongLong();
+            // Calls failed before the code was kept say so in the message alone.
+            event.error = {q.value(7).isNull() ? 400 : q.value(7).toInt(),
+                           q.value(6).isNull() ? u"invalid_request"_s : q.value(6).toString(),
+                           q.value(5).toString()};
+            return event;
+        });
 }
 
 api::Result<api::FailedEventOutcome> FailedEvents::retry(const QSqlDatabase &db, Dialect dialect,

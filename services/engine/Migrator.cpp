@@ -2,7 +2,9 @@
 
 #include "services/engine/LedgerVerifier.h"
 #include "services/engine/Sql.h"
+#include "services/engine/WorkspaceSecret.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
@@ -68,11 +70,14 @@ QStringList statementsFor(const QString &script, Dialect dialect)
 }
 
 // What a script cannot do, run after its statements in the same transaction:
-// version 6 opens a ledger for the balances that were there before it.
+// version 6 opens a ledger for the balances that were there before it;
+// version 8 makes the workspace's secret from the system's random source.
 api::Result<api::Done> afterScript(int version, const QSqlDatabase &db, Dialect dialect)
 {
     if (version == 6)
         return LedgerVerifier::openExisting(db, dialect);
+    if (version == 8)
+        return WorkspaceSecret::create(db, QDateTime::currentMSecsSinceEpoch());
     return api::Done{};
 }
 

@@ -1,5 +1,6 @@
 #include "services/engine/PortalLinks.h"
 
+#include "services/engine/SameBytes.h"
 #include "services/engine/Sql.h"
 
 #include <QJsonDocument>
@@ -47,17 +48,6 @@ QByteArray signature(const QByteArray &key, const QByteArray &payload)
 {
     return QMessageAuthenticationCode::hash(payload, key, QCryptographicHash::Sha256)
         .toBase64(Base64Url);
-}
-
-// Compares in time that does not depend on where the first difference is.
-bool sameBytes(const QByteArray &a, const QByteArray &b)
-{
-    if (a.size() != b.size())
-        return false;
-    char difference = 0;
-    for (qsizetype i = 0; i < a.size(); ++i)
-        difference |= char(a.at(i) ^ b.at(i));
-    return difference == 0;
 }
 
 ApiError forged()

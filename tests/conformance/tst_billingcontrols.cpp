@@ -426,6 +426,30 @@ private Q_SLOTS:
         QVERIFY(!none.ok());
         QCOMPARE(none.error().code, u"invalid_inputs"_s);
     }
+
+    // A failed event's id is taken only as issued (docs/api.md, "Ids and
+    // cursors"; issue 34): a number, zero-padded or not, or the id spelled
+    // another way names no event, whichever way the call travels.
+    void failedEventIdsAreTakenOnlyAsIssued()
+    {
+        failAnAcceptedCall();
+        const QString id = failed().first().id;
+        QVERIFY2(id.startsWith(u"tq_"_s) && id.size() == 16 && id == id.toLower(), qPrintable(id));
+        const QString digits = id.mid(3);
+        const QStringList respelled{u"tq_000034"_s, u"tq_34"_s,        u"tq_1"_s,
+                                    id.toUpper(),   u"TQ_"_s + digits, u"tq_0"_s + digits,
+                                    id + u"0"_s,    id.chopped(1),     u"key_"_s + digits};
+        for (const QString &other : respelled) {
+            const auto answer = await(m_backend->retryFailedEvents({{other}}));
+            QVERIFY2(answer.ok(), answer.ok() ? "" : qPrintable(answer.error().message));
+            QCOMPARE(answer.value().done, QStringList());
+            QCOMPARE(answer.value().notFound, QStringList{other});
+        }
+        QCOMPARE(queue(), (api::QueueCounts{0, 1}));
+        QCOMPARE(failed().first().id, id);
+        QCOMPARE(await(m_backend->discardFailedEvents({{id}})).value().done, QStringList{id});
+        QCOMPARE(queue(), (api::QueueCounts{0, 0}));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBillingControls)

@@ -4,8 +4,12 @@
 // balance of `workspace verify`), and nothing can change them once added.
 // Runs on SQLite and PostgreSQL.
 #include "services/api/WireCodec.h"
+#include "services/engine/BalanceAdjuster.h"
 #include "services/engine/BalanceLedger.h"
+#include "services/engine/LedgerRepair.h"
 #include "services/engine/LedgerVerifier.h"
+#include "services/engine/PublicIds.h"
+#include "services/engine/Sql.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/engine/LedgerWorkspace.h"
 
@@ -120,7 +124,8 @@ private Q_SLOTS:
             QCOMPARE(entry.balanceAfter, held(u"cy"_s, entry.balanceId));
             QCOMPARE(entry.featureId, u"ai"_s);
             QCOMPARE(entry.source.route, u"balances.track_tokens"_s);
-            QCOMPARE(entry.source.keyId, u"key_%1"_s.arg(m_scope.keyPk));
+            QCOMPARE(entry.source.keyId,
+                     engine::PublicIds::idOf(db(), engine::PublicIds::Kind::ApiKey, m_scope.keyPk));
             QCOMPARE(entry.source.eventId, usage.first().source.eventId); // one call, one event
             QVERIFY(entry.source.eventId);
             QVERIFY(!entry.usage.isNegative()); // a rollover's part is no usage of the row
@@ -153,7 +158,8 @@ private Q_SLOTS:
         QCOMPARE(m_fixture->engine->trackQueue().drain().value(), 1);
         const QList<api::LedgerEntry> entries = ledger(u"two"_s, u"ai"_s);
         QCOMPARE(entries.first().kind, u"usage"_s);
-        QCOMPARE(entries.first().source.keyId, u"key_%1"_s.arg(m_scope.keyPk));
+        QCOMPARE(entries.first().source.keyId,
+                 engine::PublicIds::idOf(db(), engine::PublicIds::Kind::ApiKey, m_scope.keyPk));
         QCOMPARE(entries.first().balanceAfter, Decimal());
         QCOMPARE(ledger(u"two"_s, u"ai2"_s).size(), 1); // the filter keeps the other feature out
         QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
@@ -186,6 +192,90 @@ private Q_SLOTS:
         QCOMPARE(entries.first().amount, Decimal::fromInteger(-6));
         QCOMPARE(entries.first().balanceAfter, Decimal());
         QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+    }
+
+    // Imports customer "imp" on plan pro, then leaves the plan out: its
+    // balance expires with an expiry entry. The balance's id.
+    QString expiredBalance()
+    {
+        if (!import(R"({"customer_id":"imp","processors":[{"type":"stripe","id":"cus_imp"}],
+            "billables":[{"plan":{"plan_id":"pro","feature_quantities":[{"feature_id":"ai","quantity":10}],
+            "balances":[{"feature_id":"ai","usage":4}]}}]})")
+                 .ok() ||
+            !import(R"({"customer_id":"imp","processors":[{"type":"stripe","id":"cus_imp"}],
+            "billables":[]})")
+                 .ok())
+            qFatal("the import failed");
+        return ledger(u"imp"_s).first().balanceId;
+    }
+
+    // An expired balance holds nothing: adjusting it is refused and writes
+    // nothing (it once wrote an entry the trial balance could not agree with).
+    void anExpiredBalanceCannotBeAdjusted()
+    {
+        const QString balance = expiredBalance();
+        const qsizetype entries = ledger(u"imp"_s).size();
+        engine::WriteTransaction transaction(db(), dialect());
+        QVERIFY(transaction.begin().ok());
+        const auto adjusted = engine::BalanceAdjuster::adjust(
+            db(), dialect(), m_scope, {balance, Decimal::fromInteger(1), u"repro"_s},
+            m_fixture->engine->now());
+        QVERIFY(!adjusted);
+        QCOMPARE(adjusted.error().status, 409);
+        QCOMPARE(adjusted.error().code, u"balance_expired"_s);
+        QVERIFY(adjusted.error().message.contains(balance));
+        QVERIFY(transaction.commit().ok());
+        QCOMPARE(ledger(u"imp"_s).size(), entries);
+        QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+    }
+
+    // A workspace the old fault damaged: one compensating entry takes the
+    // balance back to zero, nothing is deleted, and verify accepts it.
+    void aDamagedWorkspaceIsRepairedByACompensatingEntry()
+    {
+        const QString balance = expiredBalance();
+        const Decimal remaining = held(u"imp"_s, balance);
+        {
+            // What balances.adjust wrote before it refused expired balances.
+            engine::WriteTransaction transaction(db(), dialect());
+            QVERIFY(transaction.begin().ok());
+            const auto keys = engine::queryRows(
+                db(), u"SELECT customer_pk, feature_pk FROM balances WHERE id = ?"_s, {balance});
+            QVERIFY(keys && keys.value().size() == 1);
+            const Decimal after = *remaining.plus(Decimal::fromInteger(1));
+            QVERIFY(engine::execute(db(), u"UPDATE balances SET remaining = ? WHERE id = ?"_s,
+                                    {after.toString(), balance})
+                        .ok());
+            QVERIFY(engine::BalanceLedger::write(
+                        db(), dialect(), u"balances.adjust"_s, m_fixture->engine->now(),
+                        {{m_scope, keys.value().first().at(0).toLongLong(),
+                          keys.value().first().at(1).toLongLong(), balance, u"adjustment"_s,
+                          Decimal::fromInteger(1), after, Decimal(), std::nullopt}})
+                        .ok());
+            QVERIFY(transaction.commit().ok());
+        }
+        QCOMPARE(differences().size(), 2); // the entry's balance_after, and the total
+        const qsizetype entries = ledger(u"imp"_s).size();
+
+        const auto repaired =
+            engine::LedgerRepair::repair(db(), dialect(), m_fixture->engine->now());
+        QVERIFY2(repaired, qPrintable(repaired ? QString() : repaired.error().message));
+        QCOMPARE(repaired.value().repaired.size(), 1);
+        QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+        const QList<api::LedgerEntry> after = ledger(u"imp"_s);
+        QCOMPARE(after.size(), entries + 1);
+        QCOMPARE(after.first().kind, u"adjustment"_s);
+        QCOMPARE(after.first().amount, Decimal::fromInteger(-1));
+        QCOMPARE(after.first().balanceAfter, Decimal());
+        QCOMPARE(after.first().source.route, engine::LedgerRepair::Route);
+        QCOMPARE(held(u"imp"_s, balance), remaining);
+
+        // A sound workspace: nothing more to repair, nothing written.
+        QCOMPARE(engine::LedgerRepair::repair(db(), dialect(), m_fixture->engine->now())
+                     .value()
+                     .repaired.size(),
+                 0);
+        QCOMPARE(ledger(u"imp"_s).size(), entries + 1);
     }
 
     void aDryRunLeavesNoRows()

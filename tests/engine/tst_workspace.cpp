@@ -125,6 +125,11 @@ private Q_SLOTS:
         auto a = first.engine->listBalances(scope, all);
         auto b = second.engine->listBalances(scope, all);
         QVERIFY(a.ok() && b.ok());
+        // Cursors are sealed with each database's own secret, which a dump
+        // does not carry (docs/storage.md, "Ids and cursors").
+        QCOMPARE(b.value().nextCursor.has_value(), a.value().nextCursor.has_value());
+        a.value().nextCursor.reset();
+        b.value().nextCursor.reset();
         QCOMPARE(test::canonicalText(b.value()), test::canonicalText(a.value()));
     }
 
