@@ -2,20 +2,30 @@
 # Runs every fuzz target (or those named) for SECONDS each on its seed corpus
 # and saved findings, under ASan, UBSan and leak detection. Any crash, leak,
 # timeout or sanitizer report fails the run; the input is kept in
-# build-fuzz/findings/<target>/. Usage: run.sh SECONDS [TARGET...]
+# build-fuzz/findings/<target>/. Then tst_randomops (tests/trust) runs
+# MD_RANDOM_OPS (200,000) random operations on SQLite and on PostgreSQL, in
+# the normal build. Usage: run.sh SECONDS [TARGET...|randomops]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 build=build-fuzz
-targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
+targets=()
+randomops=false
+for t in "$@"; do
+  if [ "$t" = randomops ]; then randomops=true; else targets+=("$t"); fi
+done
+if [ $# -eq 0 ]; then
+  randomops=true
   targets=(track_tokens list_balances balance_totals audit_log import_customer update_product update_reward
            link_organization billing_portal page_request workspace_loader http_request)
 fi
 
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz
+if [ ${#targets[@]} -gt 0 ]; then
+  cmake --preset fuzz >/dev/null
+  cmake --build --preset fuzz
+fi
+mkdir -p "$build"
 
 # The committed dictionary and every wire word of the decoders.
 dict=$build/wire.dict
@@ -60,6 +70,32 @@ for t in "${targets[@]}"; do
   fi
   rows+=("$(printf '%-18s %10s %8s %7s  %-20s %s' "$t" "${execs:-?}" "${rate:-?}" "${seconds}" "${cov:-?}" "$result")")
 done
+
+# The model-based random test, far longer than `make test` runs it (execs:
+# its operations). A failure prints the seed and the sequence to replay.
+if $randomops; then
+  ops=${MD_RANDOM_OPS:-200000}
+  cmake --preset default >/dev/null
+  cmake --build --preset default --target tst_randomops
+  for db in sqlite postgres; do
+    log=$build/logs/randomops_$db.log
+    mkdir -p "$(dirname "$log")"
+    echo "== randomops on $db: $ops operations (log: $log)"
+    start=$(date +%s)
+    set +e
+    MD_RANDOM_OPS=$ops MD_TEST_DATABASE=$db QT_QPA_PLATFORM=offscreen \
+      bash scripts/with-postgres.sh build/tests/trust/tst_randomops >"$log" 2>&1
+    status=$?
+    set -e
+    result=ok
+    if [ $status -ne 0 ]; then
+      failed=1
+      result="FAILED: $(grep -m1 '^FAIL!' "$log" | sed 's/^FAIL! *: [^ ]* //' | cut -c1-100)"
+      grep -m1 -A 150 '^sequence ' "$log" || tail -n 40 "$log"
+    fi
+    rows+=("$(printf '%-18s %10s %8s %7s  %-20s %s' "randomops_$db" "$ops" - "$(($(date +%s) - start))" - "$result")")
+  done
+fi
 
 echo
 printf '%-18s %10s %8s %7s  %-20s %s\n' target execs exec/s seconds coverage result
