@@ -608,6 +608,82 @@ eingebettete Engine</translation>
     </message>
 </context>
 <context>
+    <name>BalanceExportBar</name>
+    <message>
+        <source>&amp;Cancel export</source>
+        <translation>Export &amp;abbrechen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exporting… %Ln row(s) written</source>
+        <translation>
+            <numerusform>Export läuft… %Ln Zeile geschrieben</numerusform>
+            <numerusform>Export läuft… %Ln Zeilen geschrieben</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved the report of %Ln row(s).</source>
+        <translation>
+            <numerusform>Bericht mit %Ln Zeile gespeichert.</numerusform>
+            <numerusform>Bericht mit %Ln Zeilen gespeichert.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Sent the report of %Ln row(s) to the printer.</source>
+        <translation>
+            <numerusform>Bericht mit %Ln Zeile an den Drucker gesendet.</numerusform>
+            <numerusform>Bericht mit %Ln Zeilen an den Drucker gesendet.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %Ln row(s) and their totals.</source>
+        <translation>
+            <numerusform>%Ln Zeile und ihre Summen exportiert.</numerusform>
+            <numerusform>%Ln Zeilen und ihre Summen exportiert.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %Ln row(s); their totals were not written: %1</source>
+        <translation>
+            <numerusform>%Ln Zeile exportiert; ihre Summen wurden nicht geschrieben: %1</numerusform>
+            <numerusform>%Ln Zeilen exportiert; ihre Summen wurden nicht geschrieben: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Compressing the workbook…</source>
+        <translation>Die Arbeitsmappe wird komprimiert …</translation>
+    </message>
+    <message>
+        <source>Laying out the report…</source>
+        <translation>Der Bericht wird gesetzt …</translation>
+    </message>
+    <message>
+        <source>Drawing page %1 of %2…</source>
+        <translation>Zeichne Seite %1 von %2 …</translation>
+    </message>
+    <message>
+        <source>Export canceled; no file was written.</source>
+        <translation>Export abgebrochen; es wurde keine Datei geschrieben.</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>%1
+No file was written.</source>
+        <translation>%1
+Es wurde keine Datei geschrieben.</translation>
+    </message>
+    <message>
+        <source>Preparing the report…</source>
+        <translation>Der Bericht wird vorbereitet …</translation>
+    </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>Exportiere …</translation>
+    </message>
+</context>
+<context>
     <name>BalanceFilter</name>
     <message>
         <source>Choose Active, Expired or both.</source>
@@ -1196,22 +1272,8 @@ eingebettete Engine</translation>
         <translation>&amp;Erneut versuchen</translation>
     </message>
     <message>
-        <source>Export canceled; no file was written.</source>
-        <translation>Export abgebrochen; es wurde keine Datei geschrieben.</translation>
-    </message>
-    <message>
         <source>Export failed</source>
         <translation>Export fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>%1
-No file was written.</source>
-        <translation>%1
-Es wurde keine Datei geschrieben.</translation>
-    </message>
-    <message>
-        <source>&amp;Cancel export</source>
-        <translation>Export &amp;abbrechen</translation>
     </message>
     <message>
         <source>Export balances</source>
@@ -1220,10 +1282,6 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>balances.csv</source>
         <translation>guthaben.csv</translation>
-    </message>
-    <message>
-        <source>Exporting…</source>
-        <translation>Exportiere …</translation>
     </message>
     <message>
         <source>Balances could not be loaded: %1</source>
@@ -1279,58 +1337,11 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>Kunde ö&amp;ffnen</translation>
     </message>
     <message numerus="yes">
-        <source>Exporting… %Ln row(s) written</source>
-        <translation>
-            <numerusform>Export läuft… %Ln Zeile geschrieben</numerusform>
-            <numerusform>Export läuft… %Ln Zeilen geschrieben</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Exported %Ln row(s) and their totals.</source>
-        <translation>
-            <numerusform>%Ln Zeile und ihre Summen exportiert.</numerusform>
-            <numerusform>%Ln Zeilen und ihre Summen exportiert.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Exported %Ln row(s); their totals were not written: %1</source>
-        <translation>
-            <numerusform>%Ln Zeile exportiert; ihre Summen wurden nicht geschrieben: %1</numerusform>
-            <numerusform>%Ln Zeilen exportiert; ihre Summen wurden nicht geschrieben: %1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%L1 of %Ln row(s) loaded, more on scroll</source>
         <translation>
             <numerusform>%L1 von %Ln Zeile geladen, weitere beim Blättern</numerusform>
             <numerusform>%L1 von %Ln Zeilen geladen, weitere beim Blättern</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Compressing the workbook…</source>
-        <translation>Die Arbeitsmappe wird komprimiert …</translation>
-    </message>
-    <message numerus="yes">
-        <source>Saved the report of %Ln row(s).</source>
-        <translation>
-            <numerusform>Bericht mit %Ln Zeile gespeichert.</numerusform>
-            <numerusform>Bericht mit %Ln Zeilen gespeichert.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Sent the report of %Ln row(s) to the printer.</source>
-        <translation>
-            <numerusform>Bericht mit %Ln Zeile an den Drucker gesendet.</numerusform>
-            <numerusform>Bericht mit %Ln Zeilen an den Drucker gesendet.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Laying out the report…</source>
-        <translation>Der Bericht wird gesetzt …</translation>
-    </message>
-    <message>
-        <source>Drawing page %1 of %2…</source>
-        <translation>Zeichne Seite %1 von %2 …</translation>
     </message>
     <message>
         <source>Balances report</source>
@@ -1343,10 +1354,6 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Print failed</source>
         <translation>Drucken fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>Preparing the report…</source>
-        <translation>Der Bericht wird vorbereitet …</translation>
     </message>
     <message>
         <source>Show balance &amp;detail</source>

@@ -59,6 +59,44 @@ taken %2, %Ln models</numerusform>
     </message>
 </context>
 <context>
+    <name>BalanceExportBar</name>
+    <message numerus="yes">
+        <source>Exporting… %Ln row(s) written</source>
+        <translation>
+            <numerusform>Exporting… %Ln row written</numerusform>
+            <numerusform>Exporting… %Ln rows written</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved the report of %Ln row(s).</source>
+        <translation>
+            <numerusform>Saved the report of %Ln row.</numerusform>
+            <numerusform>Saved the report of %Ln rows.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Sent the report of %Ln row(s) to the printer.</source>
+        <translation>
+            <numerusform>Sent the report of %Ln row to the printer.</numerusform>
+            <numerusform>Sent the report of %Ln rows to the printer.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %Ln row(s) and their totals.</source>
+        <translation>
+            <numerusform>Exported %Ln row and its totals.</numerusform>
+            <numerusform>Exported %Ln rows and their totals.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %Ln row(s); their totals were not written: %1</source>
+        <translation>
+            <numerusform>Exported %Ln row; its totals were not written: %1</numerusform>
+            <numerusform>Exported %Ln rows; their totals were not written: %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>BalanceLedgerTab</name>
     <message numerus="yes">
         <source>Saved %Ln ledger entry(s).</source>
@@ -140,45 +178,10 @@ taken %2, %Ln models</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Exporting… %Ln row(s) written</source>
-        <translation>
-            <numerusform>Exporting… %Ln row written</numerusform>
-            <numerusform>Exporting… %Ln rows written</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Exported %Ln row(s) and their totals.</source>
-        <translation>
-            <numerusform>Exported %Ln row and its totals.</numerusform>
-            <numerusform>Exported %Ln rows and their totals.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Exported %Ln row(s); their totals were not written: %1</source>
-        <translation>
-            <numerusform>Exported %Ln row; its totals were not written: %1</numerusform>
-            <numerusform>Exported %Ln rows; their totals were not written: %1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%L1 of %Ln row(s) loaded, more on scroll</source>
         <translation>
             <numerusform>%L1 of %Ln row loaded, more on scroll</numerusform>
             <numerusform>%L1 of %Ln rows loaded, more on scroll</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Saved the report of %Ln row(s).</source>
-        <translation>
-            <numerusform>Saved the report of %Ln row.</numerusform>
-            <numerusform>Saved the report of %Ln rows.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Sent the report of %Ln row(s) to the printer.</source>
-        <translation>
-            <numerusform>Sent the report of %Ln row to the printer.</numerusform>
-            <numerusform>Sent the report of %Ln rows to the printer.</numerusform>
         </translation>
     </message>
 </context>

@@ -4,6 +4,7 @@
 #include "models/BalanceListModel.h"
 #include "models/BalanceTotalsModel.h"
 #include "views/BalanceDetailPane.h"
+#include "views/BalanceExportBar.h"
 #include "views/BalanceFilterBar.h"
 #include "views/BalanceTotalsBar.h"
 #include "views/ExportFileDialog.h"
@@ -13,14 +14,12 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDataStream>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPrintDialog>
 #include <QPrinter>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedLayout>
@@ -45,8 +44,7 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     , m_states(new QStackedLayout)
     , m_message(new QLabel(this))
     , m_retry(new QPushButton(tr("&Retry"), this))
-    , m_exportProgress(new QProgressBar(this))
-    , m_exportLabel(new QLabel(this))
+    , m_exportBar(new BalanceExportBar(m_export, this))
 {
     m_table->setObjectName(QStringLiteral("balancesTable"));
     m_table->setModel(m_model);
@@ -94,7 +92,7 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     layout->addWidget(m_filterBar);
     layout->addWidget(m_splitter, 1);
     layout->addWidget(m_totalsBar);
-    layout->addWidget(m_exportBar = buildExportBar());
+    layout->addWidget(m_exportBar);
 
     connect(m_retry, &QPushButton::clicked, this, &BalancesPage::refresh);
     connect(m_filterBar, &BalanceFilterBar::edited, this, &BalancesPage::applyFilter);
@@ -144,73 +142,11 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
                 menu.exec(m_table->horizontalHeader()->mapToGlobal(at));
             });
     connect(m_table, &QWidget::customContextMenuRequested, this, &BalancesPage::showRowMenu);
-    connect(m_export, &models::BalanceExport::progress, this, [this](qint64 rows, qint64 expected) {
-        m_exportLabel->setText(tr("Exporting… %Ln row(s) written", nullptr, int(rows)));
-        // Rows recorded meanwhile can pass the count the totals gave.
-        m_exportProgress->setRange(0, expected < 0 ? 0 : int(qMax(expected, rows)));
-        m_exportProgress->setValue(int(rows));
-    });
-    connect(
-        m_export, &models::BalanceExport::finished, this,
-        [this](qint64 rows, const QString &totalsProblem) {
-            m_exportBar->hide();
-            if (m_making != Making::Files) {
-                Q_EMIT statusMessage(
-                    m_making == Making::Report
-                        ? tr("Saved the report of %Ln row(s).", nullptr, int(rows))
-                        : tr("Sent the report of %Ln row(s) to the printer.", nullptr, int(rows)));
-                return;
-            }
-            Q_EMIT statusMessage(
-                totalsProblem.isEmpty()
-                    ? tr("Exported %Ln row(s) and their totals.", nullptr, int(rows))
-                    : tr("Exported %Ln row(s); their totals were not written: %1", nullptr,
-                         int(rows))
-                          .arg(totalsProblem));
-        });
-    connect(m_export, &models::BalanceExport::saving, this, [this] {
-        m_exportLabel->setText(tr("Compressing the workbook…"));
-        m_exportProgress->setRange(0, 0);
-    });
-    connect(m_export, &models::BalanceExport::drawing, this, [this](int page, int pages) {
-        m_exportLabel->setText(pages == 0 ? tr("Laying out the report…")
-                                          : tr("Drawing page %1 of %2…").arg(page).arg(pages));
-        // A printer's pages, once begun, are printed whole.
-        m_cancelExport->setEnabled(m_making != Making::Printout);
-        m_exportProgress->setRange(0, pages);
-        m_exportProgress->setValue(page);
-    });
-    connect(m_export, &models::BalanceExport::canceled, this, [this] {
-        m_exportBar->hide();
-        Q_EMIT statusMessage(tr("Export canceled; no file was written."));
-    });
-    connect(m_export, &models::BalanceExport::failed, this, [this](const QString &message) {
-        m_exportBar->hide();
-        QMessageBox::warning(this, tr("Export failed"),
-                             tr("%1\nNo file was written.").arg(message));
-    });
+    connect(m_exportBar, &BalanceExportBar::statusMessage, this, &BalancesPage::statusMessage);
     updateState();
 }
 
 BalancesPage::~BalancesPage() = default;
-
-QWidget *BalancesPage::buildExportBar()
-{
-    auto *bar = new QWidget(this);
-    auto *row = new QHBoxLayout(bar);
-    row->setContentsMargins(6, 0, 6, 6);
-    m_exportProgress->setRange(0, 0); // until the totals say how many rows to expect
-    m_exportProgress->setMaximumWidth(200);
-    auto *cancel = m_cancelExport = new QPushButton(tr("&Cancel export"), bar);
-    cancel->setObjectName(QStringLiteral("cancelExport"));
-    row->addWidget(m_exportLabel);
-    row->addWidget(m_exportProgress);
-    row->addWidget(cancel);
-    row->addStretch();
-    connect(cancel, &QPushButton::clicked, m_export, &models::BalanceExport::cancel);
-    bar->hide();
-    return bar;
-}
 
 BalanceFilter BalancesPage::filter() const
 {
@@ -275,11 +211,9 @@ api::Result<api::Done> BalancesPage::exportTo(const QString &path)
         return request.error();
     if (auto started = m_export->start(request.value(), path, m_totals->groupBy()); !started)
         return started;
-    m_making = models::BalanceExport::isReportPath(path) ? Making::Report : Making::Files;
-    m_exportLabel->setText(tr("Exporting…"));
-    m_exportProgress->setRange(0, 0);
-    m_cancelExport->setEnabled(true);
-    m_exportBar->show();
+    m_exportBar->started(models::BalanceExport::isReportPath(path)
+                             ? BalanceExportBar::Making::Report
+                             : BalanceExportBar::Making::Files);
     return api::Done{};
 }
 
@@ -305,11 +239,7 @@ api::Result<api::Done> BalancesPage::printTo(std::shared_ptr<QPrinter> printer)
             m_export->startReport(request.value(), std::move(printer), m_totals->groupBy());
         !started)
         return started;
-    m_making = Making::Printout;
-    m_exportLabel->setText(tr("Preparing the report…"));
-    m_exportProgress->setRange(0, 0);
-    m_cancelExport->setEnabled(true);
-    m_exportBar->show();
+    m_exportBar->started(BalanceExportBar::Making::Printout);
     return api::Done{};
 }
 

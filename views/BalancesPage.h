@@ -16,7 +16,6 @@
 
 class QLabel;
 class QPrinter;
-class QProgressBar;
 class QPushButton;
 class QSplitter;
 class QStackedLayout;
@@ -34,6 +33,7 @@ class BalanceTotalsModel;
 namespace md::views {
 
 class BalanceDetailPane;
+class BalanceExportBar;
 class BalanceFilterBar;
 class BalanceTotalsBar;
 class RowTableView;
@@ -77,7 +77,6 @@ Q_SIGNALS:
     void openCustomer(const QString &customerId);
 
 private:
-    QWidget *buildExportBar();
     void applyFilter();
     void updateState();
     void updateDetail();
@@ -96,13 +95,8 @@ private:
     QStackedLayout *m_states;
     QLabel *m_message;
     QPushButton *m_retry;
-    QWidget *m_exportBar;
-    QProgressBar *m_exportProgress;
-    QLabel *m_exportLabel;
-    QPushButton *m_cancelExport = nullptr;
+    BalanceExportBar *m_exportBar;
     bool m_columnsSized = false;
-    // What the running export makes, for the message when it is done.
-    enum class Making { Files, Report, Printout } m_making = Making::Files;
 };
 
 } // namespace md::views

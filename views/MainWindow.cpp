@@ -13,6 +13,7 @@
 #include "views/TenantsPage.h"
 #include "views/Translator.h"
 #include "views/UsagePage.h"
+#include "views/WindowPlacement.h"
 
 #include <QAction>
 #include <QApplication>
@@ -27,13 +28,11 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
-#include <QStyle>
 #include <QTableView>
 #include <QTimer>
 #include <QUrl>
@@ -352,7 +351,7 @@ void MainWindow::restoreState()
     const bool restored =
         restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     if (!isMaximized() && !isFullScreen())
-        fitOnScreen(restored);
+        WindowPlacement::fit(this, restored);
     m_balances->table()->horizontalHeader()->restoreState(
         settings.value(QStringLiteral("balances/header")).toByteArray());
     m_balances->restoreLayout(settings.value(QStringLiteral("balances/layout")).toByteArray());
@@ -364,36 +363,6 @@ void MainWindow::restoreState()
                 tr("Your saved views could not be restored: %1").arg(merged.error().message));
     }
     m_restoredFilter = settings.value(QStringLiteral("balances/filter")).toByteArray();
-}
-
-void MainWindow::fitOnScreen(bool restored)
-{
-    const QRect remembered = restored ? geometry() : QRect();
-    QScreen *screen = restored ? QGuiApplication::screenAt(remembered.center()) : nullptr;
-    if (!screen)
-        screen = this->screen();
-    if (!screen)
-        return;
-    // The title bar is not known before the window is shown: Qt's own
-    // restoreGeometry() guesses it the same way.
-    const QMargins titleBar(0, style()->pixelMetric(QStyle::PM_TitleBarHeight), 0, 0);
-    setGeometry(placement(remembered, screen->availableGeometry(), titleBar));
-}
-
-QRect MainWindow::placement(const QRect &remembered, const QRect &available, const QMargins &frame)
-{
-    const QRect room = available.marginsRemoved(frame);
-    if (!remembered.isValid()) {
-        QRect centred(QPoint(), room.size() * 0.9);
-        centred.moveCenter(room.center());
-        return centred;
-    }
-    QRect fitted(remembered.topLeft(), remembered.size().boundedTo(room.size()));
-    fitted.moveLeft(
-        std::clamp(fitted.left(), room.left(), room.left() + room.width() - fitted.width()));
-    fitted.moveTop(
-        std::clamp(fitted.top(), room.top(), room.top() + room.height() - fitted.height()));
-    return fitted;
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

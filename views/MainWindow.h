@@ -58,11 +58,6 @@ public:
     void showStatus(const QString &message);
     // File ▸ Import customers…: opens the wizard (window-modal, deleted on close).
     ImportWizard *importCustomers();
-    // Where the window opens on a screen whose free area (without panels) is
-    // `available`, leaving room for the `frame` the window manager adds: the
-    // `remembered` geometry (an empty rect for none) shrunk to fit and moved
-    // on where it sticks out, or else 90% of the area, centred.
-    static QRect placement(const QRect &remembered, const QRect &available, const QMargins &frame);
 
 Q_SIGNALS:
     // File ▸ Connect…: the console replaces this window's connection.
@@ -77,8 +72,6 @@ private:
     void addPage(const QString &title, const QString &icon, QWidget *page);
     void showPage(int index);
     void restoreState();
-    // The last geometry (`restored`) or none, placed on the screen it is on.
-    void fitOnScreen(bool restored);
     void refreshPages();
     // The status bar names failed async calls, when there are any.
     void updateQueueCount();

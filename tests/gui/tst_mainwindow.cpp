@@ -2,6 +2,7 @@
 // each page, the window's own icon, and a window that fits on its screen.
 #include "tests/support/StubBackend.h"
 #include "views/MainWindow.h"
+#include "views/WindowPlacement.h"
 
 #include <QAction>
 #include <QApplication>
@@ -35,6 +36,7 @@ public Q_SLOTS:
 };
 
 using md::views::MainWindow;
+using md::views::WindowPlacement;
 
 class TestMainWindow final : public QObject
 {
@@ -135,7 +137,7 @@ private Q_SLOTS:
     {
         const QRect screen(0, 0, 1280, 688);
         const QMargins titleBar(0, 30, 0, 0);
-        const QRect placed = MainWindow::placement({}, screen, titleBar);
+        const QRect placed = WindowPlacement::placement({}, screen, titleBar);
         QVERIFY(screen.contains(placed.marginsAdded(titleBar)));
         QVERIFY2(placed.width() >= 1100 && placed.height() >= 550,
                  qPrintable(u"%1×%2"_s.arg(placed.width()).arg(placed.height())));
@@ -144,8 +146,8 @@ private Q_SLOTS:
     // A window last used on a 1920×1080 screen, opened on a 1280×720 one.
     void aRememberedLargerWindowIsShrunk()
     {
-        const QRect placed = MainWindow::placement(QRect(0, 30, 1920, 1050), QRect(0, 0, 1280, 720),
-                                                   QMargins(0, 30, 0, 0));
+        const QRect placed = WindowPlacement::placement(
+            QRect(0, 30, 1920, 1050), QRect(0, 0, 1280, 720), QMargins(0, 30, 0, 0));
         QCOMPARE(placed, QRect(0, 30, 1280, 690));
     }
 
@@ -155,16 +157,16 @@ private Q_SLOTS:
     {
         const QRect screen(0, 0, 1280, 720);
         const QMargins titleBar(0, 30, 0, 0);
-        QCOMPARE(MainWindow::placement(QRect(2500, 200, 800, 600), screen, titleBar),
+        QCOMPARE(WindowPlacement::placement(QRect(2500, 200, 800, 600), screen, titleBar),
                  QRect(480, 120, 800, 600));
-        QCOMPARE(MainWindow::placement(QRect(-900, -500, 800, 600), screen, titleBar),
+        QCOMPARE(WindowPlacement::placement(QRect(-900, -500, 800, 600), screen, titleBar),
                  QRect(0, 30, 800, 600));
-        QCOMPARE(MainWindow::placement(QRect(100, 80, 800, 600), screen, titleBar),
+        QCOMPARE(WindowPlacement::placement(QRect(100, 80, 800, 600), screen, titleBar),
                  QRect(100, 80, 800, 600));
         // A second screen, right of the first.
-        QCOMPARE(
-            MainWindow::placement(QRect(4000, 100, 800, 600), QRect(1280, 0, 1920, 1080), titleBar),
-            QRect(2400, 100, 800, 600));
+        QCOMPARE(WindowPlacement::placement(QRect(4000, 100, 800, 600), QRect(1280, 0, 1920, 1080),
+                                            titleBar),
+                 QRect(2400, 100, 800, 600));
     }
 
     // The window uses that placement: the offscreen screen (800×600) could not
