@@ -160,8 +160,13 @@ api::Result<CallTarget> CallResolver::target(const QSqlDatabase &db, const Scope
     const QString feature =
         request.featureId
             ? u"LEFT JOIN features f ON f.org_pk = c.org_pk AND f.env = c.env AND f.id = ?"_s
-            : u"LEFT JOIN features f ON f.type = 'credit_system' AND f.pk IN (SELECT b.feature_pk"
-              " FROM balances b WHERE b.org_pk = c.org_pk AND b.env = c.env"
+            // The organization's credit systems, each kept when the customer
+            // holds a balance of it: one seek of balances_by_feature per
+            // system. (An IN over the customer's balances was answered by
+            // walking every balance of the organization: issue 35.)
+            : u"LEFT JOIN features f ON f.org_pk = c.org_pk AND f.env = c.env"
+              " AND f.type = 'credit_system' AND EXISTS (SELECT 1 FROM balances b"
+              " WHERE b.org_pk = c.org_pk AND b.env = c.env AND b.feature_pk = f.pk"
               " AND b.customer_pk = c.pk)"_s;
     QVariantList binds{request.entityId ? QVariant(*request.entityId) : QVariant()};
     if (request.featureId)

@@ -1,6 +1,7 @@
 #include "services/engine/Sql.h"
 
 #include "services/engine/SqliteStatement.h"
+#include "services/engine/StatementLog.h"
 
 #include <QMutex>
 #include <QSet>
@@ -77,6 +78,7 @@ api::ApiError sqlError(const QSqlQuery &query)
 
 api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql, const QVariantList &binds)
 {
+    StatementLog::note(sql);
     QSqlQuery query(db);
     query.setForwardOnly(true);
     // PostgreSQL cannot prepare DDL; statements without values run directly.
@@ -135,6 +137,7 @@ void forgetPreparedStatements(const QString &connectionName)
 api::Result<QSqlQuery *> runPrepared(const QSqlDatabase &db, const QString &sql,
                                      const QVariantList &binds)
 {
+    StatementLog::note(sql);
     std::shared_ptr<QSqlQuery> query;
     {
         StatementCache &cache = statementCache();

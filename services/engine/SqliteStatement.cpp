@@ -1,5 +1,7 @@
 #include "services/engine/SqliteStatement.h"
 
+#include "services/engine/StatementLog.h"
+
 #include <QHash>
 #include <QMutex>
 #include <QSqlDriver>
@@ -52,6 +54,7 @@ bool SqliteStatement::available(const QSqlDatabase &db)
 api::Result<SqliteStatement *> SqliteStatement::run(const QSqlDatabase &db, const QString &sql,
                                                     const QVariantList &binds)
 {
+    StatementLog::note(sql);
     sqlite3 *handle = handleOf(db);
     if (!handle)
         return api::ApiError::internal(u"not a SQLite connection"_s);
