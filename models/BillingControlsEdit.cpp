@@ -73,44 +73,41 @@ BillingControlsEdit::request(const api::BillingControlsAnswer &before,
 {
     const BillingControlsForm shown = BillingControlsForm::from(before.billingControls);
     JsonValue lists = JsonValue::object();
-    if (form.usageLimits != shown.usageLimits) {
-        JsonValue usage = JsonValue::array();
-        for (const auto &limit : form.usageLimits)
-            usage.append(object({{"featureId"_L1, limit.featureId.trimmed()},
-                                 {"limit"_L1, JsonValue::numberOrString(limit.limit)},
-                                 {"interval"_L1, limit.interval},
-                                 {"anchor"_L1, limit.anchor},
-                                 {"enabled"_L1, limit.enabled}}));
-        lists.insert(u"usageLimits"_s, usage);
-    }
-    if (form.spendLimits != shown.spendLimits) {
-        JsonValue spend = JsonValue::array();
-        for (const auto &limit : form.spendLimits)
-            spend.append(object({{"featureId"_L1, optionalFeature(limit.featureId)},
-                                 {"limitType"_L1, limit.limitType},
-                                 {"overageLimit"_L1, JsonValue::numberOrString(limit.overageLimit)},
-                                 {"enabled"_L1, limit.enabled}}));
-        lists.insert(u"spendLimits"_s, spend);
-    }
-    if (form.usageAlerts != shown.usageAlerts) {
-        JsonValue alerts = JsonValue::array();
-        for (const auto &alert : form.usageAlerts)
-            alerts.append(object(
-                {{"featureId"_L1, optionalFeature(alert.featureId)},
-                 {"thresholdType"_L1, alert.thresholdType},
-                 {"threshold"_L1, JsonValue::numberOrString(alert.threshold)},
-                 {"name"_L1,
-                  alert.name.trimmed().isEmpty() ? JsonValue() : JsonValue(alert.name.trimmed())},
-                 {"enabled"_L1, alert.enabled}}));
-        lists.insert(u"usageAlerts"_s, alerts);
-    }
-    if (form.overageAllowed != shown.overageAllowed) {
-        JsonValue overage = JsonValue::array();
-        for (const auto &entry : form.overageAllowed)
-            overage.append(object(
-                {{"featureId"_L1, entry.featureId.trimmed()}, {"enabled"_L1, entry.allowed}}));
-        lists.insert(u"overageAllowed"_s, overage);
-    }
+    // A list goes only when the form changed it, each entry as `entry` writes it.
+    const auto changed = [&lists](const QString &key, const auto &typed, const auto &was,
+                                  const auto &entry) {
+        if (typed == was)
+            return;
+        JsonValue list = JsonValue::array();
+        for (const auto &item : typed)
+            list.append(entry(item));
+        lists.insert(key, list);
+    };
+    changed(u"usageLimits"_s, form.usageLimits, shown.usageLimits, [](const auto &limit) {
+        return object({{"featureId"_L1, limit.featureId.trimmed()},
+                       {"limit"_L1, JsonValue::numberOrString(limit.limit)},
+                       {"interval"_L1, limit.interval},
+                       {"anchor"_L1, limit.anchor},
+                       {"enabled"_L1, limit.enabled}});
+    });
+    changed(u"spendLimits"_s, form.spendLimits, shown.spendLimits, [](const auto &limit) {
+        return object({{"featureId"_L1, optionalFeature(limit.featureId)},
+                       {"limitType"_L1, limit.limitType},
+                       {"overageLimit"_L1, JsonValue::numberOrString(limit.overageLimit)},
+                       {"enabled"_L1, limit.enabled}});
+    });
+    changed(u"usageAlerts"_s, form.usageAlerts, shown.usageAlerts, [](const auto &alert) {
+        return object(
+            {{"featureId"_L1, optionalFeature(alert.featureId)},
+             {"thresholdType"_L1, alert.thresholdType},
+             {"threshold"_L1, JsonValue::numberOrString(alert.threshold)},
+             {"name"_L1,
+              alert.name.trimmed().isEmpty() ? JsonValue() : JsonValue(alert.name.trimmed())},
+             {"enabled"_L1, alert.enabled}});
+    });
+    changed(u"overageAllowed"_s, form.overageAllowed, shown.overageAllowed, [](const auto &entry) {
+        return object({{"featureId"_L1, entry.featureId.trimmed()}, {"enabled"_L1, entry.allowed}});
+    });
     const JsonValue body =
         object({{"customer_id"_L1, before.customerId},
                 {"entity_id"_L1, before.entityId ? JsonValue(*before.entityId) : JsonValue()},

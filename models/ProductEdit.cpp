@@ -71,20 +71,19 @@ api::ProductItem keptWhereUnchanged(const ProductForm::Item &row, const api::Pro
         item.featureType = stored.featureType;
         item.entityFeatureId = stored.entityFeatureId;
     }
-    if (row.included == shown.included)
-        item.includedUsage = stored.includedUsage;
-    if (row.interval == shown.interval)
-        item.interval = stored.interval;
-    if (row.usageModel == shown.usageModel)
-        item.usageModel = stored.usageModel;
-    if (row.price == shown.price)
-        item.price = stored.price;
-    if (row.billingUnits == shown.billingUnits)
-        item.billingUnits = stored.billingUnits;
-    if (row.tiers == shown.tiers)
-        item.tiers = stored.tiers;
-    if (row.resetUsageWhenEnabled == shown.resetUsageWhenEnabled)
-        item.resetUsageWhenEnabled = stored.resetUsageWhenEnabled;
+    // A field whose text is as the form showed it keeps its stored value.
+    const auto keep = [](const auto &typed, const auto &was, auto &value, const auto &kept) {
+        if (typed == was)
+            value = kept;
+    };
+    keep(row.included, shown.included, item.includedUsage, stored.includedUsage);
+    keep(row.interval, shown.interval, item.interval, stored.interval);
+    keep(row.usageModel, shown.usageModel, item.usageModel, stored.usageModel);
+    keep(row.price, shown.price, item.price, stored.price);
+    keep(row.billingUnits, shown.billingUnits, item.billingUnits, stored.billingUnits);
+    keep(row.tiers, shown.tiers, item.tiers, stored.tiers);
+    keep(row.resetUsageWhenEnabled, shown.resetUsageWhenEnabled, item.resetUsageWhenEnabled,
+         stored.resetUsageWhenEnabled);
     return item;
 }
 

@@ -51,7 +51,7 @@ api::Result<Stored> find(const QSqlDatabase &db, const Scope &scope, const QStri
                   row.at(2).toLongLong(),
                   row.at(3).toString(),
                   row.at(4).toString(),
-                  Decimal::parse(row.at(5).toString()).value_or(Decimal()),
+                  decimalOf(row.at(5)),
                   Decimal(),
                   row.at(6).toBool(),
                   row.at(7).toBool()};
@@ -61,8 +61,7 @@ api::Result<Stored> find(const QSqlDatabase &db, const Scope &scope, const QStri
         return rollovers.error();
     for (const QVariantList &rollover : std::as_const(rollovers.value()))
         stored.rollovers =
-            stored.rollovers.sum(Decimal::parse(rollover.first().toString()).value_or(Decimal()))
-                .value_or(stored.rollovers);
+            stored.rollovers.sum(decimalOf(rollover.first())).value_or(stored.rollovers);
     return stored;
 }
 

@@ -8,15 +8,6 @@ namespace md::engine {
 using namespace Qt::StringLiterals;
 using api::Decimal;
 
-namespace {
-
-Decimal decimalAt(const QVariant &value)
-{
-    return Decimal::parse(value.toString()).value_or(Decimal());
-}
-
-} // namespace
-
 api::Result<LedgerRepair::Report> LedgerRepair::repair(const QSqlDatabase &db, Dialect dialect,
                                                        qint64 nowMs)
 {
@@ -44,10 +35,10 @@ api::Result<LedgerRepair::Report> LedgerRepair::repair(const QSqlDatabase &db, D
             return amounts.error();
         Decimal held;
         for (const QVariantList &amount : std::as_const(amounts.value()))
-            held = held.sum(decimalAt(amount.first())).value_or(held);
+            held = held.sum(decimalOf(amount.first())).value_or(held);
         if (held.isZero())
             continue;
-        const Decimal remaining = decimalAt(row.at(6));
+        const Decimal remaining = decimalOf(row.at(6));
         const auto restored = remaining.minus(held);
         if (!restored)
             return api::ApiError::internal(

@@ -14,11 +14,6 @@ using api::Decimal;
 
 namespace {
 
-Decimal decimalOf(const QVariant &value)
-{
-    return Decimal::parse(value.toString()).value_or(Decimal());
-}
-
 Decimal add(Decimal a, Decimal b)
 {
     return a.sum(b).value_or(a);

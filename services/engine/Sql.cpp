@@ -180,6 +180,11 @@ api::Result<QList<QVariantList>> queryRows(const QSqlDatabase &db, const QString
     return rows;
 }
 
+api::Decimal decimalOf(const QVariant &stored)
+{
+    return api::Decimal::parse(stored.toString()).value_or(api::Decimal());
+}
+
 api::Result<api::Done> execute(const QSqlDatabase &db, const QString &sql,
                                const QVariantList &binds)
 {

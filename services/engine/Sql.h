@@ -2,6 +2,7 @@
 // transactions that roll back unless committed, and primary-key allocation.
 #pragma once
 
+#include "services/api/Decimal.h"
 #include "services/api/Result.h"
 #include "services/engine/Database.h"
 
@@ -35,6 +36,8 @@ api::Result<QSqlQuery *> runPrepared(const QSqlDatabase &db, const QString &sql,
 // The rows of a prepared SELECT, copied out (for small results on hot paths).
 api::Result<QList<QVariantList>> queryRows(const QSqlDatabase &db, const QString &sql,
                                            const QVariantList &binds);
+// An amount as stored (decimal text); 0 for a NULL or a value that is none.
+api::Decimal decimalOf(const QVariant &stored);
 // A prepared statement that returns no rows (INSERT, UPDATE, DELETE).
 api::Result<api::Done> execute(const QSqlDatabase &db, const QString &sql,
                                const QVariantList &binds);
