@@ -456,8 +456,9 @@ int main(int argc, char *argv[])
     const QCommandLineOption clientsOption(u"clients"_s, u"Concurrent clients."_s, u"N"_s, u"8"_s);
     const QCommandLineOption workersOption(u"workers"_s, u"meterdesk-server --workers."_s, u"N"_s,
                                            u"4"_s);
+    // An organization's size by default (issue 35), not a few hundred.
     const QCommandLineOption customersOption(u"customers"_s, u"Customers called."_s, u"N"_s,
-                                             u"200"_s);
+                                             u"200000"_s);
     parser.addOptions({database, server, callsOption, asyncOption, clientsOption, workersOption,
                        customersOption});
     parser.process(app);

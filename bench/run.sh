@@ -14,7 +14,15 @@ echo "== balances.list on SQLite"
 "$build/bench/bench_balances" --database "$scratch/bench.db" "${@:2}"
 
 echo
-echo "== the console on the same workspace"
+echo "== every per-call path at 2,000, 200,000 and 2,000,000 balances (the realistic demo)"
+if [ -n "${MD_TEST_POSTGRES_URL:-}" ]; then
+  "$build/bench/bench_sizes" --server "$build/app/meterdesk-server" --postgres "$MD_TEST_POSTGRES_URL"
+else
+  "$build/bench/bench_sizes" --server "$build/app/meterdesk-server"
+fi
+
+echo
+echo "== the console on the realistic demo at about 2,000,000 balances, embedded and over HTTP"
 "$build/bench/bench_console" --server "$build/app/meterdesk-server"
 
 echo

@@ -47,17 +47,20 @@ api::Result<QList<BalanceLister::Owned>> BalanceLister::activeRows(const QSqlDat
     QList<Owned> rows;
     if (customerPks.isEmpty() || featurePks.isEmpty())
         return rows;
-    const QString sql =
-        BalanceRowReader::columns() +
-        u" FROM (SELECT b.*, cp.product_pk AS product_pk, 0 AS expired FROM balances b"
-        " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
-        " WHERE b.org_pk = ? AND b.env = ? AND b.customer_pk = ANY(?::bigint[])"
-        " AND b.feature_pk = ANY(?::bigint[]) AND NOT "_s +
-        BalanceWhere::ExpiredCondition +
-        u") b LEFT JOIN rollovers r ON r.balance_pk = b.pk"
-        " ORDER BY b.customer_pk, b.pk, r.expires_at, r.pk"_s;
+    const QString sql = BalanceRowReader::columns() +
+                        u" FROM (SELECT b.*, cp.product_pk AS product_pk, 0 AS expired"
+                        // Each customer's rows by its key: as `customer_pk = ANY(…)` the
+                        // planner walked the organization's index in order instead of sorting
+                        // a few rows (tst_queryplans).
+                        " FROM unnest(?::bigint[]) AS k (customer_pk) JOIN balances b"
+                        " ON b.org_pk = ? AND b.env = ? AND b.customer_pk = k.customer_pk"
+                        " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
+                        " WHERE b.feature_pk = ANY(?::bigint[]) AND NOT "_s +
+                        BalanceWhere::ExpiredCondition +
+                        u") b LEFT JOIN rollovers r ON r.balance_pk = b.pk"
+                        " ORDER BY b.customer_pk, b.pk, r.expires_at, r.pk"_s;
     auto query = runPrepared(db, sql,
-                             {scope.orgPk, scope.envWord(), PostgresArray::of(customerPks),
+                             {PostgresArray::of(customerPks), scope.orgPk, scope.envWord(),
                               PostgresArray::of(featurePks), nowMs, nowMs});
     if (!query)
         return query.error();
@@ -91,23 +94,26 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
         if (!cursor)
             return api::ApiError::invalidCursor(
                 u"start_cursor is not a cursor this server issued; pass the next_cursor of a previous page or an empty string"_s);
-        where += u" AND (b.customer_pk, b.pk) > (?, ?)"_s;
-        binds << cursor->customerPk << cursor->balancePk;
+        // The first term lets the index that orders the customers start there.
+        where += u" AND %1 >= ? AND (%1, b.pk) > (?, ?)"_s.arg(filter.customerColumn);
+        binds << cursor->customerPk << cursor->customerPk << cursor->balancePk;
     }
 
     // The inner query walks one index in key order and stops after limit+1
     // rows; the outer one adds ids by key (one index probe each, whatever the
     // planner thinks of the tables' sizes) and the rollovers, one row each.
+    // PostgreSQL, planning for any limit, would rather hash every rollover
+    // (tst_queryplans): there they are a LATERAL subquery, looked up per row.
+    const bool sqlite = SqliteStatement::available(db);
+    const QString rollovers =
+        sqlite ? u" LEFT JOIN rollovers r ON r.balance_pk = b.pk"_s
+               : u" LEFT JOIN LATERAL (SELECT r.* FROM rollovers r WHERE r.balance_pk = b.pk"
+                 " ORDER BY r.expires_at, r.pk) r ON true"_s;
     const QString sql = BalanceRowReader::columns() +
                         u" FROM (SELECT b.*, cp.product_pk AS product_pk, "_s +
-                        BalanceWhere::ExpiredCondition +
-                        u" AS expired FROM balances b"
-                        " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
-                        " WHERE "_s +
-                        where +
-                        u" ORDER BY b.customer_pk, b.pk LIMIT ?) b"
-                        " LEFT JOIN rollovers r ON r.balance_pk = b.pk"
-                        " ORDER BY b.customer_pk, b.pk, r.expires_at, r.pk"_s;
+                        BalanceWhere::ExpiredCondition + u" AS expired FROM "_s + filter.from +
+                        u" WHERE "_s + where + u" ORDER BY "_s + filter.order + u" LIMIT ?) b"_s +
+                        rollovers + u" ORDER BY b.customer_pk, b.pk, r.expires_at, r.pk"_s;
     QVariantList allBinds{nowMs, nowMs};
     allBinds.append(binds);
     allBinds.append(request.limit + 1);
@@ -116,7 +122,7 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
     // server's, docs/performance.md.)
     api::Result<api::ListBalancesResponse> page = api::ListBalancesResponse();
     BalanceCursor last;
-    if (SqliteStatement::available(db)) {
+    if (sqlite) {
         auto statement = SqliteStatement::run(db, sql, allBinds);
         if (!statement)
             return statement.error();
@@ -145,10 +151,7 @@ api::Result<api::BalancePages> BalanceLister::pages(const QSqlDatabase &db, cons
                                                     qint64 nowMs, const StopCheck &stop)
 {
     const BalanceWhere filter = BalanceWhere::of(scope, request.filter, nowMs);
-    const QString from = u" FROM balances b"
-                         " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
-                         " WHERE "_s +
-                         filter.sql;
+    const QString from = u" FROM "_s + filter.from + u" WHERE "_s + filter.sql;
     const auto seal = BalanceCursor::seal(db, scope);
     if (!seal)
         return seal.error();

@@ -184,9 +184,9 @@ api::Result<api::BalanceTotals> sumInPostgres(const QSqlDatabase &db, const Scop
         u"WITH g AS (SELECT "_s + key +
         u" AS gk, b.customer_pk, COUNT(*) AS n, SUM(b.included_grant::numeric) AS ig,"
         " SUM(b.prepaid_grant::numeric) AS pg, SUM(b.remaining::numeric) AS re,"
-        " SUM(b.usage::numeric) AS us FROM balances b"
-        " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"_s +
-        products + u" WHERE "_s + filter.sql + u" GROUP BY 1, 2) SELECT t.total, "_s + name +
+        " SUM(b.usage::numeric) AS us FROM "_s +
+        filter.from + products + u" WHERE "_s + filter.sql + u" GROUP BY 1, 2) SELECT t.total, "_s +
+        name +
         u", t.n, t.c, (t.ig + t.pg)::text, t.re::text, t.us::text FROM ("
         "SELECT 0 AS total, gk, SUM(n) AS n, COUNT(*) AS c, "_s +
         sums +

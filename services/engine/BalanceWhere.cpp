@@ -17,8 +17,24 @@ BalanceWhere BalanceWhere::of(const Scope &scope, const api::ListBalancesRequest
                               qint64 nowMs)
 {
     BalanceWhere where;
-    where.sql = u"b.org_pk = ? AND b.env = ?"_s;
-    where.binds = {scope.orgPk, scope.envWord()};
+    if (request.planId && *request.planId) {
+        // The plan's customer products first, each one's balances by its key
+        // (the plan names the organization). CROSS JOIN: SQLite keeps that
+        // order as written; without statistics it would rather walk the
+        // organization's balances (tst_queryplans). For PostgreSQL it is an
+        // inner join like any other.
+        where.sql = u"b.customer_product_pk = cp.pk"_s;
+        where.from = u"customer_products cp CROSS JOIN balances b"_s;
+        where.customerColumn = u"cp.customer_pk"_s;
+        where.order = u"cp.customer_pk, b.pk"_s;
+    } else {
+        where.sql = u"b.org_pk = ? AND b.env = ?"_s;
+        where.binds = {scope.orgPk, scope.envWord()};
+        where.from =
+            u"balances b LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"_s;
+        where.customerColumn = u"b.customer_pk"_s;
+        where.order = u"b.customer_pk, b.pk"_s;
+    }
     // Filters name things by id; the ids resolve inside the one query. Only an
     // empty answer pays for telling "nothing matches" from "no such customer".
     // One filter by id: `column` is the row that `keySql` resolves to.
@@ -56,7 +72,7 @@ BalanceWhere BalanceWhere::of(const Scope &scope, const api::ListBalancesRequest
             const QVariantList key{scope.orgPk, scope.envWord(), planId};
             const QString planKeys =
                 u"SELECT pk FROM products WHERE org_pk = ? AND env = ? AND id = ?"_s;
-            where.sql += u" AND cp.product_pk IN ("_s + planKeys + u')';
+            where.sql += u" AND cp.product_pk = ("_s + planKeys + u')';
             where.binds += key;
             where.m_checks.append(
                 {planKeys, key,

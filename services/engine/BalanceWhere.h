@@ -1,6 +1,6 @@
 // The balances.list filter as SQL (docs/api.md, balances.list), shared by the
-// listing and balances.totals: a WHERE clause over `balances b LEFT JOIN
-// customer_products cp`, its binds, and the checks that tell "nothing
+// listing and balances.totals: a WHERE clause over `from` (balances b and
+// customer_products cp), its binds, and the checks that tell "nothing
 // matches" from "no such customer, entity, feature or plan".
 #pragma once
 
@@ -26,6 +26,15 @@ public:
 
     QString sql;
     QVariantList binds;
+    // `balances b LEFT JOIN customer_products cp`; filtered by a plan, the
+    // plan's customer products first, so that a page reads that plan's rows
+    // in listing order instead of walking the organization's
+    // (docs/performance.md, "Flat at any size").
+    QString from;
+    // The customer, as `from` reaches it, and the listing's order: customers,
+    // then balances.
+    QString customerColumn;
+    QString order;
 
     // When the filter matched nothing: 404 naming the first id that does
     // not exist, or Done when they all do.

@@ -70,11 +70,15 @@ api::Result<FeatureChoice> creditSystem(const QSqlDatabase &db, const Scope &sco
                     .arg(*request.featureId));
         return FeatureChoice{rows.value().first().at(0).toLongLong(), *request.featureId};
     }
-    auto rows = queryRows(
-        db,
-        u"SELECT DISTINCT f.pk, f.id FROM balances b JOIN features f ON f.pk = b.feature_pk"
-        " WHERE b.customer_pk = ? AND f.type = 'credit_system' ORDER BY f.id"_s,
-        {customerPk});
+    auto rows = queryRows(db,
+                          // The organization's credit systems (a few), each with a seek of
+                          // balances_by_feature on all four columns: from the balances, SQLite
+                          // walked every one of the organization's (tst_queryplans).
+                          u"SELECT f.pk, f.id FROM features f WHERE f.org_pk = ? AND f.env = ?"
+                          " AND f.type = 'credit_system' AND EXISTS (SELECT 1 FROM balances b"
+                          " WHERE b.org_pk = f.org_pk AND b.env = f.env AND b.feature_pk = f.pk"
+                          " AND b.customer_pk = ?) ORDER BY f.id"_s,
+                          {scope.orgPk, scope.envWord(), customerPk});
     if (!rows)
         return rows.error();
     QList<FeatureChoice> found;

@@ -209,6 +209,11 @@ Engine::recordedLoad(const std::function<api::Result<LoadSummary>(const QSqlData
     }
     if (auto committed = transaction.commit(); !committed)
         return committed.error();
+    // PostgreSQL plans by its statistics, and autovacuum would gather them
+    // only later: until then a fresh organization's per-call statements may
+    // walk it (tst_queryplans). Best effort: the load itself is done.
+    if (m_database.dialect() == Dialect::Postgres)
+        (void)runSql(db.value(), u"ANALYZE"_s);
     return loaded;
 }
 

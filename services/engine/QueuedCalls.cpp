@@ -41,7 +41,10 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
     auto claimed =
         queryRows(db,
                   u"SELECT pk, org_pk, env, request, idempotency_key, key_pk FROM track_queue"
-                  " WHERE failed_at IS NULL ORDER BY pk LIMIT %1%2"_s.arg(limit)
+                  // In the pending index's own order (failed_at is null in
+                  // every row): PostgreSQL sorted the whole backlog for
+                  // `ORDER BY pk` alone (tst_queryplans).
+                  " WHERE failed_at IS NULL ORDER BY failed_at, pk LIMIT %1%2"_s.arg(limit)
                       .arg(dialect == Dialect::Postgres ? u" FOR UPDATE SKIP LOCKED"_s : QString()),
                   {});
     if (!claimed)

@@ -257,6 +257,21 @@ private Q_SLOTS:
         }
         search.search = u"bo"_s;
         QVERIFY(!await(m_backend->listCustomers(search)).value().list.isEmpty());
+        // Three characters and more go through the trigram index (SQLite's
+        // FTS5, PostgreSQL's pg_trgm): its query syntax is text there too.
+        for (const QString &syntax : {u"\"bob\""_s, u"bo*"_s, u"NEAR(bob)"_s, u"id:bob"_s,
+                                      u"b\"o\"b"_s, u"bob OR ann"_s, u"^bob"_s}) {
+            search.search = syntax;
+            auto found = await(m_backend->listCustomers(search));
+            QVERIFY2(found.ok(), qPrintable(syntax));
+            QCOMPARE(found.value().list.size(), 0);
+        }
+        for (const QString &part : {u"BOB"_s, u"ob@"_s, u"Bob@Example"_s}) {
+            search.search = part;
+            auto found = await(m_backend->listCustomers(search));
+            QVERIFY2(found.ok() && found.value().list.size() == 1, qPrintable(part));
+            QCOMPARE(found.value().list.first().id, u"bob"_s);
+        }
     }
 
     // docs/api.md, "Platform links": a live account needs a live key, and one

@@ -324,8 +324,21 @@ private Q_SLOTS:
         const engine::Dialect dialect = fixture.engine->dialect();
         const engine::Scope scope{fixture.engine->organizations().value().first().pk,
                                   engine::Environment::Test};
-        for (const QString &sql : {u"DROP TABLE workspace_secret"_s, u"DROP TABLE legacy_ids"_s,
-                                   u"DELETE FROM schema_version WHERE version = 8"_s})
+        // Back to version 7: what migrations 8 and 9 made, taken away.
+        QStringList back{u"DROP TABLE workspace_secret"_s,
+                         u"DROP TABLE legacy_ids"_s,
+                         u"DROP INDEX usage_events_by_customer"_s,
+                         u"DROP INDEX customer_products_by_product"_s,
+                         u"DROP INDEX standalone_balances"_s,
+                         u"DELETE FROM schema_version WHERE version >= 8"_s};
+        if (dialect == engine::Dialect::Sqlite)
+            back << u"DROP TRIGGER customers_search_insert"_s
+                 << u"DROP TRIGGER customers_search_delete"_s
+                 << u"DROP TRIGGER customers_search_update"_s << u"DROP TABLE customers_search"_s;
+        else
+            back
+                << u"DROP INDEX customers_search_id, customers_search_name, customers_search_email"_s;
+        for (const QString &sql : std::as_const(back))
             QVERIFY2(engine::runSql(old, sql).ok(), qPrintable(sql));
         // Rows as the counter form knew them: a key, a failed call, an audit entry.
         qint64 keyPk = 0;
@@ -363,7 +376,8 @@ private Q_SLOTS:
 
         // The upgrade: the same database opened again migrates it.
         engine::Engine upgraded(fixture.database.location());
-        QVERIFY(upgraded.open().ok());
+        const auto upgrade = upgraded.open();
+        QVERIFY2(upgrade.ok(), qPrintable(upgrade.ok() ? QString() : upgrade.error().message));
         const QSqlDatabase db = upgraded.database().connection().value();
         const PublicIds publicIds = idsOf(upgraded);
         const QString keyId = publicIds.make(Kind::ApiKey, keyPk);
