@@ -24,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QTextStream>
 
+#include <algorithm>
 #include <csignal>
 #include <functional>
 #include <sys/prctl.h>
@@ -75,25 +76,35 @@ double cpuSeconds(qint64 pid)
     return cpuOf(QString::number(pid)).first;
 }
 
-// PostgreSQL's own CPU time: every process named postgres (the server's
-// connections are kept open, so none of them ends between two readings).
-double databaseCpuSeconds()
+// PostgreSQL's CPU time for the server's calls: its backends serving client
+// connections to `database` (kept open, so none ends between two readings);
+// autovacuum and the other background processes are not the calls' cost.
+double databaseCpuSeconds(const QString &database)
 {
+    // A backend names itself "postgres: USER DATABASE HOST(PORT) STATE".
+    const QByteArray named = ' ' + database.toUtf8() + ' ';
     double sum = 0;
     for (const QString &pid : QDir(u"/proc"_s).entryList(QDir::Dirs)) {
         if (!pid.front().isDigit())
             continue;
-        const auto [seconds, name] = cpuOf(pid);
-        if (name == "postgres")
-            sum += seconds;
+        QFile command(u"/proc/%1/cmdline"_s.arg(pid));
+        if (!command.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray title = command.readAll();
+        if (title.startsWith("postgres: ") && title.contains(named) && title.contains('(') &&
+            !title.contains("autovacuum"))
+            sum += cpuOf(pid).first;
     }
     return sum;
 }
 
+// `database`: PostgreSQL's name of it, or empty on SQLite (whose work is
+// the server's own CPU).
 Figure measure(const Path &path, const QUrl &url, const QByteArray &key, qint64 pid, int clients,
-               int calls, bool postgres)
+               int calls, const QString &database)
 {
-    const double databaseBefore = postgres ? databaseCpuSeconds() : 0;
+    const bool postgres = !database.isEmpty();
+    const double databaseBefore = postgres ? databaseCpuSeconds(database) : 0;
     QList<QList<double>> latencies(clients);
     std::vector<std::thread> threads;
     const double cpuBefore = cpuSeconds(pid);
@@ -123,7 +134,7 @@ Figure measure(const Path &path, const QUrl &url, const QByteArray &key, qint64 
     for (const QList<double> &each : std::as_const(latencies))
         all += each;
     return {calls / seconds, percentile(all, 0.99), (cpuSeconds(pid) - cpuBefore) * 1e6 / calls,
-            postgres ? (databaseCpuSeconds() - databaseBefore) * 1e6 / calls : 0};
+            postgres ? (databaseCpuSeconds(database) - databaseBefore) * 1e6 / calls : 0};
 }
 
 api::JsonValue parsed(const test::HttpClient::Response &answer, const QString &what)
@@ -307,6 +318,7 @@ void measureSize(const Options &options, const QString &location, qint64 size, T
     const QUrl url(QString::fromUtf8(server.readLine()).trimmed().mid(13));
     const Sample sample = sampleOf(url, key, options.sample);
     const bool postgres = location.startsWith(u"postgresql:"_s);
+    const QString database = postgres ? location.section(u'/', -1) : QString();
     out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
                .arg(u"path"_s, -46)
                .arg(u"calls/s"_s, 8)
@@ -316,11 +328,16 @@ void measureSize(const Options &options, const QString &location, qint64 size, T
                .arg(u"x whoami"_s, 9);
     double ceiling = 0;
     for (const Path &path : pathsOf(sample)) {
-        // A whole-organization path takes seconds at the largest size: one
-        // call per client is enough to see it grow.
-        const int calls = path.growsWithOrganization ? options.clients : options.calls;
+        // A whole-organization path takes seconds at the largest size: as
+        // many calls as fill about two seconds, one per client at least.
+        int calls = options.calls;
+        if (path.growsWithOrganization) {
+            const Figure probe = measure(path, url, key, server.processId(), 1, 1, database);
+            calls = options.clients * int(std::clamp(2.0 / (probe.p99Ms / 1000 * options.clients),
+                                                     1.0, double(options.calls / options.clients)));
+        }
         const Figure figure =
-            measure(path, url, key, server.processId(), options.clients, calls, postgres);
+            measure(path, url, key, server.processId(), options.clients, calls, database);
         const double total = figure.cpuUsPerCall + figure.databaseUsPerCall;
         if (ceiling == 0)
             ceiling = total;
@@ -389,8 +406,9 @@ int main(int argc, char *argv[])
     const QCommandLineOption clientsOption(u"clients"_s, u"Concurrent clients."_s, u"N"_s, u"8"_s);
     const QCommandLineOption sampleOption(u"sample"_s, u"Customers called, spread over the keys."_s,
                                           u"N"_s, u"500"_s);
-    parser.addOptions(
-        {serverOption, postgresOption, sizesOption, callsOption, clientsOption, sampleOption});
+    const QCommandLineOption postgresOnlyOption(u"postgres-only"_s, u"Skip SQLite."_s);
+    parser.addOptions({serverOption, postgresOption, postgresOnlyOption, sizesOption, callsOption,
+                       clientsOption, sampleOption});
     parser.process(app);
     Options options{parser.value(serverOption),
                     {},
@@ -403,7 +421,9 @@ int main(int argc, char *argv[])
         fail(u"give --server (and --sizes)"_s);
 
     QTemporaryDir scratch;
-    QStringList databases{u"SQLite"_s};
+    QStringList databases;
+    if (!parser.isSet(postgresOnlyOption))
+        databases.append(u"SQLite"_s);
     if (parser.isSet(postgresOption))
         databases.append(u"PostgreSQL"_s);
     for (const QString &database : databases) {
