@@ -1,9 +1,9 @@
 // meterdesk-server: command line for workspaces and API keys over the engine.
 #include "services/api/Version.h"
-#include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
-#include "services/engine/LedgerRepair.h"
-#include "services/engine/LedgerVerifier.h"
+#include "services/engine/ledger/LedgerRepair.h"
+#include "services/engine/ledger/LedgerVerifier.h"
+#include "services/engine/workspace/DemoWorkspace.h"
 #include "services/server/ApiServer.h"
 #include "services/server/LimitOptions.h"
 #include "services/server/ShutdownSignals.h"

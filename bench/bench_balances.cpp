@@ -4,10 +4,10 @@
 // on the same database; then balances.totals of every active row by feature,
 // plan and customer beside the database's own (inexact) SUM. Prints figures;
 // asserts nothing.
-#include "services/engine/BalanceCursor.h"
-#include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
-#include "services/engine/Sql.h"
+#include "services/engine/balances/BalanceCursor.h"
+#include "services/engine/sql/Sql.h"
+#include "services/engine/workspace/DemoWorkspace.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -4,8 +4,8 @@
 // engine calls. Builds its own workspace (default 10,000 x 100 rows) in a
 // SQLite file and starts meterdesk-server on it. Prints figures only.
 #include "bench/Percentile.h"
-#include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
+#include "services/engine/workspace/DemoWorkspace.h"
 #include "services/remote/RemoteBackend.h"
 
 #include <QCommandLineParser>

@@ -3,11 +3,11 @@
 // (docs/workspace-format.md): a refused file is a 400 naming its problem and
 // leaves nothing behind; a file that loads dumps, and its dump loads into
 // another empty database and dumps the same again.
-#include "services/engine/Database.h"
 #include "services/engine/Migrator.h"
-#include "services/engine/Sql.h"
-#include "services/engine/WorkspaceDumper.h"
-#include "services/engine/WorkspaceLoader.h"
+#include "services/engine/sql/Database.h"
+#include "services/engine/sql/Sql.h"
+#include "services/engine/workspace/WorkspaceDumper.h"
+#include "services/engine/workspace/WorkspaceLoader.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -31,7 +31,7 @@ mkdir -p "$build"
 dict=$build/wire.dict
 {
   cat fuzz/json.dict
-  grep -ohE '"[a-z0-9_:.-]+"_L1' services/api/*.cpp services/engine/*.cpp |
+  grep -ohE '"[a-z0-9_:.-]+"_L1' services/api/*.cpp services/engine/*.cpp services/engine/*/*.cpp |
     sed -E 's/^"(.*)"_L1$/"\\"\1\\""/' | sort -u
 } >"$dict"
 

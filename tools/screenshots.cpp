@@ -21,7 +21,7 @@
 #include "models/UsageAlertModel.h"
 #include "models/UsageEventModel.h"
 #include "services/embedded/EngineBackend.h"
-#include "services/engine/DemoWorkspace.h"
+#include "services/engine/workspace/DemoWorkspace.h"
 #include "views/AboutDialog.h"
 #include "views/AdjustBalanceDialog.h"
 #include "views/AuditPage.h"

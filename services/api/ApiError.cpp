@@ -1,8 +1,5 @@
 #include "services/api/ApiError.h"
 
-#include "services/api/JsonValue.h"
-#include "services/api/JsonWriter.h"
-
 namespace md::api {
 
 using namespace Qt::StringLiterals;
@@ -42,22 +39,6 @@ ApiError ApiError::notImplemented(const QString &operation)
 {
     return {501, QStringLiteral("not_implemented"),
             QStringLiteral("%1 is not implemented by this Meterdesk yet").arg(operation)};
-}
-
-QByteArray ApiError::toJsonText() const
-{
-    JsonWriter writer;
-    writer.beginObject().field("message"_L1, message).field("code"_L1, code).endObject();
-    return writer.take();
-}
-
-ApiError ApiError::fromJsonText(int status, QByteArrayView body)
-{
-    const auto parsed = JsonValue::parse(body, u"the answer"_s);
-    if (!parsed)
-        return {status, QString(), QString()};
-    return {status, parsed.value().value("code"_L1).toString(),
-            parsed.value().value("message"_L1).toString()};
 }
 
 } // namespace md::api

@@ -1,5 +1,7 @@
 // The one error value every layer passes on: HTTP status, wire code and a
-// sentence that names what to fix (docs/api.md, "Errors").
+// sentence that names what to fix (docs/api.md, "Errors"). Its body on the
+// wire is ErrorBody's, so that JSON, which reports its own errors as an
+// ApiError, is not needed to say one.
 #pragma once
 
 #include <QByteArray>
@@ -23,11 +25,6 @@ struct ApiError
     static ApiError local(const QString &code, const QString &message);
     // 501: an operation this Meterdesk does not implement yet.
     static ApiError notImplemented(const QString &operation);
-
-    // The `{message, code}` body.
-    QByteArray toJsonText() const;
-    // Decodes a `{message, code}` body; the code is empty when the shape is wrong.
-    static ApiError fromJsonText(int status, QByteArrayView body);
 
     friend bool operator==(const ApiError &, const ApiError &) = default;
 };

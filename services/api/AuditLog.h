@@ -4,7 +4,6 @@
 // under /v1/meterdesk.
 #pragma once
 
-#include "services/api/Extensions.h"
 #include "services/api/JsonValue.h"
 #include "services/api/WireCodec.h"
 

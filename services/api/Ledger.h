@@ -5,7 +5,6 @@
 #pragma once
 
 #include "services/api/Decimal.h"
-#include "services/api/Extensions.h"
 #include "services/api/WireCodec.h"
 
 #include <QString>

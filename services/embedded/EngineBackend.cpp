@@ -1,7 +1,7 @@
 #include "services/embedded/EngineBackend.h"
 
 #include "services/api/WireCodec.h"
-#include "services/engine/DemoWorkspace.h"
+#include "services/engine/workspace/DemoWorkspace.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -93,7 +93,7 @@ api::Result<engine::KeyContext> EngineBackend::actingKey()
     auto orgs = m_engine->organizations();
     if (!orgs)
         return orgs.error();
-    for (const engine::OrganizationInfo &org : orgs.value()) {
+    for (const engine::OrganizationRow &org : orgs.value()) {
         if (!org.isTenant) {
             m_key = engine::KeyContext{
                 {org.pk, engine::Environment::Test}, org.id, org.slug, {u"*"_s}, org.name, {}};
@@ -240,7 +240,7 @@ Reply<ConnectionInfo> EngineBackend::connectionInfo()
             if (!orgs)
                 return orgs.error();
             QString name;
-            for (const engine::OrganizationInfo &org : orgs.value())
+            for (const engine::OrganizationRow &org : orgs.value())
                 if (org.pk == k.scope.orgPk)
                     name = org.name;
             return ConnectionInfo{engine->database().displayName(), u"embedded"_s,

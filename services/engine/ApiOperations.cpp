@@ -1,18 +1,22 @@
 #include "services/engine/ApiOperations.h"
 
 #include "services/api/Version.h"
-#include "services/engine/AuditTrail.h"
-#include "services/engine/BalanceAdjuster.h"
-#include "services/engine/BalanceLedger.h"
-#include "services/engine/BillingControlStore.h"
-#include "services/engine/BillingControlsUpdater.h"
-#include "services/engine/Catalog.h"
-#include "services/engine/EnvironmentPromoter.h"
-#include "services/engine/FailedEvents.h"
-#include "services/engine/PlatformLinker.h"
-#include "services/engine/PortalLinks.h"
-#include "services/engine/ProductUpdater.h"
-#include "services/engine/RewardUpdater.h"
+#include "services/engine/AuditedWrite.h"
+#include "services/engine/access/OrganizationReads.h"
+#include "services/engine/access/PlatformLinker.h"
+#include "services/engine/access/PortalLinks.h"
+#include "services/engine/controls/BillingControlStore.h"
+#include "services/engine/controls/BillingControlsUpdater.h"
+#include "services/engine/customers/CustomerReads.h"
+#include "services/engine/ledger/AuditTrail.h"
+#include "services/engine/ledger/BalanceAdjuster.h"
+#include "services/engine/ledger/BalanceLedger.h"
+#include "services/engine/products/EnvironmentPromoter.h"
+#include "services/engine/products/ProductReads.h"
+#include "services/engine/products/ProductUpdater.h"
+#include "services/engine/products/RewardUpdater.h"
+#include "services/engine/sql/StoredJson.h"
+#include "services/engine/track/FailedEvents.h"
 
 namespace md::engine {
 
@@ -95,19 +99,19 @@ ApiOperations::importCustomer(const KeyContext &key, const api::ImportCustomerRe
     MD_REQUIRE_SCOPE(key, u"billing:write"_s)
     if (request.dryRun) // writes nothing, so nothing to record
         return m_engine.importCustomer(key.scope, request);
-    return AuditTrail::audited<api::ImportCustomerResponse>(
+    return AuditedWrite::run<api::ImportCustomerResponse>(
         m_engine, key, {u"customer.import"_s, u"customer"_s, request.customerId},
         [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
-            auto was = Catalog::customer(db, key.scope, request.customerId, m_engine.now());
+            auto was = CustomerReads::customer(db, key.scope, request.customerId, m_engine.now());
             if (!was)
                 return was.error().status == 404
                            ? api::Result<api::JsonValue>(api::JsonValue::null())
                            : was.error();
-            return AuditTrail::jsonOf(was.value());
+            return jsonOf(was.value());
         },
         [&](const QSqlDatabase &) { return m_engine.importCustomer(key.scope, request); },
         [](const api::ImportCustomerResponse &answer) {
-            return answer.customer ? AuditTrail::jsonOf(*answer.customer) : api::JsonValue::null();
+            return answer.customer ? jsonOf(*answer.customer) : api::JsonValue::null();
         });
 }
 
@@ -132,15 +136,15 @@ api::Result<api::UpdateRewardResponse>
 ApiOperations::updateReward(const KeyContext &key, const api::UpdateRewardRequest &request)
 {
     MD_REQUIRE_SCOPE(key, RewardsScope)
-    return AuditTrail::audited<api::UpdateRewardResponse>(
+    return AuditedWrite::run<api::UpdateRewardResponse>(
         m_engine, key, {u"reward.update"_s, u"reward"_s, request.rewardId},
         [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
-            auto rewards = Catalog::rewards(db, key.scope);
+            auto rewards = ProductReads::rewards(db, key.scope);
             if (!rewards)
                 return rewards.error();
             // Each is {"coupon": {...}} or {"feature_grant": {...}}, as rewards.update answers.
             for (const api::RewardEntry &reward : std::as_const(rewards.value().list))
-                if (const api::JsonValue json = AuditTrail::jsonOf(reward);
+                if (const api::JsonValue json = jsonOf(reward);
                     json.at(0).value("id"_L1).toString() == request.rewardId)
                     return json;
             return api::JsonValue::null();
@@ -148,7 +152,7 @@ ApiOperations::updateReward(const KeyContext &key, const api::UpdateRewardReques
         [&](const QSqlDatabase &db) {
             return RewardUpdater::update(db, m_engine.dialect(), key.scope, request);
         },
-        [](const api::UpdateRewardResponse &answer) { return AuditTrail::jsonOf(answer); });
+        [](const api::UpdateRewardResponse &answer) { return jsonOf(answer); });
 }
 
 api::Result<api::BillingPortalResponse>
@@ -166,7 +170,7 @@ ApiOperations::billingPortal(const KeyContext &key, const QString &customerId,
         return ApiError::invalidInputs(u"return_url"_s, u"expected an http or https URL"_s);
     return m_engine.withConnection(
         [&](const QSqlDatabase &db) -> api::Result<api::BillingPortalResponse> {
-            if (auto customer = Catalog::customer(db, key.scope, customerId, m_engine.now());
+            if (auto customer = CustomerReads::customer(db, key.scope, customerId, m_engine.now());
                 !customer)
                 return customer.error();
             auto token = PortalLinks::sign(
@@ -186,44 +190,44 @@ api::Result<api::Product> ApiOperations::updateProduct(const KeyContext &key,
                                                        const api::UpdateProductRequest &request)
 {
     MD_REQUIRE_SCOPE(key, PlansScope)
-    return AuditTrail::audited<api::Product>(
+    return AuditedWrite::run<api::Product>(
         m_engine, key, {u"product.update"_s, u"product"_s, productId},
         [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
-            auto products = Catalog::products(db, key.scope);
+            auto products = ProductReads::products(db, key.scope);
             if (!products)
                 return products.error();
             const api::Product *newest = nullptr;
             for (const api::Product &product : std::as_const(products.value().list))
                 if (product.id == productId && (!newest || product.version > newest->version))
                     newest = &product;
-            return newest ? AuditTrail::jsonOf(*newest) : api::JsonValue::null();
+            return newest ? jsonOf(*newest) : api::JsonValue::null();
         },
         [&](const QSqlDatabase &db) {
             return ProductUpdater::update(db, m_engine.dialect(), key.scope, productId, request,
                                           m_engine.now());
         },
-        [](const api::Product &product) { return AuditTrail::jsonOf(product); });
+        [](const api::Product &product) { return jsonOf(product); });
 }
 
 api::Result<api::LinkOrganizationResponse>
 ApiOperations::linkOrganization(const KeyContext &key, const api::LinkOrganizationRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"platform:write"_s)
-    return AuditTrail::audited<api::LinkOrganizationResponse>(
+    return AuditedWrite::run<api::LinkOrganizationResponse>(
         m_engine, key, {u"organization.link"_s, u"organization"_s, request.organizationSlug},
         [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
-            auto tenants = Catalog::organizations(db, key.scope.orgPk);
+            auto tenants = OrganizationReads::organizations(db, key.scope.orgPk);
             if (!tenants)
                 return tenants.error();
             for (const api::OrganizationInfo &tenant : std::as_const(tenants.value().list))
                 if (tenant.slug == request.organizationSlug)
-                    return AuditTrail::jsonOf(tenant);
+                    return jsonOf(tenant);
             return api::JsonValue::null();
         },
         [&](const QSqlDatabase &db) {
             return PlatformLinker::link(db, m_engine.dialect(), key.scope, request, m_engine.now());
         },
-        [](const api::LinkOrganizationResponse &answer) { return AuditTrail::jsonOf(answer); });
+        [](const api::LinkOrganizationResponse &answer) { return jsonOf(answer); });
 }
 
 api::Result<api::Page<api::CustomerSummary>>
@@ -231,14 +235,14 @@ ApiOperations::listCustomers(const KeyContext &key, const api::PageRequest &requ
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
-        [&](const QSqlDatabase &db) { return Catalog::customers(db, key.scope, request); });
+        [&](const QSqlDatabase &db) { return CustomerReads::customers(db, key.scope, request); });
 }
 
 api::Result<api::Customer> ApiOperations::customer(const KeyContext &key, const QString &customerId)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return Catalog::customer(db, key.scope, customerId, m_engine.now());
+        return CustomerReads::customer(db, key.scope, customerId, m_engine.now());
     });
 }
 
@@ -246,29 +250,30 @@ api::Result<api::Page<api::FeatureInfo>> ApiOperations::listFeatures(const KeyCo
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
-        [&](const QSqlDatabase &db) { return Catalog::features(db, key.scope); });
+        [&](const QSqlDatabase &db) { return ProductReads::features(db, key.scope); });
 }
 
 api::Result<api::Page<api::Product>> ApiOperations::listProducts(const KeyContext &key)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
-        [&](const QSqlDatabase &db) { return Catalog::products(db, key.scope); });
+        [&](const QSqlDatabase &db) { return ProductReads::products(db, key.scope); });
 }
 
 api::Result<api::Page<api::RewardEntry>> ApiOperations::listRewards(const KeyContext &key)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
-        [&](const QSqlDatabase &db) { return Catalog::rewards(db, key.scope); });
+        [&](const QSqlDatabase &db) { return ProductReads::rewards(db, key.scope); });
 }
 
 api::Result<api::Page<api::OrganizationInfo>>
 ApiOperations::listOrganizations(const KeyContext &key)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
-    return m_engine.withConnection(
-        [&](const QSqlDatabase &db) { return Catalog::organizations(db, key.scope.orgPk); });
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return OrganizationReads::organizations(db, key.scope.orgPk);
+    });
 }
 
 api::Result<api::Page<api::UsageEvent>>
@@ -276,7 +281,7 @@ ApiOperations::listUsageEvents(const KeyContext &key, const api::PageRequest &re
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
-        [&](const QSqlDatabase &db) { return Catalog::usageEvents(db, key.scope, request); });
+        [&](const QSqlDatabase &db) { return CustomerReads::usageEvents(db, key.scope, request); });
 }
 
 api::Result<api::Page<api::ModelInfo>> ApiOperations::listModels(const KeyContext &key)
@@ -310,20 +315,20 @@ ApiOperations::updateBillingControls(const KeyContext &key,
     MD_REQUIRE_SCOPE(key, u"billing:write"_s)
     const QString owner =
         request.entityId ? request.customerId + u'/' + *request.entityId : request.customerId;
-    return AuditTrail::audited<api::BillingControlsAnswer>(
+    return AuditedWrite::run<api::BillingControlsAnswer>(
         m_engine, key, {u"billing_controls.update"_s, u"billing_controls"_s, owner},
         [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
             auto was = BillingControlsUpdater::read(db, key.scope, request.customerId,
                                                     request.entityId, m_engine.now());
             if (!was)
                 return was.error();
-            return AuditTrail::jsonOf(was.value());
+            return jsonOf(was.value());
         },
         [&](const QSqlDatabase &db) {
             return BillingControlsUpdater::update(db, m_engine.dialect(), key.scope, request,
                                                   m_engine.now());
         },
-        [](const api::BillingControlsAnswer &answer) { return AuditTrail::jsonOf(answer); });
+        [](const api::BillingControlsAnswer &answer) { return jsonOf(answer); });
 }
 
 api::Result<api::Page<api::UsageAlertEvent>>
@@ -381,7 +386,7 @@ api::Result<api::LedgerEntry> ApiOperations::adjustBalance(const KeyContext &key
     MD_REQUIRE_SCOPE(key, u"balances:write"_s)
     using api::JsonValue;
     api::Decimal before;
-    return AuditTrail::audited<api::LedgerEntry>(
+    return AuditedWrite::run<api::LedgerEntry>(
         m_engine, key, {u"balance.adjust"_s, u"balance"_s, request.balanceId},
         [&](const QSqlDatabase &db) -> api::Result<JsonValue> {
             auto remaining = BalanceAdjuster::remaining(db, key.scope, request.balanceId);
@@ -435,7 +440,7 @@ ApiOperations::promoteEnvironment(const KeyContext &key, const api::EnvironmentP
         return *refused;
     return m_engine.withConnection([&](const QSqlDatabase &db) {
         return EnvironmentPromoter::promote(db, m_engine.dialect(), key.scope,
-                                            AuditTrail::actorOf(key), request, m_engine.now());
+                                            AuditedWrite::actorOf(key), request, m_engine.now());
     });
 }
 

@@ -20,7 +20,7 @@
 #include "services/api/UpdateProduct.h"
 #include "services/api/UpdateReward.h"
 #include "services/engine/Engine.h"
-#include "services/engine/StopCheck.h"
+#include "services/engine/sql/StopCheck.h"
 
 namespace md::engine {
 

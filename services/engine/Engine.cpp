@@ -1,14 +1,15 @@
 #include "services/engine/Engine.h"
 
-#include "services/engine/AuditTrail.h"
-#include "services/engine/BalanceLister.h"
-#include "services/engine/BalanceTotaller.h"
-#include "services/engine/CustomerImporter.h"
 #include "services/engine/Migrator.h"
-#include "services/engine/PublicIds.h"
-#include "services/engine/Sql.h"
-#include "services/engine/TokenLedger.h"
-#include "services/engine/WorkspaceDumper.h"
+#include "services/engine/balances/BalanceLister.h"
+#include "services/engine/balances/BalanceTotaller.h"
+#include "services/engine/customers/CustomerImporter.h"
+#include "services/engine/ids/PublicIds.h"
+#include "services/engine/ledger/AuditTrail.h"
+#include "services/engine/sql/Sql.h"
+#include "services/engine/track/CallCheck.h"
+#include "services/engine/workspace/WorkspaceDumper.h"
+#include "services/engine/workspace/WorkspaceLoader.h"
 
 #include <QDateTime>
 
@@ -137,7 +138,7 @@ api::Result<api::CallQuote> Engine::priceCall(const Scope &scope,
     auto db = m_database.connection();
     if (!db)
         return db.error();
-    return TokenLedger::quote(db.value(), scope, request, *catalogue());
+    return CallResolver::quote(db.value(), scope, request, *catalogue());
 }
 
 QList<api::ModelInfo> Engine::models() const
@@ -236,7 +237,7 @@ api::Result<bool> Engine::isEmpty()
     return !query.value().next();
 }
 
-api::Result<QList<OrganizationInfo>> Engine::organizations()
+api::Result<QList<OrganizationRow>> Engine::organizations()
 {
     auto db = m_database.connection();
     if (!db)
@@ -245,7 +246,7 @@ api::Result<QList<OrganizationInfo>> Engine::organizations()
         db.value(), u"SELECT pk, id, slug, name, master_org_pk FROM organizations ORDER BY pk"_s);
     if (!query)
         return query.error();
-    QList<OrganizationInfo> list;
+    QList<OrganizationRow> list;
     while (query.value().next()) {
         const QSqlQuery &q = query.value();
         list.append({q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(),

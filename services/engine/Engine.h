@@ -9,15 +9,16 @@
 #include "services/api/ListBalances.h"
 #include "services/api/Result.h"
 #include "services/api/TrackTokens.h"
-#include "services/engine/ApiKeys.h"
-#include "services/engine/Database.h"
-#include "services/engine/PortalPage.h"
-#include "services/engine/PriceCatalogue.h"
-#include "services/engine/Scope.h"
-#include "services/engine/StopCheck.h"
-#include "services/engine/TrackQueue.h"
-#include "services/engine/TrackWriter.h"
-#include "services/engine/WorkspaceLoader.h"
+#include "services/engine/KeyContext.h"
+#include "services/engine/access/ApiKeys.h"
+#include "services/engine/access/PortalPage.h"
+#include "services/engine/pricing/PriceCatalogue.h"
+#include "services/engine/sql/Database.h"
+#include "services/engine/sql/Scope.h"
+#include "services/engine/sql/StopCheck.h"
+#include "services/engine/track/TrackQueue.h"
+#include "services/engine/track/TrackWriter.h"
+#include "services/engine/workspace/LoadSummary.h"
 
 #include <QDeadlineTimer>
 #include <QStringList>
@@ -30,24 +31,7 @@ namespace md::engine {
 
 using Clock = std::function<qint64()>;
 
-// What an authenticated key may do, and on whose data.
-struct KeyContext
-{
-    Scope scope;
-    QString orgId;
-    QString orgSlug;
-    QStringList scopes;
-    QString orgName;
-    // The key's name, for the audit log (its row is scope.keyPk).
-    QString keyName;
-
-    bool allows(const QString &scopeName) const
-    {
-        return scopes.contains(QStringLiteral("*")) || scopes.contains(scopeName);
-    }
-};
-
-struct OrganizationInfo
+struct OrganizationRow
 {
     qint64 pk = 0;
     QString id;
@@ -124,7 +108,7 @@ public:
     api::Result<api::JsonValue> dumpWorkspace();
     // True when no organization exists yet (a fresh database).
     api::Result<bool> isEmpty();
-    api::Result<QList<OrganizationInfo>> organizations();
+    api::Result<QList<OrganizationRow>> organizations();
 
     api::Result<NewApiKey> createKey(const QString &orgSlug, Environment env,
                                      const QStringList &scopes, const QString &name);

@@ -1,8 +1,8 @@
 #include "services/engine/Migrator.h"
 
-#include "services/engine/LedgerVerifier.h"
-#include "services/engine/Sql.h"
-#include "services/engine/WorkspaceSecret.h"
+#include "services/engine/ids/WorkspaceSecret.h"
+#include "services/engine/ledger/LedgerVerifier.h"
+#include "services/engine/sql/Sql.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -3,7 +3,9 @@
 #pragma once
 
 #include "services/api/Result.h"
-#include "services/engine/Database.h"
+#include "services/engine/sql/Dialect.h"
+
+#include <QSqlDatabase>
 
 namespace md::engine {
 

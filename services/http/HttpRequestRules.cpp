@@ -1,6 +1,7 @@
 #include "services/http/HttpRequestRules.h"
 
 #include "services/api/ApiError.h"
+#include "services/api/ErrorBody.h"
 
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/core/error.hpp>
@@ -17,7 +18,7 @@ using namespace Qt::StringLiterals;
 HttpResponse HttpFailure::response() const
 {
     const api::ApiError error{status, QString::fromUtf8(code), QString::fromUtf8(message)};
-    return {status, "application/json", error.toJsonText(), {}, true};
+    return {status, "application/json", api::ErrorBody::of(error), {}, true};
 }
 
 void configureParser(RequestParser &parser, const HttpLimits &limits)

@@ -1,5 +1,6 @@
 #include "services/remote/NetworkWorker.h"
 
+#include "services/api/ErrorBody.h"
 #include "services/api/JsonValue.h"
 
 #include <QNetworkAccessManager>
@@ -85,7 +86,7 @@ api::Result<QByteArray> NetworkWorker::outcome(QNetworkReply *reply)
                 .arg(status)};
     }
     if (status >= 400) {
-        ApiError error = ApiError::fromJsonText(status, bytes);
+        ApiError error = api::ErrorBody::read(status, bytes);
         if (error.code.isEmpty() || error.message.isEmpty())
             return ApiError{
                 status, u"invalid_response"_s,

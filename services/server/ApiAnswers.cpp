@@ -1,5 +1,6 @@
 #include "services/server/ApiAnswers.h"
 
+#include "services/api/ErrorBody.h"
 #include <QRandomGenerator>
 
 namespace md::server {
@@ -15,12 +16,12 @@ http::HttpResponse jsonAnswer(int status, QByteArray body)
 http::HttpResponse errorAnswer(const ApiError &error)
 {
     if (error.status == 503) { // busy or stopping: worth trying again soon
-        http::HttpResponse answer = jsonAnswer(503, error.toJsonText());
+        http::HttpResponse answer = jsonAnswer(503, api::ErrorBody::of(error));
         answer.headers.append({QByteArrayLiteral("Retry-After"), QByteArrayLiteral("1")});
         return answer;
     }
     if (error.status != 500)
-        return jsonAnswer(error.status, error.toJsonText());
+        return jsonAnswer(error.status, api::ErrorBody::of(error));
     // An internal error's words (the database's, say) name tables and values:
     // they go to the log under a reference, and the caller gets the reference.
     const QString reference = QString::number(QRandomGenerator::global()->generate(), 16);
@@ -28,7 +29,7 @@ http::HttpResponse errorAnswer(const ApiError &error)
     const ApiError shown{
         500, error.code,
         u"internal error (reference %1); the server's log has the details"_s.arg(reference)};
-    return jsonAnswer(500, shown.toJsonText());
+    return jsonAnswer(500, api::ErrorBody::of(shown));
 }
 
 http::HttpResponse methodNotAllowed(const QByteArray &path, const QByteArray &allowed)

@@ -3,6 +3,7 @@
 // shutting down, queue full) telling the client when to try again.
 #include "services/server/ApiAnswers.h"
 
+#include "services/api/ErrorBody.h"
 #include <QTest>
 
 using namespace md;
@@ -39,7 +40,7 @@ private Q_SLOTS:
         const http::HttpResponse answer = server::errorAnswer({503, code, u"try again"_s});
         QCOMPARE(answer.status, 503);
         QCOMPARE(header(answer, "Retry-After"), QByteArray("1"));
-        QCOMPARE(api::ApiError::fromJsonText(503, answer.body).code, code);
+        QCOMPARE(api::ErrorBody::read(503, answer.body).code, code);
     }
 
     void otherErrorsCarryNoRetryAfter()

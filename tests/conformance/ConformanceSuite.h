@@ -6,7 +6,7 @@
 
 #include "services/api/Version.h"
 #include "services/embedded/EngineBackend.h"
-#include "services/engine/PriceCatalogue.h"
+#include "services/engine/pricing/PriceCatalogue.h"
 #include "services/remote/RemoteBackend.h"
 #include "tests/conformance/ConformanceHarness.h"
 #include "tests/engine/EngineFixture.h"

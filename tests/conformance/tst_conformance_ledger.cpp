@@ -4,7 +4,7 @@
 // with its reason; every balance is what its rows add up to, checked over
 // the wire against balances.list; filters, paging and errors. Runs three
 // ways: tests/conformance/CMakeLists.txt.
-#include "services/engine/BalanceLedger.h"
+#include "services/engine/ledger/BalanceLedger.h"
 #include "tests/conformance/ConformanceSuite.h"
 
 using namespace md;

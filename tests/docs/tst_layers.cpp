@@ -4,12 +4,17 @@
 // embedded above engine, http and backend, all above api. Every #include and
 // every meterdesk_* library a CMakeLists.txt links must run downwards, and
 // the library graph that architecture.md draws must be the one CMake builds.
+// Inside the engine, its rooms' table ("Inside the engine") holds the same
+// way, and no two components (a header with its .cpp) include each other,
+// however far round.
 #include <QDirIterator>
 #include <QFile>
 #include <QMap>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTest>
+
+#include <functional>
 
 using namespace Qt::StringLiterals;
 
@@ -83,6 +88,134 @@ QMap<QString, QSet<QString>> cmakeGraph(QMap<QString, QString> *folderOf)
     return graph;
 }
 
+// Inside the engine: each room and the rooms below it that it may include
+// (docs/architecture.md, "Inside the engine"). The root (the files directly
+// in services/engine) may include every room; no room includes the root.
+const QMap<QString, QSet<QString>> &rooms()
+{
+    static const QSet<QString> base{u"sql"_s, u"pricing"_s, u"ids"_s};
+    static const QSet<QString> state = base + QSet<QString>{u"balances"_s, u"controls"_s};
+    static const QSet<QString> ledger = state + QSet<QString>{u"ledger"_s};
+    static const QSet<QString> owners = ledger + QSet<QString>{u"customers"_s};
+    static const QMap<QString, QSet<QString>> table{
+        {u"sql"_s, {}},
+        {u"pricing"_s, {}},
+        {u"ids"_s, {u"sql"_s}},
+        {u"balances"_s, base},
+        {u"controls"_s, base},
+        {u"ledger"_s, state},
+        {u"customers"_s, ledger},
+        {u"track"_s, ledger},
+        {u"products"_s, owners},
+        {u"access"_s, owners},
+        {u"workspace"_s, owners + QSet<QString>{u"track"_s, u"products"_s, u"access"_s}},
+    };
+    return table;
+}
+
+// Headers that only their own room includes.
+const QSet<QString> &privateHeaders()
+{
+    static const QSet<QString> headers{u"balances/BalanceScan.h"_s,
+                                       u"balances/BalanceRowReader.h"_s,
+                                       u"track/TrackBatchState.h"_s,
+                                       u"track/CallPlan.h"_s,
+                                       u"track/Deducter.h"_s,
+                                       u"track/QueuedCalls.h"_s,
+                                       u"customers/StoredPlan.h"_s,
+                                       u"products/RecordDiff.h"_s,
+                                       u"workspace/WorkspaceLoadState.h"_s,
+                                       u"workspace/ProductLoader.h"_s,
+                                       u"workspace/CustomerLoader.h"_s,
+                                       u"workspace/DemoProducts.h"_s};
+    return headers;
+}
+
+const QString EnginePrefix = u"services/engine/"_s;
+
+// "services/engine/sql/Sql.h" -> "sql"; the root's files -> "".
+QString roomOf(const QString &path)
+{
+    const QStringList parts = path.mid(EnginePrefix.size()).split(u'/');
+    return parts.size() > 1 ? parts.first() : QString();
+}
+
+// What is wrong with `from` (a source path) including `included`, by the
+// rooms' rule; empty when nothing is.
+QString roomViolation(const QString &from, const QString &included)
+{
+    if (!included.startsWith(EnginePrefix))
+        return {};
+    const bool inside = from.startsWith(EnginePrefix);
+    const QString source = inside ? roomOf(from) : QString();
+    const QString target = roomOf(included);
+    if (privateHeaders().contains(included.mid(EnginePrefix.size())) &&
+        (!inside || source != target))
+        return from + u" includes "_s + included + u", private to "_s + target + u'/';
+    if (!inside || source.isEmpty() || source == target)
+        return {};
+    if (target.isEmpty())
+        return from + u" includes the root's "_s + included;
+    if (!rooms().contains(source) || !rooms().value(source).contains(target))
+        return from + u" ("_s + source + u"/) includes "_s + included + u" ("_s + target +
+               u"/), which its room may not";
+    return {};
+}
+
+// "services/engine/sql/Sql.cpp" and ".h" -> "services/engine/sql/Sql". The
+// track batch keeps its state and its writes in files of their own.
+QString componentOf(const QString &path)
+{
+    QString component = path.section(u'.', 0, 0);
+    for (const auto part : {"TrackBatchState"_L1, "TrackBatchWrites"_L1})
+        if (component.endsWith(part))
+            component.chop(part.size() - QLatin1StringView("TrackBatch").size());
+    return component;
+}
+
+// The cycles of a graph of components, each as "a -> b -> a".
+QStringList cyclesOf(const QMap<QString, QSet<QString>> &graph)
+{
+    QStringList cycles;
+    QMap<QString, int> state; // 1: on the path being walked, 2: done
+    QStringList path;
+    std::function<void(const QString &)> walk = [&](const QString &node) {
+        state[node] = 1;
+        path.append(node);
+        for (const QString &next : graph.value(node)) {
+            if (state.value(next) == 1)
+                cycles.append((path.mid(path.indexOf(next)) + QStringList{next}).join(u" -> "_s));
+            else if (state.value(next) == 0)
+                walk(next);
+        }
+        path.removeLast();
+        state[node] = 2;
+    };
+    for (auto it = graph.cbegin(); it != graph.cend(); ++it)
+        if (state.value(it.key()) == 0)
+            walk(it.key());
+    return cycles;
+}
+
+// Every #include "…" of the tree's sources: (source path, included path).
+QList<std::pair<QString, QString>> includesOf(const QStringList &folders)
+{
+    static const QRegularExpression include(u"^\\s*#\\s*include\\s+\"([^\"]+)\""_s,
+                                            QRegularExpression::MultilineOption);
+    QList<std::pair<QString, QString>> found;
+    for (const QString &folder : folders) {
+        QDirIterator it(sourceDir() + u'/' + folder, {u"*.h"_s, u"*.cpp"_s}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            const QString text = readAll(path);
+            for (auto match = include.globalMatch(text); match.hasNext();)
+                found.append({path.mid(sourceDir().size() + 1), match.next().captured(1)});
+        }
+    }
+    return found;
+}
+
 } // namespace
 
 class TestLayers final : public QObject
@@ -97,7 +230,8 @@ private Q_SLOTS:
         QStringList wrong;
         int files = 0;
         for (auto rule = allowed().cbegin(); rule != allowed().cend(); ++rule) {
-            QDirIterator it(sourceDir() + u'/' + rule.key(), {u"*.h"_s, u"*.cpp"_s}, QDir::Files);
+            QDirIterator it(sourceDir() + u'/' + rule.key(), {u"*.h"_s, u"*.cpp"_s}, QDir::Files,
+                            QDirIterator::Subdirectories);
             while (it.hasNext()) {
                 const QString path = it.next();
                 ++files;
@@ -115,6 +249,75 @@ private Q_SLOTS:
         QVERIFY2(files > 100, "the sources were not found");
         QVERIFY2(wrong.isEmpty(),
                  qPrintable(u"includes against the layer rule:\n"_s + wrong.join(u'\n')));
+    }
+
+    // The rooms' table is itself a ladder, and every include follows it.
+    void engineRoomsRunDownwards()
+    {
+        QMap<QString, QSet<QString>> roomGraph;
+        for (auto it = rooms().cbegin(); it != rooms().cend(); ++it)
+            roomGraph.insert(it.key(), it.value());
+        QVERIFY2(cyclesOf(roomGraph).isEmpty(), "the rooms' table has a cycle");
+        QVERIFY(rooms().value(u"sql"_s).isEmpty() && rooms().value(u"pricing"_s).isEmpty());
+
+        const auto includes = includesOf({u"app"_s, u"views"_s, u"models"_s, u"services"_s,
+                                          u"tests"_s, u"bench"_s, u"fuzz"_s, u"tools"_s});
+        QStringList wrong;
+        QSet<QString> roomsSeen;
+        for (const auto &[from, included] : includes) {
+            if (from.startsWith(EnginePrefix))
+                roomsSeen.insert(roomOf(from));
+            if (const QString problem = roomViolation(from, included); !problem.isEmpty())
+                wrong.append(problem);
+        }
+        QVERIFY2(roomsSeen.size() == rooms().size() + 1, "the engine's rooms were not found");
+        QVERIFY2(wrong.isEmpty(),
+                 qPrintable(u"includes against the rooms' rule:\n"_s + wrong.join(u'\n')));
+    }
+
+    // No two components of the engine or the api include each other,
+    // however far round.
+    void noComponentCycles()
+    {
+        QMap<QString, QSet<QString>> graph;
+        for (const auto &[from, included] : includesOf({u"services/engine"_s, u"services/api"_s})) {
+            if (!included.startsWith(u"services/"_s))
+                continue;
+            const QString a = componentOf(from);
+            const QString b = componentOf(included);
+            if (a != b)
+                graph[a].insert(b);
+        }
+        QVERIFY2(graph.size() > 60,
+                 qPrintable(u"the components were not found: %1"_s.arg(graph.size())));
+        const QStringList cycles = cyclesOf(graph);
+        QVERIFY2(cycles.isEmpty(), qPrintable(u"include cycles:\n"_s + cycles.join(u'\n')));
+    }
+
+    // The checks catch what they are for: planted wrong arrows.
+    void plantedWrongArrowsAreCaught()
+    {
+        QVERIFY(!roomViolation(u"services/engine/sql/Sql.cpp"_s,
+                               u"services/engine/ledger/AuditTrail.h"_s)
+                     .isEmpty()); // a lower room up into another
+        QVERIFY(!roomViolation(u"services/engine/ledger/AuditTrail.h"_s,
+                               u"services/engine/Engine.h"_s)
+                     .isEmpty()); // a room into the root
+        QVERIFY(!roomViolation(u"services/engine/products/ProductUpdater.cpp"_s,
+                               u"services/engine/workspace/ProductLoader.h"_s)
+                     .isEmpty()); // a private header from another room
+        QVERIFY(!roomViolation(u"tests/engine/tst_x.cpp"_s, u"services/engine/track/CallPlan.h"_s)
+                     .isEmpty()); // and from outside the engine
+        QVERIFY(roomViolation(u"services/engine/track/TrackBatch.cpp"_s,
+                              u"services/engine/ledger/BalanceLedger.h"_s)
+                    .isEmpty()); // downwards is fine
+        QVERIFY(
+            roomViolation(u"services/engine/Engine.cpp"_s, u"services/engine/track/TrackWriter.h"_s)
+                .isEmpty());
+        const QMap<QString, QSet<QString>> planted{
+            {u"sql/Sql"_s, {u"sql/Database"_s}},
+            {u"sql/Database"_s, {u"sql/Dialect"_s, u"sql/Sql"_s}}};
+        QCOMPARE(cyclesOf(planted).size(), 1);
     }
 
     void librariesLinkDownwards()

@@ -1,8 +1,8 @@
 #include "tests/engine/QueryPlanRules.h"
 
 #include "services/api/JsonValue.h"
-#include "services/engine/Sql.h"
-#include "services/engine/SqliteStatement.h"
+#include "services/engine/sql/Sql.h"
+#include "services/engine/sql/SqliteStatement.h"
 
 #include <QRegularExpression>
 #include <QSqlError>

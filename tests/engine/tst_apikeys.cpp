@@ -1,6 +1,6 @@
 // API keys: created once, stored only hashed, authenticate to one
 // organization and environment with their scopes.
-#include "services/engine/Sql.h"
+#include "services/engine/sql/Sql.h"
 #include "tests/engine/EngineFixture.h"
 
 using namespace md;

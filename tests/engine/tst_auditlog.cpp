@@ -1,8 +1,8 @@
 // The audit log's store: rows can be added and never changed or removed,
 // whoever asks (the schema refuses); a key's creation is recorded without
 // its secret; a write that joins an audited one commits with it or not at all.
-#include "services/engine/AuditTrail.h"
-#include "services/engine/Sql.h"
+#include "services/engine/ledger/AuditTrail.h"
+#include "services/engine/sql/Sql.h"
 #include "tests/engine/EngineFixture.h"
 
 using namespace md;

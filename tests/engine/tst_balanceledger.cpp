@@ -4,12 +4,12 @@
 // balance of `workspace verify`), and nothing can change them once added.
 // Runs on SQLite and PostgreSQL.
 #include "services/api/WireCodec.h"
-#include "services/engine/BalanceAdjuster.h"
-#include "services/engine/BalanceLedger.h"
-#include "services/engine/LedgerRepair.h"
-#include "services/engine/LedgerVerifier.h"
-#include "services/engine/PublicIds.h"
-#include "services/engine/Sql.h"
+#include "services/engine/ids/PublicIds.h"
+#include "services/engine/ledger/BalanceAdjuster.h"
+#include "services/engine/ledger/BalanceLedger.h"
+#include "services/engine/ledger/LedgerRepair.h"
+#include "services/engine/ledger/LedgerVerifier.h"
+#include "services/engine/sql/Sql.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/engine/LedgerWorkspace.h"
 

@@ -1,7 +1,7 @@
 // balances.list on the engine: every filter of §4.1, status from the clock,
 // keyset pages that survive concurrent inserts, and the error cases.
 #include "services/api/WireCodec.h"
-#include "services/engine/Sql.h"
+#include "services/engine/sql/Sql.h"
 #include "tests/engine/EngineFixture.h"
 
 #include <QJsonDocument>

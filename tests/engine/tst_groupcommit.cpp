@@ -3,9 +3,9 @@
 // alone, nothing is written before flush(), every concurrent caller gets its
 // own answer, the writer's cache follows writes made elsewhere, and a full
 // async queue says to come back later. SQLite and PostgreSQL.
-#include "services/engine/CallResolver.h"
-#include "services/engine/Sql.h"
-#include "services/engine/TrackBatch.h"
+#include "services/engine/sql/Sql.h"
+#include "services/engine/track/CallResolver.h"
+#include "services/engine/track/TrackBatch.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/engine/LedgerWorkspace.h"
 

@@ -1,6 +1,6 @@
 // Token pricing (docs/api.md, balances.track_tokens): pools with fallbacks, nested model ids,
 // markup precedence, free models, exact decimals; and the catalogue files.
-#include "services/engine/TokenPricing.h"
+#include "services/engine/pricing/TokenPricing.h"
 
 #include <QTest>
 

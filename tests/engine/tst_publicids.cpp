@@ -4,10 +4,10 @@
 // before migration 8, spelled exactly so; a cursor this server did not issue
 // for this list, organization and environment is 400 invalid_cursor, and an
 // issued one pages on. Runs on SQLite and PostgreSQL.
-#include "services/engine/AuditTrail.h"
-#include "services/engine/FailedEvents.h"
-#include "services/engine/PublicIds.h"
-#include "services/engine/Sql.h"
+#include "services/engine/ids/PublicIds.h"
+#include "services/engine/ledger/AuditTrail.h"
+#include "services/engine/sql/Sql.h"
+#include "services/engine/track/FailedEvents.h"
 #include "tests/engine/EngineFixture.h"
 
 #include <QRegularExpression>

@@ -6,9 +6,9 @@
 // walks a table that grows with the organization (QueryPlanRules.h says
 // what counts as a walk).
 #include "services/engine/ApiOperations.h"
-#include "services/engine/DemoWorkspace.h"
-#include "services/engine/Sql.h"
-#include "services/engine/StatementLog.h"
+#include "services/engine/sql/Sql.h"
+#include "services/engine/sql/StatementLog.h"
+#include "services/engine/workspace/DemoWorkspace.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/engine/QueryPlanRules.h"
 

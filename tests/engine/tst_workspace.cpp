@@ -1,9 +1,9 @@
 // Workspace files: load is all or nothing with errors naming the JSON path,
 // dump then load reproduces the workspace, the demo has what it promises.
-#include "services/engine/DemoWorkspace.h"
 #include "services/engine/Migrator.h"
-#include "services/engine/Sql.h"
-#include "services/engine/WorkspaceTables.h"
+#include "services/engine/sql/Sql.h"
+#include "services/engine/workspace/DemoWorkspace.h"
+#include "services/engine/workspace/WorkspaceTables.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/support/JsonEdit.h"
 

@@ -1,8 +1,8 @@
 #include "tests/gui/GuiBackend.h"
 
 #include "services/embedded/EngineBackend.h"
-#include "services/engine/DemoWorkspace.h"
 #include "services/engine/Engine.h"
+#include "services/engine/workspace/DemoWorkspace.h"
 #include "services/remote/RemoteBackend.h"
 #include "services/server/PortalServer.h"
 #include "tests/support/JsonEdit.h"

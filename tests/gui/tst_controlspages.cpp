@@ -5,8 +5,8 @@
 // alerts they fired; subscriptions with their current period.
 #include "models/FailedEventModel.h"
 #include "models/UsageAlertModel.h"
-#include "services/engine/BillingControlsUpdater.h"
 #include "services/engine/Engine.h"
+#include "services/engine/controls/BillingControlsUpdater.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
 #include "views/BillingControlsDialog.h"

@@ -7,7 +7,7 @@
 #include "models/BalanceTotalsModel.h"
 #include "models/LedgerModel.h"
 #include "models/ProductListModel.h"
-#include "services/engine/BalanceLedger.h"
+#include "services/engine/ledger/BalanceLedger.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/models/PdfText.h"
 #include "tests/support/TestDatabase.h"

@@ -3,7 +3,7 @@
 // and every row's problems kept beside it, fixable in place.
 #include "models/ImportSource.h"
 #include "services/embedded/EngineBackend.h"
-#include "services/engine/DemoWorkspace.h"
+#include "services/engine/workspace/DemoWorkspace.h"
 #include <QJsonObject>
 
 #include <QDateTime>

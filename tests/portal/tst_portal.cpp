@@ -4,7 +4,7 @@
 // and a back button; an expired link and a forged one are refused.
 #include "services/embedded/EngineBackend.h"
 #include "services/engine/Engine.h"
-#include "services/engine/PortalLinks.h"
+#include "services/engine/access/PortalLinks.h"
 #include "services/remote/RemoteBackend.h"
 #include "services/server/PortalServer.h"
 #include "tests/conformance/ServerProcess.h"

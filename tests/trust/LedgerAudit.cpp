@@ -1,9 +1,9 @@
 #include "tests/trust/LedgerAudit.h"
 
 #include "services/api/Decimal.h"
-#include "services/engine/Database.h"
-#include "services/engine/LedgerVerifier.h"
-#include "services/engine/Sql.h"
+#include "services/engine/ledger/LedgerVerifier.h"
+#include "services/engine/sql/Database.h"
+#include "services/engine/sql/Sql.h"
 
 #include <QHash>
 

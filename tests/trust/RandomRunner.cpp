@@ -1,6 +1,6 @@
 #include "tests/trust/RandomRunner.h"
 
-#include "services/engine/BalanceLedger.h"
+#include "services/engine/ledger/BalanceLedger.h"
 #include "tests/support/JsonEdit.h"
 #include "tests/trust/LedgerAudit.h"
 

@@ -3,7 +3,7 @@
 #include "tests/trust/RandomRunner.h"
 
 #include "services/api/WireCodec.h"
-#include "services/engine/BalanceLedger.h"
+#include "services/engine/ledger/BalanceLedger.h"
 
 #include <condition_variable>
 #include <mutex>
@@ -105,7 +105,7 @@ Runner::Refusals Runner::refusalsOf(const api::TrackTokensRequest &request,
                 near = u"%1 (remaining %2, used %3)"_s.arg(row->id, row->remaining.toString(),
                                                            row->usage.toString());
         // An async call reads its balances up front only when a limit
-        // needs them (TokenLedger::check); otherwise the queue refuses it,
+        // needs them (CallCheck::check); otherwise the queue refuses it,
         // keeping it among the failed calls, and nothing is stored.
         const QString feature = request.featureId.value_or(Credits);
         const bool checkedNow = !request.async || !controls.usageLimitsFor(feature).isEmpty() ||

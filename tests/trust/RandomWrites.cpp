@@ -4,7 +4,7 @@
 
 #include "services/api/Identifier.h"
 #include "services/api/WireCodec.h"
-#include "services/engine/Sql.h"
+#include "services/engine/sql/Sql.h"
 
 namespace md::test::randomops {
 

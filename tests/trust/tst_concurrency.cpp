@@ -5,9 +5,9 @@
 // final balances must equal the expected sums exactly. Hand adjustments of
 // one balance, made while calls draw on it, are kept as well.
 #include "services/api/Decimal.h"
-#include "services/engine/Database.h"
 #include "services/engine/Engine.h"
-#include "services/engine/Sql.h"
+#include "services/engine/sql/Database.h"
+#include "services/engine/sql/Sql.h"
 #include "tests/conformance/ServerProcess.h"
 #include "tests/support/HttpClient.h"
 #include "tests/support/TestDatabase.h"

@@ -5,8 +5,8 @@
 // balance agree with its usage events, and every acknowledged call be
 // recorded exactly once (applied, or still queued: never both, never lost).
 // The next start applies what was queued; the last one drains the queue.
-#include "services/engine/Database.h"
 #include "services/engine/Engine.h"
+#include "services/engine/sql/Database.h"
 #include "tests/conformance/ServerProcess.h"
 #include "tests/support/HttpClient.h"
 #include "tests/support/TestDatabase.h"

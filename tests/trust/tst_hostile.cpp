@@ -4,7 +4,7 @@
 // idle connections past the limits; and SIGTERM with charges in flight,
 // every committed one answered. After each, the server still serves.
 // tst_httprules holds the malformed requests.
-#include "services/engine/Database.h"
+#include "services/engine/sql/Database.h"
 #include "tests/support/HttpClient.h"
 #include "tests/trust/HostileServer.h"
 #include "tests/trust/LedgerAudit.h"

@@ -8,9 +8,9 @@
 // the same way are applied in turn.
 #include "services/api/Promotion.h"
 #include "services/api/WireCodec.h"
-#include "services/engine/Database.h"
 #include "services/engine/Engine.h"
-#include "services/engine/Sql.h"
+#include "services/engine/sql/Database.h"
+#include "services/engine/sql/Sql.h"
 #include "tests/conformance/ServerProcess.h"
 #include "tests/support/HttpClient.h"
 #include "tests/support/TestDatabase.h"

@@ -48,7 +48,7 @@
 // On a failure the seed, the sequence and its operations with their answers
 // are printed; the same seed and count replay it, on either database.
 #include "services/engine/ApiOperations.h"
-#include "services/engine/DemoWorkspace.h"
+#include "services/engine/workspace/DemoWorkspace.h"
 #include "tests/support/TestDatabase.h"
 #include "tests/trust/RandomRunner.h"
 

@@ -4,8 +4,8 @@
 // most one request per thread holding a connection (each worker, and the
 // engine's writer that applies synchronous track_tokens batches) may see the
 // loss, as a 503 saying to try again; every request after that succeeds.
-#include "services/engine/Database.h"
-#include "services/engine/Sql.h"
+#include "services/engine/sql/Database.h"
+#include "services/engine/sql/Sql.h"
 #include "tests/conformance/ServerProcess.h"
 #include "tests/support/HttpClient.h"
 #include "tests/support/TestDatabase.h"

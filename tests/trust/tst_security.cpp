@@ -7,10 +7,10 @@
 // and nesting; no secret is stored in the database, only its hash; and an
 // internal error shows the caller a reference, not the database's words.
 #include "services/api/JsonReader.h"
-#include "services/engine/ApiKeys.h"
-#include "services/engine/Database.h"
 #include "services/engine/Engine.h"
-#include "services/engine/Sql.h"
+#include "services/engine/access/ApiKeys.h"
+#include "services/engine/sql/Database.h"
+#include "services/engine/sql/Sql.h"
 #include "services/server/ApiRoutes.h"
 #include "tests/conformance/ServerProcess.h"
 #include "tests/support/HttpClient.h"

@@ -1,0 +1,112 @@
+#include "services/engine/access/PlatformLinker.h"
+
+#include "services/engine/sql/Sql.h"
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+using api::ApiError;
+
+namespace {
+
+ApiError notFound(const QString &message)
+{
+    return ApiError{404, u"not_found"_s, message};
+}
+
+} // namespace
+
+api::Result<api::LinkOrganizationResponse>
+PlatformLinker::link(const QSqlDatabase &db, Dialect dialect, const Scope &platform,
+                     const api::LinkOrganizationRequest &request, qint64 nowMs)
+{
+    // A live account moves real money: only a live key may link one
+    // (docs/api.md, "Platform links"); a live key may link both.
+    if (request.liveAccountId && platform.env != Environment::Live)
+        return ApiError{403, u"live_key_required"_s,
+                        u"live_account_id: linking a live Stripe account needs a live key; this "
+                        "key is a test key"_s};
+    const qint64 masterPk = platform.orgPk;
+    WriteTransaction transaction(db, dialect);
+    if (auto begun = transaction.begin(); !begun)
+        return begun.error();
+    // Links are rare: one at a time, so two tenants cannot take one account
+    // at once (SQLite's writer lock does this already).
+    if (dialect == Dialect::Postgres)
+        if (auto locked = queryRows(db, u"SELECT pg_advisory_xact_lock(764001)"_s, {}); !locked)
+            return locked.error();
+    auto tenant = queryRows(db, u"SELECT pk, id, master_org_pk FROM organizations WHERE slug = ?"_s,
+                            {request.organizationSlug});
+    if (!tenant)
+        return tenant.error();
+    // Another platform's tenant reads exactly like one that does not exist.
+    if (tenant.value().isEmpty() || tenant.value().first().at(2).isNull() ||
+        tenant.value().first().at(2).toLongLong() != masterPk)
+        return notFound(u"organization_slug: this platform created no organization \"%1\""_s.arg(
+            request.organizationSlug));
+    auto master = queryRows(
+        db,
+        u"SELECT test_secret_connected, live_secret_connected FROM organizations WHERE pk = ?"_s,
+        {masterPk});
+    if (!master)
+        return master.error();
+    const struct
+    {
+        const std::optional<QString> &account;
+        QString env;
+        bool connected;
+    } accounts[] = {{request.testAccountId, u"test"_s, master.value().first().at(0).toInt() != 0},
+                    {request.liveAccountId, u"live"_s, master.value().first().at(1).toInt() != 0}};
+    for (const auto &[account, env, connected] : accounts) {
+        if (!account)
+            continue;
+        if (!connected)
+            return notFound(u"%1_account_id: the platform has no %1 Stripe secret key connected; "
+                            "connect it before linking %1 accounts"_s.arg(env));
+        auto reachable = queryRows(
+            db, u"SELECT 1 FROM processor_access WHERE org_pk = ? AND env = ? AND account_id = ?"_s,
+            {masterPk, env, *account});
+        if (!reachable)
+            return reachable.error();
+        if (reachable.value().isEmpty())
+            return notFound(u"%1_account_id: the platform's %1 Stripe account cannot access "
+                            "\"%2\"; connect it to the platform first"_s.arg(env, *account));
+    }
+    const qint64 tenantPk = tenant.value().first().at(0).toLongLong();
+    // One payment account, one tenant: its charges must have one owner.
+    for (const auto &[account, env, connected] : accounts) {
+        if (!account)
+            continue;
+        auto owner = queryRows(
+            db, u"SELECT slug FROM organizations WHERE %1_account_id = ? AND pk <> ?"_s.arg(env),
+            {*account, tenantPk});
+        if (!owner)
+            return owner.error();
+        if (!owner.value().isEmpty())
+            return ApiError{409, u"account_already_linked"_s,
+                            u"%1_account_id: \"%2\" is linked to another organization already; "
+                            "one Stripe account belongs to one tenant"_s.arg(env, *account)};
+    }
+    if (auto updated =
+            execute(db,
+                    u"UPDATE organizations SET test_account_id = COALESCE(?, test_account_id),"
+                    " live_account_id = COALESCE(?, live_account_id), linked_at = ? WHERE pk = ?"_s,
+                    {request.testAccountId ? QVariant(*request.testAccountId) : QVariant(),
+                     request.liveAccountId ? QVariant(*request.liveAccountId) : QVariant(), nowMs,
+                     tenantPk});
+        !updated)
+        return updated.error();
+    if (auto committed = transaction.commit(); !committed)
+        return committed.error();
+    QStringList linked;
+    if (request.testAccountId)
+        linked.append(u"test account %1"_s.arg(*request.testAccountId));
+    if (request.liveAccountId)
+        linked.append(u"live account %1"_s.arg(*request.liveAccountId));
+    return api::LinkOrganizationResponse{
+        u"Organization \"%1\" is linked to Stripe (%2)"_s.arg(request.organizationSlug,
+                                                              linked.join(u", "_s)),
+        {tenant.value().first().at(1).toString(), request.organizationSlug}};
+}
+
+} // namespace md::engine

@@ -1,0 +1,25 @@
+// The customer's billing portal page (docs/api.md, billing_portal), served by
+// meterdesk-server and by the console's local portal server: read only, the
+// customer's plans, balances and the last 30 days of usage, with a back
+// button to the link's return URL. Reached only through a valid link.
+#pragma once
+
+#include "services/engine/sql/Dialect.h"
+
+#include <QSqlDatabase>
+
+namespace md::engine {
+
+class PortalPage final
+{
+public:
+    struct Answer
+    {
+        int status = 200;
+        QByteArray html;
+    };
+    static Answer render(const QSqlDatabase &db, Dialect dialect, const QString &token,
+                         qint64 nowMs);
+};
+
+} // namespace md::engine

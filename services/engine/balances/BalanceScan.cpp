@@ -1,0 +1,95 @@
+#include "services/engine/balances/BalanceScan.h"
+
+#include "services/engine/balances/BalanceWhere.h"
+#include "services/engine/sql/Sql.h"
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+
+api::Result<BalanceScan> BalanceScan::open(const QSqlDatabase &db, const Scope &scope,
+                                           const api::ListBalancesRequest &filter, qint64 nowMs,
+                                           const QString &extraColumns, const StopCheck &stop)
+{
+    BalanceScan scan;
+    scan.m_now = nowMs;
+    scan.m_stop = stop;
+    auto products =
+        runSql(db,
+               u"SELECT cp.pk, cp.product_pk, (cp.status = 'expired' OR (cp.expires_at IS NOT NULL"
+               " AND cp.expires_at <= ?)) FROM customer_products cp JOIN customers c"
+               " ON c.pk = cp.customer_pk WHERE c.org_pk = ? AND c.env = ?"_s,
+               {nowMs, scope.orgPk, scope.envWord()});
+    if (!products)
+        return products.error();
+    while (products.value().next())
+        scan.m_plans.insert(
+            products.value().value(0).toLongLong(),
+            {products.value().value(1).toLongLong(), products.value().value(2).toBool()});
+    auto ids = runSql(db, u"SELECT pk, id FROM products WHERE org_pk = ? AND env = ?"_s,
+                      {scope.orgPk, scope.envWord()});
+    if (!ids)
+        return ids.error();
+    while (ids.value().next())
+        scan.m_planIds.insert(ids.value().value(0).toLongLong(), ids.value().value(1).toString());
+
+    // The filter without plan and status, which are applied from the maps.
+    api::ListBalancesRequest rowsFilter = filter;
+    rowsFilter.planId.reset();
+    rowsFilter.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
+    const BalanceWhere where = BalanceWhere::of(scope, rowsFilter, nowMs);
+    scan.m_wantActive = filter.includes(api::BalanceStatus::Active);
+    scan.m_wantExpired = filter.includes(api::BalanceStatus::Expired);
+    scan.m_planFilter = filter.planId;
+    auto rows = SqliteStatement::run(
+        db,
+        u"SELECT b.customer_product_pk, b.expires_at, b.feature_pk, b.customer_pk, b.pk%1"
+        " FROM balances b WHERE %2"_s.arg(
+            extraColumns.isEmpty() ? QString() : u", "_s + extraColumns, where.sql),
+        where.binds);
+    if (!rows)
+        return rows.error();
+    scan.m_row = rows.value();
+    return scan;
+}
+
+void BalanceScan::releaseCache(const QSqlDatabase &db)
+{
+    (void)runSql(db, u"PRAGMA shrink_memory"_s); // best effort: only memory is at stake
+#ifdef __GLIBC__
+    // The pass's own buffers (keys, maps) were freed in this thread's malloc
+    // arena, which keeps them unless asked to give them back.
+    malloc_trim(0);
+#endif
+}
+
+api::Result<bool> BalanceScan::next()
+{
+    SqliteStatement &row = *m_row;
+    for (;;) {
+        if (m_stop && (m_read++ & 0xFFF) == 0 && m_stop()) {
+            row.finish();
+            return stoppedError();
+        }
+        auto more = row.next();
+        if (!more || !more.value())
+            return more;
+        const bool standalone = row.isNull(0);
+        m_plan = standalone ? Plan{} : m_plans.value(row.integer(0));
+        const bool expired =
+            standalone ? !row.isNull(1) && row.integer(1) <= m_now : m_plan.expired;
+        if (expired ? !m_wantExpired : !m_wantActive)
+            continue;
+        if (m_planFilter &&
+            (*m_planFilter ? standalone || m_planIds.value(m_plan.productPk) != **m_planFilter
+                           : !standalone))
+            continue;
+        return true;
+    }
+}
+
+} // namespace md::engine

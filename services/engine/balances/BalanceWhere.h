@@ -1,0 +1,53 @@
+// The balances.list filter as SQL (docs/api.md, balances.list), shared by the
+// listing and balances.totals: a WHERE clause over `from` (balances b and
+// customer_products cp), its binds, and the checks that tell "nothing
+// matches" from "no such customer, entity, feature or plan".
+#pragma once
+
+#include "services/api/ListBalances.h"
+#include "services/api/Result.h"
+#include "services/engine/sql/Scope.h"
+
+#include <QSqlDatabase>
+
+namespace md::engine {
+
+class BalanceWhere final
+{
+public:
+    // Status comes from the clock (docs/api.md, "Balance rows"): a plan row
+    // is expired with its customer product, a standalone row when its own
+    // expires_at has passed. Takes two binds: the time, twice.
+    static const QString ExpiredCondition;
+
+    // The filter of `request` (its cursor and limit aside) at `nowMs`.
+    static BalanceWhere of(const Scope &scope, const api::ListBalancesRequest &request,
+                           qint64 nowMs);
+
+    QString sql;
+    QVariantList binds;
+    // `balances b LEFT JOIN customer_products cp`; filtered by a plan, the
+    // plan's customer products first, so that a page reads that plan's rows
+    // in listing order instead of walking the organization's
+    // (docs/performance.md, "Flat at any size").
+    QString from;
+    // The customer, as `from` reaches it, and the listing's order: customers,
+    // then balances.
+    QString customerColumn;
+    QString order;
+
+    // When the filter matched nothing: 404 naming the first id that does
+    // not exist, or Done when they all do.
+    api::Result<api::Done> checkNamedIds(const QSqlDatabase &db) const;
+
+private:
+    struct Check
+    {
+        QString sql;
+        QVariantList binds;
+        api::ApiError notFound;
+    };
+    QList<Check> m_checks;
+};
+
+} // namespace md::engine

@@ -1,0 +1,79 @@
+#include "services/engine/controls/BillingPeriod.h"
+
+#include <QDateTime>
+
+namespace md::engine {
+
+namespace {
+
+// Roughly how long one interval lasts, to jump close to now before stepping.
+qint64 approximateMs(api::ResetInterval interval)
+{
+    constexpr qint64 Day = 86'400'000;
+    switch (interval) {
+    case api::ResetInterval::Minute:
+        return 60'000;
+    case api::ResetInterval::Hour:
+        return 3'600'000;
+    case api::ResetInterval::Day:
+        return Day;
+    case api::ResetInterval::Week:
+        return 7 * Day;
+    case api::ResetInterval::Month:
+        return 28 * Day;
+    case api::ResetInterval::Quarter:
+        return 89 * Day;
+    case api::ResetInterval::SemiAnnual:
+        return 181 * Day;
+    case api::ResetInterval::Year:
+        return 365 * Day;
+    case api::ResetInterval::OneOff:
+    case api::ResetInterval::Multiple:
+        break;
+    }
+    return 0;
+}
+
+} // namespace
+
+qint64 BillingPeriod::advance(api::ResetInterval interval, qint64 fromMs, qint64 count)
+{
+    const QDateTime from = QDateTime::fromMSecsSinceEpoch(fromMs, Qt::UTC);
+    switch (interval) {
+    case api::ResetInterval::Minute:
+    case api::ResetInterval::Hour:
+    case api::ResetInterval::Day:
+    case api::ResetInterval::Week:
+        return fromMs + count * approximateMs(interval);
+    case api::ResetInterval::Month:
+        return from.addMonths(int(count)).toMSecsSinceEpoch();
+    case api::ResetInterval::Quarter:
+        return from.addMonths(int(3 * count)).toMSecsSinceEpoch();
+    case api::ResetInterval::SemiAnnual:
+        return from.addMonths(int(6 * count)).toMSecsSinceEpoch();
+    case api::ResetInterval::Year:
+        return from.addYears(int(count)).toMSecsSinceEpoch();
+    case api::ResetInterval::OneOff:
+    case api::ResetInterval::Multiple:
+        break;
+    }
+    return fromMs;
+}
+
+std::pair<qint64, qint64> BillingPeriod::containing(api::ResetInterval interval, qint64 anchorMs,
+                                                    qint64 nowMs)
+{
+    const qint64 step = approximateMs(interval);
+    if (step == 0 || nowMs < anchorMs)
+        return {anchorMs, advance(interval, anchorMs)};
+    // Counted from the anchor each time (anchor + n months, never month after
+    // month), so the 31st stays the 31st, or the month's last day.
+    qint64 n = std::max<qint64>(0, (nowMs - anchorMs) / step - 1);
+    while (advance(interval, anchorMs, n + 1) <= nowMs)
+        ++n;
+    while (n > 0 && advance(interval, anchorMs, n) > nowMs)
+        --n;
+    return {advance(interval, anchorMs, n), advance(interval, anchorMs, n + 1)};
+}
+
+} // namespace md::engine

@@ -1,0 +1,178 @@
+#include "services/engine/ledger/LedgerVerifier.h"
+
+#include "services/engine/ledger/BalanceLedger.h"
+#include "services/engine/ledger/LedgerRepair.h"
+#include "services/engine/sql/Sql.h"
+
+#include <QDateTime>
+#include <QHash>
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+using api::Decimal;
+
+namespace {
+
+Decimal add(Decimal a, Decimal b)
+{
+    return a.sum(b).value_or(a);
+}
+
+// What each balance holds now, and what its ledger must add up to.
+struct Stored
+{
+    Scope scope;
+    qint64 customerPk = 0;
+    qint64 featurePk = 0;
+    Decimal held; // remaining plus rollovers
+    Decimal usage;
+    bool expired = false; // its plan was expired by a write: the ledger ends at zero
+};
+
+// Every balance with its rollovers gathered, in key order.
+api::Result<QList<std::pair<QString, Stored>>> storedBalances(const QSqlDatabase &db)
+{
+    auto query = runSql(db, u"SELECT b.id, b.org_pk, b.env, b.customer_pk, b.feature_pk,"
+                            " b.remaining, b.usage, cp.status, r.balance FROM balances b"
+                            " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
+                            " LEFT JOIN rollovers r ON r.balance_pk = b.pk ORDER BY b.pk, r.pk"_s);
+    if (!query)
+        return query.error();
+    QList<std::pair<QString, Stored>> balances;
+    QSqlQuery &q = query.value();
+    q.setForwardOnly(true);
+    while (q.next()) {
+        const QString id = q.value(0).toString();
+        if (balances.isEmpty() || balances.last().first != id) {
+            Stored stored;
+            stored.scope = {q.value(1).toLongLong(),
+                            environmentFromWord(q.value(2).toString()).value_or(Environment::Test)};
+            stored.customerPk = q.value(3).toLongLong();
+            stored.featurePk = q.value(4).toLongLong();
+            stored.held = decimalOf(q.value(5));
+            stored.usage = decimalOf(q.value(6));
+            stored.expired = q.value(7).toString() == "expired"_L1;
+            balances.append({id, stored});
+        }
+        if (!q.value(8).isNull())
+            balances.last().second.held = add(balances.last().second.held, decimalOf(q.value(8)));
+    }
+    return balances;
+}
+
+// Runs `read` on one snapshot (PostgreSQL: repeatable read), writing nothing.
+template <typename F>
+auto onOneSnapshot(const QSqlDatabase &db, Dialect dialect, F &&read) -> decltype(read())
+{
+    QSqlDatabase connection = db;
+    if (!connection.transaction())
+        return api::ApiError::internal(u"starting a read transaction failed"_s);
+    if (dialect == Dialect::Postgres)
+        if (auto set = runSql(db, u"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"_s); !set) {
+            connection.rollback();
+            return set.error();
+        }
+    auto result = read();
+    connection.rollback();
+    return result;
+}
+
+} // namespace
+
+api::Result<LedgerVerifier::Report> LedgerVerifier::verify(const QSqlDatabase &db, Dialect dialect)
+{
+    return onOneSnapshot(db, dialect, [&]() -> api::Result<Report> {
+        auto balances = storedBalances(db);
+        if (!balances)
+            return balances.error();
+        struct Derived
+        {
+            Decimal held;
+            Decimal usage;
+            qint64 entries = 0;
+            bool expired = false; // an expiry entry came
+            // Differences after the expiry, forgiven by a later repair (LedgerRepair.h).
+            QStringList afterExpiry;
+        };
+        QHash<QString, Derived> derived;
+        derived.reserve(balances.value().size());
+        Report report;
+        auto query = runSql(db, u"SELECT pk, balance_id, amount, balance_after, usage, kind, route"
+                                " FROM ledger ORDER BY pk"_s);
+        if (!query)
+            return query.error();
+        QSqlQuery &q = query.value();
+        q.setForwardOnly(true);
+        while (q.next()) {
+            ++report.entries;
+            Derived &running = derived[q.value(1).toString()];
+            running.held = add(running.held, decimalOf(q.value(2)));
+            running.usage = add(running.usage, decimalOf(q.value(4)));
+            ++running.entries;
+            if (const Decimal after = decimalOf(q.value(3)); after != running.held)
+                (running.expired ? running.afterExpiry : report.differences)
+                    .append(
+                        u"balance %1: ledger_%2 says it holds %3 after it, but the entries up to it add up to %4"_s
+                            .arg(q.value(1).toString(), q.value(0).toString(), after.toString(),
+                                 running.held.toString()));
+            if (q.value(5).toString() == "expiry"_L1)
+                running.expired = true;
+            if (q.value(6).toString() == LedgerRepair::Route)
+                running.afterExpiry.clear();
+        }
+        for (const Derived &running : std::as_const(derived))
+            report.differences += running.afterExpiry;
+        for (const auto &[id, stored] : std::as_const(balances.value())) {
+            ++report.balances;
+            const auto found = derived.constFind(id);
+            if (found == derived.cend()) {
+                report.differences.append(u"balance %1 has no ledger entries"_s.arg(id));
+                continue;
+            }
+            const Decimal expected = stored.expired ? Decimal() : stored.held;
+            if (found->held != expected)
+                report.differences.append(
+                    u"balance %1 holds %2%3, but its %4 ledger entries add up to %5"_s.arg(
+                        id, expected.toString(),
+                        stored.expired ? u" (its plan expired)"_s : QString(),
+                        QString::number(found->entries), found->held.toString()));
+            if (found->usage != stored.usage)
+                report.differences.append(
+                    u"balance %1 has used %2, but its ledger entries add up to %3 used"_s.arg(
+                        id, stored.usage.toString(), found->usage.toString()));
+            derived.erase(found);
+        }
+        for (auto it = derived.cbegin(); it != derived.cend(); ++it)
+            report.differences.append(
+                u"ledger entries name balance %1, which does not exist"_s.arg(it.key()));
+        return report;
+    });
+}
+
+api::Result<api::Done> LedgerVerifier::openExisting(const QSqlDatabase &db, Dialect dialect)
+{
+    auto balances = storedBalances(db);
+    if (!balances)
+        return balances.error();
+    QList<BalanceLedger::Entry> entries;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const auto flush = [&]() -> api::Result<api::Done> {
+        auto written = BalanceLedger::write(db, dialect, u"migration"_s, now, entries);
+        entries.clear();
+        return written;
+    };
+    for (const auto &[id, stored] : std::as_const(balances.value())) {
+        entries.append({stored.scope, stored.customerPk, stored.featurePk, id, u"import"_s,
+                        stored.held, stored.held, stored.usage, std::nullopt});
+        if (stored.expired)
+            entries.append({stored.scope, stored.customerPk, stored.featurePk, id, u"expiry"_s,
+                            stored.held.negated(), Decimal(), Decimal(), std::nullopt});
+        if (entries.size() >= 10000)
+            if (auto written = flush(); !written)
+                return written;
+    }
+    return flush();
+}
+
+} // namespace md::engine

@@ -1,0 +1,288 @@
+#include "services/engine/track/CallResolver.h"
+
+#include "services/engine/sql/Sql.h"
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+using api::ApiError;
+using api::Decimal;
+
+namespace {
+
+api::Result<std::optional<qint64>> firstKey(const QSqlDatabase &db, const QString &sql,
+                                            const QVariantList &binds)
+{
+    auto rows = queryRows(db, sql, binds);
+    if (!rows)
+        return rows.error();
+    if (rows.value().isEmpty())
+        return std::optional<qint64>();
+    return std::optional<qint64>(rows.value().first().first().toLongLong());
+}
+
+// The customer's key, or 404 customer_not_found.
+api::Result<qint64> customerKey(const QSqlDatabase &db, const Scope &scope, const QString &id)
+{
+    auto customer =
+        firstKey(db, u"SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?"_s,
+                 {scope.orgPk, scope.envWord(), id});
+    if (!customer)
+        return customer.error();
+    if (!customer.value())
+        return ApiError::notFound(u"customer_not_found"_s,
+                                  u"customer \"%1\" does not exist"_s.arg(id));
+    return *customer.value();
+}
+
+TokenCounts countsOf(const api::TrackTokensRequest &request)
+{
+    return {request.inputTokens,
+            request.outputTokens,
+            request.cacheReadTokens.value_or(0),
+            request.cacheWriteTokens.value_or(0),
+            request.reasoningTokens.value_or(0),
+            request.audioInputTokens.value_or(0),
+            request.audioOutputTokens.value_or(0)};
+}
+
+struct FeatureChoice
+{
+    qint64 pk = 0;
+    QString id;
+};
+
+api::Result<FeatureChoice> creditSystem(const QSqlDatabase &db, const Scope &scope,
+                                        qint64 customerPk, const api::TrackTokensRequest &request)
+{
+    if (request.featureId) {
+        auto rows = queryRows(
+            db, u"SELECT pk, type FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
+            {scope.orgPk, scope.envWord(), *request.featureId});
+        if (!rows)
+            return rows.error();
+        if (rows.value().isEmpty())
+            return ApiError::notFound(u"feature_not_found"_s,
+                                      u"feature \"%1\" does not exist"_s.arg(*request.featureId));
+        if (rows.value().first().at(1).toString() != "credit_system"_L1)
+            return ApiError::invalidRequest(
+                u"feature \"%1\" is not an AI credit system; track tokens against a credit_system feature"_s
+                    .arg(*request.featureId));
+        return FeatureChoice{rows.value().first().at(0).toLongLong(), *request.featureId};
+    }
+    auto rows = queryRows(db,
+                          // The organization's credit systems (a few), each with a seek of
+                          // balances_by_feature on all four columns: from the balances, SQLite
+                          // walked every one of the organization's (tst_queryplans).
+                          u"SELECT f.pk, f.id FROM features f WHERE f.org_pk = ? AND f.env = ?"
+                          " AND f.type = 'credit_system' AND EXISTS (SELECT 1 FROM balances b"
+                          " WHERE b.org_pk = f.org_pk AND b.env = f.env AND b.feature_pk = f.pk"
+                          " AND b.customer_pk = ?) ORDER BY f.id"_s,
+                          {scope.orgPk, scope.envWord(), customerPk});
+    if (!rows)
+        return rows.error();
+    QList<FeatureChoice> found;
+    for (const QVariantList &row : std::as_const(rows.value()))
+        found.append({row.at(0).toLongLong(), row.at(1).toString()});
+    if (found.isEmpty())
+        return ApiError::notFound(
+            u"feature_not_found"_s,
+            u"customer \"%1\" has no AI credit system; give them one first"_s.arg(
+                request.customerId));
+    if (found.size() > 1) {
+        QStringList ids;
+        for (const FeatureChoice &choice : std::as_const(found))
+            ids.append(choice.id);
+        return ApiError::invalidRequest(
+            u"customer \"%1\" has several AI credit systems (%2); say which in feature_id"_s.arg(
+                request.customerId, ids.join(u", "_s)));
+    }
+    return found.first();
+}
+
+// A credit_markups row (provider, model, markup from column `first`): for a
+// whole provider when the model is empty.
+void addMarkup(CreditMarkups &markups, const QVariantList &row, int first)
+{
+    const QString provider = row.at(first).toString();
+    const QString model = row.at(first + 1).toString();
+    const Decimal markup = Decimal::parse(row.at(first + 2).toString()).value_or(Decimal());
+    if (model.isEmpty())
+        markups.byProvider.insert(provider, markup);
+    else
+        markups.byModel.insert(provider + u'/' + model, markup);
+}
+
+api::Result<CreditMarkups> markupsOf(const QSqlDatabase &db, qint64 featurePk)
+{
+    CreditMarkups markups;
+    auto feature =
+        queryRows(db, u"SELECT default_markup FROM features WHERE pk = ?"_s, {featurePk});
+    if (!feature)
+        return feature.error();
+    if (!feature.value().isEmpty() && !feature.value().first().first().isNull())
+        markups.defaultMarkup = Decimal::parse(feature.value().first().first().toString());
+    auto rows =
+        queryRows(db, u"SELECT provider, model, markup FROM credit_markups WHERE feature_pk = ?"_s,
+                  {featurePk});
+    if (!rows)
+        return rows.error();
+    for (const QVariantList &row : std::as_const(rows.value()))
+        addMarkup(markups, row, 0);
+    return markups;
+}
+
+} // namespace
+
+api::Result<ResolvedCall> CallResolver::resolve(const QSqlDatabase &db, const Scope &scope,
+                                                const api::TrackTokensRequest &request,
+                                                const PriceCatalogue &catalogue)
+{
+    auto found = target(db, scope, request);
+    if (!found)
+        return found.error();
+    return price(found.value(), request, catalogue);
+}
+
+api::Result<ResolvedCall> CallResolver::price(const CallTarget &target,
+                                              const api::TrackTokensRequest &request,
+                                              const PriceCatalogue &catalogue)
+{
+    auto priced =
+        TokenPricing::price(catalogue, request.modelId, countsOf(request), target.markups);
+    if (!priced)
+        return priced.error();
+    return ResolvedCall{target, priced.value()};
+}
+
+api::Result<CallTarget> CallResolver::target(const QSqlDatabase &db, const Scope &scope,
+                                             const api::TrackTokensRequest &request)
+{
+    // One statement, one round trip: the customer, the entity, the credit
+    // system (named, or every one the customer has) and its markups, a row
+    // per markup. Several systems without feature_id are refused below.
+    const QString feature =
+        request.featureId
+            ? u"LEFT JOIN features f ON f.org_pk = c.org_pk AND f.env = c.env AND f.id = ?"_s
+            // The organization's credit systems, each kept when the customer
+            // holds a balance of it: one seek of balances_by_feature per
+            // system. (An IN over the customer's balances was answered by
+            // walking every balance of the organization: issue 35.)
+            : u"LEFT JOIN features f ON f.org_pk = c.org_pk AND f.env = c.env"
+              " AND f.type = 'credit_system' AND EXISTS (SELECT 1 FROM balances b"
+              " WHERE b.org_pk = c.org_pk AND b.env = c.env AND b.feature_pk = f.pk"
+              " AND b.customer_pk = c.pk)"_s;
+    QVariantList binds{request.entityId ? QVariant(*request.entityId) : QVariant()};
+    if (request.featureId)
+        binds << *request.featureId;
+    binds << scope.orgPk << scope.envWord() << request.customerId;
+    auto rows = queryRows(
+        db,
+        u"SELECT c.pk, e.pk, f.pk, f.id, f.type, f.default_markup, m.provider, m.model,"
+        " m.markup FROM customers c"
+        " LEFT JOIN entities e ON e.customer_pk = c.pk AND e.id = ? "_s +
+            feature +
+            u" LEFT JOIN credit_markups m ON m.feature_pk = f.pk AND f.type = 'credit_system'"
+            " WHERE c.org_pk = ? AND c.env = ? AND c.id = ? ORDER BY f.id"_s,
+        binds);
+    if (!rows)
+        return rows.error();
+    if (rows.value().isEmpty())
+        return ApiError::notFound(u"customer_not_found"_s,
+                                  u"customer \"%1\" does not exist"_s.arg(request.customerId));
+    const QVariantList &first = rows.value().first();
+    CallTarget call;
+    call.customerPk = first.at(0).toLongLong();
+    if (request.entityId) {
+        if (first.at(1).isNull())
+            return ApiError::notFound(u"entity_not_found"_s,
+                                      u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
+                                          *request.entityId, request.customerId));
+        call.entityPk = first.at(1).toLongLong();
+    }
+    if (request.featureId) {
+        if (first.at(2).isNull())
+            return ApiError::notFound(u"feature_not_found"_s,
+                                      u"feature \"%1\" does not exist"_s.arg(*request.featureId));
+        if (first.at(4).toString() != "credit_system"_L1)
+            return ApiError::invalidRequest(
+                u"feature \"%1\" is not an AI credit system; track tokens against a credit_system feature"_s
+                    .arg(*request.featureId));
+    } else if (first.at(2).isNull()) {
+        return ApiError::notFound(
+            u"feature_not_found"_s,
+            u"customer \"%1\" has no AI credit system; give them one first"_s.arg(
+                request.customerId));
+    }
+    QStringList systems;
+    for (const QVariantList &row : std::as_const(rows.value()))
+        if (systems.isEmpty() || systems.last() != row.at(3).toString())
+            systems.append(row.at(3).toString());
+    if (systems.size() > 1)
+        return ApiError::invalidRequest(
+            u"customer \"%1\" has several AI credit systems (%2); say which in feature_id"_s.arg(
+                request.customerId, systems.join(u", "_s)));
+    call.featurePk = first.at(2).toLongLong();
+    call.featureId = first.at(3).toString();
+    CreditMarkups &markups = call.markups;
+    if (!first.at(5).isNull())
+        markups.defaultMarkup = Decimal::parse(first.at(5).toString());
+    for (const QVariantList &row : std::as_const(rows.value()))
+        if (!row.at(8).isNull())
+            addMarkup(markups, row, 6);
+    return call;
+}
+
+api::Result<api::CallQuote> CallResolver::quote(const QSqlDatabase &db, const Scope &scope,
+                                                const api::TrackTokensRequest &request,
+                                                const PriceCatalogue &catalogue)
+{
+    CreditMarkups markups;
+    std::optional<QString> featureId;
+    if (!request.customerId.isEmpty() || request.featureId) {
+        qint64 customerPk = 0;
+        if (!request.customerId.isEmpty()) {
+            auto customer = customerKey(db, scope, request.customerId);
+            if (!customer)
+                return customer.error();
+            customerPk = customer.value();
+        }
+        auto feature = creditSystem(db, scope, customerPk, request);
+        if (!feature)
+            return feature.error();
+        auto found = markupsOf(db, feature.value().pk);
+        if (!found)
+            return found.error();
+        markups = found.value();
+        featureId = feature.value().id;
+    }
+    auto priced = TokenPricing::price(catalogue, request.modelId, countsOf(request), markups);
+    if (!priced)
+        return priced.error();
+    api::CallQuote quote;
+    quote.modelId = request.modelId;
+    quote.featureId = featureId;
+    for (const PricedCall::Pool &pool : std::as_const(priced.value().pools))
+        quote.pools.append({pool.name, pool.tokens, pool.pricePerMillion, pool.cost});
+    quote.baseCost = priced.value().baseCost;
+    quote.markup = priced.value().markup;
+    switch (priced.value().markupSource) {
+    case PricedCall::MarkupSource::Model:
+        quote.markupSource = u"model"_s;
+        break;
+    case PricedCall::MarkupSource::Provider:
+        quote.markupSource = u"provider"_s;
+        break;
+    case PricedCall::MarkupSource::Default:
+        quote.markupSource = u"default"_s;
+        break;
+    case PricedCall::MarkupSource::None:
+        quote.markupSource = u"none"_s;
+        break;
+    }
+    quote.value = priced.value().value;
+    quote.free = priced.value().free;
+    return quote;
+}
+
+} // namespace md::engine

@@ -1,0 +1,52 @@
+// What a track_tokens call refers to, resolved before anything is written:
+// the customer, the entity, the AI credit system (named, or the customer's
+// only one) and the call's price with that system's markups.
+#pragma once
+
+#include "services/api/Extensions.h"
+#include "services/api/TrackTokens.h"
+#include "services/engine/pricing/PriceCatalogue.h"
+#include "services/engine/pricing/TokenPricing.h"
+#include "services/engine/sql/Scope.h"
+
+#include <QSqlDatabase>
+
+namespace md::engine {
+
+// Whom and what a call is for, before its price.
+struct CallTarget
+{
+    qint64 customerPk = 0;
+    std::optional<qint64> entityPk;
+    qint64 featurePk = 0;
+    QString featureId;
+    CreditMarkups markups;
+};
+
+// ...and its price.
+struct ResolvedCall : CallTarget
+{
+    PricedCall priced;
+};
+
+class CallResolver final
+{
+public:
+    // 404 customer_not_found, entity_not_found, feature_not_found; 400 for
+    // several credit systems without feature_id or a model the catalogue lacks.
+    static api::Result<ResolvedCall> resolve(const QSqlDatabase &db, const Scope &scope,
+                                             const api::TrackTokensRequest &request,
+                                             const PriceCatalogue &catalogue);
+    // resolve() in two steps, so calls for one customer can share the first:
+    // the target depends only on the scope, customer, entity and feature_id.
+    static api::Result<CallTarget> target(const QSqlDatabase &db, const Scope &scope,
+                                          const api::TrackTokensRequest &request);
+    static api::Result<ResolvedCall> price(const CallTarget &target,
+                                           const api::TrackTokensRequest &request,
+                                           const PriceCatalogue &catalogue);
+    static api::Result<api::CallQuote> quote(const QSqlDatabase &db, const Scope &scope,
+                                             const api::TrackTokensRequest &request,
+                                             const PriceCatalogue &catalogue);
+};
+
+} // namespace md::engine

@@ -1,0 +1,296 @@
+#include "services/engine/track/TrackBatch.h"
+
+#include "services/engine/balances/BalanceLister.h"
+#include "services/engine/sql/PostgresArray.h"
+#include "services/engine/track/CallPlan.h"
+#include "services/engine/track/TrackBatchState.h"
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+using api::Decimal;
+using trackbatch::duplicateKey;
+using trackbatch::featureOf;
+using trackbatch::FeatureOfOwner;
+using trackbatch::Owner;
+using trackbatch::ownerOf;
+
+auto TrackBatch::State::rowsOf(const Scope &scope, const api::TrackTokensRequest &request,
+                               const ResolvedCall &call) -> api::Result<Rows *>
+{
+    const auto found = rows.find(featureOf(call));
+    if (found != rows.end())
+        return &found->second;
+    if (cache) {
+        const auto kept = cache->m_rows.find(featureOf(call));
+        if (kept != cache->m_rows.end() && nowMs < kept->second.validUntil)
+            return &rows.emplace(featureOf(call), kept->second).first->second;
+    }
+    api::ListBalancesRequest list;
+    list.customerId = request.customerId;
+    list.entityId = request.entityId;
+    list.featureId = call.featureId;
+    list.limit = api::ListBalancesRequest::MaxLimit;
+    Rows read{{}, scope, call.entityPk, call.featurePk};
+    for (;;) {
+        auto page = BalanceLister::list(db, scope, list, nowMs);
+        if (!page)
+            return page.error();
+        for (const api::BalanceRow &row : page.value().list)
+            if (request.entityId || !row.entityId) // the customer's own rows, or the entity's
+                read.rows.append(row);
+        if (!page.value().hasMore)
+            break;
+        list.startCursor = *page.value().nextCursor;
+    }
+    Deducter::order(read.rows);
+    if (cache) {
+        auto expiry = firstExpiry(scope, call);
+        if (!expiry)
+            return expiry.error();
+        read.validUntil = expiry.value();
+    }
+    return &rows.emplace(featureOf(call), std::move(read)).first->second;
+}
+
+auto TrackBatch::State::controlsOf(const ResolvedCall &call)
+    -> api::Result<const api::BillingControls *>
+{
+    const auto found = controls.find(ownerOf(call));
+    if (found != controls.end())
+        return &found->second;
+    if (cache) {
+        const auto kept = cache->m_controls.find(ownerOf(call));
+        if (kept != cache->m_controls.end())
+            return &controls.emplace(ownerOf(call), kept->second).first->second;
+    }
+    auto inForce = BillingControlStore::inForce(db, call.customerPk, call.entityPk);
+    if (!inForce)
+        return inForce.error();
+    return &controls.emplace(ownerOf(call), inForce.value()).first->second;
+}
+
+auto TrackBatch::State::windowsOf(const ResolvedCall &call, const api::BillingControls &inForce)
+    -> api::Result<QList<Window> *>
+{
+    const auto found = windows.find(featureOf(call));
+    if (found != windows.end())
+        return &found->second;
+    auto read = CallLimits::windows(db, call.customerPk, call.entityPk, call.featurePk, inForce,
+                                    call.featureId, nowMs);
+    if (!read)
+        return read.error();
+    QList<Window> each;
+    for (const LimitWindow &window : std::as_const(read.value()))
+        each.append({window, Decimal()});
+    return &windows.emplace(featureOf(call), std::move(each)).first->second;
+}
+
+api::Result<bool> TrackBatch::State::seenBefore(const Scope &scope, const QString &key) const
+{
+    auto seen = queryRows(
+        db, u"SELECT pk FROM usage_events WHERE org_pk = ? AND env = ? AND idempotency_key = ?"_s,
+        {scope.orgPk, scope.envWord(), key});
+    if (!seen)
+        return seen.error();
+    return !seen.value().isEmpty();
+}
+
+api::Result<qint64> TrackBatch::State::firstExpiry(const Scope &scope,
+                                                   const ResolvedCall &call) const
+{
+    const QString rowsOfCall = u" FROM balances b%1 WHERE b.org_pk = ? AND b.env = ?"
+                               " AND b.customer_pk = ? AND b.feature_pk = ?"
+                               " AND COALESCE(b.entity_pk, -1) = ?"_s;
+    const QVariantList binds{
+        scope.orgPk, scope.envWord(), call.customerPk, call.featurePk, call.entityPk.value_or(-1),
+        nowMs};
+    auto first = queryRows(
+        db,
+        u"SELECT MIN(t) FROM (SELECT b.expires_at AS t"_s + rowsOfCall.arg(QString()) +
+            u" AND b.expires_at > ? UNION ALL SELECT cp.expires_at"_s +
+            rowsOfCall.arg(u" JOIN customer_products cp ON cp.pk = b.customer_product_pk"_s) +
+            u" AND cp.expires_at > ?) expiries"_s,
+        binds + binds);
+    if (!first)
+        return first.error();
+    const QVariant &value = first.value().first().first();
+    return value.isNull() ? std::numeric_limits<qint64>::max() : value.toLongLong();
+}
+
+void TrackBatch::State::noteLedger(const Scope &scope, const ResolvedCall &call,
+                                   const CallPlan &plan, const QList<api::BalanceRow> &before)
+{
+    const auto find = [](const QList<api::BalanceRow> &held,
+                         const QString &id) -> const api::BalanceRow * {
+        for (const api::BalanceRow &row : held)
+            if (row.id == id)
+                return &row;
+        return nullptr;
+    };
+    for (const QString &id : plan.outcome.touched) {
+        const api::BalanceRow *after = find(plan.rows, id);
+        if (!after && plan.overageRow && plan.overageRow->id == id)
+            after = &*plan.overageRow;
+        if (!after)
+            continue;
+        ledger.append(BalanceLedger::change(scope, u"usage"_s, call.customerPk, call.featurePk,
+                                            find(before, id), *after));
+        ledgerEvents.append(events.size());
+    }
+}
+
+api::Result<api::Done> TrackCache::validate(const QSqlDatabase &db)
+{
+    auto version = queryRows(db, QStringLiteral("PRAGMA data_version"), {});
+    if (!version)
+        return version.error();
+    const qint64 now = version.value().first().first().toLongLong();
+    if (m_dataVersion != now)
+        clear();
+    m_dataVersion = now;
+    return api::Done{};
+}
+
+void TrackCache::clear()
+{
+    m_dataVersion.reset();
+    m_rows.clear();
+    m_controls.clear();
+}
+
+TrackBatch::TrackBatch(const QSqlDatabase &db, Dialect dialect, qint64 nowMs, TrackCache *cache)
+    : d(std::make_unique<State>(db, dialect, nowMs, cache))
+{}
+
+void TrackBatch::keep()
+{
+    if (!d->cache)
+        return;
+    for (auto &[key, held] : d->rows)
+        d->cache->m_rows.insert_or_assign(key, std::move(held));
+    for (auto &[key, held] : d->controls)
+        d->cache->m_controls.insert_or_assign(key, std::move(held));
+}
+
+TrackBatch::~TrackBatch() = default;
+
+api::Result<api::Done> TrackBatch::lockCustomers(QList<qint64> customerPks)
+{
+    if (d->dialect != Dialect::Postgres || customerPks.isEmpty())
+        return api::Done{};
+    std::sort(customerPks.begin(), customerPks.end());
+    customerPks.erase(std::unique(customerPks.begin(), customerPks.end()), customerPks.end());
+    // One statement whatever the count; the sort below the lock sets its order.
+    auto locked = queryRows(
+        d->db, u"SELECT pk FROM customers WHERE pk = ANY(?::bigint[]) ORDER BY pk FOR UPDATE"_s,
+        {PostgresArray::of(customerPks)});
+    if (!locked)
+        return locked.error();
+    return api::Done{};
+}
+
+api::Result<api::Done> TrackBatch::prefetch(const Scope &scope, const QList<ResolvedCall> &calls)
+{
+    if (d->dialect != Dialect::Postgres)
+        return api::Done{};
+    std::set<FeatureOfOwner> wanted;
+    std::set<Owner> owners;
+    QList<qint64> customers;
+    QList<qint64> features;
+    for (const ResolvedCall &call : calls) {
+        if (!d->rows.contains(featureOf(call)) && wanted.insert(featureOf(call)).second) {
+            customers.append(call.customerPk);
+            features.append(call.featurePk);
+        }
+        if (!d->controls.contains(ownerOf(call)))
+            owners.insert(ownerOf(call));
+    }
+    if (!wanted.empty()) {
+        auto read = BalanceLister::activeRows(d->db, scope, customers, features, d->nowMs);
+        if (!read)
+            return read.error();
+        for (const FeatureOfOwner &key : wanted)
+            d->rows.emplace(key, State::Rows{{},
+                                             scope,
+                                             std::get<1>(key) < 0 ? std::nullopt
+                                                                  : std::optional(std::get<1>(key)),
+                                             std::get<2>(key)});
+        for (BalanceLister::Owned &owned : read.value()) {
+            const auto held =
+                d->rows.find({owned.customerPk, owned.entityPk.value_or(-1), owned.featurePk});
+            if (held != d->rows.end() && wanted.contains(held->first))
+                held->second.rows.append(std::move(owned.row));
+        }
+        for (const FeatureOfOwner &key : wanted)
+            Deducter::order(d->rows[key].rows);
+    }
+    if (!owners.empty()) {
+        auto inForce = BillingControlStore::inForceFor(d->db, {owners.begin(), owners.end()});
+        if (!inForce)
+            return inForce.error();
+        d->controls.merge(inForce.value());
+    }
+    return api::Done{};
+}
+
+api::Result<api::TrackTokensResponse> TrackBatch::add(const Scope &scope,
+                                                      const api::TrackTokensRequest &request,
+                                                      const ResolvedCall &call,
+                                                      const std::optional<QString> &idempotencyKey)
+{
+    QString scopedKey;
+    if (idempotencyKey) {
+        scopedKey = u"%1/%2/%3"_s.arg(scope.orgPk).arg(scope.envWord(), *idempotencyKey);
+        if (d->keysSeen.contains(scopedKey))
+            return duplicateKey(*idempotencyKey);
+        auto seen = d->seenBefore(scope, *idempotencyKey);
+        if (!seen)
+            return seen.error();
+        if (seen.value())
+            return duplicateKey(*idempotencyKey);
+    }
+    auto rows = d->rowsOf(scope, request, call);
+    if (!rows)
+        return rows.error();
+    auto controls = d->controlsOf(call);
+    if (!controls)
+        return controls.error();
+    auto windows = d->windowsOf(call, *controls.value());
+    if (!windows)
+        return windows.error();
+    QList<LimitWindow> limits;
+    for (const State::Window &window : std::as_const(*windows.value()))
+        limits.append(window.window);
+    auto plan =
+        CallPlan::make(request, call, rows.value()->rows, *controls.value(), limits, d->nowMs);
+    if (!plan)
+        return plan.error();
+
+    // Accepted: the batch's view moves on.
+    d->noteLedger(scope, call, plan.value(), rows.value()->rows);
+    rows.value()->rows = plan.value().rows;
+    for (const QString &id : std::as_const(plan.value().outcome.touched))
+        if (!d->created.contains(id))
+            d->changed.insert(id);
+    if (const auto &row = plan.value().overageRow) {
+        d->changed.erase(row->id);
+        d->created.insert(row->id);
+        rows.value()->rows.append(*row);
+        Deducter::order(rows.value()->rows);
+    }
+    if (!plan.value().deducted.isZero())
+        for (State::Window &window : *windows.value()) {
+            window.window.used =
+                window.window.used.plus(plan.value().deducted).value_or(window.window.used);
+            window.added = window.added.plus(plan.value().deducted).value_or(window.added);
+        }
+    for (const BillingControlStore::FiredAlert &fired : std::as_const(plan.value().alerts))
+        d->alerts.append({scope, call, fired});
+    if (idempotencyKey)
+        d->keysSeen.insert(scopedKey);
+    d->events.append({scope, call, request, idempotencyKey});
+    return plan.value().answer(request, call, *controls.value());
+}
+
+} // namespace md::engine

@@ -1,0 +1,213 @@
+#include "services/engine/sql/PostgresArray.h"
+#include "services/engine/sql/StoredJson.h"
+#include "services/engine/track/TrackBatchState.h"
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+using trackbatch::duplicateKey;
+
+namespace {
+
+QString tokensText(const api::TrackTokensRequest &request)
+{
+    api::JsonWriter tokens;
+    tokens.beginObject()
+        .field("input_tokens"_L1, request.inputTokens)
+        .field("output_tokens"_L1, request.outputTokens);
+    for (const auto &[name, count] :
+         {std::pair{"cache_read_tokens"_L1, request.cacheReadTokens},
+          std::pair{"cache_write_tokens"_L1, request.cacheWriteTokens},
+          std::pair{"reasoning_tokens"_L1, request.reasoningTokens},
+          std::pair{"audio_input_tokens"_L1, request.audioInputTokens},
+          std::pair{"audio_output_tokens"_L1, request.audioOutputTokens}})
+        if (count.value_or(0) > 0)
+            tokens.field(name, *count);
+    tokens.endObject();
+    return QString::fromUtf8(tokens.take());
+}
+
+const QString TrackRoute = QStringLiteral("balances.track_tokens");
+
+QVariant nullable(const std::optional<qint64> &value)
+{
+    return value ? QVariant(*value) : QVariant();
+}
+
+} // namespace
+
+api::Result<api::Done> TrackBatch::flush()
+{
+    if (auto written = d->writeRows(); !written)
+        return written;
+    if (auto written = d->writeEvents(); !written) {
+        // A concurrent call with the same key won the race.
+        if (d->events.size() == 1 && d->events.first().key)
+            return duplicateKey(*d->events.first().key);
+        return written;
+    }
+    return d->writeLimits();
+}
+
+api::Result<api::Done> TrackBatch::State::writeRows()
+{
+    QStringList ids;
+    QStringList remaining;
+    QStringList usage;
+    for (const auto &[key, held] : rows) {
+        for (const api::BalanceRow &row : held.rows) {
+            if (created.contains(row.id)) {
+                auto pk = keys.next(u"balances"_s);
+                if (!pk)
+                    return pk.error();
+                if (auto inserted = execute(
+                        db,
+                        u"INSERT INTO balances (pk, id, org_pk, env, customer_pk, entity_pk,"
+                        " feature_pk, included_grant, prepaid_grant, remaining, usage, unlimited,"
+                        " overage_allowed, created_at)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, '0', '0', ?, ?, 0, 1, ?)"_s,
+                        {pk.value(), row.id, held.scope.orgPk, held.scope.envWord(),
+                         std::get<0>(key), nullable(held.entityPk), held.featurePk,
+                         row.remaining.toString(), row.usage.toString(), row.createdAt});
+                    !inserted)
+                    return inserted;
+                continue;
+            }
+            if (!changed.contains(row.id))
+                continue;
+            ids.append(row.id);
+            remaining.append(row.remaining.toString());
+            usage.append(row.usage.toString());
+            if (row.rollovers.isEmpty())
+                continue;
+            auto stored =
+                queryRows(db,
+                          u"SELECT r.pk FROM rollovers r JOIN balances b ON b.pk = r.balance_pk"
+                          " WHERE b.id = ? ORDER BY r.expires_at, r.pk"_s,
+                          {row.id});
+            if (!stored)
+                return stored.error();
+            for (qsizetype i = 0; i < std::min(row.rollovers.size(), stored.value().size()); ++i)
+                if (auto updated = execute(
+                        db, u"UPDATE rollovers SET balance = ? WHERE pk = ?"_s,
+                        {row.rollovers.at(i).balance.toString(), stored.value().at(i).first()});
+                    !updated)
+                    return updated;
+        }
+    }
+    if (dialect == Dialect::Postgres) { // written with the events, in one statement
+        changedRows = {PostgresArray::of(ids), PostgresArray::of(remaining),
+                       PostgresArray::of(usage)};
+        return api::Done{};
+    }
+    for (qsizetype i = 0; i < ids.size(); ++i)
+        if (auto updated =
+                execute(db, u"UPDATE balances SET remaining = ?, usage = ? WHERE id = ?"_s,
+                        {remaining.at(i), usage.at(i), ids.at(i)});
+            !updated)
+            return updated;
+    return api::Done{};
+}
+
+api::Result<api::Done> TrackBatch::State::writeEvents()
+{
+    if (events.isEmpty())
+        return api::Done{};
+    const int columns = 13;
+    QList<QVariantList> values(columns);
+    for (const Event &event : std::as_const(events)) {
+        qint64 pk = 0; // PostgreSQL: from the sequence, in the statement
+        if (dialect == Dialect::Sqlite) {
+            auto next = keys.next(u"usage_events"_s);
+            if (!next)
+                return next.error();
+            pk = next.value();
+        }
+        const QVariantList row{
+            pk,
+            event.scope.orgPk,
+            event.scope.envWord(),
+            event.call.customerPk,
+            nullable(event.call.entityPk),
+            event.call.featurePk,
+            event.request.modelId,
+            tokensText(event.request),
+            event.call.priced.value.toString(),
+            storedText(event.request.properties.value_or(api::JsonValue::object())),
+            event.request.timestamp.value_or(nowMs),
+            event.key ? QVariant(*event.key) : QVariant(),
+            nowMs};
+        for (int c = 0; c < columns; ++c)
+            values[c].append(row.at(c));
+    }
+    const QString columnList =
+        u"pk, org_pk, env, customer_pk, entity_pk, feature_pk, model_id, tokens, value,"
+        " properties, timestamp, idempotency_key, created_at"_s;
+    if (dialect == Dialect::Postgres) {
+        // One round trip for every changed balance, every event and every
+        // ledger entry: the UPDATE and the event INSERT run as data-modifying
+        // WITHs; each ledger entry finds its event's key by the event's position.
+        QVariantList binds = changedRows;
+        for (qsizetype c = 1; c < values.size(); ++c)
+            binds.append(PostgresArray::of(values.at(c)));
+        binds += BalanceLedger::arrays(ledger, TrackRoute, nowMs);
+        QVariantList ordinals;
+        for (qsizetype event : std::as_const(ledgerEvents))
+            ordinals.append(event + 1);
+        binds.append(PostgresArray::of(ordinals));
+        return execute(
+            db,
+            u"WITH changed AS (UPDATE balances SET remaining = v.remaining, usage = v.usage"
+            " FROM unnest(?::text[], ?::text[], ?::text[]) AS v(id, remaining, usage)"
+            " WHERE balances.id = v.id RETURNING 1),"
+            " events AS (SELECT nextval('usage_events_pk_seq') AS pk, e.*"
+            " FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[],"
+            " ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[])"
+            " WITH ORDINALITY AS e(org_pk, env, customer_pk, entity_pk, feature_pk, model_id,"
+            " tokens, value, properties, timestamp, idempotency_key, created_at, ord)),"
+            " recorded AS (INSERT INTO usage_events (%1) SELECT pk, org_pk, env, customer_pk,"
+            " entity_pk, feature_pk, model_id, tokens, value, properties, timestamp,"
+            " idempotency_key, created_at FROM events RETURNING 1)"
+            " INSERT INTO ledger (pk, org_pk, env, customer_pk, feature_pk, balance_id, at, kind,"
+            " amount, balance_after, usage, route, key_pk, event_pk)"
+            " SELECT nextval('ledger_pk_seq'), l.org_pk, l.env, l.customer_pk, l.feature_pk,"
+            " l.balance_id, l.at, l.kind, l.amount, l.balance_after, l.usage, l.route, l.key_pk,"
+            " events.pk FROM %2 JOIN events ON events.ord = l.event_ord"_s.arg(
+                columnList, BalanceLedger::unnestSql(u"?::bigint[]"_s)),
+            binds);
+    }
+    const QString insert = u"INSERT INTO usage_events (%1)"
+                           " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s.arg(columnList);
+    for (qsizetype e = 0; e < events.size(); ++e) {
+        QVariantList row;
+        for (int c = 0; c < columns; ++c)
+            row.append(values.at(c).at(e));
+        if (auto inserted = execute(db, insert, row); !inserted)
+            return inserted;
+    }
+    for (qsizetype i = 0; i < ledger.size(); ++i)
+        ledger[i].eventPk = values.first().at(ledgerEvents.at(i)).toLongLong();
+    return BalanceLedger::write(db, dialect, TrackRoute, nowMs, ledger);
+}
+
+api::Result<api::Done> TrackBatch::State::writeLimits()
+{
+    for (const auto &[key, each] : windows)
+        for (const Window &window : each)
+            if (!window.added.isZero())
+                if (auto counted = BillingControlStore::addWindowUsage(
+                        db, dialect, std::get<0>(key),
+                        std::get<1>(key) < 0 ? std::nullopt : std::optional(std::get<1>(key)),
+                        std::get<2>(key), window.window.limit, window.window.start, window.added);
+                    !counted)
+                    return counted;
+    for (const Alert &alert : std::as_const(alerts))
+        if (auto recorded =
+                BillingControlStore::recordAlert(db, keys, alert.scope, alert.call.customerPk,
+                                                 alert.call.entityPk, alert.fired, nowMs);
+            !recorded)
+            return recorded;
+    return api::Done{};
+}
+
+} // namespace md::engine

@@ -1,0 +1,188 @@
+#include "services/engine/track/TrackWriter.h"
+
+#include "services/engine/sql/Sql.h"
+#include "services/engine/track/CallCheck.h"
+#include "services/engine/track/CallResolver.h"
+#include "services/engine/track/TrackBatch.h"
+
+#include <future>
+#include <map>
+#include <span>
+
+namespace md::engine {
+
+using api::TrackTokensResponse;
+
+struct TrackWriter::Call
+{
+    Scope scope;
+    api::TrackTokensRequest request;
+    std::optional<QString> idempotencyKey;
+    ResolvedCall resolved;
+    Answer answer;
+};
+
+namespace {
+
+using Answers = QList<api::Result<TrackTokensResponse>>;
+
+// The calls in one transaction: an answer each, or the database's error
+// (nothing written) when the transaction itself failed.
+template <typename Calls>
+api::Result<Answers> applyTogether(const QSqlDatabase &db, Dialect dialect, const Calls &calls,
+                                   qint64 nowMs, TrackCache *cache)
+{
+    WriteTransaction transaction(db, dialect);
+    if (auto begun = transaction.begin(); !begun)
+        return begun.error();
+    if (cache)
+        if (auto valid = cache->validate(db); !valid)
+            return valid.error();
+    TrackBatch batch(db, dialect, nowMs, cache);
+    QList<qint64> customers;
+    for (const auto &call : calls)
+        customers.append(call.resolved.customerPk);
+    if (auto locked = batch.lockCustomers(customers); !locked)
+        return locked.error();
+    std::map<std::pair<qint64, QString>, QList<ResolvedCall>> byScope;
+    for (const auto &call : calls)
+        byScope[{call.scope.orgPk, call.scope.envWord()}].append(call.resolved);
+    for (const auto &call : calls)
+        if (auto scoped = byScope.find({call.scope.orgPk, call.scope.envWord()});
+            scoped != byScope.end()) {
+            if (auto read = batch.prefetch(call.scope, scoped->second); !read)
+                return read.error();
+            byScope.erase(scoped);
+        }
+    Answers answers;
+    for (const auto &call : calls) {
+        auto answer = batch.add(call.scope, call.request, call.resolved, call.idempotencyKey);
+        if (!answer && answer.error().status >= 500)
+            return answer.error();
+        answers.append(std::move(answer));
+    }
+    if (auto flushed = batch.flush(); !flushed)
+        return flushed.error();
+    if (auto committed = transaction.commit(); !committed)
+        return committed.error();
+    batch.keep();
+    return answers;
+}
+
+} // namespace
+
+TrackWriter::TrackWriter(Database &database, Clock clock, CatalogueSource catalogue)
+    : m_database(database)
+    , m_clock(std::move(clock))
+    , m_catalogue(std::move(catalogue))
+{}
+
+TrackWriter::~TrackWriter()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_arrived.notify_all();
+    if (m_writer)
+        m_writer->wait();
+}
+
+void TrackWriter::submit(const Scope &scope, const api::TrackTokensRequest &request,
+                         const std::optional<QString> &idempotencyKey, Answer answer)
+{
+    const qint64 now = m_clock();
+    if (auto invalid = CallCheck::checkTimestamp(request, now))
+        return answer(*invalid);
+    // Resolving and pricing read only: done here, on many threads at once.
+    auto db = m_database.connection();
+    if (!db)
+        return answer(db.error());
+    auto resolved = CallResolver::resolve(db.value(), scope, request, *m_catalogue());
+    if (!resolved)
+        return answer(resolved.error());
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_stopping)
+            return answer(api::ApiError{503, QStringLiteral("shutting_down"),
+                                        QStringLiteral("the engine is closing; try again")});
+        m_waiting.push_back(
+            {scope, request, idempotencyKey, std::move(resolved.value()), std::move(answer)});
+        startLocked();
+    }
+    m_arrived.notify_one();
+}
+
+void TrackWriter::start()
+{
+    const std::lock_guard lock(m_mutex);
+    startLocked();
+}
+
+void TrackWriter::startLocked()
+{
+    if (m_writer)
+        return;
+    m_writer.reset(QThread::create([this] { work(); }));
+    m_writer->setObjectName(QStringLiteral("meterdesk-writer"));
+    m_writer->start();
+}
+
+api::Result<TrackTokensResponse> TrackWriter::track(const Scope &scope,
+                                                    const api::TrackTokensRequest &request,
+                                                    const std::optional<QString> &idempotencyKey)
+{
+    std::promise<api::Result<TrackTokensResponse>> promise;
+    submit(scope, request, idempotencyKey,
+           [&](api::Result<TrackTokensResponse> answer) { promise.set_value(std::move(answer)); });
+    return promise.get_future().get();
+}
+
+void TrackWriter::work()
+{
+    for (;;) {
+        std::vector<Call> batch;
+        {
+            std::unique_lock lock(m_mutex);
+            m_arrived.wait(lock, [&] { return m_stopping || !m_waiting.empty(); });
+            if (m_waiting.empty())
+                return; // stopping, and every call answered
+            const auto n = std::min<qsizetype>(MaxBatch, qsizetype(m_waiting.size()));
+            std::move(m_waiting.begin(), m_waiting.begin() + n, std::back_inserter(batch));
+            m_waiting.erase(m_waiting.begin(), m_waiting.begin() + n);
+        }
+        apply(batch);
+    }
+}
+
+void TrackWriter::apply(std::vector<Call> &calls)
+{
+    auto db = m_database.connection();
+    if (!db) {
+        for (Call &call : calls)
+            call.answer(db.error());
+        return;
+    }
+    const Dialect dialect = m_database.dialect();
+    const qint64 now = m_clock();
+    TrackCache *cache = dialect == Dialect::Sqlite ? &m_cache : nullptr;
+    auto answers = applyTogether(db.value(), dialect, calls, now, cache);
+    if (!answers)
+        m_cache.clear(); // what it holds may be what was rolled back
+    if (!answers && calls.size() > 1) {
+        // The database refused the batch: each call on its own, so the one
+        // at fault (another server took its Idempotency-Key, say) fails alone.
+        Answers each;
+        for (const Call &call : calls) {
+            auto alone = applyTogether(db.value(), dialect, std::span(&call, 1), now, nullptr);
+            each.append(alone ? alone.value().first()
+                              : api::Result<TrackTokensResponse>(alone.error()));
+        }
+        answers = each;
+    }
+    for (qsizetype i = 0; i < qsizetype(calls.size()); ++i)
+        calls[i].answer(answers ? answers.value().at(i)
+                                : api::Result<TrackTokensResponse>(answers.error()));
+}
+
+} // namespace md::engine

@@ -1,0 +1,16 @@
+// What loading a workspace brought in, counted.
+#pragma once
+
+#include <QtGlobal>
+
+namespace md::engine {
+
+struct LoadSummary
+{
+    qsizetype organizations = 0;
+    qsizetype customers = 0;
+    qsizetype balances = 0;
+    qsizetype apiKeys = 0;
+};
+
+} // namespace md::engine
