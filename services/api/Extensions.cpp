@@ -1,9 +1,5 @@
 #include "services/api/Extensions.h"
 
-#include "services/api/AuditLog.h"
-#include "services/api/BillingControls.h"
-#include "services/api/Ledger.h"
-
 #include "services/api/WireCodec.h"
 
 namespace md::api {
@@ -18,45 +14,6 @@ std::optional<QString> optionalNullable(const JsonReader &reader)
 }
 
 } // namespace
-
-PageRequest PageRequest::read(const JsonReader &reader)
-{
-    reader.object();
-    PageRequest request;
-    const JsonReader search = reader.field("search"_L1);
-    request.search = search.optString();
-    if (request.search && request.search->size() > PageRequest::MaxSearch)
-        search.fail(u"must be at most %1 characters, got %2"_s.arg(PageRequest::MaxSearch)
-                        .arg(request.search->size()));
-    request.customerId = reader.field("customer_id"_L1).optIdentifier();
-    request.featureId = reader.field("feature_id"_L1).optIdentifier();
-    request.modelId = reader.field("model_id"_L1).optString();
-    request.from = reader.field("from"_L1).optInteger();
-    request.to = reader.field("to"_L1).optInteger();
-    request.limit = reader.field("limit"_L1).optInteger(1, 200).value_or(50);
-    request.startCursor = reader.field("start_cursor"_L1).optString().value_or(QString());
-    return request;
-}
-
-void PageRequest::write(JsonWriter &writer) const
-{
-    writer.beginObject().field("limit"_L1, limit);
-    if (search)
-        writer.field("search"_L1, *search);
-    if (customerId)
-        writer.field("customer_id"_L1, *customerId);
-    if (featureId)
-        writer.field("feature_id"_L1, *featureId);
-    if (modelId)
-        writer.field("model_id"_L1, *modelId);
-    if (from)
-        writer.field("from"_L1, *from);
-    if (to)
-        writer.field("to"_L1, *to);
-    if (!startCursor.isEmpty())
-        writer.field("start_cursor"_L1, startCursor);
-    writer.endObject();
-}
 
 CustomerSummary CustomerSummary::read(const JsonReader &reader)
 {
@@ -282,36 +239,5 @@ void CallQuote::write(JsonWriter &writer) const
         .field("free"_L1, free)
         .endObject();
 }
-
-template <typename T> Page<T> Page<T>::read(const JsonReader &reader)
-{
-    reader.object();
-    Page page;
-    page.list = readList<T>(reader.field("list"_L1));
-    page.hasMore = reader.field("has_more"_L1).boolean();
-    page.nextCursor = reader.field("next_cursor"_L1).nullableString();
-    if (reader.ok() && page.hasMore != page.nextCursor.has_value())
-        reader.field("next_cursor"_L1).fail(u"must be a string exactly when has_more is true"_s);
-    return page;
-}
-
-template <typename T> void Page<T>::write(JsonWriter &writer) const
-{
-    writer.beginObject().key("list"_L1);
-    writeList(writer, list);
-    writer.field("has_more"_L1, hasMore).field("next_cursor"_L1, nextCursor).endObject();
-}
-
-template struct Page<CustomerSummary>;
-template struct Page<FeatureInfo>;
-template struct Page<OrganizationInfo>;
-template struct Page<RewardEntry>;
-template struct Page<UsageEvent>;
-template struct Page<Product>;
-template struct Page<ModelInfo>;
-template struct Page<UsageAlertEvent>;
-template struct Page<AuditEntry>;
-template struct Page<LedgerEntry>;
-template struct Page<FailedEvent>;
 
 } // namespace md::api

@@ -4,6 +4,7 @@
 
 #include "services/api/Decimal.h"
 #include "services/api/FailedEvent.h"
+#include "services/api/Page.h"
 #include "services/api/Product.h"
 #include "services/api/UpdateReward.h"
 #include "services/api/WireCodec.h"
@@ -15,28 +16,6 @@
 #include <optional>
 
 namespace md::api {
-
-// A page request shared by the paged lists: an optional search or owner, a
-// limit of 1..200 (default 50) and the opaque cursor of the previous page.
-struct PageRequest
-{
-    // A search is typed by a person; bounded so a pattern never costs much.
-    static constexpr qsizetype MaxSearch = 200;
-
-    std::optional<QString> search;     // customers: part of the id, name or email
-    std::optional<QString> customerId; // usage events: one customer
-    // Usage events only: one feature, one model, and a time range [from, to) in ms.
-    std::optional<QString> featureId;
-    std::optional<QString> modelId;
-    std::optional<qint64> from;
-    std::optional<qint64> to;
-    qint64 limit = 50;
-    QString startCursor;
-
-    static PageRequest read(const JsonReader &reader);
-    void write(JsonWriter &writer) const;
-    friend bool operator==(const PageRequest &, const PageRequest &) = default;
-};
 
 struct CustomerSummary
 {
@@ -179,18 +158,6 @@ struct CallQuote
     static CallQuote read(const JsonReader &reader);
     void write(JsonWriter &writer) const;
     friend bool operator==(const CallQuote &, const CallQuote &) = default;
-};
-
-// `{ list, has_more, next_cursor }` of any of the above.
-template <typename T> struct Page
-{
-    QList<T> list;
-    bool hasMore = false;
-    std::optional<QString> nextCursor;
-
-    static Page read(const JsonReader &reader);
-    void write(JsonWriter &writer) const;
-    friend bool operator==(const Page &, const Page &) = default;
 };
 
 } // namespace md::api

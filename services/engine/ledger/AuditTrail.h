@@ -5,7 +5,7 @@
 #pragma once
 
 #include "services/api/AuditLog.h"
-#include "services/api/Extensions.h"
+#include "services/api/Page.h"
 #include "services/api/Result.h"
 #include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/Scope.h"

@@ -8,8 +8,8 @@
 #pragma once
 
 #include "services/api/Balance.h"
-#include "services/api/Extensions.h"
 #include "services/api/Ledger.h"
+#include "services/api/Page.h"
 #include "services/api/Result.h"
 #include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/Scope.h"
