@@ -166,7 +166,7 @@ int workspaceCommand(const QStringList &args, const QString &database, const Dem
         auto engine = openEngine(database, exitCode);
         if (!engine)
             return exitCode;
-        const engine::NewApiKey key = engine::ApiKeys::generate(engine::Environment::Test);
+        const engine::NewApiKey key = engine::ApiKeys::generate(engine::Environment::Sandbox);
         engine::DemoOptions options;
         options.customers = size.customers;
         options.balancesPerCustomer = size.balancesPerCustomer;

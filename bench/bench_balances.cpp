@@ -91,7 +91,8 @@ int main(int argc, char *argv[])
         << "generate: " << generateMs << " ms, load: " << loadMs << " ms ("
         << qint64(loaded.value().balances * 1000.0 / std::max<qint64>(1, loadMs)) << " rows/s)\n";
 
-    const engine::Scope scope{engine.organizations().value().first().pk, engine::Environment::Test};
+    const engine::Scope scope{engine.organizations().value().first().pk,
+                              engine::Environment::Sandbox};
     const auto list = [&](const api::ListBalancesRequest &request) {
         auto page = engine.listBalances(scope, request);
         if (!page)

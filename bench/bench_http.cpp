@@ -113,7 +113,7 @@ int main(int argc, char *argv[])
     if (!loaded)
         return 1;
     auto key =
-        engine.createKey(u"demo"_s, engine::Environment::Test, {u"balances:read"_s}, u"bench"_s);
+        engine.createKey(u"demo"_s, engine::Environment::Sandbox, {u"balances:read"_s}, u"bench"_s);
     auto context = engine.authenticate(key.value().secret).value();
     out << "workspace: " << loaded.value().balances << " balance rows (SQLite); " << pageCount
         << " pages of 200 per client\n";

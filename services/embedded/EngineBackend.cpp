@@ -96,7 +96,7 @@ api::Result<engine::KeyContext> EngineBackend::actingKey()
     for (const engine::OrganizationRow &org : orgs.value()) {
         if (!org.isTenant) {
             m_key = engine::KeyContext{
-                {org.pk, engine::Environment::Test}, org.id, org.slug, {u"*"_s}, org.name, {}};
+                {org.pk, engine::Environment::Sandbox}, org.id, org.slug, {u"*"_s}, org.name, {}};
             return *m_key;
         }
     }

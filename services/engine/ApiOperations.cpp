@@ -63,7 +63,7 @@ std::optional<ApiError> ApiOperations::missingScope(const KeyContext &key, const
 
 std::optional<ApiError> ApiOperations::missingLiveKey(const KeyContext &key)
 {
-    if (key.scope.keyPk == 0 || key.scope.env == Environment::Live)
+    if (key.scope.keyPk == 0 || key.scope.env == Environment::Production)
         return std::nullopt;
     return ApiError{403, u"live_key_required"_s,
                     u"comparing and promoting environments needs a production (live) key; "

@@ -197,7 +197,7 @@ Engine::recordedLoad(const std::function<api::Result<LoadSummary>(const QSqlData
                                 {"balances"_L1, qint64(loaded.value().balances)},
                                 {"api_keys"_L1, qint64(loaded.value().apiKeys)}});
     while (orgs.value().next()) {
-        for (Environment env : {Environment::Test, Environment::Live}) {
+        for (Environment env : {Environment::Sandbox, Environment::Production}) {
             if (auto recorded = AuditTrail::record(
                     db.value(), m_database.dialect(), {orgs.value().value(0).toLongLong(), env},
                     AuditTrail::consoleUser(),

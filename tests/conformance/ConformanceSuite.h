@@ -162,9 +162,9 @@ private Q_SLOTS:
                 QStringLiteral(MD_TEST_CONFORMANCE_DIR "/admin-workspace.json"));
             QVERIFY2(admin.ok(), admin.ok() ? "" : qPrintable(admin.error().message));
             auto billing =
-                setup.createKey(u"alpha"_s, engine::Environment::Test, {u"billing:write"_s}, {});
-            auto live =
-                setup.createKey(u"alpha"_s, engine::Environment::Live, {u"balances:read"_s}, {});
+                setup.createKey(u"alpha"_s, engine::Environment::Sandbox, {u"billing:write"_s}, {});
+            auto live = setup.createKey(u"alpha"_s, engine::Environment::Production,
+                                        {u"balances:read"_s}, {});
             QVERIFY(billing.ok() && live.ok());
             m_readOnlyBillingKey = billing.value().secret;
             m_liveKey = live.value().secret;

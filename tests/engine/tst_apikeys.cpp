@@ -21,7 +21,7 @@ private Q_SLOTS:
 
     void createdKeyAuthenticatesWithItsScopes()
     {
-        auto key = m_fixture.engine->createKey(u"alpha"_s, engine::Environment::Live,
+        auto key = m_fixture.engine->createKey(u"alpha"_s, engine::Environment::Production,
                                                {u"balances:read"_s}, {});
         QVERIFY(key.ok());
         QVERIFY(key.value().secret.startsWith(u"sk_live_"_s));
@@ -29,15 +29,15 @@ private Q_SLOTS:
         auto context = m_fixture.engine->authenticate(key.value().secret);
         QVERIFY(context.ok());
         QCOMPARE(context.value().orgSlug, u"alpha"_s);
-        QCOMPARE(context.value().scope.env, engine::Environment::Live);
+        QCOMPARE(context.value().scope.env, engine::Environment::Production);
         QVERIFY(context.value().allows(u"balances:read"_s));
         QVERIFY(!context.value().allows(u"balances:write"_s));
     }
 
     void onlyTheHashIsStored()
     {
-        auto key =
-            m_fixture.engine->createKey(u"alpha"_s, engine::Environment::Test, {u"*"_s}, u"ci"_s);
+        auto key = m_fixture.engine->createKey(u"alpha"_s, engine::Environment::Sandbox, {u"*"_s},
+                                               u"ci"_s);
         QVERIFY(key.ok());
         auto db = m_fixture.engine->database().connection();
         auto rows =
@@ -80,7 +80,7 @@ private Q_SLOTS:
     {
         auto context = m_fixture.engine->authenticate(u"sk_test_fixture0000000000000000000001"_s);
         QVERIFY(context.ok());
-        QCOMPARE(context.value().scope.env, engine::Environment::Test);
+        QCOMPARE(context.value().scope.env, engine::Environment::Sandbox);
         auto page = m_fixture.engine->listBalances(context.value().scope, {});
         QVERIFY(page.ok());
         for (const api::BalanceRow &row : page.value().list)
@@ -89,14 +89,16 @@ private Q_SLOTS:
 
     void unknownOrgAndScopeAreRefused()
     {
-        QCOMPARE(m_fixture.engine->createKey(u"nobody"_s, engine::Environment::Test, {u"*"_s}, {})
-                     .error()
-                     .code,
-                 u"not_found"_s);
-        QCOMPARE(m_fixture.engine->createKey(u"alpha"_s, engine::Environment::Test, {u"root"_s}, {})
-                     .error()
-                     .code,
-                 u"invalid_request"_s);
+        QCOMPARE(
+            m_fixture.engine->createKey(u"nobody"_s, engine::Environment::Sandbox, {u"*"_s}, {})
+                .error()
+                .code,
+            u"not_found"_s);
+        QCOMPARE(
+            m_fixture.engine->createKey(u"alpha"_s, engine::Environment::Sandbox, {u"root"_s}, {})
+                .error()
+                .code,
+            u"invalid_request"_s);
     }
 
     void hashComparisonIsExact()

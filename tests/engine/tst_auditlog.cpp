@@ -65,7 +65,7 @@ private Q_SLOTS:
 
     void aKeyIsRecordedWithoutItsSecret()
     {
-        auto key = m_fixture.engine->createKey(u"alpha"_s, engine::Environment::Test,
+        auto key = m_fixture.engine->createKey(u"alpha"_s, engine::Environment::Sandbox,
                                                {u"balances:read"_s}, u"reporting"_s);
         QVERIFY(key.ok());
         auto rows = engine::runSql(
@@ -84,7 +84,7 @@ private Q_SLOTS:
         {
             engine::WriteTransaction outer(db(), dialect());
             QVERIFY(outer.begin().ok());
-            QVERIFY(engine::AuditTrail::record(db(), dialect(), {1, engine::Environment::Test},
+            QVERIFY(engine::AuditTrail::record(db(), dialect(), {1, engine::Environment::Sandbox},
                                                engine::AuditTrail::consoleUser(),
                                                {u"test.write"_s, u"test"_s, u"x"_s}, 1)
                         .ok());
@@ -102,7 +102,8 @@ private Q_SLOTS:
             {
                 engine::WriteTransaction inner(db(), dialect());
                 QVERIFY(inner.begin().ok());
-                QVERIFY(engine::AuditTrail::record(db(), dialect(), {1, engine::Environment::Test},
+                QVERIFY(engine::AuditTrail::record(db(), dialect(),
+                                                   {1, engine::Environment::Sandbox},
                                                    engine::AuditTrail::consoleUser(),
                                                    {u"test.write"_s, u"test"_s, u"y"_s}, 2)
                             .ok());

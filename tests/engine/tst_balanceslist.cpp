@@ -78,8 +78,8 @@ private Q_SLOTS:
         QVERIFY2(loaded.ok(), loaded.ok() ? "" : qPrintable(loaded.error().message));
         auto orgs = m_fixture.engine->organizations();
         QVERIFY(orgs.ok());
-        m_test = {orgs.value().first().pk, engine::Environment::Test};
-        m_live = {orgs.value().first().pk, engine::Environment::Live};
+        m_test = {orgs.value().first().pk, engine::Environment::Sandbox};
+        m_live = {orgs.value().first().pk, engine::Environment::Production};
     }
 
     void init() { *m_fixture.now = 10000; }

@@ -107,12 +107,12 @@ private Q_SLOTS:
         // A load's entry and two keys' in each environment of each organization.
         for (const QString &org : {u"alpha"_s, u"beta"_s})
             for (const engine::Environment env :
-                 {engine::Environment::Test, engine::Environment::Live})
+                 {engine::Environment::Sandbox, engine::Environment::Production})
                 for (const QString &name : {u"first"_s, u"second"_s})
                     QVERIFY(m_fixture.engine->createKey(org, env, {u"*"_s}, name).ok());
         const auto orgs = m_fixture.engine->organizations().value();
         QCOMPARE(orgs.first().slug, u"alpha"_s);
-        m_test = {orgs.first().pk, engine::Environment::Test};
+        m_test = {orgs.first().pk, engine::Environment::Sandbox};
     }
 
     void idsMapBackToTheirRows()
@@ -199,10 +199,11 @@ private Q_SLOTS:
         // A cursor of another workspace is no cursor here.
         QVERIFY(other.engine->loadWorkspace(test::smallWorkspace()).ok());
         for (const QString &name : {u"first"_s, u"second"_s})
-            QVERIFY(other.engine->createKey(u"alpha"_s, engine::Environment::Test, {u"*"_s}, name)
-                        .ok());
+            QVERIFY(
+                other.engine->createKey(u"alpha"_s, engine::Environment::Sandbox, {u"*"_s}, name)
+                    .ok());
         const engine::Scope otherTest{other.engine->organizations().value().first().pk,
-                                      engine::Environment::Test};
+                                      engine::Environment::Sandbox};
         auto page = auditLog(*other.engine, otherTest, firstPage());
         QVERIFY(page && page.value().nextCursor);
         api::AuditLogRequest request = firstPage();
@@ -270,9 +271,9 @@ private Q_SLOTS:
             << m_fixture.engine->balancePages(m_test, pages).value().cursors.value(1);
         const auto orgs = m_fixture.engine->organizations().value();
         QTest::newRow("another environment")
-            << auditCursor({m_test.orgPk, engine::Environment::Live});
+            << auditCursor({m_test.orgPk, engine::Environment::Production});
         QTest::newRow("another organization")
-            << auditCursor({orgs.last().pk, engine::Environment::Test});
+            << auditCursor({orgs.last().pk, engine::Environment::Sandbox});
     }
     void forgedCursorsAreRefused()
     {
@@ -307,8 +308,8 @@ private Q_SLOTS:
             expectInvalidCursor(page.error());
         }
         request.startCursor = issued;
-        const auto elsewhere =
-            m_fixture.engine->listBalances({m_test.orgPk, engine::Environment::Live}, request);
+        const auto elsewhere = m_fixture.engine->listBalances(
+            {m_test.orgPk, engine::Environment::Production}, request);
         QVERIFY(!elsewhere);
         expectInvalidCursor(elsewhere.error());
     }
@@ -323,7 +324,7 @@ private Q_SLOTS:
         const QSqlDatabase old = fixture.engine->database().connection().value();
         const engine::Dialect dialect = fixture.engine->dialect();
         const engine::Scope scope{fixture.engine->organizations().value().first().pk,
-                                  engine::Environment::Test};
+                                  engine::Environment::Sandbox};
         // Back to version 7: what migrations 8 and 9 made, taken away.
         QStringList back{u"DROP TABLE workspace_secret"_s,
                          u"DROP TABLE legacy_ids"_s,
@@ -388,7 +389,8 @@ private Q_SLOTS:
         QVERIFY(!publicIds.parse(Kind::ApiKey, u"key_0%1"_s.arg(keyPk)));
         QVERIFY(!publicIds.parse(Kind::ApiKey, u"key_%1"_s.arg(keyPk + 1)));
         // A key made after the upgrade has no legacy id.
-        QVERIFY(upgraded.createKey(u"alpha"_s, engine::Environment::Test, {u"*"_s}, u"new"_s).ok());
+        QVERIFY(
+            upgraded.createKey(u"alpha"_s, engine::Environment::Sandbox, {u"*"_s}, u"new"_s).ok());
         auto newest = engine::runSql(db, u"SELECT MAX(pk) FROM api_keys"_s);
         QVERIFY(newest && newest.value().next());
         const qint64 newKeyPk = newest.value().value(0).toLongLong();

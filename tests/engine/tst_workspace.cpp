@@ -118,7 +118,7 @@ private Q_SLOTS:
         QVERIFY(!again.value().toJson().contains(options.testSecret.toUtf8()));
         // And the listing is the same row for row.
         const engine::Scope scope{second.engine->organizations().value().first().pk,
-                                  engine::Environment::Test};
+                                  engine::Environment::Sandbox};
         api::ListBalancesRequest all;
         all.limit = 200;
         all.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};

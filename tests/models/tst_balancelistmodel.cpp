@@ -318,7 +318,7 @@ private Q_SLOTS:
         engine::Engine engine(m_location, [] { return qint64(10000); });
         QVERIFY(engine.open().ok());
         const engine::Scope scope{engine.organizations().value().first().pk,
-                                  engine::Environment::Test};
+                                  engine::Environment::Sandbox};
         api::ListBalancesRequest all;
         all.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
         const auto rows = engine.listBalances(scope, all).value().list;

@@ -196,8 +196,8 @@ class TestRandomOps final : public QObject
             return catalogue.error().message;
         m_engine->setCatalogue(std::make_shared<engine::PriceCatalogue>(catalogue.value()));
         auto key = m_engine->authenticate(Secret);
-        auto created =
-            m_engine->createKey(u"demo"_s, engine::Environment::Live, {u"*"_s}, u"random live"_s);
+        auto created = m_engine->createKey(u"demo"_s, engine::Environment::Production, {u"*"_s},
+                                           u"random live"_s);
         if (!key || !created)
             return u"no keys"_s;
         auto live = m_engine->authenticate(created.value().secret);

@@ -11,7 +11,7 @@ NewApiKey ApiKeys::generate(Environment env)
 {
     static constexpr char Alphabet[] =
         "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    QString secret = env == Environment::Test ? u"sk_test_"_s : u"sk_live_"_s;
+    QString secret = env == Environment::Sandbox ? u"sk_test_"_s : u"sk_live_"_s;
     QRandomGenerator *random = QRandomGenerator::system();
     for (int i = 0; i < 32; ++i)
         secret.append(QLatin1Char(Alphabet[random->bounded(62)]));
@@ -33,9 +33,9 @@ QString ApiKeys::prefixOf(const QString &secret)
 std::optional<Environment> ApiKeys::environmentOf(const QString &secret)
 {
     if (secret.startsWith("sk_test_"_L1) && secret.size() > 8)
-        return Environment::Test;
+        return Environment::Sandbox;
     if (secret.startsWith("sk_live_"_L1) && secret.size() > 8)
-        return Environment::Live;
+        return Environment::Production;
     return std::nullopt;
 }
 

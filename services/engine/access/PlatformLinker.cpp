@@ -22,7 +22,7 @@ PlatformLinker::link(const QSqlDatabase &db, Dialect dialect, const Scope &platf
 {
     // A live account moves real money: only a live key may link one
     // (docs/api.md, "Platform links"); a live key may link both.
-    if (request.liveAccountId && platform.env != Environment::Live)
+    if (request.liveAccountId && platform.env != Environment::Production)
         return ApiError{403, u"live_key_required"_s,
                         u"live_account_id: linking a live Stripe account needs a live key; this "
                         "key is a test key"_s};

@@ -87,8 +87,8 @@ api::Result<PortalLinks::Link> PortalLinks::verify(const QSqlDatabase &db, Diale
         QJsonDocument::fromJson(QByteArray::fromBase64(parts.at(0), Base64Url)).object();
     Link link;
     link.scope.orgPk = qint64(payload.value(u"o"_s).toDouble());
-    link.scope.env =
-        payload.value(u"e"_s).toString() == "live"_L1 ? Environment::Live : Environment::Test;
+    link.scope.env = payload.value(u"e"_s).toString() == "live"_L1 ? Environment::Production
+                                                                   : Environment::Sandbox;
     link.customerId = payload.value(u"c"_s).toString();
     link.expiresAt = qint64(payload.value(u"x"_s).toDouble());
     link.returnUrl = payload.value(u"r"_s).toString();

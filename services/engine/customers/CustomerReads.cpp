@@ -113,8 +113,7 @@ api::Result<api::Customer> CustomerReads::customer(const QSqlDatabase &db, const
     customer.sendEmailReceipts = q.value(6).toInt() != 0;
     customer.config = {q.value(7).toInt() != 0, q.value(8).toInt() != 0};
     customer.createdAt = q.value(9).toLongLong();
-    customer.env =
-        scope.env == Environment::Test ? api::Environment::Sandbox : api::Environment::Production;
+    customer.env = scope.env;
 
     auto processors = runSql(
         db, u"SELECT type, external_id FROM customer_processors WHERE customer_pk = ?"_s, {pk});

@@ -34,7 +34,7 @@ api::Result<CursorSeal> CursorSeal::of(const QSqlDatabase &db, const Scope &scop
     char organization[sizeof(quint64)];
     qToBigEndian(quint64(scope.orgPk), organization);
     context.append(organization, sizeof organization);
-    context.append(scope.env == Environment::Live ? 'l' : 't');
+    context.append(scope.env == Environment::Production ? 'l' : 't');
     return CursorSeal(std::move(secret).value(), std::move(context));
 }
 

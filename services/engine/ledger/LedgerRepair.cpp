@@ -49,7 +49,7 @@ api::Result<LedgerRepair::Report> LedgerRepair::repair(const QSqlDatabase &db, D
             !updated)
             return updated.error();
         const Scope scope{row.at(2).toLongLong(),
-                          environmentFromWord(row.at(3).toString()).value_or(Environment::Test)};
+                          environmentFromWord(row.at(3).toString()).value_or(Environment::Sandbox)};
         entries.append({scope, row.at(4).toLongLong(), row.at(5).toLongLong(), id, u"adjustment"_s,
                         held.negated(), Decimal(), Decimal(), std::nullopt});
         report.repaired.append(

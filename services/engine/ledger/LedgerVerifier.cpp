@@ -46,8 +46,9 @@ api::Result<QList<std::pair<QString, Stored>>> storedBalances(const QSqlDatabase
         const QString id = q.value(0).toString();
         if (balances.isEmpty() || balances.last().first != id) {
             Stored stored;
-            stored.scope = {q.value(1).toLongLong(),
-                            environmentFromWord(q.value(2).toString()).value_or(Environment::Test)};
+            stored.scope = {
+                q.value(1).toLongLong(),
+                environmentFromWord(q.value(2).toString()).value_or(Environment::Sandbox)};
             stored.customerPk = q.value(3).toLongLong();
             stored.featurePk = q.value(4).toLongLong();
             stored.held = decimalOf(q.value(5));

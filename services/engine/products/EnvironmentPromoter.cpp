@@ -122,7 +122,7 @@ public:
         : m_db(db)
         , m_dialect(dialect)
         , m_caller(caller)
-        , m_production{caller.orgPk, Environment::Live, caller.keyPk}
+        , m_production{caller.orgPk, Environment::Production, caller.keyPk}
         , m_actor(actor)
         , m_now(nowMs)
     {}
@@ -247,7 +247,7 @@ private:
             !recorded)
             return recorded;
         // The console on its own workspace reads the sandbox's log.
-        if (m_caller.env != Environment::Live)
+        if (m_caller.env != Environment::Production)
             return AuditTrail::record(m_db, m_dialect, m_caller, m_actor, change, m_now);
         return api::Done{};
     }
@@ -264,10 +264,10 @@ private:
 
 api::Result<api::EnvironmentDiff> EnvironmentPromoter::diff(const QSqlDatabase &db, qint64 orgPk)
 {
-    auto sandbox = holdings(db, {orgPk, Environment::Test});
+    auto sandbox = holdings(db, {orgPk, Environment::Sandbox});
     if (!sandbox)
         return sandbox.error();
-    auto production = holdings(db, {orgPk, Environment::Live});
+    auto production = holdings(db, {orgPk, Environment::Production});
     if (!production)
         return production.error();
     return api::EnvironmentDiff{differences(sandbox.value().products, production.value().products),

@@ -73,8 +73,7 @@ api::Result<api::Page<api::Product>> ProductReads::products(const QSqlDatabase &
         product.isAddOn = q.value(4).toInt() != 0;
         product.isDefault = q.value(5).toInt() != 0;
         product.archived = q.value(6).toInt() != 0;
-        product.env = scope.env == Environment::Test ? api::Environment::Sandbox
-                                                     : api::Environment::Production;
+        product.env = scope.env;
         product.createdAt = q.value(9).toLongLong();
         const QString what = u"product %1"_s.arg(product.id);
         auto items = decodeStored(q.value(7), what, &api::readList<api::ProductItem>);

@@ -78,7 +78,7 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
     for (const QVariantList &row : std::as_const(claimed.value())) {
         Stored call{row.at(0).toLongLong(),
                     {row.at(1).toLongLong(),
-                     environmentFromWord(row.at(2).toString()).value_or(Environment::Test),
+                     environmentFromWord(row.at(2).toString()).value_or(Environment::Sandbox),
                      row.at(5).toLongLong()},
                     api::decodeBody<api::TrackTokensRequest>(row.at(3).toString().toUtf8()),
                     row.at(4).isNull() ? std::nullopt

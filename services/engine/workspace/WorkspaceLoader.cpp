@@ -126,9 +126,10 @@ private:
             linkedAt = linked.isMissing() ? std::nullopt : linked.nullableInteger();
             const JsonReader access = processor.field("accessible_accounts"_L1);
             if (!access.isMissing()) {
-                for (Environment env : {Environment::Test, Environment::Live}) {
+                for (Environment env : {Environment::Sandbox, Environment::Production}) {
                     const auto accounts =
-                        access.field(QLatin1StringView(env == Environment::Test ? "test" : "live"))
+                        access
+                            .field(QLatin1StringView(env == Environment::Sandbox ? "test" : "live"))
                             .optArray();
                     QSet<QString> listed;
                     for (const JsonReader &account : accounts.value_or(QList<JsonReader>())) {
@@ -160,9 +161,9 @@ private:
                 return loaded.error();
         }
         MD_CHECK(org)
-        for (Environment env : {Environment::Test, Environment::Live}) {
+        for (Environment env : {Environment::Sandbox, Environment::Production}) {
             const JsonReader envReader =
-                org.field(QLatin1StringView(env == Environment::Test ? "test" : "live"));
+                org.field(QLatin1StringView(env == Environment::Sandbox ? "test" : "live"));
             if (envReader.isMissing())
                 continue;
             if (auto loaded = environment(envReader, Scope{pk.value(), env}); !loaded)
