@@ -12,12 +12,12 @@
 // call fails.
 #include "bench/BenchSupport.h"
 #include "bench/Percentile.h"
+#include "bench/ProcessCpu.h"
 #include "services/api/JsonValue.h"
 #include "tests/support/HttpClient.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QDir>
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QRegularExpression>
@@ -29,9 +29,10 @@
 #include <functional>
 #include <sys/prctl.h>
 #include <thread>
-#include <unistd.h>
 
 using namespace md;
+using bench::cpuSeconds;
+using bench::databaseCpuSeconds;
 using bench::fail;
 using bench::percentile;
 using namespace Qt::StringLiterals;
@@ -56,47 +57,6 @@ struct Figure
     double cpuUsPerCall = 0;
     double databaseUsPerCall = 0; // PostgreSQL's processes; 0 on SQLite (in the server)
 };
-
-// A process's user + system CPU time in seconds, and its command name.
-std::pair<double, QByteArray> cpuOf(const QString &pid)
-{
-    QFile stat(u"/proc/%1/stat"_s.arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return {0, {}};
-    const QByteArray text = stat.readAll();
-    const qsizetype open = text.indexOf('(');
-    const qsizetype close = text.lastIndexOf(')');
-    const QList<QByteArray> fields = text.mid(close + 1).trimmed().split(' ');
-    return {double(fields.at(11).toLongLong() + fields.at(12).toLongLong()) / sysconf(_SC_CLK_TCK),
-            text.mid(open + 1, close - open - 1)};
-}
-
-double cpuSeconds(qint64 pid)
-{
-    return cpuOf(QString::number(pid)).first;
-}
-
-// PostgreSQL's CPU time for the server's calls: its backends serving client
-// connections to `database` (kept open, so none ends between two readings);
-// autovacuum and the other background processes are not the calls' cost.
-double databaseCpuSeconds(const QString &database)
-{
-    // A backend names itself "postgres: USER DATABASE HOST(PORT) STATE".
-    const QByteArray named = ' ' + database.toUtf8() + ' ';
-    double sum = 0;
-    for (const QString &pid : QDir(u"/proc"_s).entryList(QDir::Dirs)) {
-        if (!pid.front().isDigit())
-            continue;
-        QFile command(u"/proc/%1/cmdline"_s.arg(pid));
-        if (!command.open(QIODevice::ReadOnly))
-            continue;
-        const QByteArray title = command.readAll();
-        if (title.startsWith("postgres: ") && title.contains(named) && title.contains('(') &&
-            !title.contains("autovacuum"))
-            sum += cpuOf(pid).first;
-    }
-    return sum;
-}
 
 // `database`: PostgreSQL's name of it, or empty on SQLite (whose work is
 // the server's own CPU).
