@@ -3,7 +3,8 @@
 #pragma once
 
 #include "models/EditableListModel.h"
-#include "services/api/Extensions.h"
+#include "services/api/FeatureInfo.h"
+#include "services/api/Page.h"
 #include "services/api/Product.h"
 #include "services/api/Result.h"
 #include "services/api/UpdateProduct.h"

@@ -6,7 +6,6 @@
 #pragma once
 
 #include "models/ProductEdit.h"
-#include "services/api/Extensions.h"
 #include "services/api/UpdateReward.h"
 
 namespace md::models {

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "models/ListTableModel.h"
-#include "services/api/Extensions.h"
 #include "services/api/LinkOrganization.h"
+#include "services/api/Organization.h"
 #include "services/api/Result.h"
 
 #include <QFuture>

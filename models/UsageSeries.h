@@ -3,7 +3,7 @@
 // them to doubles, to draw them.
 #pragma once
 
-#include "services/api/Extensions.h"
+#include "services/api/UsageEvent.h"
 
 #include <QMap>
 

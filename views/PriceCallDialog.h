@@ -4,7 +4,7 @@
 #pragma once
 
 #include "models/CallPricer.h"
-#include "services/api/Extensions.h"
+#include "services/api/CallQuote.h"
 #include "services/api/TrackTokens.h"
 
 #include <QDialog>

@@ -293,6 +293,16 @@ std::optional<QList<JsonReader>> JsonReader::optArray() const
     return isMissing() ? std::nullopt : std::optional(array());
 }
 
+std::optional<QString> JsonReader::optNullableString() const
+{
+    return isMissing() ? std::nullopt : nullableString();
+}
+
+std::optional<Decimal> JsonReader::optNullableDecimal() const
+{
+    return isMissing() ? std::nullopt : nullableDecimal();
+}
+
 std::optional<QString> JsonReader::nullableString() const
 {
     return isNull() ? std::nullopt : std::optional(string());

@@ -76,6 +76,9 @@ public:
     std::optional<QString> nullableString() const;
     std::optional<qint64> nullableInteger(qint64 min = 0, qint64 max = MaxSafeInteger) const;
     std::optional<Decimal> nullableDecimal() const;
+    // Missing or null: both give nullopt.
+    std::optional<QString> optNullableString() const;
+    std::optional<Decimal> optNullableDecimal() const;
 
     // An enumeration word: one of the pairs' wire words, else an error listing them.
     template <typename E, std::size_t N>

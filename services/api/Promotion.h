@@ -5,9 +5,9 @@
 // docs/openapi.yaml under /v1/meterdesk.
 #pragma once
 
-#include "services/api/Extensions.h"
 #include "services/api/JsonValue.h"
 #include "services/api/Product.h"
+#include "services/api/UpdateReward.h"
 
 namespace md::api {
 

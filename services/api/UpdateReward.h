@@ -52,4 +52,8 @@ struct UpdateRewardResponse
     friend bool operator==(const UpdateRewardResponse &, const UpdateRewardResponse &) = default;
 };
 
+// A reward of rewards.list: `{coupon: record}` or `{feature_grant: record}`,
+// the shape rewards.update answers with, so both show a reward alike.
+using RewardEntry = UpdateRewardResponse;
+
 } // namespace md::api

@@ -4,24 +4,31 @@
 // RemoteBackend must behave alike: tests/conformance checks that they do.
 #pragma once
 
+#include "services/api/AboutInfo.h"
 #include "services/api/AuditLog.h"
 #include "services/api/BalanceAdjustment.h"
 #include "services/api/BalancePages.h"
 #include "services/api/BalanceTotals.h"
 #include "services/api/BillingControls.h"
 #include "services/api/BillingPortal.h"
+#include "services/api/CallQuote.h"
+#include "services/api/CatalogueInfo.h"
 #include "services/api/Customer.h"
-#include "services/api/Extensions.h"
+#include "services/api/CustomerSummary.h"
+#include "services/api/FeatureInfo.h"
 #include "services/api/ImportCustomer.h"
 #include "services/api/Ledger.h"
 #include "services/api/LinkOrganization.h"
 #include "services/api/ListBalances.h"
+#include "services/api/Organization.h"
+#include "services/api/Page.h"
 #include "services/api/Product.h"
 #include "services/api/Promotion.h"
 #include "services/api/Result.h"
 #include "services/api/TrackTokens.h"
 #include "services/api/UpdateProduct.h"
 #include "services/api/UpdateReward.h"
+#include "services/api/UsageEvent.h"
 
 #include <QFuture>
 #include <QString>

@@ -4,7 +4,8 @@
 
 #include "services/api/BalancePages.h"
 #include "services/api/BalanceTotals.h"
-#include "services/api/Extensions.h"
+#include "services/api/CallQuote.h"
+#include "services/api/CatalogueInfo.h"
 #include "services/api/ImportCustomer.h"
 #include "services/api/ListBalances.h"
 #include "services/api/Result.h"

@@ -1,7 +1,8 @@
 // The organizations a key may see: its own and the tenants it created.
 #pragma once
 
-#include "services/api/Extensions.h"
+#include "services/api/Organization.h"
+#include "services/api/Page.h"
 #include "services/api/Result.h"
 #include "services/engine/sql/Scope.h"
 

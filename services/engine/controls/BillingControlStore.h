@@ -4,7 +4,8 @@
 #pragma once
 
 #include "services/api/BillingControls.h"
-#include "services/api/Extensions.h"
+#include "services/api/Decimal.h"
+#include "services/api/Page.h"
 #include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/Scope.h"
 

@@ -5,6 +5,7 @@
 // Everything here but windows() is arithmetic on values already read.
 #pragma once
 
+#include "services/api/Balance.h"
 #include "services/api/BillingControls.h"
 #include "services/engine/controls/BillingControlStore.h"
 

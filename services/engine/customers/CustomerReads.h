@@ -3,8 +3,10 @@
 #pragma once
 
 #include "services/api/Customer.h"
-#include "services/api/Extensions.h"
+#include "services/api/CustomerSummary.h"
+#include "services/api/Page.h"
 #include "services/api/Result.h"
+#include "services/api/UsageEvent.h"
 #include "services/engine/sql/Scope.h"
 
 #include <QSqlDatabase>

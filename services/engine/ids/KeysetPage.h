@@ -3,7 +3,7 @@
 // last row sent, sealed for the list (its tag) and the scope (CursorSeal).
 #pragma once
 
-#include "services/api/Extensions.h"
+#include "services/api/Page.h"
 #include "services/engine/sql/Scope.h"
 
 #include <QSqlDatabase>

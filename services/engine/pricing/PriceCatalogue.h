@@ -4,8 +4,8 @@
 // and is validated first.
 #pragma once
 
+#include "services/api/CatalogueInfo.h"
 #include "services/api/Decimal.h"
-#include "services/api/Extensions.h"
 #include "services/api/Result.h"
 
 #include <QHash>

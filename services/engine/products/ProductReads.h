@@ -1,8 +1,11 @@
 // Features, products and rewards as the console and the API read them.
 #pragma once
 
-#include "services/api/Extensions.h"
+#include "services/api/FeatureInfo.h"
+#include "services/api/Page.h"
+#include "services/api/Product.h"
 #include "services/api/Result.h"
+#include "services/api/UpdateReward.h"
 #include "services/engine/sql/Scope.h"
 
 #include <QSqlDatabase>

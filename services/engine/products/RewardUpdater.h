@@ -6,7 +6,6 @@
 // (EnvironmentPromoter): a whole record in, under the same rules.
 #pragma once
 
-#include "services/api/Extensions.h"
 #include "services/api/UpdateReward.h"
 #include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/Scope.h"

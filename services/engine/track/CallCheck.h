@@ -3,7 +3,6 @@
 // synchronous ones, TrackQueue for the async flag, both through TrackBatch.
 #pragma once
 
-#include "services/api/Extensions.h"
 #include "services/api/TrackTokens.h"
 #include "services/engine/pricing/PriceCatalogue.h"
 #include "services/engine/sql/Dialect.h"

@@ -3,7 +3,7 @@
 // only one) and the call's price with that system's markups.
 #pragma once
 
-#include "services/api/Extensions.h"
+#include "services/api/CallQuote.h"
 #include "services/api/TrackTokens.h"
 #include "services/engine/pricing/PriceCatalogue.h"
 #include "services/engine/pricing/TokenPricing.h"

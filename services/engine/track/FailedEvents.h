@@ -3,8 +3,8 @@
 // be applied again, or discarded (docs/api.md, "Failed events").
 #pragma once
 
-#include "services/api/Extensions.h"
 #include "services/api/FailedEvent.h"
+#include "services/api/Page.h"
 #include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/Scope.h"
 

@@ -1,0 +1,23 @@
+// Meterdesk's own read endpoints (not among the seven of docs/api.md), documented
+// in docs/openapi.yaml under /v1/meterdesk: what the console talks to.
+#pragma once
+
+#include "services/api/CatalogueInfo.h"
+#include "services/api/FailedEvent.h"
+
+namespace md::api {
+
+// What the console talks to: the engine's version and its price catalogue.
+struct AboutInfo
+{
+    QString version;
+    CatalogueInfo catalogue;
+    // The asking key's environment: async calls waiting, and failed ones.
+    QueueCounts trackQueue;
+
+    static AboutInfo read(const JsonReader &reader);
+    void write(JsonWriter &writer) const;
+    friend bool operator==(const AboutInfo &, const AboutInfo &) = default;
+};
+
+} // namespace md::api
