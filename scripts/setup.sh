@@ -21,9 +21,10 @@ set -euo pipefail
 # llvm-14 brings the symbolizer that turns their sanitizer reports into lines.
 # help2man writes the man pages from --help at build time; man-db renders
 # them in the package test; mmdebstrap makes the clean bookworm system the
-# install test installs the package on.
+# install test installs the package on. lld links faster than GNU ld
+# (docs/build-time.md).
 PACKAGES=(
-  build-essential cmake ninja-build pkg-config clang-format
+  build-essential cmake ninja-build pkg-config clang-format lld
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
   libboost-dev libssl-dev qt6-charts-dev
   rapidjson-dev nlohmann-json3-dev libsimdjson-dev

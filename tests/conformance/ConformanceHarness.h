@@ -7,7 +7,7 @@
 
 #include "services/api/Decimal.h"
 #include "services/backend/BillingBackend.h"
-#include "tests/conformance/ServerProcess.h"
+#include "tests/support/ServerProcess.h"
 #include "tests/support/TestDatabase.h"
 
 #include <QFuture>

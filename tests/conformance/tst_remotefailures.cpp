@@ -1,8 +1,8 @@
 // RemoteBackend when the other side misbehaves: every failure becomes a clear
 // ApiError, never a hang or a crash.
 #include "services/remote/RemoteBackend.h"
-#include "tests/conformance/ServerProcess.h"
 #include "tests/engine/EngineFixture.h"
+#include "tests/support/ServerProcess.h"
 
 #include <QTcpServer>
 #include <QTcpSocket>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "services/backend/BillingBackend.h"
-#include "tests/conformance/ServerProcess.h"
+#include "tests/support/ServerProcess.h"
 
 #include <QJsonObject>
 

@@ -2,8 +2,8 @@
 // system keychain, and the Connect dialog testing a real server.
 #include "models/Connection.h"
 #include "models/KeyStore.h"
-#include "tests/conformance/ServerProcess.h"
 #include "tests/engine/EngineFixture.h"
+#include "tests/support/ServerProcess.h"
 #include "views/ConnectionDialog.h"
 
 #include <QDialogButtonBox>

@@ -4,8 +4,8 @@
 // to what it prints when it crashes. The key field echoes as a password, so
 // screenshots cannot show it either. Runs the real Console on a real server.
 #include "models/KeyStore.h"
-#include "tests/conformance/ServerProcess.h"
 #include "tests/engine/EngineFixture.h"
+#include "tests/support/ServerProcess.h"
 #include "views/ConnectionDialog.h"
 #include "views/Console.h"
 

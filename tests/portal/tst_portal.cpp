@@ -7,7 +7,7 @@
 #include "services/engine/access/PortalLinks.h"
 #include "services/remote/RemoteBackend.h"
 #include "services/server/PortalServer.h"
-#include "tests/conformance/ServerProcess.h"
+#include "tests/support/ServerProcess.h"
 #include "tests/support/TestDatabase.h"
 
 #include <QNetworkAccessManager>

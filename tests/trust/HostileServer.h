@@ -3,8 +3,8 @@
 // check that the server still serves after an attack.
 #pragma once
 
-#include "tests/conformance/ServerProcess.h"
 #include "tests/support/RawConnection.h"
+#include "tests/support/ServerProcess.h"
 #include "tests/support/TestDatabase.h"
 #include "tests/trust/TrustWorkspace.h"
 

@@ -7,8 +7,8 @@
 // The next start applies what was queued; the last one drains the queue.
 #include "services/engine/Engine.h"
 #include "services/engine/sql/Database.h"
-#include "tests/conformance/ServerProcess.h"
 #include "tests/support/HttpClient.h"
+#include "tests/support/ServerProcess.h"
 #include "tests/support/TestDatabase.h"
 #include "tests/trust/LedgerAudit.h"
 #include "tests/trust/TrustWorkspace.h"

@@ -4,8 +4,8 @@
 // server promptly, answering 503 to calls that arrive meanwhile.
 #include "services/api/WireCodec.h"
 #include "services/engine/Engine.h"
-#include "tests/conformance/ServerProcess.h"
 #include "tests/support/HttpClient.h"
+#include "tests/support/ServerProcess.h"
 #include "tests/support/TestDatabase.h"
 #include "tests/trust/LedgerAudit.h"
 #include "tests/trust/TrustWorkspace.h"

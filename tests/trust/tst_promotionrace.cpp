@@ -11,8 +11,8 @@
 #include "services/engine/Engine.h"
 #include "services/engine/sql/Database.h"
 #include "services/engine/sql/Sql.h"
-#include "tests/conformance/ServerProcess.h"
 #include "tests/support/HttpClient.h"
+#include "tests/support/ServerProcess.h"
 #include "tests/support/TestDatabase.h"
 
 #include <QTest>

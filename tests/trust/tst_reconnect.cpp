@@ -6,8 +6,8 @@
 // loss, as a 503 saying to try again; every request after that succeeds.
 #include "services/engine/sql/Database.h"
 #include "services/engine/sql/Sql.h"
-#include "tests/conformance/ServerProcess.h"
 #include "tests/support/HttpClient.h"
+#include "tests/support/ServerProcess.h"
 #include "tests/support/TestDatabase.h"
 #include "tests/trust/LedgerAudit.h"
 #include "tests/trust/TrustWorkspace.h"

@@ -12,9 +12,9 @@
 #include "services/engine/sql/Database.h"
 #include "services/engine/sql/Sql.h"
 #include "services/server/ApiRoutes.h"
-#include "tests/conformance/ServerProcess.h"
 #include "tests/support/HttpClient.h"
 #include "tests/support/JsonEdit.h"
+#include "tests/support/ServerProcess.h"
 #include "tests/support/TestDatabase.h"
 
 #include <QDirIterator>

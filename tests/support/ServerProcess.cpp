@@ -1,4 +1,4 @@
-#include "tests/conformance/ServerProcess.h"
+#include "tests/support/ServerProcess.h"
 
 namespace md::test {
 
