@@ -38,5 +38,5 @@ for tree in build build-asan; do
        END { for (k in sum) printf "  %-10s %6.0f s in %d steps\n", k, sum[k], n[k] }' \
     "$tree/.ninja_log" 2>"$scratch/$tree.steps"
   echo "  slowest:"
-  sort -rn "$scratch/$tree.steps" | head -8 | awk '{ printf "    %5.1f s  %s\n", $1, $2 }'
+  sort -rn "$scratch/$tree.steps" | awk 'NR <= 8 { printf "    %5.1f s  %s\n", $1, $2 }'
 done
