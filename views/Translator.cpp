@@ -28,7 +28,7 @@ QString Translator::translate(const char *context, const char *sourceText,
 
 bool Translator::install(const QLocale &locale)
 {
-    auto *ours = new Translator(qApp);
+    auto *ours = new Translator(QCoreApplication::instance());
     const bool translated = ours->load(locale, u"meterdesk"_s, u"_"_s, u":/i18n"_s);
     // A language we have no file for: English, whose plural forms
     // ("1 row", "2 rows") still come from a file.
@@ -44,7 +44,7 @@ bool Translator::install(const QLocale &locale)
     QLocale::setDefault(localeFor(language, locale.territory()));
     if (!translated)
         return false;
-    auto *qt = new QTranslator(qApp);
+    auto *qt = new QTranslator(QCoreApplication::instance());
     if (qt->load(locale, u"qtbase"_s, u"_"_s, QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QCoreApplication::installTranslator(qt);
     else
