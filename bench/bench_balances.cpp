@@ -8,6 +8,7 @@
 #include "services/engine/balances/BalanceCursor.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/workspace/DemoWorkspace.h"
+#include "tests/engine/ScopeRoutes.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -94,7 +95,7 @@ int main(int argc, char *argv[])
     const engine::Scope scope{engine.organizations().value().first().pk,
                               engine::Environment::Sandbox};
     const auto list = [&](const api::ListBalancesRequest &request) {
-        auto page = engine.listBalances(scope, request);
+        auto page = test::listBalances(engine, scope, request);
         if (!page)
             die(u"list"_s, page.error());
         return page.value();
@@ -208,7 +209,7 @@ int main(int argc, char *argv[])
         request.groupBy = by;
         qint64 rows = 0;
         const double ours = medianMs(5, [&] {
-            auto totals = engine.balanceTotals(scope, request);
+            auto totals = test::balanceTotals(engine, scope, request);
             if (!totals)
                 die(u"totals"_s, totals.error());
             rows = totals.value().total.balances;
@@ -235,7 +236,7 @@ int main(int argc, char *argv[])
         qint64 count = 0;
         qsizetype pages = 0;
         const double ours = medianMs(5, [&] {
-            auto answer = engine.balancePages(scope, {});
+            auto answer = test::balancePages(engine, scope, {});
             if (!answer)
                 die(u"pages"_s, answer.error());
             count = answer.value().count;

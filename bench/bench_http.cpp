@@ -7,6 +7,7 @@
 #include "services/engine/Engine.h"
 #include "services/engine/workspace/DemoWorkspace.h"
 #include "services/remote/RemoteBackend.h"
+#include "tests/engine/ScopeRoutes.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -135,14 +136,14 @@ int main(int argc, char *argv[])
         for (int client = 0; client < 4; ++client) {
             starts.append(request.startCursor);
             for (int i = 0; i < 1000; ++i) {
-                auto page = engine.listBalances(context.scope, request).value();
+                auto page = test::listBalances(engine, context.scope, request).value();
                 request.startCursor = page.nextCursor.value_or(QString());
             }
         }
     }
 
     const auto direct = [&](const api::ListBalancesRequest &r) {
-        return engine.listBalances(context.scope, r);
+        return test::listBalances(engine, context.scope, r);
     };
     const Run directRun = walk(pageCount, starts.at(0), direct);
     const double directRate = double(directRun.pages) / directRun.seconds;

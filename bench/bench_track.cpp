@@ -18,6 +18,7 @@
 #include "services/engine/pricing/TokenPricing.h"
 #include "services/engine/sql/Sql.h"
 #include "services/remote/RemoteBackend.h"
+#include "tests/engine/ScopeRoutes.h"
 #include "tests/support/HttpClient.h"
 #include "tests/support/StubBackend.h"
 #include "tests/trust/TrustWorkspace.h"
@@ -311,7 +312,7 @@ qint64 wrongBalances(engine::Engine &observer, const engine::Scope &scope,
     for (qsizetype c = 0; c < perCustomer.size(); ++c) {
         api::ListBalancesRequest request;
         request.customerId = u"c%1"_s.arg(c);
-        const auto page = observer.listBalances(scope, request);
+        const auto page = test::listBalances(observer, scope, request);
         const api::Decimal expected =
             api::Decimal::fromInteger(Granted)
                 .minus(priced.value().value.mulDiv(perCustomer.at(c), 1).value())

@@ -5,8 +5,11 @@
 #include "services/engine/access/OrganizationReads.h"
 #include "services/engine/access/PlatformLinker.h"
 #include "services/engine/access/PortalLinks.h"
+#include "services/engine/balances/BalanceLister.h"
+#include "services/engine/balances/BalanceTotaller.h"
 #include "services/engine/controls/BillingControlStore.h"
 #include "services/engine/controls/BillingControlsUpdater.h"
+#include "services/engine/customers/CustomerImporter.h"
 #include "services/engine/customers/CustomerReads.h"
 #include "services/engine/ledger/AuditTrail.h"
 #include "services/engine/ledger/BalanceAdjuster.h"
@@ -16,6 +19,7 @@
 #include "services/engine/products/ProductUpdater.h"
 #include "services/engine/products/RewardUpdater.h"
 #include "services/engine/sql/StoredJson.h"
+#include "services/engine/track/CallResolver.h"
 #include "services/engine/track/FailedEvents.h"
 
 namespace md::engine {
@@ -32,49 +36,16 @@ const QStringList PromotionScopes{PlansScope, RewardsScope};
 } // namespace
 
 #define MD_REQUIRE_SCOPE(key, scope)                                                               \
-    if (const auto denied = missingScope((key), (scope)))                                          \
+    if (const auto denied = (key).missingScope(scope))                                             \
         return *denied;
-
-std::optional<ApiError> ApiOperations::missingScope(const KeyContext &key, const QString &scope)
-{
-    if (key.allows(scope))
-        return std::nullopt;
-    return ApiError{
-        403, u"insufficient_scopes"_s,
-        u"this API key lacks the scope \"%1\"; create a key that holds it"_s.arg(scope)};
-}
-
-std::optional<ApiError> ApiOperations::missingScope(const KeyContext &key, const QStringList &anyOf)
-{
-    if (anyOf.size() == 1)
-        return missingScope(key, anyOf.first());
-    QStringList quoted;
-    for (const QString &scope : anyOf) {
-        if (key.allows(scope))
-            return std::nullopt;
-        quoted.append(u"\"%1\""_s.arg(scope));
-    }
-    if (quoted.isEmpty())
-        return std::nullopt;
-    return ApiError{403, u"insufficient_scopes"_s,
-                    u"this API key lacks each of the scopes %1; create a key that holds one"_s.arg(
-                        quoted.join(u", "_s))};
-}
-
-std::optional<ApiError> ApiOperations::missingLiveKey(const KeyContext &key)
-{
-    if (key.scope.keyPk == 0 || key.scope.env == Environment::Production)
-        return std::nullopt;
-    return ApiError{403, u"live_key_required"_s,
-                    u"comparing and promoting environments needs a production (live) key; "
-                    "this key sees only the sandbox"_s};
-}
 
 api::Result<api::ListBalancesResponse>
 ApiOperations::listBalances(const KeyContext &key, const api::ListBalancesRequest &request)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
-    return m_engine.listBalances(key.scope, request);
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return BalanceLister::list(db, key.scope, request, m_engine.now());
+    });
 }
 
 api::Result<api::BalancePages> ApiOperations::balancePages(const KeyContext &key,
@@ -82,7 +53,9 @@ api::Result<api::BalancePages> ApiOperations::balancePages(const KeyContext &key
                                                            const StopCheck &stop)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
-    return m_engine.balancePages(key.scope, request, stop);
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return BalanceLister::pages(db, key.scope, request, m_engine.now(), stop);
+    });
 }
 
 api::Result<api::BalanceTotals>
@@ -90,15 +63,21 @@ ApiOperations::balanceTotals(const KeyContext &key, const api::BalanceTotalsRequ
                              const StopCheck &stop)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
-    return m_engine.balanceTotals(key.scope, request, stop);
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return BalanceTotaller::totals(db, m_engine.dialect(), key.scope, request, m_engine.now(),
+                                       stop);
+    });
 }
 
 api::Result<api::ImportCustomerResponse>
 ApiOperations::importCustomer(const KeyContext &key, const api::ImportCustomerRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"billing:write"_s)
+    const auto import = [&](const QSqlDatabase &db) {
+        return CustomerImporter::import(db, m_engine.dialect(), key.scope, request, m_engine.now());
+    };
     if (request.dryRun) // writes nothing, so nothing to record
-        return m_engine.importCustomer(key.scope, request);
+        return m_engine.withConnection(import);
     return AuditedWrite::run<api::ImportCustomerResponse>(
         m_engine, key, {u"customer.import"_s, u"customer"_s, request.customerId},
         [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
@@ -109,7 +88,7 @@ ApiOperations::importCustomer(const KeyContext &key, const api::ImportCustomerRe
                            : was.error();
             return jsonOf(was.value());
         },
-        [&](const QSqlDatabase &) { return m_engine.importCustomer(key.scope, request); },
+        import,
         [](const api::ImportCustomerResponse &answer) {
             return answer.customer ? jsonOf(*answer.customer) : api::JsonValue::null();
         });
@@ -127,7 +106,7 @@ void ApiOperations::trackTokens(const KeyContext &key, const api::TrackTokensReq
                                 const std::optional<QString> &idempotencyKey,
                                 TrackWriter::Answer answer)
 {
-    if (const auto denied = missingScope(key, u"balances:write"_s))
+    if (const auto denied = key.missingScope(u"balances:write"_s))
         return answer(*denied);
     m_engine.trackTokens(key.scope, request, idempotencyKey, std::move(answer));
 }
@@ -287,7 +266,7 @@ ApiOperations::listUsageEvents(const KeyContext &key, const api::PageRequest &re
 api::Result<api::Page<api::ModelInfo>> ApiOperations::listModels(const KeyContext &key)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
-    return api::Page<api::ModelInfo>{m_engine.models(), false, std::nullopt};
+    return api::Page<api::ModelInfo>{m_engine.catalogue()->models(), false, std::nullopt};
 }
 
 api::Result<api::AboutInfo> ApiOperations::about(const KeyContext &key)
@@ -412,7 +391,7 @@ api::Result<api::EnvironmentDiff>
 ApiOperations::environmentDiff(const KeyContext &key, const api::EnvironmentDiffRequest &)
 {
     MD_REQUIRE_SCOPE(key, PromotionScopes)
-    if (auto refused = missingLiveKey(key))
+    if (auto refused = key.missingLiveKey())
         return *refused;
     auto diff = m_engine.withConnection(
         [&](const QSqlDatabase &db) { return EnvironmentPromoter::diff(db, key.scope.orgPk); });
@@ -436,7 +415,7 @@ ApiOperations::promoteEnvironment(const KeyContext &key, const api::EnvironmentP
     if (!request.rewards.isEmpty()) {
         MD_REQUIRE_SCOPE(key, RewardsScope)
     }
-    if (auto refused = missingLiveKey(key))
+    if (auto refused = key.missingLiveKey())
         return *refused;
     return m_engine.withConnection([&](const QSqlDatabase &db) {
         return EnvironmentPromoter::promote(db, m_engine.dialect(), key.scope,
@@ -448,7 +427,10 @@ api::Result<api::CallQuote> ApiOperations::priceCall(const KeyContext &key,
                                                      const api::TrackTokensRequest &request)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
-    return m_engine.priceCall(key.scope, request);
+    const std::shared_ptr<const PriceCatalogue> prices = m_engine.catalogue();
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return CallResolver::quote(db, key.scope, request, *prices);
+    });
 }
 
 #undef MD_REQUIRE_SCOPE

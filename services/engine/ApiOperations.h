@@ -115,16 +115,6 @@ public:
     // queue's counts are the key's own environment's.
     api::Result<api::AboutInfo> about(const KeyContext &key);
 
-    // 403 insufficient_scopes unless the key holds `scope` (or `*`).
-    static std::optional<api::ApiError> missingScope(const KeyContext &key, const QString &scope);
-    // The same unless it holds one of `anyOf` (none named: any key will do).
-    static std::optional<api::ApiError> missingScope(const KeyContext &key,
-                                                     const QStringList &anyOf);
-    // 403 live_key_required for a sandbox key: the promotion routes read
-    // both environments and write production. The console on its own
-    // workspace (no key) may.
-    static std::optional<api::ApiError> missingLiveKey(const KeyContext &key);
-
 private:
     Engine &m_engine;
 };

@@ -1,9 +1,6 @@
 #include "services/engine/Engine.h"
 
 #include "services/engine/Migrator.h"
-#include "services/engine/balances/BalanceLister.h"
-#include "services/engine/balances/BalanceTotaller.h"
-#include "services/engine/customers/CustomerImporter.h"
 #include "services/engine/ids/PublicIds.h"
 #include "services/engine/ledger/AuditTrail.h"
 #include "services/engine/sql/Sql.h"
@@ -67,36 +64,6 @@ api::Result<api::Done> Engine::open()
     return api::Done{};
 }
 
-api::Result<api::ListBalancesResponse> Engine::listBalances(const Scope &scope,
-                                                            const api::ListBalancesRequest &request)
-{
-    auto db = m_database.connection();
-    if (!db)
-        return db.error();
-    return BalanceLister::list(db.value(), scope, request, m_clock());
-}
-
-api::Result<api::BalancePages> Engine::balancePages(const Scope &scope,
-                                                    const api::BalancePagesRequest &request,
-                                                    const StopCheck &stop)
-{
-    auto db = m_database.connection();
-    if (!db)
-        return db.error();
-    return BalanceLister::pages(db.value(), scope, request, m_clock(), stop);
-}
-
-api::Result<api::BalanceTotals> Engine::balanceTotals(const Scope &scope,
-                                                      const api::BalanceTotalsRequest &request,
-                                                      const StopCheck &stop)
-{
-    auto db = m_database.connection();
-    if (!db)
-        return db.error();
-    return BalanceTotaller::totals(db.value(), m_database.dialect(), scope, request, m_clock(),
-                                   stop);
-}
-
 api::Result<api::TrackTokensResponse>
 Engine::trackTokens(const Scope &scope, const api::TrackTokensRequest &request,
                     const std::optional<QString> &idempotencyKey)
@@ -121,39 +88,6 @@ void Engine::trackTokens(const Scope &scope, const api::TrackTokensRequest &requ
                                     answer(accepted(customerId));
                                 });
     m_writer->submit(scope, request, idempotencyKey, std::move(answer));
-}
-
-api::Result<api::ImportCustomerResponse>
-Engine::importCustomer(const Scope &scope, const api::ImportCustomerRequest &request)
-{
-    auto db = m_database.connection();
-    if (!db)
-        return db.error();
-    return CustomerImporter::import(db.value(), m_database.dialect(), scope, request, m_clock());
-}
-
-api::Result<api::CallQuote> Engine::priceCall(const Scope &scope,
-                                              const api::TrackTokensRequest &request)
-{
-    auto db = m_database.connection();
-    if (!db)
-        return db.error();
-    return CallResolver::quote(db.value(), scope, request, *catalogue());
-}
-
-QList<api::ModelInfo> Engine::models() const
-{
-    const std::shared_ptr<const PriceCatalogue> prices = catalogue();
-    QStringList ids = prices->modelIds();
-    ids.sort();
-    QList<api::ModelInfo> list;
-    list.reserve(ids.size());
-    for (const QString &id : std::as_const(ids)) {
-        const ModelPrice *price = prices->find(id);
-        list.append({id, price->name, price->input, price->output, price->cacheRead,
-                     price->cacheWrite, price->reasoning, price->inputAudio, price->outputAudio});
-    }
-    return list;
 }
 
 api::Result<LoadSummary> Engine::loadWorkspace(const api::JsonValue &workspace)

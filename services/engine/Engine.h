@@ -1,13 +1,9 @@
-// The embedded billing engine: one database, its migrations, and the
-// operations. Thread-safe: every call uses the calling thread's connection.
+// The embedded billing engine's state and threads: one database and its
+// migrations, the key cache, the price catalogue in use, the track_tokens
+// writer and queue. Thread-safe: every call uses the calling thread's
+// connection. What a route does is ApiOperations' (docs/architecture.md).
 #pragma once
 
-#include "services/api/BalancePages.h"
-#include "services/api/BalanceTotals.h"
-#include "services/api/CallQuote.h"
-#include "services/api/CatalogueInfo.h"
-#include "services/api/ImportCustomer.h"
-#include "services/api/ListBalances.h"
 #include "services/api/Result.h"
 #include "services/api/TrackTokens.h"
 #include "services/engine/KeyContext.h"
@@ -59,15 +55,6 @@ public:
     PortalPage::Answer portalPage(const QString &token);
     Dialect dialect() const { return m_database.dialect(); }
 
-    api::Result<api::ListBalancesResponse> listBalances(const Scope &scope,
-                                                        const api::ListBalancesRequest &request);
-    // The scans: `stop` ends one early (StopCheck.h).
-    api::Result<api::BalancePages> balancePages(const Scope &scope,
-                                                const api::BalancePagesRequest &request,
-                                                const StopCheck &stop = {});
-    api::Result<api::BalanceTotals> balanceTotals(const Scope &scope,
-                                                  const api::BalanceTotalsRequest &request,
-                                                  const StopCheck &stop = {});
     api::Result<api::TrackTokensResponse> trackTokens(const Scope &scope,
                                                       const api::TrackTokensRequest &request,
                                                       const std::optional<QString> &idempotencyKey);
@@ -76,12 +63,6 @@ public:
     // writer thread (TrackWriter) and the calling thread goes on meanwhile.
     void trackTokens(const Scope &scope, const api::TrackTokensRequest &request,
                      const std::optional<QString> &idempotencyKey, TrackWriter::Answer answer);
-    api::Result<api::ImportCustomerResponse>
-    importCustomer(const Scope &scope, const api::ImportCustomerRequest &request);
-    api::Result<api::CallQuote> priceCall(const Scope &scope,
-                                          const api::TrackTokensRequest &request);
-    // The catalogue in use, every model, sorted by id.
-    QList<api::ModelInfo> models() const;
 
     // The async flag: stored now, applied by the queue's worker (see TrackQueue).
     TrackQueue &trackQueue() { return *m_queue; }

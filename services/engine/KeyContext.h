@@ -2,6 +2,7 @@
 // every route (ApiOperations) and never below the root's rooms.
 #pragma once
 
+#include "services/api/ApiError.h"
 #include "services/engine/sql/Scope.h"
 
 #include <QString>
@@ -24,6 +25,14 @@ struct KeyContext
     {
         return scopes.contains(QStringLiteral("*")) || scopes.contains(scopeName);
     }
+    // 403 insufficient_scopes unless the key holds `scope` (or `*`).
+    std::optional<api::ApiError> missingScope(const QString &scopeName) const;
+    // The same unless it holds one of `anyOf` (none named: any key will do).
+    std::optional<api::ApiError> missingScope(const QStringList &anyOf) const;
+    // 403 live_key_required for a sandbox key: the promotion routes read
+    // both environments and write production. The console on its own
+    // workspace (no key) may.
+    std::optional<api::ApiError> missingLiveKey() const;
 };
 
 } // namespace md::engine

@@ -15,9 +15,9 @@ namespace {
 // What a route asks of the key, refused as ApiOperations refuses it.
 std::optional<ApiError> refusal(const Access &access, const engine::KeyContext &key)
 {
-    if (auto denied = ApiOperations::missingScope(key, access.scopes))
+    if (auto denied = key.missingScope(access.scopes))
         return denied;
-    return access.liveKey ? ApiOperations::missingLiveKey(key) : std::nullopt;
+    return access.liveKey ? key.missingLiveKey() : std::nullopt;
 }
 
 } // namespace

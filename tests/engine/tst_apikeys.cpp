@@ -2,6 +2,7 @@
 // organization and environment with their scopes.
 #include "services/engine/sql/Sql.h"
 #include "tests/engine/EngineFixture.h"
+#include "tests/engine/ScopeRoutes.h"
 
 using namespace md;
 using namespace Qt::StringLiterals;
@@ -81,7 +82,7 @@ private Q_SLOTS:
         auto context = m_fixture.engine->authenticate(u"sk_test_fixture0000000000000000000001"_s);
         QVERIFY(context.ok());
         QCOMPARE(context.value().scope.env, engine::Environment::Sandbox);
-        auto page = m_fixture.engine->listBalances(context.value().scope, {});
+        auto page = test::listBalances(*m_fixture.engine, context.value().scope, {});
         QVERIFY(page.ok());
         for (const api::BalanceRow &row : page.value().list)
             QVERIFY(row.id != "b_live_ann"_L1);

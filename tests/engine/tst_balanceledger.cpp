@@ -12,6 +12,7 @@
 #include "services/engine/sql/Sql.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/engine/LedgerWorkspace.h"
+#include "tests/engine/ScopeRoutes.h"
 
 using namespace md;
 using namespace Qt::StringLiterals;
@@ -69,7 +70,7 @@ class TestBalanceLedger final : public QObject
         api::ListBalancesRequest all;
         all.customerId = customer;
         all.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
-        const auto page = m_fixture->engine->listBalances(m_scope, all);
+        const auto page = test::listBalances(*m_fixture->engine, m_scope, all);
         for (const api::BalanceRow &row : page.value().list)
             if (row.id == balanceId)
                 return engine::BalanceLedger::held(row);
@@ -81,7 +82,7 @@ class TestBalanceLedger final : public QObject
         auto request = api::decodeBody<api::ImportCustomerRequest>(json);
         if (!request)
             qFatal("bad import: %s", qPrintable(request.error().message));
-        return m_fixture->engine->importCustomer(m_scope, request.value());
+        return test::importCustomer(*m_fixture->engine, m_scope, request.value());
     }
 
 private Q_SLOTS:

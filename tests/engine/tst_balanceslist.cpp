@@ -3,6 +3,7 @@
 #include "services/api/WireCodec.h"
 #include "services/engine/sql/Sql.h"
 #include "tests/engine/EngineFixture.h"
+#include "tests/engine/ScopeRoutes.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -43,7 +44,8 @@ class TestBalancesList final : public QObject
 
     api::ListBalancesResponse list(const QByteArray &body, const engine::Scope *scope = nullptr)
     {
-        auto response = m_fixture.engine->listBalances(scope ? *scope : m_test, request(body));
+        auto response =
+            test::listBalances(*m_fixture.engine, scope ? *scope : m_test, request(body));
         if (!response)
             qFatal("list failed: %s", qPrintable(response.error().message));
         return response.value();
@@ -194,20 +196,20 @@ private Q_SLOTS:
         const engine::StopCheck stop = [&asked] { return ++asked > 0; };
         const engine::StopCheck never = [] { return false; };
 
-        const auto full = engine.balanceTotals(m_test, {});
+        const auto full = test::balanceTotals(engine, m_test, {});
         QVERIFY(full.ok());
-        const auto unstopped = engine.balanceTotals(m_test, {}, never);
+        const auto unstopped = test::balanceTotals(engine, m_test, {}, never);
         QVERIFY(unstopped.ok());
         QCOMPARE(unstopped.value().total.balances, full.value().total.balances);
-        const auto totals = engine.balanceTotals(m_test, {}, stop);
+        const auto totals = test::balanceTotals(engine, m_test, {}, stop);
         QCOMPARE(totals.ok(), !stops);
         if (stops)
             QCOMPARE(totals.error().code, u"stopped"_s);
 
-        const auto pages = engine.balancePages(m_test, {{}, 2}, stop);
+        const auto pages = test::balancePages(engine, m_test, {{}, 2}, stop);
         QCOMPARE(pages.ok(), !stops);
         QCOMPARE(asked > 0, stops);
-        QCOMPARE(engine.balancePages(m_test, {{}, 2}, never).value().count,
+        QCOMPARE(test::balancePages(engine, m_test, {{}, 2}, never).value().count,
                  full.value().total.balances);
         QCOMPARE(ids(list("{}")).size(), full.value().total.balances); // nothing left open
     }
@@ -255,7 +257,7 @@ private Q_SLOTS:
             QJsonObject body = QJsonDocument::fromJson(all).object();
             body.insert(u"limit"_s, 200);
             auto whole =
-                fixture.engine->listBalances(m_test, request(QJsonDocument(body).toJson()));
+                test::listBalances(*fixture.engine, m_test, request(QJsonDocument(body).toJson()));
             QVERIFY(whole.ok());
             before = ids(whole.value());
         }
@@ -265,7 +267,8 @@ private Q_SLOTS:
         for (;;) {
             QJsonObject body = QJsonDocument::fromJson(all).object();
             body.insert(u"start_cursor"_s, cursor);
-            auto page = fixture.engine->listBalances(m_test, request(QJsonDocument(body).toJson()));
+            auto page =
+                test::listBalances(*fixture.engine, m_test, request(QJsonDocument(body).toJson()));
             QVERIFY(page.ok());
             seen += ids(page.value());
             if (!page.value().hasMore)
@@ -335,7 +338,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, body);
         QFETCH(int, status);
         QFETCH(QString, code);
-        auto response = m_fixture.engine->listBalances(m_test, request(body));
+        auto response = test::listBalances(*m_fixture.engine, m_test, request(body));
         QVERIFY(!response.ok());
         QCOMPARE(response.error().status, status);
         QCOMPARE(response.error().code, code);

@@ -6,6 +6,7 @@
 #include "services/engine/track/FailedEvents.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/engine/LedgerWorkspace.h"
+#include "tests/engine/ScopeRoutes.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -51,7 +52,7 @@ class TestCallCheck final : public QObject
         api::ListBalancesRequest all;
         all.customerId = customer;
         api::Decimal total;
-        const auto page = m_fixture->engine->listBalances(m_scope, all);
+        const auto page = test::listBalances(*m_fixture->engine, m_scope, all);
         for (const api::BalanceRow &row : page.value().list) {
             total = total.plus(row.remaining).value();
             for (const api::Rollover &rollover : row.rollovers)
@@ -64,7 +65,7 @@ class TestCallCheck final : public QObject
     {
         api::ListBalancesRequest all;
         all.customerId = u"cy"_s;
-        const auto page = m_fixture->engine->listBalances(m_scope, all);
+        const auto page = test::listBalances(*m_fixture->engine, m_scope, all);
         for (const api::BalanceRow &row : page.value().list)
             if (row.id == balanceId)
                 return row.remaining;

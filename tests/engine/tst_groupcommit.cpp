@@ -8,6 +8,7 @@
 #include "services/engine/track/TrackBatch.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/engine/LedgerWorkspace.h"
+#include "tests/engine/ScopeRoutes.h"
 
 #include <QSemaphore>
 #include <QThreadPool>
@@ -50,7 +51,7 @@ class TestGroupCommit final : public QObject
         api::ListBalancesRequest all;
         all.customerId = u"cy"_s;
         api::Decimal total;
-        const auto page = m_fixture->engine->listBalances(m_scope, all);
+        const auto page = test::listBalances(*m_fixture->engine, m_scope, all);
         if (!page)
             qFatal("list: %s", qPrintable(page.error().message));
         for (const api::BalanceRow &row : page.value().list) {

@@ -9,6 +9,7 @@
 #include "services/engine/sql/Sql.h"
 #include "services/engine/track/FailedEvents.h"
 #include "tests/engine/EngineFixture.h"
+#include "tests/engine/ScopeRoutes.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -268,7 +269,7 @@ private Q_SLOTS:
         pages.filter.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
         pages.pageSize = 1;
         QTest::newRow("another list")
-            << m_fixture.engine->balancePages(m_test, pages).value().cursors.value(1);
+            << test::balancePages(*m_fixture.engine, m_test, pages).value().cursors.value(1);
         const auto orgs = m_fixture.engine->organizations().value();
         QTest::newRow("another environment")
             << auditCursor({m_test.orgPk, engine::Environment::Production});
@@ -291,11 +292,11 @@ private Q_SLOTS:
         api::ListBalancesRequest request;
         request.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
         request.limit = 1;
-        auto first = m_fixture.engine->listBalances(m_test, request);
+        auto first = test::listBalances(*m_fixture.engine, m_test, request);
         QVERIFY(first && first.value().nextCursor);
         const QString issued = *first.value().nextCursor;
         request.startCursor = issued;
-        auto second = m_fixture.engine->listBalances(m_test, request);
+        auto second = test::listBalances(*m_fixture.engine, m_test, request);
         QVERIFY(second);
         QVERIFY(second.value().list.first().id != first.value().list.first().id);
         QByteArray flipped = bytesOf(issued);
@@ -303,13 +304,13 @@ private Q_SLOTS:
         for (const QString &forged :
              {base64Url("b1:1:1"), base64Url(" 5"), base64Url(flipped), auditCursor(m_test)}) {
             request.startCursor = forged;
-            const auto page = m_fixture.engine->listBalances(m_test, request);
+            const auto page = test::listBalances(*m_fixture.engine, m_test, request);
             QVERIFY2(!page, qPrintable(forged));
             expectInvalidCursor(page.error());
         }
         request.startCursor = issued;
-        const auto elsewhere = m_fixture.engine->listBalances(
-            {m_test.orgPk, engine::Environment::Production}, request);
+        const auto elsewhere = test::listBalances(
+            *m_fixture.engine, {m_test.orgPk, engine::Environment::Production}, request);
         QVERIFY(!elsewhere);
         expectInvalidCursor(elsewhere.error());
     }

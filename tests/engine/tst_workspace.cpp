@@ -5,6 +5,7 @@
 #include "services/engine/workspace/DemoWorkspace.h"
 #include "services/engine/workspace/WorkspaceTables.h"
 #include "tests/engine/EngineFixture.h"
+#include "tests/engine/ScopeRoutes.h"
 #include "tests/support/JsonEdit.h"
 
 #include <QJsonArray>
@@ -122,8 +123,8 @@ private Q_SLOTS:
         api::ListBalancesRequest all;
         all.limit = 200;
         all.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
-        auto a = first.engine->listBalances(scope, all);
-        auto b = second.engine->listBalances(scope, all);
+        auto a = test::listBalances(*first.engine, scope, all);
+        auto b = test::listBalances(*second.engine, scope, all);
         QVERIFY(a.ok() && b.ok());
         // Cursors are sealed with each database's own secret, which a dump
         // does not carry (docs/storage.md, "Ids and cursors").
@@ -213,7 +214,7 @@ private Q_SLOTS:
         QSet<QString> aiHolders;
         QSet<QString> customers;
         for (;;) {
-            auto page = fixture.engine->listBalances(key.value().scope, all);
+            auto page = test::listBalances(*fixture.engine, key.value().scope, all);
             QVERIFY(page.ok());
             for (const api::BalanceRow &row : page.value().list) {
                 customers.insert(row.customerId);

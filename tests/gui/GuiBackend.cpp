@@ -5,6 +5,7 @@
 #include "services/engine/workspace/DemoWorkspace.h"
 #include "services/remote/RemoteBackend.h"
 #include "services/server/PortalServer.h"
+#include "tests/engine/ScopeRoutes.h"
 #include "tests/support/JsonEdit.h"
 
 #include <QDateTime>
@@ -64,7 +65,7 @@ qsizetype activeRows(const QString &location, const QString &key)
     all.limit = api::ListBalancesRequest::MaxLimit;
     qsizetype rows = 0;
     for (;;) {
-        auto page = engine.listBalances(caller.value().scope, all);
+        auto page = test::listBalances(engine, caller.value().scope, all);
         if (!page)
             return -1;
         rows += page.value().list.size();

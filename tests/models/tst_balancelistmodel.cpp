@@ -4,6 +4,7 @@
 #include "models/BalanceListModel.h"
 #include "services/embedded/EngineBackend.h"
 #include "tests/engine/EngineFixture.h"
+#include "tests/engine/ScopeRoutes.h"
 #include "tests/models/WindowedRows.h"
 #include "tests/support/StubBackend.h"
 
@@ -321,7 +322,7 @@ private Q_SLOTS:
                                   engine::Environment::Sandbox};
         api::ListBalancesRequest all;
         all.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
-        const auto rows = engine.listBalances(scope, all).value().list;
+        const auto rows = test::listBalances(engine, scope, all).value().list;
         QVERIFY(rows.size() >= 7);
         models::BalanceRowStore store;
         for (const api::BalanceRow &row : rows)

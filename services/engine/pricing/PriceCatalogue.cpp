@@ -90,4 +90,18 @@ QStringList PriceCatalogue::modelIds() const
     return ids;
 }
 
+QList<api::ModelInfo> PriceCatalogue::models() const
+{
+    QStringList ids = modelIds();
+    ids.sort();
+    QList<api::ModelInfo> list;
+    list.reserve(ids.size());
+    for (const QString &id : std::as_const(ids)) {
+        const ModelPrice &price = *m_models.constFind(id);
+        list.append({id, price.name, price.input, price.output, price.cacheRead, price.cacheWrite,
+                     price.reasoning, price.inputAudio, price.outputAudio});
+    }
+    return list;
+}
+
 } // namespace md::engine

@@ -44,6 +44,8 @@ public:
     const QString &generated() const { return m_generated; }
     api::CatalogueInfo info() const { return {m_source, m_generated, m_models.size()}; }
     QStringList modelIds() const;
+    // Every model with its prices, sorted by id.
+    QList<api::ModelInfo> models() const;
 
 private:
     QHash<QString, ModelPrice> m_models; // key: provider + '/' + model
