@@ -4,10 +4,10 @@
 // engine calls. Builds its own workspace (default 10,000 x 100 rows) in a
 // SQLite file and starts meterdesk-server on it. Prints figures only.
 #include "bench/Percentile.h"
+#include "services/engine/ApiOperations.h"
 #include "services/engine/Engine.h"
 #include "services/engine/workspace/DemoWorkspace.h"
 #include "services/remote/RemoteBackend.h"
-#include "tests/engine/ScopeRoutes.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -136,14 +136,14 @@ int main(int argc, char *argv[])
         for (int client = 0; client < 4; ++client) {
             starts.append(request.startCursor);
             for (int i = 0; i < 1000; ++i) {
-                auto page = test::listBalances(engine, context.scope, request).value();
+                auto page = engine::ApiOperations(engine).listBalances(context, request).value();
                 request.startCursor = page.nextCursor.value_or(QString());
             }
         }
     }
 
     const auto direct = [&](const api::ListBalancesRequest &r) {
-        return test::listBalances(engine, context.scope, r);
+        return engine::ApiOperations(engine).listBalances(context, r);
     };
     const Run directRun = walk(pageCount, starts.at(0), direct);
     const double directRate = double(directRun.pages) / directRun.seconds;

@@ -1,8 +1,8 @@
 // API keys: created once, stored only hashed, authenticate to one
 // organization and environment with their scopes.
+#include "services/engine/ApiOperations.h"
 #include "services/engine/sql/Sql.h"
 #include "tests/engine/EngineFixture.h"
-#include "tests/engine/ScopeRoutes.h"
 
 using namespace md;
 using namespace Qt::StringLiterals;
@@ -82,7 +82,7 @@ private Q_SLOTS:
         auto context = m_fixture.engine->authenticate(u"sk_test_fixture0000000000000000000001"_s);
         QVERIFY(context.ok());
         QCOMPARE(context.value().scope.env, engine::Environment::Sandbox);
-        auto page = test::listBalances(*m_fixture.engine, context.value().scope, {});
+        auto page = engine::ApiOperations(*m_fixture.engine).listBalances(context.value(), {});
         QVERIFY(page.ok());
         for (const api::BalanceRow &row : page.value().list)
             QVERIFY(row.id != "b_live_ann"_L1);

@@ -214,7 +214,7 @@ private Q_SLOTS:
         QSet<QString> aiHolders;
         QSet<QString> customers;
         for (;;) {
-            auto page = test::listBalances(*fixture.engine, key.value().scope, all);
+            auto page = engine::ApiOperations(*fixture.engine).listBalances(key.value(), all);
             QVERIFY(page.ok());
             for (const api::BalanceRow &row : page.value().list) {
                 customers.insert(row.customerId);

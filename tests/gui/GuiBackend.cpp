@@ -1,11 +1,11 @@
 #include "tests/gui/GuiBackend.h"
 
 #include "services/embedded/EngineBackend.h"
+#include "services/engine/ApiOperations.h"
 #include "services/engine/Engine.h"
 #include "services/engine/workspace/DemoWorkspace.h"
 #include "services/remote/RemoteBackend.h"
 #include "services/server/PortalServer.h"
-#include "tests/engine/ScopeRoutes.h"
 #include "tests/support/JsonEdit.h"
 
 #include <QDateTime>
@@ -65,7 +65,7 @@ qsizetype activeRows(const QString &location, const QString &key)
     all.limit = api::ListBalancesRequest::MaxLimit;
     qsizetype rows = 0;
     for (;;) {
-        auto page = test::listBalances(engine, caller.value().scope, all);
+        auto page = engine::ApiOperations(engine).listBalances(caller.value(), all);
         if (!page)
             return -1;
         rows += page.value().list.size();
