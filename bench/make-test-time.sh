@@ -9,6 +9,9 @@ set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 rev=${1:-HEAD}
 scratch=$(mktemp -d /tmp/meterdesk-clone.XXXXXX)
+# Both build trees take about 14 GB; a clone left behind filled the disk
+# under a later CI run.
+trap 'rm -rf "$scratch"' EXIT
 git clone -q "$src" "$scratch/tree"
 cd "$scratch/tree"
 git checkout -q "$rev"
@@ -28,7 +31,7 @@ step package-test bash scripts/package-test.sh build
 step install-test bash scripts/install-test.sh build
 step asan bash scripts/asan-test.sh
 
-echo "make test in a clean clone of $(git rev-parse --short HEAD) ($scratch/tree):"
+echo "make test in a clean clone of $(git rev-parse --short HEAD):"
 printf '  %s\n' "${times[@]}"
 printf '  %-16s %5d s\n' total $((SECONDS - total))
 for tree in build build-asan; do

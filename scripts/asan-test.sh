@@ -13,6 +13,11 @@ cmake --preset asan >/dev/null
 # A unit test is named after its program; the _postgres run shares it.
 targets=$(ctest --test-dir "$build" -N -L unit |
   sed -nE 's/^ *Test +#[0-9]+: ([A-Za-z0-9_]+)$/\1/p' | sed 's/_postgres$//' | sort -u)
+# A full disk shows up as a linker crash deep in the build: say it plainly first.
+free_gb=$(df -Pk "$build" | awk 'NR == 2 { print int($4 / 1048576) }')
+if [ "$free_gb" -lt 8 ]; then
+  echo "asan: warning: $build needs about 8 GB to build and $free_gb GB is free" >&2
+fi
 start=$SECONDS
 cmake --build --preset asan --target $targets
 echo "asan: built in $((SECONDS - start)) s"
