@@ -270,6 +270,7 @@ int serveCommand(const QString &database, const ServeOptions &options)
         return ExitFailed;
     engine->trackQueue().startWorker(); // also applies calls queued before a restart
     engine->startTrackWriter();         // before clients can take every descriptor
+    engine->startClock();               // resets and expiries due, applied as they come
     http::HttpLimits limits = options.limits;
     if (const auto lowered = server::LimitOptions::fitToDescriptors(limits))
         err() << "meterdesk-server: " << *lowered << Qt::endl;

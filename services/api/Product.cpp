@@ -74,6 +74,28 @@ void FreeTrial::write(JsonWriter &writer) const
         .endObject();
 }
 
+RolloverRule RolloverRule::read(const JsonReader &reader)
+{
+    reader.object();
+    RolloverRule rule;
+    rule.max = reader.field("max"_L1).nullableDecimal();
+    if (reader.ok() && rule.max && rule.max->isNegative())
+        reader.field("max"_L1).fail(u"must not be negative (null keeps everything)"_s);
+    rule.length = reader.field("length"_L1).integer(1);
+    rule.duration = reader.field("duration"_L1).word(ItemIntervalWords);
+    return rule;
+}
+
+void RolloverRule::write(JsonWriter &writer) const
+{
+    writer.beginObject().key("max"_L1);
+    if (max)
+        writer.value(*max);
+    else
+        writer.null();
+    writer.field("length"_L1, length).field("duration"_L1, toWire(duration)).endObject();
+}
+
 ProductItem ProductItem::read(const JsonReader &reader)
 {
     reader.object();
@@ -84,6 +106,12 @@ ProductItem ProductItem::read(const JsonReader &reader)
     const JsonReader interval = reader.field("interval"_L1);
     if (!interval.isMissingOrNull())
         item.interval = interval.word(ItemIntervalWords);
+    item.intervalCount = reader.field("interval_count"_L1).optInteger(1);
+    if (const JsonReader rollover = reader.field("rollover"_L1); !rollover.isMissingOrNull())
+        item.rollover = RolloverRule::read(rollover);
+    if (reader.ok() && !item.interval && (item.intervalCount || item.rollover))
+        reader.field(item.rollover ? "rollover"_L1 : "interval_count"_L1)
+            .fail(u"needs an interval: a one-off balance never resets"_s);
     item.usageModel = reader.field("usage_model"_L1).optWord(UsageModelWords);
     item.price = optNonNegative(reader.field("price"_L1));
     const JsonReader units = reader.field("billing_units"_L1);
@@ -124,6 +152,12 @@ void ProductItem::write(JsonWriter &writer) const
         writer.null();
     if (featureType)
         writer.field("feature_type"_L1, toWire(*featureType));
+    if (intervalCount)
+        writer.field("interval_count"_L1, *intervalCount);
+    if (rollover) {
+        writer.key("rollover"_L1);
+        rollover->write(writer);
+    }
     if (includedUsage)
         writer.field("included_usage"_L1, *includedUsage);
     if (usageModel)

@@ -25,6 +25,7 @@
 #include "services/api/Product.h"
 #include "services/api/Promotion.h"
 #include "services/api/Result.h"
+#include "services/api/SandboxClock.h"
 #include "services/api/TrackTokens.h"
 #include "services/api/UpdateProduct.h"
 #include "services/api/UpdateReward.h"
@@ -106,6 +107,10 @@ public:
     virtual Reply<api::Page<api::LedgerEntry>> listLedger(const api::LedgerRequest &request) = 0;
     // A manual correction of one balance; answers its ledger entry (docs/ledger.md).
     virtual Reply<api::LedgerEntry> adjustBalance(const api::BalanceAdjustment &request) = 0;
+    // The environment's now, and a sandbox's clock moved forward with what
+    // falls due applied, or previewed (docs/api.md, "The billing clock").
+    virtual Reply<api::ClockReading> clock() = 0;
+    virtual Reply<api::ClockAdvanced> advanceClock(const api::ClockAdvance &request) = 0;
     // Sandbox against production, and production made what the sandbox
     // shows, step by step (docs/promotion.md).
     virtual Reply<api::EnvironmentDiff> environmentDiff() = 0;

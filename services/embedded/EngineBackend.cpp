@@ -43,6 +43,7 @@ QFuture<api::Result<EngineBackend::Workspace>> EngineBackend::prepare(bool loadD
             if (auto opened = engine->open(); !opened)
                 return opened.error();
             engine->trackQueue().startWorker();
+            engine->startClock();
             auto empty = engine->isEmpty();
             if (!empty)
                 return empty.error();
@@ -297,6 +298,18 @@ Reply<api::Page<api::UsageEvent>> EngineBackend::listUsageEvents(const api::Page
 {
     return runReceived<api::Page<api::UsageEvent>>(
         request, [](auto &s, const auto &k, const auto &r) { return s.listUsageEvents(k, r); });
+}
+
+Reply<api::ClockReading> EngineBackend::clock()
+{
+    return run<api::ClockReading>(
+        [](engine::ApiOperations &s, const engine::KeyContext &k) { return s.clock(k); });
+}
+
+Reply<api::ClockAdvanced> EngineBackend::advanceClock(const api::ClockAdvance &request)
+{
+    return runReceived<api::ClockAdvanced>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.advanceClock(k, r); });
 }
 
 Reply<api::Page<api::ModelInfo>> EngineBackend::listModels()

@@ -35,6 +35,19 @@ const QString RewardsScope = u"rewards:write"_s;
 const QStringList PromotionScopes{PlansScope, RewardsScope};
 } // namespace
 
+api::Result<api::Done> ApiOperations::upToDate(const KeyContext &key,
+                                               const std::optional<QString> &customerId,
+                                               const std::optional<QString> &balanceId)
+{
+    Scope clock = key.scope;
+    clock.keyPk = 0; // the clock's doing, not the caller's
+    auto work = m_engine.clockSweep().bringUpToDate({clock, {}, customerId, balanceId},
+                                                    m_engine.now(key.scope), u"clock"_s, true);
+    if (!work)
+        return work.error();
+    return api::Done{};
+}
+
 #define MD_REQUIRE_SCOPE(key, scope)                                                               \
     if (const auto denied = (key).missingScope(scope))                                             \
         return *denied;
@@ -43,8 +56,10 @@ api::Result<api::ListBalancesResponse>
 ApiOperations::listBalances(const KeyContext &key, const api::ListBalancesRequest &request)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
+    if (auto current = upToDate(key, request.customerId); !current)
+        return current.error();
     return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return BalanceLister::list(db, key.scope, request, m_engine.now());
+        return BalanceLister::list(db, key.scope, request, m_engine.now(key.scope));
     });
 }
 
@@ -53,8 +68,10 @@ api::Result<api::BalancePages> ApiOperations::balancePages(const KeyContext &key
                                                            const StopCheck &stop)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
+    if (auto current = upToDate(key, request.filter.customerId); !current)
+        return current.error();
     return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return BalanceLister::pages(db, key.scope, request, m_engine.now(), stop);
+        return BalanceLister::pages(db, key.scope, request, m_engine.now(key.scope), stop);
     });
 }
 
@@ -63,9 +80,11 @@ ApiOperations::balanceTotals(const KeyContext &key, const api::BalanceTotalsRequ
                              const StopCheck &stop)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
+    if (auto current = upToDate(key, request.filter.customerId); !current)
+        return current.error();
     return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return BalanceTotaller::totals(db, m_engine.dialect(), key.scope, request, m_engine.now(),
-                                       stop);
+        return BalanceTotaller::totals(db, m_engine.dialect(), key.scope, request,
+                                       m_engine.now(key.scope), stop);
     });
 }
 
@@ -73,15 +92,20 @@ api::Result<api::ImportCustomerResponse>
 ApiOperations::importCustomer(const KeyContext &key, const api::ImportCustomerRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"billing:write"_s)
+    // What the clock made due lands before the import changes the customer.
+    if (auto current = upToDate(key, request.customerId); !current)
+        return current.error();
     const auto import = [&](const QSqlDatabase &db) {
-        return CustomerImporter::import(db, m_engine.dialect(), key.scope, request, m_engine.now());
+        return CustomerImporter::import(db, m_engine.dialect(), key.scope, request,
+                                        m_engine.now(key.scope));
     };
     if (request.dryRun) // writes nothing, so nothing to record
         return m_engine.withConnection(import);
     return AuditedWrite::run<api::ImportCustomerResponse>(
         m_engine, key, {u"customer.import"_s, u"customer"_s, request.customerId},
         [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
-            auto was = CustomerReads::customer(db, key.scope, request.customerId, m_engine.now());
+            auto was =
+                CustomerReads::customer(db, key.scope, request.customerId, m_engine.now(key.scope));
             if (!was)
                 return was.error().status == 404
                            ? api::Result<api::JsonValue>(api::JsonValue::null())
@@ -147,14 +171,18 @@ ApiOperations::billingPortal(const KeyContext &key, const QString &customerId,
         !returnUrl.isEmpty() && (!url.isValid() || url.host().isEmpty() ||
                                  (url.scheme() != "https"_L1 && url.scheme() != "http"_L1)))
         return ApiError::invalidInputs(u"return_url"_s, u"expected an http or https URL"_s);
+    if (auto current = upToDate(key, customerId); !current)
+        return current.error();
     return m_engine.withConnection(
         [&](const QSqlDatabase &db) -> api::Result<api::BillingPortalResponse> {
-            if (auto customer = CustomerReads::customer(db, key.scope, customerId, m_engine.now());
+            if (auto customer =
+                    CustomerReads::customer(db, key.scope, customerId, m_engine.now(key.scope));
                 !customer)
                 return customer.error();
-            auto token = PortalLinks::sign(
-                db, m_engine.dialect(),
-                {key.scope, customerId, m_engine.now() + PortalLinks::LifetimeMs, returnUrl});
+            auto token =
+                PortalLinks::sign(db, m_engine.dialect(),
+                                  {key.scope, customerId,
+                                   m_engine.now(key.scope) + PortalLinks::LifetimeMs, returnUrl});
             if (!token)
                 return token.error();
             QUrl url = base;
@@ -183,7 +211,7 @@ api::Result<api::Product> ApiOperations::updateProduct(const KeyContext &key,
         },
         [&](const QSqlDatabase &db) {
             return ProductUpdater::update(db, m_engine.dialect(), key.scope, productId, request,
-                                          m_engine.now());
+                                          m_engine.now(key.scope));
         },
         [](const api::Product &product) { return jsonOf(product); });
 }
@@ -204,7 +232,8 @@ ApiOperations::linkOrganization(const KeyContext &key, const api::LinkOrganizati
             return api::JsonValue::null();
         },
         [&](const QSqlDatabase &db) {
-            return PlatformLinker::link(db, m_engine.dialect(), key.scope, request, m_engine.now());
+            return PlatformLinker::link(db, m_engine.dialect(), key.scope, request,
+                                        m_engine.now(key.scope));
         },
         [](const api::LinkOrganizationResponse &answer) { return jsonOf(answer); });
 }
@@ -220,8 +249,10 @@ ApiOperations::listCustomers(const KeyContext &key, const api::PageRequest &requ
 api::Result<api::Customer> ApiOperations::customer(const KeyContext &key, const QString &customerId)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
+    if (auto current = upToDate(key, customerId); !current)
+        return current.error();
     return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return CustomerReads::customer(db, key.scope, customerId, m_engine.now());
+        return CustomerReads::customer(db, key.scope, customerId, m_engine.now(key.scope));
     });
 }
 
@@ -283,7 +314,8 @@ ApiOperations::billingControls(const KeyContext &key, const QString &customerId,
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return BillingControlsUpdater::read(db, key.scope, customerId, entityId, m_engine.now());
+        return BillingControlsUpdater::read(db, key.scope, customerId, entityId,
+                                            m_engine.now(key.scope));
     });
 }
 
@@ -298,14 +330,14 @@ ApiOperations::updateBillingControls(const KeyContext &key,
         m_engine, key, {u"billing_controls.update"_s, u"billing_controls"_s, owner},
         [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
             auto was = BillingControlsUpdater::read(db, key.scope, request.customerId,
-                                                    request.entityId, m_engine.now());
+                                                    request.entityId, m_engine.now(key.scope));
             if (!was)
                 return was.error();
             return jsonOf(was.value());
         },
         [&](const QSqlDatabase &db) {
             return BillingControlsUpdater::update(db, m_engine.dialect(), key.scope, request,
-                                                  m_engine.now());
+                                                  m_engine.now(key.scope));
         },
         [](const api::BillingControlsAnswer &answer) { return jsonOf(answer); });
 }
@@ -355,6 +387,8 @@ api::Result<api::Page<api::LedgerEntry>>
 ApiOperations::listLedger(const KeyContext &key, const api::LedgerRequest &request)
 {
     MD_REQUIRE_SCOPE(key, ReadScope)
+    if (auto current = upToDate(key, request.customerId); !current)
+        return current.error();
     return m_engine.withConnection(
         [&](const QSqlDatabase &db) { return BalanceLedger::list(db, key.scope, request); });
 }
@@ -363,6 +397,9 @@ api::Result<api::LedgerEntry> ApiOperations::adjustBalance(const KeyContext &key
                                                            const api::BalanceAdjustment &request)
 {
     MD_REQUIRE_SCOPE(key, u"balances:write"_s)
+    // A reset due first: an adjustment made before it would be undone by it.
+    if (auto current = upToDate(key, std::nullopt, request.balanceId); !current)
+        return current.error();
     using api::JsonValue;
     api::Decimal before;
     return AuditedWrite::run<api::LedgerEntry>(
@@ -376,7 +413,7 @@ api::Result<api::LedgerEntry> ApiOperations::adjustBalance(const KeyContext &key
         },
         [&](const QSqlDatabase &db) {
             return BalanceAdjuster::adjust(db, m_engine.dialect(), key.scope, request,
-                                           m_engine.now());
+                                           m_engine.now(key.scope));
         },
         [&](const api::LedgerEntry &entry) {
             return JsonValue::object(
@@ -419,7 +456,8 @@ ApiOperations::promoteEnvironment(const KeyContext &key, const api::EnvironmentP
         return *refused;
     return m_engine.withConnection([&](const QSqlDatabase &db) {
         return EnvironmentPromoter::promote(db, m_engine.dialect(), key.scope,
-                                            AuditedWrite::actorOf(key), request, m_engine.now());
+                                            AuditedWrite::actorOf(key), request,
+                                            m_engine.now(key.scope));
     });
 }
 
@@ -431,6 +469,19 @@ api::Result<api::CallQuote> ApiOperations::priceCall(const KeyContext &key,
     return m_engine.withConnection([&](const QSqlDatabase &db) {
         return CallResolver::quote(db, key.scope, request, *prices);
     });
+}
+
+api::Result<api::ClockReading> ApiOperations::clock(const KeyContext &key)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.clockSweep().reading(key.scope);
+}
+
+api::Result<api::ClockAdvanced> ApiOperations::advanceClock(const KeyContext &key,
+                                                            const api::ClockAdvance &request)
+{
+    MD_REQUIRE_SCOPE(key, u"balances:write"_s)
+    return m_engine.clockSweep().advance(key.scope, request);
 }
 
 #undef MD_REQUIRE_SCOPE

@@ -23,6 +23,7 @@
 #include "services/api/Page.h"
 #include "services/api/Product.h"
 #include "services/api/Promotion.h"
+#include "services/api/SandboxClock.h"
 #include "services/api/TrackTokens.h"
 #include "services/api/UpdateProduct.h"
 #include "services/api/UpdateReward.h"
@@ -111,11 +112,21 @@ public:
                                                            const api::FailedEventIds &request);
     api::Result<api::FailedEventOutcome> discardFailedEvents(const KeyContext &key,
                                                              const api::FailedEventIds &request);
+    // The billing clock (docs/api.md, "The billing clock"): the environment's
+    // now, and a sandbox's moved forward with what falls due applied.
+    api::Result<api::ClockReading> clock(const KeyContext &key);
+    api::Result<api::ClockAdvanced> advanceClock(const KeyContext &key,
+                                                 const api::ClockAdvance &request);
     // Any valid key: the version and catalogue are no organization's; the
     // queue's counts are the key's own environment's.
     api::Result<api::AboutInfo> about(const KeyContext &key);
 
 private:
+    // Before a read or a write: what the billing clock made due, applied (a
+    // customer's, a balance's customer's, or the whole scope's), so no
+    // answer shows a balance it passed and no write lands before it.
+    api::Result<api::Done> upToDate(const KeyContext &key, const std::optional<QString> &customerId,
+                                    const std::optional<QString> &balanceId = std::nullopt);
     Engine &m_engine;
 };
 

@@ -31,11 +31,40 @@ api::TrackTokensResponse accepted(const QString &customerId)
 Engine::Engine(QString location, Clock clock)
     : m_database(std::move(location))
     , m_clock(clock ? std::move(clock) : Clock([] { return QDateTime::currentMSecsSinceEpoch(); }))
+    , m_sandboxClock(m_clock)
     , m_catalogue(std::shared_ptr<const PriceCatalogue>(&PriceCatalogue::bundled(),
                                                         [](const PriceCatalogue *) {}))
-    , m_queue(std::make_unique<TrackQueue>(m_database, m_clock, [this] { return catalogue(); }))
-    , m_writer(std::make_unique<TrackWriter>(m_database, m_clock, [this] { return catalogue(); }))
+    , m_queue(std::make_unique<TrackQueue>(
+          m_database, m_clock, [this](const Scope &scope) { return ahead(scope); },
+          [this] { return catalogue(); }))
+    , m_writer(std::make_unique<TrackWriter>(
+          m_database, m_clock, [this](const Scope &scope) { return ahead(scope); },
+          [this] { return catalogue(); }))
+    , m_sweep(std::make_unique<ClockSweep>(m_database, m_sandboxClock, *m_writer))
 {}
+
+Engine::~Engine()
+{
+    m_writer.reset();
+}
+
+qint64 Engine::ahead(const Scope &scope)
+{
+    if (scope.env != Environment::Sandbox)
+        return 0; // no look-up for production
+    auto db = m_database.connection();
+    return db ? m_sandboxClock.ahead(db.value(), scope) : 0;
+}
+
+qint64 Engine::now(const Scope &scope)
+{
+    return m_clock() + ahead(scope);
+}
+
+void Engine::startClock(std::chrono::milliseconds every)
+{
+    m_writer->setSweep([this] { return m_sweep->step(); }, every);
+}
 
 void Engine::setCatalogue(std::shared_ptr<const PriceCatalogue> catalogue)
 {
@@ -149,6 +178,10 @@ Engine::recordedLoad(const std::function<api::Result<LoadSummary>(const QSqlData
     // walk it (tst_queryplans). Best effort: the load itself is done.
     if (m_database.dialect() == Dialect::Postgres)
         (void)runSql(db.value(), u"ANALYZE"_s);
+    // A file from last month arrives as it was then: what fell due since is
+    // applied now, so the workspace is current before anyone reads it.
+    if (auto current = m_sweep->bringUpToDate({}, m_clock(), u"clock"_s, false); !current)
+        return current.error();
     return loaded;
 }
 

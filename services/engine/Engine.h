@@ -6,6 +6,7 @@
 
 #include "services/api/Result.h"
 #include "services/api/TrackTokens.h"
+#include "services/engine/ClockSweep.h"
 #include "services/engine/KeyContext.h"
 #include "services/engine/access/ApiKeys.h"
 #include "services/engine/access/PortalPage.h"
@@ -41,12 +42,21 @@ class Engine final
 {
 public:
     explicit Engine(QString location, Clock clock = {});
+    // Stops the writer first: its sweep and jobs use the rest.
+    ~Engine();
     Q_DISABLE_COPY_MOVE(Engine)
 
     // Opens the database and brings its schema up to date.
     api::Result<api::Done> open();
     Database &database() { return m_database; }
+    // The real now; a scope's now is its sandbox's when that was moved on.
     qint64 now() const { return m_clock(); }
+    qint64 now(const Scope &scope);
+    SandboxClock &sandboxClock() { return m_sandboxClock; }
+    // The billing clock's sweep, every `every` from now on (a server and the
+    // console start it; tests that want no background writes do not).
+    void startClock(std::chrono::milliseconds every = std::chrono::seconds(1));
+    ClockSweep &clockSweep() { return *m_sweep; }
     // Where portal links point: the server's public base URL, or the
     // console's local portal server once it runs. Empty: no portal here.
     void setPortalBase(const QUrl &base);
@@ -101,10 +111,12 @@ public:
     static constexpr std::chrono::seconds KeyCacheLifetime{10};
 
 private:
+    qint64 ahead(const Scope &scope);
     api::Result<LoadSummary>
     recordedLoad(const std::function<api::Result<LoadSummary>(const QSqlDatabase &)> &load);
     Database m_database;
     Clock m_clock;
+    SandboxClock m_sandboxClock;
     struct CachedKey
     {
         KeyContext context;
@@ -118,6 +130,7 @@ private:
     QUrl m_portalBase;
     std::unique_ptr<TrackQueue> m_queue;   // after the database: stopped before it closes
     std::unique_ptr<TrackWriter> m_writer; // likewise
+    std::unique_ptr<ClockSweep> m_sweep;
 };
 
 } // namespace md::engine

@@ -190,6 +190,16 @@ backend::Reply<api::AboutInfo> RemoteBackend::about()
     return call<api::AboutInfo>(u"/v1/meterdesk/about"_s, EmptyBody);
 }
 
+backend::Reply<api::ClockReading> RemoteBackend::clock()
+{
+    return call<api::ClockReading>(u"/v1/meterdesk/clock.get"_s, EmptyBody);
+}
+
+backend::Reply<api::ClockAdvanced> RemoteBackend::advanceClock(const api::ClockAdvance &request)
+{
+    return call<api::ClockAdvanced>(u"/v1/meterdesk/clock.advance"_s, api::toJsonText(request));
+}
+
 backend::Reply<api::Page<api::ModelInfo>> RemoteBackend::listModels()
 {
     return call<api::Page<api::ModelInfo>>(u"/v1/meterdesk/models.list"_s, EmptyBody);

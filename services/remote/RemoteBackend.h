@@ -78,6 +78,8 @@ public:
     backend::Reply<api::Page<api::LedgerEntry>>
     listLedger(const api::LedgerRequest &request) override;
     backend::Reply<api::LedgerEntry> adjustBalance(const api::BalanceAdjustment &request) override;
+    backend::Reply<api::ClockReading> clock() override;
+    backend::Reply<api::ClockAdvanced> advanceClock(const api::ClockAdvance &request) override;
     backend::Reply<api::EnvironmentDiff> environmentDiff() override;
     backend::Reply<api::EnvironmentPromoted>
     promoteEnvironment(const api::EnvironmentPromotion &request) override;

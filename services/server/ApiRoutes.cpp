@@ -252,6 +252,14 @@ ApiRoutes::ApiRoutes()
         bodyRoute<api::BalanceAdjustment>(BalancesWrite, [](auto &s, auto &k, auto &r, auto &) {
             return s.adjustBalance(k, r);
         }));
+    // The billing clock (docs/api.md, "The billing clock").
+    m_exact.insert(
+        "/v1/meterdesk/clock.get",
+        listRoute(BalancesRead, [](ApiOperations &s, const KeyContext &k) { return s.clock(k); }));
+    m_exact.insert(
+        "/v1/meterdesk/clock.advance",
+        bodyRoute<api::ClockAdvance>(
+            BalancesWrite, [](auto &s, auto &k, auto &r, auto &) { return s.advanceClock(k, r); }));
     m_exact.insert(
         "/v1/meterdesk/ledger.list",
         bodyRoute<api::LedgerRequest>(

@@ -76,7 +76,7 @@ private Q_SLOTS:
         QCOMPARE(row.planId, std::optional(u"pro"_s));
         QCOMPARE(row.remaining.toString(), u"750.5"_s);
         QCOMPARE(row.rollovers.size(), 2);
-        QCOMPARE(row.rollovers.first().expiresAt, 70000);
+        QCOMPARE(row.rollovers.first().expiresAt, 4039372800000);
         QCOMPARE(row.price->billingUnits, api::Decimal::fromInteger(100));
         QCOMPARE(row.reset->interval, api::ResetInterval::Month);
     }

@@ -96,7 +96,8 @@ const QMap<QString, QSet<QString>> &rooms()
     static const QSet<QString> base{u"sql"_s, u"pricing"_s, u"ids"_s};
     static const QSet<QString> state = base + QSet<QString>{u"balances"_s, u"controls"_s};
     static const QSet<QString> ledger = state + QSet<QString>{u"ledger"_s};
-    static const QSet<QString> owners = ledger + QSet<QString>{u"customers"_s};
+    static const QSet<QString> clock = ledger + QSet<QString>{u"clock"_s};
+    static const QSet<QString> owners = clock + QSet<QString>{u"customers"_s};
     static const QMap<QString, QSet<QString>> table{
         {u"sql"_s, {}},
         {u"pricing"_s, {}},
@@ -104,8 +105,9 @@ const QMap<QString, QSet<QString>> &rooms()
         {u"balances"_s, base},
         {u"controls"_s, base},
         {u"ledger"_s, state},
-        {u"customers"_s, ledger},
-        {u"track"_s, ledger},
+        {u"clock"_s, ledger},
+        {u"customers"_s, clock},
+        {u"track"_s, clock},
         {u"products"_s, owners},
         {u"access"_s, owners},
         {u"workspace"_s, owners + QSet<QString>{u"track"_s, u"products"_s, u"access"_s}},

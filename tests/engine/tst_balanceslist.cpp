@@ -1,6 +1,7 @@
 // balances.list on the engine: every filter of §4.1, status from the clock,
 // keyset pages that survive concurrent inserts, and the error cases.
 #include "services/api/WireCodec.h"
+#include "services/engine/ledger/LedgerVerifier.h"
 #include "services/engine/sql/Sql.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/engine/ScopeRoutes.h"
@@ -111,13 +112,13 @@ private Q_SLOTS:
         QCOMPARE(row.includedGrant, api::Decimal::fromInteger(1000));
         QVERIFY(row.reset);
         QCOMPARE(row.reset->interval, api::ResetInterval::Month);
-        QCOMPARE(row.reset->resetsAt, std::optional<qint64>(90000));
+        QCOMPARE(row.reset->resetsAt, std::optional<qint64>(4102444800000));
         QVERIFY(row.price);
         QCOMPARE(row.price->billingUnits, api::Decimal::fromInteger(100));
         QCOMPARE(row.createdAt, 3000);
         // Rollovers nest on their balance, soonest expiry first.
         QCOMPARE(row.rollovers.size(), 2);
-        QCOMPARE(row.rollovers.at(0).expiresAt, 70000);
+        QCOMPARE(row.rollovers.at(0).expiresAt, 4039372800000);
         QCOMPARE(row.rollovers.at(1).balance, api::Decimal::fromInteger(40));
     }
 
@@ -166,17 +167,31 @@ private Q_SLOTS:
 
     void statusFollowsTheClock()
     {
-        // At 60000 the standalone balance (expires 50000) and bob's plan (40000) have expired;
-        // nothing was written to make that so.
-        *m_fixture.now = 60000;
-        QCOMPARE(ids(list("{}")), (QStringList{u"b_ann_seat"_s, u"b_ann_topup"_s, u"b_ann_pro"_s,
-                                               u"b_bob_topup"_s}));
-        QCOMPARE(ids(list(R"({"statuses":["expired"]})")),
+        // A workspace of its own: the clock writes what it expires, and time
+        // only moves forward.
+        test::EngineFixture fixture;
+        MD_OPEN_FIXTURE(fixture);
+        QVERIFY(fixture.engine->loadWorkspace(test::smallWorkspace()).ok());
+        const auto listed = [&](const QByteArray &body) {
+            auto page = test::listBalances(*fixture.engine, m_test, request(body));
+            return page ? ids(page.value()) : QStringList{page.error().message};
+        };
+        *fixture.now = 49999;
+        QVERIFY(!listed(R"({"statuses":["expired"]})").contains(u"b_ann_expiring"_s));
+        *fixture.now = 50000; // expires_at is the first expired instant
+        QVERIFY(listed(R"({"statuses":["expired"]})").contains(u"b_ann_expiring"_s));
+        // At 60000 the standalone balance (expires 50000) and bob's plan
+        // (40000) have expired, and the clock wrote each expiry once.
+        *fixture.now = 60000;
+        QCOMPARE(listed("{}"), (QStringList{u"b_ann_seat"_s, u"b_ann_topup"_s, u"b_ann_pro"_s,
+                                            u"b_bob_topup"_s}));
+        QCOMPARE(listed(R"({"statuses":["expired"]})"),
                  (QStringList{u"b_ann_expiring"_s, u"b_ann_old"_s, u"b_bob_pro"_s}));
-        *m_fixture.now = 50000; // expires_at is the first expired instant
-        QVERIFY(ids(list(R"({"statuses":["expired"]})")).contains(u"b_ann_expiring"_s));
-        *m_fixture.now = 49999;
-        QVERIFY(!ids(list(R"({"statuses":["expired"]})")).contains(u"b_ann_expiring"_s));
+        const auto report = engine::LedgerVerifier::verify(
+            fixture.engine->database().connection().value(), fixture.engine->dialect());
+        QVERIFY(report.ok());
+        QVERIFY2(report.value().differences.isEmpty(),
+                 qPrintable(report.value().differences.join(u'\n')));
     }
 
     void environmentsAreSeparate()

@@ -326,8 +326,18 @@ private Q_SLOTS:
         const engine::Dialect dialect = fixture.engine->dialect();
         const engine::Scope scope{fixture.engine->organizations().value().first().pk,
                                   engine::Environment::Sandbox};
-        // Back to version 7: what migrations 8 and 9 made, taken away.
-        QStringList back{u"DROP TABLE workspace_secret"_s,
+        // Back to version 7: what migrations 8, 9 and 10 made, taken away.
+        QStringList back{u"DROP INDEX balances_due"_s,
+                         u"DROP INDEX balances_due_by_scope"_s,
+                         u"DROP INDEX customer_products_period_due"_s,
+                         u"DROP INDEX customer_products_end_due"_s,
+                         u"DROP TABLE clock_offsets"_s,
+                         u"ALTER TABLE balances DROP COLUMN reset_anchor"_s,
+                         u"ALTER TABLE balances DROP COLUMN rollover"_s,
+                         u"ALTER TABLE balances DROP COLUMN expired_at"_s,
+                         u"ALTER TABLE balances DROP COLUMN due_at"_s,
+                         u"ALTER TABLE customer_products DROP COLUMN period_anchor"_s,
+                         u"DROP TABLE workspace_secret"_s,
                          u"DROP TABLE legacy_ids"_s,
                          u"DROP INDEX usage_events_by_customer"_s,
                          u"DROP INDEX customer_products_by_product"_s,

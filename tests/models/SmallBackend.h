@@ -13,13 +13,14 @@ namespace md::test {
 // Null when the workspace could not be made.
 inline std::unique_ptr<embedded::EngineBackend> smallBackend(const QString &location)
 {
+    const engine::Clock at10s = [] { return qint64(10000); };
     {
-        engine::Engine engine(location);
+        // Loaded on the same clock: a load applies what has fallen due.
+        engine::Engine engine(location, at10s);
         if (!engine.open().ok() || !engine.loadWorkspace(smallWorkspace()).ok())
             return nullptr;
     }
-    auto backend =
-        std::make_unique<embedded::EngineBackend>(location, [] { return qint64(10000); });
+    auto backend = std::make_unique<embedded::EngineBackend>(location, at10s);
     auto prepared = backend->prepare(false);
     prepared.waitForFinished();
     return prepared.result().ok() ? std::move(backend) : nullptr;

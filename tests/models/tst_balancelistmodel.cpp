@@ -5,6 +5,7 @@
 #include "services/embedded/EngineBackend.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/engine/ScopeRoutes.h"
+#include "tests/models/SmallBackend.h"
 #include "tests/models/WindowedRows.h"
 #include "tests/support/StubBackend.h"
 
@@ -134,17 +135,9 @@ private Q_SLOTS:
     {
         QLocale::setDefault(QLocale::c());
         m_location = m_dir.filePath(u"model.db"_s);
-        {
-            engine::Engine engine(m_location);
-            QVERIFY(engine.open().ok());
-            QVERIFY(engine.loadWorkspace(test::smallWorkspace()).ok());
-        }
         // 10000 ms is the fixture's "now": the expiring balance is still active.
-        m_backend =
-            std::make_unique<embedded::EngineBackend>(m_location, [] { return qint64(10000); });
-        auto prepared = m_backend->prepare(false);
-        prepared.waitForFinished();
-        QVERIFY(prepared.result().ok());
+        m_backend = test::smallBackend(m_location);
+        QVERIFY(m_backend);
     }
 
     void pagesArriveAndPassTheModelTester()

@@ -123,6 +123,11 @@ public:
     {
         return unavailable<api::LedgerEntry>();
     }
+    backend::Reply<api::ClockReading> clock() override { return unavailable<api::ClockReading>(); }
+    backend::Reply<api::ClockAdvanced> advanceClock(const api::ClockAdvance &) override
+    {
+        return unavailable<api::ClockAdvanced>();
+    }
     backend::Reply<api::EnvironmentDiff> environmentDiff() override
     {
         return unavailable<api::EnvironmentDiff>();

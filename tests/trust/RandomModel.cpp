@@ -1,5 +1,6 @@
 #include "tests/trust/RandomModel.h"
 
+#include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -51,6 +52,18 @@ ModelBalance balanceOf(const JsonValue &json, const QString &customerId)
     row.usage = decimalOf(json.value("usage"_L1));
     row.unlimited = json.value("unlimited"_L1).toBool();
     row.expiresAt = timeOf(json.value("expires_at"_L1));
+    row.granted = decimalOf(json.value("included_grant"_L1))
+                      .sum(decimalOf(json.value("prepaid_grant"_L1)))
+                      .value_or(Decimal());
+    const JsonValue &reset = json.value("reset"_L1);
+    if (reset.isObject() && timeOf(reset.value("resets_at"_L1)))
+        if (const auto interval = api::resetIntervalFromWire(reset.value("interval"_L1).toString());
+            interval && *interval != api::ResetInterval::OneOff) {
+            const qint64 at = *timeOf(reset.value("resets_at"_L1));
+            row.resets = ModelBalance::Resets{
+                *interval,
+                std::max<qint64>(1, timeOf(reset.value("interval_count"_L1)).value_or(1)), at, at};
+        }
     const JsonValue &rollovers = json.value("rollovers"_L1);
     for (qsizetype i = 0; i < rollovers.size(); ++i)
         row.rollovers.append({decimalOf(rollovers.at(i).value("balance"_L1)),
@@ -135,11 +148,22 @@ Model Model::of(const JsonValue &workspace, const QByteArray &catalogue)
     }
     const JsonValue &live = organization.value("live"_L1).value("customers"_L1);
     for (qsizetype c = 0; c < live.size(); ++c) {
+        QHash<QString, qint64> planEnds;
+        const JsonValue &products = live.at(c).value("products"_L1);
+        for (qsizetype p = 0; p < products.size(); ++p) {
+            const JsonValue &product = products.at(p);
+            planEnds.insert(product.value("id"_L1).toString(),
+                            product.value("status"_L1).toString() == "expired"_L1
+                                ? std::numeric_limits<qint64>::min()
+                                : timeOf(product.value("expires_at"_L1))
+                                      .value_or(std::numeric_limits<qint64>::max()));
+        }
         const JsonValue &balances = live.at(c).value("balances"_L1);
         for (qsizetype b = 0; b < balances.size(); ++b) {
             const ModelBalance row =
                 balanceOf(balances.at(b), live.at(c).value("id"_L1).toString());
-            model.liveHeld.insert(row.id, row.held());
+            model.live.insert(row.id, {row, planEnds.value(row.subscriptionId,
+                                                           std::numeric_limits<qint64>::max())});
         }
     }
     const QJsonObject providers =
@@ -220,6 +244,87 @@ bool Model::expired(const ModelBalance &balance, qint64 nowMs) const
             return subscription.status == "expired"_L1 ||
                    (subscription.expiresAt && *subscription.expiresAt <= nowMs);
     qFatal("balance %s names a subscription the model lacks", qPrintable(balance.id));
+}
+
+namespace {
+
+// The reset calendar, on its own: `n` intervals after the anchor, months
+// counted from the anchor each time (its day, or the month's last).
+qint64 nthReset(const ModelBalance::Resets &resets, qint64 n)
+{
+    constexpr qint64 Minute = 60'000;
+    const QDateTime anchor = QDateTime::fromMSecsSinceEpoch(resets.anchor, Qt::UTC);
+    const qint64 k = n * resets.count;
+    switch (resets.interval) {
+    case api::ResetInterval::Minute:
+        return resets.anchor + k * Minute;
+    case api::ResetInterval::Hour:
+        return resets.anchor + k * 60 * Minute;
+    case api::ResetInterval::Day:
+        return resets.anchor + k * 1440 * Minute;
+    case api::ResetInterval::Week:
+        return resets.anchor + k * 7 * 1440 * Minute;
+    case api::ResetInterval::Month:
+        return anchor.addMonths(int(k)).toMSecsSinceEpoch();
+    case api::ResetInterval::Quarter:
+        return anchor.addMonths(int(3 * k)).toMSecsSinceEpoch();
+    case api::ResetInterval::SemiAnnual:
+        return anchor.addMonths(int(6 * k)).toMSecsSinceEpoch();
+    case api::ResetInterval::Year:
+        return anchor.addYears(int(k)).toMSecsSinceEpoch();
+    default:
+        qFatal("no calendar for a one-off balance");
+    }
+}
+
+} // namespace
+
+namespace {
+
+void passTime(ModelBalance &row, qint64 planEnd, qint64 nowMs)
+{
+    constexpr qint64 Never = std::numeric_limits<qint64>::max();
+    for (;;) {
+        qint64 rollover = Never;
+        for (const ModelRollover &r : std::as_const(row.rollovers))
+            rollover = std::min(rollover, r.expiresAt);
+        const qint64 own = row.subscriptionId.isEmpty() && row.expiresAt ? *row.expiresAt : Never;
+        const qint64 reset = row.resets ? row.resets->next : Never;
+        const qint64 at = std::min({rollover, own, reset});
+        if (row.clockExpired || at > nowMs || at >= planEnd)
+            break;
+        if (rollover == at) {
+            row.rollovers.removeIf([at](const ModelRollover &r) { return r.expiresAt <= at; });
+        } else if (own == at) {
+            row.rollovers.clear();
+            row.clockExpired = true;
+        } else {
+            if (!row.unlimited)
+                row.remaining = row.granted;
+            row.usage = Decimal();
+            qint64 n = 1;
+            while (nthReset(*row.resets, n) <= at)
+                ++n;
+            row.resets->next = nthReset(*row.resets, n);
+        }
+    }
+}
+
+} // namespace
+
+void Model::passTime(qint64 nowMs)
+{
+    constexpr qint64 Never = std::numeric_limits<qint64>::max();
+    for (ModelBalance &row : balances) {
+        qint64 planEnd = Never;
+        if (!row.subscriptionId.isEmpty())
+            if (const ModelSubscription *plan = subscription(row.customerId, row.subscriptionId))
+                planEnd = plan->status == "expired"_L1 ? std::numeric_limits<qint64>::min()
+                                                       : plan->expiresAt.value_or(Never);
+        randomops::passTime(row, planEnd, nowMs);
+    }
+    for (auto &[row, planEnd] : live)
+        randomops::passTime(row, planEnd, nowMs);
 }
 
 Cost Model::cost(const api::TrackTokensRequest &request) const

@@ -37,6 +37,18 @@ struct ModelBalance
     QList<ModelRollover> rollovers; // as listed: soonest expiry first
     bool unlimited = false;
     std::optional<qint64> expiresAt; // a standalone balance's own expiry
+    // The billing clock (docs/api.md, "The billing clock"): what a reset
+    // restores, and when resets fall, as the row was first listed.
+    Decimal granted;
+    struct Resets
+    {
+        api::ResetInterval interval = api::ResetInterval::Month;
+        qint64 count = 1;
+        qint64 anchor = 0;
+        qint64 next = 0;
+    };
+    std::optional<Resets> resets;
+    bool clockExpired = false; // its own end passed: nothing more happens to it
 
     // What the ledger says it holds: remaining plus rollovers.
     Decimal held() const;
@@ -136,7 +148,9 @@ public:
     QMap<QString, Decimal> markupByModel;
     QMap<QString, Decimal> markupByProvider;
     std::optional<Decimal> defaultMarkup;
-    QMap<QString, Decimal> liveHeld; // production balances: nothing here writes them
+    // Production balances: only time passing changes them. Each with its
+    // plan's end (max: none; min: its plan was expired).
+    QMap<QString, std::pair<ModelBalance, qint64>> live;
 
     ModelBalance *balance(const QString &id);
     ModelCustomer *customer(const QString &id);
@@ -146,6 +160,10 @@ public:
     void addCustomer(const ModelCustomer &customer);
     void useKey(const QString &key);
     bool expired(const ModelBalance &balance, qint64 nowMs) const;
+    // Time passing to `nowMs`: every balance's rollovers that end, its own
+    // end, and its resets (usage back to 0, remaining back to its grant),
+    // each in time order, none at or after its plan's end.
+    void passTime(qint64 nowMs);
 
     Cost cost(const api::TrackTokensRequest &request) const;
     // The controls a call for this owner is held to (docs/billing-controls.md,

@@ -194,8 +194,8 @@ Operation OperationMaker::adjust(qint64 serial)
         balance = pick(m_model.balances).id;
     else if (which < 92)
         balance = u"b_nobody_%1"_s.arg(roll(3));
-    else if (which < 97 && !m_model.liveHeld.isEmpty())
-        balance = m_model.liveHeld.keys().at(roll(int(m_model.liveHeld.size())));
+    else if (which < 97 && !m_model.live.isEmpty())
+        balance = m_model.live.keys().at(roll(int(m_model.live.size())));
     else
         balance = u"x/y"_s;
     QString reason = u"random correction %1"_s.arg(serial);

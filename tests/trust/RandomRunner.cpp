@@ -64,7 +64,7 @@ void Runner::run(const QList<Operation *> &ops, OperationMaker &maker)
     else if (route == "platform/organizations/stripe"_L1)
         link(op);
     else if (route == "clock.advance"_L1)
-        m_now.fetch_add(op.advanceMs);
+        m_model.passTime(m_now.fetch_add(op.advanceMs) + op.advanceMs);
     else
         qFatal("no such operation: %s", qPrintable(route));
 }
@@ -148,11 +148,11 @@ void Runner::compareBalances()
 void Runner::compareLive()
 {
     for (const api::BalanceRow &row : list(m_liveKey, std::nullopt, std::nullopt))
-        if (!m_model.liveHeld.contains(row.id) ||
-            m_model.liveHeld.value(row.id) != engine::BalanceLedger::held(row))
-            m_problems.append(u"production balance %1 holds %2, loaded holding %3"_s.arg(
+        if (const auto model = m_model.live.constFind(row.id);
+            model == m_model.live.cend() || model->first.held() != engine::BalanceLedger::held(row))
+            m_problems.append(u"production balance %1 holds %2, the model says %3"_s.arg(
                 row.id, engine::BalanceLedger::held(row).toString(),
-                m_model.liveHeld.value(row.id).toString()));
+                model == m_model.live.cend() ? u"none"_s : model->first.held().toString()));
 }
 
 void Runner::verifyLedger()

@@ -218,6 +218,14 @@ void Runner::importedRows(const Operation &op, const api::ImportCustomerRequest 
             row.remaining = want.remaining;
             row.usage = want.usage;
             row.unlimited = found->unlimited;
+            row.granted = want.included.sum(want.prepaid).value_or(Decimal());
+            // When its resets fall is the listing's (the calendar itself is
+            // tst_billingclock's); what each does is the model's.
+            if (found->reset && found->reset->resetsAt &&
+                found->reset->interval != api::ResetInterval::OneOff)
+                row.resets = ModelBalance::Resets{found->reset->interval,
+                                                  found->reset->intervalCount.value_or(1),
+                                                  *found->reset->resetsAt, *found->reset->resetsAt};
             m_model.addBalance(row);
         }
     }

@@ -109,6 +109,8 @@ const QList<Route> &routes()
         {"/v1/meterdesk/usage_alerts.list", {u"balances:read"_s}, "{}"},
         {"/v1/meterdesk/audit_log.list", {u"balances:read"_s}, "{}"},
         {"/v1/meterdesk/ledger.list", {u"balances:read"_s}, R"({"customer_id":"dora"})"},
+        {"/v1/meterdesk/clock.get", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/clock.advance", {u"balances:write"_s}, R"({"to":1,"dry_run":true})"},
         {"/v1/meterdesk/balances.adjust",
          {u"balances:write"_s},
          R"({"balance_id":"b_nobody","amount":1,"reason":"test"})"},

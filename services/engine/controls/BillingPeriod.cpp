@@ -4,10 +4,7 @@
 
 namespace md::engine {
 
-namespace {
-
-// Roughly how long one interval lasts, to jump close to now before stepping.
-qint64 approximateMs(api::ResetInterval interval)
+qint64 BillingPeriod::shortestMs(api::ResetInterval interval)
 {
     constexpr qint64 Day = 86'400'000;
     switch (interval) {
@@ -34,8 +31,6 @@ qint64 approximateMs(api::ResetInterval interval)
     return 0;
 }
 
-} // namespace
-
 qint64 BillingPeriod::advance(api::ResetInterval interval, qint64 fromMs, qint64 count)
 {
     const QDateTime from = QDateTime::fromMSecsSinceEpoch(fromMs, Qt::UTC);
@@ -44,7 +39,7 @@ qint64 BillingPeriod::advance(api::ResetInterval interval, qint64 fromMs, qint64
     case api::ResetInterval::Hour:
     case api::ResetInterval::Day:
     case api::ResetInterval::Week:
-        return fromMs + count * approximateMs(interval);
+        return fromMs + count * shortestMs(interval);
     case api::ResetInterval::Month:
         return from.addMonths(int(count)).toMSecsSinceEpoch();
     case api::ResetInterval::Quarter:
@@ -63,7 +58,7 @@ qint64 BillingPeriod::advance(api::ResetInterval interval, qint64 fromMs, qint64
 std::pair<qint64, qint64> BillingPeriod::containing(api::ResetInterval interval, qint64 anchorMs,
                                                     qint64 nowMs)
 {
-    const qint64 step = approximateMs(interval);
+    const qint64 step = shortestMs(interval);
     if (step == 0 || nowMs < anchorMs)
         return {anchorMs, advance(interval, anchorMs)};
     // Counted from the anchor each time (anchor + n months, never month after

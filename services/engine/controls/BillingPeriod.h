@@ -18,6 +18,9 @@ public:
     // counted from `anchorMs`; the first period when now is before the anchor.
     static std::pair<qint64, qint64> containing(api::ResetInterval interval, qint64 anchorMs,
                                                 qint64 nowMs);
+    // The shortest an interval can last (a month 28 days): n of them never
+    // pass a boundary that n intervals would not. 0 for one-off.
+    static qint64 shortestMs(api::ResetInterval interval);
 };
 
 } // namespace md::engine

@@ -3,6 +3,7 @@
 #include "services/engine/customers/StoredPlan.h"
 
 #include "services/api/WireCodec.h"
+#include "services/engine/clock/BalanceClock.h"
 #include "services/engine/controls/BillingPeriod.h"
 #include "services/engine/customers/CustomerReads.h"
 #include "services/engine/ledger/BalanceLedger.h"
@@ -252,7 +253,7 @@ private:
                 u"INSERT INTO customer_products (pk, id, customer_pk, product_pk, processor,"
                 " subscription_id, schedule_id, status, quantity, started_at,"
                 " current_period_start, current_period_end, expires_at,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
+                " created_at, period_anchor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
                 {productPk.value(), productId, customerPk, plan.pk, processor,
                  billable.link && billable.link->subscriptionId
                      ? QVariant(*billable.link->subscriptionId)
@@ -260,7 +261,7 @@ private:
                  billable.link && billable.link->scheduleId ? QVariant(*billable.link->scheduleId)
                                                             : QVariant(),
                  QString(api::toWire(flashed.status)), units, startedAt, periodStart, periodEnd,
-                 expired ? QVariant(m_now) : QVariant(), m_now});
+                 expired ? QVariant(m_now) : QVariant(), m_now, anchor});
             !inserted)
             return inserted.error();
         // One balance per plan item, the reported usage applied to the grant it matches.
@@ -314,6 +315,19 @@ private:
                 break;
             }
             const bool resets = item.interval && *item.interval != api::ResetInterval::OneOff;
+            // Resets count from the reported next reset, else from the plan's
+            // anchor, every interval_count intervals (BalanceClock).
+            ClockedBalance clocked;
+            clocked.standalone = false;
+            if (resets) {
+                clocked.interval = *item.interval;
+                clocked.intervalCount = item.intervalCount.value_or(1);
+                clocked.anchor = resetsAt.value_or(anchor);
+                clocked.resetsAt = resetsAt.value_or(BalanceClock::nextReset(
+                    clocked.interval, clocked.intervalCount, anchor, m_now));
+            }
+            const std::optional<qint64> dueAt =
+                expired ? std::nullopt : BalanceClock::dueAt(clocked);
             auto balancePk = m_keys.next(u"balances"_s);
             if (!balancePk)
                 return balancePk.error();
@@ -324,21 +338,30 @@ private:
                     u"INSERT INTO balances (pk, id, org_pk, env, customer_pk, feature_pk,"
                     " customer_product_pk, included_grant, prepaid_grant, remaining, usage,"
                     " unlimited, overage_allowed, reset_interval, reset_interval_count, resets_at,"
-                    " price, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0,"
-                    " ?, ?, ?, ?, ?, ?, ?)"_s,
-                    {balancePk.value(), balanceId, m_scope.orgPk, m_scope.envWord(), customerPk,
-                     m_featurePks.value(item.featureId), productPk.value(),
-                     included.value().toString(), prepaid.toString(), remaining.toString(),
+                    " price, expires_at, created_at, reset_anchor, rollover, due_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
+                    {balancePk.value(),
+                     balanceId,
+                     m_scope.orgPk,
+                     m_scope.envWord(),
+                     customerPk,
+                     m_featurePks.value(item.featureId),
+                     productPk.value(),
+                     included.value().toString(),
+                     prepaid.toString(),
+                     remaining.toString(),
                      usage.toString(),
                      int(price &&
                          StoredPlan::billingMethodOf(item) == api::BillingMethod::UsageBased),
                      resets ? QVariant(QString(api::toWire(*item.interval))) : QVariant(),
-                     resets ? QVariant(1) : QVariant(),
-                     resets ? QVariant(resetsAt.value_or(
-                                  BillingPeriod::containing(*item.interval, anchor, m_now).second))
-                            : QVariant(),
+                     resets ? QVariant(clocked.intervalCount) : QVariant(),
+                     resets ? QVariant(*clocked.resetsAt) : QVariant(),
                      price ? QVariant(storedText(*price)) : QVariant(),
-                     expired ? QVariant(m_now) : QVariant(), m_now});
+                     expired ? QVariant(m_now) : QVariant(),
+                     m_now,
+                     resets ? QVariant(clocked.anchor) : QVariant(),
+                     resets && item.rollover ? QVariant(storedText(*item.rollover)) : QVariant(),
+                     dueAt ? QVariant(*dueAt) : QVariant()});
                 !inserted)
                 return inserted.error();
             m_ledger +=

@@ -28,7 +28,7 @@ public:
         qint64 customerPk = 0;
         qint64 featurePk = 0;
         QString balanceId;
-        QString kind; // usage, grant, expiry, import (docs/ledger.md)
+        QString kind; // usage, grant, reset, rollover, expiry, import … (docs/ledger.md)
         api::Decimal amount;
         api::Decimal balanceAfter;
         api::Decimal usage;

@@ -27,16 +27,23 @@ struct Stored
     qint64 featurePk = 0;
     Decimal held; // remaining plus rollovers
     Decimal usage;
-    bool expired = false; // its plan was expired by a write: the ledger ends at zero
+    bool expired = false; // its plan, or the clock, expired it: the ledger ends at zero
 };
 
 // Every balance with its rollovers gathered, in key order.
-api::Result<QList<std::pair<QString, Stored>>> storedBalances(const QSqlDatabase &db)
+// `schema`: the migration running (6 opens the ledger), for the columns
+// that came after it.
+api::Result<QList<std::pair<QString, Stored>>> storedBalances(const QSqlDatabase &db,
+                                                              int schema = 0)
 {
-    auto query = runSql(db, u"SELECT b.id, b.org_pk, b.env, b.customer_pk, b.feature_pk,"
-                            " b.remaining, b.usage, cp.status, r.balance FROM balances b"
-                            " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
-                            " LEFT JOIN rollovers r ON r.balance_pk = b.pk ORDER BY b.pk, r.pk"_s);
+    const QString expiredAt = schema && schema < 10 ? u"NULL"_s : u"b.expired_at"_s;
+    auto query =
+        runSql(db, u"SELECT b.id, b.org_pk, b.env, b.customer_pk, b.feature_pk,"
+                   " b.remaining, b.usage, cp.status, r.balance, "_s +
+                       expiredAt +
+                       u" FROM balances b"
+                       " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
+                       " LEFT JOIN rollovers r ON r.balance_pk = b.pk ORDER BY b.pk, r.pk"_s);
     if (!query)
         return query.error();
     QList<std::pair<QString, Stored>> balances;
@@ -53,7 +60,8 @@ api::Result<QList<std::pair<QString, Stored>>> storedBalances(const QSqlDatabase
             stored.featurePk = q.value(4).toLongLong();
             stored.held = decimalOf(q.value(5));
             stored.usage = decimalOf(q.value(6));
-            stored.expired = q.value(7).toString() == "expired"_L1;
+            // Its plan expired by a write, or the clock expired it.
+            stored.expired = q.value(7).toString() == "expired"_L1 || !q.value(9).isNull();
             balances.append({id, stored});
         }
         if (!q.value(8).isNull())
@@ -135,8 +143,7 @@ api::Result<LedgerVerifier::Report> LedgerVerifier::verify(const QSqlDatabase &d
             if (found->held != expected)
                 report.differences.append(
                     u"balance %1 holds %2%3, but its %4 ledger entries add up to %5"_s.arg(
-                        id, expected.toString(),
-                        stored.expired ? u" (its plan expired)"_s : QString(),
+                        id, expected.toString(), stored.expired ? u" (expired)"_s : QString(),
                         QString::number(found->entries), found->held.toString()));
             if (found->usage != stored.usage)
                 report.differences.append(
@@ -153,7 +160,7 @@ api::Result<LedgerVerifier::Report> LedgerVerifier::verify(const QSqlDatabase &d
 
 api::Result<api::Done> LedgerVerifier::openExisting(const QSqlDatabase &db, Dialect dialect)
 {
-    auto balances = storedBalances(db);
+    auto balances = storedBalances(db, 6);
     if (!balances)
         return balances.error();
     QList<BalanceLedger::Entry> entries;

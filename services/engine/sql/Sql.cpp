@@ -1,5 +1,6 @@
 #include "services/engine/sql/Sql.h"
 
+#include "services/engine/sql/PostgresArray.h"
 #include "services/engine/sql/SqliteStatement.h"
 #include "services/engine/sql/StatementLog.h"
 
@@ -343,6 +344,18 @@ api::Result<qint64> KeyAllocator::next(const QString &table)
     }
     *last += descending ? -1 : 1;
     return *last;
+}
+
+QString inKeys(Dialect dialect, const QString &column, const QList<qint64> &keys,
+               QVariantList &binds)
+{
+    if (dialect == Dialect::Postgres) {
+        binds.append(PostgresArray::of(keys));
+        return column + u" = ANY(?::bigint[])"_s;
+    }
+    for (qint64 key : keys)
+        binds.append(key);
+    return u"%1 IN (%2)"_s.arg(column, QStringList(keys.size(), u"?"_s).join(u','));
 }
 
 api::Result<api::Done> insertRows(const QSqlDatabase &db, const QString &table,

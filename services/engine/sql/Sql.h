@@ -97,6 +97,11 @@ private:
 api::Result<api::Done> insertRows(const QSqlDatabase &db, const QString &table,
                                   const QStringList &columns, const QList<QVariantList> &rows);
 
+// `column IN (…)` of some keys, their binds appended: one array on
+// PostgreSQL (one statement text whatever their number), placeholders on SQLite.
+QString inKeys(Dialect dialect, const QString &column, const QList<qint64> &keys,
+               QVariantList &binds);
+
 // A column that may be NULL, as an optional.
 inline std::optional<QString> optionalText(const QVariant &column)
 {

@@ -101,9 +101,12 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
             scoped.first = call.scope;
             scoped.second.append(call.resolved.value());
         }
-    for (const auto &[key, scoped] : byScope)
+    for (const auto &[key, scoped] : byScope) {
+        if (auto current = batch.catchUp(scoped.first, scoped.second); !current)
+            return current.error();
         if (auto read = batch.prefetch(scoped.first, scoped.second); !read)
             return read.error();
+    }
     QList<qint64> applied;
     QList<std::pair<qint64, ApiError>> failed;
     for (const Stored &call : std::as_const(stored)) {

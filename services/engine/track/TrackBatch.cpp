@@ -1,6 +1,7 @@
 #include "services/engine/track/TrackBatch.h"
 
 #include "services/engine/balances/BalanceLister.h"
+#include "services/engine/clock/ClockApplier.h"
 #include "services/engine/sql/PostgresArray.h"
 #include "services/engine/track/CallPlan.h"
 #include "services/engine/track/TrackBatchState.h"
@@ -182,12 +183,39 @@ api::Result<api::Done> TrackBatch::lockCustomers(QList<qint64> customerPks)
     std::sort(customerPks.begin(), customerPks.end());
     customerPks.erase(std::unique(customerPks.begin(), customerPks.end()), customerPks.end());
     // One statement whatever the count; the sort below the lock sets its order.
-    auto locked = queryRows(
-        d->db, u"SELECT pk FROM customers WHERE pk = ANY(?::bigint[]) ORDER BY pk FOR UPDATE"_s,
-        {PostgresArray::of(customerPks)});
+    auto locked =
+        queryRows(d->db,
+                  u"SELECT c.pk, EXISTS (SELECT 1 FROM balances b WHERE b.org_pk = c.org_pk"
+                  " AND b.env = c.env AND b.customer_pk = c.pk AND b.due_at <= ?)"
+                  " FROM customers c WHERE c.pk = ANY(?::bigint[]) ORDER BY c.pk FOR UPDATE OF c"_s,
+                  {d->nowMs, PostgresArray::of(customerPks)});
     if (!locked)
         return locked.error();
+    for (const QVariantList &row : std::as_const(locked.value()))
+        if (row.at(1).toBool())
+            d->dueCustomers.insert(row.at(0).toLongLong());
     return api::Done{};
+}
+
+api::Result<api::Done> TrackBatch::catchUp(const Scope &scope, const QList<ResolvedCall> &calls)
+{
+    Scope clock = scope;
+    clock.keyPk = 0; // the clock's doing, not the calling key's
+    ClockApplier::Due due{clock, {}, {}, {}};
+    for (const ResolvedCall &call : calls)
+        if (d->dialect != Dialect::Postgres || d->dueCustomers.contains(call.customerPk))
+            due.customerPks.append(call.customerPk);
+    if (due.customerPks.isEmpty())
+        return api::Done{};
+    for (;;) {
+        auto applied = ClockApplier::apply(d->db, d->dialect, due, d->nowMs, u"clock"_s);
+        if (!applied)
+            return applied.error();
+        if (applied.value().balances > 0 && d->cache)
+            d->cache->clear();
+        if (applied.value().balances < ClockApplier::MaxRows)
+            return api::Done{};
+    }
 }
 
 api::Result<api::Done> TrackBatch::prefetch(const Scope &scope, const QList<ResolvedCall> &calls)

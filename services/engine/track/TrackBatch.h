@@ -68,7 +68,15 @@ public:
     // PostgreSQL: locks the customers' rows in key order, before any add(),
     // so two servers' batches never wait for each other in a circle. SQLite
     // needs nothing: the writer holds the database's one write lock.
+    // The same statement notes which of them have balances due on the
+    // billing clock, so that catchUp() costs nothing when none are.
     api::Result<api::Done> lockCustomers(QList<qint64> customerPks);
+
+    // Brings the calls' customers' due balances up to date (resets,
+    // rollovers, expiries, with their ledger entries), before any add():
+    // a call lands wholly after the reset it meets. SQLite: one statement
+    // when nothing is due.
+    api::Result<api::Done> catchUp(const Scope &scope, const QList<ResolvedCall> &calls);
 
     // PostgreSQL: the balance rows and controls of all these calls (of one
     // scope) read in two statements, so a batch costs a constant number of

@@ -56,9 +56,10 @@ struct TrackBatch::State
         api::Decimal added; // by this batch, written at flush
     };
     std::map<trackbatch::FeatureOfOwner, QList<Window>> windows;
-    std::set<QString> changed;  // ids of stored rows the batch changed
-    std::set<QString> created;  // ids of rows the batch made (overflow with no row)
-    std::set<QString> keysSeen; // org/environment/Idempotency-Key
+    std::set<QString> changed;     // ids of stored rows the batch changed
+    std::set<QString> created;     // ids of rows the batch made (overflow with no row)
+    std::set<QString> keysSeen;    // org/environment/Idempotency-Key
+    std::set<qint64> dueCustomers; // PostgreSQL: locked customers with balances due
 
     struct Event
     {

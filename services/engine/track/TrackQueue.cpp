@@ -41,9 +41,10 @@ struct TrackQueue::Waiting
     Accepted accepted; // set: answered through it, and owned by the queue
 };
 
-TrackQueue::TrackQueue(Database &database, Clock clock, CatalogueSource catalogue)
+TrackQueue::TrackQueue(Database &database, Clock clock, Ahead ahead, CatalogueSource catalogue)
     : m_database(database)
     , m_clock(std::move(clock))
+    , m_ahead(std::move(ahead))
     , m_catalogue(std::move(catalogue))
 {}
 
@@ -63,8 +64,8 @@ api::Result<api::Done> TrackQueue::check(const Scope &scope, const api::TrackTok
     auto db = m_database.connection();
     if (!db)
         return db.error();
-    return CallCheck::check(db.value(), m_database.dialect(), scope, request, m_clock(),
-                            *m_catalogue());
+    return CallCheck::check(db.value(), m_database.dialect(), scope, request,
+                            m_clock() + m_ahead(scope), *m_catalogue());
 }
 
 std::optional<ApiError> TrackQueue::admit(const Scope &scope,
@@ -88,7 +89,7 @@ void TrackQueue::prepare(Waiting &waiting, const Scope &scope,
 {
     waiting.scope = scope;
     waiting.idempotencyKey = idempotencyKey;
-    waiting.receivedAt = m_clock();
+    waiting.receivedAt = m_clock() + m_ahead(scope);
     api::TrackTokensRequest stored = request;
     stored.timestamp = request.timestamp.value_or(waiting.receivedAt); // the event's time is now
     stored.async = false;

@@ -40,9 +40,10 @@ class TrackQueue final
 {
 public:
     using Clock = std::function<qint64()>;
+    using Ahead = std::function<qint64(const Scope &)>; // a moved sandbox's lead
     using CatalogueSource = std::function<std::shared_ptr<const PriceCatalogue>()>;
 
-    TrackQueue(Database &database, Clock clock, CatalogueSource catalogue);
+    TrackQueue(Database &database, Clock clock, Ahead ahead, CatalogueSource catalogue);
     ~TrackQueue(); // stops the worker; calls not yet applied stay stored
     Q_DISABLE_COPY_MOVE(TrackQueue)
 
@@ -93,6 +94,7 @@ private:
 
     Database &m_database;
     Clock m_clock;
+    Ahead m_ahead;
     CatalogueSource m_catalogue;
 
     std::mutex m_mutex;

@@ -50,6 +50,8 @@ api::Result<Answers> applyTogether(const QSqlDatabase &db, Dialect dialect, cons
     for (const auto &call : calls)
         if (auto scoped = byScope.find({call.scope.orgPk, call.scope.envWord()});
             scoped != byScope.end()) {
+            if (auto current = batch.catchUp(call.scope, scoped->second); !current)
+                return current.error();
             if (auto read = batch.prefetch(call.scope, scoped->second); !read)
                 return read.error();
             byScope.erase(scoped);
@@ -71,9 +73,10 @@ api::Result<Answers> applyTogether(const QSqlDatabase &db, Dialect dialect, cons
 
 } // namespace
 
-TrackWriter::TrackWriter(Database &database, Clock clock, CatalogueSource catalogue)
+TrackWriter::TrackWriter(Database &database, Clock clock, Ahead ahead, CatalogueSource catalogue)
     : m_database(database)
     , m_clock(std::move(clock))
+    , m_ahead(std::move(ahead))
     , m_catalogue(std::move(catalogue))
 {}
 
@@ -91,7 +94,7 @@ TrackWriter::~TrackWriter()
 void TrackWriter::submit(const Scope &scope, const api::TrackTokensRequest &request,
                          const std::optional<QString> &idempotencyKey, Answer answer)
 {
-    const qint64 now = m_clock();
+    const qint64 now = m_clock() + m_ahead(scope);
     if (auto invalid = CallCheck::checkTimestamp(request, now))
         return answer(*invalid);
     // Resolving and pricing read only: done here, on many threads at once.
@@ -138,24 +141,90 @@ api::Result<TrackTokensResponse> TrackWriter::track(const Scope &scope,
     return promise.get_future().get();
 }
 
+void TrackWriter::post(Job job)
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_jobs.push_back(std::move(job));
+        startLocked();
+    }
+    m_arrived.notify_one();
+}
+
+void TrackWriter::setSweep(Sweep sweep, std::chrono::milliseconds every)
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_sweep = std::move(sweep);
+        m_sweepEvery = every;
+        m_sweepAt = std::chrono::steady_clock::now();
+        startLocked();
+    }
+    m_arrived.notify_one();
+}
+
 void TrackWriter::work()
 {
     for (;;) {
         std::vector<Call> batch;
+        Job job;
+        bool sweep = false;
         {
             std::unique_lock lock(m_mutex);
-            m_arrived.wait(lock, [&] { return m_stopping || !m_waiting.empty(); });
-            if (m_waiting.empty())
-                return; // stopping, and every call answered
+            const auto sweepDue = [&] {
+                return m_sweep && !m_stopping && std::chrono::steady_clock::now() >= m_sweepAt;
+            };
+            const auto ready = [&] {
+                return m_stopping || !m_waiting.empty() || !m_jobs.empty() || sweepDue();
+            };
+            if (m_sweep)
+                m_arrived.wait_until(lock, m_sweepAt, ready);
+            else
+                m_arrived.wait(lock, ready);
+            if (m_stopping && m_waiting.empty() && m_jobs.empty())
+                return; // every call answered, every job run
             const auto n = std::min<qsizetype>(MaxBatch, qsizetype(m_waiting.size()));
             std::move(m_waiting.begin(), m_waiting.begin() + n, std::back_inserter(batch));
             m_waiting.erase(m_waiting.begin(), m_waiting.begin() + n);
+            if (!m_jobs.empty()) {
+                job = std::move(m_jobs.front());
+                m_jobs.pop_front();
+            }
+            sweep = sweepDue();
         }
-        apply(batch);
+        if (!batch.empty())
+            apply(batch);
+        if (job) {
+            job();
+            m_cache.clear();
+        }
+        if (sweep)
+            runSweep();
     }
 }
 
+void TrackWriter::runSweep()
+{
+    const SweepStep step = m_sweep();
+    if (step.changed)
+        m_cache.clear();
+    const std::lock_guard lock(m_mutex);
+    m_sweepAt = std::chrono::steady_clock::now() +
+                (step.more ? std::chrono::milliseconds(0) : m_sweepEvery);
+}
+
 void TrackWriter::apply(std::vector<Call> &calls)
+{
+    // Calls of a moved sandbox run at its own now, apart from the rest.
+    std::map<qint64, std::vector<Call>> byAhead;
+    for (Call &call : calls)
+        byAhead[m_ahead(call.scope)].push_back(std::move(call));
+    const qint64 real = m_clock();
+    for (auto &[ahead, group] : byAhead)
+        applyAt(group, real + ahead);
+}
+
+void TrackWriter::applyAt(std::vector<Call> &calls, qint64 now)
 {
     auto db = m_database.connection();
     if (!db) {
@@ -164,7 +233,6 @@ void TrackWriter::apply(std::vector<Call> &calls)
         return;
     }
     const Dialect dialect = m_database.dialect();
-    const qint64 now = m_clock();
     TrackCache *cache = dialect == Dialect::Sqlite ? &m_cache : nullptr;
     auto answers = applyTogether(db.value(), dialect, calls, now, cache);
     if (!answers)

@@ -10,6 +10,12 @@
 // a repeated Idempotency-Key) answers only that call; if the database fails a
 // batch, its calls are applied again one by one, so one call cannot fail its
 // neighbours.
+//
+// The billing clock runs here too (docs/api.md, "The billing clock"): a
+// batch first brings its customers' due balances up to date, and between
+// batches the thread runs the clock's sweep, one step (at most
+// ClockApplier::MaxRows balances) at a time, and jobs posted to it, so
+// neither holds up a call for longer than one step.
 #pragma once
 
 #include "services/api/TrackTokens.h"
@@ -26,18 +32,30 @@
 
 #include <QThread>
 
+#include <chrono>
+
 namespace md::engine {
 
 class TrackWriter final
 {
 public:
     using Clock = std::function<qint64()>;
+    // How far a scope's clock is ahead of the real one (a moved sandbox).
+    using Ahead = std::function<qint64(const Scope &)>;
     using CatalogueSource = std::function<std::shared_ptr<const PriceCatalogue>()>;
     using Answer = std::function<void(api::Result<api::TrackTokensResponse>)>;
+    // Work run on the writer's thread (its connection is the thread's), between batches.
+    using Job = std::function<void()>;
+    struct SweepStep
+    {
+        bool changed = false; // it wrote: what the writer keeps is dropped
+        bool more = false;    // more is due: the next step comes straight after
+    };
+    using Sweep = std::function<SweepStep()>;
     // Calls per transaction at most: a batch takes a few milliseconds.
     static constexpr qsizetype MaxBatch = 512;
 
-    TrackWriter(Database &database, Clock clock, CatalogueSource catalogue);
+    TrackWriter(Database &database, Clock clock, Ahead ahead, CatalogueSource catalogue);
     ~TrackWriter(); // answers every call handed over, then stops
     Q_DISABLE_COPY_MOVE(TrackWriter)
 
@@ -49,6 +67,13 @@ public:
     // makes its threads before clients can exhaust its file descriptors (a
     // thread started then aborts the process in GLib).
     void start();
+    // Runs `job` on the writer thread, after the batch in hand (starting the
+    // thread if need be); a job still waiting when the writer stops runs then.
+    void post(Job job);
+    // Runs `sweep` every `every` while the writer runs (until the engine
+    // closes), and again at once while it says more is due.
+    void setSweep(Sweep sweep, std::chrono::milliseconds every);
+
     // submit() and wait for the answer; never on a GUI thread.
     api::Result<api::TrackTokensResponse> track(const Scope &scope,
                                                 const api::TrackTokensRequest &request,
@@ -59,15 +84,22 @@ private:
     void startLocked();
     void work();
     void apply(std::vector<Call> &calls);
+    void applyAt(std::vector<Call> &calls, qint64 nowMs);
+    void runSweep();
 
     Database &m_database;
     TrackCache m_cache; // the writer thread's, on SQLite
     Clock m_clock;
+    Ahead m_ahead;
     CatalogueSource m_catalogue;
 
     std::mutex m_mutex;
     std::condition_variable m_arrived;
     std::deque<Call> m_waiting;
+    std::deque<Job> m_jobs;
+    Sweep m_sweep;
+    std::chrono::milliseconds m_sweepEvery{0};
+    std::chrono::steady_clock::time_point m_sweepAt;
     bool m_stopping = false;
     std::unique_ptr<QThread> m_writer; // started by start() or with the first call
 };

@@ -146,32 +146,34 @@ api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const Q
                 entity.insert(u"billing_controls"_s, *controls);
             entities[q.value(0).toLongLong()].append(entity);
         }))
-    MD_TRY(eachRow(
-        db,
-        u"SELECT x.customer_pk, x.id, p.id, p.version, x.processor, x.subscription_id, "
-        u"x.schedule_id,"
-        " x.status, x.quantity, x.started_at, x.current_period_start, x.current_period_end,"
-        " x.trial_ends_at, x.canceled_at, x.expires_at, x.created_at FROM customer_products x"
-        " JOIN products p ON p.pk = x.product_pk"_s +
-            customerJoin + u" ORDER BY x.pk"_s,
-        scope, [&](const QSqlQuery &q) {
-            customerProducts[q.value(0).toLongLong()].append(
-                JsonValue::object({{"id"_L1, q.value(1).toString()},
-                                   {"plan_id"_L1, q.value(2).toString()},
-                                   {"version"_L1, q.value(3).toLongLong()},
-                                   {"processor"_L1, nullableText(q.value(4))},
-                                   {"subscription_id"_L1, nullableText(q.value(5))},
-                                   {"schedule_id"_L1, nullableText(q.value(6))},
-                                   {"status"_L1, q.value(7).toString()},
-                                   {"quantity"_L1, q.value(8).toLongLong()},
-                                   {"started_at"_L1, q.value(9).toLongLong()},
-                                   {"current_period_start"_L1, nullableInteger(q.value(10))},
-                                   {"current_period_end"_L1, nullableInteger(q.value(11))},
-                                   {"trial_ends_at"_L1, nullableInteger(q.value(12))},
-                                   {"canceled_at"_L1, nullableInteger(q.value(13))},
-                                   {"expires_at"_L1, nullableInteger(q.value(14))},
-                                   {"created_at"_L1, q.value(15).toLongLong()}}));
-        }))
+    MD_TRY(
+        eachRow(db,
+                u"SELECT x.customer_pk, x.id, p.id, p.version, x.processor, x.subscription_id, "
+                u"x.schedule_id,"
+                " x.status, x.quantity, x.started_at, x.current_period_start, x.current_period_end,"
+                " x.trial_ends_at, x.canceled_at, x.expires_at, x.created_at, x.period_anchor"
+                " FROM customer_products x"
+                " JOIN products p ON p.pk = x.product_pk"_s +
+                    customerJoin + u" ORDER BY x.pk"_s,
+                scope, [&](const QSqlQuery &q) {
+                    customerProducts[q.value(0).toLongLong()].append(JsonValue::object(
+                        {{"id"_L1, q.value(1).toString()},
+                         {"plan_id"_L1, q.value(2).toString()},
+                         {"version"_L1, q.value(3).toLongLong()},
+                         {"processor"_L1, nullableText(q.value(4))},
+                         {"subscription_id"_L1, nullableText(q.value(5))},
+                         {"schedule_id"_L1, nullableText(q.value(6))},
+                         {"status"_L1, q.value(7).toString()},
+                         {"quantity"_L1, q.value(8).toLongLong()},
+                         {"started_at"_L1, q.value(9).toLongLong()},
+                         {"current_period_start"_L1, nullableInteger(q.value(10))},
+                         {"current_period_end"_L1, nullableInteger(q.value(11))},
+                         {"trial_ends_at"_L1, nullableInteger(q.value(12))},
+                         {"canceled_at"_L1, nullableInteger(q.value(13))},
+                         {"expires_at"_L1, nullableInteger(q.value(14))},
+                         {"created_at"_L1, q.value(15).toLongLong()},
+                         {"period_anchor"_L1, nullableInteger(q.value(16))}}));
+                }))
     QHash<qint64, JsonValue> rollovers;
     MD_TRY(eachRow(
         db,
@@ -187,7 +189,8 @@ api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const Q
         db,
         u"SELECT b.customer_pk, b.pk, b.id, f.id, cp.id, e.id, b.included_grant, b.prepaid_grant,"
         " b.remaining, b.usage, b.unlimited, b.overage_allowed, b.reset_interval,"
-        " b.reset_interval_count, b.resets_at, b.price, b.expires_at, b.created_at"
+        " b.reset_interval_count, b.resets_at, b.price, b.expires_at, b.created_at,"
+        " b.reset_anchor, b.rollover, b.expired_at"
         " FROM balances b JOIN features f ON f.pk = b.feature_pk"
         " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
         " LEFT JOIN entities e ON e.pk = b.entity_pk"
@@ -216,6 +219,9 @@ api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const Q
                  {"price"_L1, stored(q.value(15))},
                  {"expires_at"_L1, nullableInteger(q.value(16))},
                  {"created_at"_L1, q.value(17).toLongLong()},
+                 {"reset_anchor"_L1, nullableInteger(q.value(18))},
+                 {"rollover"_L1, stored(q.value(19))},
+                 {"expired_at"_L1, nullableInteger(q.value(20))},
                  {"rollovers"_L1, rollovers.value(q.value(1).toLongLong(), JsonValue::array())}}));
         }))
     MD_TRY(

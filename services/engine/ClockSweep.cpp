@@ -1,0 +1,230 @@
+#include "services/engine/ClockSweep.h"
+
+#include "services/engine/sql/Sql.h"
+
+#include <QDateTime>
+
+#include <future>
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+bool full(const ClockWork &work)
+{
+    return work.balances.balances >= ClockApplier::MaxRows ||
+           work.plans.expiries >= ClockApplier::MaxRows ||
+           work.plans.periods >= ClockApplier::MaxRows;
+}
+
+bool changed(const ClockWork &work)
+{
+    return work.balances.balances + work.plans.expiries + work.plans.periods > 0;
+}
+
+api::ClockAdvanced answerOf(qint64 now, bool dryRun, const ClockWork &work)
+{
+    api::ClockAdvanced answer;
+    answer.now = now;
+    answer.dryRun = dryRun;
+    answer.applied = {work.balances.resets, work.balances.rollovers,
+                      work.balances.expiries + work.plans.expiries, work.plans.periods};
+    for (const auto &[featureId, effect] : work.balances.byFeature)
+        answer.byFeature.append({featureId, effect.resets, effect.rollovers, effect.expiries,
+                                 effect.restored, effect.rolledOver, effect.expired});
+    return answer;
+}
+
+QString dateOf(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
+} // namespace
+
+ClockWork &ClockWork::operator+=(const ClockWork &other)
+{
+    balances += other.balances;
+    plans.expiries += other.plans.expiries;
+    plans.periods += other.plans.periods;
+    return *this;
+}
+
+ClockSweep::ClockSweep(Database &database, SandboxClock &clock, TrackWriter &writer)
+    : m_database(database)
+    , m_clock(clock)
+    , m_writer(writer)
+{}
+
+api::Result<ClockWork> ClockSweep::stepOnce(const QSqlDatabase &db, const ClockApplier::Due &due,
+                                            qint64 nowMs, const QString &route)
+{
+    const Dialect dialect = m_database.dialect();
+    WriteTransaction transaction(db, dialect);
+    if (auto begun = transaction.begin(); !begun)
+        return begun.error();
+    ClockWork work;
+    auto balances = ClockApplier::apply(db, dialect, due, nowMs, route);
+    if (!balances)
+        return balances.error();
+    work.balances = balances.value();
+    // Plans only once their balances are current: an expiry takes what the
+    // balance holds at the plan's end.
+    if (work.balances.balances < ClockApplier::MaxRows) {
+        auto plans = PlanClock::apply(db, dialect, due, nowMs, route);
+        if (!plans)
+            return plans.error();
+        work.plans = plans.value();
+    }
+    if (auto committed = transaction.commit(); !committed)
+        return committed.error();
+    return work;
+}
+
+TrackWriter::SweepStep ClockSweep::step()
+{
+    auto db = m_database.connection();
+    if (!db)
+        return {};
+    TrackWriter::SweepStep result;
+    const auto note = [&](const api::Result<ClockWork> &work) {
+        if (!work)
+            return; // the next step tries again
+        result.changed = result.changed || changed(work.value());
+        result.more = result.more || full(work.value());
+    };
+    note(stepOnce(db.value(), {}, m_clock.real(), u"clock"_s));
+    if (result.more)
+        return result;
+    auto moved = m_clock.offsets(db.value());
+    if (!moved)
+        return result;
+    for (const auto &[scope, ahead] : moved.value()) {
+        note(stepOnce(db.value(), {scope, {}, {}, {}}, m_clock.real() + ahead, u"clock"_s));
+        if (result.more)
+            break;
+    }
+    return result;
+}
+
+api::Result<ClockWork> ClockSweep::bringUpToDate(const ClockApplier::Due &due, qint64 nowMs,
+                                                 const QString &route, bool probe)
+{
+    if (probe) {
+        auto db = m_database.connection();
+        if (!db)
+            return db.error();
+        auto balances = ClockApplier::anyDue(db.value(), m_database.dialect(), due, nowMs);
+        if (!balances)
+            return balances.error();
+        // Plans are looked for only for a customer: a read of many shows
+        // balances, whose status already follows their plan's end, and the
+        // sweep ends plans and periods within a second.
+        const bool oneCustomer = due.customerId || due.balanceId || !due.customerPks.isEmpty();
+        if (!balances.value() && !oneCustomer)
+            return ClockWork();
+        if (!balances.value()) {
+            auto plans = PlanClock::anyDue(db.value(), m_database.dialect(), due, nowMs);
+            if (!plans)
+                return plans.error();
+            if (!plans.value())
+                return ClockWork();
+        }
+    }
+    // Step by step, each its own job, so track batches run in between.
+    struct Run
+    {
+        ClockWork total;
+        std::promise<api::Result<ClockWork>> done;
+        std::function<void()> next;
+    };
+    auto run = std::make_shared<Run>();
+    run->next = [this, run, due, nowMs, route] {
+        auto db = m_database.connection();
+        auto step =
+            db ? stepOnce(db.value(), due, nowMs, route) : api::Result<ClockWork>(db.error());
+        if (!step) {
+            run->done.set_value(step.error());
+            run->next = nullptr; // ends the cycle run -> next -> run
+            return;
+        }
+        run->total += step.value();
+        if (full(step.value())) {
+            m_writer.post(run->next);
+            return;
+        }
+        run->done.set_value(run->total);
+        run->next = nullptr;
+    };
+    auto answer = run->done.get_future();
+    m_writer.post(run->next);
+    return answer.get();
+}
+
+api::Result<api::ClockReading> ClockSweep::reading(const Scope &scope)
+{
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    auto offset = m_clock.offset(db.value(), scope);
+    if (!offset)
+        return offset.error();
+    return api::ClockReading{m_clock.real() + offset.value(), offset.value()};
+}
+
+api::Result<api::ClockAdvanced> ClockSweep::advance(const Scope &scope,
+                                                    const api::ClockAdvance &request)
+{
+    if (scope.env != Environment::Sandbox)
+        return api::ApiError{403, u"sandbox_only"_s,
+                             u"only a sandbox's clock can be moved; use a sandbox key"_s};
+    auto now = reading(scope);
+    if (!now)
+        return now.error();
+    const qint64 real = m_clock.real();
+    if (request.to < now.value().now)
+        return api::ApiError::invalidInputs(
+            u"to"_s, u"is %1, before the sandbox's now (%2): its clock only moves forward"_s.arg(
+                         dateOf(request.to), dateOf(now.value().now)));
+    if (request.to - real > SandboxClock::MaxAheadMs)
+        return api::ApiError::invalidInputs(
+            u"to"_s,
+            u"is %1, more than ten years after today (%2)"_s.arg(dateOf(request.to), dateOf(real)));
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    const Dialect dialect = m_database.dialect();
+    if (request.dryRun) {
+        ClockWork work;
+        auto balances = ClockApplier::preview(db.value(), dialect, scope, request.to);
+        if (!balances)
+            return balances.error();
+        auto plans = PlanClock::preview(db.value(), dialect, scope, request.to);
+        if (!plans)
+            return plans.error();
+        work.balances = balances.value();
+        work.plans = plans.value();
+        return answerOf(now.value().now, true, work);
+    }
+    const qint64 offset = request.to - real;
+    {
+        WriteTransaction transaction(db.value(), dialect);
+        if (auto begun = transaction.begin(); !begun)
+            return begun.error();
+        if (auto set = m_clock.setOffset(db.value(), dialect, scope, offset); !set)
+            return set.error();
+        if (auto committed = transaction.commit(); !committed)
+            return committed.error();
+    }
+    m_clock.remember(scope, offset);
+    // From here the sandbox's now is `to`: what this leaves undone (a
+    // database error) the sweep and the reads still apply.
+    auto work = bringUpToDate({scope, {}, {}, {}}, request.to, u"clock.advance"_s, false);
+    if (!work)
+        return work.error();
+    return answerOf(request.to, false, work.value());
+}
+
+} // namespace md::engine

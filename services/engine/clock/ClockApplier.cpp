@@ -1,0 +1,342 @@
+#include "services/engine/clock/ClockApplier.h"
+
+#include "services/engine/ledger/BalanceLedger.h"
+#include "services/engine/sql/PostgresArray.h"
+#include "services/engine/sql/Sql.h"
+#include "services/engine/sql/StoredJson.h"
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+using api::Decimal;
+
+namespace {
+
+Decimal plus(Decimal a, Decimal b)
+{
+    return a.sum(b).value_or(a);
+}
+
+// The balances of `due` whose due_at has come, at most `limit` (0: all).
+QString dueWhere(Dialect dialect, const ClockApplier::Due &due, qint64 nowMs, QVariantList &binds)
+{
+    QString where = u"b.due_at <= ?"_s;
+    binds.append(nowMs);
+    if (due.scope) {
+        where += u" AND b.org_pk = ? AND b.env = ?"_s;
+        binds << due.scope->orgPk << due.scope->envWord();
+    }
+    if (!due.customerPks.isEmpty())
+        where += u" AND "_s + inKeys(dialect, u"b.customer_pk"_s, due.customerPks, binds);
+    if (due.customerId && due.scope) {
+        where += u" AND b.customer_pk = (SELECT pk FROM customers WHERE org_pk = ? AND env = ?"
+                 " AND id = ?)"_s;
+        binds << due.scope->orgPk << due.scope->envWord() << *due.customerId;
+    }
+    if (due.balanceId && due.scope) {
+        where += u" AND b.customer_pk = (SELECT customer_pk FROM balances WHERE org_pk = ?"
+                 " AND env = ? AND id = ?)"_s;
+        binds << due.scope->orgPk << due.scope->envWord() << *due.balanceId;
+    }
+    return where;
+}
+
+struct Stored
+{
+    qint64 pk = 0;
+    QString id;
+    Scope scope;
+    qint64 customerPk = 0;
+    qint64 featurePk = 0;
+    QString featureId;
+    ClockedBalance balance;
+};
+
+// The balances with these keys that are still due, each with its rollovers
+// (one row per rollover, as the listing reads them).
+api::Result<QList<Stored>> readDue(const QSqlDatabase &db, Dialect dialect,
+                                   const QList<qint64> &pks, qint64 nowMs)
+{
+    QVariantList binds;
+    const QString keys = inKeys(dialect, u"b.pk"_s, pks, binds);
+    binds.append(nowMs);
+    auto rows = runSql(
+        db,
+        u"SELECT b.pk, b.id, b.org_pk, b.env, b.customer_pk, b.feature_pk, f.id,"
+        " b.included_grant, b.prepaid_grant, b.remaining, b.usage, b.unlimited,"
+        " b.reset_interval, b.reset_interval_count, b.resets_at, b.reset_anchor,"
+        " b.customer_product_pk, b.expires_at, b.expired_at, b.rollover, cp.expires_at, cp.status,"
+        " r.granted, r.balance, r.expires_at"
+        " FROM balances b JOIN features f ON f.pk = b.feature_pk"
+        " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
+        " LEFT JOIN rollovers r ON r.balance_pk = b.pk"
+        " WHERE %1 AND b.due_at <= ? ORDER BY b.pk, r.expires_at, r.pk"_s.arg(keys),
+        binds);
+    if (!rows)
+        return rows.error();
+    QList<Stored> stored;
+    QSqlQuery &q = rows.value();
+    while (q.next()) {
+        const qint64 pk = q.value(0).toLongLong();
+        if (!stored.isEmpty() && stored.last().pk == pk) {
+            stored.last().balance.rollovers.append(
+                {decimalOf(q.value(22)), decimalOf(q.value(23)), q.value(24).toLongLong()});
+            continue;
+        }
+        Stored s;
+        s.pk = pk;
+        s.id = q.value(1).toString();
+        s.scope = {q.value(2).toLongLong(),
+                   environmentFromWord(q.value(3).toString()).value_or(Environment::Sandbox)};
+        s.customerPk = q.value(4).toLongLong();
+        s.featurePk = q.value(5).toLongLong();
+        s.featureId = q.value(6).toString();
+        ClockedBalance &b = s.balance;
+        b.includedGrant = decimalOf(q.value(7));
+        b.prepaidGrant = decimalOf(q.value(8));
+        b.remaining = decimalOf(q.value(9));
+        b.usage = decimalOf(q.value(10));
+        b.unlimited = q.value(11).toInt() != 0;
+        b.interval = api::resetIntervalFromWire(q.value(12).toString())
+                         .value_or(api::ResetInterval::OneOff);
+        b.intervalCount = q.value(13).isNull() ? 1 : std::max<qint64>(1, q.value(13).toLongLong());
+        if (!q.value(14).isNull())
+            b.resetsAt = q.value(14).toLongLong();
+        b.anchor = q.value(15).isNull() ? b.resetsAt.value_or(0) : q.value(15).toLongLong();
+        b.standalone = q.value(16).isNull();
+        if (!q.value(17).isNull())
+            b.expiresAt = q.value(17).toLongLong();
+        b.expired = !q.value(18).isNull();
+        if (!q.value(19).isNull()) {
+            auto rule = decodeStored<api::RolloverRule>(q.value(19),
+                                                        u"rollover rule of balance %1"_s.arg(s.id));
+            if (!rule)
+                return rule.error();
+            b.rollover = rule.value();
+        }
+        if (!q.value(20).isNull())
+            b.planEndsAt = q.value(20).toLongLong();
+        if (q.value(21).toString() == "expired"_L1) // its expiry entry took everything
+            b.planEndsAt = std::numeric_limits<qint64>::min();
+        if (!q.value(22).isNull())
+            b.rollovers.append(
+                {decimalOf(q.value(22)), decimalOf(q.value(23)), q.value(24).toLongLong()});
+        stored.append(std::move(s));
+    }
+    return stored;
+}
+
+QVariant orNull(const std::optional<qint64> &value)
+{
+    return value ? QVariant(*value) : QVariant();
+}
+
+// The balances' new columns; their rollovers replaced where they changed.
+api::Result<api::Done> writeBalances(const QSqlDatabase &db, Dialect dialect,
+                                     const QList<std::pair<const Stored *, ClockedBalance>> &done)
+{
+    QList<QVariantList> columns(6);
+    QList<qint64> rolloversOf;
+    QList<QVariantList> newRollovers;
+    for (const auto &[stored, after] : done) {
+        const QVariantList row{stored->pk,
+                               after.remaining.toString(),
+                               after.usage.toString(),
+                               orNull(after.resetsAt),
+                               orNull(BalanceClock::dueAt(after)),
+                               // when the clock expired it, kept once
+                               after.expired ? orNull(after.expiresAt) : QVariant()};
+        for (qsizetype c = 0; c < row.size(); ++c)
+            columns[c].append(row.at(c));
+        if (after.rollovers != stored->balance.rollovers) {
+            rolloversOf.append(stored->pk);
+            for (const api::Rollover &r : after.rollovers)
+                newRollovers.append({stored->pk, r.granted.toString(), r.balance.toString(),
+                                     r.expiresAt});
+        }
+    }
+    if (dialect == Dialect::Postgres) {
+        QVariantList arrays;
+        for (const QVariantList &column : std::as_const(columns))
+            arrays.append(PostgresArray::of(column));
+        if (auto updated = execute(
+                db,
+                u"UPDATE balances b SET remaining = u.remaining, usage = u.usage,"
+                " resets_at = u.resets_at, due_at = u.due_at,"
+                " expired_at = COALESCE(b.expired_at, u.expired_at)"
+                " FROM unnest(?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::bigint[],"
+                " ?::bigint[]) AS u(pk, remaining, usage, resets_at, due_at, expired_at)"
+                " WHERE b.pk = u.pk"_s,
+                arrays);
+            !updated)
+            return updated;
+    } else {
+        for (qsizetype i = 0; i < columns.first().size(); ++i)
+            if (auto updated = execute(db,
+                                       u"UPDATE balances SET remaining = ?, usage = ?,"
+                                       " resets_at = ?, due_at = ?,"
+                                       " expired_at = COALESCE(expired_at, ?) WHERE pk = ?"_s,
+                                       {columns[1].at(i), columns[2].at(i), columns[3].at(i),
+                                        columns[4].at(i), columns[5].at(i), columns[0].at(i)});
+                !updated)
+                return updated;
+    }
+    if (rolloversOf.isEmpty())
+        return api::Done{};
+    QVariantList binds;
+    if (auto dropped = execute(
+            db, u"DELETE FROM rollovers WHERE "_s + inKeys(dialect, u"balance_pk"_s, rolloversOf, binds),
+            binds);
+        !dropped)
+        return dropped;
+    if (newRollovers.isEmpty())
+        return api::Done{};
+    KeyAllocator keys(db, dialect);
+    if (auto reserved = keys.reserve(u"rollovers"_s, newRollovers.size()); !reserved)
+        return reserved;
+    for (QVariantList &row : newRollovers) {
+        auto pk = keys.next(u"rollovers"_s);
+        if (!pk)
+            return pk.error();
+        row.prepend(pk.value());
+    }
+    return insertRows(db, u"rollovers"_s, {u"pk"_s, u"balance_pk"_s, u"granted"_s,
+                                           u"balance"_s, u"expires_at"_s},
+                      newRollovers);
+}
+
+} // namespace
+
+void ClockTally::add(const QString &featureId, const BalanceClock::Outcome &outcome)
+{
+    ++balances;
+    resets += outcome.resets;
+    rollovers += outcome.rollovers;
+    expiries += outcome.expiries;
+    Feature &feature = byFeature[featureId];
+    feature.resets += outcome.resets;
+    feature.rollovers += outcome.rollovers;
+    feature.expiries += outcome.expiries;
+    for (const ClockEvent &event : outcome.events) {
+        if (event.kind == "reset"_L1)
+            feature.restored = plus(feature.restored, event.amount);
+        else if (event.kind == "expiry"_L1)
+            feature.expired = plus(feature.expired, event.amount.negated());
+        else
+            feature.rolledOver = plus(feature.rolledOver, event.carried);
+    }
+}
+
+ClockTally &ClockTally::operator+=(const ClockTally &other)
+{
+    balances += other.balances;
+    resets += other.resets;
+    rollovers += other.rollovers;
+    expiries += other.expiries;
+    for (const auto &[id, theirs] : other.byFeature) {
+        Feature &mine = byFeature[id];
+        mine.resets += theirs.resets;
+        mine.rollovers += theirs.rollovers;
+        mine.expiries += theirs.expiries;
+        mine.restored = plus(mine.restored, theirs.restored);
+        mine.rolledOver = plus(mine.rolledOver, theirs.rolledOver);
+        mine.expired = plus(mine.expired, theirs.expired);
+    }
+    return *this;
+}
+
+api::Result<bool> ClockApplier::anyDue(const QSqlDatabase &db, Dialect dialect, const Due &due,
+                                       qint64 nowMs)
+{
+    QVariantList binds;
+    const QString where = dueWhere(dialect, due, nowMs, binds);
+    auto found = queryRows(db, u"SELECT 1 FROM balances b WHERE "_s + where + u" LIMIT 1"_s,
+                           binds);
+    if (!found)
+        return found.error();
+    return !found.value().isEmpty();
+}
+
+api::Result<ClockTally> ClockApplier::apply(const QSqlDatabase &db, Dialect dialect,
+                                            const Due &due, qint64 nowMs, const QString &route)
+{
+    const qint64 keyPk = due.scope ? due.scope->keyPk : 0;
+    QVariantList binds;
+    const QString where = dueWhere(dialect, due, nowMs, binds);
+    binds.append(MaxRows);
+    auto picked = queryRows(db,
+                            u"SELECT b.pk, b.customer_pk FROM balances b WHERE "_s + where +
+                                u" ORDER BY b.due_at LIMIT ?"_s,
+                            binds);
+    if (!picked)
+        return picked.error();
+    ClockTally tally;
+    if (picked.value().isEmpty())
+        return tally;
+    QList<qint64> pks;
+    QList<qint64> customers;
+    for (const QVariantList &row : std::as_const(picked.value())) {
+        pks.append(row.at(0).toLongLong());
+        customers.append(row.at(1).toLongLong());
+    }
+    if (dialect == Dialect::Postgres) {
+        std::sort(customers.begin(), customers.end());
+        customers.erase(std::unique(customers.begin(), customers.end()), customers.end());
+        if (auto locked = execute(db,
+                                  u"SELECT pk FROM customers WHERE pk = ANY(?::bigint[])"
+                                  " ORDER BY pk FOR UPDATE"_s,
+                                  {PostgresArray::of(customers)});
+            !locked)
+            return locked.error();
+    }
+    // Read again after the lock: what another server applied is not due now.
+    auto stored = readDue(db, dialect, pks, nowMs);
+    if (!stored)
+        return stored.error();
+    QList<std::pair<const Stored *, ClockedBalance>> done;
+    QList<BalanceLedger::Entry> entries;
+    for (const Stored &s : std::as_const(stored.value())) {
+        BalanceClock::Outcome outcome = BalanceClock::advance(s.balance, nowMs);
+        Scope scope = s.scope;
+        scope.keyPk = keyPk;
+        for (const ClockEvent &event : std::as_const(outcome.events))
+            entries.append({scope, s.customerPk, s.featurePk, s.id, event.kind, event.amount,
+                            event.balanceAfter, event.usage, std::nullopt});
+        tally.add(s.featureId, outcome);
+        done.append({&s, std::move(outcome.balance)});
+    }
+    if (auto written = writeBalances(db, dialect, done); !written)
+        return written.error();
+    if (auto noted = BalanceLedger::write(db, dialect, route, nowMs, entries); !noted)
+        return noted.error();
+    return tally;
+}
+
+api::Result<ClockTally> ClockApplier::preview(const QSqlDatabase &db, Dialect dialect,
+                                              const Scope &scope, qint64 untilMs)
+{
+    ClockTally tally;
+    qint64 after = std::numeric_limits<qint64>::min();
+    for (;;) {
+        auto picked = queryRows(db,
+                                u"SELECT b.pk FROM balances b WHERE b.due_at <= ?"
+                                " AND b.org_pk = ? AND b.env = ? AND b.pk > ?"
+                                " ORDER BY b.pk LIMIT ?"_s,
+                                {untilMs, scope.orgPk, scope.envWord(), after, MaxRows});
+        if (!picked)
+            return picked.error();
+        if (picked.value().isEmpty())
+            return tally;
+        QList<qint64> pks;
+        for (const QVariantList &row : std::as_const(picked.value()))
+            pks.append(row.at(0).toLongLong());
+        after = pks.last();
+        auto stored = readDue(db, dialect, pks, untilMs);
+        if (!stored)
+            return stored.error();
+        for (const Stored &s : std::as_const(stored.value()))
+            tally.add(s.featureId, BalanceClock::advance(s.balance, untilMs));
+    }
+}
+
+} // namespace md::engine

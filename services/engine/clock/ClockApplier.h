@@ -1,0 +1,72 @@
+// Applies the billing clock to stored balances (docs/api.md, "The billing
+// clock"): reads the balances that fell due, runs BalanceClock on each and
+// writes the result with its ledger entries, in the caller's write
+// transaction, at most MaxRows balances a call. On PostgreSQL it first
+// locks the balances' customers in key order, as a track batch does, then
+// reads them again: a balance another server brought up to date meanwhile
+// is no longer due and is left alone, so nothing is applied twice.
+#pragma once
+
+#include "services/api/Result.h"
+#include "services/engine/clock/BalanceClock.h"
+#include "services/engine/sql/Dialect.h"
+#include "services/engine/sql/Scope.h"
+
+#include <QSqlDatabase>
+
+#include <map>
+
+namespace md::engine {
+
+// What the clock did (or, previewed, would do), with amounts by feature.
+struct ClockTally
+{
+    qint64 balances = 0; // balances it changed or moved on
+    qint64 resets = 0;
+    qint64 rollovers = 0;
+    qint64 expiries = 0;
+    struct Feature
+    {
+        qint64 resets = 0;
+        qint64 rollovers = 0;
+        qint64 expiries = 0;
+        api::Decimal restored;   // what resets gave back (their entries' sum)
+        api::Decimal rolledOver; // what became rollovers
+        api::Decimal expired;    // what expiries took
+    };
+    std::map<QString, Feature> byFeature; // by feature id
+
+    void add(const QString &featureId, const BalanceClock::Outcome &outcome);
+    ClockTally &operator+=(const ClockTally &other);
+};
+
+class ClockApplier final
+{
+public:
+    static constexpr qsizetype MaxRows = 1000;
+
+    // Which balances: those due in every organization, in one scope, or of
+    // some customers (of that scope). The scope's key is the ledger's source.
+    struct Due
+    {
+        std::optional<Scope> scope;
+        QList<qint64> customerPks;         // empty: no restriction
+        std::optional<QString> customerId; // one customer by id (needs the scope)
+        std::optional<QString> balanceId;  // the customer of this balance (likewise)
+    };
+
+    // Brings at most MaxRows due balances to `nowMs`. `route` and the
+    // scope's key are the ledger entries' source.
+    static api::Result<ClockTally> apply(const QSqlDatabase &db, Dialect dialect, const Due &due,
+                                         qint64 nowMs, const QString &route);
+
+    // Whether anything in `due` is due at `nowMs`: one index probe.
+    static api::Result<bool> anyDue(const QSqlDatabase &db, Dialect dialect, const Due &due,
+                                    qint64 nowMs);
+
+    // What applying up to `untilMs` would do to one scope, written nowhere.
+    static api::Result<ClockTally> preview(const QSqlDatabase &db, Dialect dialect,
+                                           const Scope &scope, qint64 untilMs);
+};
+
+} // namespace md::engine

@@ -1,0 +1,60 @@
+// The engine's one clock (docs/api.md, "The billing clock"): the real time,
+// and for a sandbox that was moved on, the real time plus its offset, which
+// lives in the database (clock_offsets) so that every server on it agrees.
+// Production has no offset and costs no look-up. A sandbox's offset is read
+// at most once a second per process (CacheLifetime): another server sees an
+// advance within that second, and what the advance made due it had already
+// applied. Thread-safe.
+#pragma once
+
+#include "services/api/Result.h"
+#include "services/engine/sql/Dialect.h"
+#include "services/engine/sql/Scope.h"
+
+#include <QDeadlineTimer>
+#include <QHash>
+#include <QMutex>
+#include <QSqlDatabase>
+
+#include <chrono>
+#include <functional>
+
+namespace md::engine {
+
+class SandboxClock final
+{
+public:
+    using RealClock = std::function<qint64()>;
+    static constexpr std::chrono::seconds CacheLifetime{1};
+    // How far ahead a sandbox may be moved at most.
+    static constexpr qint64 MaxAheadMs = qint64(3653) * 86'400'000; // ten years
+
+    explicit SandboxClock(RealClock real);
+
+    qint64 real() const { return m_real(); }
+    // The scope's now; on a database error the last offset known (or none).
+    qint64 now(const QSqlDatabase &db, const Scope &scope) { return real() + ahead(db, scope); }
+    // How far the scope's now is ahead of the real one, from the cache.
+    qint64 ahead(const QSqlDatabase &db, const Scope &scope);
+    // The scope's offset read now, past the cache.
+    api::Result<qint64> offset(const QSqlDatabase &db, const Scope &scope);
+    // Stores a sandbox's new offset, in the caller's write transaction;
+    // remember() it once that committed.
+    api::Result<api::Done> setOffset(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
+                                     qint64 offsetMs);
+    void remember(const Scope &scope, qint64 offsetMs);
+    // The sandboxes that were moved on, for the sweep.
+    api::Result<QList<std::pair<Scope, qint64>>> offsets(const QSqlDatabase &db);
+
+private:
+    struct Cached
+    {
+        qint64 offsetMs = 0;
+        QDeadlineTimer expiry;
+    };
+    RealClock m_real;
+    QMutex m_mutex;
+    QHash<qint64, Cached> m_cache; // by organization (sandbox only)
+};
+
+} // namespace md::engine
