@@ -14,7 +14,11 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-const QString InForce = u"cp.status IN ('active', 'trialing', 'past_due')"_s;
+// A subscription in force whose period ended, and that has not ended by
+// then itself (its end is the expiry's).
+const QString PeriodDue =
+    u"cp.status IN ('active', 'trialing', 'past_due') AND cp.current_period_end <= ?"
+    " AND (cp.expires_at IS NULL OR cp.expires_at > ?)"_s;
 
 // The plans of `due` matching `condition` (bound to `untilMs`), at most
 // `limit` (0: all) in the order of `order`.
@@ -23,7 +27,7 @@ api::Result<QList<QVariantList>> plans(const QSqlDatabase &db, Dialect dialect,
                                        const QString &order, const ClockApplier::Due &due,
                                        qint64 untilMs, qsizetype limit)
 {
-    QVariantList binds{untilMs};
+    QVariantList binds(condition.count(u'?'), untilMs);
     QString where = condition;
     if (due.scope) {
         where += u" AND c.org_pk = ? AND c.env = ?"_s;
@@ -122,12 +126,11 @@ api::Result<qint64> expirePlans(const QSqlDatabase &db, Dialect dialect,
 api::Result<qint64> movePeriods(const QSqlDatabase &db, Dialect dialect,
                                 const ClockApplier::Due &which, qint64 nowMs, bool write)
 {
-    auto due =
-        plans(db, dialect,
-              u"cp.pk, COALESCE(cp.period_anchor, cp.current_period_start, cp.started_at),"
-              " (SELECT items FROM products WHERE pk = cp.product_pk), cp.current_period_end"_s,
-              InForce + u" AND cp.current_period_end <= ?"_s, u"cp.current_period_end"_s, which,
-              nowMs, write ? ClockApplier::MaxRows : 0);
+    auto due = plans(
+        db, dialect,
+        u"cp.pk, COALESCE(cp.period_anchor, cp.current_period_start, cp.started_at),"
+        " (SELECT items FROM products WHERE pk = cp.product_pk), cp.current_period_end"_s,
+        PeriodDue, u"cp.current_period_end"_s, which, nowMs, write ? ClockApplier::MaxRows : 0);
     if (!due)
         return due.error();
     qint64 moved = 0;
@@ -170,8 +173,7 @@ api::Result<PlanClock::Tally> PlanClock::apply(const QSqlDatabase &db, Dialect d
 api::Result<bool> PlanClock::anyDue(const QSqlDatabase &db, Dialect dialect,
                                     const ClockApplier::Due &due, qint64 nowMs)
 {
-    const QStringList conditions{u"cp.status <> 'expired' AND cp.expires_at <= ?"_s,
-                                 InForce + u" AND cp.current_period_end <= ?"_s};
+    const QStringList conditions{u"cp.status <> 'expired' AND cp.expires_at <= ?"_s, PeriodDue};
     for (const QString &condition : conditions) {
         auto found = plans(db, dialect, u"1"_s, condition, QString(), due, nowMs, 1);
         if (!found)
