@@ -1,0 +1,126 @@
+// Conformance, the billing clock (docs/api.md, "The billing clock"):
+// clock.get and clock.advance, and reads across a reset. A subscription is
+// imported with usage; the sandbox's clock moved 40 days on resets its
+// balance (usage back to 0, the grant back), moves its period, and writes
+// the reset to the ledger with the advance's key as its source; the dry run
+// says the same and writes nothing; every server on the database then reads
+// the new now; the clock never goes back, never more than ten years ahead,
+// and never in production. Runs three ways: tests/conformance/CMakeLists.txt.
+#include "tests/conformance/ConformanceSuite.h"
+
+using namespace md;
+using namespace md::test::conformance;
+
+namespace {
+
+constexpr qint64 Day = 86'400'000;
+
+} // namespace
+
+class TestClockConformance final : public ConformanceSuite
+{
+    Q_OBJECT
+
+    api::BalanceRow planBalance(const QString &customer)
+    {
+        ListBalancesRequest request;
+        request.customerId = customer;
+        auto page = await(m_pricing->listBalances(request));
+        if (!page || page.value().list.size() != 1)
+            qFatal("expected one balance of %s", qPrintable(customer));
+        return page.value().list.first();
+    }
+
+private Q_SLOTS:
+    void aResetOnTheSandboxClock()
+    {
+        api::ImportCustomerRequest request;
+        request.customerId = u"clocked"_s;
+        request.customerData = api::CustomerData{u"Clocked"_s, u"c@example.com"_s, {}, {}};
+        api::Billable billable;
+        billable.plan.planId = u"team"_s;
+        billable.plan.balances = {{u"plain"_s, dec("4"), {}, {}, {}}};
+        request.billables = {billable};
+        QVERIFY(await(m_pricing->importCustomer(request)).ok());
+        const api::BalanceRow before = planBalance(u"clocked"_s);
+        QCOMPARE(before.usage, dec("4"));
+        QVERIFY(before.reset && before.reset->resetsAt);
+
+        auto reading = await(m_pricing->clock());
+        QVERIFY2(reading.ok(), reading.ok() ? "" : qPrintable(reading.error().message));
+        QCOMPARE(reading.value().offsetMs, 0);
+        const qint64 now = reading.value().now;
+        QVERIFY(*before.reset->resetsAt > now);
+
+        api::ClockAdvance advance;
+        advance.to = now + 40 * Day;
+        advance.dryRun = true;
+        auto preview = await(m_pricing->advanceClock(advance));
+        QVERIFY2(preview.ok(), preview.ok() ? "" : qPrintable(preview.error().message));
+        QVERIFY(preview.value().dryRun);
+        QVERIFY(preview.value().applied.resets >= 1);
+        QCOMPARE(planBalance(u"clocked"_s).usage, dec("4")); // nothing written
+        QVERIFY(await(m_pricing->clock()).value().offsetMs == 0);
+
+        advance.dryRun = false;
+        auto moved = await(m_pricing->advanceClock(advance));
+        QVERIFY2(moved.ok(), moved.ok() ? "" : qPrintable(moved.error().message));
+        QCOMPARE(moved.value().now, advance.to);
+        QCOMPARE(moved.value().applied, preview.value().applied);
+        QCOMPARE(moved.value().byFeature, preview.value().byFeature);
+
+        const api::BalanceRow after = planBalance(u"clocked"_s);
+        QCOMPARE(after.usage, api::Decimal());
+        QCOMPARE(after.remaining, dec("10"));
+        QVERIFY(*after.reset->resetsAt > advance.to);
+        // The new now, on every path to the database (a fresh backend too).
+        const qint64 later = await(backendFor(PricingKey)->clock()).value().now;
+        QVERIFY(later >= advance.to);
+        QVERIFY(later - advance.to < 60'000); // the clock goes on from there
+
+        api::LedgerRequest ledger;
+        ledger.customerId = u"clocked"_s;
+        auto entries = await(m_pricing->listLedger(ledger));
+        QVERIFY(entries.ok());
+        const api::LedgerEntry &newest = entries.value().list.first();
+        QCOMPARE(newest.kind, u"reset"_s);
+        QCOMPARE(newest.source.route, u"clock.advance"_s);
+        QVERIFY(newest.source.keyId);
+        QCOMPARE(newest.usage, dec("-4"));
+
+        auto customer = await(m_pricing->customer(u"clocked"_s));
+        QVERIFY(customer.ok());
+        const api::Subscription &plan = customer.value().subscriptions.first();
+        QVERIFY(plan.currentPeriodStart <= later && later < plan.currentPeriodEnd);
+    }
+
+    void refusals()
+    {
+        const qint64 now = await(m_backend->clock()).value().now;
+        api::ClockAdvance advance;
+        advance.to = now - Day;
+        expectError(await(m_backend->advanceClock(advance)), 400, u"invalid_inputs"_s, u"to"_s);
+        advance.to = now + 3660 * Day;
+        expectError(await(m_backend->advanceClock(advance)), 400, u"invalid_inputs"_s, u"to"_s);
+        advance.to = now + Day;
+        QString production;
+        {
+            engine::Engine setup(m_database.location());
+            QVERIFY(setup.open().ok());
+            auto key = setup.createKey(u"alpha"_s, engine::Environment::Production,
+                                       {u"balances:read"_s, u"balances:write"_s}, u"clock"_s);
+            QVERIFY(key.ok());
+            production = key.value().secret;
+        }
+        expectError(await(backendFor(production)->advanceClock(advance)), 403, u"sandbox_only"_s,
+                    u"sandbox"_s);
+        expectError(await(backendFor(m_readOnlyBillingKey)->advanceClock(advance)), 403,
+                    u"insufficient_scopes"_s, u"balances:write"_s);
+        auto live = await(backendFor(production)->clock());
+        QVERIFY(live.ok());
+        QCOMPARE(live.value().offsetMs, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestClockConformance)
+#include "tst_conformance_clock.moc"
