@@ -41,7 +41,7 @@ api::Result<api::Done> ApiOperations::upToDate(const KeyContext &key,
 {
     Scope clock = key.scope;
     clock.keyPk = 0; // the clock's doing, not the caller's
-    auto work = m_engine.clockSweep().bringUpToDate({clock, {}, customerId, balanceId},
+    auto work = m_engine.clockSweep().bringUpToDate({clock, {}, customerId, balanceId, {}},
                                                     m_engine.now(key.scope), u"clock"_s, true);
     if (!work)
         return work.error();

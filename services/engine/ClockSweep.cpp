@@ -12,10 +12,10 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-bool full(const ClockWork &work)
+// Whether a step took all it was allowed: more may be due.
+bool full(const ClockWork &work, qsizetype limit = ClockApplier::MaxRows)
 {
-    return work.balances.balances >= ClockApplier::MaxRows ||
-           work.plans.expiries >= ClockApplier::MaxRows ||
+    return work.balances.balances >= limit || work.plans.expiries >= ClockApplier::MaxRows ||
            work.plans.periods >= ClockApplier::MaxRows;
 }
 
@@ -59,20 +59,20 @@ ClockSweep::ClockSweep(Database &database, SandboxClock &clock, TrackWriter &wri
 {}
 
 api::Result<ClockWork> ClockSweep::stepOnce(const QSqlDatabase &db, const ClockApplier::Due &due,
-                                            qint64 nowMs, const QString &route)
+                                            qint64 nowMs, const QString &route, qsizetype limit)
 {
     const Dialect dialect = m_database.dialect();
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
     ClockWork work;
-    auto balances = ClockApplier::apply(db, dialect, due, nowMs, route);
+    auto balances = ClockApplier::apply(db, dialect, due, nowMs, route, limit);
     if (!balances)
         return balances.error();
     work.balances = balances.value();
     // Plans only once their balances are current: an expiry takes what the
     // balance holds at the plan's end.
-    if (work.balances.balances < ClockApplier::MaxRows) {
+    if (work.balances.balances < limit) {
         auto plans = PlanClock::apply(db, dialect, due, nowMs, route);
         if (!plans)
             return plans.error();
@@ -83,7 +83,7 @@ api::Result<ClockWork> ClockSweep::stepOnce(const QSqlDatabase &db, const ClockA
     return work;
 }
 
-TrackWriter::SweepStep ClockSweep::step()
+TrackWriter::SweepStep ClockSweep::step(qsizetype limit)
 {
     auto db = m_database.connection();
     if (!db)
@@ -93,16 +93,18 @@ TrackWriter::SweepStep ClockSweep::step()
         if (!work)
             return; // the next step tries again
         result.changed = result.changed || changed(work.value());
-        result.more = result.more || full(work.value());
+        result.more = result.more || full(work.value(), limit);
+        result.rows += work.value().balances.balances;
     };
-    note(stepOnce(db.value(), {}, m_clock.real(), u"clock"_s));
+    note(stepOnce(db.value(), {}, m_clock.real(), u"clock"_s, limit));
     if (result.more)
         return result;
     auto moved = m_clock.offsets(db.value());
     if (!moved)
         return result;
     for (const auto &[scope, ahead] : moved.value()) {
-        note(stepOnce(db.value(), {scope, {}, {}, {}}, m_clock.real() + ahead, u"clock"_s));
+        note(stepOnce(db.value(), {scope, {}, {}, {}, {}}, m_clock.real() + ahead, u"clock"_s,
+                      limit));
         if (result.more)
             break;
     }
@@ -122,8 +124,7 @@ api::Result<ClockWork> ClockSweep::bringUpToDate(const ClockApplier::Due &due, q
         // Plans are looked for only for a customer: a read of many shows
         // balances, whose status already follows their plan's end, and the
         // sweep ends plans and periods within a second.
-        const bool oneCustomer = due.customerId || due.balanceId || !due.customerPks.isEmpty();
-        if (!balances.value() && !oneCustomer)
+        if (!balances.value() && !due.someCustomers())
             return ClockWork();
         if (!balances.value()) {
             auto plans = PlanClock::anyDue(db.value(), m_database.dialect(), due, nowMs);
@@ -221,7 +222,7 @@ api::Result<api::ClockAdvanced> ClockSweep::advance(const Scope &scope,
     m_clock.remember(scope, offset);
     // From here the sandbox's now is `to`: what this leaves undone (a
     // database error) the sweep and the reads still apply.
-    auto work = bringUpToDate({scope, {}, {}, {}}, request.to, u"clock.advance"_s, false);
+    auto work = bringUpToDate({scope, {}, {}, {}, {}}, request.to, u"clock.advance"_s, false);
     if (!work)
         return work.error();
     return answerOf(request.to, false, work.value());

@@ -20,7 +20,10 @@ Decimal plus(Decimal a, Decimal b)
 // The balances of `due` whose due_at has come, at most `limit` (0: all).
 QString dueWhere(Dialect dialect, const ClockApplier::Due &due, qint64 nowMs, QVariantList &binds)
 {
-    QString where = u"b.due_at <= ?"_s;
+    // Some customers' balances are found through the customers (a unary +
+    // keeps the planner off the due index, whose range may hold a whole
+    // backlog); the rest through the due index, soonest first.
+    QString where = due.someCustomers() ? u"+b.due_at <= ?"_s : u"b.due_at <= ?"_s;
     binds.append(nowMs);
     if (due.scope) {
         where += u" AND b.org_pk = ? AND b.env = ?"_s;
@@ -28,6 +31,8 @@ QString dueWhere(Dialect dialect, const ClockApplier::Due &due, qint64 nowMs, QV
     }
     if (!due.customerPks.isEmpty())
         where += u" AND "_s + inKeys(dialect, u"b.customer_pk"_s, due.customerPks, binds);
+    if (!due.featurePks.isEmpty())
+        where += u" AND "_s + inKeys(dialect, u"b.feature_pk"_s, due.featurePks, binds);
     if (due.customerId && due.scope) {
         where += u" AND b.customer_pk = (SELECT pk FROM customers WHERE org_pk = ? AND env = ?"
                  " AND id = ?)"_s;
@@ -60,7 +65,7 @@ api::Result<QList<Stored>> readDue(const QSqlDatabase &db, Dialect dialect,
     QVariantList binds;
     const QString keys = inKeys(dialect, u"b.pk"_s, pks, binds);
     binds.append(nowMs);
-    auto rows = runSql(
+    auto rows = runPrepared(
         db,
         u"SELECT b.pk, b.id, b.org_pk, b.env, b.customer_pk, b.feature_pk, f.id,"
         " b.included_grant, b.prepaid_grant, b.remaining, b.usage, b.unlimited,"
@@ -75,7 +80,7 @@ api::Result<QList<Stored>> readDue(const QSqlDatabase &db, Dialect dialect,
     if (!rows)
         return rows.error();
     QList<Stored> stored;
-    QSqlQuery &q = rows.value();
+    QSqlQuery &q = *rows.value();
     while (q.next()) {
         const qint64 pk = q.value(0).toLongLong();
         if (!stored.isEmpty() && stored.last().pk == pk) {
@@ -97,8 +102,8 @@ api::Result<QList<Stored>> readDue(const QSqlDatabase &db, Dialect dialect,
         b.remaining = decimalOf(q.value(9));
         b.usage = decimalOf(q.value(10));
         b.unlimited = q.value(11).toInt() != 0;
-        b.interval = api::resetIntervalFromWire(q.value(12).toString())
-                         .value_or(api::ResetInterval::OneOff);
+        b.interval =
+            api::resetIntervalFromWire(q.value(12).toString()).value_or(api::ResetInterval::OneOff);
         b.intervalCount = q.value(13).isNull() ? 1 : std::max<qint64>(1, q.value(13).toLongLong());
         if (!q.value(14).isNull())
             b.resetsAt = q.value(14).toLongLong();
@@ -123,6 +128,7 @@ api::Result<QList<Stored>> readDue(const QSqlDatabase &db, Dialect dialect,
                 {decimalOf(q.value(22)), decimalOf(q.value(23)), q.value(24).toLongLong()});
         stored.append(std::move(s));
     }
+    q.finish();
     return stored;
 }
 
@@ -139,11 +145,8 @@ api::Result<api::Done> writeBalances(const QSqlDatabase &db, Dialect dialect,
     QList<qint64> rolloversOf;
     QList<QVariantList> newRollovers;
     for (const auto &[stored, after] : done) {
-        const QVariantList row{stored->pk,
-                               after.remaining.toString(),
-                               after.usage.toString(),
-                               orNull(after.resetsAt),
-                               orNull(BalanceClock::dueAt(after)),
+        const QVariantList row{stored->pk, after.remaining.toString(), after.usage.toString(),
+                               orNull(after.resetsAt), orNull(BalanceClock::dueAt(after)),
                                // when the clock expired it, kept once
                                after.expired ? orNull(after.expiresAt) : QVariant()};
         for (qsizetype c = 0; c < row.size(); ++c)
@@ -151,23 +154,23 @@ api::Result<api::Done> writeBalances(const QSqlDatabase &db, Dialect dialect,
         if (after.rollovers != stored->balance.rollovers) {
             rolloversOf.append(stored->pk);
             for (const api::Rollover &r : after.rollovers)
-                newRollovers.append({stored->pk, r.granted.toString(), r.balance.toString(),
-                                     r.expiresAt});
+                newRollovers.append(
+                    {stored->pk, r.granted.toString(), r.balance.toString(), r.expiresAt});
         }
     }
     if (dialect == Dialect::Postgres) {
         QVariantList arrays;
         for (const QVariantList &column : std::as_const(columns))
             arrays.append(PostgresArray::of(column));
-        if (auto updated = execute(
-                db,
-                u"UPDATE balances b SET remaining = u.remaining, usage = u.usage,"
-                " resets_at = u.resets_at, due_at = u.due_at,"
-                " expired_at = COALESCE(b.expired_at, u.expired_at)"
-                " FROM unnest(?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::bigint[],"
-                " ?::bigint[]) AS u(pk, remaining, usage, resets_at, due_at, expired_at)"
-                " WHERE b.pk = u.pk"_s,
-                arrays);
+        if (auto updated =
+                execute(db,
+                        u"UPDATE balances b SET remaining = u.remaining, usage = u.usage,"
+                        " resets_at = u.resets_at, due_at = u.due_at,"
+                        " expired_at = COALESCE(b.expired_at, u.expired_at)"
+                        " FROM unnest(?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::bigint[],"
+                        " ?::bigint[]) AS u(pk, remaining, usage, resets_at, due_at, expired_at)"
+                        " WHERE b.pk = u.pk"_s,
+                        arrays);
             !updated)
             return updated;
     } else {
@@ -184,9 +187,10 @@ api::Result<api::Done> writeBalances(const QSqlDatabase &db, Dialect dialect,
     if (rolloversOf.isEmpty())
         return api::Done{};
     QVariantList binds;
-    if (auto dropped = execute(
-            db, u"DELETE FROM rollovers WHERE "_s + inKeys(dialect, u"balance_pk"_s, rolloversOf, binds),
-            binds);
+    if (auto dropped = execute(db,
+                               u"DELETE FROM rollovers WHERE "_s +
+                                   inKeys(dialect, u"balance_pk"_s, rolloversOf, binds),
+                               binds);
         !dropped)
         return dropped;
     if (newRollovers.isEmpty())
@@ -200,8 +204,8 @@ api::Result<api::Done> writeBalances(const QSqlDatabase &db, Dialect dialect,
             return pk.error();
         row.prepend(pk.value());
     }
-    return insertRows(db, u"rollovers"_s, {u"pk"_s, u"balance_pk"_s, u"granted"_s,
-                                           u"balance"_s, u"expires_at"_s},
+    return insertRows(db, u"rollovers"_s,
+                      {u"pk"_s, u"balance_pk"_s, u"granted"_s, u"balance"_s, u"expires_at"_s},
                       newRollovers);
 }
 
@@ -250,24 +254,24 @@ api::Result<bool> ClockApplier::anyDue(const QSqlDatabase &db, Dialect dialect, 
 {
     QVariantList binds;
     const QString where = dueWhere(dialect, due, nowMs, binds);
-    auto found = queryRows(db, u"SELECT 1 FROM balances b WHERE "_s + where + u" LIMIT 1"_s,
-                           binds);
+    auto found = queryRows(db, u"SELECT 1 FROM balances b WHERE "_s + where + u" LIMIT 1"_s, binds);
     if (!found)
         return found.error();
     return !found.value().isEmpty();
 }
 
-api::Result<ClockTally> ClockApplier::apply(const QSqlDatabase &db, Dialect dialect,
-                                            const Due &due, qint64 nowMs, const QString &route)
+api::Result<ClockTally> ClockApplier::apply(const QSqlDatabase &db, Dialect dialect, const Due &due,
+                                            qint64 nowMs, const QString &route, qsizetype limit)
 {
     const qint64 keyPk = due.scope ? due.scope->keyPk : 0;
     QVariantList binds;
     const QString where = dueWhere(dialect, due, nowMs, binds);
-    binds.append(MaxRows);
-    auto picked = queryRows(db,
-                            u"SELECT b.pk, b.customer_pk FROM balances b WHERE "_s + where +
-                                u" ORDER BY b.due_at LIMIT ?"_s,
-                            binds);
+    binds.append(std::clamp<qsizetype>(limit, 1, MaxRows));
+    auto picked =
+        queryRows(db,
+                  u"SELECT b.pk, b.customer_pk FROM balances b WHERE "_s + where +
+                      (due.someCustomers() ? u" LIMIT ?"_s : u" ORDER BY b.due_at LIMIT ?"_s),
+                  binds);
     if (!picked)
         return picked.error();
     ClockTally tally;

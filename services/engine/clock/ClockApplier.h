@@ -53,12 +53,16 @@ public:
         QList<qint64> customerPks;         // empty: no restriction
         std::optional<QString> customerId; // one customer by id (needs the scope)
         std::optional<QString> balanceId;  // the customer of this balance (likewise)
+        QList<qint64> featurePks;          // only these features' balances; empty: all
+
+        bool someCustomers() const { return !customerPks.isEmpty() || customerId || balanceId; }
     };
 
-    // Brings at most MaxRows due balances to `nowMs`. `route` and the
-    // scope's key are the ledger entries' source.
+    // Brings at most `limit` (at most MaxRows) due balances to `nowMs`.
+    // `route` and the scope's key are the ledger entries' source.
     static api::Result<ClockTally> apply(const QSqlDatabase &db, Dialect dialect, const Due &due,
-                                         qint64 nowMs, const QString &route);
+                                         qint64 nowMs, const QString &route,
+                                         qsizetype limit = MaxRows);
 
     // Whether anything in `due` is due at `nowMs`: one index probe.
     static api::Result<bool> anyDue(const QSqlDatabase &db, Dialect dialect, const Due &due,

@@ -47,12 +47,12 @@ api::Result<QList<QVariantList>> plans(const QSqlDatabase &db, Dialect dialect,
     // One customer's plans through the customer; otherwise the due plans
     // first, through their partial indexes (SQLite keeps a CROSS JOIN's
     // order), then each one's customer by key.
-    const bool oneCustomer = due.customerId || due.balanceId || !due.customerPks.isEmpty();
-    QString sql = (oneCustomer ? u"SELECT %1 FROM customers c JOIN customer_products cp"
-                                 " ON cp.customer_pk = c.pk WHERE %2"_s
-                               : u"SELECT %1 FROM customer_products cp CROSS JOIN customers c"
-                                 " WHERE c.pk = cp.customer_pk AND %2"_s)
-                      .arg(columns, where);
+    QString sql =
+        (due.someCustomers() ? u"SELECT %1 FROM customers c JOIN customer_products cp"
+                               " ON cp.customer_pk = c.pk WHERE %2"_s
+                             : u"SELECT %1 FROM customer_products cp CROSS JOIN customers c"
+                               " WHERE c.pk = cp.customer_pk AND %2"_s)
+            .arg(columns, where);
     if (!order.isEmpty())
         sql += u" ORDER BY "_s + order;
     if (limit > 0) {
@@ -187,7 +187,7 @@ api::Result<bool> PlanClock::anyDue(const QSqlDatabase &db, Dialect dialect,
 api::Result<PlanClock::Tally> PlanClock::preview(const QSqlDatabase &db, Dialect dialect,
                                                  const Scope &scope, qint64 untilMs)
 {
-    const ClockApplier::Due due{scope, {}, {}, {}};
+    const ClockApplier::Due due{scope, {}, {}, {}, {}};
     auto ending =
         plans(db, dialect, u"COUNT(*)"_s, u"cp.status <> 'expired' AND cp.expires_at <= ?"_s,
               QString(), due, untilMs, 0);

@@ -353,9 +353,13 @@ QString inKeys(Dialect dialect, const QString &column, const QList<qint64> &keys
         binds.append(PostgresArray::of(keys));
         return column + u" = ANY(?::bigint[])"_s;
     }
+    // One statement text whatever the count: prepared once, not per count.
+    QString list = u"["_s;
     for (qint64 key : keys)
-        binds.append(key);
-    return u"%1 IN (%2)"_s.arg(column, QStringList(keys.size(), u"?"_s).join(u','));
+        list += QString::number(key) + u',';
+    list.back() = u']';
+    binds.append(list);
+    return column + u" IN (SELECT value FROM json_each(?))"_s;
 }
 
 api::Result<api::Done> insertRows(const QSqlDatabase &db, const QString &table,

@@ -97,8 +97,9 @@ private:
 api::Result<api::Done> insertRows(const QSqlDatabase &db, const QString &table,
                                   const QStringList &columns, const QList<QVariantList> &rows);
 
-// `column IN (…)` of some keys, their binds appended: one array on
-// PostgreSQL (one statement text whatever their number), placeholders on SQLite.
+// `column IN (…)` of some (at least one) keys, their bind appended: an
+// array on PostgreSQL, a JSON array on SQLite, so the statement's text is
+// the same whatever their number.
 QString inKeys(Dialect dialect, const QString &column, const QList<qint64> &keys,
                QVariantList &binds);
 

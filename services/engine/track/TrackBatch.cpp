@@ -201,10 +201,15 @@ api::Result<api::Done> TrackBatch::catchUp(const Scope &scope, const QList<Resol
 {
     Scope clock = scope;
     clock.keyPk = 0; // the clock's doing, not the calling key's
-    ClockApplier::Due due{clock, {}, {}, {}};
-    for (const ResolvedCall &call : calls)
-        if (d->dialect != Dialect::Postgres || d->dueCustomers.contains(call.customerPk))
-            due.customerPks.append(call.customerPk);
+    // The rows the calls draw on: their customers' balances of their features.
+    ClockApplier::Due due{clock, {}, {}, {}, {}};
+    for (const ResolvedCall &call : calls) {
+        if (d->dialect == Dialect::Postgres && !d->dueCustomers.contains(call.customerPk))
+            continue;
+        due.customerPks.append(call.customerPk);
+        if (!due.featurePks.contains(call.featurePk))
+            due.featurePks.append(call.featurePk);
+    }
     if (due.customerPks.isEmpty())
         return api::Done{};
     for (;;) {

@@ -50,8 +50,10 @@ public:
     {
         bool changed = false; // it wrote: what the writer keeps is dropped
         bool more = false;    // more is due: the next step comes straight after
+        qint64 rows = 0;      // balances it brought up to date
     };
-    using Sweep = std::function<SweepStep()>;
+    // One step of at most `limit` balances.
+    using Sweep = std::function<SweepStep(qsizetype limit)>;
     // Calls per transaction at most: a batch takes a few milliseconds.
     static constexpr qsizetype MaxBatch = 512;
 
@@ -85,7 +87,7 @@ private:
     void work();
     void apply(std::vector<Call> &calls);
     void applyAt(std::vector<Call> &calls, qint64 nowMs);
-    void runSweep();
+    void runSweep(bool callsWaiting);
 
     Database &m_database;
     TrackCache m_cache; // the writer thread's, on SQLite
@@ -100,6 +102,11 @@ private:
     Sweep m_sweep;
     std::chrono::milliseconds m_sweepEvery{0};
     std::chrono::steady_clock::time_point m_sweepAt;
+    // While calls wait, a sweep step takes at most a quarter of the time a
+    // batch of them takes, from what steps and batches have cost lately.
+    double m_batchNs = 0;
+    double m_rowNs = 0;
+    std::chrono::steady_clock::time_point m_lastBatch;
     bool m_stopping = false;
     std::unique_ptr<QThread> m_writer; // started by start() or with the first call
 };
