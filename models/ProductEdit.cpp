@@ -70,6 +70,12 @@ api::ProductItem keptWhereUnchanged(const ProductForm::Item &row, const api::Pro
         // Not on the form: they belong to the feature the row names.
         item.featureType = stored.featureType;
         item.entityFeatureId = stored.entityFeatureId;
+        // Not on the form yet either: the billing clock's rule is kept as
+        // stored while the item still resets (a one-off item has none).
+        if (item.interval) {
+            item.intervalCount = stored.intervalCount;
+            item.rollover = stored.rollover;
+        }
     }
     // A field whose text is as the form showed it keeps its stored value.
     const auto keep = [](const auto &typed, const auto &was, auto &value, const auto &kept) {

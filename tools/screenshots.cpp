@@ -17,6 +17,7 @@
 #include "models/ProductListModel.h"
 #include "models/PromotionModel.h"
 #include "models/RewardListModel.h"
+#include "models/SandboxClockModel.h"
 #include "models/TenantListModel.h"
 #include "models/UsageAlertModel.h"
 #include "models/UsageEventModel.h"
@@ -42,6 +43,7 @@
 #include "views/PromotionDialog.h"
 #include "views/RewardDialog.h"
 #include "views/RewardsPage.h"
+#include "views/SandboxClockDialog.h"
 #include "views/TenantsPage.h"
 #include "views/Translator.h"
 #include "views/UsageChart.h"
@@ -353,6 +355,15 @@ int main(int argc, char *argv[])
         idle();
         promotion->grab().save(out.filePath(u"promotion-review-%1.png"_s.arg(name)));
         promotion->reject();
+
+        // Tools ▸ Sandbox clock…: a month on, previewed (nothing moved).
+        views::SandboxClockDialog clock(&backend, &window);
+        clock.show();
+        settle([&] { return clock.model()->previewed().has_value(); });
+        clock.table()->resizeColumnsToContents();
+        idle();
+        clock.grab().save(out.filePath(u"sandbox-clock-%1.png"_s.arg(name)));
+        clock.reject();
 
         navigation->setCurrentRow(3);
         auto *rewards = window.rewardsPage();

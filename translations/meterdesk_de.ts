@@ -568,6 +568,22 @@ eingebettete Engine</translation>
             <numerusform>%Ln Guthaben sind ausgewählt. Wählen Sie eines, um es hier zu sehen und zu berichtigen.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>usage back to 0</source>
+        <translation>Verbrauch wieder auf 0</translation>
+    </message>
+    <message>
+        <source>%1 back, usage back to 0</source>
+        <translation>%1 wieder verfügbar, Verbrauch wieder auf 0</translation>
+    </message>
+    <message>
+        <source>; the overage of %1 is forgiven</source>
+        <translation>; die Überschreitung von %1 wird erlassen</translation>
+    </message>
+    <message>
+        <source>At the reset</source>
+        <translation>Bei der Zurücksetzung</translation>
+    </message>
 </context>
 <context>
     <name>BalanceExport</name>
@@ -3410,6 +3426,14 @@ Journal: %2</numerusform>
         <source>Pro&amp;mote sandbox to production…</source>
         <translation>Sandbox in die Produktion über&amp;nehmen …</translation>
     </message>
+    <message>
+        <source>Sandbox &amp;clock…</source>
+        <translation>Sandbox-&amp;Uhr…</translation>
+    </message>
+    <message>
+        <source>Sandbox clock moved to %1: %2</source>
+        <translation>Sandbox-Uhr auf %1 gestellt: %2</translation>
+    </message>
 </context>
 <context>
     <name>PagedExport</name>
@@ -4136,6 +4160,143 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Saved %1.</source>
         <translation>%1 gespeichert.</translation>
+    </message>
+</context>
+<context>
+    <name>SandboxClockDialog</name>
+    <message>
+        <source>Sandbox clock</source>
+        <translation>Sandbox-Uhr</translation>
+    </message>
+    <message>
+        <source>Reading the sandbox&apos;s clock…</source>
+        <translation>Die Uhr der Sandbox wird gelesen…</translation>
+    </message>
+    <message>
+        <source>+1 &amp;day</source>
+        <translation>+1 &amp;Tag</translation>
+    </message>
+    <message>
+        <source>+1 &amp;month</source>
+        <translation>+1 &amp;Monat</translation>
+    </message>
+    <message>
+        <source>Sandbox now:</source>
+        <translation>Jetzt in der Sandbox:</translation>
+    </message>
+    <message>
+        <source>&amp;Move it to:</source>
+        <translation>&amp;Vorstellen auf:</translation>
+    </message>
+    <message>
+        <source>Try what time does to the sandbox before it happens: every reset, rollover and expiry up to the moment you choose, in order, as production will do on its own. The clock only moves forward.</source>
+        <translation>Probieren Sie aus, was die Zeit mit der Sandbox macht, bevor es geschieht: jede Zurücksetzung, jeden Übertrag und jeden Ablauf bis zum gewählten Zeitpunkt, der Reihe nach, so wie es die Produktion von selbst tun wird. Die Uhr geht nur vorwärts.</translation>
+    </message>
+    <message>
+        <source>Re&amp;view…</source>
+        <translation>&amp;Prüfen…</translation>
+    </message>
+    <message>
+        <source>Move &amp;clock</source>
+        <translation>&amp;Uhr vorstellen</translation>
+    </message>
+    <message>
+        <source>Asking what would fall due…</source>
+        <translation>Es wird erfragt, was fällig würde…</translation>
+    </message>
+    <message>
+        <source>This workspace is production: its clock is the real time and cannot be moved. Connect with a sandbox key to try it.</source>
+        <translation>Dieser Arbeitsbereich ist die Produktion: Ihre Uhr ist die wirkliche Zeit und lässt sich nicht verstellen. Verbinden Sie sich mit einem Sandbox-Schlüssel, um es auszuprobieren.</translation>
+    </message>
+    <message>
+        <source>Wait for the preview of the moment chosen.</source>
+        <translation>Warten Sie auf die Vorschau des gewählten Zeitpunkts.</translation>
+    </message>
+    <message>
+        <source>Sandbox now</source>
+        <translation>Jetzt in der Sandbox</translation>
+    </message>
+    <message>
+        <source>What falls due</source>
+        <translation>Was fällig wird</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n reset(s) giving back %1</source>
+        <translation>
+            <numerusform>%n Zurücksetzung, die %1 zurückgibt</numerusform>
+            <numerusform>%n Zurücksetzungen, die %1 zurückgeben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, %1 rolled over, %2 expired</source>
+        <translation>, %1 übertragen, %2 abgelaufen</translation>
+    </message>
+    <message>
+        <source>Moving the clock and applying what falls due…</source>
+        <translation>Die Uhr wird vorgestellt und das Fällige angewandt…</translation>
+    </message>
+</context>
+<context>
+    <name>SandboxClockModel</name>
+    <message>
+        <source>Nothing falls due.</source>
+        <translation>Nichts wird fällig.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n reset(s), </source>
+        <translation>
+            <numerusform>%n Zurücksetzung, </numerusform>
+            <numerusform>%n Zurücksetzungen, </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rollover(s), </source>
+        <translation>
+            <numerusform>%n Übertrag, </numerusform>
+            <numerusform>%n Überträge, </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n expiry(ies) and </source>
+        <translation>
+            <numerusform>%n Ablauf und </numerusform>
+            <numerusform>%n Abläufe und </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n subscription period(s) moved on.</source>
+        <translation>
+            <numerusform>%n Abonnementzeitraum weitergerückt.</numerusform>
+            <numerusform>%n Abonnementzeiträume weitergerückt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Resets</source>
+        <translation>Zurücksetzungen</translation>
+    </message>
+    <message>
+        <source>Given back</source>
+        <translation>Zurückgegeben</translation>
+    </message>
+    <message>
+        <source>Rollovers</source>
+        <translation>Überträge</translation>
+    </message>
+    <message>
+        <source>Rolled over</source>
+        <translation>Übertragen</translation>
+    </message>
+    <message>
+        <source>Expiries</source>
+        <translation>Abläufe</translation>
+    </message>
+    <message>
+        <source>Expired</source>
+        <translation>Abgelaufen</translation>
     </message>
 </context>
 <context>

@@ -369,6 +369,47 @@ Journal: %2</numerusform>
     </message>
 </context>
 <context>
+    <name>SandboxClockDialog</name>
+    <message numerus="yes">
+        <source>%n reset(s) giving back %1</source>
+        <translation>
+            <numerusform>%n reset giving back %1</numerusform>
+            <numerusform>%n resets giving back %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>SandboxClockModel</name>
+    <message numerus="yes">
+        <source>%n reset(s), </source>
+        <translation>
+            <numerusform>%n reset, </numerusform>
+            <numerusform>%n resets, </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rollover(s), </source>
+        <translation>
+            <numerusform>%n rollover, </numerusform>
+            <numerusform>%n rollovers, </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n expiry(ies) and </source>
+        <translation>
+            <numerusform>%n expiry and </numerusform>
+            <numerusform>%n expiries and </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n subscription period(s) moved on.</source>
+        <translation>
+            <numerusform>%n subscription period moved on.</numerusform>
+            <numerusform>%n subscription periods moved on.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>UsagePage</name>
     <message numerus="yes">
         <source>%Ln events; the chart shows the newest.</source>

@@ -162,13 +162,25 @@ void BalanceDetailPane::render()
     } else {
         html += row(tr("Price"), tr("none"));
     }
-    if (b.reset)
+    if (b.reset) {
         html += row(tr("Resets"), b.reset->resetsAt
                                       ? tr("%1, next %2")
                                             .arg(BalanceListModel::intervalName(b.reset->interval),
                                                  formatTimestamp(*b.reset->resetsAt, locale))
                                       : BalanceListModel::intervalName(b.reset->interval));
-    else
+        // What the next reset does (docs/api.md, "The billing clock").
+        if (b.reset->resetsAt && b.reset->interval != api::ResetInterval::OneOff) {
+            const api::Decimal grant =
+                b.includedGrant.plus(b.prepaidGrant).value_or(b.includedGrant);
+            QString then = b.unlimited
+                               ? tr("usage back to 0")
+                               : tr("%1 back, usage back to 0").arg(formatAmount(grant, locale));
+            if (b.remaining.isNegative() && !b.unlimited)
+                then += tr("; the overage of %1 is forgiven")
+                            .arg(formatAmount(b.remaining.negated(), locale));
+            html += row(tr("At the reset"), then);
+        }
+    } else
         html += row(tr("Resets"), tr("never"));
     html += row(tr("Expires"), b.expiresAt ? formatTimestamp(*b.expiresAt, locale) : tr("never"));
     html += row(tr("Created"), formatTimestamp(b.createdAt, locale));

@@ -1,6 +1,8 @@
 #include "views/MainWindow.h"
 
+#include "models/AmountFormat.h"
 #include "models/BalanceFilter.h"
+#include "models/SandboxClockModel.h"
 #include "models/WorkspaceStatus.h"
 #include "views/AboutDialog.h"
 #include "views/AuditPage.h"
@@ -10,6 +12,7 @@
 #include "views/ImportWizard.h"
 #include "views/ProductsPage.h"
 #include "views/RewardsPage.h"
+#include "views/SandboxClockDialog.h"
 #include "views/TenantsPage.h"
 #include "views/Translator.h"
 #include "views/UsagePage.h"
@@ -133,6 +136,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
         showPage(m_pages->indexOf(m_products));
         m_products->promote();
     });
+    toolsMenu->addAction(tr("Sandbox &clock…"), this, &MainWindow::showSandboxClock);
     auto *helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->addAction(tr("&User guide"), QKeySequence::HelpContents, this,
                         &MainWindow::openUserGuide);
@@ -301,6 +305,19 @@ void MainWindow::updateQueueCount()
             m_failedLabel->setToolTip(
                 tr("Calls accepted with the async flag that could not be applied: see Usage"));
         });
+}
+
+void MainWindow::showSandboxClock()
+{
+    auto *dialog = new SandboxClockDialog(m_backend, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SandboxClockDialog::advanced, this, [this](const api::ClockAdvanced &answer) {
+        statusBar()->showMessage(tr("Sandbox clock moved to %1: %2")
+                                     .arg(models::formatTimestamp(answer.now, locale()),
+                                          models::SandboxClockModel::summary(answer.applied)));
+        refreshPages();
+    });
+    dialog->open();
 }
 
 void MainWindow::refreshPages()

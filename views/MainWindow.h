@@ -40,6 +40,8 @@ public:
     void connectionFailed(const QString &message);
     void showCommandPalette();
     void showPreferences();
+    // Tools ▸ Sandbox clock…: preview, then move, the sandbox's clock.
+    void showSandboxClock();
     // Help ▸ User guide (F1): the installed guide in the desktop's viewer, or
     // where to find it.
     void openUserGuide();

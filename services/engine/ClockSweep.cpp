@@ -13,9 +13,10 @@ using namespace Qt::StringLiterals;
 namespace {
 
 // Whether a step took all it was allowed: more may be due.
-bool full(const ClockWork &work, qsizetype limit = ClockApplier::MaxRows)
+bool full(const ClockWork &work)
 {
-    return work.balances.balances >= limit || work.plans.expiries >= ClockApplier::MaxRows ||
+    return work.balances.balances >= ClockApplier::MaxRows ||
+           work.plans.expiries >= ClockApplier::MaxRows ||
            work.plans.periods >= ClockApplier::MaxRows;
 }
 
@@ -59,20 +60,20 @@ ClockSweep::ClockSweep(Database &database, SandboxClock &clock, TrackWriter &wri
 {}
 
 api::Result<ClockWork> ClockSweep::stepOnce(const QSqlDatabase &db, const ClockApplier::Due &due,
-                                            qint64 nowMs, const QString &route, qsizetype limit)
+                                            qint64 nowMs, const QString &route)
 {
     const Dialect dialect = m_database.dialect();
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
     ClockWork work;
-    auto balances = ClockApplier::apply(db, dialect, due, nowMs, route, limit);
+    auto balances = ClockApplier::apply(db, dialect, due, nowMs, route);
     if (!balances)
         return balances.error();
     work.balances = balances.value();
     // Plans only once their balances are current: an expiry takes what the
     // balance holds at the plan's end.
-    if (work.balances.balances < limit) {
+    if (work.balances.balances < ClockApplier::MaxRows) {
         auto plans = PlanClock::apply(db, dialect, due, nowMs, route);
         if (!plans)
             return plans.error();
@@ -83,7 +84,7 @@ api::Result<ClockWork> ClockSweep::stepOnce(const QSqlDatabase &db, const ClockA
     return work;
 }
 
-TrackWriter::SweepStep ClockSweep::step(qsizetype limit)
+TrackWriter::SweepStep ClockSweep::step()
 {
     auto db = m_database.connection();
     if (!db)
@@ -93,18 +94,16 @@ TrackWriter::SweepStep ClockSweep::step(qsizetype limit)
         if (!work)
             return; // the next step tries again
         result.changed = result.changed || changed(work.value());
-        result.more = result.more || full(work.value(), limit);
-        result.rows += work.value().balances.balances;
+        result.more = result.more || full(work.value());
     };
-    note(stepOnce(db.value(), {}, m_clock.real(), u"clock"_s, limit));
+    note(stepOnce(db.value(), {}, m_clock.real(), u"clock"_s));
     if (result.more)
         return result;
     auto moved = m_clock.offsets(db.value());
     if (!moved)
         return result;
     for (const auto &[scope, ahead] : moved.value()) {
-        note(stepOnce(db.value(), {scope, {}, {}, {}, {}}, m_clock.real() + ahead, u"clock"_s,
-                      limit));
+        note(stepOnce(db.value(), {scope, {}, {}, {}, {}}, m_clock.real() + ahead, u"clock"_s));
         if (result.more)
             break;
     }

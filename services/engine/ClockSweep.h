@@ -32,8 +32,8 @@ public:
     ClockSweep(Database &database, SandboxClock &clock, TrackWriter &writer);
 
     // One step over every organization at the real now, then over each moved
-    // sandbox at its own now, of at most `limit` balances. On the writer thread.
-    TrackWriter::SweepStep step(qsizetype limit = ClockApplier::MaxRows);
+    // sandbox at its own now. On the writer thread.
+    TrackWriter::SweepStep step();
 
     // Applies everything in `due` up to `nowMs`, step by step through the
     // writer, and waits (never on a GUI thread). `probe`: look first on this
@@ -50,8 +50,7 @@ public:
 
 private:
     api::Result<ClockWork> stepOnce(const QSqlDatabase &db, const ClockApplier::Due &due,
-                                    qint64 nowMs, const QString &route,
-                                    qsizetype limit = ClockApplier::MaxRows);
+                                    qint64 nowMs, const QString &route);
 
     Database &m_database;
     SandboxClock &m_clock;

@@ -63,7 +63,7 @@ qint64 Engine::now(const Scope &scope)
 
 void Engine::startClock(std::chrono::milliseconds every)
 {
-    m_writer->setSweep([this](qsizetype limit) { return m_sweep->step(limit); }, every);
+    m_writer->setSweep([this] { return m_sweep->step(); }, every);
 }
 
 void Engine::setCatalogue(std::shared_ptr<const PriceCatalogue> catalogue)

@@ -307,6 +307,21 @@ private Q_SLOTS:
         checkChain(b, out);
     }
 
+    void aRolloverNeverTakesABalancePastAnAmount()
+    {
+        // 6·10^19 unused and a grant of 6·10^19 back: only what keeps the
+        // balance below 10^20 carries over; the rest leaves with the reset.
+        ClockedBalance b = monthly();
+        b.includedGrant = dec("60000000000000000000");
+        b.remaining = b.includedGrant;
+        b.usage = Decimal();
+        b.rollover = api::RolloverRule{std::nullopt, 3, ResetInterval::Month};
+        const auto out = BalanceClock::advance(b, at(u"2025-04-01T00:00:00"_s));
+        QVERIFY(BalanceClock::held(out.balance).isAmount());
+        QCOMPARE(BalanceClock::held(out.balance), Decimal::fromRaw(Decimal::MaxRaw - 1));
+        checkChain(b, out);
+    }
+
     void theLargestAmountsStayAmounts()
     {
         // From the most overdrawn a balance can be back to the largest

@@ -55,6 +55,13 @@ ModelBalance balanceOf(const JsonValue &json, const QString &customerId)
     row.granted = decimalOf(json.value("included_grant"_L1))
                       .sum(decimalOf(json.value("prepaid_grant"_L1)))
                       .value_or(Decimal());
+    if (const JsonValue &rule = json.value("rollover"_L1); rule.isObject())
+        row.rule = api::RolloverRule{
+            rule.value("max"_L1).isNull() ? std::nullopt
+                                          : std::optional(decimalOf(rule.value("max"_L1))),
+            timeOf(rule.value("length"_L1)).value_or(1),
+            api::resetIntervalFromWire(rule.value("duration"_L1).toString())
+                .value_or(api::ResetInterval::Month)};
     const JsonValue &reset = json.value("reset"_L1);
     if (reset.isObject() && timeOf(reset.value("resets_at"_L1)))
         if (const auto interval = api::resetIntervalFromWire(reset.value("interval"_L1).toString());
@@ -281,6 +288,36 @@ qint64 nthReset(const ModelBalance::Resets &resets, qint64 n)
 
 namespace {
 
+// A reset's carry-over: the unused remaining becomes a rollover, then the
+// rollovers are held to the rule's max, the soonest to expire giving way.
+void carryOver(ModelBalance &row, qint64 at)
+{
+    const qint64 expires = nthReset({row.rule->duration, row.rule->length, at, at}, 1);
+    // Only what keeps the balance below 10^20 once the grant is back.
+    Int128 room = Decimal::MaxRaw - 1 - row.granted.raw();
+    for (const ModelRollover &r : std::as_const(row.rollovers))
+        room -= r.balance.raw();
+    const Decimal carried = Decimal::fromRaw(std::clamp<Int128>(room, 0, row.remaining.raw()));
+    const auto place = std::find_if(row.rollovers.begin(), row.rollovers.end(),
+                                    [&](const ModelRollover &r) { return r.expiresAt > expires; });
+    if (!carried.isZero())
+        row.rollovers.insert(place, ModelRollover{carried, expires});
+    row.remaining = Decimal();
+    if (!row.rule->max)
+        return;
+    Int128 over = -row.rule->max->raw();
+    for (const ModelRollover &r : std::as_const(row.rollovers))
+        over += r.balance.raw();
+    for (ModelRollover &r : row.rollovers) {
+        if (over <= 0)
+            break;
+        const Int128 cut = std::min(over, r.balance.raw());
+        r.balance = Decimal::fromRaw(r.balance.raw() - cut);
+        over -= cut;
+    }
+    row.rollovers.removeIf([](const ModelRollover &r) { return r.balance.isZero(); });
+}
+
 void passTime(ModelBalance &row, qint64 planEnd, qint64 nowMs)
 {
     constexpr qint64 Never = std::numeric_limits<qint64>::max();
@@ -299,6 +336,8 @@ void passTime(ModelBalance &row, qint64 planEnd, qint64 nowMs)
             row.rollovers.clear();
             row.clockExpired = true;
         } else {
+            if (row.rule && !row.unlimited && row.remaining > Decimal())
+                carryOver(row, at);
             if (!row.unlimited)
                 row.remaining = row.granted;
             row.usage = Decimal();

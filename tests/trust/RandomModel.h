@@ -48,7 +48,8 @@ struct ModelBalance
         qint64 next = 0;
     };
     std::optional<Resets> resets;
-    bool clockExpired = false; // its own end passed: nothing more happens to it
+    std::optional<api::RolloverRule> rule; // what a reset carries over
+    bool clockExpired = false;             // its own end passed: nothing more happens to it
 
     // What the ledger says it holds: remaining plus rollovers.
     Decimal held() const;

@@ -219,6 +219,10 @@ void Runner::importedRows(const Operation &op, const api::ImportCustomerRequest 
             row.usage = want.usage;
             row.unlimited = found->unlimited;
             row.granted = want.included.sum(want.prepaid).value_or(Decimal());
+            for (const api::ProductItem &item : m_model.plans.value(attached.subscription.planId)
+                                                    .value(attached.subscription.version))
+                if (item.featureId == want.featureId && item.interval && item.rollover)
+                    row.rule = item.rollover;
             // When its resets fall is the listing's (the calendar itself is
             // tst_billingclock's); what each does is the model's.
             if (found->reset && found->reset->resetsAt &&

@@ -11,17 +11,21 @@
 // grants up to the largest amount), product, reward and billing-controls
 // updates, promotions to production, platform links, retries and discards
 // of failed events, the queue's worker draining, and time passing (the
-// engine's clock; there is no clock route yet). Values are often extreme:
-// 0, ±10^-9, ±(10^20 − 10^-9), 10^20, 2^53 tokens, unknown ids, expired
-// balances, repeated Idempotency-Keys.
+// engine's clock, which now also resets, expires rollovers and ends
+// balances: the model applies the same rule on its own, RandomModel::passTime). Values are often
+// extreme: 0, ±10^-9, ±(10^20 − 10^-9), 10^20, 2^53 tokens, unknown ids, expired balances, repeated
+// Idempotency-Keys.
 //
 // What the model knows exactly, it checks exactly: an adjustment adds its
 // amount to remaining; an import's plan balances are included × quantity,
 // prepaid and the reported usage; a plan left out expires; time changes
-// status and nothing else; a sync call costs what the catalogue and markups
-// say; nothing may leave the range of amounts (below 10^20), so what would
-// must be refused. A sync call's split among rows is the engine's, so for it
-// the model checks conservation instead: each deduction comes from an
+// status, and at each reset (when they fall is the listing's) puts usage
+// back to 0 and remaining to the grant, ends rollovers and standalone
+// balances, and does nothing at or after a plan's end; a sync call costs
+// what the catalogue and markups say; nothing may leave the range of
+// amounts (below 10^20), so what would must be refused. A sync call's split
+// among rows is the engine's, so for it the model checks conservation
+// instead: each deduction comes from an
 // active row of the call's owner (or, overflowing with none, from one new
 // row), a capped call takes what fits and no more (less only under a usage
 // limit), an overflowing one its whole value; the model then takes each

@@ -55,10 +55,7 @@ qint64 nextResetOf(const ClockedBalance &b)
 class Stepper
 {
 public:
-    explicit Stepper(ClockedBalance balance)
-    {
-        m_out.balance = std::move(balance);
-    }
+    explicit Stepper(ClockedBalance balance) { m_out.balance = std::move(balance); }
 
     void run(qint64 nowMs)
     {
@@ -84,8 +81,7 @@ public:
     BalanceClock::Outcome take() { return std::move(m_out); }
 
 private:
-    void note(const QString &kind, qint64 at, Decimal amount, Decimal usage,
-              Decimal carried = {})
+    void note(const QString &kind, qint64 at, Decimal amount, Decimal usage, Decimal carried = {})
     {
         m_out.events.append({kind, at, amount, BalanceClock::held(m_out.balance), usage, carried});
     }
@@ -164,13 +160,20 @@ private:
     {
         ClockedBalance &b = m_out.balance;
         const api::RolloverRule &rule = *b.rollover;
-        const Decimal carried = b.remaining;
-        b.remaining = Decimal();
+        // What a balance holds stays an amount (below 10^20): the grant comes
+        // back on top of the rollovers, so only what leaves room carries.
+        api::Int128 room = Decimal::MaxRaw - 1 - b.includedGrant.raw() - b.prepaidGrant.raw();
+        for (const api::Rollover &r : std::as_const(b.rollovers))
+            room -= r.balance.raw();
+        const Decimal carried =
+            Decimal::fromRaw(std::clamp<api::Int128>(room, 0, b.remaining.raw()));
+        b.remaining = add(b.remaining, carried.negated());
         const qint64 expires = BillingPeriod::advance(rule.duration, at, rule.length);
-        const auto place = std::upper_bound(
-            b.rollovers.begin(), b.rollovers.end(), expires,
-            [](qint64 t, const api::Rollover &r) { return t < r.expiresAt; });
-        b.rollovers.insert(place, api::Rollover{carried, carried, expires});
+        const auto place =
+            std::upper_bound(b.rollovers.begin(), b.rollovers.end(), expires,
+                             [](qint64 t, const api::Rollover &r) { return t < r.expiresAt; });
+        if (!carried.isZero())
+            b.rollovers.insert(place, api::Rollover{carried, carried, expires});
         Decimal trimmed;
         if (rule.max) {
             Decimal total;
@@ -198,10 +201,9 @@ private:
 
 BalanceClock::Outcome BalanceClock::advance(ClockedBalance balance, qint64 nowMs)
 {
-    std::stable_sort(balance.rollovers.begin(), balance.rollovers.end(),
-              [](const api::Rollover &a, const api::Rollover &b) {
-                  return a.expiresAt < b.expiresAt;
-              });
+    std::stable_sort(
+        balance.rollovers.begin(), balance.rollovers.end(),
+        [](const api::Rollover &a, const api::Rollover &b) { return a.expiresAt < b.expiresAt; });
     Stepper stepper(std::move(balance));
     stepper.run(nowMs);
     return stepper.take();

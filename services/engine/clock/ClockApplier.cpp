@@ -17,7 +17,7 @@ Decimal plus(Decimal a, Decimal b)
     return a.sum(b).value_or(a);
 }
 
-// The balances of `due` whose due_at has come, at most `limit` (0: all).
+// The balances of `due` whose due_at has come.
 QString dueWhere(Dialect dialect, const ClockApplier::Due &due, qint64 nowMs, QVariantList &binds)
 {
     // Some customers' balances are found through the customers (a unary +
@@ -249,6 +249,21 @@ ClockTally &ClockTally::operator+=(const ClockTally &other)
     return *this;
 }
 
+api::Result<api::Done> ClockApplier::lockCustomers(const QSqlDatabase &db, Dialect dialect,
+                                                   QList<qint64> customerPks)
+{
+    if (dialect != Dialect::Postgres || customerPks.isEmpty())
+        return api::Done{};
+    std::sort(customerPks.begin(), customerPks.end());
+    customerPks.erase(std::unique(customerPks.begin(), customerPks.end()), customerPks.end());
+    auto locked = queryRows(
+        db, u"SELECT pk FROM customers WHERE pk = ANY(?::bigint[]) ORDER BY pk FOR UPDATE"_s,
+        {PostgresArray::of(customerPks)});
+    if (!locked)
+        return locked.error();
+    return api::Done{};
+}
+
 api::Result<bool> ClockApplier::anyDue(const QSqlDatabase &db, Dialect dialect, const Due &due,
                                        qint64 nowMs)
 {
@@ -261,12 +276,12 @@ api::Result<bool> ClockApplier::anyDue(const QSqlDatabase &db, Dialect dialect, 
 }
 
 api::Result<ClockTally> ClockApplier::apply(const QSqlDatabase &db, Dialect dialect, const Due &due,
-                                            qint64 nowMs, const QString &route, qsizetype limit)
+                                            qint64 nowMs, const QString &route)
 {
     const qint64 keyPk = due.scope ? due.scope->keyPk : 0;
     QVariantList binds;
     const QString where = dueWhere(dialect, due, nowMs, binds);
-    binds.append(std::clamp<qsizetype>(limit, 1, MaxRows));
+    binds.append(MaxRows);
     auto picked =
         queryRows(db,
                   u"SELECT b.pk, b.customer_pk FROM balances b WHERE "_s + where +
@@ -283,16 +298,8 @@ api::Result<ClockTally> ClockApplier::apply(const QSqlDatabase &db, Dialect dial
         pks.append(row.at(0).toLongLong());
         customers.append(row.at(1).toLongLong());
     }
-    if (dialect == Dialect::Postgres) {
-        std::sort(customers.begin(), customers.end());
-        customers.erase(std::unique(customers.begin(), customers.end()), customers.end());
-        if (auto locked = execute(db,
-                                  u"SELECT pk FROM customers WHERE pk = ANY(?::bigint[])"
-                                  " ORDER BY pk FOR UPDATE"_s,
-                                  {PostgresArray::of(customers)});
-            !locked)
-            return locked.error();
-    }
+    if (auto locked = lockCustomers(db, dialect, customers); !locked)
+        return locked.error();
     // Read again after the lock: what another server applied is not due now.
     auto stored = readDue(db, dialect, pks, nowMs);
     if (!stored)

@@ -58,11 +58,16 @@ public:
         bool someCustomers() const { return !customerPks.isEmpty() || customerId || balanceId; }
     };
 
-    // Brings at most `limit` (at most MaxRows) due balances to `nowMs`.
-    // `route` and the scope's key are the ledger entries' source.
+    // Brings at most MaxRows due balances to `nowMs`. `route` and the
+    // scope's key are the ledger entries' source.
     static api::Result<ClockTally> apply(const QSqlDatabase &db, Dialect dialect, const Due &due,
-                                         qint64 nowMs, const QString &route,
-                                         qsizetype limit = MaxRows);
+                                         qint64 nowMs, const QString &route);
+
+    // PostgreSQL: locks these customers' rows in key order, as a track batch
+    // does, so the clock and the calls of a customer take turns. SQLite:
+    // nothing (the write transaction holds the one write lock).
+    static api::Result<api::Done> lockCustomers(const QSqlDatabase &db, Dialect dialect,
+                                                QList<qint64> customerPks);
 
     // Whether anything in `due` is due at `nowMs`: one index probe.
     static api::Result<bool> anyDue(const QSqlDatabase &db, Dialect dialect, const Due &due,

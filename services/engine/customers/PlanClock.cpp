@@ -4,7 +4,6 @@
 #include "services/engine/controls/BillingPeriod.h"
 #include "services/engine/customers/StoredPlan.h"
 #include "services/engine/ledger/BalanceLedger.h"
-#include "services/engine/sql/PostgresArray.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/sql/StoredJson.h"
 
@@ -62,18 +61,6 @@ api::Result<QList<QVariantList>> plans(const QSqlDatabase &db, Dialect dialect,
     return queryRows(db, sql, binds);
 }
 
-api::Result<api::Done> lockCustomers(const QSqlDatabase &db, Dialect dialect,
-                                     QList<qint64> customers)
-{
-    if (dialect != Dialect::Postgres || customers.isEmpty())
-        return api::Done{};
-    std::sort(customers.begin(), customers.end());
-    customers.erase(std::unique(customers.begin(), customers.end()), customers.end());
-    return execute(db,
-                   u"SELECT pk FROM customers WHERE pk = ANY(?::bigint[]) ORDER BY pk FOR UPDATE"_s,
-                   {PostgresArray::of(customers)});
-}
-
 // Plans whose end came: expired once (the UPDATE's condition says whether
 // this call is the one), each balance's expiry entry with it.
 api::Result<qint64> expirePlans(const QSqlDatabase &db, Dialect dialect,
@@ -88,7 +75,7 @@ api::Result<qint64> expirePlans(const QSqlDatabase &db, Dialect dialect,
     QList<qint64> customers;
     for (const QVariantList &row : std::as_const(due.value()))
         customers.append(row.at(1).toLongLong());
-    if (auto locked = lockCustomers(db, dialect, customers); !locked)
+    if (auto locked = ClockApplier::lockCustomers(db, dialect, customers); !locked)
         return locked.error();
     qint64 expired = 0;
     for (const QVariantList &row : std::as_const(due.value())) {

@@ -194,12 +194,7 @@ void TrackWriter::work()
             sweep = sweepDue();
         }
         if (!batch.empty()) {
-            const auto started = std::chrono::steady_clock::now();
             apply(batch);
-            const double took =
-                std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - started)
-                    .count();
-            m_batchNs = m_batchNs > 0 ? 0.8 * m_batchNs + 0.2 * took : took;
             m_lastBatch = std::chrono::steady_clock::now();
         }
         if (job) {
@@ -207,35 +202,28 @@ void TrackWriter::work()
             m_cache.clear();
         }
         // Calls seen in the last 50 ms are calls coming: their clients are
-        // sending the next ones while this step runs.
+        // sending the next ones while a step runs.
         if (sweep)
             runSweep(std::chrono::steady_clock::now() - m_lastBatch <
                      std::chrono::milliseconds(50));
     }
 }
 
-void TrackWriter::runSweep(bool callsWaiting)
+void TrackWriter::runSweep(bool callsComing)
 {
-    // With calls coming, a step small enough to cost a quarter of a batch
-    // (the calls then keep about 0.8 of their rate); alone, a full one.
-    qsizetype limit = ClockApplier::MaxRows;
-    if (callsWaiting && m_rowNs > 0 && m_batchNs > 0)
-        limit =
-            std::clamp<qsizetype>(qsizetype(0.25 * m_batchNs / m_rowNs), 16, ClockApplier::MaxRows);
     const auto started = std::chrono::steady_clock::now();
-    const SweepStep step = m_sweep(limit);
-    if (step.rows > 0) {
-        const double perRow =
-            std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - started)
-                .count() /
-            double(step.rows);
-        m_rowNs = m_rowNs > 0 ? 0.8 * m_rowNs + 0.2 * perRow : perRow;
-    }
+    const SweepStep step = m_sweep();
+    const auto ended = std::chrono::steady_clock::now();
     if (step.changed)
         m_cache.clear();
+    // Whole steps (their fixed cost paid once per thousand balances), but
+    // while calls come, only a fifth of the writer's time: after a step of
+    // d, the calls have 4·d to themselves, so they keep about 0.8 of their rate.
+    std::chrono::steady_clock::duration wait = m_sweepEvery;
+    if (step.more)
+        wait = callsComing ? SweepShareWait * (ended - started) : std::chrono::nanoseconds(0);
     const std::lock_guard lock(m_mutex);
-    m_sweepAt = std::chrono::steady_clock::now() +
-                (step.more ? std::chrono::milliseconds(0) : m_sweepEvery);
+    m_sweepAt = ended + wait;
 }
 
 void TrackWriter::apply(std::vector<Call> &calls)

@@ -15,7 +15,8 @@
 // batch first brings its customers' due balances up to date, and between
 // batches the thread runs the clock's sweep, one step (at most
 // ClockApplier::MaxRows balances) at a time, and jobs posted to it, so
-// neither holds up a call for longer than one step.
+// neither holds up a call for longer than one step; while calls come, the
+// sweep takes at most a fifth of the thread's time.
 #pragma once
 
 #include "services/api/TrackTokens.h"
@@ -50,10 +51,8 @@ public:
     {
         bool changed = false; // it wrote: what the writer keeps is dropped
         bool more = false;    // more is due: the next step comes straight after
-        qint64 rows = 0;      // balances it brought up to date
     };
-    // One step of at most `limit` balances.
-    using Sweep = std::function<SweepStep(qsizetype limit)>;
+    using Sweep = std::function<SweepStep()>;
     // Calls per transaction at most: a batch takes a few milliseconds.
     static constexpr qsizetype MaxBatch = 512;
 
@@ -87,7 +86,7 @@ private:
     void work();
     void apply(std::vector<Call> &calls);
     void applyAt(std::vector<Call> &calls, qint64 nowMs);
-    void runSweep(bool callsWaiting);
+    void runSweep(bool callsComing);
 
     Database &m_database;
     TrackCache m_cache; // the writer thread's, on SQLite
@@ -102,11 +101,9 @@ private:
     Sweep m_sweep;
     std::chrono::milliseconds m_sweepEvery{0};
     std::chrono::steady_clock::time_point m_sweepAt;
-    // While calls wait, a sweep step takes at most a quarter of the time a
-    // batch of them takes, from what steps and batches have cost lately.
-    double m_batchNs = 0;
-    double m_rowNs = 0;
     std::chrono::steady_clock::time_point m_lastBatch;
+    // While calls come, a sweep step of d is followed by 4·d of calls alone.
+    static constexpr int SweepShareWait = 4;
     bool m_stopping = false;
     std::unique_ptr<QThread> m_writer; // started by start() or with the first call
 };

@@ -93,6 +93,12 @@ JsonValue DemoProducts::features(qint64 createdAt)
          feature(u"premium_support"_s, u"Premium support"_s, u"boolean"_s, createdAt), ai});
 }
 
+JsonValue DemoProducts::rollover()
+{
+    return JsonValue::object(
+        {{"max"_L1, JsonValue::null()}, {"length"_L1, 1}, {"duration"_L1, u"month"_s}});
+}
+
 JsonValue DemoProducts::products(qint64 createdAt)
 {
     JsonValue list = JsonValue::array();
@@ -109,6 +115,8 @@ JsonValue DemoProducts::products(qint64 createdAt)
                  {"usage_model"_L1, u"pay_per_use"_s},
                  {"billing_units"_L1, 1},
                  {"reset_usage_when_enabled"_L1, true}});
+            if (item.feature == "api_calls"_L1 && !item.interval.isEmpty())
+                json.insert(u"rollover"_s, rollover());
             if (item.feature == "api_calls"_L1)
                 json.insert(
                     u"tiers"_s,

@@ -32,6 +32,9 @@ public:
     static const QList<Plan> &plans();
     // Whole cents, and a decimal literal, as JSON numbers.
     static api::JsonValue money(qint64 cents);
+    // What a plan's API calls carry over at a reset (the billing clock):
+    // everything unused, for a month.
+    static api::JsonValue rollover();
     static api::JsonValue decimal(const char *text);
     // The AI credit system's markups: written into the workspace by
     // features() and used to price the demo's usage events.

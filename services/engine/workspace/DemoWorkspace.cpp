@@ -75,21 +75,26 @@ private:
                  {"billing_units"_L1, 1},
                  {"billing_method"_L1, u"usage_based"_s},
                  {"max_purchase"_L1, JsonValue::null()}});
-        return JsonValue::object({{"id"_L1, nextBalanceId()},
-                                  {"feature_id"_L1, feature},
-                                  {"customer_product_id"_L1, customerProduct},
-                                  {"entity_id"_L1, entity},
-                                  {"included_grant"_L1, DemoProducts::money(includedCents)},
-                                  {"prepaid_grant"_L1, DemoProducts::money(prepaidCents)},
-                                  {"remaining"_L1, DemoProducts::money(grant - usage)},
-                                  {"usage"_L1, DemoProducts::money(usage)},
-                                  {"unlimited"_L1, false},
-                                  {"overage_allowed"_L1, feature == "api_calls"_L1},
-                                  {"reset"_L1, reset},
-                                  {"price"_L1, price},
-                                  {"expires_at"_L1, expiresAt},
-                                  {"created_at"_L1, createdAt},
-                                  {"rollovers"_L1, JsonValue::array()}});
+        return JsonValue::object(
+            {{"id"_L1, nextBalanceId()},
+             {"feature_id"_L1, feature},
+             {"customer_product_id"_L1, customerProduct},
+             {"entity_id"_L1, entity},
+             {"included_grant"_L1, DemoProducts::money(includedCents)},
+             {"prepaid_grant"_L1, DemoProducts::money(prepaidCents)},
+             {"remaining"_L1, DemoProducts::money(grant - usage)},
+             {"usage"_L1, DemoProducts::money(usage)},
+             {"unlimited"_L1, false},
+             {"overage_allowed"_L1, feature == "api_calls"_L1},
+             {"reset"_L1, reset},
+             {"price"_L1, price},
+             {"expires_at"_L1, expiresAt},
+             {"created_at"_L1, createdAt},
+             {"rollover"_L1,
+              feature == "api_calls"_L1 && !customerProduct.isNull() && !interval.isEmpty()
+                  ? DemoProducts::rollover()
+                  : JsonValue::null()},
+             {"rollovers"_L1, JsonValue::array()}});
     }
 
     JsonValue customer(const QString &env, int index)

@@ -1,0 +1,122 @@
+// Tools ▸ Sandbox clock… as a user drives it (offscreen), on EngineBackend
+// or on RemoteBackend to a local server (MD_GUI_BACKEND), on the demo
+// workspace: the sandbox's now is read and a month later offered, with the
+// keyboard on it; the server's dry run shows what falls due by feature
+// (the model checked by QAbstractItemModelTester); the review says it
+// again; Move clock moves it, and no balance shows a past reset after; a
+// production workspace is told its clock cannot be moved.
+#include "models/SandboxClockModel.h"
+#include "services/engine/Engine.h"
+#include "tests/gui/GuiBackend.h"
+#include "tests/support/TestDatabase.h"
+#include "views/ChangeReview.h"
+#include "views/SandboxClockDialog.h"
+
+#include <QAbstractItemModelTester>
+#include <QDateTimeEdit>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString Key = u"sk_test_clockgui00000000000000000000000"_s;
+
+template <typename T> api::Result<T> await(QFuture<api::Result<T>> future)
+{
+    future.waitForFinished();
+    return future.result();
+}
+
+} // namespace
+
+class TestSandboxClock final : public QObject
+{
+    Q_OBJECT
+
+    test::TestDatabase m_database;
+    test::ServerProcess m_server;
+    std::unique_ptr<backend::BillingBackend> m_backend;
+    QString m_liveKey;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
+        QString problem;
+        QVERIFY2(!test::loadDemo(m_database.location(), Key, 40, &problem).isEmpty(),
+                 qPrintable(problem));
+        {
+            engine::Engine setup(m_database.location());
+            QVERIFY(setup.open().ok());
+            const QString slug = setup.organizations().value().first().slug;
+            auto live = setup.createKey(slug, engine::Environment::Production,
+                                        {u"balances:read"_s, u"balances:write"_s}, u"gui"_s);
+            QVERIFY(live.ok());
+            m_liveKey = live.value().secret;
+        }
+        m_backend = test::openGuiBackend(m_database.location(), Key, m_server, &problem);
+        QVERIFY2(m_backend, qPrintable(problem));
+    }
+
+    void previewThenMove()
+    {
+        views::SandboxClockDialog dialog(m_backend.get());
+        QAbstractItemModelTester tester(dialog.model());
+        dialog.show();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.target()->isEnabled(), 10000);
+        QCOMPARE(QApplication::focusWidget(), dialog.target());
+        const qint64 now = dialog.model()->reading()->now;
+        QCOMPARE(dialog.target()->dateTime(), QDateTime::fromMSecsSinceEpoch(now).addMonths(1));
+        // The demo's monthly balances all reset within a month.
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.model()->previewed().has_value(), 10000);
+        QVERIFY(dialog.model()->rowCount() > 0);
+        QVERIFY(dialog.model()->previewed()->applied.resets > 0);
+        QVERIFY2(dialog.state()->text().contains(u"reset"_s), qPrintable(dialog.state()->text()));
+        QVERIFY(dialog.reviewButton()->isEnabled());
+        dialog.reviewButton()->click();
+        QVERIFY(dialog.isReviewing());
+        QSignalSpy advanced(&dialog, &views::SandboxClockDialog::advanced);
+        dialog.saveButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(advanced.count(), 1, 30000);
+        const auto answer = advanced.first().first().value<api::ClockAdvanced>();
+        QCOMPARE(answer.applied, dialog.model()->previewed()->applied);
+
+        // The sandbox is a month on, and no balance shows a reset it passed.
+        const auto clock = await(m_backend->clock());
+        QVERIFY(clock.ok());
+        QVERIFY(clock.value().offsetMs > 25LL * 86'400'000);
+        api::ListBalancesRequest request;
+        request.limit = api::ListBalancesRequest::MaxLimit;
+        for (;;) {
+            const auto page = await(m_backend->listBalances(request));
+            QVERIFY(page.ok());
+            for (const api::BalanceRow &row : page.value().list)
+                if (row.reset && row.reset->resetsAt)
+                    QVERIFY2(*row.reset->resetsAt > clock.value().now, qPrintable(row.id));
+            if (!page.value().hasMore)
+                break;
+            request.startCursor = *page.value().nextCursor;
+        }
+    }
+
+    void productionIsToldItsClockIsReal()
+    {
+        QString problem;
+        test::ServerProcess server;
+        auto live = test::openGuiBackend(m_database.location(), m_liveKey, server, &problem);
+        QVERIFY2(live, qPrintable(problem));
+        views::SandboxClockDialog dialog(live.get());
+        dialog.show();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.state()->text().contains(u"production"_s), 10000);
+        QVERIFY(!dialog.reviewButton()->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestSandboxClock)
+#include "tst_sandboxclock.moc"
