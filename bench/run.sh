@@ -53,6 +53,19 @@ MD_SQLITE_SYNCHRONOUS=FULL "$build/bench/bench_track" --database "$scratch/track
   --server "$build/app/meterdesk-server" --calls 12000 --async-calls 20000
 
 echo
+if [ -n "${MD_TEST_POSTGRES_URL:-}" ]; then
+  echo "== the billing clock: a million due balances swept under track_tokens load (docs/performance.md)"
+  psql -q "$MD_TEST_POSTGRES_URL" -c "CREATE DATABASE meterdesk_bench_clock" >/dev/null
+  "$build/bench/bench_clock" --database "$scratch/clock.db" \
+    --database "${MD_TEST_POSTGRES_URL%/*}/meterdesk_bench_clock" --server "$build/app/meterdesk-server" \
+    --customers 200000
+else
+  echo "== the billing clock: a million due balances swept under track_tokens load (docs/performance.md)"
+  "$build/bench/bench_clock" --database "$scratch/clock.db" --server "$build/app/meterdesk-server" \
+    --customers 200000
+fi
+
+echo
 echo "== mixed load on SQLite for 60 s (list, track, import dry run)"
 catalogue=tests/conformance/data/pricing-catalogue.json
 "$build/bench/bench_load" --database "$scratch/load.db" --server "$build/app/meterdesk-server" \

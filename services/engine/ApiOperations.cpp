@@ -179,10 +179,9 @@ ApiOperations::billingPortal(const KeyContext &key, const QString &customerId,
                     CustomerReads::customer(db, key.scope, customerId, m_engine.now(key.scope));
                 !customer)
                 return customer.error();
-            auto token =
-                PortalLinks::sign(db, m_engine.dialect(),
-                                  {key.scope, customerId,
-                                   m_engine.now(key.scope) + PortalLinks::LifetimeMs, returnUrl});
+            auto token = PortalLinks::sign(
+                db, m_engine.dialect(),
+                {key.scope, customerId, m_engine.now() + PortalLinks::LifetimeMs, returnUrl});
             if (!token)
                 return token.error();
             QUrl url = base;

@@ -1,6 +1,7 @@
 #include "services/engine/Engine.h"
 
 #include "services/engine/Migrator.h"
+#include "services/engine/access/PortalLinks.h"
 #include "services/engine/ids/PublicIds.h"
 #include "services/engine/ledger/AuditTrail.h"
 #include "services/engine/sql/Sql.h"
@@ -341,7 +342,19 @@ PortalPage::Answer Engine::portalPage(const QString &token)
     auto db = m_database.connection();
     if (!db)
         return {500, QByteArray()};
-    return PortalPage::render(db.value(), m_database.dialect(), token, m_clock());
+    // A link lives in real time; what the page shows is brought up to date
+    // at the environment's now first (the billing clock). A bad link is
+    // the page's to refuse.
+    qint64 shownAt = m_clock();
+    if (auto link = PortalLinks::verify(db.value(), m_database.dialect(), token, m_clock())) {
+        Scope clock = link.value().scope;
+        clock.keyPk = 0;
+        shownAt = now(link.value().scope);
+        if (!m_sweep->bringUpToDate({clock, {}, link.value().customerId, {}, {}}, shownAt,
+                                    u"clock"_s, true))
+            return {500, QByteArray()};
+    }
+    return PortalPage::render(db.value(), m_database.dialect(), token, m_clock(), shownAt);
 }
 
 } // namespace md::engine

@@ -61,12 +61,13 @@ QString backButton(const QString &returnUrl)
 } // namespace
 
 PortalPage::Answer PortalPage::render(const QSqlDatabase &db, Dialect dialect, const QString &token,
-                                      qint64 nowMs)
+                                      qint64 nowMs, qint64 shownAtMs)
 {
     auto link = PortalLinks::verify(db, dialect, token, nowMs);
     if (!link)
         return problem(link.error().status, link.error().message);
-    auto customer = CustomerReads::customer(db, link.value().scope, link.value().customerId, nowMs);
+    auto customer =
+        CustomerReads::customer(db, link.value().scope, link.value().customerId, shownAtMs);
     if (!customer)
         return problem(customer.error().status == 404 ? 404 : 500,
                        customer.error().status == 404
@@ -102,7 +103,7 @@ PortalPage::Answer PortalPage::render(const QSqlDatabase &db, Dialect dialect, c
     // Usage of the last 30 days per model, summed exactly.
     api::PageRequest request;
     request.customerId = c.id;
-    request.from = nowMs - UsageDays * 24 * 3600 * 1000;
+    request.from = shownAtMs - UsageDays * 24 * 3600 * 1000;
     request.limit = 200;
     std::map<QString, std::pair<api::Decimal, qint64>> byModel;
     for (int pages = 0; pages < 50; ++pages) {

@@ -18,8 +18,10 @@ public:
         int status = 200;
         QByteArray html;
     };
+    // `nowMs`: the real time, which a link's life is counted in;
+    // `shownAtMs`: the customer's environment's now, for what is shown.
     static Answer render(const QSqlDatabase &db, Dialect dialect, const QString &token,
-                         qint64 nowMs);
+                         qint64 nowMs, qint64 shownAtMs);
 };
 
 } // namespace md::engine
