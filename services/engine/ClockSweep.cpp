@@ -59,6 +59,40 @@ ClockSweep::ClockSweep(Database &database, SandboxClock &clock, TrackWriter &wri
     , m_writer(writer)
 {}
 
+void ClockSweep::stop()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_stopped.notify_all();
+    if (m_thread)
+        m_thread->wait();
+}
+
+void ClockSweep::start(std::chrono::milliseconds every)
+{
+    if (m_database.dialect() != Dialect::Postgres) {
+        m_writer.setSweep([this] { return step(); }, every);
+        return;
+    }
+    m_thread.reset(QThread::create([this, every] { sweepAlongside(every); }));
+    m_thread->setObjectName(QStringLiteral("meterdesk-clock"));
+    m_thread->start();
+}
+
+void ClockSweep::sweepAlongside(std::chrono::milliseconds every)
+{
+    for (;;) {
+        const TrackWriter::SweepStep done = step();
+        std::unique_lock lock(m_mutex);
+        if (!done.more)
+            m_stopped.wait_for(lock, every, [this] { return m_stopping; });
+        if (m_stopping)
+            return;
+    }
+}
+
 api::Result<ClockWork> ClockSweep::stepOnce(const QSqlDatabase &db, const ClockApplier::Due &due,
                                             qint64 nowMs, const QString &route)
 {
@@ -133,7 +167,22 @@ api::Result<ClockWork> ClockSweep::bringUpToDate(const ClockApplier::Due &due, q
                 return ClockWork();
         }
     }
-    // Step by step, each its own job, so track batches run in between.
+    if (m_database.dialect() == Dialect::Postgres) {
+        // Beside the calls, on this thread's connection.
+        auto db = m_database.connection();
+        if (!db)
+            return db.error();
+        ClockWork total;
+        for (;;) {
+            auto step = stepOnce(db.value(), due, nowMs, route);
+            if (!step)
+                return step.error();
+            total += step.value();
+            if (!full(step.value()))
+                return total;
+        }
+    }
+    // Step by step, each its own job on the writer, so track batches run in between.
     struct Run
     {
         ClockWork total;

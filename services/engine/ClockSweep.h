@@ -1,10 +1,14 @@
 // The billing clock's work on a running engine (docs/api.md, "The billing
-// clock"). Every write goes through the writer thread (TrackWriter), one
-// step at a time: at most ClockApplier::MaxRows balances and as many plans
-// per transaction, so a track batch waits for one step at most. The sweep
-// takes a step every second, and at once again while more is due; a read
-// that meets a due balance asks for its customers' steps and waits for them
-// (bringUpToDate), so no answer shows a balance the clock has passed.
+// clock"), one step at a time: at most ClockApplier::MaxRows balances and
+// as many plans per transaction. The sweep takes a step every second, and
+// at once again while more is due; a read that meets a due balance has its
+// customers' steps taken and waits for them (bringUpToDate), so no answer
+// shows a balance the clock has passed. On SQLite, whose one write lock
+// the calls need too, every step goes through the writer thread
+// (TrackWriter), between batches. On PostgreSQL, where writers work side by
+// side and take turns only through the customers' row locks, the sweep has
+// a thread and connection of its own, and a read's steps run on the
+// reader's connection.
 #pragma once
 
 #include "services/api/Result.h"
@@ -14,6 +18,12 @@
 #include "services/engine/customers/PlanClock.h"
 #include "services/engine/sql/Database.h"
 #include "services/engine/track/TrackWriter.h"
+
+#include <QThread>
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 
 namespace md::engine {
 
@@ -30,6 +40,14 @@ class ClockSweep final
 {
 public:
     ClockSweep(Database &database, SandboxClock &clock, TrackWriter &writer);
+    ~ClockSweep() { stop(); }
+    Q_DISABLE_COPY_MOVE(ClockSweep)
+    // Stops its own thread (PostgreSQL), if it has one.
+    void stop();
+
+    // The sweep every `every`: through the writer on SQLite, on a thread of
+    // its own on PostgreSQL.
+    void start(std::chrono::milliseconds every);
 
     // One step over every organization at the real now, then over each moved
     // sandbox at its own now. On the writer thread.
@@ -52,9 +70,15 @@ private:
     api::Result<ClockWork> stepOnce(const QSqlDatabase &db, const ClockApplier::Due &due,
                                     qint64 nowMs, const QString &route);
 
+    void sweepAlongside(std::chrono::milliseconds every);
+
     Database &m_database;
     SandboxClock &m_clock;
     TrackWriter &m_writer;
+    std::mutex m_mutex;
+    std::condition_variable m_stopped;
+    bool m_stopping = false;
+    std::unique_ptr<QThread> m_thread; // PostgreSQL's sweep
 };
 
 } // namespace md::engine

@@ -46,6 +46,7 @@ Engine::Engine(QString location, Clock clock)
 
 Engine::~Engine()
 {
+    m_sweep->stop(); // PostgreSQL's sweep thread; on SQLite the writer runs it
     m_writer.reset();
 }
 
@@ -64,7 +65,7 @@ qint64 Engine::now(const Scope &scope)
 
 void Engine::startClock(std::chrono::milliseconds every)
 {
-    m_writer->setSweep([this] { return m_sweep->step(); }, every);
+    m_sweep->start(every);
 }
 
 void Engine::setCatalogue(std::shared_ptr<const PriceCatalogue> catalogue)

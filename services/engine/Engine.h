@@ -42,7 +42,7 @@ class Engine final
 {
 public:
     explicit Engine(QString location, Clock clock = {});
-    // Stops the writer first: its sweep and jobs use the rest.
+    // Stops the sweep and the writer first: they use the rest.
     ~Engine();
     Q_DISABLE_COPY_MOVE(Engine)
 
