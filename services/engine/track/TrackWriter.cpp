@@ -217,8 +217,9 @@ void TrackWriter::runSweep(bool callsComing)
     if (step.changed)
         m_cache.clear();
     // Whole steps (their fixed cost paid once per thousand balances), but
-    // while calls come, only a fifth of the writer's time: after a step of
-    // d, the calls have 4·d to themselves, so they keep about 0.8 of their rate.
+    // while calls come, only a quarter of the writer's time: after a step of
+    // d, the calls have 3·d to themselves (they kept 0.88 with 4·d, and the
+    // sweep then took 62 s for a million: docs/performance.md).
     std::chrono::steady_clock::duration wait = m_sweepEvery;
     if (step.more)
         wait = callsComing ? SweepShareWait * (ended - started) : std::chrono::nanoseconds(0);

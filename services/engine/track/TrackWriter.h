@@ -16,7 +16,7 @@
 // batches the thread runs the clock's sweep, one step (at most
 // ClockApplier::MaxRows balances) at a time, and jobs posted to it, so
 // neither holds up a call for longer than one step; while calls come, the
-// sweep takes at most a fifth of the thread's time.
+// sweep takes at most a quarter of the thread's time.
 #pragma once
 
 #include "services/api/TrackTokens.h"
@@ -102,8 +102,8 @@ private:
     std::chrono::milliseconds m_sweepEvery{0};
     std::chrono::steady_clock::time_point m_sweepAt;
     std::chrono::steady_clock::time_point m_lastBatch;
-    // While calls come, a sweep step of d is followed by 4·d of calls alone.
-    static constexpr int SweepShareWait = 4;
+    // While calls come, a sweep step of d is followed by 3·d of calls alone.
+    static constexpr int SweepShareWait = 3;
     bool m_stopping = false;
     std::unique_ptr<QThread> m_writer; // started by start() or with the first call
 };
