@@ -253,6 +253,29 @@ private Q_SLOTS:
         verifyLedger(*m_fixture->engine);
     }
 
+    void thePortalPageShowsTheBalanceAfterItsReset()
+    {
+        // A link made before the reset, opened after it (within its 15 minutes).
+        QVERIFY(m_fixture->engine->loadWorkspace(manyDue(1, Jan31Noon + 5 * 60'000)).ok());
+        engine::Scope many{0, engine::Environment::Sandbox};
+        const auto organizations = m_fixture->engine->organizations();
+        QVERIFY(organizations.ok());
+        for (const engine::OrganizationRow &org : organizations.value())
+            if (org.slug == "many"_L1)
+                many.orgPk = org.pk;
+        m_fixture->engine->setPortalBase(QUrl(u"http://127.0.0.1:1/"_s));
+        auto portal = api().billingPortal(test::everyScope(many), u"c0"_s, {});
+        QVERIFY2(portal.ok(), portal.ok() ? "" : qPrintable(portal.error().message));
+        const QString token = QUrl(portal.value().url).path().section(u'/', -1);
+        *m_fixture->now = Jan31Noon + 10 * 60'000;
+        const auto page = m_fixture->engine->portalPage(token);
+        QCOMPARE(page.status, 200);
+        QCOMPARE(count(u"SELECT COUNT(*) FROM ledger WHERE balance_id = 'b0' AND kind = 'reset'"_s),
+                 1);
+        QVERIFY2(!page.html.contains(">90<") && !page.html.contains(">90.00<"),
+                 page.html.constData()); // not last period's remaining
+    }
+
     void twoEnginesNeverApplyABalanceTwice()
     {
         *m_fixture->now = Jan31Noon;
