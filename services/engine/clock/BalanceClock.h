@@ -25,7 +25,7 @@ struct ClockedBalance
     std::optional<qint64> resetsAt;
     qint64 anchor = 0; // the calendar's origin: months keep its day
     bool standalone = false;
-    std::optional<qint64> expiresAt; // a standalone balance's own end
+    std::optional<qint64> expiresAt;  // a standalone balance's own end
     std::optional<qint64> planEndsAt; // its plan's end: no reset from then on
     bool expired = false;             // the clock already expired it
     QList<api::Rollover> rollovers;   // soonest to expire first
@@ -37,8 +37,8 @@ struct ClockedBalance
 // One change the clock made, for the ledger (docs/ledger.md).
 struct ClockEvent
 {
-    QString kind; // reset, rollover or expiry
-    qint64 at = 0; // when it fell due
+    QString kind;              // reset, rollover or expiry
+    qint64 at = 0;             // when it fell due
     api::Decimal amount;       // signed change of what the balance holds
     api::Decimal balanceAfter; // what it holds after
     api::Decimal usage;        // signed change of its usage counter

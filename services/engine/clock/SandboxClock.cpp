@@ -67,8 +67,7 @@ api::Result<QList<std::pair<Scope, qint64>>> SandboxClock::offsets(const QSqlDat
         return rows.error();
     QList<std::pair<Scope, qint64>> moved;
     for (const QVariantList &row : std::as_const(rows.value()))
-        moved.append({Scope{row.at(0).toLongLong(), Environment::Sandbox},
-                      row.at(1).toLongLong()});
+        moved.append({Scope{row.at(0).toLongLong(), Environment::Sandbox}, row.at(1).toLongLong()});
     return moved;
 }
 
