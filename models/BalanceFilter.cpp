@@ -31,20 +31,25 @@ api::Result<api::ListBalancesRequest> BalanceFilter::request() const
         request.planId = std::optional<QString>();
     else if (planMode == PlanMode::Plan && !planId.isEmpty())
         request.planId = planId;
+    if (resetsBefore)
+        request.resetsBefore = resetsBefore->startOfDay().toMSecsSinceEpoch();
     return request;
 }
 
 QJsonObject BalanceFilter::toJson() const
 {
-    return {{u"customer_id"_s, customerId},
-            {u"entity_id"_s, entityId},
-            {u"feature_id"_s, featureId},
-            {u"plan"_s, planMode == PlanMode::Any      ? u"any"_s
-                        : planMode == PlanMode::NoPlan ? u"none"_s
-                                                       : u"plan"_s},
-            {u"plan_id"_s, planId},
-            {u"active"_s, active},
-            {u"expired"_s, expired}};
+    QJsonObject json{{u"customer_id"_s, customerId},
+                     {u"entity_id"_s, entityId},
+                     {u"feature_id"_s, featureId},
+                     {u"plan"_s, planMode == PlanMode::Any      ? u"any"_s
+                                 : planMode == PlanMode::NoPlan ? u"none"_s
+                                                                : u"plan"_s},
+                     {u"plan_id"_s, planId},
+                     {u"active"_s, active},
+                     {u"expired"_s, expired}};
+    if (resetsBefore)
+        json.insert(u"resets_before"_s, resetsBefore->toString(Qt::ISODate));
+    return json;
 }
 
 QByteArray BalanceFilter::serialized() const
@@ -81,6 +86,11 @@ std::optional<BalanceFilter> BalanceFilter::fromJson(const QJsonObject &json)
         return std::nullopt;
     filter.active = json.value(u"active"_s).toBool(true);
     filter.expired = json.value(u"expired"_s).toBool(false);
+    if (const QJsonValue day = json.value(u"resets_before"_s); !day.isUndefined()) {
+        filter.resetsBefore = QDate::fromString(day.toString(), Qt::ISODate);
+        if (!filter.resetsBefore->isValid())
+            return std::nullopt;
+    }
     return filter;
 }
 

@@ -5,6 +5,7 @@
 #include "services/api/ListBalances.h"
 #include "services/api/Result.h"
 
+#include <QDate>
 #include <QJsonObject>
 #include <QString>
 
@@ -23,6 +24,8 @@ struct BalanceFilter
     QString planId; // with PlanMode::Plan
     bool active = true;
     bool expired = false;
+    // Rows whose next reset comes before the start of this day (local time).
+    std::optional<QDate> resetsBefore;
 
     // The request for the first page, or why the filter cannot be asked
     // (no status chosen), in words for the person who set it.

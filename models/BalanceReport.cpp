@@ -1,5 +1,6 @@
 #include "models/BalanceReport.h"
 
+#include "models/AmountFormat.h"
 #include "models/BalanceListModel.h"
 #include "models/BalanceTotalsModel.h"
 
@@ -109,7 +110,24 @@ QString BalanceReport::filterInWords(const api::ListBalancesRequest &filter)
     words.append(active && expired ? tr("active and expired balances")
                  : expired         ? tr("expired balances")
                                    : tr("active balances"));
+    if (filter.resetsBefore)
+        words.append(tr("resetting before %1").arg(formatDate(*filter.resetsBefore)));
     return words.join(u" · "_s);
+}
+
+QString BalanceReport::heading(api::TotalsGroupBy groupBy)
+{
+    switch (groupBy) {
+    case api::TotalsGroupBy::Plan:
+        return tr("Totals by plan");
+    case api::TotalsGroupBy::Customer:
+        return tr("Totals by customer");
+    case api::TotalsGroupBy::ResetMonth:
+        return tr("Totals by month of next reset");
+    case api::TotalsGroupBy::Feature:
+        break;
+    }
+    return tr("Totals by feature");
 }
 
 QList<BalanceReport::Block> BalanceReport::blocks() const
@@ -125,23 +143,21 @@ QList<BalanceReport::Block> BalanceReport::blocks() const
     text(Block::Gap, {});
 
     if (m_totals) {
-        text(Block::Heading, m_groupBy == api::TotalsGroupBy::Plan       ? tr("Totals by plan")
-                             : m_groupBy == api::TotalsGroupBy::Customer ? tr("Totals by customer")
-                                                                         : tr("Totals by feature"));
+        text(Block::Heading, heading(m_groupBy));
         // Amounts of different features are left out, as on the console.
         const api::BalanceTotalsRequest request{m_filter, m_groupBy};
         const bool amounts = BalanceTotalsModel::groupsInOneUnit(request);
         for (const api::TotalsGroup &group : m_totals->groups) {
             QStringList cells;
             for (int column = 0; column < BalanceTotalsModel::ColumnCount; ++column)
-                cells.append(BalanceTotalsModel::text(group, column, amounts));
+                cells.append(BalanceTotalsModel::text(group, column, amounts, m_groupBy));
             blocks.append({Block::Row, cells, 0});
         }
         const bool totalAmounts = BalanceTotalsModel::totalInOneUnit(request, *m_totals);
         QStringList total;
         for (int column = 0; column < BalanceTotalsModel::ColumnCount; ++column)
-            total.append(
-                BalanceTotalsModel::text({std::nullopt, m_totals->total}, column, totalAmounts));
+            total.append(BalanceTotalsModel::text({std::nullopt, m_totals->total}, column,
+                                                  totalAmounts, m_groupBy));
         total[BalanceTotalsModel::Key] = tr("Total");
         blocks.append({Block::Row, total, 0, true});
         if (const QString note = BalanceTotalsModel::unitNote(request, *m_totals); !note.isEmpty())

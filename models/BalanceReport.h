@@ -51,6 +51,8 @@ public:
 
     // "Customer acme · every feature · any plan · active balances".
     static QString filterInWords(const api::ListBalancesRequest &filter);
+    // "Totals by plan" and the like, for the grouping.
+    static QString heading(api::TotalsGroupBy groupBy);
     // The balance table's columns the report shows (BalanceListModel's).
     static QList<int> columns();
 

@@ -23,13 +23,27 @@ QString BalanceTotalsModel::groupName(api::TotalsGroupBy groupBy)
         return tr("Plan");
     case api::TotalsGroupBy::Customer:
         return tr("Customer");
+    case api::TotalsGroupBy::ResetMonth:
+        return tr("Next reset");
     case api::TotalsGroupBy::Feature:
         break;
     }
     return tr("Feature");
 }
 
-QString BalanceTotalsModel::text(const api::TotalsGroup &group, int column, bool amounts)
+QString BalanceTotalsModel::keyText(const std::optional<QString> &key, api::TotalsGroupBy groupBy)
+{
+    if (groupBy != api::TotalsGroupBy::ResetMonth)
+        return key ? *key : tr("(no plan)");
+    if (!key)
+        return tr("(never resets)");
+    // "2026-12" on the wire; the month in the reader's language here.
+    const QDate month = QDate::fromString(*key + u"-01"_s, Qt::ISODate);
+    return month.isValid() ? QLocale().toString(month, u"MMMM yyyy"_s) : *key;
+}
+
+QString BalanceTotalsModel::text(const api::TotalsGroup &group, int column, bool amounts,
+                                 api::TotalsGroupBy groupBy)
 {
     const QLocale locale;
     const api::TotalsFigures &f = group.figures;
@@ -37,7 +51,7 @@ QString BalanceTotalsModel::text(const api::TotalsGroup &group, int column, bool
         return tr("—");
     switch (column) {
     case Key:
-        return group.key ? *group.key : tr("(no plan)");
+        return keyText(group.key, groupBy);
     case Balances:
         return locale.toString(f.balances);
     case Customers:
@@ -65,7 +79,7 @@ QVariant BalanceTotalsModel::data(const QModelIndex &index, int role) const
     const bool amounts = groupsInOneUnit(m_request);
     if (role == Qt::ToolTipRole && !amounts && index.column() >= Granted)
         return unitNote(m_request, *m_totals); // why there is no amount
-    return text(group, index.column(), amounts);
+    return text(group, index.column(), amounts, m_request.groupBy);
 }
 
 QVariant BalanceTotalsModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -228,7 +242,8 @@ QList<ExportRow> BalanceTotalsModel::rows(const api::BalanceTotalsRequest &reque
     const bool amounts = groupsInOneUnit(request);
     for (const api::TotalsGroup &group : totals.groups)
         rows.append(row(group.key ? ExportCell(*group.key)
-                                  : ExportCell(ExportWord{QString(), text(group, Key, amounts)}),
+                                  : ExportCell(ExportWord{
+                                        QString(), text(group, Key, amounts, request.groupBy)}),
                         group.figures, amounts));
     rows.append(
         row(ExportWord{QString(), tr("Total")}, totals.total, totalInOneUnit(request, totals)));

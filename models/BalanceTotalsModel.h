@@ -73,7 +73,11 @@ public:
     // A column's title and a group's figure in it, as the view shows them;
     // without `amounts`, an amount is "—".
     static QString columnTitle(int column, api::TotalsGroupBy groupBy);
-    static QString text(const api::TotalsGroup &group, int column, bool amounts);
+    static QString text(const api::TotalsGroup &group, int column, bool amounts,
+                        api::TotalsGroupBy groupBy);
+    // A group's key as a person reads it: an id, "(no plan)", or a month
+    // of next reset ("December 2026", "(never resets)").
+    static QString keyText(const std::optional<QString> &key, api::TotalsGroupBy groupBy);
 
 Q_SIGNALS:
     void loadingChanged(bool loading);

@@ -820,6 +820,18 @@ Es wurde keine Datei geschrieben.</translation>
         <source>%1 was not imported: %2</source>
         <translation>%1 wurde nicht importiert: %2</translation>
     </message>
+    <message>
+        <source>Ref&amp;ills before</source>
+        <translation>Auffüllung v&amp;or</translation>
+    </message>
+    <message>
+        <source>Only balances whose next reset comes before the start of this day</source>
+        <translation>Nur Guthaben, deren nächste Zurücksetzung vor Beginn dieses Tages liegt</translation>
+    </message>
+    <message>
+        <source>Refills before</source>
+        <translation>Auffüllung vor</translation>
+    </message>
 </context>
 <context>
     <name>BalanceLedgerTab</name>
@@ -1149,6 +1161,14 @@ Es wurde keine Datei geschrieben.</translation>
         <source>The report was canceled.</source>
         <translation>Der Bericht wurde abgebrochen.</translation>
     </message>
+    <message>
+        <source>resetting before %1</source>
+        <translation>Zurücksetzung vor %1</translation>
+    </message>
+    <message>
+        <source>Totals by month of next reset</source>
+        <translation>Summen nach Monat der nächsten Zurücksetzung</translation>
+    </message>
 </context>
 <context>
     <name>BalanceTotalsBar</name>
@@ -1163,10 +1183,6 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>What the grouped totals add up by</source>
         <translation>Wonach die Summen gruppiert werden</translation>
-    </message>
-    <message>
-        <source>Show what each feature, plan or customer of the filter adds up to (Alt+O)</source>
-        <translation>Zeigt, was jede Funktion, jeder Tarif oder jeder Kunde des Filters ergibt (Alt+U)</translation>
     </message>
     <message>
         <source>Totals could not be added up: %1</source>
@@ -1187,6 +1203,14 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>By customer</source>
         <translation>Nach Kunde</translation>
+    </message>
+    <message>
+        <source>By month of next reset</source>
+        <translation>Nach Monat der nächsten Zurücksetzung</translation>
+    </message>
+    <message>
+        <source>Show what each feature, plan, customer or month of next reset of the filter adds up to (Alt+O)</source>
+        <translation>Zeigt, was jede Funktion, jeder Tarif, jeder Kunde oder jeder Monat der nächsten Zurücksetzung des Filters ergibt (Alt+U)</translation>
     </message>
 </context>
 <context>
@@ -1279,6 +1303,14 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Total</source>
         <translation>Summe</translation>
+    </message>
+    <message>
+        <source>Next reset</source>
+        <translation>Nächste Zurücksetzung</translation>
+    </message>
+    <message>
+        <source>(never resets)</source>
+        <translation>(wird nie zurückgesetzt)</translation>
     </message>
 </context>
 <context>

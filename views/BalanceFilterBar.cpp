@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCompleter>
+#include <QDateEdit>
 #include <QFileDialog>
 #include <QFontMetrics>
 #include <QHBoxLayout>
@@ -52,6 +53,8 @@ BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *pa
     , m_plan(new QComboBox(this))
     , m_active(new QCheckBox(tr("&Active"), this))
     , m_expired(new QCheckBox(tr("E&xpired"), this))
+    , m_resets(new QCheckBox(tr("Ref&ills before"), this))
+    , m_resetsBefore(new QDateEdit(this))
     , m_viewList(new QComboBox(this))
 {
     // Two rows: the boxes sized to their longest choice and the German
@@ -82,6 +85,16 @@ BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *pa
     m_feature->setObjectName(QStringLiteral("featureFilter"));
     m_plan->setObjectName(QStringLiteral("planFilter"));
     m_active->setChecked(true);
+    // Finance's question is "what refills this month": the first of next
+    // month is where the day starts.
+    m_resets->setObjectName(QStringLiteral("resetsFilter"));
+    m_resets->setToolTip(tr("Only balances whose next reset comes before the start of this day"));
+    m_resetsBefore->setObjectName(QStringLiteral("resetsBeforeFilter"));
+    m_resetsBefore->setCalendarPopup(true);
+    m_resetsBefore->setAccessibleName(tr("Refills before"));
+    const QDate today = QDate::currentDate();
+    m_resetsBefore->setDate(QDate(today.year(), today.month(), 1).addMonths(1));
+    m_resetsBefore->setEnabled(false);
     m_viewList->setObjectName(QStringLiteral("viewList"));
     // As wide as the longest choice, again as choices come (they come after the first show).
     for (QComboBox *box : {m_feature, m_plan, m_viewList})
@@ -94,6 +107,9 @@ BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *pa
     whose->addStretch();
     how->addWidget(m_active);
     how->addWidget(m_expired);
+    how->addSpacing(12);
+    how->addWidget(m_resets);
+    how->addWidget(m_resetsBefore);
     how->addStretch();
     label(how, tr("&View"), m_viewList);
     auto *viewMenu = new QToolButton(this);
@@ -132,6 +148,9 @@ BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *pa
     connect(m_plan, &QComboBox::activated, this, &BalanceFilterBar::edited);
     connect(m_active, &QCheckBox::toggled, this, &BalanceFilterBar::edited);
     connect(m_expired, &QCheckBox::toggled, this, &BalanceFilterBar::edited);
+    connect(m_resets, &QCheckBox::toggled, m_resetsBefore, &QWidget::setEnabled);
+    connect(m_resets, &QCheckBox::toggled, this, &BalanceFilterBar::edited);
+    connect(m_resetsBefore, &QDateEdit::dateChanged, debounce, qOverload<>(&QTimer::start));
     connect(m_viewList, &QComboBox::activated, this, [this] {
         if (const auto filter = m_views.find(m_viewList->currentData().toString())) {
             setFilter(*filter);
@@ -195,6 +214,8 @@ BalanceFilter BalanceFilterBar::filter() const
     filter.planId = filter.planMode == BalanceFilter::PlanMode::Plan ? plan : QString();
     filter.active = m_active->isChecked();
     filter.expired = m_expired->isChecked();
+    if (m_resets->isChecked())
+        filter.resetsBefore = m_resetsBefore->date();
     return filter;
 }
 
@@ -202,6 +223,8 @@ void BalanceFilterBar::setFilter(const BalanceFilter &filter)
 {
     const QSignalBlocker blockActive(m_active);
     const QSignalBlocker blockExpired(m_expired);
+    const QSignalBlocker blockResets(m_resets);
+    const QSignalBlocker blockResetsBefore(m_resetsBefore);
     m_customer->setText(filter.customerId);
     m_entity->setText(filter.entityId);
     const auto select = [](QComboBox *box, const QString &value) {
@@ -218,6 +241,10 @@ void BalanceFilterBar::setFilter(const BalanceFilter &filter)
                                                                         : filter.planId);
     m_active->setChecked(filter.active);
     m_expired->setChecked(filter.expired);
+    m_resets->setChecked(filter.resetsBefore.has_value());
+    m_resetsBefore->setEnabled(filter.resetsBefore.has_value());
+    if (filter.resetsBefore)
+        m_resetsBefore->setDate(*filter.resetsBefore);
 }
 
 void BalanceFilterBar::saveView()

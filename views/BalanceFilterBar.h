@@ -1,5 +1,6 @@
 // The Balances page's filter bar: a field for every balances.list filter
-// (customer with completion, entity, feature, plan, active and expired),
+// (customer with completion, entity, feature, plan, active and expired,
+// resets before a day),
 // saved views with their menu, and the Export button, in two rows; the boxes
 // as wide as their longest choice. Typing settles for a moment before the
 // filter counts as edited.
@@ -12,6 +13,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDateEdit;
 class QLineEdit;
 class QStringListModel;
 
@@ -64,6 +66,8 @@ private:
     QComboBox *m_plan;
     QCheckBox *m_active;
     QCheckBox *m_expired;
+    QCheckBox *m_resets;
+    QDateEdit *m_resetsBefore;
     QComboBox *m_viewList;
 };
 

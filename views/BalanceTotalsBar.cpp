@@ -30,10 +30,12 @@ BalanceTotalsBar::BalanceTotalsBar(BalanceTotalsModel *model, QWidget *parent)
     m_groupBy->addItem(tr("By feature"), int(api::TotalsGroupBy::Feature));
     m_groupBy->addItem(tr("By plan"), int(api::TotalsGroupBy::Plan));
     m_groupBy->addItem(tr("By customer"), int(api::TotalsGroupBy::Customer));
+    m_groupBy->addItem(tr("By month of next reset"), int(api::TotalsGroupBy::ResetMonth));
     m_showGroups->setObjectName(QStringLiteral("showTotals"));
     m_showGroups->setCheckable(true);
     m_showGroups->setToolTip(
-        tr("Show what each feature, plan or customer of the filter adds up to (Alt+O)"));
+        tr("Show what each feature, plan, customer or month of next reset of the filter adds "
+           "up to (Alt+O)"));
     m_retry->hide();
 
     m_groups->setObjectName(QStringLiteral("totalsTable"));

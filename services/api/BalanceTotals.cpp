@@ -12,6 +12,7 @@ constexpr std::pair<QLatin1StringView, TotalsGroupBy> GroupWords[] = {
     {"feature"_L1, TotalsGroupBy::Feature},
     {"plan"_L1, TotalsGroupBy::Plan},
     {"customer"_L1, TotalsGroupBy::Customer},
+    {"reset_month"_L1, TotalsGroupBy::ResetMonth},
 };
 
 TotalsFigures readFigures(const JsonReader &reader)

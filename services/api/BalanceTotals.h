@@ -6,7 +6,9 @@
 
 namespace md::api {
 
-enum class TotalsGroupBy { Feature, Plan, Customer };
+// ResetMonth: the UTC month of the row's next reset as "YYYY-MM" (a
+// Meterdesk extension); rows that never reset make the null group.
+enum class TotalsGroupBy { Feature, Plan, Customer, ResetMonth };
 
 QLatin1StringView toWire(TotalsGroupBy value);
 
@@ -36,7 +38,8 @@ struct TotalsFigures
 
 struct TotalsGroup
 {
-    // The feature, plan or customer id; null for the balances without a plan.
+    // The feature, plan or customer id, or the month; null for the balances
+    // without a plan (or without a reset).
     std::optional<QString> key;
     TotalsFigures figures;
 

@@ -34,6 +34,7 @@ ListBalancesRequest ListBalancesRequest::read(const JsonReader &reader)
     else if (!plan.isMissing())
         request.planId = plan.identifier();
     request.featureId = reader.field("feature_id"_L1).optIdentifier();
+    request.resetsBefore = reader.field("resets_before"_L1).optInteger();
     return request;
 }
 
@@ -60,6 +61,8 @@ void ListBalancesRequest::writeFilter(JsonWriter &writer) const
         writer.field("plan_id"_L1, *planId);
     if (featureId)
         writer.field("feature_id"_L1, *featureId);
+    if (resetsBefore)
+        writer.field("resets_before"_L1, *resetsBefore);
 }
 
 ListBalancesResponse ListBalancesResponse::read(const JsonReader &reader)

@@ -20,6 +20,9 @@ struct ListBalancesRequest
     // Outer nullopt: no plan filter; inner nullopt: JSON null, balances without a plan.
     std::optional<std::optional<QString>> planId;
     std::optional<QString> featureId;
+    // Meterdesk's extension: rows whose next reset comes before this instant
+    // (ms since the epoch); rows that never reset are left out.
+    std::optional<qint64> resetsBefore;
 
     bool includes(BalanceStatus status) const { return statuses.contains(status); }
 

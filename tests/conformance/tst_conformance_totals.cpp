@@ -12,6 +12,14 @@ using api::TotalsGroupBy;
 
 namespace {
 
+// "2100-01": the UTC month of the row's next reset, null when it has none.
+std::optional<QString> resetMonth(const api::BalanceRow &row)
+{
+    if (!row.reset || !row.reset->resetsAt)
+        return std::nullopt;
+    return QDateTime::fromMSecsSinceEpoch(*row.reset->resetsAt, Qt::UTC).toString(u"yyyy-MM"_s);
+}
+
 // What the rows of balances.list add up to, by the request's grouping: the
 // oracle the database's answer must match.
 api::BalanceTotals addUp(const QList<api::BalanceRow> &rows, TotalsGroupBy by)
@@ -27,9 +35,10 @@ api::BalanceTotals addUp(const QList<api::BalanceRow> &rows, TotalsGroupBy by)
         figures.usage = *figures.usage.plus(row.usage);
     };
     for (const api::BalanceRow &row : rows) {
-        const std::optional<QString> key = by == TotalsGroupBy::Feature ? row.featureId
-                                           : by == TotalsGroupBy::Plan  ? row.planId
-                                                                        : row.customerId;
+        const std::optional<QString> key = by == TotalsGroupBy::Feature    ? row.featureId
+                                           : by == TotalsGroupBy::Plan     ? row.planId
+                                           : by == TotalsGroupBy::Customer ? row.customerId
+                                                                           : resetMonth(row);
         add(groups[key], row);
         customers[key].insert(row.customerId);
         add(totals.total, row);
@@ -105,9 +114,10 @@ private Q_SLOTS:
             R"({"plan_id":null})",
             R"({"statuses":["expired"]})",
             R"({"statuses":["active","expired"]})",
+            R"({"resets_before":4102444800001,"statuses":["active","expired"]})",
         };
         for (const QByteArray &filter : filters)
-            for (const char *by : {"feature", "plan", "customer"})
+            for (const char *by : {"feature", "plan", "customer", "reset_month"})
                 QTest::addRow("%s by %s", filter.constData(), by)
                     << QByteArray(filter.chopped(1) + (filter.size() > 2 ? "," : "") +
                                   R"("group_by":")" + by + R"("})");
@@ -188,6 +198,32 @@ private Q_SLOTS:
                          [](const api::TotalsGroup &g) { return g.key == u"basic"_s; });
         QVERIFY(basic != answer.value().groups.cend());
         QCOMPARE(basic->figures.customers, 2);
+    }
+
+    // A row resetting at T is before T + 1 ms and not before T; rows that
+    // never reset are never before anything, and make the null month.
+    void resetsBeforeIsExclusive()
+    {
+        const qint64 resetsAt = 4102444800000; // b_ann_pro: 2100-01-01T00:00Z
+        BalanceTotalsRequest request;
+        request.groupBy = TotalsGroupBy::ResetMonth;
+        request.filter.statuses = {BalanceStatus::Active, BalanceStatus::Expired};
+        const auto all = totals(request);
+        QCOMPARE(all.groups.size(), 2);
+        QCOMPARE(all.groups.at(0).key, std::nullopt);
+        QCOMPARE(all.groups.at(1).key, u"2100-01"_s);
+        QCOMPARE(all.groups.at(1).figures.balances, 1);
+        QCOMPARE(all.groups.at(0).figures.balances, all.total.balances - 1);
+
+        request.filter.resetsBefore = resetsAt;
+        QCOMPARE(totals(request).total.balances, 0);
+        QVERIFY(list(request.filter).list.isEmpty());
+        request.filter.resetsBefore = resetsAt + 1;
+        const auto rows = list(request.filter).list;
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.first().id, u"b_ann_pro"_s);
+        expectError(api::decodeBody<ListBalancesRequest>(R"({"resets_before":"soon"})"), 400,
+                    u"invalid_inputs"_s, u"resets_before"_s);
     }
 
     void anEmptyFilterAddsUpToZero()

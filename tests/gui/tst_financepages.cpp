@@ -20,7 +20,9 @@
 #include "views/ProductDialog.h"
 #include "views/ProductsPage.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDateEdit>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -322,6 +324,59 @@ private Q_SLOTS:
         QTRY_VERIFY2(bar->text().contains(models::formatAmount(figures.granted)),
                      qPrintable(bar->text()));
         QVERIFY(bar->toolTip().isEmpty());
+    }
+
+    // Finance's "what refills this month": the filter keeps the rows whose
+    // next reset comes before the chosen day, and the totals group them by
+    // the month of that reset, named in the reader's language.
+    void whatRefillsBeforeADay()
+    {
+        views::BalancesPage page(m_backend.get());
+        QVERIFY(showWithRows(page));
+        auto *resets = page.findChild<QCheckBox *>(u"resetsFilter"_s);
+        auto *day = page.findChild<QDateEdit *>(u"resetsBeforeFilter"_s);
+        QVERIFY(resets && day);
+        QVERIFY(!day->isEnabled());
+        // The soonest reset shown, and a day after it: at least that row stays.
+        std::optional<qint64> soonest;
+        for (int row = 0; row < page.model()->rowCount(); ++row)
+            if (const auto balance = page.model()->balanceAt(row);
+                balance && balance->reset && balance->reset->resetsAt)
+                soonest = std::min(soonest.value_or(*balance->reset->resetsAt),
+                                   *balance->reset->resetsAt);
+        QVERIFY(soonest);
+        const int before = page.model()->rowCount();
+        const QDate until = QDateTime::fromMSecsSinceEpoch(*soonest).date().addDays(1);
+        day->setDate(until);                                // disabled: not the filter yet
+        QTest::keyClick(&page, Qt::Key_I, Qt::AltModifier); // its mnemonic
+        QTRY_VERIFY(resets->isChecked());
+        QVERIFY(day->isEnabled());
+        const qint64 limit = until.startOfDay().toMSecsSinceEpoch();
+        QTRY_COMPARE(page.model()->request().resetsBefore, std::optional(limit));
+        QTRY_VERIFY(page.model()->rowCount() > 0 && page.model()->isLoaded(0));
+        QVERIFY(page.model()->rowCount() < before);
+        for (int row = 0; row < page.model()->rowCount(); ++row) {
+            const auto balance = page.model()->balanceAt(row);
+            QVERIFY(balance && balance->reset && balance->reset->resetsAt);
+            QVERIFY(*balance->reset->resetsAt < limit);
+        }
+        QCOMPARE(page.filter().resetsBefore, std::optional(until));
+
+        auto *groupBy = page.findChild<QComboBox *>(u"totalsGroupBy"_s);
+        QVERIFY(groupBy);
+        groupBy->setCurrentIndex(groupBy->findData(int(api::TotalsGroupBy::ResetMonth)));
+        QTRY_VERIFY(page.totals()->request().groupBy == api::TotalsGroupBy::ResetMonth &&
+                    page.totals()->totals() && !page.totals()->isLoading());
+        const api::BalanceTotals months = *page.totals()->totals();
+        QCOMPARE(months.total.balances, page.model()->rowCount());
+        QVERIFY(!months.groups.isEmpty());
+        for (int row = 0; row < page.totals()->rowCount(); ++row) {
+            const QDate month =
+                QDate::fromString(*months.groups.at(row).key + u"-01"_s, Qt::ISODate);
+            QVERIFY(month.isValid() && month < until);
+            QCOMPARE(page.totals()->index(row, models::BalanceTotalsModel::Key).data().toString(),
+                     QLocale().toString(month, u"MMMM yyyy"_s));
+        }
     }
 
     void cleanupTestCase()

@@ -35,6 +35,23 @@ private Q_SLOTS:
         QCOMPARE(request.value().limit, 200);
     }
 
+    // "Resets before 1 December" asks for the rows resetting before that
+    // day starts here; a saved view keeps the day, not the instant.
+    void resetsBeforeIsTheStartOfTheDay()
+    {
+        BalanceFilter filter;
+        QVERIFY(!filter.request().value().resetsBefore);
+        filter.resetsBefore = QDate(2026, 12, 1);
+        QCOMPARE(filter.request().value().resetsBefore,
+                 std::optional(QDate(2026, 12, 1).startOfDay().toMSecsSinceEpoch()));
+        QCOMPARE(filter.toJson().value(u"resets_before"_s).toString(), u"2026-12-01"_s);
+        QCOMPARE(BalanceFilter::fromJson(filter.toJson()), std::optional(filter));
+        QCOMPARE(BalanceFilter::fromSerialized(filter.serialized()), std::optional(filter));
+        QJsonObject bad = filter.toJson();
+        bad.insert(u"resets_before"_s, u"first of December"_s);
+        QCOMPARE(BalanceFilter::fromJson(bad), std::nullopt);
+    }
+
     void entityNeedsACustomer()
     {
         BalanceFilter filter;

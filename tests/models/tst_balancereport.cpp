@@ -287,6 +287,16 @@ private Q_SLOTS:
             request.statuses.append(api::BalanceStatus::Expired);
         QCOMPARE(models::BalanceReport::filterInWords(request), words);
     }
+
+    void filterInWordsSaysTheResetDay()
+    {
+        api::ListBalancesRequest request;
+        request.resetsBefore = QDate(2026, 12, 1).startOfDay().toMSecsSinceEpoch();
+        const QString words = models::BalanceReport::filterInWords(request);
+        QVERIFY2(words.endsWith(u" · resetting before "_s +
+                                QLocale().toString(QDate(2026, 12, 1), QLocale::ShortFormat)),
+                 qPrintable(words));
+    }
 };
 
 QTEST_MAIN(TestBalanceReport)

@@ -136,6 +136,17 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, BalanceTotalsModel::Balances).data().toString(), u"1"_s);
         QVERIFY2(model.summary().endsWith(u" · choose a feature to add up amounts"_s),
                  qPrintable(model.summary()));
+
+        // By month of next reset: Ann's monthly calls reset on 2100-01-01.
+        model.setFilter({});
+        model.setGroupBy(api::TotalsGroupBy::ResetMonth);
+        QCOMPARE(model.headerData(BalanceTotalsModel::Key, Qt::Horizontal).toString(),
+                 u"Next reset"_s);
+        QVERIFY(test::waitIdle(model));
+        QCOMPARE(keys(model), (QStringList{u"(never resets)"_s, u"January 2100"_s}));
+        QCOMPARE(model.index(1, BalanceTotalsModel::Balances).data().toString(), u"1"_s);
+        const QString csv = BalanceTotalsModel::csv(model.request(), *model.totals());
+        QVERIFY2(csv.contains(u"\nreset_month,2100-01,1,"_s), qPrintable(csv));
     }
 
     void anAnswerToAnOlderFilterIsDropped()

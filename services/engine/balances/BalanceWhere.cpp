@@ -80,6 +80,10 @@ BalanceWhere BalanceWhere::of(const Scope &scope, const api::ListBalancesRequest
                                     u"plan \"%1\" does not exist"_s.arg(planId))});
         }
     }
+    if (request.resetsBefore) {
+        where.sql += u" AND b.resets_at < ?"_s; // NULL (never resets) is not less
+        where.binds << *request.resetsBefore;
+    }
     const bool wantActive = request.includes(api::BalanceStatus::Active);
     const bool wantExpired = request.includes(api::BalanceStatus::Expired);
     if (wantActive != wantExpired) {
