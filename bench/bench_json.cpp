@@ -39,7 +39,7 @@ api::ListBalancesResponse page(int rows)
         row.prepaidGrant = *api::Decimal::parse(QByteArrayView("20.5"));
         row.remaining = *api::Decimal::parse(i == 7 ? QByteArrayView(Exact) : "87.25");
         row.usage = *api::Decimal::parse(QByteArrayView("33.25"));
-        row.reset = api::Reset{api::ResetInterval::Month, 1, 1767225600000};
+        row.reset = api::Reset{api::ResetInterval::Month, 1, 1767225600000, std::nullopt};
         api::Price price;
         price.amount = *api::Decimal::parse(QByteArrayView("0.002"));
         price.billingUnits = api::Decimal::fromInteger(1);

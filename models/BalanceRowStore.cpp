@@ -13,14 +13,15 @@ qint32 BalanceRowStore::intern(const QString &text)
     return index;
 }
 
-qint32 BalanceRowStore::internPrice(const api::Price &price)
+template <typename T> qint32 BalanceRowStore::internShared(QList<T> &list, const T &value)
 {
-    // Price configurations repeat across customers; the few distinct ones are scanned.
-    for (qsizetype i = m_prices.size() - 1; i >= 0 && i >= m_prices.size() - 64; --i)
-        if (m_prices.at(i) == price)
+    // Prices and rollover rules repeat across customers; the few distinct
+    // ones are scanned.
+    for (qsizetype i = list.size() - 1; i >= 0 && i >= list.size() - 64; --i)
+        if (list.at(i) == value)
             return qint32(i);
-    m_prices.append(price);
-    return qint32(m_prices.size() - 1);
+    list.append(value);
+    return qint32(list.size() - 1);
 }
 
 void BalanceRowStore::append(const api::BalanceRow &row)
@@ -38,7 +39,7 @@ void BalanceRowStore::append(const api::BalanceRow &row)
     compact.feature = intern(row.featureId);
     compact.entity = row.entityId ? intern(*row.entityId) : -1;
     compact.plan = row.planId ? intern(*row.planId) : -1;
-    compact.price = row.price ? internPrice(*row.price) : -1;
+    compact.price = row.price ? internShared(m_prices, *row.price) : -1;
     if (!row.rollovers.isEmpty()) {
         compact.rollovers = qint32(m_rollovers.size());
         m_rollovers.append(row.rollovers);
@@ -49,6 +50,8 @@ void BalanceRowStore::append(const api::BalanceRow &row)
         compact.resetsAt = row.reset->resetsAt.value_or(0);
         compact.hasResetCount = row.reset->intervalCount.has_value();
         compact.resetCount = qint32(row.reset->intervalCount.value_or(0));
+        if (row.reset->rollover)
+            compact.rule = internShared(m_rules, *row.reset->rollover);
     }
     compact.unlimited = row.unlimited;
     compact.expired = row.status == api::BalanceStatus::Expired;
@@ -61,6 +64,7 @@ void BalanceRowStore::clear()
     m_strings.clear();
     m_stringIndex.clear();
     m_prices.clear();
+    m_rules.clear();
     m_rollovers.clear();
 }
 
@@ -104,6 +108,8 @@ api::BalanceRow BalanceRowStore::at(qsizetype index) const
             reset.resetsAt = compact.resetsAt;
         if (compact.hasResetCount)
             reset.intervalCount = compact.resetCount;
+        if (compact.rule >= 0)
+            reset.rollover = m_rules.at(compact.rule);
         row.reset = reset;
     }
     row.unlimited = compact.unlimited;

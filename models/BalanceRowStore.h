@@ -41,6 +41,7 @@ private:
         qint32 price = -1;
         qint32 rollovers = -1;
         qint32 resetCount = 0;
+        qint32 rule = -1; // the reset's rollover rule
         qint8 reset = -1; // ResetInterval, -1 without a reset
         bool unlimited = false;
         bool expired = false;
@@ -50,12 +51,13 @@ private:
     };
 
     qint32 intern(const QString &text);
-    qint32 internPrice(const api::Price &price);
+    template <typename T> static qint32 internShared(QList<T> &list, const T &value);
 
     QList<Row> m_rows;
     QStringList m_strings;
     QHash<QString, qint32> m_stringIndex;
     QList<api::Price> m_prices;
+    QList<api::RolloverRule> m_rules;
     QList<QList<api::Rollover>> m_rollovers;
 };
 

@@ -569,20 +569,12 @@ eingebettete Engine</translation>
         </translation>
     </message>
     <message>
-        <source>usage back to 0</source>
-        <translation>Verbrauch wieder auf 0</translation>
-    </message>
-    <message>
-        <source>%1 back, usage back to 0</source>
-        <translation>%1 wieder verfügbar, Verbrauch wieder auf 0</translation>
-    </message>
-    <message>
-        <source>; the overage of %1 is forgiven</source>
-        <translation>; die Überschreitung von %1 wird erlassen</translation>
-    </message>
-    <message>
         <source>At the reset</source>
         <translation>Bei der Zurücksetzung</translation>
+    </message>
+    <message>
+        <source>Rolls over</source>
+        <translation>Übertrag</translation>
     </message>
 </context>
 <context>
@@ -4020,6 +4012,89 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Fields</source>
         <translation>Felder</translation>
+    </message>
+</context>
+<context>
+    <name>ResetOutlook</name>
+    <message>
+        <source>usage back to 0</source>
+        <translation>Verbrauch wieder auf 0</translation>
+    </message>
+    <message>
+        <source>%1 back, usage back to 0</source>
+        <translation>%1 wieder verfügbar, Verbrauch wieder auf 0</translation>
+    </message>
+    <message>
+        <source>; the overage of %1 is forgiven</source>
+        <translation>; die Überschreitung von %1 wird erlassen</translation>
+    </message>
+    <message>
+        <source>nothing unused now; what is left at the reset is kept for %1</source>
+        <translation>derzeit nichts ungenutzt; was bei der Zurücksetzung übrig ist, bleibt %1 erhalten</translation>
+    </message>
+    <message>
+        <source>%1 unused now carries over, kept until %2 (%3)</source>
+        <translation>%1 derzeit ungenutzt wird übertragen, erhalten bis %2 (%3)</translation>
+    </message>
+    <message>
+        <source>; at most %1 held, the soonest to expire giving way first</source>
+        <translation>; höchstens %1 insgesamt, der am frühesten ablaufende Übertrag weicht zuerst</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n minute(s)</source>
+        <translation>
+            <numerusform>%n Minute</numerusform>
+            <numerusform>%n Minuten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hour(s)</source>
+        <translation>
+            <numerusform>%n Stunde</numerusform>
+            <numerusform>%n Stunden</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n day(s)</source>
+        <translation>
+            <numerusform>%n Tag</numerusform>
+            <numerusform>%n Tage</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n week(s)</source>
+        <translation>
+            <numerusform>%n Woche</numerusform>
+            <numerusform>%n Wochen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n month(s)</source>
+        <translation>
+            <numerusform>%n Monat</numerusform>
+            <numerusform>%n Monate</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n quarter(s)</source>
+        <translation>
+            <numerusform>%n Quartal</numerusform>
+            <numerusform>%n Quartale</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n half-year(s)</source>
+        <translation>
+            <numerusform>%n Halbjahr</numerusform>
+            <numerusform>%n Halbjahre</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n year(s)</source>
+        <translation>
+            <numerusform>%n Jahr</numerusform>
+            <numerusform>%n Jahre</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include "models/AmountFormat.h"
 #include "models/BalanceListModel.h"
 #include "models/BillingControlsEdit.h"
+#include "models/ResetOutlook.h"
 #include "views/BalanceLedgerTab.h"
 
 #include <QHBoxLayout>
@@ -169,17 +170,10 @@ void BalanceDetailPane::render()
                                                  formatTimestamp(*b.reset->resetsAt, locale))
                                       : BalanceListModel::intervalName(b.reset->interval));
         // What the next reset does (docs/api.md, "The billing clock").
-        if (b.reset->resetsAt && b.reset->interval != api::ResetInterval::OneOff) {
-            const api::Decimal grant =
-                b.includedGrant.plus(b.prepaidGrant).value_or(b.includedGrant);
-            QString then = b.unlimited
-                               ? tr("usage back to 0")
-                               : tr("%1 back, usage back to 0").arg(formatAmount(grant, locale));
-            if (b.remaining.isNegative() && !b.unlimited)
-                then += tr("; the overage of %1 is forgiven")
-                            .arg(formatAmount(b.remaining.negated(), locale));
+        if (const QString then = models::ResetOutlook::atTheReset(b, locale); !then.isEmpty())
             html += row(tr("At the reset"), then);
-        }
+        if (const QString carried = models::ResetOutlook::rollsOver(b, locale); !carried.isEmpty())
+            html += row(tr("Rolls over"), carried);
     } else
         html += row(tr("Resets"), tr("never"));
     html += row(tr("Expires"), b.expiresAt ? formatTimestamp(*b.expiresAt, locale) : tr("never"));

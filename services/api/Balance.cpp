@@ -15,6 +15,16 @@ constexpr std::pair<QLatin1StringView, ResetInterval> ResetIntervalWords[] = {
     {"quarter"_L1, ResetInterval::Quarter}, {"semi_annual"_L1, ResetInterval::SemiAnnual},
     {"year"_L1, ResetInterval::Year},       {"multiple"_L1, ResetInterval::Multiple},
 };
+constexpr std::pair<QLatin1StringView, ResetInterval> RepeatingIntervalWords[] = {
+    {"minute"_L1, ResetInterval::Minute},
+    {"hour"_L1, ResetInterval::Hour},
+    {"day"_L1, ResetInterval::Day},
+    {"week"_L1, ResetInterval::Week},
+    {"month"_L1, ResetInterval::Month},
+    {"quarter"_L1, ResetInterval::Quarter},
+    {"semi_annual"_L1, ResetInterval::SemiAnnual},
+    {"year"_L1, ResetInterval::Year},
+};
 constexpr std::pair<QLatin1StringView, TierBehavior> TierBehaviorWords[] = {
     {"graduated"_L1, TierBehavior::Graduated},
     {"volume"_L1, TierBehavior::Volume},
@@ -60,9 +70,36 @@ std::optional<ResetInterval> resetIntervalFromWire(QStringView word)
     return std::nullopt;
 }
 
+ResetInterval readRepeatingInterval(const JsonReader &reader)
+{
+    return reader.word(RepeatingIntervalWords);
+}
+
 BalanceStatus readBalanceStatus(const JsonReader &reader)
 {
     return reader.word(BalanceStatusWords);
+}
+
+RolloverRule RolloverRule::read(const JsonReader &reader)
+{
+    reader.object();
+    RolloverRule rule;
+    rule.max = reader.field("max"_L1).nullableDecimal();
+    if (reader.ok() && rule.max && rule.max->isNegative())
+        reader.field("max"_L1).fail(u"must not be negative (null keeps everything)"_s);
+    rule.length = reader.field("length"_L1).integer(1);
+    rule.duration = readRepeatingInterval(reader.field("duration"_L1));
+    return rule;
+}
+
+void RolloverRule::write(JsonWriter &writer) const
+{
+    writer.beginObject().key("max"_L1);
+    if (max)
+        writer.value(*max);
+    else
+        writer.null();
+    writer.field("length"_L1, length).field("duration"_L1, toWire(duration)).endObject();
 }
 
 Reset Reset::read(const JsonReader &reader, KeyCase keys)
@@ -73,6 +110,8 @@ Reset Reset::read(const JsonReader &reader, KeyCase keys)
     reset.intervalCount =
         reader.field(wireKey(keys, "interval_count"_L1, "intervalCount"_L1)).optInteger(1);
     reset.resetsAt = reader.field(wireKey(keys, "resets_at"_L1, "resetsAt"_L1)).nullableInteger();
+    if (const JsonReader rule = reader.field("rollover"_L1); !rule.isMissing())
+        reset.rollover = RolloverRule::read(rule);
     return reset;
 }
 
@@ -83,6 +122,10 @@ void Reset::write(JsonWriter &writer, KeyCase keys) const
         .field(wireKey(keys, "resets_at"_L1, "resetsAt"_L1), resetsAt);
     if (intervalCount)
         writer.field(wireKey(keys, "interval_count"_L1, "intervalCount"_L1), *intervalCount);
+    if (rollover) {
+        writer.key("rollover"_L1);
+        rollover->write(writer);
+    }
     writer.endObject();
 }
 

@@ -34,12 +34,31 @@ QLatin1StringView toWire(BalanceStatus value);
 ResetInterval readResetInterval(const JsonReader &reader);
 std::optional<ResetInterval> resetIntervalFromWire(QStringView word);
 BalanceStatus readBalanceStatus(const JsonReader &reader);
+// minute..year: the intervals that repeat (a product item's, a rollover's).
+ResetInterval readRepeatingInterval(const JsonReader &reader);
+
+// What a reset carries over (Autumn's shape; docs/api.md, "The billing
+// clock"): the unused remaining, at most `max` (null keeps all, counting
+// the rollovers already held), kept for `length` × `duration`.
+struct RolloverRule
+{
+    std::optional<Decimal> max;                    // not negative; null keeps all
+    qint64 length = 1;                             // at least 1
+    ResetInterval duration = ResetInterval::Month; // minute..year
+
+    static RolloverRule read(const JsonReader &reader);
+    void write(JsonWriter &writer) const;
+    friend bool operator==(const RolloverRule &, const RolloverRule &) = default;
+};
 
 struct Reset
 {
     ResetInterval interval = ResetInterval::Month;
     std::optional<qint64> intervalCount;
     std::optional<qint64> resetsAt;
+    // Meterdesk's extension: what the reset carries over, copied from the
+    // product item when the balance was made; absent when nothing does.
+    std::optional<RolloverRule> rollover;
 
     static Reset read(const JsonReader &reader, KeyCase keys = KeyCase::Snake);
     void write(JsonWriter &writer, KeyCase keys = KeyCase::Snake) const;

@@ -24,17 +24,6 @@ constexpr std::pair<QLatin1StringView, TrialDuration> TrialDurationWords[] = {
     {"year"_L1, TrialDuration::Year},
 };
 // Item intervals: the reset intervals without one_off (null instead) and multiple.
-constexpr std::pair<QLatin1StringView, ResetInterval> ItemIntervalWords[] = {
-    {"minute"_L1, ResetInterval::Minute},
-    {"hour"_L1, ResetInterval::Hour},
-    {"day"_L1, ResetInterval::Day},
-    {"week"_L1, ResetInterval::Week},
-    {"month"_L1, ResetInterval::Month},
-    {"quarter"_L1, ResetInterval::Quarter},
-    {"semi_annual"_L1, ResetInterval::SemiAnnual},
-    {"year"_L1, ResetInterval::Year},
-};
-
 std::optional<Decimal> optNonNegative(const JsonReader &reader)
 {
     return reader.isMissing() ? std::nullopt : std::optional(reader.nonNegativeDecimal());
@@ -74,28 +63,6 @@ void FreeTrial::write(JsonWriter &writer) const
         .endObject();
 }
 
-RolloverRule RolloverRule::read(const JsonReader &reader)
-{
-    reader.object();
-    RolloverRule rule;
-    rule.max = reader.field("max"_L1).nullableDecimal();
-    if (reader.ok() && rule.max && rule.max->isNegative())
-        reader.field("max"_L1).fail(u"must not be negative (null keeps everything)"_s);
-    rule.length = reader.field("length"_L1).integer(1);
-    rule.duration = reader.field("duration"_L1).word(ItemIntervalWords);
-    return rule;
-}
-
-void RolloverRule::write(JsonWriter &writer) const
-{
-    writer.beginObject().key("max"_L1);
-    if (max)
-        writer.value(*max);
-    else
-        writer.null();
-    writer.field("length"_L1, length).field("duration"_L1, toWire(duration)).endObject();
-}
-
 ProductItem ProductItem::read(const JsonReader &reader)
 {
     reader.object();
@@ -105,7 +72,7 @@ ProductItem ProductItem::read(const JsonReader &reader)
     item.includedUsage = optNonNegative(reader.field("included_usage"_L1));
     const JsonReader interval = reader.field("interval"_L1);
     if (!interval.isMissingOrNull())
-        item.interval = interval.word(ItemIntervalWords);
+        item.interval = readRepeatingInterval(interval);
     item.intervalCount = reader.field("interval_count"_L1).optInteger(1);
     if (const JsonReader rollover = reader.field("rollover"_L1); !rollover.isMissingOrNull())
         item.rollover = RolloverRule::read(rollover);

@@ -25,20 +25,6 @@ struct FreeTrial
     friend bool operator==(const FreeTrial &, const FreeTrial &) = default;
 };
 
-// What a reset carries over (Autumn's shape; docs/api.md, "The billing
-// clock"): the unused remaining, at most `max` (null keeps all, counting
-// the rollovers already held), kept for `length` × `duration`.
-struct RolloverRule
-{
-    std::optional<Decimal> max;                    // not negative; null keeps all
-    qint64 length = 1;                             // at least 1
-    ResetInterval duration = ResetInterval::Month; // minute..year
-
-    static RolloverRule read(const JsonReader &reader);
-    void write(JsonWriter &writer) const;
-    friend bool operator==(const RolloverRule &, const RolloverRule &) = default;
-};
-
 // feature_id is required; every other field may be omitted (the server derives it from the
 // feature or uses its default) and is written only when set, except interval: omitted or null
 // both mean one-off, and it is always written (null for one-off).

@@ -6,6 +6,7 @@
 // says the same and writes nothing; every server on the database then reads
 // the new now; the clock never goes back, never more than ten years ahead,
 // and never in production. Runs three ways: tests/conformance/CMakeLists.txt.
+#include "services/api/BillingPeriod.h"
 #include "tests/conformance/ConformanceSuite.h"
 
 using namespace md;
@@ -92,6 +93,38 @@ private Q_SLOTS:
         QVERIFY(customer.ok());
         const api::Subscription &plan = customer.value().subscriptions.first();
         QVERIFY(plan.currentPeriodStart <= later && later < plan.currentPeriodEnd);
+    }
+
+    // A row says what its reset carries over (the rule copied from its plan's
+    // item), and the reset does it: the unused remaining, held to `max`,
+    // kept `length` × `duration` from the reset.
+    void aRowCarriesItsRolloverRule()
+    {
+        api::ImportCustomerRequest request;
+        request.customerId = u"rolling"_s;
+        request.customerData = api::CustomerData{u"Rolling"_s, u"r@example.com"_s, {}, {}};
+        api::Billable billable;
+        billable.plan.planId = u"rolling"_s;
+        billable.plan.balances = {{u"plain"_s, dec("1"), {}, {}, {}}};
+        request.billables = {billable};
+        QVERIFY(await(m_pricing->importCustomer(request)).ok());
+        const api::BalanceRow before = planBalance(u"rolling"_s);
+        QVERIFY(before.reset && before.reset->rollover);
+        QCOMPARE(before.reset->rollover,
+                 (api::RolloverRule{dec("8"), 2, api::ResetInterval::Month}));
+        QCOMPARE(planBalance(u"clocked"_s).reset->rollover, std::nullopt); // "team" has none
+
+        api::ClockAdvance advance;
+        advance.to = *before.reset->resetsAt + Day; // one reset
+        auto moved = await(m_pricing->advanceClock(advance));
+        QVERIFY2(moved.ok(), moved.ok() ? "" : qPrintable(moved.error().message));
+        const api::BalanceRow after = planBalance(u"rolling"_s);
+        QCOMPARE(after.remaining, dec("10"));
+        QCOMPARE(after.rollovers.size(), 1);
+        QCOMPARE(after.rollovers.first().balance, dec("8")); // 9 unused, held to 8
+        QCOMPARE(
+            after.rollovers.first().expiresAt,
+            api::BillingPeriod::advance(api::ResetInterval::Month, *before.reset->resetsAt, 2));
     }
 
     void refusals()

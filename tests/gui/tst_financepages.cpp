@@ -7,6 +7,7 @@
 #include "models/BalanceTotalsModel.h"
 #include "models/LedgerModel.h"
 #include "models/ProductListModel.h"
+#include "models/ResetOutlook.h"
 #include "services/engine/ledger/BalanceLedger.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/models/PdfText.h"
@@ -95,6 +96,26 @@ private Q_SLOTS:
         page.findChild<QPushButton *>(u"showBalanceJson"_s)->click();
         QVERIFY(json->isVisible());
         QVERIFY(json->toPlainText().contains(u"\"id\": \""_s + row.id));
+    }
+
+    // The demo's API-call plans roll over: such a row's detail says what
+    // carries over at its reset and until when.
+    void balanceDetailSaysWhatRollsOver()
+    {
+        views::BalancesPage page(m_backend.get());
+        QVERIFY(showWithRows(page));
+        int found = -1;
+        for (int row = 0; row < page.model()->rowCount() && found < 0; ++row)
+            if (const auto b = page.model()->balanceAt(row); b && b->reset && b->reset->rollover)
+                found = row;
+        QVERIFY2(found >= 0, "the demo has a balance that rolls over");
+        page.table()->selectRow(found);
+        const api::BalanceRow row = page.model()->balance(found);
+        const QString rolls = models::ResetOutlook::rollsOver(row);
+        QVERIFY(!rolls.isEmpty());
+        QTRY_VERIFY2(page.detail()->text().contains(u"Rolls over"_s) &&
+                         page.detail()->text().contains(rolls),
+                     qPrintable(page.detail()->text()));
     }
 
     // Who changed what: the demo's load is there, its detail reads side by

@@ -317,6 +317,9 @@ private Q_SLOTS:
         all.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
         const auto rows = test::listBalances(engine, scope, all).value().list;
         QVERIFY(rows.size() >= 7);
+        QVERIFY(std::any_of(rows.cbegin(), rows.cend(), [](const api::BalanceRow &row) {
+            return row.reset && row.reset->rollover; // b_ann_pro's rule is kept too
+        }));
         models::BalanceRowStore store;
         for (const api::BalanceRow &row : rows)
             store.append(row);

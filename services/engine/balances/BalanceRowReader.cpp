@@ -17,7 +17,7 @@ const QString &BalanceRowReader::columns()
         " (SELECT id FROM products WHERE pk = b.product_pk),"
         " b.included_grant, b.prepaid_grant, b.remaining, b.usage, b.unlimited, b.reset_interval,"
         " b.reset_interval_count, b.resets_at, b.price, b.expires_at, b.created_at, b.expired,"
-        " r.granted, r.balance, r.expires_at, b.entity_pk, b.feature_pk"_s;
+        " r.granted, r.balance, r.expires_at, b.entity_pk, b.feature_pk, b.rollover"_s;
     return list;
 }
 
@@ -30,6 +30,19 @@ api::Result<api::Price> BalanceRowReader::price(const QByteArray &stored, const 
                                             u"price of balance %1"_s.arg(balanceId));
     if (decoded)
         m_prices.insert(stored, decoded.value());
+    return decoded;
+}
+
+api::Result<api::RolloverRule> BalanceRowReader::rolloverRule(const QByteArray &stored,
+                                                              const QString &balanceId)
+{
+    const auto known = m_rules.constFind(stored);
+    if (known != m_rules.cend())
+        return *known;
+    auto decoded = decodeStored<api::RolloverRule>(QVariant(QString::fromUtf8(stored)),
+                                                   u"rollover rule of balance %1"_s.arg(balanceId));
+    if (decoded)
+        m_rules.insert(stored, decoded.value());
     return decoded;
 }
 

@@ -38,7 +38,7 @@ class BalanceRowReader final
 public:
     // The SELECT list every reader's statement starts with: a balance with
     // its ids, status and one rollover (further rows of the same balance
-    // carry the others), then its entity and feature keys.
+    // carry the others), then its entity and feature keys and its rollover rule.
     static const QString &columns();
 
     // Column 0 is the balance's key, 1 its customer's.
@@ -74,6 +74,12 @@ public:
                 api::resetIntervalFromWire(rows.text(12)).value_or(api::ResetInterval::Multiple);
             reset.intervalCount = integer(rows, 13);
             reset.resetsAt = integer(rows, 14);
+            if (!rows.isNull(24)) {
+                auto rule = rolloverRule(rows.utf8(24), rows.text(2));
+                if (!rule)
+                    return rule.error();
+                reset.rollover = rule.value();
+            }
             row.reset = reset;
         }
         if (!rows.isNull(15)) {
@@ -138,8 +144,10 @@ private:
     }
     // Rows of one plan share a price: each text is decoded once per reader.
     api::Result<api::Price> price(const QByteArray &stored, const QString &balanceId);
+    api::Result<api::RolloverRule> rolloverRule(const QByteArray &stored, const QString &balanceId);
 
     QHash<QByteArray, api::Price> m_prices;
+    QHash<QByteArray, api::RolloverRule> m_rules;
 };
 
 } // namespace md::engine

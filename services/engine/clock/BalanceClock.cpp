@@ -1,6 +1,6 @@
 #include "services/engine/clock/BalanceClock.h"
 
-#include "services/engine/controls/BillingPeriod.h"
+#include "services/api/BillingPeriod.h"
 
 #include <algorithm>
 #include <limits>
@@ -168,7 +168,7 @@ private:
         const Decimal carried =
             Decimal::fromRaw(std::clamp<api::Int128>(room, 0, b.remaining.raw()));
         b.remaining = add(b.remaining, carried.negated());
-        const qint64 expires = BillingPeriod::advance(rule.duration, at, rule.length);
+        const qint64 expires = api::BillingPeriod::advance(rule.duration, at, rule.length);
         const auto place =
             std::upper_bound(b.rollovers.begin(), b.rollovers.end(), expires,
                              [](qint64 t, const api::Rollover &r) { return t < r.expiresAt; });
@@ -224,13 +224,13 @@ qint64 BalanceClock::nextReset(api::ResetInterval interval, qint64 count, qint64
         return anchorMs;
     // Counted from the anchor each time (anchor + n months), so the 31st
     // comes back after a short month; jump close first, then step.
-    const qint64 shortest = BillingPeriod::shortestMs(interval) * every;
+    const qint64 shortest = api::BillingPeriod::shortestMs(interval) * every;
     qint64 n = shortest > 0 ? std::max<qint64>(1, (afterMs - anchorMs) / shortest) : 1;
-    while (n > 1 && BillingPeriod::advance(interval, anchorMs, (n - 1) * every) > afterMs)
+    while (n > 1 && api::BillingPeriod::advance(interval, anchorMs, (n - 1) * every) > afterMs)
         --n;
-    while (BillingPeriod::advance(interval, anchorMs, n * every) <= afterMs)
+    while (api::BillingPeriod::advance(interval, anchorMs, n * every) <= afterMs)
         ++n;
-    return BillingPeriod::advance(interval, anchorMs, n * every);
+    return api::BillingPeriod::advance(interval, anchorMs, n * every);
 }
 
 Decimal BalanceClock::held(const ClockedBalance &balance)

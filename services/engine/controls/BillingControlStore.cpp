@@ -1,6 +1,6 @@
 #include "services/engine/controls/BillingControlStore.h"
 
-#include "services/engine/controls/BillingPeriod.h"
+#include "services/api/BillingPeriod.h"
 #include "services/engine/ids/KeysetPage.h"
 #include "services/engine/ids/PublicIds.h"
 #include "services/engine/sql/PostgresArray.h"
@@ -156,7 +156,7 @@ api::Result<qint64> BillingControlStore::windowStart(const QSqlDatabase &db, qin
         return calendarStart(limit.interval, atMs);
     const QVariantList &row = cycle.value().first();
     const qint64 anchor = row.at(0).isNull() ? row.at(1).toLongLong() : row.at(0).toLongLong();
-    return BillingPeriod::containing(resetInterval(limit.interval), anchor, atMs).first;
+    return api::BillingPeriod::containing(resetInterval(limit.interval), anchor, atMs).first;
 }
 
 api::Result<Decimal> BillingControlStore::windowUsage(const QSqlDatabase &db, qint64 customerPk,

@@ -2,9 +2,9 @@
 
 #include "services/engine/customers/StoredPlan.h"
 
+#include "services/api/BillingPeriod.h"
 #include "services/api/WireCodec.h"
 #include "services/engine/clock/BalanceClock.h"
-#include "services/engine/controls/BillingPeriod.h"
 #include "services/engine/customers/CustomerReads.h"
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/sql/Sql.h"
@@ -247,7 +247,7 @@ private:
         const qint64 startedAt = billable.plan.startedAt.value_or(m_now);
         const qint64 anchor = billable.billingCycleAnchor.value_or(startedAt);
         const auto [periodStart, periodEnd] =
-            BillingPeriod::containing(StoredPlan::renewalInterval(plan.items), anchor, m_now);
+            api::BillingPeriod::containing(StoredPlan::renewalInterval(plan.items), anchor, m_now);
         if (auto inserted = execute(
                 m_db,
                 u"INSERT INTO customer_products (pk, id, customer_pk, product_pk, processor,"

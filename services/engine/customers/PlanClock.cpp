@@ -1,7 +1,7 @@
 #include "services/engine/customers/PlanClock.h"
 
+#include "services/api/BillingPeriod.h"
 #include "services/engine/clock/ClockApplier.h"
-#include "services/engine/controls/BillingPeriod.h"
 #include "services/engine/customers/StoredPlan.h"
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/sql/Sql.h"
@@ -126,7 +126,7 @@ api::Result<qint64> movePeriods(const QSqlDatabase &db, Dialect dialect,
             decodeStored(row.at(2), u"items of a plan"_s, &api::readList<api::ProductItem>);
         if (!items)
             return items.error();
-        const auto [start, end] = BillingPeriod::containing(
+        const auto [start, end] = api::BillingPeriod::containing(
             StoredPlan::renewalInterval(items.value()), row.at(1).toLongLong(), nowMs);
         ++moved;
         if (!write)

@@ -1,61 +1,61 @@
-#include "services/engine/controls/BillingPeriod.h"
+#include "services/api/BillingPeriod.h"
 
 #include <QDateTime>
 
-namespace md::engine {
+namespace md::api {
 
-qint64 BillingPeriod::shortestMs(api::ResetInterval interval)
+qint64 BillingPeriod::shortestMs(ResetInterval interval)
 {
     constexpr qint64 Day = 86'400'000;
     switch (interval) {
-    case api::ResetInterval::Minute:
+    case ResetInterval::Minute:
         return 60'000;
-    case api::ResetInterval::Hour:
+    case ResetInterval::Hour:
         return 3'600'000;
-    case api::ResetInterval::Day:
+    case ResetInterval::Day:
         return Day;
-    case api::ResetInterval::Week:
+    case ResetInterval::Week:
         return 7 * Day;
-    case api::ResetInterval::Month:
+    case ResetInterval::Month:
         return 28 * Day;
-    case api::ResetInterval::Quarter:
+    case ResetInterval::Quarter:
         return 89 * Day;
-    case api::ResetInterval::SemiAnnual:
+    case ResetInterval::SemiAnnual:
         return 181 * Day;
-    case api::ResetInterval::Year:
+    case ResetInterval::Year:
         return 365 * Day;
-    case api::ResetInterval::OneOff:
-    case api::ResetInterval::Multiple:
+    case ResetInterval::OneOff:
+    case ResetInterval::Multiple:
         break;
     }
     return 0;
 }
 
-qint64 BillingPeriod::advance(api::ResetInterval interval, qint64 fromMs, qint64 count)
+qint64 BillingPeriod::advance(ResetInterval interval, qint64 fromMs, qint64 count)
 {
     const QDateTime from = QDateTime::fromMSecsSinceEpoch(fromMs, Qt::UTC);
     switch (interval) {
-    case api::ResetInterval::Minute:
-    case api::ResetInterval::Hour:
-    case api::ResetInterval::Day:
-    case api::ResetInterval::Week:
+    case ResetInterval::Minute:
+    case ResetInterval::Hour:
+    case ResetInterval::Day:
+    case ResetInterval::Week:
         return fromMs + count * shortestMs(interval);
-    case api::ResetInterval::Month:
+    case ResetInterval::Month:
         return from.addMonths(int(count)).toMSecsSinceEpoch();
-    case api::ResetInterval::Quarter:
+    case ResetInterval::Quarter:
         return from.addMonths(int(3 * count)).toMSecsSinceEpoch();
-    case api::ResetInterval::SemiAnnual:
+    case ResetInterval::SemiAnnual:
         return from.addMonths(int(6 * count)).toMSecsSinceEpoch();
-    case api::ResetInterval::Year:
+    case ResetInterval::Year:
         return from.addYears(int(count)).toMSecsSinceEpoch();
-    case api::ResetInterval::OneOff:
-    case api::ResetInterval::Multiple:
+    case ResetInterval::OneOff:
+    case ResetInterval::Multiple:
         break;
     }
     return fromMs;
 }
 
-std::pair<qint64, qint64> BillingPeriod::containing(api::ResetInterval interval, qint64 anchorMs,
+std::pair<qint64, qint64> BillingPeriod::containing(ResetInterval interval, qint64 anchorMs,
                                                     qint64 nowMs)
 {
     const qint64 step = shortestMs(interval);
@@ -71,4 +71,4 @@ std::pair<qint64, qint64> BillingPeriod::containing(api::ResetInterval interval,
     return {advance(interval, anchorMs, n), advance(interval, anchorMs, n + 1)};
 }
 
-} // namespace md::engine
+} // namespace md::api
