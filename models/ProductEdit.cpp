@@ -57,6 +57,24 @@ api::Result<JsonValue> tiersJson(const QString &text, qsizetype row)
     return tiers;
 }
 
+// "500/2 month" or "all/1 month" as the item's rollover object; the
+// decoder names a bad max, length or duration by its path.
+api::Result<JsonValue> rolloverJson(const QString &text, qsizetype row)
+{
+    const QStringList parts = text.split(u'/');
+    const QStringList life =
+        parts.size() == 2 ? parts.at(1).simplified().split(u' ') : QStringList();
+    if (life.size() != 2)
+        return api::ApiError::invalidInputs(
+            u"items[%1].rollover"_s.arg(row),
+            ProductEdit::tr("write max/length interval: 500/2 month keeps at most 500 for two "
+                            "months, all/1 month keeps everything for a month"));
+    const QString max = parts.at(0).trimmed();
+    return JsonValue::object({{"max"_L1, max == "all"_L1 ? JsonValue::null() : number(max)},
+                              {"length"_L1, number(life.at(0))},
+                              {"duration"_L1, life.at(1)}});
+}
+
 // The decoded row's values where the user changed the row's text, the stored
 // item's everywhere else: a form saved as it was opened sends the items it
 // was given, and a changed cell changes that field only.
@@ -70,12 +88,6 @@ api::ProductItem keptWhereUnchanged(const ProductForm::Item &row, const api::Pro
         // Not on the form: they belong to the feature the row names.
         item.featureType = stored.featureType;
         item.entityFeatureId = stored.entityFeatureId;
-        // Not on the form yet either: the billing clock's rule is kept as
-        // stored while the item still resets (a one-off item has none).
-        if (item.interval) {
-            item.intervalCount = stored.intervalCount;
-            item.rollover = stored.rollover;
-        }
     }
     // A field whose text is as the form showed it keeps its stored value.
     const auto keep = [](const auto &typed, const auto &was, auto &value, const auto &kept) {
@@ -84,6 +96,8 @@ api::ProductItem keptWhereUnchanged(const ProductForm::Item &row, const api::Pro
     };
     keep(row.included, shown.included, item.includedUsage, stored.includedUsage);
     keep(row.interval, shown.interval, item.interval, stored.interval);
+    keep(row.every, shown.every, item.intervalCount, stored.intervalCount);
+    keep(row.rollover, shown.rollover, item.rollover, stored.rollover);
     keep(row.usageModel, shown.usageModel, item.usageModel, stored.usageModel);
     keep(row.price, shown.price, item.price, stored.price);
     keep(row.billingUnits, shown.billingUnits, item.billingUnits, stored.billingUnits);
@@ -121,6 +135,8 @@ ProductForm::Item ProductForm::Item::from(const api::ProductItem &item, qsizetyp
     return {item.featureId,
             decimalText(item.includedUsage),
             item.interval ? QString(api::toWire(*item.interval)) : QString(),
+            item.intervalCount ? QString::number(*item.intervalCount) : QString(),
+            item.rollover ? ProductEdit::rolloverText(*item.rollover) : QString(),
             item.usageModel ? QString(api::toWire(*item.usageModel)) : QString(),
             decimalText(item.price),
             decimalText(item.billingUnits),
@@ -137,6 +153,13 @@ QString ProductEdit::tiersText(const QList<api::Tier> &tiers)
             u"%1:%2%3"_s.arg(tier.to ? tier.to->toString() : u"inf"_s, tier.amount.toString(),
                              tier.flatAmount ? u"+"_s + tier.flatAmount->toString() : QString()));
     return pairs.join(u"; "_s);
+}
+
+QString ProductEdit::rolloverText(const api::RolloverRule &rule)
+{
+    return u"%1/%2 %3"_s.arg(rule.max ? rule.max->toString() : u"all"_s)
+        .arg(rule.length)
+        .arg(QString(api::toWire(rule.duration)));
 }
 
 api::Result<api::UpdateProductRequest> ProductEdit::request(const api::Product &before,
@@ -158,6 +181,14 @@ api::Result<api::UpdateProductRequest> ProductEdit::request(const api::Product &
               std::pair{u"billing_units"_s, item.billingUnits}})
             if (!text.trimmed().isEmpty())
                 object.insert(key, number(text));
+        if (!item.every.trimmed().isEmpty())
+            object.insert(u"interval_count"_s, number(item.every.trimmed()));
+        if (!item.rollover.trimmed().isEmpty()) {
+            auto rollover = rolloverJson(item.rollover, r);
+            if (!rollover)
+                return rollover.error();
+            object.insert(u"rollover"_s, rollover.value());
+        }
         if (!item.usageModel.isEmpty())
             object.insert(u"usage_model"_s, item.usageModel);
         if (item.resetUsageWhenEnabled)
@@ -223,6 +254,10 @@ QString ProductEdit::describe(const api::ProductItem &item)
     if (item.includedUsage)
         parts.append(tr("%1 included").arg(item.includedUsage->toString()));
     parts.append(item.interval ? QString(api::toWire(*item.interval)) : tr("one-off"));
+    if (item.intervalCount && *item.intervalCount != 1)
+        parts.append(tr("every %1").arg(*item.intervalCount));
+    if (item.rollover)
+        parts.append(tr("rolls over %1").arg(rolloverText(*item.rollover)));
     if (item.usageModel)
         parts.append(QString(api::toWire(*item.usageModel)));
     if (item.price)

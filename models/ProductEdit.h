@@ -26,6 +26,8 @@ struct ProductForm
         QString featureId;
         QString included;   // empty: none
         QString interval;   // wire word; empty: one-off
+        QString every;      // interval_count; empty: 1
+        QString rollover;   // "500/2 month", "all/1 month"; empty: nothing carries over
         QString usageModel; // wire word; empty: none
         QString price;
         QString billingUnits;
@@ -70,6 +72,8 @@ public:
     static api::UpdateProductRequest undo(const api::Product &before, const api::Product &after);
     static QString describe(const api::ProductItem &item);
     static QString tiersText(const QList<api::Tier> &tiers);
+    // "500/2 month": at most 500 carried (all: no maximum), kept 2 months.
+    static QString rolloverText(const api::RolloverRule &rule);
 };
 
 } // namespace md::models

@@ -3717,6 +3717,22 @@ Es wurde keine Datei geschrieben.</translation>
         <source>Item %1: there is no feature &quot;%2&quot;</source>
         <translation>Position %1: es gibt keine Funktion „%2“</translation>
     </message>
+    <message>
+        <source>Every</source>
+        <translation>Alle</translation>
+    </message>
+    <message>
+        <source>Rollover (max/length interval)</source>
+        <translation>Übertrag (Höchstwert/Dauer Intervall)</translation>
+    </message>
+    <message>
+        <source>Resets every this many intervals (empty: every one)</source>
+        <translation>Wird nach so vielen Intervallen zurückgesetzt (leer: nach jedem)</translation>
+    </message>
+    <message>
+        <source>What a reset carries over: 500/2 month keeps what is unused, at most 500 in all, for two months; all/1 month keeps everything for a month; empty: nothing carries over</source>
+        <translation>Was eine Zurücksetzung überträgt: 500/2 month behält Ungenutztes, insgesamt höchstens 500, zwei Monate lang; all/1 month behält alles einen Monat lang; leer: nichts wird übertragen</translation>
+    </message>
 </context>
 <context>
     <name>ProductEdit</name>
@@ -3811,6 +3827,18 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>write up-to:amount pairs separated by &quot;;&quot;, the last up to inf (1000:0.5; inf:0.25), a flat amount after + (inf:0.25+10)</source>
         <translation>schreiben Sie Bis:Betrag-Paare, getrennt durch „;“, das letzte bis inf (1000:0.5; inf:0.25), einen Pauschalbetrag nach + (inf:0.25+10)</translation>
+    </message>
+    <message>
+        <source>write max/length interval: 500/2 month keeps at most 500 for two months, all/1 month keeps everything for a month</source>
+        <translation>schreiben Sie Höchstwert/Dauer Intervall: 500/2 month behält höchstens 500 zwei Monate lang, all/1 month behält alles einen Monat lang</translation>
+    </message>
+    <message>
+        <source>every %1</source>
+        <translation>alle %1</translation>
+    </message>
+    <message>
+        <source>rolls over %1</source>
+        <translation>Übertrag %1</translation>
     </message>
 </context>
 <context>

@@ -74,9 +74,16 @@ ProductDialog::ProductDialog(models::ProductListModel *products, const api::Prod
     m_version->setToolTip(tr("Changing the items of a version customers are on adds a new "
                              "version; their history stays as it was."));
 
-    m_items->setHorizontalHeaderLabels({tr("Feature"), tr("Included"), tr("Interval"),
-                                        tr("Usage model"), tr("Price"), tr("Billing units"),
+    m_items->setHorizontalHeaderLabels({tr("Feature"), tr("Included"), tr("Interval"), tr("Every"),
+                                        tr("Rollover (max/length interval)"), tr("Usage model"),
+                                        tr("Price"), tr("Billing units"),
                                         tr("Tiers (up to:amount; …)"), tr("Reset when enabled")});
+    m_items->horizontalHeaderItem(EveryColumn)
+        ->setToolTip(tr("Resets every this many intervals (empty: every one)"));
+    m_items->horizontalHeaderItem(RolloverColumn)
+        ->setToolTip(tr("What a reset carries over: 500/2 month keeps what is unused, at most "
+                        "500 in all, for two months; all/1 month keeps everything for a month; "
+                        "empty: nothing carries over"));
     m_items->horizontalHeader()->setSectionResizeMode(TiersColumn, QHeaderView::Stretch);
     m_items->verticalHeader()->hide();
     for (const models::ProductForm::Item &item : form.items)
@@ -163,6 +170,8 @@ void ProductDialog::addItemRow(const models::ProductForm::Item &item)
                      qlonglong(item.original)); // follows the row when others are removed
     m_items->setItem(row, FeatureColumn, feature);
     m_items->setItem(row, IncludedColumn, new QTableWidgetItem(item.included));
+    m_items->setItem(row, EveryColumn, new QTableWidgetItem(item.every));
+    m_items->setItem(row, RolloverColumn, new QTableWidgetItem(item.rollover));
     m_items->setItem(row, PriceColumn, new QTableWidgetItem(item.price));
     m_items->setItem(row, UnitsColumn, new QTableWidgetItem(item.billingUnits));
     m_items->setItem(row, TiersColumn, new QTableWidgetItem(item.tiers));
@@ -193,11 +202,12 @@ models::ProductForm ProductDialog::form() const
             return m_items->item(r, column) ? m_items->item(r, column)->text() : QString();
         };
         const QTableWidgetItem *feature = m_items->item(r, FeatureColumn);
-        form.items.append(
-            {text(FeatureColumn), text(IncludedColumn), comboWord(m_items, r, IntervalColumn),
-             comboWord(m_items, r, UsageModelColumn), text(PriceColumn), text(UnitsColumn),
-             text(TiersColumn), m_items->item(r, ResetColumn)->checkState() == Qt::Checked,
-             feature ? feature->data(OriginalRole).toLongLong() : -1});
+        form.items.append({text(FeatureColumn), text(IncludedColumn),
+                           comboWord(m_items, r, IntervalColumn), text(EveryColumn),
+                           text(RolloverColumn), comboWord(m_items, r, UsageModelColumn),
+                           text(PriceColumn), text(UnitsColumn), text(TiersColumn),
+                           m_items->item(r, ResetColumn)->checkState() == Qt::Checked,
+                           feature ? feature->data(OriginalRole).toLongLong() : -1});
     }
     form.freeTrial = m_trial->isChecked();
     form.trialDuration = m_trialDuration->currentData().toString();
@@ -243,11 +253,11 @@ void ProductDialog::markProblem(const QString &path)
                 cell->setBackground(QBrush());
     if (!match.hasMatch())
         return;
-    static const QHash<QString, int> columns{{u"feature_id"_s, FeatureColumn},
-                                             {u"included_usage"_s, IncludedColumn},
-                                             {u"price"_s, PriceColumn},
-                                             {u"billing_units"_s, UnitsColumn},
-                                             {u"tiers"_s, TiersColumn}};
+    static const QHash<QString, int> columns{
+        {u"feature_id"_s, FeatureColumn},   {u"included_usage"_s, IncludedColumn},
+        {u"interval_count"_s, EveryColumn}, {u"rollover"_s, RolloverColumn},
+        {u"price"_s, PriceColumn},          {u"billing_units"_s, UnitsColumn},
+        {u"tiers"_s, TiersColumn}};
     if (QTableWidgetItem *cell =
             m_items->item(match.captured(1).toInt(), columns.value(match.captured(2), TiersColumn)))
         cell->setBackground(QColor(220, 50, 50, 80));

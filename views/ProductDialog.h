@@ -1,7 +1,7 @@
 // Editing a product: general fields, the items table (tiers edited inline
-// as "up-to:amount" pairs) and the free trial, checked as you type (Review
-// stays disabled, with the reason shown, while something is wrong), then a
-// "Review changes" step with the field-by-field difference before Save.
+// as "up-to:amount" pairs, rollovers as "max/length interval") and the free trial, checked as you
+// type (Review stays disabled, with the reason shown, while something is wrong), then a "Review
+// changes" step with the field-by-field difference before Save.
 #pragma once
 
 #include "views/FormDialog.h"
@@ -31,6 +31,8 @@ public:
         FeatureColumn,
         IncludedColumn,
         IntervalColumn,
+        EveryColumn,
+        RolloverColumn,
         UsageModelColumn,
         PriceColumn,
         UnitsColumn,

@@ -130,6 +130,50 @@ private Q_SLOTS:
         QVERIFY(!page.undoButton()->isEnabled());
     }
 
+    // The billing clock's fields: a rollover typed as "max/length interval"
+    // and a count of intervals, checked as typed, reviewed, saved.
+    void productFormEditsRolloverAndEvery()
+    {
+        views::ProductsPage page(m_backend.get());
+        page.show();
+        page.refresh();
+        QTRY_VERIFY(page.model()->rowOf(u"draft"_s) >= 0);
+        page.table()->selectRow(page.model()->rowOf(u"draft"_s));
+        views::ProductDialog *dialog = page.editSelected();
+        QVERIFY(dialog);
+        QTableWidget *items = dialog->items();
+        QCOMPARE(items->item(0, views::ProductDialog::RolloverColumn)->text(), QString());
+        items->item(0, views::ProductDialog::RolloverColumn)->setText(u"800 for a month"_s);
+        QVERIFY(!dialog->reviewButton()->isEnabled());
+        QVERIFY2(dialog->problemLabel()->text().startsWith(u"Item 1"_s) &&
+                     dialog->problemLabel()->text().contains(u"500/2 month"_s),
+                 qPrintable(dialog->problemLabel()->text())); // says how to write it
+        QVERIFY(items->item(0, views::ProductDialog::RolloverColumn)->background() != QBrush());
+        items->item(0, views::ProductDialog::RolloverColumn)->setText(u"800/1 month"_s);
+        items->item(0, views::ProductDialog::EveryColumn)->setText(u"0"_s);
+        QVERIFY(!dialog->reviewButton()->isEnabled());
+        QVERIFY(items->item(0, views::ProductDialog::EveryColumn)->background() != QBrush());
+        items->item(0, views::ProductDialog::EveryColumn)->setText(u"2"_s);
+        QVERIFY2(dialog->reviewButton()->isEnabled(), qPrintable(dialog->problemLabel()->text()));
+
+        dialog->reviewButton()->click();
+        QTableWidget *review = dialog->review()->table();
+        QCOMPARE(review->rowCount(), 1);
+        QVERIFY2(review->item(0, 2)->text().contains(u"every 2 · rolls over 800/1 month"_s),
+                 qPrintable(review->item(0, 2)->text()));
+        QSignalSpy saved(dialog, &views::ProductDialog::saved);
+        dialog->saveButton()->click();
+        QTRY_COMPARE(saved.count(), 1);
+        const api::ProductItem item = stored(u"draft"_s).items.first();
+        QCOMPARE(item.intervalCount, 2);
+        QCOMPARE(item.rollover,
+                 (api::RolloverRule{api::Decimal::fromInteger(800), 1, api::ResetInterval::Month}));
+
+        page.undoButton()->click();
+        QTRY_VERIFY(page.status()->text().contains(u"Undid"_s));
+        QCOMPARE(stored(u"draft"_s).items.first().rollover, std::nullopt);
+    }
+
     void rewardFormEditReviewSaveUndo()
     {
         views::RewardsPage page(m_backend.get());

@@ -26,6 +26,9 @@ api::Product pro()
     calls.usageModel = api::UsageModel::PayPerUse;
     calls.billingUnits = api::Decimal::fromInteger(1);
     calls.resetUsageWhenEnabled = true;
+    calls.intervalCount = 3;
+    calls.rollover =
+        api::RolloverRule{api::Decimal::fromInteger(500), 2, api::ResetInterval::Month};
     product.items = {calls};
     return product;
 }
@@ -63,6 +66,36 @@ private Q_SLOTS:
         QVERIFY(changes.at(1).after.contains(u"tiers 100000:0.002; inf:0.001"_s));
     }
 
+    // The billing clock's fields: shown as typed, sent only when changed,
+    // said in the review.
+    void rolloverAndEveryAreEdited()
+    {
+        const ProductForm shown = ProductForm::from(pro());
+        QCOMPARE(shown.items.at(0).rollover, u"500/2 month"_s);
+        QCOMPARE(shown.items.at(0).every, u"3"_s);
+
+        ProductForm form = shown;
+        form.items[0].rollover = u"all/1 quarter"_s;
+        auto request = ProductEdit::request(pro(), form);
+        QVERIFY2(request.ok(), request.ok() ? "" : qPrintable(request.error().message));
+        const api::ProductItem &item = request.value().items->first();
+        QCOMPARE(item.rollover,
+                 (api::RolloverRule{std::nullopt, 1, api::ResetInterval::Quarter})); // keeps all
+        QCOMPARE(item.intervalCount, 3); // untouched, kept
+        const auto changes = ProductEdit::changes(pro(), request.value());
+        QCOMPARE(changes.size(), 1);
+        QVERIFY(changes.at(0).before.contains(u"every 3 · rolls over 500/2 month"_s));
+        QVERIFY(changes.at(0).after.contains(u"rolls over all/1 quarter"_s));
+
+        form.items[0].rollover.clear(); // nothing carries over any more
+        form.items[0].every = u"1"_s;
+        request = ProductEdit::request(pro(), form);
+        QVERIFY(request.ok());
+        QCOMPARE(request.value().items->first().rollover, std::nullopt);
+        QCOMPARE(request.value().items->first().intervalCount, 1);
+        QVERIFY(!ProductEdit::changes(pro(), request.value()).at(0).after.contains(u"every"_s));
+    }
+
     void problemsNameTheirPath_data()
     {
         QTest::addColumn<QString>("tiers");
@@ -73,15 +106,37 @@ private Q_SLOTS:
             << u"10:1; 5:1; inf:1"_s << u"1"_s << u"items[0].tiers[1].to"_s;
         QTest::newRow("included not a number")
             << QString() << u"many"_s << u"items[0].included_usage"_s;
+        QTest::newRow("rollover not max/length interval")
+            << u"rollover:500 for 2 months"_s << u"1"_s << u"items[0].rollover"_s;
+        QTest::newRow("rollover max below 0")
+            << u"rollover:-1/2 month"_s << u"1"_s << u"items[0].rollover.max"_s;
+        QTest::newRow("rollover length 0")
+            << u"rollover:all/0 month"_s << u"1"_s << u"items[0].rollover.length"_s;
+        QTest::newRow("rollover unknown interval")
+            << u"rollover:all/1 fortnight"_s << u"1"_s << u"items[0].rollover.duration"_s;
+        QTest::newRow("every 0") << u"every:0"_s << u"1"_s << u"items[0].interval_count"_s;
+        QTest::newRow("every not a number")
+            << u"every:often"_s << u"1"_s << u"items[0].interval_count"_s;
+        QTest::newRow("rollover on a one-off item")
+            << u"interval:"_s << u"1"_s << u"items[0].rollover"_s;
     }
+    // "tiers" names another field as "field:text" for the rows about it.
     void problemsNameTheirPath()
     {
         QFETCH(QString, tiers);
         QFETCH(QString, included);
         QFETCH(QString, path);
         ProductForm form = ProductForm::from(pro());
-        form.items[0].tiers = tiers;
-        form.items[0].included = included;
+        ProductForm::Item &item = form.items[0];
+        item.included = included;
+        if (tiers.startsWith(u"rollover:"_s))
+            item.rollover = tiers.mid(9);
+        else if (tiers.startsWith(u"every:"_s))
+            item.every = tiers.mid(6);
+        else if (tiers.startsWith(u"interval:"_s))
+            item.interval = tiers.mid(9);
+        else
+            item.tiers = tiers;
         auto request = ProductEdit::request(pro(), form);
         QVERIFY(!request.ok());
         QVERIFY2(request.error().message.startsWith(path), qPrintable(request.error().message));
