@@ -228,8 +228,14 @@ private Q_SLOTS:
             one.startCursor = *page.value().nextCursor;
         }
         QCOMPARE(walked, all);
-        for (qsizetype i = 1; i < all.size(); ++i)
-            QVERIFY(all.at(i - 1).at >= all.at(i).at);
+        // Newest written first; the clock dates its entries at what they
+        // record, which may come before entries written earlier.
+        QList<api::LedgerEntry> written = all;
+        written.removeIf(
+            [](const api::LedgerEntry &e) { return e.source.route.startsWith(u"clock"_s); });
+        QVERIFY(written.size() > 1);
+        for (qsizetype i = 1; i < written.size(); ++i)
+            QVERIFY(written.at(i - 1).at >= written.at(i).at);
     }
 
     void errors()

@@ -251,7 +251,7 @@ private Q_SLOTS:
                         db(), dialect(), u"balances.adjust"_s, m_fixture->engine->now(),
                         {{m_scope, keys.value().first().at(0).toLongLong(),
                           keys.value().first().at(1).toLongLong(), balance, u"adjustment"_s,
-                          Decimal::fromInteger(1), after, Decimal(), std::nullopt}})
+                          Decimal::fromInteger(1), after, Decimal(), std::nullopt, std::nullopt}})
                         .ok());
             QVERIFY(transaction.commit().ok());
         }

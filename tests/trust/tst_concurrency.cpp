@@ -3,7 +3,9 @@
 // processes on one PostgreSQL database, or one server on SQLite. Every call
 // must succeed (no 500, no deadlock: a call unanswered for 30 s fails) and the
 // final balances must equal the expected sums exactly. Hand adjustments of
-// one balance, made while calls draw on it, are kept as well.
+// one balance, made while calls draw on it, are kept as well. Calls made
+// while the sandbox's clock crosses their balances' reset land wholly in one
+// period, and the servers together reset each balance once.
 #include "services/api/Decimal.h"
 #include "services/engine/Engine.h"
 #include "services/engine/sql/Database.h"
@@ -14,9 +16,13 @@
 #include "tests/trust/LedgerAudit.h"
 #include "tests/trust/TrustWorkspace.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -221,6 +227,98 @@ private Q_SLOTS:
                                                   .value());
         engine::Database database(m_database.location());
         const test::LedgerAudit audit(database.connection().value());
+        const QStringList problems = audit.trialBalance();
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
+    }
+
+    // Customers on "team" (4 used of 10 a month) are charged by every server
+    // while one moves the sandbox's clock past their reset. Each call is
+    // wholly before the reset or after it: the reset takes back exactly the
+    // usage written before it, the balance holds exactly the usage written
+    // after, and no server resets a balance twice.
+    void callsAcrossAResetLandInOnePeriod()
+    {
+        auto processes = startServers();
+        QVERIFY(!processes.empty());
+        const QStringList customers{u"r0"_s, u"r1"_s, u"r2"_s};
+        test::HttpClient admin(processes.front()->url(), test::TrustKey.toLatin1(), 30000);
+        for (const QString &customer : customers)
+            QCOMPARE(admin.post("/v1/billing.import", test::importBody(customer)).status, 200);
+        const auto listed = admin.post("/v1/balances.list", R"({"customer_id":"r0"})");
+        QCOMPARE(listed.status, 200);
+        const qint64 resetsAt = QJsonDocument::fromJson(listed.body)
+                                    .object()
+                                    .value(u"list"_s)[0][u"reset"_s][u"resets_at"_s]
+                                    .toInteger();
+        QVERIFY(resetsAt > 0);
+
+        std::mutex mutex;
+        QStringList failures;
+        std::atomic<int> made = 0;
+        int madeAtTheReset = 0;
+        const QByteArray advance =
+            R"({"to":)" + QByteArray::number(resetsAt + 60'000) + '}'; // past the reset
+        std::vector<std::thread> threads;
+        for (int c = 0; c < Clients; ++c)
+            threads.emplace_back([&, c] {
+                test::HttpClient client(processes.at(size_t(c) % processes.size())->url(),
+                                        test::TrustKey.toLatin1(), 30000);
+                for (int i = 0; i < 30; ++i, ++made) {
+                    // The first client moves the clock a third of the way in.
+                    const bool moves = c == 0 && i == 10;
+                    const auto response =
+                        moves
+                            ? client.post("/v1/meterdesk/clock.advance", advance)
+                            : client.post("/v1/balances.track_tokens",
+                                          test::trackBody(customers.at((c + i) % customers.size()),
+                                                          1 + i % 3, false));
+                    const std::lock_guard lock(mutex);
+                    if (moves)
+                        madeAtTheReset = made.load();
+                    if (response.status != 200)
+                        failures << u"%1 %2"_s.arg(response.status)
+                                        .arg(QString::fromUtf8(response.body + response.error));
+                }
+            });
+        for (std::thread &thread : threads)
+            thread.join();
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 5).join(u"; "_s)));
+        qInfo("the clock crossed the reset after %d of %d calls", madeAtTheReset, Clients * 30);
+        for (auto &process : processes)
+            QCOMPARE(process->stop(), 0);
+
+        engine::Database database(m_database.location());
+        auto db = database.connection();
+        QVERIFY(db);
+        for (const QString &customer : customers) {
+            auto rows = engine::queryRows(
+                db.value(),
+                u"SELECT l.kind, l.usage FROM ledger l JOIN customers c ON c.pk = l.customer_pk"
+                " WHERE c.id = ? ORDER BY l.pk"_s,
+                {customer});
+            QVERIFY(rows);
+            api::Decimal before;
+            api::Decimal after;
+            int resets = 0;
+            for (const QVariantList &row : rows.value()) {
+                const api::Decimal usage = api::Decimal::parse(row.at(1).toString()).value();
+                if (row.at(0).toString() == "reset"_L1) {
+                    ++resets;
+                    QCOMPARE(usage, before.negated()); // all of the period's usage, no more
+                } else {
+                    (resets == 0 ? before : after) =
+                        (resets == 0 ? before : after).plus(usage).value();
+                }
+            }
+            QCOMPARE(resets, 1);
+            auto stored = engine::queryRows(db.value(),
+                                            u"SELECT b.usage FROM balances b JOIN customers c"
+                                            " ON c.pk = b.customer_pk WHERE c.id = ?"_s,
+                                            {customer});
+            QVERIFY(stored && stored.value().size() == 1);
+            QCOMPARE(api::Decimal::parse(stored.value().first().first().toString()).value(), after);
+        }
+        const test::LedgerAudit audit(db.value());
         const QStringList problems = audit.trialBalance();
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
     }

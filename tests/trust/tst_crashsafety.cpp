@@ -5,6 +5,10 @@
 // balance agree with its usage events, and every acknowledged call be
 // recorded exactly once (applied, or still queued: never both, never lost).
 // The next start applies what was queued; the last one drains the queue.
+// A second case kills servers while the billing clock applies three weeks
+// of daily resets and rollovers (clock.advance, then the sweep): after each
+// kill no period is applied twice and each balance's ledger holds one reset
+// for every period it moved over; the last start applies every period.
 #include "services/engine/Engine.h"
 #include "services/engine/sql/Database.h"
 #include "tests/support/HttpClient.h"
@@ -13,7 +17,10 @@
 #include "tests/trust/LedgerAudit.h"
 #include "tests/trust/TrustWorkspace.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QRandomGenerator>
+#include <QSqlQuery>
 #include <QTest>
 
 #include <atomic>
@@ -29,6 +36,63 @@ namespace {
 constexpr int Customers = 4;
 const QStringList ServerArguments{
     u"--catalogue"_s, QStringLiteral(MD_TEST_CONFORMANCE_DIR "/pricing-catalogue.json")};
+
+constexpr qint64 Day = 86'400'000;
+constexpr int ClockCustomers = 2000;
+constexpr int ClockRuns = 6;
+constexpr int ClockPeriods = 21; // reached by the last run's advance
+
+// The trust workspace with a "daily" plan (10 a day, what is unused carried
+// three days) and `customers` on it, each with 4 used; the first reset at
+// `firstReset`.
+QJsonObject clockedWorkspace(int customers, qint64 firstReset)
+{
+    const QJsonObject rule{
+        {u"max"_s, QJsonValue::Null}, {u"length"_s, 3}, {u"duration"_s, u"day"_s}};
+    const QJsonObject daily{{u"id"_s, u"daily"_s},
+                            {u"name"_s, u"Daily"_s},
+                            {u"version"_s, 1},
+                            {u"is_add_on"_s, false},
+                            {u"is_default"_s, false},
+                            {u"items"_s, QJsonArray{QJsonObject{{u"feature_id"_s, u"plain"_s},
+                                                                {u"included_usage"_s, 10},
+                                                                {u"interval"_s, u"day"_s},
+                                                                {u"rollover"_s, rule}}}},
+                            {u"created_at"_s, 1}};
+    QJsonArray list;
+    for (int c = 0; c < customers; ++c) {
+        const QString plan = u"cp%1"_s.arg(c);
+        const QJsonObject balance{
+            {u"id"_s, u"d%1"_s.arg(c)},
+            {u"feature_id"_s, u"plain"_s},
+            {u"customer_product_id"_s, plan},
+            {u"included_grant"_s, 10},
+            {u"prepaid_grant"_s, 0},
+            {u"remaining"_s, 6},
+            {u"usage"_s, 4},
+            {u"reset"_s, QJsonObject{{u"interval"_s, u"day"_s}, {u"resets_at"_s, firstReset}}},
+            {u"rollover"_s, rule},
+            {u"created_at"_s, 1}};
+        list.append(QJsonObject{{u"id"_s, u"k%1"_s.arg(c)},
+                                {u"created_at"_s, 1},
+                                {u"products"_s, QJsonArray{QJsonObject{{u"id"_s, plan},
+                                                                       {u"plan_id"_s, u"daily"_s},
+                                                                       {u"status"_s, u"active"_s},
+                                                                       {u"started_at"_s, 1},
+                                                                       {u"created_at"_s, 1}}}},
+                                {u"balances"_s, QJsonArray{balance}}});
+    }
+    QJsonObject workspace = test::trustWorkspace(0);
+    QJsonArray organizations = workspace.value(u"organizations"_s).toArray();
+    QJsonObject organization = organizations.first().toObject();
+    QJsonObject sandbox = organization.value(u"test"_s).toObject();
+    sandbox.insert(u"products"_s, QJsonArray{daily});
+    sandbox.insert(u"customers"_s, list);
+    organization.insert(u"test"_s, sandbox);
+    organizations[0] = organization;
+    workspace.insert(u"organizations"_s, organizations);
+    return workspace;
+}
 
 int killCount()
 {
@@ -136,6 +200,64 @@ class TestCrashSafety final : public QObject
         return problems;
     }
 
+    // What a kill may not leave behind: a period applied twice, or a balance
+    // moved on without the ledger saying so; with `finished`, every period
+    // up to the sandbox's new now applied.
+    static QStringList clockAudit(const QString &location, qint64 firstReset, bool finished)
+    {
+        engine::Database database(location);
+        auto db = database.connection();
+        if (!db)
+            return {db.error().message};
+        const test::LedgerAudit audit(db.value());
+        QStringList problems = audit.integrity() + audit.trialBalance();
+        QSqlQuery doubled(db.value());
+        doubled.exec(u"SELECT balance_id, kind, at FROM ledger WHERE kind IN ('reset', 'rollover')"
+                     " GROUP BY balance_id, kind, at HAVING count(*) > 1"_s);
+        while (doubled.next())
+            problems << u"%1: %2 at %3 written twice"_s.arg(doubled.value(0).toString(),
+                                                            doubled.value(1).toString(),
+                                                            doubled.value(2).toString());
+        // Resets and rollovers written per balance, counted in one pass.
+        QHash<QString, std::pair<qint64, qint64>> written;
+        QSqlQuery counts(db.value());
+        counts.exec(u"SELECT balance_id, kind, count(*) FROM ledger WHERE kind IN ('reset',"
+                    " 'rollover') GROUP BY balance_id, kind"_s);
+        while (counts.next())
+            (counts.value(1).toString() == "reset"_L1
+                 ? written[counts.value(0).toString()].first
+                 : written[counts.value(0).toString()].second) = counts.value(2).toLongLong();
+        QSqlQuery periods(db.value());
+        periods.exec(u"SELECT id, resets_at FROM balances WHERE id LIKE 'd%'"_s);
+        int balances = 0;
+        while (periods.next()) {
+            ++balances;
+            const QString id = periods.value(0).toString();
+            const qint64 moved = (periods.value(1).toLongLong() - firstReset) / Day;
+            const auto [resets, rollovers] = written.value(id);
+            if (resets != moved || rollovers != moved || (finished && moved != ClockPeriods))
+                problems << u"%1 moved %2 periods with %3 resets and %4 rollovers written"_s.arg(id)
+                                .arg(moved)
+                                .arg(resets)
+                                .arg(rollovers);
+        }
+        if (!finished) // how far the kill let the clock get, for the log
+            qInfo("after the kill the balances had %s periods applied",
+                  [&written] {
+                      QMap<qint64, int> byCount;
+                      for (const auto &w : written)
+                          ++byCount[w.first];
+                      QStringList parts;
+                      for (auto it = byCount.cbegin(); it != byCount.cend(); ++it)
+                          parts << u"%1: %2"_s.arg(it.key()).arg(it.value());
+                      return parts.join(u", "_s).toStdString();
+                  }()
+                      .c_str());
+        if (balances != ClockCustomers)
+            problems << u"%1 clocked balances, not %2"_s.arg(balances).arg(ClockCustomers);
+        return problems.mid(0, 10);
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -189,6 +311,61 @@ private Q_SLOTS:
         QCOMPARE(server.stop(), 0);
         const QStringList problems = audit(true, 0);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 10).join(u"; "_s)));
+    }
+
+    void killedSweepsApplyEveryPeriodOnce()
+    {
+        test::TestDatabase database;
+        QVERIFY2(database.error().isEmpty(), qPrintable(database.error()));
+        const qint64 firstReset = QDateTime::currentMSecsSinceEpoch() + 3'600'000;
+        {
+            engine::Engine setup(database.location());
+            QVERIFY(setup.open().ok());
+            QVERIFY(setup.loadWorkspace(test::fromQt(clockedWorkspace(ClockCustomers, firstReset)))
+                        .ok());
+        }
+        // Each start moves the sandbox's clock 3.5 days on (its own work to
+        // cut short), the last past the 21st daily reset, short of the 22nd.
+        const auto advanceTo = [firstReset](int run) {
+            const qint64 to = firstReset + (7 * (run + 1) - 1) * Day / 2;
+            return QJsonDocument(QJsonObject{{u"to"_s, to}}).toJson(QJsonDocument::Compact);
+        };
+        const quint32 seed = QRandomGenerator::global()->generate();
+        QRandomGenerator random(seed);
+        for (int run = 0; run < ClockRuns; ++run) {
+            test::ServerProcess server;
+            const QString problem = server.start(database.location());
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            std::thread client([url = server.url(), body = advanceTo(run)] {
+                test::HttpClient http(url, test::TrustKey.toLatin1(), 30000);
+                (void)http.post("/v1/meterdesk/clock.advance", body);
+            });
+            // About as long as a run's work takes here (~100 ms on SQLite, a
+            // second on PostgreSQL), so most kills land inside it.
+            const bool postgres = database.location().startsWith(u"postgresql:"_s);
+            std::this_thread::sleep_for(
+                std::chrono::milliseconds(random.bounded(5, postgres ? 900 : 250)));
+            server.process().kill();
+            QVERIFY(server.process().waitForFinished(10000));
+            client.join();
+            const QStringList problems = clockAudit(database.location(), firstReset, false);
+            QVERIFY2(problems.isEmpty(),
+                     qPrintable(u"after kill %1 (seed %2): "_s.arg(run + 1).arg(seed) +
+                                problems.join(u"; "_s)));
+        }
+        // The last start finishes what the kills cut short.
+        test::ServerProcess server;
+        QVERIFY(server.start(database.location()).isEmpty());
+        test::HttpClient http(server.url(), test::TrustKey.toLatin1(), 120000);
+        const auto moved = http.post("/v1/meterdesk/clock.advance", advanceTo(ClockRuns - 1));
+        QVERIFY(moved.status == 200 || moved.status == 400); // 400: the clock is past it already
+        const auto list = http.post("/v1/balances.list", R"({"customer_id":"k0"})");
+        QVERIFY2(list.status == 200, list.body.constData()); // a read brings its rows up to date
+        QTRY_VERIFY_WITH_TIMEOUT(clockAudit(database.location(), firstReset, true).isEmpty(),
+                                 120000);
+        QCOMPARE(server.stop(), 0);
+        const QStringList problems = clockAudit(database.location(), firstReset, true);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
     }
 };
 

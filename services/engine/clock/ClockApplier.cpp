@@ -312,7 +312,7 @@ api::Result<ClockTally> ClockApplier::apply(const QSqlDatabase &db, Dialect dial
         scope.keyPk = keyPk;
         for (const ClockEvent &event : std::as_const(outcome.events))
             entries.append({scope, s.customerPk, s.featurePk, s.id, event.kind, event.amount,
-                            event.balanceAfter, event.usage, std::nullopt});
+                            event.balanceAfter, event.usage, std::nullopt, event.at});
         tally.add(s.featureId, outcome);
         done.append({&s, std::move(outcome.balance)});
     }

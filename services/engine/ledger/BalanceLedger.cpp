@@ -32,7 +32,7 @@ QVariantList valuesOf(const BalanceLedger::Entry &entry, const QString &route, q
             entry.customerPk,
             entry.featurePk,
             entry.balanceId,
-            at,
+            entry.at.value_or(at),
             entry.kind,
             entry.amount.toString(),
             entry.balanceAfter.toString(),
@@ -63,7 +63,7 @@ BalanceLedger::Entry BalanceLedger::change(const Scope &scope, const QString &ki
             featurePk,   after.id,
             kind,        sum(heldAfter, heldBefore.negated()),
             heldAfter,   sum(after.usage, usageBefore.negated()),
-            std::nullopt};
+            std::nullopt, std::nullopt};
 }
 
 QList<BalanceLedger::Entry> BalanceLedger::planGrant(const Scope &scope, qint64 customerPk,
@@ -73,7 +73,8 @@ QList<BalanceLedger::Entry> BalanceLedger::planGrant(const Scope &scope, qint64 
 {
     QList<Entry> entries;
     const auto note = [&](const QString &kind, Decimal amount, Decimal after, Decimal used) {
-        entries.append({scope, customerPk, featurePk, balanceId, kind, amount, after, used, {}});
+        entries.append(
+            {scope, customerPk, featurePk, balanceId, kind, amount, after, used, {}, {}});
     };
     note(u"grant"_s, granted, granted, Decimal());
     if (remaining != granted || !usage.isZero())
@@ -107,6 +108,7 @@ BalanceLedger::expiriesOf(const QSqlDatabase &db, const Scope &scope, qint64 cus
                             Decimal::parse(row.at(2).toString()).value_or(Decimal()).negated(),
                             Decimal(),
                             Decimal(),
+                            {},
                             {}});
         if (!row.at(3).isNull())
             entries.last().amount =

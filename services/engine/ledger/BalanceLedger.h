@@ -33,6 +33,9 @@ public:
         api::Decimal balanceAfter;
         api::Decimal usage;
         std::optional<qint64> eventPk;
+        // When the change took effect, when that is not the write's moment:
+        // the clock dates each reset, rollover and expiry it catches up.
+        std::optional<qint64> at;
     };
 
     // What a row holds: its remaining plus its rollovers' balances.

@@ -51,7 +51,7 @@ api::Result<LedgerRepair::Report> LedgerRepair::repair(const QSqlDatabase &db, D
         const Scope scope{row.at(2).toLongLong(),
                           environmentFromWord(row.at(3).toString()).value_or(Environment::Sandbox)};
         entries.append({scope, row.at(4).toLongLong(), row.at(5).toLongLong(), id, u"adjustment"_s,
-                        held.negated(), Decimal(), Decimal(), std::nullopt});
+                        held.negated(), Decimal(), Decimal(), std::nullopt, std::nullopt});
         report.repaired.append(
             u"balance %1: %2 added after its plan expired taken back to zero; remaining %3 → %4"_s
                 .arg(id, held.toString(), remaining.toString(), restored->toString()));

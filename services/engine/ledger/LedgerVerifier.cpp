@@ -172,10 +172,11 @@ api::Result<api::Done> LedgerVerifier::openExisting(const QSqlDatabase &db, Dial
     };
     for (const auto &[id, stored] : std::as_const(balances.value())) {
         entries.append({stored.scope, stored.customerPk, stored.featurePk, id, u"import"_s,
-                        stored.held, stored.held, stored.usage, std::nullopt});
+                        stored.held, stored.held, stored.usage, std::nullopt, std::nullopt});
         if (stored.expired)
             entries.append({stored.scope, stored.customerPk, stored.featurePk, id, u"expiry"_s,
-                            stored.held.negated(), Decimal(), Decimal(), std::nullopt});
+                            stored.held.negated(), Decimal(), Decimal(), std::nullopt,
+                            std::nullopt});
         if (entries.size() >= 10000)
             if (auto written = flush(); !written)
                 return written;
