@@ -20,10 +20,10 @@ Decimal plus(Decimal a, Decimal b)
 // The balances of `due` whose due_at has come.
 QString dueWhere(Dialect dialect, const ClockApplier::Due &due, qint64 nowMs, QVariantList &binds)
 {
-    // Some customers' balances are found through the customers (a unary +
-    // keeps the planner off the due index, whose range may hold a whole
-    // backlog); the rest through the due index, soonest first.
-    QString where = due.someCustomers() ? u"+b.due_at <= ?"_s : u"b.due_at <= ?"_s;
+    // Some customers' balances are found through the customers; the rest
+    // through the due index, soonest first.
+    QString where =
+        due.someCustomers() ? ClockApplier::dueThroughCustomer(u"b"_s) : u"b.due_at <= ?"_s;
     binds.append(nowMs);
     if (due.scope) {
         where += u" AND b.org_pk = ? AND b.env = ?"_s;
@@ -273,6 +273,13 @@ api::Result<bool> ClockApplier::anyDue(const QSqlDatabase &db, Dialect dialect, 
     if (!found)
         return found.error();
     return !found.value().isEmpty();
+}
+
+QString ClockApplier::dueThroughCustomer(const QString &table)
+{
+    // With a unary + PostgreSQL still proved "due_at IS NOT NULL" and walked
+    // the partial balances_due_by_scope: 62 ms a call on 200,000 due rows.
+    return u"COALESCE(%1.due_at, 9223372036854775807) <= ?"_s.arg(table);
 }
 
 api::Result<ClockTally> ClockApplier::apply(const QSqlDatabase &db, Dialect dialect, const Due &due,

@@ -58,6 +58,11 @@ public:
         bool someCustomers() const { return !customerPks.isEmpty() || customerId || balanceId; }
     };
 
+    // "Due at ?" for a balance found through its customer: no index on
+    // due_at can serve it (COALESCE is not strict, so not even a partial
+    // one), since during a sweep their range holds the whole backlog.
+    static QString dueThroughCustomer(const QString &table);
+
     // Brings at most MaxRows due balances to `nowMs`. `route` and the
     // scope's key are the ledger entries' source.
     static api::Result<ClockTally> apply(const QSqlDatabase &db, Dialect dialect, const Due &due,

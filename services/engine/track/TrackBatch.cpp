@@ -183,12 +183,16 @@ api::Result<api::Done> TrackBatch::lockCustomers(QList<qint64> customerPks)
     std::sort(customerPks.begin(), customerPks.end());
     customerPks.erase(std::unique(customerPks.begin(), customerPks.end()), customerPks.end());
     // One statement whatever the count; the sort below the lock sets its order.
-    auto locked =
-        queryRows(d->db,
-                  u"SELECT c.pk, EXISTS (SELECT 1 FROM balances b WHERE b.org_pk = c.org_pk"
-                  " AND b.env = c.env AND b.customer_pk = c.pk AND b.due_at <= ?)"
-                  " FROM customers c WHERE c.pk = ANY(?::bigint[]) ORDER BY c.pk FOR UPDATE OF c"_s,
-                  {d->nowMs, PostgresArray::of(customerPks)});
+    // Each customer's due rows are looked for through the customer, row by
+    // row (LIMIT keeps the look correlated: hashed, it read every due row).
+    auto locked = queryRows(
+        d->db,
+        u"SELECT c.pk, (SELECT 1 FROM balances b WHERE b.org_pk = c.org_pk AND b.env = c.env"
+        " AND b.customer_pk = c.pk AND "_s +
+            ClockApplier::dueThroughCustomer(u"b"_s) +
+            u" LIMIT 1) IS NOT NULL FROM customers c WHERE c.pk = ANY(?::bigint[])"
+            " ORDER BY c.pk FOR UPDATE OF c"_s,
+        {d->nowMs, PostgresArray::of(customerPks)});
     if (!locked)
         return locked.error();
     for (const QVariantList &row : std::as_const(locked.value()))
