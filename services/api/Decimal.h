@@ -55,6 +55,9 @@ public:
     std::optional<Decimal> minus(Decimal other) const;
     // Adds to a sum: nullopt only past the range of sums (SumMaxRaw).
     std::optional<Decimal> sum(Decimal other) const;
+    // A running sum of amounts, which stays in that range (10^9 amounts are
+    // far below it): this plus `other`, or this where it would leave it.
+    Decimal runningSum(Decimal other) const { return sum(other).value_or(*this); }
     constexpr bool isAmount() const { return m_raw < MaxRaw && m_raw > -MaxRaw; }
     constexpr Decimal negated() const { return Decimal(-m_raw); }
     // this × numerator / denominator, rounded half away from zero to the

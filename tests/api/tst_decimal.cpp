@@ -91,6 +91,19 @@ private Q_SLOTS:
         QVERIFY(max.minus(Decimal::fromInteger(1)));
     }
 
+    // A running sum goes past one amount's range (10^20) exactly, and keeps
+    // what it had only past the range of sums (10^29).
+    void runningSumsPassAnAmountsRange()
+    {
+        const Decimal max = Decimal::fromRaw(Decimal::MaxRaw - 1);
+        const Decimal twice = max.runningSum(max);
+        QVERIFY(!twice.isAmount());
+        QCOMPARE(twice.raw(), 2 * (Decimal::MaxRaw - 1));
+        QCOMPARE(twice.runningSum(max.negated()), max);
+        const Decimal sums = Decimal::fromRaw(Decimal::SumMaxRaw - 1);
+        QCOMPARE(sums.runningSum(Decimal::fromInteger(1)), sums);
+    }
+
     // Formatting takes a 64-bit path below 2^64 raw units and a 128-bit one
     // above; both must print what long division digit by digit prints.
     void formatMatchesLongDivisionAcrossTheWidths()

@@ -14,12 +14,6 @@ namespace {
 
 constexpr qint64 Never = std::numeric_limits<qint64>::max();
 
-// Amounts stay below 10^20 each; their sums below 10^29 (Decimal::sum).
-Decimal add(Decimal a, Decimal b)
-{
-    return a.sum(b).value_or(a);
-}
-
 bool periodic(const ClockedBalance &b)
 {
     return b.interval != api::ResetInterval::OneOff && b.interval != api::ResetInterval::Multiple;
@@ -93,7 +87,7 @@ private:
         const auto due = [at](const api::Rollover &r) { return r.expiresAt <= at; };
         for (const api::Rollover &r : std::as_const(b.rollovers))
             if (due(r))
-                gone = add(gone, r.balance);
+                gone = gone.runningSum(r.balance);
         b.rollovers.removeIf(due);
         ++m_out.expiries;
         if (!gone.isZero())
@@ -117,7 +111,7 @@ private:
     void resetAt(qint64 at, qint64 nextOther)
     {
         ClockedBalance &b = m_out.balance;
-        const Decimal grant = add(b.includedGrant, b.prepaidGrant);
+        const Decimal grant = b.includedGrant.runningSum(b.prepaidGrant);
         const bool idle =
             b.usage.isZero() && (b.unlimited || b.remaining == grant) && !carriesOver();
         if (idle) {
@@ -133,9 +127,11 @@ private:
         b.usage = Decimal();
         if (b.unlimited) {
             note(u"reset"_s, at, Decimal(), usage.negated());
-        } else if (const Decimal change = add(grant, b.remaining.negated()); change.isAmount()) {
+        } else if (const Decimal change = grant.runningSum(b.remaining.negated());
+                   change.isAmount()) {
             b.remaining = grant; // an overage was the period's: billed, then forgiven
-            note(u"reset"_s, at, add(BalanceClock::held(b), before.negated()), usage.negated());
+            note(u"reset"_s, at, BalanceClock::held(b).runningSum(before.negated()),
+                 usage.negated());
         } else {
             // From near −10^20 back to a grant near 10^20 is more than one
             // amount: the entry to zero, then the grant.
@@ -167,7 +163,7 @@ private:
             room -= r.balance.raw();
         const Decimal carried =
             Decimal::fromRaw(std::clamp<api::Int128>(room, 0, b.remaining.raw()));
-        b.remaining = add(b.remaining, carried.negated());
+        b.remaining = b.remaining.runningSum(carried.negated());
         const qint64 expires = api::BillingPeriod::advance(rule.duration, at, rule.length);
         const auto place =
             std::upper_bound(b.rollovers.begin(), b.rollovers.end(), expires,
@@ -178,15 +174,15 @@ private:
         if (rule.max) {
             Decimal total;
             for (const api::Rollover &r : std::as_const(b.rollovers))
-                total = add(total, r.balance);
+                total = total.runningSum(r.balance);
             for (api::Rollover &r : b.rollovers) {
                 if (total <= *rule.max)
                     break;
-                const Decimal over = add(total, rule.max->negated());
+                const Decimal over = total.runningSum(rule.max->negated());
                 const Decimal cutHere = std::min(over, r.balance);
-                r.balance = add(r.balance, cutHere.negated());
-                total = add(total, cutHere.negated());
-                trimmed = add(trimmed, cutHere);
+                r.balance = r.balance.runningSum(cutHere.negated());
+                total = total.runningSum(cutHere.negated());
+                trimmed = trimmed.runningSum(cutHere);
             }
             b.rollovers.removeIf([](const api::Rollover &r) { return r.balance.isZero(); });
         }
@@ -237,7 +233,7 @@ Decimal BalanceClock::held(const ClockedBalance &balance)
 {
     Decimal held = balance.remaining;
     for (const api::Rollover &r : balance.rollovers)
-        held = add(held, r.balance);
+        held = held.runningSum(r.balance);
     return held;
 }
 

@@ -12,11 +12,6 @@ using api::Decimal;
 
 namespace {
 
-Decimal plus(Decimal a, Decimal b)
-{
-    return a.sum(b).value_or(a);
-}
-
 // The balances of `due` whose due_at has come.
 QString dueWhere(Dialect dialect, const ClockApplier::Due &due, qint64 nowMs, QVariantList &binds)
 {
@@ -223,11 +218,11 @@ void ClockTally::add(const QString &featureId, const BalanceClock::Outcome &outc
     feature.expiries += outcome.expiries;
     for (const ClockEvent &event : outcome.events) {
         if (event.kind == "reset"_L1)
-            feature.restored = plus(feature.restored, event.amount);
+            feature.restored = feature.restored.runningSum(event.amount);
         else if (event.kind == "expiry"_L1)
-            feature.expired = plus(feature.expired, event.amount.negated());
+            feature.expired = feature.expired.runningSum(event.amount.negated());
         else
-            feature.rolledOver = plus(feature.rolledOver, event.carried);
+            feature.rolledOver = feature.rolledOver.runningSum(event.carried);
     }
 }
 
@@ -242,9 +237,9 @@ ClockTally &ClockTally::operator+=(const ClockTally &other)
         mine.resets += theirs.resets;
         mine.rollovers += theirs.rollovers;
         mine.expiries += theirs.expiries;
-        mine.restored = plus(mine.restored, theirs.restored);
-        mine.rolledOver = plus(mine.rolledOver, theirs.rolledOver);
-        mine.expired = plus(mine.expired, theirs.expired);
+        mine.restored = mine.restored.runningSum(theirs.restored);
+        mine.rolledOver = mine.rolledOver.runningSum(theirs.rolledOver);
+        mine.expired = mine.expired.runningSum(theirs.expired);
     }
     return *this;
 }

@@ -12,12 +12,6 @@ using api::Decimal;
 
 namespace {
 
-Decimal sum(Decimal a, Decimal b)
-{
-    // A running sum (Decimal::sum): far past what 10^9 amounts reach.
-    return a.sum(b).value_or(a);
-}
-
 QVariant keyOf(const Scope &scope)
 {
     return scope.keyPk ? QVariant(scope.keyPk) : QVariant();
@@ -47,7 +41,7 @@ Decimal BalanceLedger::held(const api::BalanceRow &row)
 {
     Decimal total = row.remaining;
     for (const api::Rollover &rollover : row.rollovers)
-        total = sum(total, rollover.balance);
+        total = total.runningSum(rollover.balance);
     return total;
 }
 
@@ -59,10 +53,10 @@ BalanceLedger::Entry BalanceLedger::change(const Scope &scope, const QString &ki
     const Decimal heldBefore = before ? held(*before) : Decimal();
     const Decimal usageBefore = before ? before->usage : Decimal();
     const Decimal heldAfter = held(after);
-    return {scope,       customerPk,
-            featurePk,   after.id,
-            kind,        sum(heldAfter, heldBefore.negated()),
-            heldAfter,   sum(after.usage, usageBefore.negated()),
+    return {scope,        customerPk,
+            featurePk,    after.id,
+            kind,         heldAfter.runningSum(heldBefore.negated()),
+            heldAfter,    after.usage.runningSum(usageBefore.negated()),
             std::nullopt, std::nullopt};
 }
 
@@ -78,7 +72,7 @@ QList<BalanceLedger::Entry> BalanceLedger::planGrant(const Scope &scope, qint64 
     };
     note(u"grant"_s, granted, granted, Decimal());
     if (remaining != granted || !usage.isZero())
-        note(u"import"_s, sum(remaining, granted.negated()), remaining, usage);
+        note(u"import"_s, remaining.runningSum(granted.negated()), remaining, usage);
     if (expired)
         note(u"expiry"_s, remaining.negated(), Decimal(), Decimal());
     return entries;
@@ -111,9 +105,8 @@ BalanceLedger::expiriesOf(const QSqlDatabase &db, const Scope &scope, qint64 cus
                             {},
                             {}});
         if (!row.at(3).isNull())
-            entries.last().amount =
-                sum(entries.last().amount,
-                    Decimal::parse(row.at(3).toString()).value_or(Decimal()).negated());
+            entries.last().amount = entries.last().amount.runningSum(
+                Decimal::parse(row.at(3).toString()).value_or(Decimal()).negated());
     }
     return entries;
 }

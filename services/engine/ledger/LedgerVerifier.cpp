@@ -14,11 +14,6 @@ using api::Decimal;
 
 namespace {
 
-Decimal add(Decimal a, Decimal b)
-{
-    return a.sum(b).value_or(a);
-}
-
 // What each balance holds now, and what its ledger must add up to.
 struct Stored
 {
@@ -65,7 +60,8 @@ api::Result<QList<std::pair<QString, Stored>>> storedBalances(const QSqlDatabase
             balances.append({id, stored});
         }
         if (!q.value(8).isNull())
-            balances.last().second.held = add(balances.last().second.held, decimalOf(q.value(8)));
+            balances.last().second.held =
+                balances.last().second.held.runningSum(decimalOf(q.value(8)));
     }
     return balances;
 }
@@ -116,8 +112,8 @@ api::Result<LedgerVerifier::Report> LedgerVerifier::verify(const QSqlDatabase &d
         while (q.next()) {
             ++report.entries;
             Derived &running = derived[q.value(1).toString()];
-            running.held = add(running.held, decimalOf(q.value(2)));
-            running.usage = add(running.usage, decimalOf(q.value(4)));
+            running.held = running.held.runningSum(decimalOf(q.value(2)));
+            running.usage = running.usage.runningSum(decimalOf(q.value(4)));
             ++running.entries;
             if (const Decimal after = decimalOf(q.value(3)); after != running.held)
                 (running.expired ? running.afterExpiry : report.differences)
