@@ -2,6 +2,8 @@
 # Runs a command beside a private PostgreSQL server: a fresh cluster in a
 # temporary folder on a free loopback port, stopped again however the command
 # ends. The command sees MD_TEST_POSTGRES_URL (a maintenance database URL).
+# MD_PG_SETTINGS adds server settings ("-c shared_buffers=1GB"), for a run
+# that sizes PostgreSQL as a server would be (docs/performance.md).
 set -euo pipefail
 
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
@@ -28,7 +30,7 @@ started=""
 for _ in 1 2 3 4 5 6 7 8; do
   port=$(( 20000 + RANDOM % 30000 ))
   if "${as_pg[@]}" "$PGBIN/pg_ctl" -D "$workdir/data" -l "$workdir/server.log" -w -t 30 \
-       -o "-c listen_addresses=127.0.0.1 -p $port -k $workdir -c fsync=off -c max_connections=200" start >/dev/null 2>&1; then
+       -o "-c listen_addresses=127.0.0.1 -p $port -k $workdir -c fsync=off -c max_connections=200 ${MD_PG_SETTINGS:-}" start >/dev/null 2>&1; then
     started=$port
     break
   fi

@@ -32,17 +32,23 @@ class TestClockConformance final : public ConformanceSuite
         return page.value().list.first();
     }
 
+    // `customer` on `plan`, with `used` of its "plain" grant used.
+    bool importOn(const QString &customer, const QString &plan, const char *used)
+    {
+        api::ImportCustomerRequest request;
+        request.customerId = customer;
+        request.customerData = api::CustomerData{customer, customer + u"@example.com"_s, {}, {}};
+        api::Billable billable;
+        billable.plan.planId = plan;
+        billable.plan.balances = {{u"plain"_s, dec(used), {}, {}, {}}};
+        request.billables = {billable};
+        return await(m_pricing->importCustomer(request)).ok();
+    }
+
 private Q_SLOTS:
     void aResetOnTheSandboxClock()
     {
-        api::ImportCustomerRequest request;
-        request.customerId = u"clocked"_s;
-        request.customerData = api::CustomerData{u"Clocked"_s, u"c@example.com"_s, {}, {}};
-        api::Billable billable;
-        billable.plan.planId = u"team"_s;
-        billable.plan.balances = {{u"plain"_s, dec("4"), {}, {}, {}}};
-        request.billables = {billable};
-        QVERIFY(await(m_pricing->importCustomer(request)).ok());
+        QVERIFY(importOn(u"clocked"_s, u"team"_s, "4"));
         const api::BalanceRow before = planBalance(u"clocked"_s);
         QCOMPARE(before.usage, dec("4"));
         QVERIFY(before.reset && before.reset->resetsAt);
@@ -100,14 +106,7 @@ private Q_SLOTS:
     // kept `length` × `duration` from the reset.
     void aRowCarriesItsRolloverRule()
     {
-        api::ImportCustomerRequest request;
-        request.customerId = u"rolling"_s;
-        request.customerData = api::CustomerData{u"Rolling"_s, u"r@example.com"_s, {}, {}};
-        api::Billable billable;
-        billable.plan.planId = u"rolling"_s;
-        billable.plan.balances = {{u"plain"_s, dec("1"), {}, {}, {}}};
-        request.billables = {billable};
-        QVERIFY(await(m_pricing->importCustomer(request)).ok());
+        QVERIFY(importOn(u"rolling"_s, u"rolling"_s, "1"));
         const api::BalanceRow before = planBalance(u"rolling"_s);
         QVERIFY(before.reset && before.reset->rollover);
         QCOMPARE(before.reset->rollover,

@@ -21,29 +21,34 @@ const QString &BalanceRowReader::columns()
     return list;
 }
 
+namespace {
+
+// Decodes a stored JSON text once per reader: the rows of one plan share it.
+// `what` names it in an error ("price of balance %1"), made only on a miss.
+template <typename T>
+api::Result<T> decodeOnce(QHash<QByteArray, T> &known, const QByteArray &stored,
+                          const QString &what, const QString &balanceId)
+{
+    const auto found = known.constFind(stored);
+    if (found != known.cend())
+        return *found;
+    auto decoded = decodeStored<T>(QVariant(QString::fromUtf8(stored)), what.arg(balanceId));
+    if (decoded)
+        known.insert(stored, decoded.value());
+    return decoded;
+}
+
+} // namespace
+
 api::Result<api::Price> BalanceRowReader::price(const QByteArray &stored, const QString &balanceId)
 {
-    const auto known = m_prices.constFind(stored);
-    if (known != m_prices.cend())
-        return *known;
-    auto decoded = decodeStored<api::Price>(QVariant(QString::fromUtf8(stored)),
-                                            u"price of balance %1"_s.arg(balanceId));
-    if (decoded)
-        m_prices.insert(stored, decoded.value());
-    return decoded;
+    return decodeOnce(m_prices, stored, u"price of balance %1"_s, balanceId);
 }
 
 api::Result<api::RolloverRule> BalanceRowReader::rolloverRule(const QByteArray &stored,
                                                               const QString &balanceId)
 {
-    const auto known = m_rules.constFind(stored);
-    if (known != m_rules.cend())
-        return *known;
-    auto decoded = decodeStored<api::RolloverRule>(QVariant(QString::fromUtf8(stored)),
-                                                   u"rollover rule of balance %1"_s.arg(balanceId));
-    if (decoded)
-        m_rules.insert(stored, decoded.value());
-    return decoded;
+    return decodeOnce(m_rules, stored, u"rollover rule of balance %1"_s, balanceId);
 }
 
 } // namespace md::engine

@@ -142,7 +142,8 @@ private:
     {
         return rows.isNull(column) ? std::nullopt : std::optional(rows.integer(column));
     }
-    // Rows of one plan share a price: each text is decoded once per reader.
+    // Rows of one plan share a price and a rollover rule: each text is decoded
+    // once per reader.
     api::Result<api::Price> price(const QByteArray &stored, const QString &balanceId);
     api::Result<api::RolloverRule> rolloverRule(const QByteArray &stored, const QString &balanceId);
 
