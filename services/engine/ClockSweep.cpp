@@ -3,6 +3,7 @@
 #include "services/engine/sql/Sql.h"
 
 #include <QDateTime>
+#include <QScopeGuard>
 
 #include <future>
 
@@ -137,6 +138,8 @@ TrackWriter::SweepStep ClockSweep::step()
     if (!moved)
         return result;
     for (const auto &[scope, ahead] : moved.value()) {
+        if (const std::lock_guard lock(m_mutex); m_advancing.contains(scope.orgPk))
+            continue;
         note(stepOnce(db.value(), {scope, {}, {}, {}, {}}, m_clock.real() + ahead, u"clock"_s));
         if (result.more)
             break;
@@ -258,6 +261,14 @@ api::Result<api::ClockAdvanced> ClockSweep::advance(const Scope &scope,
         return answerOf(now.value().now, true, work);
     }
     const qint64 offset = request.to - real;
+    {
+        const std::lock_guard lock(m_mutex);
+        m_advancing.insert(scope.orgPk);
+    }
+    const auto advanced = qScopeGuard([this, &scope] {
+        const std::lock_guard lock(m_mutex);
+        m_advancing.remove(scope.orgPk);
+    });
     {
         WriteTransaction transaction(db.value(), dialect);
         if (auto begun = transaction.begin(); !begun)

@@ -19,6 +19,7 @@
 #include "services/engine/sql/Database.h"
 #include "services/engine/track/TrackWriter.h"
 
+#include <QSet>
 #include <QThread>
 
 #include <condition_variable>
@@ -78,6 +79,9 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_stopped;
     bool m_stopping = false;
+    // Organizations whose sandbox clock.advance is applying what it brought
+    // due: the sweep leaves them to it, so its answer counts all of it.
+    QSet<qint64> m_advancing;
     std::unique_ptr<QThread> m_thread; // PostgreSQL's sweep
 };
 

@@ -356,6 +356,34 @@ private Q_SLOTS:
         verifyLedger(*m_fixture->engine);
     }
 
+    // The sweep leaves a sandbox to the advance that moves it, so the answer
+    // counts everything the advance brought due: here the sweep ticks every
+    // millisecond while 3,000 balances are applied in three steps.
+    void anAdvanceCountsAllItBroughtDue()
+    {
+        QVERIFY(m_fixture->engine->loadWorkspace(manyDue(3000, Feb28)).ok());
+        engine::Scope many{0, engine::Environment::Sandbox};
+        const auto organizations = m_fixture->engine->organizations();
+        QVERIFY(organizations.ok());
+        for (const engine::OrganizationRow &org : organizations.value())
+            if (org.slug == "many"_L1)
+                many.orgPk = org.pk;
+        m_fixture->engine->startClock(std::chrono::milliseconds(1));
+        api::ClockAdvance advance;
+        advance.to = Mar01;
+        advance.dryRun = true;
+        const auto preview = api().advanceClock(test::everyScope(many), advance);
+        QVERIFY2(preview.ok(), preview.ok() ? "" : qPrintable(preview.error().message));
+        QCOMPARE(preview.value().applied.resets, 3000);
+        advance.dryRun = false;
+        const auto moved = api().advanceClock(test::everyScope(many), advance);
+        QVERIFY2(moved.ok(), moved.ok() ? "" : qPrintable(moved.error().message));
+        QCOMPARE(moved.value().applied, preview.value().applied);
+        QCOMPARE(count(u"SELECT COUNT(*) FROM ledger WHERE kind = 'reset' AND route = 'clock'"_s),
+                 0);
+        verifyLedger(*m_fixture->engine);
+    }
+
     void badRulesAreRefusedWhereTheyComeIn_data()
     {
         QTest::addColumn<QByteArray>("item");
