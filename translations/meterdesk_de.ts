@@ -3722,16 +3722,16 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>Alle</translation>
     </message>
     <message>
-        <source>Rollover (max/length interval)</source>
-        <translation>Übertrag (Höchstwert/Dauer Intervall)</translation>
-    </message>
-    <message>
         <source>Resets every this many intervals (empty: every one)</source>
         <translation>Wird nach so vielen Intervallen zurückgesetzt (leer: nach jedem)</translation>
     </message>
     <message>
-        <source>What a reset carries over: 500/2 month keeps what is unused, at most 500 in all, for two months; all/1 month keeps everything for a month; empty: nothing carries over</source>
-        <translation>Was eine Zurücksetzung überträgt: 500/2 month behält Ungenutztes, insgesamt höchstens 500, zwei Monate lang; all/1 month behält alles einen Monat lang; leer: nichts wird übertragen</translation>
+        <source>Rollover</source>
+        <translation>Übertrag</translation>
+    </message>
+    <message>
+        <source>What a reset carries over, as max/length interval: 500/2 month keeps what is unused, at most 500 in all, for two months; all/1 month keeps everything for a month; empty: nothing carries over</source>
+        <translation>Was eine Zurücksetzung überträgt, als Höchstwert/Dauer Intervall: 500/2 month behält Ungenutztes, insgesamt höchstens 500, zwei Monate lang; all/1 month behält alles einen Monat lang; leer: nichts wird übertragen</translation>
     </message>
 </context>
 <context>

@@ -63,7 +63,7 @@ ProductDialog::ProductDialog(models::ProductListModel *products, const api::Prod
     , m_trialFingerprint(new QCheckBox(tr("Once per device &fingerprint"), this))
 {
     setWindowTitle(tr("Edit product %1").arg(product.id));
-    resize(980, 620);
+    resize(1100, 620);
     const models::ProductForm form = models::ProductForm::from(product);
     m_group->setPlaceholderText(tr("none"));
     m_addOn->setChecked(form.isAddOn);
@@ -75,15 +75,15 @@ ProductDialog::ProductDialog(models::ProductListModel *products, const api::Prod
                              "version; their history stays as it was."));
 
     m_items->setHorizontalHeaderLabels({tr("Feature"), tr("Included"), tr("Interval"), tr("Every"),
-                                        tr("Rollover (max/length interval)"), tr("Usage model"),
-                                        tr("Price"), tr("Billing units"),
-                                        tr("Tiers (up to:amount; …)"), tr("Reset when enabled")});
+                                        tr("Rollover"), tr("Usage model"), tr("Price"),
+                                        tr("Billing units"), tr("Tiers (up to:amount; …)"),
+                                        tr("Reset when enabled")});
     m_items->horizontalHeaderItem(EveryColumn)
         ->setToolTip(tr("Resets every this many intervals (empty: every one)"));
     m_items->horizontalHeaderItem(RolloverColumn)
-        ->setToolTip(tr("What a reset carries over: 500/2 month keeps what is unused, at most "
-                        "500 in all, for two months; all/1 month keeps everything for a month; "
-                        "empty: nothing carries over"));
+        ->setToolTip(tr("What a reset carries over, as max/length interval: 500/2 month keeps "
+                        "what is unused, at most 500 in all, for two months; all/1 month keeps "
+                        "everything for a month; empty: nothing carries over"));
     m_items->horizontalHeader()->setSectionResizeMode(TiersColumn, QHeaderView::Stretch);
     m_items->verticalHeader()->hide();
     for (const models::ProductForm::Item &item : form.items)
