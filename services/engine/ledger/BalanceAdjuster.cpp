@@ -118,7 +118,7 @@ api::Result<api::LedgerEntry> BalanceAdjuster::adjust(const QSqlDatabase &db, Di
         return updated.error();
     const BalanceLedger::Entry entry{
         scope,          stored.customerPk, stored.featurePk, request.balanceId, u"adjustment"_s,
-        request.amount, *heldAfter,        Decimal(),        std::nullopt, std::nullopt};
+        request.amount, *heldAfter,        Decimal(),        std::nullopt,      std::nullopt};
     if (auto written = BalanceLedger::write(db, dialect, Route, nowMs, {entry}); !written)
         return written.error();
     // The customer's newest row is this one: the transaction holds the write
