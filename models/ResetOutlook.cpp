@@ -16,7 +16,7 @@ QString ResetOutlook::atTheReset(const api::BalanceRow &row, const QLocale &loca
         return {};
     if (row.unlimited)
         return tr("usage back to 0");
-    const api::Decimal grant = row.includedGrant.plus(row.prepaidGrant).value_or(row.includedGrant);
+    const api::Decimal grant = row.includedGrant.runningSum(row.prepaidGrant);
     QString then = tr("%1 back, usage back to 0").arg(formatAmount(grant, locale));
     if (row.remaining.isNegative())
         then += tr("; the overage of %1 is forgiven")

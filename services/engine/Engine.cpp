@@ -346,8 +346,9 @@ PortalPage::Answer Engine::portalPage(const QString &token)
     // A link lives in real time; what the page shows is brought up to date
     // at the environment's now first (the billing clock). A bad link is
     // the page's to refuse.
+    const auto link = PortalLinks::verify(db.value(), m_database.dialect(), token, m_clock());
     qint64 shownAt = m_clock();
-    if (auto link = PortalLinks::verify(db.value(), m_database.dialect(), token, m_clock())) {
+    if (link) {
         Scope clock = link.value().scope;
         clock.keyPk = 0;
         shownAt = now(link.value().scope);
@@ -355,7 +356,7 @@ PortalPage::Answer Engine::portalPage(const QString &token)
                                     u"clock"_s, true))
             return {500, QByteArray()};
     }
-    return PortalPage::render(db.value(), m_database.dialect(), token, m_clock(), shownAt);
+    return PortalPage::render(db.value(), link, shownAt);
 }
 
 } // namespace md::engine

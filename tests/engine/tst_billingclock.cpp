@@ -127,6 +127,18 @@ class TestBillingClock final : public QObject
         return rows ? rows.value().first().first().toLongLong() : -1;
     }
 
+    // The sandbox of manyDue()'s organization; key 0 when it is not loaded.
+    engine::Scope manySandbox()
+    {
+        engine::Scope many{0, engine::Environment::Sandbox};
+        const auto organizations = m_fixture->engine->organizations();
+        if (organizations.ok())
+            for (const engine::OrganizationRow &org : organizations.value())
+                if (org.slug == "many"_L1)
+                    many.orgPk = org.pk;
+        return many;
+    }
+
     void verifyLedger(engine::Engine &engine)
     {
         auto report = engine::LedgerVerifier::verify(engine.database().connection().value(),
@@ -257,12 +269,8 @@ private Q_SLOTS:
     {
         // A link made before the reset, opened after it (within its 15 minutes).
         QVERIFY(m_fixture->engine->loadWorkspace(manyDue(1, Jan31Noon + 5 * 60'000)).ok());
-        engine::Scope many{0, engine::Environment::Sandbox};
-        const auto organizations = m_fixture->engine->organizations();
-        QVERIFY(organizations.ok());
-        for (const engine::OrganizationRow &org : organizations.value())
-            if (org.slug == "many"_L1)
-                many.orgPk = org.pk;
+        const engine::Scope many = manySandbox();
+        QVERIFY(many.orgPk != 0);
         m_fixture->engine->setPortalBase(QUrl(u"http://127.0.0.1:1/"_s));
         auto portal = api().billingPortal(test::everyScope(many), u"c0"_s, {});
         QVERIFY2(portal.ok(), portal.ok() ? "" : qPrintable(portal.error().message));
@@ -362,12 +370,8 @@ private Q_SLOTS:
     void anAdvanceCountsAllItBroughtDue()
     {
         QVERIFY(m_fixture->engine->loadWorkspace(manyDue(3000, Feb28)).ok());
-        engine::Scope many{0, engine::Environment::Sandbox};
-        const auto organizations = m_fixture->engine->organizations();
-        QVERIFY(organizations.ok());
-        for (const engine::OrganizationRow &org : organizations.value())
-            if (org.slug == "many"_L1)
-                many.orgPk = org.pk;
+        const engine::Scope many = manySandbox();
+        QVERIFY(many.orgPk != 0);
         m_fixture->engine->startClock(std::chrono::milliseconds(1));
         api::ClockAdvance advance;
         advance.to = Mar01;

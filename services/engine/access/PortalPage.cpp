@@ -60,10 +60,9 @@ QString backButton(const QString &returnUrl)
 
 } // namespace
 
-PortalPage::Answer PortalPage::render(const QSqlDatabase &db, Dialect dialect, const QString &token,
-                                      qint64 nowMs, qint64 shownAtMs)
+PortalPage::Answer PortalPage::render(const QSqlDatabase &db,
+                                      const api::Result<PortalLinks::Link> &link, qint64 shownAtMs)
 {
-    auto link = PortalLinks::verify(db, dialect, token, nowMs);
     if (!link)
         return problem(link.error().status, link.error().message);
     auto customer =

@@ -4,7 +4,7 @@
 // button to the link's return URL. Reached only through a valid link.
 #pragma once
 
-#include "services/engine/sql/Dialect.h"
+#include "services/engine/access/PortalLinks.h"
 
 #include <QSqlDatabase>
 
@@ -18,10 +18,10 @@ public:
         int status = 200;
         QByteArray html;
     };
-    // `nowMs`: the real time, which a link's life is counted in;
+    // The page of a verified link (or the refusal of a bad one);
     // `shownAtMs`: the customer's environment's now, for what is shown.
-    static Answer render(const QSqlDatabase &db, Dialect dialect, const QString &token,
-                         qint64 nowMs, qint64 shownAtMs);
+    static Answer render(const QSqlDatabase &db, const api::Result<PortalLinks::Link> &link,
+                         qint64 shownAtMs);
 };
 
 } // namespace md::engine
