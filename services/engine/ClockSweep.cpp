@@ -3,7 +3,6 @@
 #include "services/engine/sql/Sql.h"
 
 #include <QDateTime>
-#include <QScopeGuard>
 
 #include <future>
 
@@ -137,10 +136,13 @@ TrackWriter::SweepStep ClockSweep::step()
     auto moved = m_clock.offsets(db.value());
     if (!moved)
         return result;
-    for (const auto &[scope, ahead] : moved.value()) {
-        if (const std::lock_guard lock(m_mutex); m_advancing.contains(scope.orgPk))
+    for (const SandboxClock::Moved &sandbox : moved.value()) {
+        // One just moved is left to the clock.advance applying what that
+        // brought due (on whichever server), so its entries say so.
+        if (m_clock.real() - sandbox.movedAt < AdvanceLeaseMs)
             continue;
-        note(stepOnce(db.value(), {scope, {}, {}, {}, {}}, m_clock.real() + ahead, u"clock"_s));
+        note(stepOnce(db.value(), {sandbox.scope, {}, {}, {}, {}}, m_clock.real() + sandbox.aheadMs,
+                      u"clock"_s));
         if (result.more)
             break;
     }
@@ -248,27 +250,20 @@ api::Result<api::ClockAdvanced> ClockSweep::advance(const Scope &scope,
     if (!db)
         return db.error();
     const Dialect dialect = m_database.dialect();
-    if (request.dryRun) {
-        ClockWork work;
-        auto balances = ClockApplier::preview(db.value(), dialect, scope, request.to);
-        if (!balances)
-            return balances.error();
-        auto plans = PlanClock::preview(db.value(), dialect, scope, request.to);
-        if (!plans)
-            return plans.error();
-        work.balances = balances.value();
-        work.plans = plans.value();
+    // What the move brings due, counted before it is made: the answer is
+    // all of it, though another server's sweep, or a read, may apply some.
+    ClockWork work;
+    auto balances = ClockApplier::preview(db.value(), dialect, scope, request.to);
+    if (!balances)
+        return balances.error();
+    auto plans = PlanClock::preview(db.value(), dialect, scope, request.to);
+    if (!plans)
+        return plans.error();
+    work.balances = balances.value();
+    work.plans = plans.value();
+    if (request.dryRun)
         return answerOf(now.value().now, true, work);
-    }
     const qint64 offset = request.to - real;
-    {
-        const std::lock_guard lock(m_mutex);
-        m_advancing.insert(scope.orgPk);
-    }
-    const auto advanced = qScopeGuard([this, &scope] {
-        const std::lock_guard lock(m_mutex);
-        m_advancing.remove(scope.orgPk);
-    });
     {
         WriteTransaction transaction(db.value(), dialect);
         if (auto begun = transaction.begin(); !begun)
@@ -281,10 +276,10 @@ api::Result<api::ClockAdvanced> ClockSweep::advance(const Scope &scope,
     m_clock.remember(scope, offset);
     // From here the sandbox's now is `to`: what this leaves undone (a
     // database error) the sweep and the reads still apply.
-    auto work = bringUpToDate({scope, {}, {}, {}, {}}, request.to, u"clock.advance"_s, false);
-    if (!work)
-        return work.error();
-    return answerOf(request.to, false, work.value());
+    auto applied = bringUpToDate({scope, {}, {}, {}, {}}, request.to, u"clock.advance"_s, false);
+    if (!applied)
+        return applied.error();
+    return answerOf(request.to, false, work);
 }
 
 } // namespace md::engine

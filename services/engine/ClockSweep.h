@@ -19,7 +19,6 @@
 #include "services/engine/sql/Database.h"
 #include "services/engine/track/TrackWriter.h"
 
-#include <QSet>
 #include <QThread>
 
 #include <condition_variable>
@@ -68,6 +67,9 @@ public:
     api::Result<api::ClockAdvanced> advance(const Scope &scope, const api::ClockAdvance &request);
 
 private:
+    // How long the sweep leaves a sandbox just moved to its clock.advance.
+    static constexpr qint64 AdvanceLeaseMs = 60'000;
+
     api::Result<ClockWork> stepOnce(const QSqlDatabase &db, const ClockApplier::Due &due,
                                     qint64 nowMs, const QString &route);
 
@@ -79,9 +81,6 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_stopped;
     bool m_stopping = false;
-    // Organizations whose sandbox clock.advance is applying what it brought
-    // due: the sweep leaves them to it, so its answer counts all of it.
-    QSet<qint64> m_advancing;
     std::unique_ptr<QThread> m_thread; // PostgreSQL's sweep
 };
 

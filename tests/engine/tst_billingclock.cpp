@@ -10,6 +10,7 @@
 #include "services/engine/ledger/LedgerVerifier.h"
 #include "services/engine/pricing/PriceCatalogue.h"
 #include "services/engine/sql/Sql.h"
+#include "services/engine/sql/StatementLog.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/engine/ScopeRoutes.h"
 
@@ -139,6 +140,16 @@ class TestBillingClock final : public QObject
         return many;
     }
 
+    // A call worth `dollars` of Cara's AI credits (init() prices the model).
+    static api::TrackTokensRequest dollars(const QString &customer, qint64 dollars)
+    {
+        api::TrackTokensRequest call;
+        call.customerId = customer;
+        call.modelId = u"test/dollar"_s;
+        call.inputTokens = dollars;
+        return call;
+    }
+
     void verifyLedger(engine::Engine &engine)
     {
         auto report = engine::LedgerVerifier::verify(engine.database().connection().value(),
@@ -156,6 +167,11 @@ private Q_SLOTS:
         MD_OPEN_FIXTURE(*m_fixture);
         auto loaded = m_fixture->engine->loadWorkspace(clockWorkspace());
         QVERIFY2(loaded.ok(), loaded.ok() ? "" : qPrintable(loaded.error().message));
+        auto catalogue = engine::PriceCatalogue::fromJson(
+            R"({"providers":{"test":{"models":{"dollar":{"cost":{"input":1000000,"output":0}}}}}})");
+        QVERIFY(catalogue.ok());
+        m_fixture->engine->setCatalogue(
+            std::make_shared<engine::PriceCatalogue>(catalogue.value()));
         const qint64 org = m_fixture->engine->organizations().value().first().pk;
         m_test = {org, engine::Environment::Sandbox};
         m_live = {org, engine::Environment::Production};
@@ -220,27 +236,68 @@ private Q_SLOTS:
 
     void aTrackCallMeetingAResetLandsAfterIt()
     {
-        auto catalogue = engine::PriceCatalogue::fromJson(
-            R"({"providers":{"test":{"models":{"dollar":{"cost":{"input":1000000,"output":0}}}}}})");
-        QVERIFY(catalogue.ok());
-        m_fixture->engine->setCatalogue(
-            std::make_shared<engine::PriceCatalogue>(catalogue.value()));
         *m_fixture->now = Mar05;
-        api::TrackTokensRequest call;
-        call.customerId = u"cara"_s;
-        call.modelId = u"test/dollar"_s;
-        call.inputTokens = 30;
-        auto answer = api().trackTokens(test::everyScope(m_test), call);
+        auto answer = api().trackTokens(test::everyScope(m_test), dollars(u"cara"_s, 30));
         QVERIFY2(answer.ok(), answer.ok() ? "" : qPrintable(answer.error().message));
-        // Taken from this period's 200, not last period's 20.
+        // The Feb 28 reset carried last period's unused 20 over: the call
+        // took those first, then 10 of this period's 200.
         QCOMPARE(answer.value().deductions.size(), 1);
         QCOMPARE(answer.value().deductions.first().balanceId, u"b_cara_ai"_s);
-        QCOMPARE(balancesOf(u"cara"_s).value(u"b_cara_ai"_s).remaining, dec("170"));
+        const api::BalanceRow ai = balancesOf(u"cara"_s).value(u"b_cara_ai"_s);
+        QCOMPARE(ai.remaining, dec("190"));
+        QCOMPARE(ai.rollovers.size(), 1);
+        QCOMPARE(ai.rollovers.first().balance, Decimal());
+        QCOMPARE(ai.reset->resetsAt, std::optional<qint64>(1743379200000)); // Mar 31
         QStringList order;
         for (const api::LedgerEntry &entry : ledgerOf(u"cara"_s))
             if (entry.balanceId == "b_cara_ai"_L1)
                 order << entry.kind;
-        QCOMPARE(order, (QStringList{u"import"_s, u"reset"_s, u"usage"_s}));
+        QCOMPARE(order, (QStringList{u"import"_s, u"rollover"_s, u"reset"_s, u"usage"_s}));
+        verifyLedger(*m_fixture->engine);
+        // Nothing is due any more, and the next call finds the row as written.
+        QCOMPARE(
+            count(u"SELECT COUNT(*) FROM balances WHERE id = 'b_cara_ai' AND due_at <= %1"_s.arg(
+                Mar05)),
+            0);
+        QVERIFY(api().trackTokens(test::everyScope(m_test), dollars(u"cara"_s, 5)).ok());
+        QCOMPARE(balancesOf(u"cara"_s).value(u"b_cara_ai"_s).remaining, dec("185"));
+        verifyLedger(*m_fixture->engine);
+    }
+
+    void aCallMeetingAResetPaysOneStatementMore()
+    {
+        // Feb 27: nothing of Cara's is due. Mar 5: her Feb 28 reset is. A
+        // call first, so that both counted ones find the engine warm.
+        *m_fixture->now = Feb28 - 2 * Day;
+        QVERIFY(api().trackTokens(test::everyScope(m_test), dollars(u"cara"_s, 1)).ok());
+        QList<qint64> statements;
+        // The rows the clock adds: its entries and the rollovers it makes.
+        const auto clockRows = [this] {
+            return count(u"SELECT COUNT(*) FROM ledger WHERE route = 'clock'"_s) +
+                   count(u"SELECT COUNT(*) FROM rollovers"_s);
+        };
+        const qint64 rowsBefore = clockRows();
+        for (const qint64 at : {Feb28 - Day, Mar05}) {
+            *m_fixture->now = at;
+            engine::StatementLog::start();
+            QVERIFY(api().trackTokens(test::everyScope(m_test), dollars(u"cara"_s, 1)).ok());
+            statements << engine::StatementLog::runs();
+            engine::StatementLog::stop();
+        }
+        qInfo("statements of a call: %lld with nothing due, %lld meeting a reset",
+              statements.first(), statements.last());
+        // PostgreSQL: the read of what is due; the writes go with the
+        // call's. SQLite, where a statement is no round trip, reads what is
+        // due with every batch, and adds each row with a statement of its own.
+        const qint64 allowed = m_fixture->engine->dialect() == engine::Dialect::Postgres
+                                   ? 1
+                                   : clockRows() - rowsBefore;
+        QVERIFY2(statements.last() <= statements.first() + allowed,
+                 qPrintable(u"%1 then %2, %3 allowed"_s.arg(statements.first())
+                                .arg(statements.last())
+                                .arg(allowed)));
+        QCOMPARE(kindsOf(ledgerOf(u"cara"_s), u"b_cara_ai"_s, u"clock"_s),
+                 (QStringList{u"rollover"_s, u"reset"_s}));
         verifyLedger(*m_fixture->engine);
     }
 
@@ -343,10 +400,10 @@ private Q_SLOTS:
         QCOMPARE(moved.value().now, Mar05);
         QCOMPARE(moved.value().applied, preview.value().applied);
         QCOMPARE(moved.value().byFeature, preview.value().byFeature);
-        // cara's two resets and rollover, dan's reset; dan's plan ended
+        // cara's two resets and rollovers, dan's reset; dan's plan ended
         // (its period does not move); cara's period moved.
         QCOMPARE(moved.value().applied.resets, 3);
-        QCOMPARE(moved.value().applied.rollovers, 1);
+        QCOMPARE(moved.value().applied.rollovers, 2);
         QCOMPARE(moved.value().applied.expiries, 1);
         QCOMPARE(moved.value().applied.periods, 1);
         QCOMPARE(balancesOf(u"cara"_s).value(u"b_cara_calls"_s).remaining, dec("1000"));

@@ -52,14 +52,11 @@ struct Stored
     ClockedBalance balance;
 };
 
-// The balances with these keys that are still due, each with its rollovers
-// (one row per rollover, as the listing reads them).
-api::Result<QList<Stored>> readDue(const QSqlDatabase &db, Dialect dialect,
-                                   const QList<qint64> &pks, qint64 nowMs)
+// The balances `where` picks, each with its rollovers (one row per
+// rollover, as the listing reads them).
+api::Result<QList<Stored>> readStored(const QSqlDatabase &db, const QString &where,
+                                      const QVariantList &binds)
 {
-    QVariantList binds;
-    const QString keys = inKeys(dialect, u"b.pk"_s, pks, binds);
-    binds.append(nowMs);
     auto rows = runPrepared(
         db,
         u"SELECT b.pk, b.id, b.org_pk, b.env, b.customer_pk, b.feature_pk, f.id,"
@@ -70,7 +67,7 @@ api::Result<QList<Stored>> readDue(const QSqlDatabase &db, Dialect dialect,
         " FROM balances b JOIN features f ON f.pk = b.feature_pk"
         " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
         " LEFT JOIN rollovers r ON r.balance_pk = b.pk"
-        " WHERE %1 AND b.due_at <= ? ORDER BY b.pk, r.expires_at, r.pk"_s.arg(keys),
+        " WHERE %1 ORDER BY b.pk, r.expires_at, r.pk"_s.arg(where),
         binds);
     if (!rows)
         return rows.error();
@@ -127,81 +124,36 @@ api::Result<QList<Stored>> readDue(const QSqlDatabase &db, Dialect dialect,
     return stored;
 }
 
-QVariant orNull(const std::optional<qint64> &value)
+// The balances with these keys that are still due.
+api::Result<QList<Stored>> readDue(const QSqlDatabase &db, Dialect dialect,
+                                   const QList<qint64> &pks, qint64 nowMs)
 {
-    return value ? QVariant(*value) : QVariant();
+    QVariantList binds;
+    const QString keys = inKeys(dialect, u"b.pk"_s, pks, binds);
+    binds.append(nowMs);
+    return readStored(db, keys + u" AND b.due_at <= ?"_s, binds);
 }
 
-// The balances' new columns; their rollovers replaced where they changed.
-api::Result<api::Done> writeBalances(const QSqlDatabase &db, Dialect dialect,
-                                     const QList<std::pair<const Stored *, ClockedBalance>> &done)
+// The clock run on each stored balance: what to write, its entries (from
+// the key `keyPk`) and, when asked, the tally.
+MovedBalances advanceAll(const QList<Stored> &stored, qint64 nowMs, qint64 keyPk,
+                         QList<BalanceLedger::Entry> &entries, ClockTally *tally)
 {
-    QList<QVariantList> columns(6);
-    QList<qint64> rolloversOf;
-    QList<QVariantList> newRollovers;
-    for (const auto &[stored, after] : done) {
-        const QVariantList row{stored->pk, after.remaining.toString(), after.usage.toString(),
-                               orNull(after.resetsAt), orNull(BalanceClock::dueAt(after)),
-                               // when the clock expired it, kept once
-                               after.expired ? orNull(after.expiresAt) : QVariant()};
-        for (qsizetype c = 0; c < row.size(); ++c)
-            columns[c].append(row.at(c));
-        if (after.rollovers != stored->balance.rollovers) {
-            rolloversOf.append(stored->pk);
-            for (const api::Rollover &r : after.rollovers)
-                newRollovers.append(
-                    {stored->pk, r.granted.toString(), r.balance.toString(), r.expiresAt});
-        }
+    MovedBalances moved;
+    for (const Stored &s : stored) {
+        BalanceClock::Outcome outcome = BalanceClock::advance(s.balance, nowMs);
+        Scope scope = s.scope;
+        scope.keyPk = keyPk;
+        for (const ClockEvent &event : std::as_const(outcome.events))
+            entries.append({scope, s.customerPk, s.featurePk, s.id, event.kind, event.amount,
+                            event.balanceAfter, event.usage, std::nullopt, event.at});
+        if (tally)
+            tally->add(s.featureId, outcome);
+        const bool rolloversChanged = outcome.balance.rollovers != s.balance.rollovers;
+        moved.list.append({s.pk, s.id, std::move(outcome.balance), rolloversChanged,
+                           !s.balance.rollovers.isEmpty()});
     }
-    if (dialect == Dialect::Postgres) {
-        QVariantList arrays;
-        for (const QVariantList &column : std::as_const(columns))
-            arrays.append(PostgresArray::of(column));
-        if (auto updated =
-                execute(db,
-                        u"UPDATE balances b SET remaining = u.remaining, usage = u.usage,"
-                        " resets_at = u.resets_at, due_at = u.due_at,"
-                        " expired_at = COALESCE(b.expired_at, u.expired_at)"
-                        " FROM unnest(?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::bigint[],"
-                        " ?::bigint[]) AS u(pk, remaining, usage, resets_at, due_at, expired_at)"
-                        " WHERE b.pk = u.pk"_s,
-                        arrays);
-            !updated)
-            return updated;
-    } else {
-        for (qsizetype i = 0; i < columns.first().size(); ++i)
-            if (auto updated = execute(db,
-                                       u"UPDATE balances SET remaining = ?, usage = ?,"
-                                       " resets_at = ?, due_at = ?,"
-                                       " expired_at = COALESCE(expired_at, ?) WHERE pk = ?"_s,
-                                       {columns[1].at(i), columns[2].at(i), columns[3].at(i),
-                                        columns[4].at(i), columns[5].at(i), columns[0].at(i)});
-                !updated)
-                return updated;
-    }
-    if (rolloversOf.isEmpty())
-        return api::Done{};
-    QVariantList binds;
-    if (auto dropped = execute(db,
-                               u"DELETE FROM rollovers WHERE "_s +
-                                   inKeys(dialect, u"balance_pk"_s, rolloversOf, binds),
-                               binds);
-        !dropped)
-        return dropped;
-    if (newRollovers.isEmpty())
-        return api::Done{};
-    KeyAllocator keys(db, dialect);
-    if (auto reserved = keys.reserve(u"rollovers"_s, newRollovers.size()); !reserved)
-        return reserved;
-    for (QVariantList &row : newRollovers) {
-        auto pk = keys.next(u"rollovers"_s);
-        if (!pk)
-            return pk.error();
-        row.prepend(pk.value());
-    }
-    return insertRows(db, u"rollovers"_s,
-                      {u"pk"_s, u"balance_pk"_s, u"granted"_s, u"balance"_s, u"expires_at"_s},
-                      newRollovers);
+    return moved;
 }
 
 } // namespace
@@ -306,23 +258,25 @@ api::Result<ClockTally> ClockApplier::apply(const QSqlDatabase &db, Dialect dial
     auto stored = readDue(db, dialect, pks, nowMs);
     if (!stored)
         return stored.error();
-    QList<std::pair<const Stored *, ClockedBalance>> done;
     QList<BalanceLedger::Entry> entries;
-    for (const Stored &s : std::as_const(stored.value())) {
-        BalanceClock::Outcome outcome = BalanceClock::advance(s.balance, nowMs);
-        Scope scope = s.scope;
-        scope.keyPk = keyPk;
-        for (const ClockEvent &event : std::as_const(outcome.events))
-            entries.append({scope, s.customerPk, s.featurePk, s.id, event.kind, event.amount,
-                            event.balanceAfter, event.usage, std::nullopt, event.at});
-        tally.add(s.featureId, outcome);
-        done.append({&s, std::move(outcome.balance)});
-    }
-    if (auto written = writeBalances(db, dialect, done); !written)
+    const MovedBalances moved = advanceAll(stored.value(), nowMs, keyPk, entries, &tally);
+    if (auto written = moved.write(db, dialect); !written)
         return written.error();
     if (auto noted = BalanceLedger::write(db, dialect, route, nowMs, entries); !noted)
         return noted.error();
     return tally;
+}
+
+api::Result<MovedBalances> ClockApplier::advance(const QSqlDatabase &db, Dialect dialect,
+                                                 const Due &due, qint64 nowMs,
+                                                 QList<BalanceLedger::Entry> &entries)
+{
+    QVariantList binds;
+    const QString where = dueWhere(dialect, due, nowMs, binds);
+    auto stored = readStored(db, where, binds);
+    if (!stored)
+        return stored.error();
+    return advanceAll(stored.value(), nowMs, due.scope ? due.scope->keyPk : 0, entries, nullptr);
 }
 
 api::Result<ClockTally> ClockApplier::preview(const QSqlDatabase &db, Dialect dialect,

@@ -9,6 +9,8 @@
 
 #include "services/api/Result.h"
 #include "services/engine/clock/BalanceClock.h"
+#include "services/engine/clock/MovedBalances.h"
+#include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/Scope.h"
 
@@ -67,6 +69,15 @@ public:
     // scope's key are the ledger entries' source.
     static api::Result<ClockTally> apply(const QSqlDatabase &db, Dialect dialect, const Due &due,
                                          qint64 nowMs, const QString &route);
+
+    // Reads every balance of `due` (some customers, whose rows the caller
+    // holds locked) due at `nowMs`, in one statement, and runs the clock on
+    // them; writes nothing. Their ledger entries are appended to `entries`.
+    // A track batch writes them with its own (docs/performance.md, "The
+    // billing clock").
+    static api::Result<MovedBalances> advance(const QSqlDatabase &db, Dialect dialect,
+                                              const Due &due, qint64 nowMs,
+                                              QList<BalanceLedger::Entry> &entries);
 
     // PostgreSQL: locks these customers' rows in key order, as a track batch
     // does, so the clock and the calls of a customer take turns. SQLite:

@@ -60,14 +60,16 @@ void SandboxClock::remember(const Scope &scope, qint64 offsetMs)
     m_cache.insert(scope.orgPk, {offsetMs, QDeadlineTimer(CacheLifetime)});
 }
 
-api::Result<QList<std::pair<Scope, qint64>>> SandboxClock::offsets(const QSqlDatabase &db)
+api::Result<QList<SandboxClock::Moved>> SandboxClock::offsets(const QSqlDatabase &db)
 {
-    auto rows = queryRows(db, u"SELECT org_pk, offset_ms FROM clock_offsets ORDER BY org_pk"_s, {});
+    auto rows = queryRows(
+        db, u"SELECT org_pk, offset_ms, updated_at FROM clock_offsets ORDER BY org_pk"_s, {});
     if (!rows)
         return rows.error();
-    QList<std::pair<Scope, qint64>> moved;
+    QList<Moved> moved;
     for (const QVariantList &row : std::as_const(rows.value()))
-        moved.append({Scope{row.at(0).toLongLong(), Environment::Sandbox}, row.at(1).toLongLong()});
+        moved.append({Scope{row.at(0).toLongLong(), Environment::Sandbox}, row.at(1).toLongLong(),
+                      row.at(2).toLongLong()});
     return moved;
 }
 

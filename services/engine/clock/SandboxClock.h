@@ -43,8 +43,15 @@ public:
     api::Result<api::Done> setOffset(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
                                      qint64 offsetMs);
     void remember(const Scope &scope, qint64 offsetMs);
-    // The sandboxes that were moved on, for the sweep.
-    api::Result<QList<std::pair<Scope, qint64>>> offsets(const QSqlDatabase &db);
+    // The sandboxes that were moved on, for the sweep: how far ahead each
+    // is, and when (real time) it was last moved.
+    struct Moved
+    {
+        Scope scope;
+        qint64 aheadMs = 0;
+        qint64 movedAt = 0;
+    };
+    api::Result<QList<Moved>> offsets(const QSqlDatabase &db);
 
 private:
     struct Cached

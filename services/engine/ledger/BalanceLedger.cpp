@@ -113,9 +113,15 @@ BalanceLedger::expiriesOf(const QSqlDatabase &db, const Scope &scope, qint64 cus
 
 QVariantList BalanceLedger::arrays(const QList<Entry> &entries, const QString &route, qint64 at)
 {
+    return arrays(entries, QStringList(entries.size(), route), at);
+}
+
+QVariantList BalanceLedger::arrays(const QList<Entry> &entries, const QStringList &routes,
+                                   qint64 at)
+{
     QList<QVariantList> columns(12);
-    for (const Entry &entry : entries) {
-        const QVariantList row = valuesOf(entry, route, at);
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        const QVariantList row = valuesOf(entries.at(i), routes.at(i), at);
         for (qsizetype c = 0; c < columns.size(); ++c)
             columns[c].append(row.at(c));
     }
@@ -125,14 +131,15 @@ QVariantList BalanceLedger::arrays(const QList<Entry> &entries, const QString &r
     return arrays;
 }
 
-QString BalanceLedger::unnestSql(const QString &more)
+QString BalanceLedger::unnestSql(const QString &more, bool numbered)
 {
     return u"unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::bigint[],"
-           " ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[]%1)"
+           " ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[]%1)%3"
            " AS l(org_pk, env, customer_pk, feature_pk, balance_id, at, kind, amount,"
-           " balance_after, usage, route, key_pk%2)"_s.arg(
+           " balance_after, usage, route, key_pk%2%4)"_s.arg(
                more.isEmpty() ? QString() : u", "_s + more,
-               more.isEmpty() ? QString() : u", event_ord"_s);
+               more.isEmpty() ? QString() : u", event_ord"_s,
+               numbered ? u" WITH ORDINALITY"_s : QString(), numbered ? u", n"_s : QString());
 }
 
 api::Result<api::Done> BalanceLedger::write(const QSqlDatabase &db, Dialect dialect,

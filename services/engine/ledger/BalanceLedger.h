@@ -66,8 +66,11 @@ public:
     // them with unnest(): org_pk, env, customer_pk, feature_pk, balance_id,
     // at, kind, amount, balance_after, usage, route, key_pk (event_pk apart).
     static QVariantList arrays(const QList<Entry> &entries, const QString &route, qint64 at);
-    // The unnest() of arrays(), with its column names, then `more` arrays.
-    static QString unnestSql(const QString &more = QString());
+    // The same, each entry from its own route.
+    static QVariantList arrays(const QList<Entry> &entries, const QStringList &routes, qint64 at);
+    // The unnest() of arrays(), with its column names, then `more` arrays
+    // (named event_ord); `numbered` adds each row's position, n.
+    static QString unnestSql(const QString &more = QString(), bool numbered = false);
 
     static api::Result<api::Page<api::LedgerEntry>> list(const QSqlDatabase &db, const Scope &scope,
                                                          const api::LedgerRequest &request);

@@ -13,6 +13,7 @@ std::atomic<bool> listening{false};
 QMutex mutex;
 QStringList noted;
 QSet<QString> seen;
+qint64 ran = 0;
 
 } // namespace
 
@@ -21,6 +22,7 @@ void StatementLog::start()
     const QMutexLocker lock(&mutex);
     noted.clear();
     seen.clear();
+    ran = 0;
     listening.store(true, std::memory_order_relaxed);
 }
 
@@ -31,11 +33,18 @@ QStringList StatementLog::stop()
     return std::exchange(noted, {});
 }
 
+qint64 StatementLog::runs()
+{
+    const QMutexLocker lock(&mutex);
+    return ran;
+}
+
 void StatementLog::note(const QString &sql)
 {
     if (!listening.load(std::memory_order_relaxed))
         return;
     const QMutexLocker lock(&mutex);
+    ++ran;
     if (!seen.contains(sql)) {
         seen.insert(sql);
         noted.append(sql);

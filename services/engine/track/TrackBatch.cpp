@@ -24,8 +24,12 @@ auto TrackBatch::State::rowsOf(const Scope &scope, const api::TrackTokensRequest
         return &found->second;
     if (cache) {
         const auto kept = cache->m_rows.find(featureOf(call));
-        if (kept != cache->m_rows.end() && nowMs < kept->second.validUntil)
-            return &rows.emplace(featureOf(call), kept->second).first->second;
+        if (kept != cache->m_rows.end() && nowMs < kept->second.validUntil) {
+            Rows &held = rows.emplace(featureOf(call), kept->second).first->second;
+            patchClocked(held.rows); // kept as the database held them before catchUp()
+            Deducter::order(held.rows);
+            return &held;
+        }
     }
     api::ListBalancesRequest list;
     list.customerId = request.customerId;
@@ -44,6 +48,7 @@ auto TrackBatch::State::rowsOf(const Scope &scope, const api::TrackTokensRequest
             break;
         list.startCursor = *page.value().nextCursor;
     }
+    patchClocked(read.rows);
     Deducter::order(read.rows);
     if (cache) {
         auto expiry = firstExpiry(scope, call);
@@ -216,15 +221,32 @@ api::Result<api::Done> TrackBatch::catchUp(const Scope &scope, const QList<Resol
     }
     if (due.customerPks.isEmpty())
         return api::Done{};
-    for (;;) {
-        auto applied = ClockApplier::apply(d->db, d->dialect, due, d->nowMs, u"clock"_s);
-        if (!applied)
-            return applied.error();
-        if (applied.value().balances > 0 && d->cache)
-            d->cache->clear();
-        if (applied.value().balances < ClockApplier::MaxRows)
-            return api::Done{};
-    }
+    // One statement reads them; their writes go with the calls' (flush).
+    auto moved = ClockApplier::advance(d->db, d->dialect, due, d->nowMs, d->clockLedger);
+    if (!moved)
+        return moved.error();
+    for (MovedBalances::Balance &balance : moved.value().list)
+        d->clocked.insert_or_assign(balance.id, std::move(balance));
+    return api::Done{};
+}
+
+void TrackBatch::State::patchClocked(QList<api::BalanceRow> &read) const
+{
+    if (clocked.empty())
+        return;
+    for (api::BalanceRow &row : read)
+        if (const auto found = clocked.find(row.id); found != clocked.end()) {
+            const ClockedBalance &after = found->second.after;
+            row.remaining = after.remaining;
+            row.usage = after.usage;
+            if (row.reset)
+                row.reset->resetsAt = after.resetsAt;
+            row.rollovers = after.rollovers;
+        }
+    read.removeIf([this](const api::BalanceRow &row) {
+        const auto found = clocked.find(row.id);
+        return found != clocked.end() && found->second.after.expired;
+    });
 }
 
 api::Result<api::Done> TrackBatch::prefetch(const Scope &scope, const QList<ResolvedCall> &calls)
@@ -259,8 +281,10 @@ api::Result<api::Done> TrackBatch::prefetch(const Scope &scope, const QList<Reso
             if (held != d->rows.end() && wanted.contains(held->first))
                 held->second.rows.append(std::move(owned.row));
         }
-        for (const FeatureOfOwner &key : wanted)
+        for (const FeatureOfOwner &key : wanted) {
+            d->patchClocked(d->rows[key].rows);
             Deducter::order(d->rows[key].rows);
+        }
     }
     if (!owners.empty()) {
         auto inForce = BillingControlStore::inForceFor(d->db, {owners.begin(), owners.end()});

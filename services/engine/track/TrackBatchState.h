@@ -3,6 +3,7 @@
 // (TrackBatchWrites.cpp). Not for use elsewhere.
 #pragma once
 
+#include "services/engine/clock/MovedBalances.h"
 #include "services/engine/controls/BillingControlStore.h"
 #include "services/engine/controls/CallLimits.h"
 #include "services/engine/ledger/BalanceLedger.h"
@@ -81,6 +82,10 @@ struct TrackBatch::State
     };
     QList<Alert> alerts;
     QVariantList changedRows; // PostgreSQL: ids, remaining and usage, as arrays
+    // Balances the billing clock moved on before the calls (catchUp), by id:
+    // written at flush as the calls left them, their entries before the calls'.
+    std::map<QString, MovedBalances::Balance> clocked;
+    QList<BalanceLedger::Entry> clockLedger;
 
     State(const QSqlDatabase &database, Dialect d, qint64 now, TrackCache *kept)
         : db(database)
@@ -97,6 +102,12 @@ struct TrackBatch::State
                                            const api::BillingControls &controls);
     api::Result<bool> seenBefore(const Scope &scope, const QString &key) const;
     api::Result<qint64> firstExpiry(const Scope &scope, const ResolvedCall &call) const;
+
+    // The rows as the clock left them, for those it moved on (read before
+    // its writes); the ones it expired are dropped.
+    void patchClocked(QList<api::BalanceRow> &read) const;
+    // Takes the calls' changes of clocked rows into what is written for them.
+    MovedBalances clockedAsLeft();
 
     api::Result<api::Done> writeRows();
     api::Result<api::Done> writeEvents();

@@ -73,7 +73,7 @@ api::Result<api::Done> TrackBatch::State::writeRows()
                     return inserted;
                 continue;
             }
-            if (!changed.contains(row.id))
+            if (!changed.contains(row.id) || clocked.contains(row.id))
                 continue;
             ids.append(row.id);
             remaining.append(row.remaining.toString());
@@ -100,6 +100,10 @@ api::Result<api::Done> TrackBatch::State::writeRows()
                        PostgresArray::of(usage)};
         return api::Done{};
     }
+    if (auto moved = clockedAsLeft().write(db, dialect); !moved)
+        return moved;
+    if (auto noted = BalanceLedger::write(db, dialect, u"clock"_s, nowMs, clockLedger); !noted)
+        return noted;
     for (qsizetype i = 0; i < ids.size(); ++i)
         if (auto updated =
                 execute(db, u"UPDATE balances SET remaining = ?, usage = ? WHERE id = ?"_s,
@@ -109,9 +113,33 @@ api::Result<api::Done> TrackBatch::State::writeRows()
     return api::Done{};
 }
 
+MovedBalances TrackBatch::State::clockedAsLeft()
+{
+    MovedBalances moved;
+    std::map<QString, const api::BalanceRow *> left;
+    for (const auto &[key, held] : rows)
+        for (const api::BalanceRow &row : held.rows)
+            if (clocked.contains(row.id))
+                left.emplace(row.id, &row);
+    for (const auto &[id, balance] : clocked) {
+        MovedBalances::Balance written = balance;
+        if (const auto found = left.find(id); found != left.end()) {
+            const api::BalanceRow &row = *found->second;
+            written.after.remaining = row.remaining;
+            written.after.usage = row.usage;
+            if (row.rollovers != written.after.rollovers) { // a call drew on them
+                written.after.rollovers = row.rollovers;
+                written.rolloversChanged = true;
+            }
+        }
+        moved.list.append(std::move(written));
+    }
+    return moved;
+}
+
 api::Result<api::Done> TrackBatch::State::writeEvents()
 {
-    if (events.isEmpty())
+    if (events.isEmpty() && (dialect != Dialect::Postgres || clocked.empty()))
         return api::Done{};
     const int columns = 13;
     QList<QVariantList> values(columns);
@@ -147,17 +175,21 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
         // One round trip for every changed balance, every event and every
         // ledger entry: the UPDATE and the event INSERT run as data-modifying
         // WITHs; each ledger entry finds its event's key by the event's position.
-        QVariantList binds = changedRows;
+        // The clock's changes of rows come first, their entries before the
+        // calls' (an entry's key is its order: ordered before nextval()).
+        QVariantList binds = clockedAsLeft().postgresBinds() + changedRows;
         for (qsizetype c = 1; c < values.size(); ++c)
             binds.append(PostgresArray::of(values.at(c)));
-        binds += BalanceLedger::arrays(ledger, TrackRoute, nowMs);
-        QVariantList ordinals;
+        QStringList routes(clockLedger.size(), u"clock"_s);
+        routes += QStringList(ledger.size(), TrackRoute);
+        binds += BalanceLedger::arrays(clockLedger + ledger, routes, nowMs);
+        QVariantList ordinals(clockLedger.size());
         for (qsizetype event : std::as_const(ledgerEvents))
             ordinals.append(event + 1);
         binds.append(PostgresArray::of(ordinals));
         return execute(
             db,
-            u"WITH changed AS (UPDATE balances SET remaining = v.remaining, usage = v.usage"
+            u"WITH %3, changed AS (UPDATE balances SET remaining = v.remaining, usage = v.usage"
             " FROM unnest(?::text[], ?::text[], ?::text[]) AS v(id, remaining, usage)"
             " WHERE balances.id = v.id RETURNING 1),"
             " events AS (SELECT nextval('usage_events_pk_seq') AS pk, e.*"
@@ -170,10 +202,11 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
             " idempotency_key, created_at FROM events RETURNING 1)"
             " INSERT INTO ledger (pk, org_pk, env, customer_pk, feature_pk, balance_id, at, kind,"
             " amount, balance_after, usage, route, key_pk, event_pk)"
-            " SELECT nextval('ledger_pk_seq'), l.org_pk, l.env, l.customer_pk, l.feature_pk,"
-            " l.balance_id, l.at, l.kind, l.amount, l.balance_after, l.usage, l.route, l.key_pk,"
-            " events.pk FROM %2 JOIN events ON events.ord = l.event_ord"_s.arg(
-                columnList, BalanceLedger::unnestSql(u"?::bigint[]"_s)),
+            " SELECT nextval('ledger_pk_seq'), x.* FROM (SELECT l.org_pk, l.env, l.customer_pk,"
+            " l.feature_pk, l.balance_id, l.at, l.kind, l.amount, l.balance_after, l.usage,"
+            " l.route, l.key_pk, events.pk FROM %2 LEFT JOIN events ON events.ord = l.event_ord"
+            " ORDER BY l.n) x"_s.arg(columnList, BalanceLedger::unnestSql(u"?::bigint[]"_s, true),
+                                     MovedBalances::postgresWith()),
             binds);
     }
     const QString insert = u"INSERT INTO usage_events (%1)"
