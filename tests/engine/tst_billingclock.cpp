@@ -429,6 +429,11 @@ private Q_SLOTS:
         QVERIFY(m_fixture->engine->loadWorkspace(manyDue(3000, Feb28)).ok());
         const engine::Scope many = manySandbox();
         QVERIFY(many.orgPk != 0);
+        // This server's sweep and another's, both every millisecond.
+        engine::Engine other(m_fixture->database.location(),
+                             [now = m_fixture->now] { return *now; });
+        QVERIFY(other.open().ok());
+        other.startClock(std::chrono::milliseconds(1));
         m_fixture->engine->startClock(std::chrono::milliseconds(1));
         api::ClockAdvance advance;
         advance.to = Mar01;

@@ -89,7 +89,7 @@ private Q_SLOTS:
         QVERIFY(transaction.begin().ok());
         engine::TrackBatch batch(db, dialect, *m_fixture->now);
         const api::TrackTokensRequest ten = call(10);
-        QVERIFY(batch.lockCustomers({resolved(ten).customerPk}).ok());
+        QVERIFY(batch.lockCustomers({resolved(ten).customerPk}, {resolved(ten).featurePk}).ok());
         QVERIFY(batch.prefetch(m_scope, {resolved(ten)}).ok());
         // 22 dollars: 10, then 10 of the 12 left, then the last 2 (capped).
         QList<api::Decimal> after;

@@ -62,6 +62,7 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
     };
     QList<Stored> stored;
     QList<qint64> customers;
+    QList<qint64> features;
     // Calls for one customer (and entity and feature_id) share one look-up.
     std::map<std::tuple<qint64, QString, QString, QString, QString>, api::Result<CallTarget>>
         targets;
@@ -87,12 +88,14 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
                                      : api::Result<ResolvedCall>(call.request.error());
         if (!call.resolved && call.resolved.error().status >= 500)
             return call.resolved.error();
-        if (call.resolved)
+        if (call.resolved) {
             customers.append(call.resolved.value().customerPk);
+            features.append(call.resolved.value().featurePk);
+        }
         stored.append(std::move(call));
     }
     TrackBatch batch(db, dialect, nowMs);
-    if (auto locked = batch.lockCustomers(customers); !locked)
+    if (auto locked = batch.lockCustomers(customers, features); !locked)
         return locked.error();
     std::map<std::pair<qint64, QString>, std::pair<Scope, QList<ResolvedCall>>> byScope;
     for (const Stored &call : std::as_const(stored))

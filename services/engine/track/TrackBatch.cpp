@@ -181,7 +181,8 @@ void TrackBatch::keep()
 
 TrackBatch::~TrackBatch() = default;
 
-api::Result<api::Done> TrackBatch::lockCustomers(QList<qint64> customerPks)
+api::Result<api::Done> TrackBatch::lockCustomers(QList<qint64> customerPks,
+                                                 const QList<qint64> &featurePks)
 {
     if (d->dialect != Dialect::Postgres || customerPks.isEmpty())
         return api::Done{};
@@ -195,9 +196,9 @@ api::Result<api::Done> TrackBatch::lockCustomers(QList<qint64> customerPks)
         u"SELECT c.pk, (SELECT 1 FROM balances b WHERE b.org_pk = c.org_pk AND b.env = c.env"
         " AND b.customer_pk = c.pk AND "_s +
             ClockApplier::dueThroughCustomer(u"b"_s) +
-            u" LIMIT 1) IS NOT NULL FROM customers c WHERE c.pk = ANY(?::bigint[])"
-            " ORDER BY c.pk FOR UPDATE OF c"_s,
-        {d->nowMs, PostgresArray::of(customerPks)});
+            u" AND b.feature_pk = ANY(?::bigint[]) LIMIT 1) IS NOT NULL FROM customers c"
+            " WHERE c.pk = ANY(?::bigint[]) ORDER BY c.pk FOR UPDATE OF c"_s,
+        {d->nowMs, PostgresArray::of(featurePks), PostgresArray::of(customerPks)});
     if (!locked)
         return locked.error();
     for (const QVariantList &row : std::as_const(locked.value()))

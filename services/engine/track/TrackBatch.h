@@ -68,9 +68,11 @@ public:
     // PostgreSQL: locks the customers' rows in key order, before any add(),
     // so two servers' batches never wait for each other in a circle. SQLite
     // needs nothing: the writer holds the database's one write lock.
-    // The same statement notes which of them have balances due on the
-    // billing clock, so that catchUp() costs nothing when none are.
-    api::Result<api::Done> lockCustomers(QList<qint64> customerPks);
+    // The same statement notes which of them have balances of the calls'
+    // features due on the billing clock, so that catchUp() costs nothing
+    // when none are.
+    api::Result<api::Done> lockCustomers(QList<qint64> customerPks,
+                                         const QList<qint64> &featurePks);
 
     // Brings the calls' customers' due balances up to date (resets,
     // rollovers, expiries, with their ledger entries), before any add():

@@ -41,9 +41,12 @@ api::Result<Answers> applyTogether(const QSqlDatabase &db, Dialect dialect, cons
             return valid.error();
     TrackBatch batch(db, dialect, nowMs, cache);
     QList<qint64> customers;
-    for (const auto &call : calls)
+    QList<qint64> features;
+    for (const auto &call : calls) {
         customers.append(call.resolved.customerPk);
-    if (auto locked = batch.lockCustomers(customers); !locked)
+        features.append(call.resolved.featurePk);
+    }
+    if (auto locked = batch.lockCustomers(customers, features); !locked)
         return locked.error();
     std::map<std::pair<qint64, QString>, QList<ResolvedCall>> byScope;
     for (const auto &call : calls)
