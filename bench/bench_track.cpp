@@ -12,6 +12,7 @@
 // balance is off.
 #include "bench/BenchSupport.h"
 #include "bench/Percentile.h"
+#include "bench/ProcessCpu.h"
 #include "services/api/WireCodec.h"
 #include "services/embedded/EngineBackend.h"
 #include "services/engine/Engine.h"
@@ -246,6 +247,37 @@ void row(const QString &name, double value, const QList<double> &latenciesMs, do
     out.flush();
 }
 
+// The server's own CPU per call over one measurement, from /proc, and on
+// PostgreSQL its backends': the clients share the two cores and are not counted.
+class CpuWatch
+{
+public:
+    CpuWatch(qint64 serverPid, const QString &database)
+        : m_pid(serverPid)
+        , m_database(database)
+        , m_server(bench::cpuSeconds(serverPid))
+        , m_backends(database.isEmpty() ? 0 : bench::databaseCpuSeconds(database))
+    {}
+    void print(qint64 calls) const
+    {
+        const double server = (bench::cpuSeconds(m_pid) - m_server) / double(calls) * 1e6;
+        out << "  server CPU " << qRound(server) << " µs/call";
+        if (!m_database.isEmpty())
+            out << ", PostgreSQL's backends "
+                << qRound((bench::databaseCpuSeconds(m_database) - m_backends) / double(calls) *
+                          1e6)
+                << " µs/call";
+        out << "\n";
+        out.flush();
+    }
+
+private:
+    qint64 m_pid;
+    QString m_database;
+    double m_server;
+    double m_backends;
+};
+
 struct Options
 {
     QString server;
@@ -385,16 +417,21 @@ double measure(const QString &location, const Options &options)
     const auto measured = [&](bool async, int n, auto &&make) {
         return run(options.clients, n, options.customers, async, perCustomer, make);
     };
+    const QString database = postgres ? QUrl(location).path().mid(1) : QString();
+    const CpuWatch syncCpu(process.processId(), database);
     const Figures sync = measured(false, options.calls, lean);
     row(u"sync, HTTP, lean clients"_s, perSecond(sync), sync.latenciesMs, raw,
         u">= 0.5, p99 < 25 ms"_s);
+    syncCpu.print(sync.calls);
     const Figures viaRemote = measured(false, options.calls / 2, remote);
     row(u"sync, HTTP, RemoteBackend clients"_s, perSecond(viaRemote), viaRemote.latenciesMs, raw);
     const Figures viaEngine = measured(false, options.calls, embedded);
     row(u"sync, EngineBackend"_s, perSecond(viaEngine), viaEngine.latenciesMs, raw);
+    const CpuWatch asyncCpu(process.processId(), database);
     const Figures accepted = measured(true, options.asyncCalls, lean);
     row(u"async accepted, HTTP, lean clients"_s, perSecond(accepted), accepted.latenciesMs, raw,
         u">= 0.7"_s);
+    asyncCpu.print(accepted.calls); // accepting, and the worker applying meanwhile
     if (postgres) {
         // Several servers share one PostgreSQL: the same clients, half on a
         // second server, against the one-server figure (docs/scaling.md).

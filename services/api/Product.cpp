@@ -23,7 +23,6 @@ constexpr std::pair<QLatin1StringView, TrialDuration> TrialDurationWords[] = {
     {"month"_L1, TrialDuration::Month},
     {"year"_L1, TrialDuration::Year},
 };
-// Item intervals: the reset intervals without one_off (null instead) and multiple.
 std::optional<Decimal> optNonNegative(const JsonReader &reader)
 {
     return reader.isMissing() ? std::nullopt : std::optional(reader.nonNegativeDecimal());

@@ -445,8 +445,12 @@ private Q_SLOTS:
         const auto moved = api().advanceClock(test::everyScope(many), advance);
         QVERIFY2(moved.ok(), moved.ok() ? "" : qPrintable(moved.error().message));
         QCOMPARE(moved.value().applied, preview.value().applied);
+        // And the advance applied them itself: no sweep took a share.
         QCOMPARE(count(u"SELECT COUNT(*) FROM ledger WHERE kind = 'reset' AND route = 'clock'"_s),
                  0);
+        QCOMPARE(count(u"SELECT COUNT(*) FROM ledger WHERE kind = 'reset'"
+                       " AND route = 'clock.advance'"_s),
+                 3000);
         verifyLedger(*m_fixture->engine);
     }
 

@@ -68,15 +68,25 @@ private Q_SLOTS:
         QVERIFY2(m_backend, qPrintable(problem));
     }
 
+private:
+    // The form of the workspace's "draft" product, from `page` shown and
+    // loaded; null when that row does not come.
+    static views::ProductDialog *editDraft(views::ProductsPage &page)
+    {
+        page.show();
+        page.refresh();
+        if (!QTest::qWaitFor([&page] { return page.model()->rowOf(u"draft"_s) >= 0; }))
+            return nullptr;
+        page.table()->selectRow(page.model()->rowOf(u"draft"_s));
+        return page.editSelected();
+    }
+
+private Q_SLOTS:
     void productFormEditReviewSaveUndo()
     {
         views::ProductsPage page(m_backend.get());
         QAbstractItemModelTester tester(page.model());
-        page.show();
-        page.refresh();
-        QTRY_VERIFY(page.model()->rowOf(u"draft"_s) >= 0);
-        page.table()->selectRow(page.model()->rowOf(u"draft"_s));
-        views::ProductDialog *dialog = page.editSelected();
+        views::ProductDialog *dialog = editDraft(page);
         QVERIFY(dialog);
         QVERIFY(!dialog->reviewButton()->isEnabled()); // nothing changed yet
 
@@ -135,11 +145,7 @@ private Q_SLOTS:
     void productFormEditsRolloverAndEvery()
     {
         views::ProductsPage page(m_backend.get());
-        page.show();
-        page.refresh();
-        QTRY_VERIFY(page.model()->rowOf(u"draft"_s) >= 0);
-        page.table()->selectRow(page.model()->rowOf(u"draft"_s));
-        views::ProductDialog *dialog = page.editSelected();
+        views::ProductDialog *dialog = editDraft(page);
         QVERIFY(dialog);
         QTableWidget *items = dialog->items();
         QCOMPARE(items->item(0, views::ProductDialog::RolloverColumn)->text(), QString());
@@ -255,10 +261,6 @@ private Q_SLOTS:
     void saveAndUndoKeepTheProductSelected()
     {
         views::ProductsPage page(m_backend.get());
-        page.show();
-        page.refresh();
-        QTRY_VERIFY(page.model()->rowOf(u"draft"_s) >= 0);
-        QVERIFY2(page.model()->rowOf(u"draft"_s) > 0, "draft must not be the first row");
         const auto selected = [&page] {
             const QModelIndexList rows = page.table()->selectionModel()->selectedRows();
             return rows.size() == 1 ? page.model()->idAt(rows.first().row()) : QString();
@@ -266,9 +268,9 @@ private Q_SLOTS:
         const auto name = [&page] {
             return page.model()->product(page.model()->rowOf(u"draft"_s)).name;
         };
-        page.table()->selectRow(page.model()->rowOf(u"draft"_s));
-        views::ProductDialog *dialog = page.editSelected();
+        views::ProductDialog *dialog = editDraft(page);
         QVERIFY(dialog);
+        QVERIFY2(page.model()->rowOf(u"draft"_s) > 0, "draft must not be the first row");
         dialog->nameEdit()->setText(u"Draft (renamed)"_s);
         QVERIFY2(dialog->reviewButton()->isEnabled(), qPrintable(dialog->problemLabel()->text()));
         dialog->reviewButton()->click();

@@ -20,6 +20,16 @@ namespace md::test {
 inline const QString TrustKey = QStringLiteral("sk_test_trust000000000000000000000000");
 inline constexpr qint64 TrustGrant = 1'000'000'000;
 
+// A plan of the one `item` (a product of a workspace file).
+inline QJsonObject trustPlan(const QString &id, const QString &name, const QJsonObject &item)
+{
+    using namespace Qt::StringLiterals;
+    return QJsonObject{
+        {u"id"_s, id},           {u"name"_s, name},        {u"version"_s, 1},
+        {u"is_add_on"_s, false}, {u"is_default"_s, false}, {u"items"_s, QJsonArray{item}},
+        {u"created_at"_s, 1}};
+}
+
 inline QJsonObject trustWorkspace(int customers, const QString &secret = TrustKey,
                                   const QString &creditsMarkup = {})
 {
@@ -46,15 +56,9 @@ inline QJsonObject trustWorkspace(int customers, const QString &secret = TrustKe
                            {u"created_at"_s, 1},
                            {u"credit_system"_s, system}};
     };
-    const QJsonObject team{{u"id"_s, u"team"_s},
-                           {u"name"_s, u"Team"_s},
-                           {u"version"_s, 1},
-                           {u"is_add_on"_s, false},
-                           {u"is_default"_s, false},
-                           {u"items"_s, QJsonArray{QJsonObject{{u"feature_id"_s, u"plain"_s},
-                                                               {u"included_usage"_s, 10},
-                                                               {u"interval"_s, u"month"_s}}}},
-                           {u"created_at"_s, 1}};
+    const QJsonObject team = trustPlan(
+        u"team"_s, u"Team"_s,
+        {{u"feature_id"_s, u"plain"_s}, {u"included_usage"_s, 10}, {u"interval"_s, u"month"_s}});
     return QJsonObject{
         {u"format"_s, u"meterdesk-workspace"_s},
         {u"version"_s, 1},

@@ -49,16 +49,11 @@ QJsonObject clockedWorkspace(int customers, qint64 firstReset)
 {
     const QJsonObject rule{
         {u"max"_s, QJsonValue::Null}, {u"length"_s, 3}, {u"duration"_s, u"day"_s}};
-    const QJsonObject daily{{u"id"_s, u"daily"_s},
-                            {u"name"_s, u"Daily"_s},
-                            {u"version"_s, 1},
-                            {u"is_add_on"_s, false},
-                            {u"is_default"_s, false},
-                            {u"items"_s, QJsonArray{QJsonObject{{u"feature_id"_s, u"plain"_s},
-                                                                {u"included_usage"_s, 10},
-                                                                {u"interval"_s, u"day"_s},
-                                                                {u"rollover"_s, rule}}}},
-                            {u"created_at"_s, 1}};
+    const QJsonObject daily = test::trustPlan(u"daily"_s, u"Daily"_s,
+                                              {{u"feature_id"_s, u"plain"_s},
+                                               {u"included_usage"_s, 10},
+                                               {u"interval"_s, u"day"_s},
+                                               {u"rollover"_s, rule}});
     QJsonArray list;
     for (int c = 0; c < customers; ++c) {
         const QString plan = u"cp%1"_s.arg(c);

@@ -75,7 +75,7 @@ public:
             reset.intervalCount = integer(rows, 13);
             reset.resetsAt = integer(rows, 14);
             if (!rows.isNull(24)) {
-                auto rule = rolloverRule(rows.utf8(24), rows.text(2));
+                auto rule = rolloverRule(rows.utf8(24), row.id);
                 if (!rule)
                     return rule.error();
                 reset.rollover = rule.value();

@@ -260,7 +260,8 @@ api::Result<ClockTally> ClockApplier::apply(const QSqlDatabase &db, Dialect dial
         return stored.error();
     QList<BalanceLedger::Entry> entries;
     const MovedBalances moved = advanceAll(stored.value(), nowMs, keyPk, entries, &tally);
-    if (auto written = moved.write(db, dialect); !written)
+    KeyAllocator keys(db, dialect);
+    if (auto written = moved.write(db, dialect, keys); !written)
         return written.error();
     if (auto noted = BalanceLedger::write(db, dialect, route, nowMs, entries); !noted)
         return noted.error();

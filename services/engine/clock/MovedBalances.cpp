@@ -76,7 +76,8 @@ QVariantList MovedBalances::postgresBinds() const
     return binds;
 }
 
-api::Result<api::Done> MovedBalances::write(const QSqlDatabase &db, Dialect dialect) const
+api::Result<api::Done> MovedBalances::write(const QSqlDatabase &db, Dialect dialect,
+                                            KeyAllocator &keys) const
 {
     if (list.isEmpty())
         return api::Done{};
@@ -106,7 +107,6 @@ api::Result<api::Done> MovedBalances::write(const QSqlDatabase &db, Dialect dial
                                    binds);
             !dropped)
             return dropped;
-    KeyAllocator keys(db, dialect);
     for (QVariantList &row : carried) {
         auto pk = keys.next(u"rollovers"_s);
         if (!pk)

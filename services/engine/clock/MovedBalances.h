@@ -6,6 +6,7 @@
 #include "services/api/Result.h"
 #include "services/engine/clock/BalanceClock.h"
 #include "services/engine/sql/Dialect.h"
+#include "services/engine/sql/Sql.h"
 
 #include <QSqlDatabase>
 
@@ -24,10 +25,9 @@ public:
     };
     QList<Balance> list;
 
-    bool isEmpty() const { return list.isEmpty(); }
-
-    // Writes them: on PostgreSQL one statement for all, on SQLite a few a row.
-    api::Result<api::Done> write(const QSqlDatabase &db, Dialect dialect) const;
+    // Writes them: on PostgreSQL one statement for all, on SQLite a few a
+    // row; `keys` gives SQLite's new rollovers theirs.
+    api::Result<api::Done> write(const QSqlDatabase &db, Dialect dialect, KeyAllocator &keys) const;
 
     // PostgreSQL: the data-modifying WITH clauses that write them, for a
     // statement of the caller's (named clock_rows, clock_gone,

@@ -14,13 +14,10 @@ FeatureTotals FeatureTotals::of(const QList<api::BalanceRow> &rows)
     // Sums of a customer's rows may pass what one amount holds (Decimal.h):
     // they are added as sums, never dropped.
     for (const api::BalanceRow &row : rows) {
-        totals.granted = totals.granted.sum(row.includedGrant)
-                             .value_or(totals.granted)
-                             .sum(row.prepaidGrant)
-                             .value_or(totals.granted);
-        totals.included = totals.included.sum(row.includedGrant).value_or(totals.included);
-        totals.remaining = totals.remaining.sum(row.remaining).value_or(totals.remaining);
-        totals.usage = totals.usage.sum(row.usage).value_or(totals.usage);
+        totals.granted = totals.granted.runningSum(row.includedGrant).runningSum(row.prepaidGrant);
+        totals.included = totals.included.runningSum(row.includedGrant);
+        totals.remaining = totals.remaining.runningSum(row.remaining);
+        totals.usage = totals.usage.runningSum(row.usage);
     }
     return totals;
 }

@@ -24,12 +24,8 @@ auto TrackBatch::State::rowsOf(const Scope &scope, const api::TrackTokensRequest
         return &found->second;
     if (cache) {
         const auto kept = cache->m_rows.find(featureOf(call));
-        if (kept != cache->m_rows.end() && nowMs < kept->second.validUntil) {
-            Rows &held = rows.emplace(featureOf(call), kept->second).first->second;
-            patchClocked(held.rows); // kept as the database held them before catchUp()
-            Deducter::order(held.rows);
-            return &held;
-        }
+        if (kept != cache->m_rows.end() && nowMs < kept->second.validUntil)
+            return &rows.emplace(featureOf(call), kept->second).first->second;
     }
     api::ListBalancesRequest list;
     list.customerId = request.customerId;
@@ -228,6 +224,16 @@ api::Result<api::Done> TrackBatch::catchUp(const Scope &scope, const QList<Resol
         return moved.error();
     for (MovedBalances::Balance &balance : moved.value().list)
         d->clocked.insert_or_assign(balance.id, std::move(balance));
+    // The rows kept for these customers, this batch's calls' or not, as
+    // flush() will leave them (a failed batch drops the cache).
+    if (d->cache && !moved.value().list.isEmpty())
+        for (const qint64 customer : std::as_const(due.customerPks))
+            for (auto kept = d->cache->m_rows.lower_bound(
+                     {customer, std::numeric_limits<qint64>::min(), 0});
+                 kept != d->cache->m_rows.end() && std::get<0>(kept->first) == customer; ++kept) {
+                d->patchClocked(kept->second.rows);
+                Deducter::order(kept->second.rows);
+            }
     return api::Done{};
 }
 

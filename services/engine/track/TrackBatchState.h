@@ -109,6 +109,8 @@ struct TrackBatch::State
     // Takes the calls' changes of clocked rows into what is written for them.
     MovedBalances clockedAsLeft();
 
+    // SQLite: the clocked rows and their entries, before the calls'.
+    api::Result<api::Done> writeClocked();
     api::Result<api::Done> writeRows();
     api::Result<api::Done> writeEvents();
     api::Result<api::Done> writeLimits();

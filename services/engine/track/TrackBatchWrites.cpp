@@ -38,6 +38,8 @@ QVariant nullable(const std::optional<qint64> &value)
 
 api::Result<api::Done> TrackBatch::flush()
 {
+    if (auto written = d->writeClocked(); !written)
+        return written;
     if (auto written = d->writeRows(); !written)
         return written;
     if (auto written = d->writeEvents(); !written) {
@@ -100,10 +102,6 @@ api::Result<api::Done> TrackBatch::State::writeRows()
                        PostgresArray::of(usage)};
         return api::Done{};
     }
-    if (auto moved = clockedAsLeft().write(db, dialect); !moved)
-        return moved;
-    if (auto noted = BalanceLedger::write(db, dialect, u"clock"_s, nowMs, clockLedger); !noted)
-        return noted;
     for (qsizetype i = 0; i < ids.size(); ++i)
         if (auto updated =
                 execute(db, u"UPDATE balances SET remaining = ?, usage = ? WHERE id = ?"_s,
@@ -111,6 +109,15 @@ api::Result<api::Done> TrackBatch::State::writeRows()
             !updated)
             return updated;
     return api::Done{};
+}
+
+api::Result<api::Done> TrackBatch::State::writeClocked()
+{
+    if (dialect == Dialect::Postgres || clocked.empty()) // PostgreSQL: with the events
+        return api::Done{};
+    if (auto moved = clockedAsLeft().write(db, dialect, keys); !moved)
+        return moved;
+    return BalanceLedger::write(db, dialect, u"clock"_s, nowMs, clockLedger);
 }
 
 MovedBalances TrackBatch::State::clockedAsLeft()
@@ -139,7 +146,7 @@ MovedBalances TrackBatch::State::clockedAsLeft()
 
 api::Result<api::Done> TrackBatch::State::writeEvents()
 {
-    if (events.isEmpty() && (dialect != Dialect::Postgres || clocked.empty()))
+    if (events.isEmpty() && clocked.empty())
         return api::Done{};
     const int columns = 13;
     QList<QVariantList> values(columns);
@@ -177,7 +184,8 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
         // WITHs; each ledger entry finds its event's key by the event's position.
         // The clock's changes of rows come first, their entries before the
         // calls' (an entry's key is its order: ordered before nextval()).
-        QVariantList binds = clockedAsLeft().postgresBinds() + changedRows;
+        QVariantList binds =
+            clocked.empty() ? changedRows : clockedAsLeft().postgresBinds() + changedRows;
         for (qsizetype c = 1; c < values.size(); ++c)
             binds.append(PostgresArray::of(values.at(c)));
         QStringList routes(clockLedger.size(), u"clock"_s);
@@ -189,7 +197,7 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
         binds.append(PostgresArray::of(ordinals));
         return execute(
             db,
-            u"WITH %3, changed AS (UPDATE balances SET remaining = v.remaining, usage = v.usage"
+            u"WITH %3changed AS (UPDATE balances SET remaining = v.remaining, usage = v.usage"
             " FROM unnest(?::text[], ?::text[], ?::text[]) AS v(id, remaining, usage)"
             " WHERE balances.id = v.id RETURNING 1),"
             " events AS (SELECT nextval('usage_events_pk_seq') AS pk, e.*"
@@ -206,7 +214,8 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
             " l.feature_pk, l.balance_id, l.at, l.kind, l.amount, l.balance_after, l.usage,"
             " l.route, l.key_pk, events.pk FROM %2 LEFT JOIN events ON events.ord = l.event_ord"
             " ORDER BY l.n) x"_s.arg(columnList, BalanceLedger::unnestSql(u"?::bigint[]"_s, true),
-                                     MovedBalances::postgresWith()),
+                                     clocked.empty() ? QString()
+                                                     : MovedBalances::postgresWith() + u", "_s),
             binds);
     }
     const QString insert = u"INSERT INTO usage_events (%1)"
