@@ -138,6 +138,20 @@ LedgerAudit::TrackKeys LedgerAudit::trackKeys() const
     return keys;
 }
 
+bool LedgerAudit::sessionsEnded(const QString &location)
+{
+    if (!engine::Database::isPostgresUrl(location))
+        return true;
+    engine::Database database(location);
+    auto db = database.connection();
+    return db && rows(db.value(),
+                      u"SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                      " AND pid <> pg_backend_pid()"_s)
+                         .first()
+                         .first()
+                         .toLongLong() == 0;
+}
+
 qsizetype LedgerAudit::queuedCalls(const QString &location)
 {
     engine::Database database(location);

@@ -38,6 +38,13 @@ public:
     // connection of its own (for polling while servers run); -1 on error.
     static qsizetype queuedCalls(const QString &location);
 
+    // PostgreSQL: whether every session on the workspace at `location` but
+    // this question's has ended. A killed server's backend can still be
+    // committing what it sent just before it died; an audit read meanwhile
+    // sees half of that in one table and all of it in the next. SQLite:
+    // true (a killed process holds nothing).
+    static bool sessionsEnded(const QString &location);
+
 private:
     QSqlDatabase m_db;
 };

@@ -282,6 +282,10 @@ private Q_SLOTS:
             QVERIFY(server.process().waitForFinished(10000));
             for (std::thread &client : clients)
                 client.join();
+            QVERIFY2(QTest::qWaitFor(
+                         [this] { return test::LedgerAudit::sessionsEnded(m_database.location()); },
+                         30000),
+                     "the killed server's database sessions did not end in 30 s");
             QCOMPARE(m_unexpected.load(), 0);
             const QStringList problems = audit(false, firstImport);
             QVERIFY2(problems.isEmpty(),
@@ -343,6 +347,11 @@ private Q_SLOTS:
             server.process().kill();
             QVERIFY(server.process().waitForFinished(10000));
             client.join();
+            QVERIFY2(
+                QTest::qWaitFor(
+                    [&database] { return test::LedgerAudit::sessionsEnded(database.location()); },
+                    30000),
+                "the killed server's database sessions did not end in 30 s");
             const QStringList problems = clockAudit(database.location(), firstReset, false);
             QVERIFY2(problems.isEmpty(),
                      qPrintable(u"after kill %1 (seed %2): "_s.arg(run + 1).arg(seed) +

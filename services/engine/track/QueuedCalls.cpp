@@ -138,11 +138,14 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
         return released.error();
     if (auto removed = removeApplied(db, dialect, applied); !removed)
         return removed.error();
+    // Never before it arrived: the drain's now is read before it claims
+    // calls, and a call can arrive (and commit) in between.
     for (const auto &[pk, error] : std::as_const(failed))
         if (auto marked = execute(db,
-                                  u"UPDATE track_queue SET failed_at = ?, error = ?,"
+                                  u"UPDATE track_queue SET failed_at = CASE WHEN received_at > ?"
+                                  " THEN received_at ELSE ? END, error = ?,"
                                   " error_code = ?, error_status = ? WHERE pk = ?"_s,
-                                  {nowMs, error.message, error.code, error.status, pk});
+                                  {nowMs, nowMs, error.message, error.code, error.status, pk});
             !marked)
             return marked.error();
     if (auto committed = transaction.commit(); !committed)
