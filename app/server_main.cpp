@@ -7,6 +7,7 @@
 #include "services/server/ApiServer.h"
 #include "services/server/LimitOptions.h"
 #include "services/server/ShutdownSignals.h"
+#include "services/server/WebhookSender.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -240,6 +241,8 @@ struct ServeOptions
     int workers = 4;
     QString publicUrl; // where portal links point; the listen address when empty
     http::HttpLimits limits;
+    engine::WebhookPolicy webhooks;
+    QString webhooksCaFile;
 };
 
 int serveCommand(const QString &database, const ServeOptions &options)
@@ -271,6 +274,11 @@ int serveCommand(const QString &database, const ServeOptions &options)
     engine->trackQueue().startWorker(); // also applies calls queued before a restart
     engine->startTrackWriter();         // before clients can take every descriptor
     engine->startClock();               // resets and expiries due, applied as they come
+    engine->setWebhookPolicy(options.webhooks);
+    server::WebhookSender::Options senderOptions;
+    senderOptions.caFile = options.webhooksCaFile;
+    server::WebhookSender webhooks(*engine, senderOptions);
+    webhooks.start(); // also sends what an earlier run left pending
     http::HttpLimits limits = options.limits;
     if (const auto lowered = server::LimitOptions::fitToDescriptors(limits))
         err() << "meterdesk-server: " << *lowered << Qt::endl;
@@ -365,8 +373,17 @@ int main(int argc, char *argv[])
     const QCommandLineOption publicUrl(
         u"public-url"_s, u"serve: the URL clients reach this server at, for portal links."_s,
         u"URL"_s);
+    const QCommandLineOption webhooksAllowHttp(
+        u"webhooks-allow-http"_s, u"serve: let webhook endpoints use plain http:// URLs."_s);
+    const QCommandLineOption webhooksAllowPrivate(
+        u"webhooks-allow-private"_s,
+        u"serve: let webhooks go to loopback, private and link-local addresses."_s);
+    const QCommandLineOption webhooksCaFile(
+        u"webhooks-ca-file"_s,
+        u"serve: PEM certificates webhook receivers may present, beside the system's."_s, u"F"_s);
     parser.addOptions({database, org, env, scope, customers, perCustomer, listen, tlsCert, tlsKey,
-                       workers, catalogue, publicUrl});
+                       workers, catalogue, publicUrl, webhooksAllowHttp, webhooksAllowPrivate,
+                       webhooksCaFile});
     server::LimitOptions::addTo(parser);
     parser.addPositionalArgument(u"command"_s, u"workspace, keys or serve, then the action."_s);
     // Unknown options are a wrong command line (2), like every other; process()
@@ -399,11 +416,17 @@ int main(int argc, char *argv[])
                              parser.value(tlsKey),
                              parser.value(workers).toInt(),
                              parser.value(publicUrl),
+                             {},
+                             {},
                              {}};
         auto limits = server::LimitOptions::read(parser);
         if (!limits)
             return usage(limits.error().message);
         options.limits = limits.value();
+        options.webhooks = {parser.isSet(webhooksAllowHttp), parser.isSet(webhooksAllowPrivate)};
+        options.webhooksCaFile = parser.value(webhooksCaFile);
+        if (!options.webhooksCaFile.isEmpty() && !QFile::exists(options.webhooksCaFile))
+            return usage(u"--webhooks-ca-file %1 does not exist"_s.arg(options.webhooksCaFile));
         return serveCommand(parser.value(database), options);
     }
     if (args.first() == "keys"_L1)

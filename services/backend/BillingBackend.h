@@ -30,6 +30,7 @@
 #include "services/api/UpdateProduct.h"
 #include "services/api/UpdateReward.h"
 #include "services/api/UsageEvent.h"
+#include "services/api/Webhook.h"
 
 #include <QFuture>
 #include <QString>
@@ -122,6 +123,20 @@ public:
     retryFailedEvents(const api::FailedEventIds &request) = 0;
     virtual Reply<api::FailedEventOutcome>
     discardFailedEvents(const api::FailedEventIds &request) = 0;
+    // Webhooks (docs/api.md, "Webhooks"): endpoints, their deliveries, a
+    // delivery sent again and a test event.
+    virtual Reply<api::Page<api::WebhookEndpoint>> listWebhookEndpoints() = 0;
+    virtual Reply<api::WebhookEndpoint>
+    createWebhookEndpoint(const api::WebhookEndpointCreate &request) = 0;
+    virtual Reply<api::WebhookEndpoint>
+    updateWebhookEndpoint(const api::WebhookEndpointUpdate &request) = 0;
+    virtual Reply<api::WebhookEndpointDeleted>
+    deleteWebhookEndpoint(const api::WebhookTarget &request) = 0;
+    virtual Reply<api::WebhookEndpoint> rotateWebhookSecret(const api::WebhookTarget &request) = 0;
+    virtual Reply<api::WebhookDelivery> sendTestWebhook(const api::WebhookTarget &request) = 0;
+    virtual Reply<api::Page<api::WebhookDelivery>>
+    listWebhookDeliveries(const api::WebhookDeliveriesRequest &request) = 0;
+    virtual Reply<api::WebhookDelivery> redeliverWebhook(const api::WebhookTarget &request) = 0;
 };
 
 } // namespace md::backend

@@ -87,6 +87,19 @@ public:
     Reply<api::Page<api::FailedEvent>> listFailedEvents(const api::PageRequest &request) override;
     Reply<api::FailedEventOutcome> retryFailedEvents(const api::FailedEventIds &request) override;
     Reply<api::FailedEventOutcome> discardFailedEvents(const api::FailedEventIds &request) override;
+    // EngineBackendWebhooks.cpp
+    Reply<api::Page<api::WebhookEndpoint>> listWebhookEndpoints() override;
+    Reply<api::WebhookEndpoint>
+    createWebhookEndpoint(const api::WebhookEndpointCreate &request) override;
+    Reply<api::WebhookEndpoint>
+    updateWebhookEndpoint(const api::WebhookEndpointUpdate &request) override;
+    Reply<api::WebhookEndpointDeleted>
+    deleteWebhookEndpoint(const api::WebhookTarget &request) override;
+    Reply<api::WebhookEndpoint> rotateWebhookSecret(const api::WebhookTarget &request) override;
+    Reply<api::WebhookDelivery> sendTestWebhook(const api::WebhookTarget &request) override;
+    Reply<api::Page<api::WebhookDelivery>>
+    listWebhookDeliveries(const api::WebhookDeliveriesRequest &request) override;
+    Reply<api::WebhookDelivery> redeliverWebhook(const api::WebhookTarget &request) override;
 
 private:
     // Runs `call(service, key)` on the pool once the acting key is known.

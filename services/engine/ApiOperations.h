@@ -28,6 +28,7 @@
 #include "services/api/UpdateProduct.h"
 #include "services/api/UpdateReward.h"
 #include "services/api/UsageEvent.h"
+#include "services/api/Webhook.h"
 #include "services/engine/Engine.h"
 #include "services/engine/sql/StopCheck.h"
 
@@ -117,6 +118,23 @@ public:
     api::Result<api::ClockReading> clock(const KeyContext &key);
     api::Result<api::ClockAdvanced> advanceClock(const KeyContext &key,
                                                  const api::ClockAdvance &request);
+    // Webhooks (docs/api.md, "Webhooks"): endpoints, their deliveries, a
+    // delivery sent again and a test event (ApiOperationsWebhooks.cpp).
+    api::Result<api::Page<api::WebhookEndpoint>> listWebhookEndpoints(const KeyContext &key);
+    api::Result<api::WebhookEndpoint>
+    createWebhookEndpoint(const KeyContext &key, const api::WebhookEndpointCreate &request);
+    api::Result<api::WebhookEndpoint>
+    updateWebhookEndpoint(const KeyContext &key, const api::WebhookEndpointUpdate &request);
+    api::Result<api::WebhookEndpointDeleted>
+    deleteWebhookEndpoint(const KeyContext &key, const api::WebhookTarget &request);
+    api::Result<api::WebhookEndpoint> rotateWebhookSecret(const KeyContext &key,
+                                                          const api::WebhookTarget &request);
+    api::Result<api::WebhookDelivery> sendTestWebhook(const KeyContext &key,
+                                                      const api::WebhookTarget &request);
+    api::Result<api::Page<api::WebhookDelivery>>
+    listWebhookDeliveries(const KeyContext &key, const api::WebhookDeliveriesRequest &request);
+    api::Result<api::WebhookDelivery> redeliverWebhook(const KeyContext &key,
+                                                       const api::WebhookTarget &request);
     // Any valid key: the version and catalogue are no organization's; the
     // queue's counts are the key's own environment's.
     api::Result<api::AboutInfo> about(const KeyContext &key);

@@ -7,6 +7,7 @@
 #include "services/engine/KeyContext.h"
 #include "services/engine/ledger/AuditTrail.h"
 #include "services/engine/sql/Sql.h"
+#include "services/engine/webhooks/WebhookOutbox.h"
 
 namespace md::engine {
 
@@ -16,12 +17,18 @@ public:
     // Who acts: the calling key, or (no key: the console on its own
     // workspace, the command line) the operating-system user.
     static api::AuditActor actorOf(const KeyContext &key);
+    // The webhook event an audited change is told as (docs/api.md,
+    // "Webhooks"), if any: customer.imported, product.updated, ….
+    static std::optional<QString> eventTypeOf(const QString &action);
+    // Its data: the resource and its before and after, as the audit log has them.
+    static api::JsonValue eventDataOf(const AuditTrail::Change &change);
 
     // Runs `write` (db -> Result<T>) in a transaction that also records
     // `change`: `before` (db -> Result<JsonValue>) reads the resource first,
     // in the same transaction, and `after` (T -> JsonValue) describes the
-    // answer. A failed write records nothing, and nor does one whose
-    // `before` and `after` are the same.
+    // answer, and tells the webhooks subscribed to the change (eventTypeOf),
+    // in the same transaction. A failed write records nothing, and nor does
+    // one whose `before` and `after` are the same.
     template <typename T, typename Before, typename Write, typename After>
     static api::Result<T> run(Engine &engine, const KeyContext &key, AuditTrail::Change change,
                               Before before, Write write, After after)
@@ -40,11 +47,18 @@ public:
             change.after = after(result.value());
             // Only real changes: a write that leaves the resource as it was
             // (an update sending what is stored) answers it but records nothing.
-            if (change.before != change.after)
+            if (change.before != change.after) {
                 if (auto recorded = AuditTrail::record(db, engine.dialect(), key.scope,
                                                        actorOf(key), change, engine.now());
                     !recorded)
                     return recorded.error();
+                if (const auto type = eventTypeOf(change.action))
+                    if (auto told = WebhookOutbox::record(db, engine.dialect(), key.scope,
+                                                          engine.now(key.scope), *type,
+                                                          eventDataOf(change));
+                        !told)
+                        return told.error();
+            }
             if (auto committed = transaction.commit(); !committed)
                 return committed.error();
             return result;

@@ -16,6 +16,7 @@
 #include "services/engine/sql/StopCheck.h"
 #include "services/engine/track/TrackQueue.h"
 #include "services/engine/track/TrackWriter.h"
+#include "services/engine/webhooks/WebhookUrlRule.h"
 #include "services/engine/workspace/LoadSummary.h"
 
 #include <QDeadlineTimer>
@@ -64,6 +65,10 @@ public:
     // The page a portal link shows (status and HTML).
     PortalPage::Answer portalPage(const QString &token);
     Dialect dialect() const { return m_database.dialect(); }
+    // Where webhook endpoints may point (meterdesk-server's --webhooks-allow-*
+    // flags); set before serving.
+    void setWebhookPolicy(const WebhookPolicy &policy) { m_webhookPolicy = policy; }
+    const WebhookPolicy &webhookPolicy() const { return m_webhookPolicy; }
 
     api::Result<api::TrackTokensResponse> trackTokens(const Scope &scope,
                                                       const api::TrackTokensRequest &request,
@@ -128,6 +133,7 @@ private:
     std::shared_ptr<const PriceCatalogue> m_catalogue;
     mutable QMutex m_portalMutex;
     QUrl m_portalBase;
+    WebhookPolicy m_webhookPolicy;
     std::unique_ptr<TrackQueue> m_queue;   // after the database: stopped before it closes
     std::unique_ptr<TrackWriter> m_writer; // likewise
     std::unique_ptr<ClockSweep> m_sweep;

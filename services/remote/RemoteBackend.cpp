@@ -311,4 +311,59 @@ RemoteBackend::discardFailedEvents(const api::FailedEventIds &request)
                                          api::toJsonText(request));
 }
 
+backend::Reply<api::Page<api::WebhookEndpoint>> RemoteBackend::listWebhookEndpoints()
+{
+    return call<api::Page<api::WebhookEndpoint>>(u"/v1/meterdesk/webhook_endpoints.list"_s,
+                                                 EmptyBody);
+}
+
+backend::Reply<api::WebhookEndpoint>
+RemoteBackend::createWebhookEndpoint(const api::WebhookEndpointCreate &request)
+{
+    return call<api::WebhookEndpoint>(u"/v1/meterdesk/webhook_endpoints.create"_s,
+                                      api::toJsonText(request));
+}
+
+backend::Reply<api::WebhookEndpoint>
+RemoteBackend::updateWebhookEndpoint(const api::WebhookEndpointUpdate &request)
+{
+    return call<api::WebhookEndpoint>(u"/v1/meterdesk/webhook_endpoints.update"_s,
+                                      api::toJsonText(request));
+}
+
+backend::Reply<api::WebhookEndpointDeleted>
+RemoteBackend::deleteWebhookEndpoint(const api::WebhookTarget &request)
+{
+    return call<api::WebhookEndpointDeleted>(u"/v1/meterdesk/webhook_endpoints.delete"_s,
+                                             api::toJsonText(request));
+}
+
+backend::Reply<api::WebhookEndpoint>
+RemoteBackend::rotateWebhookSecret(const api::WebhookTarget &request)
+{
+    return call<api::WebhookEndpoint>(u"/v1/meterdesk/webhook_endpoints.rotate_secret"_s,
+                                      api::toJsonText(request));
+}
+
+backend::Reply<api::WebhookDelivery>
+RemoteBackend::sendTestWebhook(const api::WebhookTarget &request)
+{
+    return call<api::WebhookDelivery>(u"/v1/meterdesk/webhook_endpoints.send_test"_s,
+                                      api::toJsonText(request));
+}
+
+backend::Reply<api::Page<api::WebhookDelivery>>
+RemoteBackend::listWebhookDeliveries(const api::WebhookDeliveriesRequest &request)
+{
+    return call<api::Page<api::WebhookDelivery>>(u"/v1/meterdesk/webhook_deliveries.list"_s,
+                                                 api::toJsonText(request));
+}
+
+backend::Reply<api::WebhookDelivery>
+RemoteBackend::redeliverWebhook(const api::WebhookTarget &request)
+{
+    return call<api::WebhookDelivery>(u"/v1/meterdesk/webhook_deliveries.redeliver"_s,
+                                      api::toJsonText(request));
+}
+
 } // namespace md::remote

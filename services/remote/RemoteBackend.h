@@ -89,6 +89,21 @@ public:
     retryFailedEvents(const api::FailedEventIds &request) override;
     backend::Reply<api::FailedEventOutcome>
     discardFailedEvents(const api::FailedEventIds &request) override;
+    backend::Reply<api::Page<api::WebhookEndpoint>> listWebhookEndpoints() override;
+    backend::Reply<api::WebhookEndpoint>
+    createWebhookEndpoint(const api::WebhookEndpointCreate &request) override;
+    backend::Reply<api::WebhookEndpoint>
+    updateWebhookEndpoint(const api::WebhookEndpointUpdate &request) override;
+    backend::Reply<api::WebhookEndpointDeleted>
+    deleteWebhookEndpoint(const api::WebhookTarget &request) override;
+    backend::Reply<api::WebhookEndpoint>
+    rotateWebhookSecret(const api::WebhookTarget &request) override;
+    backend::Reply<api::WebhookDelivery>
+    sendTestWebhook(const api::WebhookTarget &request) override;
+    backend::Reply<api::Page<api::WebhookDelivery>>
+    listWebhookDeliveries(const api::WebhookDeliveriesRequest &request) override;
+    backend::Reply<api::WebhookDelivery>
+    redeliverWebhook(const api::WebhookTarget &request) override;
     backend::Reply<api::Page<api::Product>> listProducts() override;
     backend::Reply<api::Page<api::RewardEntry>> listRewards() override;
     backend::Reply<api::Page<api::OrganizationInfo>> listOrganizations() override;

@@ -64,6 +64,8 @@ const Access BillingWrite{{u"billing:write"_s}};
 const Access PlansWrite{{u"plans:write"_s}};
 const Access RewardsWrite{{u"rewards:write"_s}};
 const Access PlatformWrite{{u"platform:write"_s}};
+const Access WebhooksRead{{u"webhooks:read"_s}};
+const Access WebhooksWrite{{u"webhooks:write"_s}};
 // A key may compare and promote the half it may write: products with
 // plans:write, rewards with rewards:write (docs/promotion.md, "Who may").
 const Access Promoting{{u"plans:write"_s, u"rewards:write"_s}, true};
@@ -282,6 +284,46 @@ ApiRoutes::ApiRoutes()
         "/v1/meterdesk/track_queue.discard",
         bodyRoute<api::FailedEventIds>(BalancesWrite, [](auto &s, auto &k, auto &r, auto &) {
             return s.discardFailedEvents(k, r);
+        }));
+    // Webhooks (docs/api.md, "Webhooks").
+    m_exact.insert("/v1/meterdesk/webhook_endpoints.list",
+                   listRoute(WebhooksRead, [](ApiOperations &s, const KeyContext &k) {
+                       return s.listWebhookEndpoints(k);
+                   }));
+    m_exact.insert(
+        "/v1/meterdesk/webhook_endpoints.create",
+        bodyRoute<api::WebhookEndpointCreate>(WebhooksWrite, [](auto &s, auto &k, auto &r, auto &) {
+            return s.createWebhookEndpoint(k, r);
+        }));
+    m_exact.insert(
+        "/v1/meterdesk/webhook_endpoints.update",
+        bodyRoute<api::WebhookEndpointUpdate>(WebhooksWrite, [](auto &s, auto &k, auto &r, auto &) {
+            return s.updateWebhookEndpoint(k, r);
+        }));
+    m_exact.insert(
+        "/v1/meterdesk/webhook_endpoints.delete",
+        bodyRoute<api::WebhookTarget>(WebhooksWrite, [](auto &s, auto &k, auto &r, auto &) {
+            return s.deleteWebhookEndpoint(k, r);
+        }));
+    m_exact.insert(
+        "/v1/meterdesk/webhook_endpoints.rotate_secret",
+        bodyRoute<api::WebhookTarget>(WebhooksWrite, [](auto &s, auto &k, auto &r, auto &) {
+            return s.rotateWebhookSecret(k, r);
+        }));
+    m_exact.insert(
+        "/v1/meterdesk/webhook_endpoints.send_test",
+        bodyRoute<api::WebhookTarget>(WebhooksWrite, [](auto &s, auto &k, auto &r, auto &) {
+            return s.sendTestWebhook(k, r);
+        }));
+    m_exact.insert("/v1/meterdesk/webhook_deliveries.list",
+                   bodyRoute<api::WebhookDeliveriesRequest>(
+                       WebhooksRead, [](auto &s, auto &k, auto &r, auto &) {
+                           return s.listWebhookDeliveries(k, r);
+                       }));
+    m_exact.insert(
+        "/v1/meterdesk/webhook_deliveries.redeliver",
+        bodyRoute<api::WebhookTarget>(WebhooksWrite, [](auto &s, auto &k, auto &r, auto &) {
+            return s.redeliverWebhook(k, r);
         }));
 }
 

@@ -94,7 +94,8 @@ QMap<QString, QSet<QString>> cmakeGraph(QMap<QString, QString> *folderOf)
 const QMap<QString, QSet<QString>> &rooms()
 {
     static const QSet<QString> base{u"sql"_s, u"pricing"_s, u"ids"_s};
-    static const QSet<QString> state = base + QSet<QString>{u"balances"_s, u"controls"_s};
+    static const QSet<QString> told = base + QSet<QString>{u"webhooks"_s};
+    static const QSet<QString> state = told + QSet<QString>{u"balances"_s, u"controls"_s};
     static const QSet<QString> ledger = state + QSet<QString>{u"ledger"_s};
     static const QSet<QString> clock = ledger + QSet<QString>{u"clock"_s};
     static const QSet<QString> owners = clock + QSet<QString>{u"customers"_s};
@@ -102,8 +103,9 @@ const QMap<QString, QSet<QString>> &rooms()
         {u"sql"_s, {}},
         {u"pricing"_s, {}},
         {u"ids"_s, {u"sql"_s}},
+        {u"webhooks"_s, {u"sql"_s, u"ids"_s}},
         {u"balances"_s, base},
-        {u"controls"_s, base},
+        {u"controls"_s, told},
         {u"ledger"_s, state},
         {u"clock"_s, ledger},
         {u"customers"_s, clock},

@@ -6,6 +6,7 @@
 // the sweep takes at most 1,000 balances a step; two engines on one
 // database never apply a balance twice. The sandbox clock: tst_clockadvance.
 #include "services/engine/sql/StatementLog.h"
+#include "services/engine/webhooks/WebhookOutbox.h"
 #include "tests/engine/ClockTestBase.h"
 
 #include <QTest>
@@ -115,6 +116,13 @@ private Q_SLOTS:
         // call first, so that both counted ones find the engine warm.
         *m_fixture->now = Feb28 - 2 * Day;
         QVERIFY(api().trackTokens(test::everyScope(m_test), dollars(u"cara"_s, 1)).ok());
+        // Warm too: which webhook endpoints want a reset, read once a second
+        // at most (WebhookOutbox::EndpointsKeptMs), here none.
+        const auto wanted = m_fixture->engine->withConnection([&](const QSqlDatabase &db) {
+            return engine::WebhookOutbox(db, m_fixture->engine->dialect(), m_test, 0)
+                .wants(u"balances.reset"_s);
+        });
+        QVERIFY(wanted.ok() && !wanted.value());
         QList<qint64> statements;
         // The rows the clock adds: its entries and the rollovers it makes.
         const auto clockRows = [this] {

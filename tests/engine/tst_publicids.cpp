@@ -327,7 +327,10 @@ private Q_SLOTS:
         const engine::Scope scope{fixture.engine->organizations().value().first().pk,
                                   engine::Environment::Sandbox};
         // Back to version 7: what migrations 8, 9 and 10 made, taken away.
-        QStringList back{u"DROP INDEX balances_due"_s,
+        QStringList back{u"DROP TABLE webhook_deliveries"_s,
+                         u"DROP TABLE webhook_events"_s,
+                         u"DROP TABLE webhook_endpoints"_s,
+                         u"DROP INDEX balances_due"_s,
                          u"DROP INDEX balances_due_by_scope"_s,
                          u"DROP INDEX customer_products_period_due"_s,
                          u"DROP INDEX customer_products_end_due"_s,
@@ -349,7 +352,9 @@ private Q_SLOTS:
                  << u"DROP TRIGGER customers_search_update"_s << u"DROP TABLE customers_search"_s;
         else
             back
-                << u"DROP INDEX customers_search_id, customers_search_name, customers_search_email"_s;
+                << u"DROP INDEX customers_search_id, customers_search_name, customers_search_email"_s
+                << u"DROP SEQUENCE webhook_deliveries_pk_seq, webhook_events_pk_seq,"
+                   " webhook_endpoints_pk_seq"_s;
         for (const QString &sql : std::as_const(back))
             QVERIFY2(engine::runSql(old, sql).ok(), qPrintable(sql));
         // Rows as the counter form knew them: a key, a failed call, an audit entry.

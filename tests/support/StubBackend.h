@@ -155,6 +155,42 @@ public:
     {
         return unavailable<api::FailedEventOutcome>();
     }
+    backend::Reply<api::Page<api::WebhookEndpoint>> listWebhookEndpoints() override
+    {
+        return unavailable<api::Page<api::WebhookEndpoint>>();
+    }
+    backend::Reply<api::WebhookEndpoint>
+    createWebhookEndpoint(const api::WebhookEndpointCreate &) override
+    {
+        return unavailable<api::WebhookEndpoint>();
+    }
+    backend::Reply<api::WebhookEndpoint>
+    updateWebhookEndpoint(const api::WebhookEndpointUpdate &) override
+    {
+        return unavailable<api::WebhookEndpoint>();
+    }
+    backend::Reply<api::WebhookEndpointDeleted>
+    deleteWebhookEndpoint(const api::WebhookTarget &) override
+    {
+        return unavailable<api::WebhookEndpointDeleted>();
+    }
+    backend::Reply<api::WebhookEndpoint> rotateWebhookSecret(const api::WebhookTarget &) override
+    {
+        return unavailable<api::WebhookEndpoint>();
+    }
+    backend::Reply<api::WebhookDelivery> sendTestWebhook(const api::WebhookTarget &) override
+    {
+        return unavailable<api::WebhookDelivery>();
+    }
+    backend::Reply<api::Page<api::WebhookDelivery>>
+    listWebhookDeliveries(const api::WebhookDeliveriesRequest &) override
+    {
+        return unavailable<api::Page<api::WebhookDelivery>>();
+    }
+    backend::Reply<api::WebhookDelivery> redeliverWebhook(const api::WebhookTarget &) override
+    {
+        return unavailable<api::WebhookDelivery>();
+    }
 };
 
 } // namespace md::test

@@ -121,6 +121,18 @@ const QList<Route> &routes()
         {"/v1/meterdesk/track_queue.failed", {u"balances:read"_s}, "{}"},
         {"/v1/meterdesk/track_queue.retry", {u"balances:write"_s}, R"({"ids":["tq_1"]})"},
         {"/v1/meterdesk/track_queue.discard", {u"balances:write"_s}, R"({"ids":["tq_1"]})"},
+        {"/v1/meterdesk/webhook_endpoints.list", {u"webhooks:read"_s}, "{}"},
+        {"/v1/meterdesk/webhook_endpoints.create",
+         {u"webhooks:write"_s},
+         R"({"url":"https://receiver.invalid/x","events":["*"]})"},
+        {"/v1/meterdesk/webhook_endpoints.update", {u"webhooks:write"_s}, R"({"id":"we_1"})"},
+        {"/v1/meterdesk/webhook_endpoints.delete", {u"webhooks:write"_s}, R"({"id":"we_1"})"},
+        {"/v1/meterdesk/webhook_endpoints.rotate_secret",
+         {u"webhooks:write"_s},
+         R"({"id":"we_1"})"},
+        {"/v1/meterdesk/webhook_endpoints.send_test", {u"webhooks:write"_s}, R"({"id":"we_1"})"},
+        {"/v1/meterdesk/webhook_deliveries.list", {u"webhooks:read"_s}, "{}"},
+        {"/v1/meterdesk/webhook_deliveries.redeliver", {u"webhooks:write"_s}, R"({"id":"wd_1"})"},
     };
     return list;
 }

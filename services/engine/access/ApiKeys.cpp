@@ -58,7 +58,9 @@ const QStringList &ApiKeys::knownScopes()
                                     u"billing:write"_s,
                                     u"rewards:write"_s,
                                     u"plans:write"_s,
-                                    u"platform:write"_s};
+                                    u"platform:write"_s,
+                                    u"webhooks:read"_s,
+                                    u"webhooks:write"_s};
     return scopes;
 }
 

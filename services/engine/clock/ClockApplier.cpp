@@ -1,5 +1,7 @@
 #include "services/engine/clock/ClockApplier.h"
 
+#include "services/engine/clock/ClockEvents.h"
+
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/sql/PostgresArray.h"
 #include "services/engine/sql/Sql.h"
@@ -265,6 +267,8 @@ api::Result<ClockTally> ClockApplier::apply(const QSqlDatabase &db, Dialect dial
         return written.error();
     if (auto noted = BalanceLedger::write(db, dialect, route, nowMs, entries); !noted)
         return noted.error();
+    if (auto told = ClockEvents::tell(db, dialect, entries, nowMs); !told)
+        return told.error();
     return tally;
 }
 

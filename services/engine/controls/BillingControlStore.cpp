@@ -6,6 +6,7 @@
 #include "services/engine/sql/PostgresArray.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/sql/StoredJson.h"
+#include "services/engine/webhooks/WebhookOutbox.h"
 
 #include <QDateTime>
 
@@ -15,6 +16,28 @@ using namespace Qt::StringLiterals;
 using api::Decimal;
 
 namespace {
+
+const QString AlertSelect =
+    u"SELECT a.pk, c.id, e.id, f.id, a.name, a.threshold_type, a.threshold,"
+    " a.value, a.triggered_at FROM usage_alert_events a"
+    " JOIN customers c ON c.pk = a.customer_pk JOIN features f ON f.pk = a.feature_pk"
+    " LEFT JOIN entities e ON e.pk = a.entity_pk"_s;
+
+api::UsageAlertEvent alertOf(const PublicIds &ids, const QSqlQuery &q)
+{
+    api::UsageAlertEvent event;
+    event.id = ids.make(PublicIds::Kind::UsageAlert, q.value(0).toLongLong());
+    event.customerId = q.value(1).toString();
+    event.entityId = optionalText(q.value(2));
+    event.featureId = q.value(3).toString();
+    event.name = optionalText(q.value(4));
+    event.thresholdType =
+        api::thresholdTypeFromWire(q.value(5).toString()).value_or(api::ThresholdType::Usage);
+    event.threshold = api::Decimal::parse(q.value(6).toString()).value_or(api::Decimal());
+    event.value = api::Decimal::parse(q.value(7).toString()).value_or(api::Decimal());
+    event.triggeredAt = q.value(8).toLongLong();
+    return event;
+}
 
 // Entity 0 is the customer's own row in the keyed tables.
 qint64 ownerKey(std::optional<qint64> entityPk)
@@ -226,23 +249,47 @@ BillingControlStore::withUsage(const QSqlDatabase &db, qint64 customerPk,
     return controls;
 }
 
-api::Result<api::Done> BillingControlStore::recordAlert(const QSqlDatabase &db, KeyAllocator &keys,
-                                                        const Scope &scope, qint64 customerPk,
+api::Result<api::Done> BillingControlStore::recordAlert(const QSqlDatabase &db, Dialect dialect,
+                                                        KeyAllocator &keys, const Scope &scope,
+                                                        qint64 customerPk,
                                                         std::optional<qint64> entityPk,
                                                         const FiredAlert &fired, qint64 nowMs)
 {
     auto pk = keys.next(u"usage_alert_events"_s);
     if (!pk)
         return pk.error();
-    return execute(db,
-                   u"INSERT INTO usage_alert_events (pk, org_pk, env, customer_pk, entity_pk,"
-                   " feature_pk, name, threshold_type, threshold, value, triggered_at)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
-                   {pk.value(), scope.orgPk, scope.envWord(), customerPk,
-                    entityPk ? QVariant(*entityPk) : QVariant(), fired.featurePk,
-                    fired.alert.name ? QVariant(*fired.alert.name) : QVariant(),
-                    QString(api::toWire(fired.alert.thresholdType)),
-                    fired.alert.threshold.toString(), fired.value.toString(), nowMs});
+    if (auto inserted =
+            execute(db,
+                    u"INSERT INTO usage_alert_events (pk, org_pk, env, customer_pk, entity_pk,"
+                    " feature_pk, name, threshold_type, threshold, value, triggered_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
+                    {pk.value(), scope.orgPk, scope.envWord(), customerPk,
+                     entityPk ? QVariant(*entityPk) : QVariant(), fired.featurePk,
+                     fired.alert.name ? QVariant(*fired.alert.name) : QVariant(),
+                     QString(api::toWire(fired.alert.thresholdType)),
+                     fired.alert.threshold.toString(), fired.value.toString(), nowMs});
+        !inserted)
+        return inserted;
+    // Pushed as well as listed, when some endpoint wants it.
+    const QString type = u"balances.usage_alert_triggered"_s;
+    WebhookOutbox outbox(db, dialect, scope, nowMs);
+    auto wanted = outbox.wants(type);
+    if (!wanted)
+        return wanted.error();
+    if (!wanted.value())
+        return api::Done{};
+    auto publicIds = PublicIds::of(db);
+    if (!publicIds)
+        return publicIds.error();
+    auto row = runSql(db, AlertSelect + u" WHERE a.pk = ?"_s, {pk.value()});
+    if (!row)
+        return row.error();
+    if (!row.value().next())
+        return api::ApiError::internal(u"the usage alert just recorded was not found"_s);
+    auto added = outbox.add(type, jsonOf(alertOf(publicIds.value(), row.value())));
+    if (!added)
+        return added.error();
+    return api::Done{};
 }
 
 api::Result<api::Page<api::UsageAlertEvent>>
@@ -255,11 +302,7 @@ BillingControlStore::alerts(const QSqlDatabase &db, const Scope &scope,
     auto publicIds = PublicIds::of(db);
     if (!publicIds)
         return publicIds.error();
-    QString sql = u"SELECT a.pk, c.id, e.id, f.id, a.name, a.threshold_type, a.threshold,"
-                  " a.value, a.triggered_at FROM usage_alert_events a"
-                  " JOIN customers c ON c.pk = a.customer_pk JOIN features f ON f.pk = a.feature_pk"
-                  " LEFT JOIN entities e ON e.pk = a.entity_pk"
-                  " WHERE a.org_pk = ? AND a.env = ?"_s;
+    QString sql = AlertSelect + u" WHERE a.org_pk = ? AND a.env = ?"_s;
     QVariantList binds{scope.orgPk, scope.envWord()};
     if (request.customerId) {
         sql += u" AND c.id = ?"_s;
@@ -275,21 +318,8 @@ BillingControlStore::alerts(const QSqlDatabase &db, const Scope &scope,
     if (!query)
         return query.error();
     return page<api::UsageAlertEvent>(
-        db, scope, query.value(), request.limit, "a1", 1, [&](const QSqlQuery &q) {
-            api::UsageAlertEvent event;
-            event.id = publicIds.value().make(PublicIds::Kind::UsageAlert, q.value(0).toLongLong());
-            event.customerId = q.value(1).toString();
-            event.entityId =
-                q.value(2).isNull() ? std::nullopt : std::optional(q.value(2).toString());
-            event.featureId = q.value(3).toString();
-            event.name = q.value(4).isNull() ? std::nullopt : std::optional(q.value(4).toString());
-            event.thresholdType = api::thresholdTypeFromWire(q.value(5).toString())
-                                      .value_or(api::ThresholdType::Usage);
-            event.threshold = Decimal::parse(q.value(6).toString()).value_or(Decimal());
-            event.value = Decimal::parse(q.value(7).toString()).value_or(Decimal());
-            event.triggeredAt = q.value(8).toLongLong();
-            return event;
-        });
+        db, scope, query.value(), request.limit, "a1", 1,
+        [&](const QSqlQuery &q) { return alertOf(publicIds.value(), q); });
 }
 
 } // namespace md::engine

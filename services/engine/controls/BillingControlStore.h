@@ -61,9 +61,10 @@ public:
         api::UsageAlert alert;
         api::Decimal value;
     };
-    static api::Result<api::Done> recordAlert(const QSqlDatabase &db, KeyAllocator &keys,
-                                              const Scope &scope, qint64 customerPk,
-                                              std::optional<qint64> entityPk,
+    // Recorded, and told to the webhooks subscribed to usage alerts.
+    static api::Result<api::Done> recordAlert(const QSqlDatabase &db, Dialect dialect,
+                                              KeyAllocator &keys, const Scope &scope,
+                                              qint64 customerPk, std::optional<qint64> entityPk,
                                               const FiredAlert &fired, qint64 nowMs);
     // Newest first; `request.customerId` narrows to one customer.
     static api::Result<api::Page<api::UsageAlertEvent>>

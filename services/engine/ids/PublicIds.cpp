@@ -97,7 +97,8 @@ QString PublicIds::idOf(const QSqlDatabase &db, Kind kind, qint64 pk)
 QLatin1StringView PublicIds::prefixOf(Kind kind)
 {
     static const std::array<QLatin1StringView, KindCount> prefixes{
-        "audit_"_L1, "ledger_"_L1, "key_"_L1, "tq_"_L1, "alert_"_L1, "event_"_L1};
+        "audit_"_L1, "ledger_"_L1, "key_"_L1, "tq_"_L1, "alert_"_L1,
+        "event_"_L1, "we_"_L1,     "msg_"_L1, "wd_"_L1};
     return prefixes[std::size_t(kind)];
 }
 

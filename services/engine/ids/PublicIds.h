@@ -1,11 +1,10 @@
 // The public ids of rows the engine numbers itself (docs/storage.md, "Ids
 // and cursors"): audit entries, ledger entries, API keys, queued calls,
-// usage alerts and usage events. Keys count up across all tenants, so an id
-// that showed a key would tell one tenant how much the others do. An id is
-// its prefix and the key under a keyed permutation of 64-bit numbers (a
-// Feistel network whose rounds are HMAC-SHA256 with the workspace's secret),
-// written as 13 characters of lowercase base32: unique, reversible by this
-// workspace only, and one spelling per row.
+// usage alerts, usage events, webhook endpoints, events and deliveries. Keys count up across all
+// tenants, so an id that showed a key would tell one tenant how much the others do. An id is its
+// prefix and the key under a keyed permutation of 64-bit numbers (a Feistel network whose rounds
+// are HMAC-SHA256 with the workspace's secret), written as 13 characters of lowercase base32:
+// unique, reversible by this workspace only, and one spelling per row.
 #pragma once
 
 #include "services/engine/ids/WorkspaceSecret.h"
@@ -22,7 +21,17 @@ namespace md::engine {
 class PublicIds final
 {
 public:
-    enum class Kind { AuditEntry, LedgerEntry, ApiKey, QueuedCall, UsageAlert, UsageEvent };
+    enum class Kind {
+        AuditEntry,
+        LedgerEntry,
+        ApiKey,
+        QueuedCall,
+        UsageAlert,
+        UsageEvent,
+        WebhookEndpoint,
+        WebhookEvent,
+        WebhookDelivery
+    };
 
     // The ids of the connection's database.
     static api::Result<PublicIds> of(const QSqlDatabase &db);
@@ -56,7 +65,7 @@ public:
     qint64 legacyBefore() const { return m_secret.createdAt(); }
 
 private:
-    static constexpr int KindCount = 6;
+    static constexpr int KindCount = 9;
     PublicIds(WorkspaceSecret secret, const std::array<qint64, KindCount> &legacyLastPk)
         : m_secret(std::move(secret))
         , m_legacyLastPk(legacyLastPk)

@@ -7,6 +7,7 @@
 #include "services/engine/products/RewardUpdater.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/sql/StoredJson.h"
+#include "services/engine/webhooks/WebhookOutbox.h"
 
 #include <QMap>
 
@@ -294,6 +295,12 @@ EnvironmentPromoter::promote(const QSqlDatabase &db, Dialect dialect, const Scop
     auto promoted = Promotion(db, dialect, caller, actor, nowMs).run(request);
     if (!promoted)
         return promoted.error();
+    if (!promoted.value().products.isEmpty() || !promoted.value().rewards.isEmpty())
+        if (auto told = WebhookOutbox::record(
+                db, dialect, {caller.orgPk, Environment::Production, caller.keyPk}, nowMs,
+                u"environment.promoted"_s, jsonOf(promoted.value()));
+            !told)
+            return told.error();
     if (auto committed = transaction.commit(); !committed)
         return committed.error();
     return promoted;

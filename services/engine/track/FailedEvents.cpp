@@ -4,6 +4,7 @@
 #include "services/engine/ids/PublicIds.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/sql/StoredJson.h"
+#include "services/engine/webhooks/WebhookOutbox.h"
 
 #include <limits>
 
@@ -54,6 +55,32 @@ api::Result<api::FailedEventOutcome> eachFailed(const QSqlDatabase &db, Dialect 
     return outcome;
 }
 
+// A failed call as listed, from a row of Columns.
+api::FailedEvent failedOf(const PublicIds &publicIds, const QSqlQuery &q)
+{
+    api::FailedEvent event;
+    event.id = publicIds.make(PublicIds::Kind::QueuedCall, q.value(0).toLongLong());
+    const auto stored = storedJson(q.value(1));
+    event.request = stored ? stored.value() : api::JsonValue::object();
+    event.customerId = event.request.value("customer_id"_L1).toString();
+    event.modelId = event.request.value("model_id"_L1).toString();
+    const api::JsonValue &feature = event.request.value("feature_id"_L1);
+    if (feature.isString())
+        event.featureId = feature.toString();
+    if (!q.value(2).isNull())
+        event.idempotencyKey = q.value(2).toString();
+    event.receivedAt = q.value(3).toLongLong();
+    event.failedAt = q.value(4).toLongLong();
+    // Calls failed before the code was kept say so in the message alone.
+    event.error = {q.value(7).isNull() ? 400 : q.value(7).toInt(),
+                   q.value(6).isNull() ? u"invalid_request"_s : q.value(6).toString(),
+                   q.value(5).toString()};
+    return event;
+}
+
+const QString Columns = u"pk, request, idempotency_key, received_at, failed_at, error,"
+                        " error_code, error_status"_s;
+
 } // namespace
 
 api::Result<api::Page<api::FailedEvent>>
@@ -65,9 +92,8 @@ FailedEvents::list(const QSqlDatabase &db, const Scope &scope, const api::PageRe
     auto publicIds = PublicIds::of(db);
     if (!publicIds)
         return publicIds.error();
-    QString sql = u"SELECT pk, request, idempotency_key, received_at, failed_at, error,"
-                  " error_code, error_status FROM track_queue"
-                  " WHERE org_pk = ? AND env = ? AND failed_at IS NOT NULL"_s;
+    QString sql = u"SELECT "_s + Columns +
+                  u" FROM track_queue WHERE org_pk = ? AND env = ? AND failed_at IS NOT NULL"_s;
     QVariantList binds{scope.orgPk, scope.envWord()};
     if (before.value()) {
         sql += u" AND pk < ?"_s;
@@ -79,26 +105,8 @@ FailedEvents::list(const QSqlDatabase &db, const Scope &scope, const api::PageRe
     if (!query)
         return query.error();
     return page<api::FailedEvent>(
-        db, scope, query.value(), request.limit, "f1", 1, [&](const QSqlQuery &q) {
-            api::FailedEvent event;
-            event.id = publicIds.value().make(PublicIds::Kind::QueuedCall, q.value(0).toLongLong());
-            const auto stored = storedJson(q.value(1));
-            event.request = stored ? stored.value() : api::JsonValue::object();
-            event.customerId = event.request.value("customer_id"_L1).toString();
-            event.modelId = event.request.value("model_id"_L1).toString();
-            const api::JsonValue &feature = event.request.value("feature_id"_L1);
-            if (feature.isString())
-                event.featureId = feature.toString();
-            if (!q.value(2).isNull())
-                event.idempotencyKey = q.value(2).toString();
-            event.receivedAt = q.value(3).toLongLong();
-            event.failedAt = q.value(4).toLongLong();
-            // Calls failed before the code was kept say so in the message alone.
-            event.error = {q.value(7).isNull() ? 400 : q.value(7).toInt(),
-                           q.value(6).isNull() ? u"invalid_request"_s : q.value(6).toString(),
-                           q.value(5).toString()};
-            return event;
-        });
+        db, scope, query.value(), request.limit, "f1", 1,
+        [&](const QSqlQuery &q) { return failedOf(publicIds.value(), q); });
 }
 
 api::Result<api::FailedEventOutcome> FailedEvents::retry(const QSqlDatabase &db, Dialect dialect,
@@ -114,6 +122,30 @@ api::Result<api::FailedEventOutcome> FailedEvents::discard(const QSqlDatabase &d
                                                            const QStringList &ids)
 {
     return eachFailed(db, dialect, scope, ids, u"DELETE FROM track_queue WHERE pk = ?"_s);
+}
+
+api::Result<api::Done> FailedEvents::tell(const QSqlDatabase &db, Dialect dialect,
+                                          const Scope &scope, qint64 pk, qint64 nowMs)
+{
+    const QString type = u"track_queue.failed"_s;
+    WebhookOutbox outbox(db, dialect, scope, nowMs);
+    auto wanted = outbox.wants(type);
+    if (!wanted)
+        return wanted.error();
+    if (!wanted.value())
+        return api::Done{};
+    auto publicIds = PublicIds::of(db);
+    if (!publicIds)
+        return publicIds.error();
+    auto row = runSql(db, u"SELECT "_s + Columns + u" FROM track_queue WHERE pk = ?"_s, {pk});
+    if (!row)
+        return row.error();
+    if (!row.value().next())
+        return api::ApiError::internal(u"the failed call %1 was not found"_s.arg(pk));
+    auto added = outbox.add(type, jsonOf(failedOf(publicIds.value(), row.value())));
+    if (!added)
+        return added.error();
+    return api::Done{};
 }
 
 } // namespace md::engine

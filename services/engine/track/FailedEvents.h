@@ -20,6 +20,10 @@ public:
     // Ids not of a failed call in this scope are reported as not found.
     static api::Result<api::FailedEventOutcome> retry(const QSqlDatabase &db, Dialect dialect,
                                                       const Scope &scope, const QStringList &ids);
+    // The track_queue.failed event of a call just marked failed, for the
+    // webhooks subscribed to it, in the transaction that marked it.
+    static api::Result<api::Done> tell(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
+                                       qint64 pk, qint64 nowMs);
     static api::Result<api::FailedEventOutcome> discard(const QSqlDatabase &db, Dialect dialect,
                                                         const Scope &scope, const QStringList &ids);
 };

@@ -4,6 +4,7 @@
 #include "services/engine/sql/PostgresArray.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/track/CallResolver.h"
+#include "services/engine/track/FailedEvents.h"
 #include "services/engine/track/TrackBatch.h"
 
 #include <map>
@@ -112,7 +113,9 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
     }
     QList<qint64> applied;
     QList<std::pair<qint64, ApiError>> failed;
+    QHash<qint64, Scope> scopes; // of each call, for the failed ones' events
     for (const Stored &call : std::as_const(stored)) {
+        scopes.insert(call.pk, call.scope);
         auto added = call.resolved ? batch.add(call.scope, call.request.value(),
                                                call.resolved.value(), call.key)
                                    : api::Result<api::TrackTokensResponse>(call.resolved.error());
@@ -140,7 +143,7 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
         return removed.error();
     // Never before it arrived: the drain's now is read before it claims
     // calls, and a call can arrive (and commit) in between.
-    for (const auto &[pk, error] : std::as_const(failed))
+    for (const auto &[pk, error] : std::as_const(failed)) {
         if (auto marked = execute(db,
                                   u"UPDATE track_queue SET failed_at = CASE WHEN received_at > ?"
                                   " THEN received_at ELSE ? END, error = ?,"
@@ -148,6 +151,9 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
                                   {nowMs, nowMs, error.message, error.code, error.status, pk});
             !marked)
             return marked.error();
+        if (auto told = FailedEvents::tell(db, dialect, scopes.value(pk), pk, nowMs); !told)
+            return told.error();
+    }
     if (auto committed = transaction.commit(); !committed)
         return committed.error();
     return stored.size();

@@ -1,3 +1,4 @@
+#include "services/engine/clock/ClockEvents.h"
 #include "services/engine/sql/PostgresArray.h"
 #include "services/engine/sql/StoredJson.h"
 #include "services/engine/track/TrackBatchState.h"
@@ -113,7 +114,12 @@ api::Result<api::Done> TrackBatch::State::writeRows()
 
 api::Result<api::Done> TrackBatch::State::writeClocked()
 {
-    if (dialect == Dialect::Postgres || clocked.empty()) // PostgreSQL: with the events
+    if (clocked.empty())
+        return api::Done{};
+    // Told to the webhooks on either database, in the batch's transaction.
+    if (auto told = ClockEvents::tell(db, dialect, clockLedger, nowMs); !told)
+        return told;
+    if (dialect == Dialect::Postgres) // written with the events
         return api::Done{};
     if (auto moved = clockedAsLeft().write(db, dialect, keys); !moved)
         return moved;
@@ -244,9 +250,9 @@ api::Result<api::Done> TrackBatch::State::writeLimits()
                     !counted)
                     return counted;
     for (const Alert &alert : std::as_const(alerts))
-        if (auto recorded =
-                BillingControlStore::recordAlert(db, keys, alert.scope, alert.call.customerPk,
-                                                 alert.call.entityPk, alert.fired, nowMs);
+        if (auto recorded = BillingControlStore::recordAlert(
+                db, dialect, keys, alert.scope, alert.call.customerPk, alert.call.entityPk,
+                alert.fired, nowMs);
             !recorded)
             return recorded;
     return api::Done{};

@@ -1,0 +1,76 @@
+#include "services/engine/webhooks/WebhookUrlRule.h"
+
+#include <QHostAddress>
+#include <QUrl>
+
+namespace md::engine {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Ranges no delivery may reach (RFC 6890's special-purpose registries).
+struct Range
+{
+    const char *network;
+    int prefix;
+    const char *what;
+};
+constexpr Range Refused[] = {
+    {"0.0.0.0", 8, "an unspecified address"},
+    {"10.0.0.0", 8, "a private address"},
+    {"100.64.0.0", 10, "a shared (carrier-grade NAT) address"},
+    {"127.0.0.0", 8, "a loopback address"},
+    {"169.254.0.0", 16, "a link-local address (cloud metadata lives there)"},
+    {"172.16.0.0", 12, "a private address"},
+    {"192.0.0.0", 24, "a reserved address"},
+    {"192.168.0.0", 16, "a private address"},
+    {"198.18.0.0", 15, "a benchmarking address"},
+    {"224.0.0.0", 4, "a multicast address"},
+    {"240.0.0.0", 4, "a reserved address"},
+    {"::", 128, "an unspecified address"},
+    {"::1", 128, "a loopback address"},
+    {"fc00::", 7, "a private (unique local) address"},
+    {"fe80::", 10, "a link-local address"},
+    {"ff00::", 8, "a multicast address"},
+    {"64:ff9b::", 96, "a translated address"},
+};
+
+} // namespace
+
+std::optional<QString> WebhookUrlRule::urlProblem(const QString &text, const WebhookPolicy &policy)
+{
+    const QUrl url(text, QUrl::StrictMode);
+    if (url.scheme() != "https"_L1 && !(policy.allowHttp && url.scheme() == "http"_L1))
+        return policy.allowHttp ? u"must be an http:// or https:// URL"_s
+                                : u"must be an https:// URL (this server does not send webhooks"
+                                  " over plain http)"_s;
+    if (policy.allowPrivate)
+        return std::nullopt;
+    const QString host = url.host();
+    if (host.compare("localhost"_L1, Qt::CaseInsensitive) == 0 ||
+        host.endsWith(".localhost"_L1, Qt::CaseInsensitive))
+        return u"points at this machine (localhost); webhooks go to public addresses only"_s;
+    if (QHostAddress literal(host); !literal.isNull())
+        if (const auto problem = addressProblem(literal.toString()))
+            return u"points at %1; webhooks go to public addresses only"_s.arg(*problem);
+    return std::nullopt;
+}
+
+std::optional<QString> WebhookUrlRule::addressProblem(const QString &text)
+{
+    QHostAddress address(text);
+    if (address.isNull())
+        return u"an address that is not one (%1)"_s.arg(text);
+    // ::ffff:10.0.0.1 is 10.0.0.1.
+    bool mapped = false;
+    const quint32 v4 = address.toIPv4Address(&mapped);
+    if (mapped)
+        address = QHostAddress(v4);
+    for (const Range &range : Refused)
+        if (address.isInSubnet(QHostAddress(QString::fromLatin1(range.network)), range.prefix))
+            return QString::fromLatin1(range.what);
+    return std::nullopt;
+}
+
+} // namespace md::engine

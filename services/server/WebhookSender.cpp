@@ -1,0 +1,122 @@
+#include "services/server/WebhookSender.h"
+
+#include "services/engine/webhooks/WebhookSendQueue.h"
+#include "services/engine/webhooks/WebhookSignature.h"
+#include "services/engine/webhooks/WebhookUrlRule.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QRandomGenerator>
+#include <QSysInfo>
+
+namespace md::server {
+
+using namespace Qt::StringLiterals;
+using engine::WebhookSendQueue;
+
+WebhookSender::WebhookSender(engine::Engine &engine, Options options)
+    : m_engine(engine)
+    , m_options(std::move(options))
+    , m_owner(u"%1/%2/%3"_s.arg(QSysInfo::machineHostName())
+                  .arg(QCoreApplication::applicationPid())
+                  .arg(uint(QRandomGenerator::system()->generate()), 8, 16, QChar(u'0')))
+{}
+
+WebhookSender::~WebhookSender()
+{
+    stop();
+}
+
+void WebhookSender::start()
+{
+    if (!m_threads.empty())
+        return;
+    for (int i = 0; i < m_options.threads; ++i) {
+        m_threads.emplace_back(QThread::create([this] { run(); }));
+        m_threads.back()->setObjectName(u"meterdesk-webhooks-%1"_s.arg(i));
+        m_threads.back()->start();
+    }
+}
+
+void WebhookSender::stop()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_wake.notify_all();
+    for (const auto &thread : m_threads)
+        thread->wait();
+    m_threads.clear();
+}
+
+bool WebhookSender::stopping()
+{
+    const std::lock_guard lock(m_mutex);
+    return m_stopping;
+}
+
+void WebhookSender::run()
+{
+    http::HttpPoster::Options options;
+    options.caFile = m_options.caFile;
+    if (!m_engine.webhookPolicy().allowPrivate)
+        options.addressProblem = engine::WebhookUrlRule::addressProblem;
+    http::HttpPoster poster(options);
+    while (!stopping()) {
+        if (sendOne(poster))
+            continue;
+        std::unique_lock lock(m_mutex);
+        m_wake.wait_for(lock, m_options.idle, [&] { return m_stopping; });
+    }
+}
+
+bool WebhookSender::sendOne(http::HttpPoster &poster)
+{
+    auto db = m_engine.database().connection();
+    if (!db) {
+        qWarning("webhooks: %s; retrying shortly", qPrintable(db.error().message));
+        return false;
+    }
+    WebhookSendQueue queue(db.value(), m_engine.dialect(), m_owner);
+    auto claimed = queue.claim(m_engine.now(), m_options.lease, m_options.batch);
+    if (!claimed) {
+        qWarning("webhooks: %s; retrying shortly", qPrintable(claimed.error().message));
+        return false;
+    }
+    if (!claimed.value())
+        return false;
+    const WebhookSendQueue::Batch &batch = *claimed.value();
+    QElapsedTimer leased;
+    leased.start();
+    QList<WebhookSendQueue::Outcome> outcomes;
+    const QUrl url(batch.url);
+    for (const WebhookSendQueue::Item &item : batch.items) {
+        if (leased.elapsed() > m_options.lease.count() / 2 || stopping())
+            break;
+        // The timestamp is the attempt's: receivers refuse old ones.
+        const qint64 seconds = QDateTime::currentSecsSinceEpoch();
+        const http::HttpPoster::Answer answer = poster.post(
+            url,
+            {{"webhook-id", item.messageId.toLatin1()},
+             {"webhook-timestamp", QByteArray::number(seconds)},
+             {"webhook-signature",
+              engine::WebhookSignature::header(batch.secrets, item.messageId, seconds, item.body)}},
+            item.body);
+        const bool delivered = answer.status && *answer.status >= 200 && *answer.status < 300;
+        QString error = answer.error;
+        if (answer.status && *answer.status >= 300 && *answer.status < 400)
+            error = u"answered a redirect (%1), which webhooks do not follow; give the endpoint"
+                    " the URL it redirects to"_s.arg(*answer.status);
+        outcomes.append({delivered, answer.status, answer.body, error});
+        if (!delivered)
+            break; // later events wait behind this one
+    }
+    if (auto finished = queue.finish(batch, outcomes, m_engine.now()); !finished)
+        qWarning("webhooks: %s; the deliveries will be sent again",
+                 qPrintable(finished.error().message));
+    return true;
+}
+
+} // namespace md::server
