@@ -3,7 +3,6 @@
 #include "services/engine/ids/PublicIds.h"
 #include "services/engine/sql/Sql.h"
 
-
 namespace md::engine {
 
 using namespace Qt::StringLiterals;
@@ -49,15 +48,17 @@ WebhookSendQueue::claim(qint64 nowMs, std::chrono::milliseconds lease, qsizetype
     if (!endpoint.at(3).isNull() && endpoint.at(4).toLongLong() > nowMs)
         batch.secrets.append(endpoint.at(3).toString());
     // Another server may have taken it since the read: the update decides.
-    auto leased = runSql(m_db,
-                         u"UPDATE webhook_endpoints SET lease_owner = ?, lease_until = ?"
-                         " WHERE pk = ? AND disabled_at IS NULL"
-                         " AND (lease_until IS NULL OR lease_until < ?)"_s,
-                         {m_owner, nowMs + qint64(lease.count()), batch.endpointPk, nowMs});
-    if (!leased)
-        return leased.error();
-    if (leased.value().numRowsAffected() != 1)
-        return std::optional<Batch>();
+    {
+        auto leased = runSql(m_db,
+                             u"UPDATE webhook_endpoints SET lease_owner = ?, lease_until = ?"
+                             " WHERE pk = ? AND disabled_at IS NULL"
+                             " AND (lease_until IS NULL OR lease_until < ?)"_s,
+                             {m_owner, nowMs + qint64(lease.count()), batch.endpointPk, nowMs});
+        if (!leased)
+            return leased.error();
+        if (leased.value().numRowsAffected() != 1)
+            return std::optional<Batch>();
+    }
     auto rows = queryRows(m_db,
                           u"SELECT d.pk, d.event_pk, d.next_attempt_at, ev.at, ev.body"
                           " FROM webhook_deliveries d JOIN webhook_events ev ON ev.pk = d.event_pk"
@@ -92,9 +93,8 @@ api::Result<api::Done> WebhookSendQueue::finish(const Batch &batch, const QList<
     for (qsizetype i = 0; i < outcomes.size() && i < batch.items.size(); ++i) {
         const Outcome &outcome = outcomes.at(i);
         const QVariant status = outcome.statusCode ? QVariant(*outcome.statusCode) : QVariant();
-        const QVariant answer = outcome.statusCode
-                                    ? QVariant(QString::fromUtf8(outcome.answer))
-                                    : QVariant();
+        const QVariant answer =
+            outcome.statusCode ? QVariant(QString::fromUtf8(outcome.answer)) : QVariant();
         const QVariant error = outcome.error.isEmpty() ? QVariant() : QVariant(outcome.error);
         const qint64 pk = batch.items.at(i).deliveryPk;
         api::Result<api::Done> recorded = api::Done{};
@@ -130,11 +130,11 @@ api::Result<api::Done> WebhookSendQueue::finish(const Batch &batch, const QList<
     QString health;
     QVariantList binds;
     if (anyFailed && !anyDelivered) {
-        health = u", failing_since = COALESCE(failing_since, ?),"
-                 " disabled_at = COALESCE(disabled_at,"
-                 " CASE WHEN COALESCE(failing_since, ?) <= ? THEN ? END),"
-                 " disabled_reason = COALESCE(disabled_reason,"
-                 " CASE WHEN COALESCE(failing_since, ?) <= ? THEN ? END)"_s;
+        health = u", failing_since = COALESCE(failing_since, CAST(? AS BIGINT)),"
+                 " disabled_at = COALESCE(disabled_at, CASE WHEN COALESCE(failing_since,"
+                 " CAST(? AS BIGINT)) <= CAST(? AS BIGINT) THEN CAST(? AS BIGINT) END),"
+                 " disabled_reason = COALESCE(disabled_reason, CASE WHEN COALESCE(failing_since,"
+                 " CAST(? AS BIGINT)) <= CAST(? AS BIGINT) THEN CAST(? AS TEXT) END)"_s;
         const qint64 cutoff = nowMs - DisableAfterMs;
         const QString reason =
             u"disabled after five days in which every attempt failed; fix the receiver, then"
@@ -143,7 +143,7 @@ api::Result<api::Done> WebhookSendQueue::finish(const Batch &batch, const QList<
     } else if (anyDelivered && !anyFailed) {
         health = u", failing_since = NULL"_s;
     } else if (anyDelivered) {
-        health = u", failing_since = ?"_s; // delivered some, then failed: failing from now
+        health = u", failing_since = CAST(? AS BIGINT)"_s; // delivered some, then failed
         binds << nowMs;
     }
     binds << batch.endpointPk << m_owner;
@@ -159,12 +159,13 @@ api::Result<api::Done> WebhookSendQueue::finish(const Batch &batch, const QList<
 
 api::Result<std::optional<qint64>> WebhookSendQueue::nextDue()
 {
-    auto rows = queryRows(m_db,
-                          u"SELECT MIN(CASE WHEN e.lease_until > d.next_attempt_at THEN e.lease_until"
-                          " ELSE d.next_attempt_at END)"
-                          " FROM webhook_endpoints e JOIN webhook_deliveries d ON d.pk = "_s +
-                              FirstPending + u" WHERE e.disabled_at IS NULL"_s,
-                          {});
+    auto rows =
+        queryRows(m_db,
+                  u"SELECT MIN(CASE WHEN e.lease_until > d.next_attempt_at THEN e.lease_until"
+                  " ELSE d.next_attempt_at END)"
+                  " FROM webhook_endpoints e JOIN webhook_deliveries d ON d.pk = "_s +
+                      FirstPending + u" WHERE e.disabled_at IS NULL"_s,
+                  {});
     if (!rows)
         return rows.error();
     const QVariant first = rows.value().value(0).value(0);

@@ -1,0 +1,95 @@
+#include "tests/support/WebhookReceiver.h"
+
+#include <QTcpSocket>
+
+namespace md::test {
+
+WebhookReceiver::WebhookReceiver(QObject *parent)
+    : QObject(parent)
+{
+    connect(&m_server, &QTcpServer::newConnection, this, [this] {
+        while (QTcpSocket *socket = m_server.nextPendingConnection()) {
+            socket->setParent(this);
+            m_buffers.insert(socket, {});
+            connect(socket, &QTcpSocket::readyRead, this, [this, socket] { read(socket); });
+            connect(socket, &QTcpSocket::disconnected, this, [this, socket] {
+                m_buffers.remove(socket);
+                socket->deleteLater();
+            });
+        }
+    });
+}
+
+WebhookReceiver::~WebhookReceiver()
+{
+    down();
+}
+
+bool WebhookReceiver::up()
+{
+    if (m_server.isListening())
+        return true;
+    if (!m_server.listen(QHostAddress::LocalHost, m_port))
+        return false;
+    m_port = m_server.serverPort();
+    return true;
+}
+
+void WebhookReceiver::down()
+{
+    m_server.close();
+    const auto sockets = m_buffers.keys();
+    m_buffers.clear();
+    for (QTcpSocket *socket : sockets) {
+        socket->disconnect(this);
+        socket->abort();
+        socket->deleteLater();
+    }
+}
+
+QByteArray WebhookReceiver::url(const QByteArray &path) const
+{
+    return "http://127.0.0.1:" + QByteArray::number(m_port) + path;
+}
+
+QList<QByteArray> WebhookReceiver::ids() const
+{
+    QList<QByteArray> ids;
+    for (const Request &request : m_requests)
+        ids.append(request.id());
+    return ids;
+}
+
+void WebhookReceiver::read(QTcpSocket *socket)
+{
+    QByteArray &buffer = m_buffers[socket];
+    buffer += socket->readAll();
+    for (;;) {
+        const qsizetype end = buffer.indexOf("\r\n\r\n");
+        if (end < 0)
+            return;
+        Request request;
+        const QList<QByteArray> lines = buffer.left(end).split('\n');
+        request.path = lines.value(0).split(' ').value(1);
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const qsizetype colon = lines.at(i).indexOf(':');
+            if (colon > 0)
+                request.headers.insert(lines.at(i).left(colon).trimmed().toLower(),
+                                       lines.at(i).mid(colon + 1).trimmed());
+        }
+        const qsizetype length = request.headers.value("content-length").toLongLong();
+        if (buffer.size() < end + 4 + length)
+            return;
+        request.body = buffer.mid(end + 4, length);
+        buffer.remove(0, end + 4 + length);
+        m_requests.append(request);
+        QByteArray reply = "HTTP/1.1 " + QByteArray::number(m_answer.status) + " Answer\r\n";
+        for (const auto &[name, value] : m_answer.headers)
+            reply += name + ": " + value + "\r\n";
+        reply += "Content-Length: " + QByteArray::number(m_answer.body.size()) + "\r\n\r\n" +
+                 m_answer.body;
+        socket->write(reply);
+    }
+}
+
+} // namespace md::test
