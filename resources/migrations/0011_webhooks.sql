@@ -77,3 +77,16 @@ CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_pk, pk)
 WHERE status = 'pending'
 ;
 {{sequence webhook_deliveries}}
+;
+-- The window of each limit whose first refusal was told
+-- (balances.limit_reached): a usage limit's interval, a spend limit's
+-- billing period (its balances' next reset; 0 for none). A refusal in a
+-- window already told tells nothing more. entity_pk 0: the customer's own.
+CREATE TABLE limit_reached (
+  customer_pk BIGINT NOT NULL REFERENCES customers(pk),
+  entity_pk BIGINT NOT NULL,
+  feature_pk BIGINT NOT NULL REFERENCES features(pk),
+  kind TEXT NOT NULL CHECK (kind IN ('usage', 'spend')),
+  window_start BIGINT NOT NULL,
+  PRIMARY KEY (customer_pk, entity_pk, feature_pk, kind)
+)

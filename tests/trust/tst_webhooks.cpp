@@ -6,9 +6,12 @@
 // fail; an endpoint failing for five days is disabled; redirects are not
 // followed; only an answer's first KiB is kept; a name resolving to a
 // loopback address is refused at the attempt; an event written in a
-// transaction rolled back sends nothing; after a rotation both secrets sign.
+// transaction rolled back sends nothing; after a rotation both secrets sign;
+// the usage path tells usage alerts, a limit's first refusal in a window
+// and the clock's resets.
 #include "services/engine/ApiOperations.h"
 #include "services/engine/Engine.h"
+#include "services/engine/pricing/PriceCatalogue.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/webhooks/WebhookEndpoints.h"
 #include "services/engine/webhooks/WebhookOutbox.h"
@@ -277,6 +280,101 @@ private Q_SLOTS:
         sendTests(made, 1);
         QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests().size(), 2, 10000);
         QVERIFY(!m_receiver->requests().last().headers.value("webhook-signature").contains(' '));
+    }
+
+    void theUsagePathTellsAlertsLimitsAndResets()
+    {
+        QVERIFY(m_engine
+                    ->loadWorkspaceFile(
+                        QStringLiteral(MD_TEST_CONFORMANCE_DIR "/controls-workspace.json"))
+                    .ok());
+        auto catalogue = engine::PriceCatalogue::fromFile(
+            QStringLiteral(MD_TEST_CONFORMANCE_DIR "/pricing-catalogue.json"));
+        QVERIFY(catalogue.ok());
+        m_engine->setCatalogue(std::make_shared<engine::PriceCatalogue>(catalogue.value()));
+        auto orgs = m_engine->organizations().value();
+        const auto delta = std::find_if(orgs.cbegin(), orgs.cend(),
+                                        [](const auto &o) { return o.slug == "delta"_L1; });
+        QVERIFY(delta != orgs.cend());
+        m_scope = {delta->pk, engine::Environment::Sandbox, 0};
+        const auto made = endpoint(
+            m_receiver->url(), {u"balances.usage_alert_triggered"_s, u"balances.limit_reached"_s});
+        api::UpdateBillingControlsRequest controls;
+        controls.customerId = u"capped"_s;
+        controls.hasUsageLimits = true;
+        api::UsageLimit limit;
+        limit.featureId = u"credits"_s;
+        limit.limit = api::Decimal::fromInteger(5);
+        limit.interval = api::LimitInterval::Month;
+        controls.billingControls.usageLimits = {limit};
+        controls.hasUsageAlerts = true;
+        api::UsageAlert alert;
+        alert.featureId = u"credits"_s;
+        alert.threshold = api::Decimal::fromInteger(4);
+        alert.thresholdType = api::ThresholdType::Usage;
+        alert.name = u"four used"_s;
+        controls.billingControls.usageAlerts = {alert};
+        QVERIFY(api().updateBillingControls(key(), controls).ok());
+        // At acme/gift a million input tokens cost one credit.
+        api::TrackTokensRequest call;
+        call.customerId = u"capped"_s;
+        call.modelId = u"acme/gift"_s;
+        call.inputTokens = 5'000'000;
+        QVERIFY(api().trackTokens(key(), call).ok()); // crosses 4, fills the limit
+        for (int refused = 0; refused < 3; ++refused)
+            QCOMPARE(api().trackTokens(key(), call).error().code, u"usage_limit_reached"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests().size(), 2, 10000);
+        QTest::qWait(100); // the refusals after the first tell nothing more
+        QCOMPARE(m_receiver->requests().size(), 2);
+        const auto body = [&](int i) {
+            return api::JsonValue::parse(m_receiver->requests().at(i).body, {}).value();
+        };
+        QCOMPARE(body(0).value("type"_L1).toString(), u"balances.usage_alert_triggered"_s);
+        const api::JsonValue fired = body(0).value("data"_L1);
+        QCOMPARE(fired.value("customer_id"_L1).toString(), u"capped"_s);
+        QCOMPARE(fired.value("feature_id"_L1).toString(), u"credits"_s);
+        QCOMPARE(fired.value("name"_L1).toString(), u"four used"_s);
+        QCOMPARE(fired.value("value"_L1).numberText(), QByteArrayView("5"));
+        QCOMPARE(body(1).value("type"_L1).toString(), u"balances.limit_reached"_s);
+        const api::JsonValue reached = body(1).value("data"_L1);
+        QCOMPARE(reached.value("limit"_L1).toString(), u"usage"_s);
+        QCOMPARE(reached.value("code"_L1).toString(), u"usage_limit_reached"_s);
+        QVERIFY(reached.value("window_start"_L1).isNumber());
+        // The next month's window: its first refusal is told again.
+        api::WebhookEndpointUpdate resets;
+        resets.id = made.id;
+        resets.events = QStringList{u"balances.limit_reached"_s, u"balances.reset"_s};
+        QVERIFY(api().updateWebhookEndpoint(key(), resets).ok());
+        m_now->fetch_add(32LL * 86'400'000);
+        QVERIFY(api().trackTokens(key(), call).ok());
+        QCOMPARE(api().trackTokens(key(), call).error().code, u"usage_limit_reached"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests().size(), 3, 10000);
+        QCOMPARE(body(2).value("type"_L1).toString(), u"balances.limit_reached"_s);
+        QVERIFY(body(2).value("data"_L1).value("window_start"_L1).numberText() !=
+                reached.value("window_start"_L1).numberText());
+    }
+
+    void aResetIsToldOncePerBalanceAndMoment()
+    {
+        endpoint(m_receiver->url(), {u"balances.reset"_s});
+        constexpr qint64 ResetsAt = 4102444800000; // small.json: b_ann_pro, monthly
+        m_now->store(ResetsAt + 86'400'000);
+        api::ListBalancesRequest ann;
+        ann.customerId = u"ann"_s;
+        QVERIFY(api().listBalances(key(), ann).ok()); // a read brings the clock up to date
+        QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests().size(), 1, 10000);
+        const auto told = api::JsonValue::parse(m_receiver->requests().first().body, {}).value();
+        QCOMPARE(told.value("type"_L1).toString(), u"balances.reset"_s);
+        const api::JsonValue data = told.value("data"_L1);
+        QCOMPARE(data.value("balance_id"_L1).toString(), u"b_ann_pro"_s);
+        QCOMPARE(data.value("customer_id"_L1).toString(), u"ann"_s);
+        QCOMPARE(data.value("feature_id"_L1).toString(), u"api_calls"_s);
+        QCOMPARE(data.value("at"_L1).numberText(), QByteArrayView("4102444800000"));
+        // What it holds after: the grant, 1000, and 500 rolled over (the rule's most).
+        QCOMPARE(data.value("remaining"_L1).numberText(), QByteArrayView("1500"));
+        QVERIFY(api().listBalances(key(), ann).ok());
+        QTest::qWait(100);
+        QCOMPARE(m_receiver->requests().size(), 1);
     }
 
     void aProductUpdateIsTold()

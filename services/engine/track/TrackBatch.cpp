@@ -237,6 +237,30 @@ api::Result<api::Done> TrackBatch::catchUp(const Scope &scope, const QList<Resol
     return api::Done{};
 }
 
+void TrackBatch::State::noteRefusal(const Scope &scope, const api::TrackTokensRequest &request,
+                                    const ResolvedCall &call, const api::ApiError &refusal,
+                                    const QList<LimitWindow> &limits,
+                                    const QList<api::BalanceRow> &read)
+{
+    if (refusal.code == "usage_limit_reached"_L1) {
+        // The window with no room left: CallLimits::room refuses at the first.
+        for (const LimitWindow &window : limits)
+            if (!(window.used < window.limit.limit)) {
+                reached.append({scope, call, request.customerId, request.entityId, u"usage"_s,
+                                window.start, refusal});
+                return;
+            }
+    } else if (refusal.code == "spend_limit_reached"_L1) {
+        // A spend limit holds for the billing period: until the next reset.
+        qint64 period = 0;
+        for (const api::BalanceRow &row : read)
+            if (row.reset && row.reset->resetsAt)
+                period = period ? std::min(period, *row.reset->resetsAt) : *row.reset->resetsAt;
+        reached.append(
+            {scope, call, request.customerId, request.entityId, u"spend"_s, period, refusal});
+    }
+}
+
 void TrackBatch::State::patchClocked(QList<api::BalanceRow> &read) const
 {
     if (clocked.empty())
@@ -332,8 +356,10 @@ api::Result<api::TrackTokensResponse> TrackBatch::add(const Scope &scope,
         limits.append(window.window);
     auto plan =
         CallPlan::make(request, call, rows.value()->rows, *controls.value(), limits, d->nowMs);
-    if (!plan)
+    if (!plan) {
+        d->noteRefusal(scope, request, call, plan.error(), limits, rows.value()->rows);
         return plan.error();
+    }
 
     // Accepted: the batch's view moves on.
     d->noteLedger(scope, call, plan.value(), rows.value()->rows);

@@ -81,6 +81,23 @@ struct TrackBatch::State
         BillingControlStore::FiredAlert fired;
     };
     QList<Alert> alerts;
+    // Calls refused by a spend or usage limit: the window's first refusal
+    // is told to the webhooks (balances.limit_reached).
+    struct Reached
+    {
+        Scope scope;
+        ResolvedCall call;
+        QString customerId;
+        std::optional<QString> entityId;
+        QString kind; // usage, spend
+        qint64 window = 0;
+        api::ApiError refusal;
+    };
+    QList<Reached> reached;
+    void noteRefusal(const Scope &scope, const api::TrackTokensRequest &request,
+                     const ResolvedCall &call, const api::ApiError &refusal,
+                     const QList<LimitWindow> &limits, const QList<api::BalanceRow> &read);
+    api::Result<api::Done> tellReached();
     QVariantList changedRows; // PostgreSQL: ids, remaining and usage, as arrays
     // Balances the billing clock moved on before the calls (catchUp), by id:
     // written at flush as the calls left them, their entries before the calls'.

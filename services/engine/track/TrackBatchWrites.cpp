@@ -2,6 +2,9 @@
 #include "services/engine/sql/PostgresArray.h"
 #include "services/engine/sql/StoredJson.h"
 #include "services/engine/track/TrackBatchState.h"
+#include "services/engine/webhooks/WebhookOutbox.h"
+
+#include <set>
 
 namespace md::engine {
 
@@ -255,6 +258,56 @@ api::Result<api::Done> TrackBatch::State::writeLimits()
                 alert.fired, nowMs);
             !recorded)
             return recorded;
+    return tellReached();
+}
+
+api::Result<api::Done> TrackBatch::State::tellReached()
+{
+    const QString type = u"balances.limit_reached"_s;
+    std::set<std::tuple<qint64, qint64, qint64, QString>> seen;
+    for (const Reached &one : std::as_const(reached)) {
+        const qint64 entityPk = one.call.entityPk.value_or(0);
+        if (!seen.insert({one.call.customerPk, entityPk, one.call.featurePk, one.kind}).second)
+            continue;
+        WebhookOutbox outbox(db, dialect, one.scope, nowMs);
+        auto wanted = outbox.wants(type);
+        if (!wanted)
+            return wanted.error();
+        if (!wanted.value())
+            continue;
+        const QVariantList key{one.call.customerPk, entityPk, one.call.featurePk, one.kind};
+        auto told = queryRows(db,
+                              u"SELECT window_start FROM limit_reached WHERE customer_pk = ?"
+                              " AND entity_pk = ? AND feature_pk = ? AND kind = ?"_s,
+                              key);
+        if (!told)
+            return told.error();
+        if (!told.value().isEmpty() && told.value().first().first().toLongLong() == one.window)
+            continue; // this window's first refusal was told
+        if (auto gone = execute(db,
+                                u"DELETE FROM limit_reached WHERE customer_pk = ? AND entity_pk = ?"
+                                " AND feature_pk = ? AND kind = ?"_s,
+                                key);
+            !gone)
+            return gone;
+        if (auto noted = execute(db,
+                                 u"INSERT INTO limit_reached (customer_pk, entity_pk, feature_pk,"
+                                 " kind, window_start) VALUES (?, ?, ?, ?, ?)"_s,
+                                 key + QVariantList{one.window});
+            !noted)
+            return noted;
+        using api::JsonValue;
+        const JsonValue data = JsonValue::object(
+            {{"customer_id"_L1, JsonValue::string(one.customerId)},
+             {"entity_id"_L1, one.entityId ? JsonValue::string(*one.entityId) : JsonValue::null()},
+             {"feature_id"_L1, JsonValue::string(one.call.featureId)},
+             {"limit"_L1, JsonValue::string(one.kind)},
+             {"window_start"_L1, JsonValue::number(one.window)},
+             {"code"_L1, JsonValue::string(one.refusal.code)},
+             {"message"_L1, JsonValue::string(one.refusal.message)}});
+        if (auto added = outbox.add(type, data); !added)
+            return added.error();
+    }
     return api::Done{};
 }
 
