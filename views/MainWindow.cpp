@@ -16,6 +16,7 @@
 #include "views/TenantsPage.h"
 #include "views/Translator.h"
 #include "views/UsagePage.h"
+#include "views/WebhooksPage.h"
 #include "views/WindowPlacement.h"
 
 #include <QAction>
@@ -58,6 +59,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     , m_tenants(new TenantsPage(backend, this))
     , m_usage(new UsagePage(backend, this))
     , m_audit(new AuditPage(backend, this))
+    , m_webhooks(new WebhooksPage(backend, this))
     , m_connectionLabel(new QLabel(this))
     , m_environmentBadge(new QLabel(this))
     , m_organizationLabel(new QLabel(this))
@@ -77,6 +79,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     addPage(tr("Tenants"), u"tenants"_s, m_tenants);
     addPage(tr("Usage"), u"usage"_s, m_usage);
     addPage(tr("Audit"), u"audit"_s, m_audit);
+    addPage(tr("Webhooks"), u"webhooks"_s, m_webhooks);
 
     auto *splitter = new QSplitter(this);
     splitter->addWidget(m_navigation);
@@ -172,6 +175,10 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
         m_auditStatus = message;
         if (m_pages->currentWidget() == m_audit)
             statusBar()->showMessage(message);
+    });
+    connect(m_webhooks, &WebhooksPage::statusMessage, this, [this](const QString &message) {
+        if (m_pages->currentWidget() == m_webhooks)
+            statusBar()->showMessage(message, 15000);
     });
     connect(m_pages, &QStackedWidget::currentChanged, this, [this] {
         if (m_pages->currentWidget() == m_balances)
@@ -330,6 +337,7 @@ void MainWindow::refreshPages()
     m_tenants->refresh();
     m_usage->refresh();
     m_audit->refresh();
+    m_webhooks->refresh();
 }
 
 ImportWizard *MainWindow::importCustomers()

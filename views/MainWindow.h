@@ -25,6 +25,7 @@ class RewardsPage;
 class TenantsPage;
 class UsagePage;
 class AuditPage;
+class WebhooksPage;
 
 class MainWindow final : public QMainWindow
 {
@@ -50,6 +51,7 @@ public:
     BalancesPage *balancesPage() const { return m_balances; }
     UsagePage *usagePage() const { return m_usage; }
     AuditPage *auditPage() const { return m_audit; }
+    WebhooksPage *webhooksPage() const { return m_webhooks; }
     QLabel *failedEventsLabel() const { return m_failedLabel; }
     ProductsPage *productsPage() const { return m_products; }
     RewardsPage *rewardsPage() const { return m_rewards; }
@@ -88,6 +90,7 @@ private:
     TenantsPage *m_tenants;
     UsagePage *m_usage;
     AuditPage *m_audit;
+    WebhooksPage *m_webhooks;
     QLabel *m_connectionLabel;
     QLabel *m_environmentBadge;
     QLabel *m_organizationLabel;

@@ -14,7 +14,6 @@ using namespace Qt::StringLiterals;
 
 WebhookOutbox::WebhookOutbox(QSqlDatabase db, Dialect dialect, const Scope &scope, qint64 nowMs)
     : m_db(std::move(db))
-    , m_dialect(dialect)
     , m_scope(scope)
     , m_now(nowMs)
     , m_keys(m_db, dialect)
@@ -160,8 +159,8 @@ QByteArray WebhookOutbox::body(const QString &type, qint64 atMs, const api::Json
     api::JsonWriter writer;
     writer.beginObject()
         .field("type"_L1, type)
-        .field("timestamp"_L1, QDateTime::fromMSecsSinceEpoch(atMs, Qt::UTC)
-                                   .toString(Qt::ISODateWithMs))
+        .field("timestamp"_L1,
+               QDateTime::fromMSecsSinceEpoch(atMs, Qt::UTC).toString(Qt::ISODateWithMs))
         .key("data"_L1);
     data.write(writer);
     writer.endObject();

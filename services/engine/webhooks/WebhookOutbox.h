@@ -58,7 +58,6 @@ private:
                               const QList<qint64> &endpointPks);
 
     QSqlDatabase m_db;
-    Dialect m_dialect;
     Scope m_scope;
     qint64 m_now = 0;
     KeyAllocator m_keys;
