@@ -3458,6 +3458,10 @@ Journal: %2</numerusform>
         <source>Sandbox clock moved to %1: %2</source>
         <translation>Sandbox-Uhr auf %1 gestellt: %2</translation>
     </message>
+    <message>
+        <source>Webhooks</source>
+        <translation>Webhooks</translation>
+    </message>
 </context>
 <context>
     <name>PagedExport</name>
@@ -4040,6 +4044,25 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Fields</source>
         <translation>Felder</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Enter the URL the events are sent to.</source>
+        <translation>Geben Sie die URL ein, an die die Ereignisse gesendet werden.</translation>
+    </message>
+    <message>
+        <source>The URL must start with https:// and name a host.</source>
+        <translation>Die URL muss mit https:// beginnen und einen Host nennen.</translation>
+    </message>
+    <message>
+        <source>Choose at least one event, or all events.</source>
+        <translation>Wählen Sie mindestens ein Ereignis oder alle Ereignisse.</translation>
+    </message>
+    <message>
+        <source>The description is longer than %1 characters.</source>
+        <translation>Die Beschreibung ist länger als %1 Zeichen.</translation>
     </message>
 </context>
 <context>
@@ -4718,6 +4741,367 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>usage-events.csv</source>
         <translation>verbrauchsereignisse.csv</translation>
+    </message>
+</context>
+<context>
+    <name>WebhookDeliveryModel</name>
+    <message>
+        <source>Not sent yet.</source>
+        <translation>Noch nicht gesendet.</translation>
+    </message>
+    <message>
+        <source>The receiver answered %1.</source>
+        <translation>Der Empfänger antwortete %1.</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>Wartend</translation>
+    </message>
+    <message>
+        <source>Delivered</source>
+        <translation>Zugestellt</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Event at</source>
+        <translation>Ereignis am</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Ereignis</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <source>Last answer</source>
+        <translation>Letzte Antwort</translation>
+    </message>
+    <message>
+        <source>Next attempt</source>
+        <translation>Nächster Versuch</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>jetzt</translation>
+    </message>
+</context>
+<context>
+    <name>WebhookEndpointDialog</name>
+    <message>
+        <source>Edit webhook endpoint</source>
+        <translation>Webhook-Endpunkt bearbeiten</translation>
+    </message>
+    <message>
+        <source>New webhook endpoint</source>
+        <translation>Neuer Webhook-Endpunkt</translation>
+    </message>
+    <message>
+        <source>what receives them, for the people who read this</source>
+        <translation>was sie empfängt, für die Leser dieser Liste</translation>
+    </message>
+    <message>
+        <source>&amp;URL:</source>
+        <translation>&amp;URL:</translation>
+    </message>
+    <message>
+        <source>&amp;Description:</source>
+        <translation>&amp;Beschreibung:</translation>
+    </message>
+    <message>
+        <source>What changes on %1:</source>
+        <translation>Was sich an %1 ändert:</translation>
+    </message>
+    <message>
+        <source>The endpoint to make:</source>
+        <translation>Der neue Endpunkt:</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
+    <message>
+        <source>&amp;All events, also those added later</source>
+        <translation>&amp;Alle Ereignisse, auch später hinzukommende</translation>
+    </message>
+    <message>
+        <source>Se&amp;nd events to this endpoint</source>
+        <translation>Ereignisse an diesen Endpunkt se&amp;nden</translation>
+    </message>
+    <message>
+        <source>Events it &amp;hears:</source>
+        <translation>&amp;Ereignisse, die er erhält:</translation>
+    </message>
+</context>
+<context>
+    <name>WebhookEndpointModel</name>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>Beschreibung</translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation>Senden</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>Every event</source>
+        <translation>Jedes Ereignis</translation>
+    </message>
+    <message>
+        <source>A usage alert fired</source>
+        <translation>Eine Verbrauchswarnung wurde ausgelöst</translation>
+    </message>
+    <message>
+        <source>A spend or usage limit refused a call</source>
+        <translation>Ein Ausgaben- oder Verbrauchslimit lehnte einen Aufruf ab</translation>
+    </message>
+    <message>
+        <source>A balance was reset</source>
+        <translation>Ein Guthaben wurde zurückgesetzt</translation>
+    </message>
+    <message>
+        <source>A balance expired</source>
+        <translation>Ein Guthaben ist abgelaufen</translation>
+    </message>
+    <message>
+        <source>An accepted async call failed</source>
+        <translation>Ein angenommener asynchroner Aufruf schlug fehl</translation>
+    </message>
+    <message>
+        <source>A customer was imported</source>
+        <translation>Ein Kunde wurde importiert</translation>
+    </message>
+    <message>
+        <source>A product changed</source>
+        <translation>Ein Produkt wurde geändert</translation>
+    </message>
+    <message>
+        <source>A reward changed</source>
+        <translation>Eine Prämie wurde geändert</translation>
+    </message>
+    <message>
+        <source>The sandbox was promoted to production</source>
+        <translation>Die Sandbox wurde in die Produktion übernommen</translation>
+    </message>
+    <message>
+        <source>A balance was adjusted by hand</source>
+        <translation>Ein Guthaben wurde von Hand berichtigt</translation>
+    </message>
+    <message>
+        <source>A test event</source>
+        <translation>Ein Testereignis</translation>
+    </message>
+    <message>
+        <source>every event</source>
+        <translation>jedes Ereignis</translation>
+    </message>
+    <message>
+        <source>Off: %1</source>
+        <translation>Aus: %1</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>Aus</translation>
+    </message>
+    <message>
+        <source>Failing since %1</source>
+        <translation>Fehlschläge seit %1</translation>
+    </message>
+    <message>
+        <source>Healthy</source>
+        <translation>In Ordnung</translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>Wartend</translation>
+    </message>
+</context>
+<context>
+    <name>WebhookSecretDialog</name>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>Signing secret</source>
+        <translation>Signaturgeheimnis</translation>
+    </message>
+    <message>
+        <source>The new signing secret of %1. The previous one keeps signing beside it for 24 hours, so the receiver can switch without refusing a delivery.</source>
+        <translation>Das neue Signaturgeheimnis von %1. Das bisherige signiert noch 24 Stunden daneben, sodass der Empfänger wechseln kann, ohne eine Zustellung abzulehnen.</translation>
+    </message>
+    <message>
+        <source>The signing secret of %1. Give it to the receiver, which checks every delivery&apos;s webhook-signature with it (Standard Webhooks).</source>
+        <translation>Das Signaturgeheimnis von %1. Geben Sie es dem Empfänger, der damit die webhook-signature jeder Zustellung prüft (Standard Webhooks).</translation>
+    </message>
+    <message>
+        <source>It is shown only now: copy it before closing this window.</source>
+        <translation>Es wird nur jetzt angezeigt: Kopieren Sie es, bevor Sie dieses Fenster schließen.</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>Kopiert</translation>
+    </message>
+</context>
+<context>
+    <name>WebhooksPage</name>
+    <message>
+        <source>&amp;New endpoint…</source>
+        <translation>&amp;Neuer Endpunkt …</translation>
+    </message>
+    <message>
+        <source>R&amp;otate secret…</source>
+        <translation>Geheimnis &amp;erneuern …</translation>
+    </message>
+    <message>
+        <source>&amp;Redeliver</source>
+        <translation>E&amp;rneut senden</translation>
+    </message>
+    <message>
+        <source>Endpoints</source>
+        <translation>Endpunkte</translation>
+    </message>
+    <message>
+        <source>No endpoint hears this environment&apos;s events yet. New endpoint… adds one: an https URL, the events it wants, and a secret to check them.</source>
+        <translation>Noch kein Endpunkt erhält die Ereignisse dieser Umgebung. Neuer Endpunkt … fügt einen hinzu: eine https-URL, die gewünschten Ereignisse und ein Geheimnis, um sie zu prüfen.</translation>
+    </message>
+    <message>
+        <source>Any status</source>
+        <translation>Jeder Status</translation>
+    </message>
+    <message>
+        <source>Any event</source>
+        <translation>Jedes Ereignis</translation>
+    </message>
+    <message>
+        <source>Deliveries</source>
+        <translation>Zustellungen</translation>
+    </message>
+    <message>
+        <source>St&amp;atus</source>
+        <translation>St&amp;atus</translation>
+    </message>
+    <message>
+        <source>Select a delivery to see the event as it was sent.</source>
+        <translation>Wählen Sie eine Zustellung, um das Ereignis so zu sehen, wie es gesendet wurde.</translation>
+    </message>
+    <message>
+        <source>The webhook endpoints could not be loaded: %1</source>
+        <translation>Die Webhook-Endpunkte konnten nicht geladen werden: %1</translation>
+    </message>
+    <message>
+        <source>The deliveries could not be loaded: %1</source>
+        <translation>Die Zustellungen konnten nicht geladen werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %2 (%Ln attempt(s)), webhook-id %3</source>
+        <translation>
+            <numerusform>%1, %2 (%Ln Versuch), webhook-id %3</numerusform>
+            <numerusform>%1, %2 (%Ln Versuche), webhook-id %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Webhook endpoint %1 made.</source>
+        <translation>Webhook-Endpunkt %1 angelegt.</translation>
+    </message>
+    <message>
+        <source>Webhook endpoint %1 saved.</source>
+        <translation>Webhook-Endpunkt %1 gespeichert.</translation>
+    </message>
+    <message>
+        <source>A test event is on its way to %1.</source>
+        <translation>Ein Testereignis ist unterwegs zu %1.</translation>
+    </message>
+    <message>
+        <source>The test event was not sent: %1</source>
+        <translation>Das Testereignis wurde nicht gesendet: %1</translation>
+    </message>
+    <message>
+        <source>Rotate the signing secret</source>
+        <translation>Signaturgeheimnis erneuern</translation>
+    </message>
+    <message>
+        <source>Make a new signing secret for %1? The current one keeps signing beside it for 24 hours; the receiver should switch within that day.</source>
+        <translation>Ein neues Signaturgeheimnis für %1 erzeugen? Das bisherige signiert noch 24 Stunden daneben; der Empfänger sollte innerhalb dieses Tages wechseln.</translation>
+    </message>
+    <message>
+        <source>Secret not rotated</source>
+        <translation>Geheimnis nicht erneuert</translation>
+    </message>
+    <message>
+        <source>Delete the webhook endpoint</source>
+        <translation>Webhook-Endpunkt löschen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %1? Its %Ln waiting delivery(s) and its history go with it; nothing more is sent there.</source>
+        <translation>
+            <numerusform>%1 löschen? Seine %Ln wartende Zustellung und sein Verlauf gehen mit; dorthin wird nichts mehr gesendet.</numerusform>
+            <numerusform>%1 löschen? Seine %Ln wartenden Zustellungen und sein Verlauf gehen mit; dorthin wird nichts mehr gesendet.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Webhook endpoint %1 deleted.</source>
+        <translation>Webhook-Endpunkt %1 gelöscht.</translation>
+    </message>
+    <message>
+        <source>%1 was not deleted: %2</source>
+        <translation>%1 wurde nicht gelöscht: %2</translation>
+    </message>
+    <message>
+        <source>%1 will be sent again now, as %2.</source>
+        <translation>%1 wird jetzt erneut gesendet, als %2.</translation>
+    </message>
+    <message>
+        <source>Not sent again: %1</source>
+        <translation>Nicht erneut gesendet: %1</translation>
+    </message>
+    <message>
+        <source>Ed&amp;it…</source>
+        <translation>Bearbe&amp;iten …</translation>
+    </message>
+    <message>
+        <source>Send te&amp;st event</source>
+        <translation>&amp;Testereignis senden</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>&amp;Löschen …</translation>
+    </message>
+    <message>
+        <source>Event t&amp;ype</source>
+        <translation>Ereignist&amp;yp</translation>
     </message>
 </context>
 <context>

@@ -492,4 +492,21 @@ Journal: %2</numerusform>
         </translation>
     </message>
 </context>
+<context>
+    <name>WebhooksPage</name>
+    <message numerus="yes">
+        <source>%1, %2 (%Ln attempt(s)), webhook-id %3</source>
+        <translation>
+            <numerusform>%1, %2 (%Ln attempt), webhook-id %3</numerusform>
+            <numerusform>%1, %2 (%Ln attempts), webhook-id %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %1? Its %Ln waiting delivery(s) and its history go with it; nothing more is sent there.</source>
+        <translation>
+            <numerusform>Delete %1? Its %Ln waiting delivery and its history go with it; nothing more is sent there.</numerusform>
+            <numerusform>Delete %1? Its %Ln waiting deliveries and its history go with it; nothing more is sent there.</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

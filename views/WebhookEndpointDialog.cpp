@@ -22,9 +22,9 @@ WebhookEndpointDialog::WebhookEndpointDialog(models::WebhookEndpointModel *endpo
     , m_before(std::move(before))
     , m_url(new QLineEdit(this))
     , m_description(new QLineEdit(this))
-    , m_every(new QCheckBox(tr("E&very event, also those added later"), this))
+    , m_every(new QCheckBox(tr("&All events, also those added later"), this))
     , m_events(new QListWidget(this))
-    , m_enabled(new QCheckBox(tr("Send e&vents to this endpoint"), this))
+    , m_enabled(new QCheckBox(tr("Se&nd events to this endpoint"), this))
 {
     setWindowTitle(m_before ? tr("Edit webhook endpoint") : tr("New webhook endpoint"));
     resize(640, 560);
@@ -57,7 +57,7 @@ WebhookEndpointDialog::WebhookEndpointDialog(models::WebhookEndpointModel *endpo
     auto *fields = new QFormLayout;
     fields->addRow(tr("&URL:"), m_url);
     fields->addRow(tr("&Description:"), m_description);
-    auto *eventsLabel = new QLabel(tr("E&vents it hears:"), this);
+    auto *eventsLabel = new QLabel(tr("Events it &hears:"), this);
     eventsLabel->setBuddy(m_events);
     auto *page = new QWidget(this);
     auto *layout = new QVBoxLayout(page);

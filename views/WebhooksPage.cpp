@@ -46,10 +46,10 @@ WebhooksPage::WebhooksPage(backend::BillingBackend *backend, QWidget *parent)
     , m_deliveries(new WebhookDeliveryModel(backend, this))
     , m_endpointTable(tableOf(m_endpoints, u"webhookEndpoints"_s, this))
     , m_new(new QPushButton(tr("&New endpoint…"), this))
-    , m_edit(new QPushButton(tr("&Edit…"), this))
-    , m_test(new QPushButton(tr("Send &test event"), this))
+    , m_edit(new QPushButton(tr("Ed&it…"), this))
+    , m_test(new QPushButton(tr("Send te&st event"), this))
     , m_rotate(new QPushButton(tr("R&otate secret…"), this))
-    , m_delete(new QPushButton(tr("De&lete…"), this))
+    , m_delete(new QPushButton(tr("&Delete…"), this))
     , m_empty(new QLabel(this))
     , m_status(new QComboBox(this))
     , m_type(new QComboBox(this))
@@ -92,7 +92,7 @@ WebhooksPage::WebhooksPage(backend::BillingBackend *backend, QWidget *parent)
         deliveryBar->addWidget(field);
     };
     labelled(tr("St&atus"), m_status);
-    labelled(tr("E&vent"), m_type);
+    labelled(tr("Event t&ype"), m_type);
     deliveryBar->addWidget(m_redeliver);
 
     m_answer->setObjectName(u"webhookAnswer"_s);
