@@ -3,6 +3,7 @@
 #include "services/embedded/EngineBackend.h"
 #include "services/remote/RemoteBackend.h"
 #include "services/server/PortalServer.h"
+#include "services/server/WebhookSender.h"
 
 #include <QFileInfo>
 #include <QSettings>
@@ -92,7 +93,8 @@ OpenedBackend openBackend(const Connection &connection, const QString &apiKey, b
                 {}};
     }
     auto engine = std::make_unique<embedded::EngineBackend>(
-        connection.location, engine::Clock(), std::nullopt, server::PortalServer::starter());
+        connection.location, engine::Clock(), std::nullopt, server::PortalServer::starter(),
+        server::WebhookSender::starter());
     const auto outcome =
         [](const api::Result<embedded::EngineBackend::Workspace> &state) -> api::Result<Workspace> {
         if (!state)

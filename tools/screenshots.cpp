@@ -23,6 +23,8 @@
 #include "models/UsageEventModel.h"
 #include "services/embedded/EngineBackend.h"
 #include "services/engine/workspace/DemoWorkspace.h"
+#include "tools/DemoScenes.h"
+#include "tools/ShotKit.h"
 #include "views/AboutDialog.h"
 #include "views/AdjustBalanceDialog.h"
 #include "views/AuditPage.h"
@@ -65,146 +67,8 @@
 #include <QTemporaryDir>
 
 using namespace md;
+using namespace md::shots;
 using namespace Qt::StringLiterals;
-
-namespace {
-
-// Handles what is pending (layout, paint) before a grab.
-void idle()
-{
-    for (int i = 0; i < 20; ++i)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-}
-
-// Lets the event loop run until `done`, then idles; a picture of a page that
-// never got there would be wrong, so after 10 s the tool stops and says where.
-template <typename F> void settle(F &&done, int line = __builtin_LINE())
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!done()) {
-        if (timer.elapsed() > 10000)
-            qFatal("screenshots: still waiting after 10 s (screenshots.cpp:%d)", line);
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    }
-    idle();
-}
-
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
-    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
-    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Highlight, QColor(0x2f, 0x6f, 0xb3));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x35, 0x35));
-    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
-    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
-    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
-    return p;
-}
-
-template <typename T> T answered(backend::Reply<T> reply, int line = __builtin_LINE())
-{
-    settle([&] { return reply.isFinished(); }, line);
-    if (!reply.result())
-        qFatal("screenshots.cpp:%d: %s", line, qPrintable(reply.result().error().message));
-    return reply.result().value();
-}
-
-// The demo's second customer (the one the Customers shot selects) with
-// billing controls and an alert its calls set off, for the Controls tab;
-// answers the filter of the balance those calls drew on, for the Ledger shot.
-models::BalanceFilter giveControls(backend::BillingBackend &backend)
-{
-    api::PageRequest firstTwo;
-    firstTwo.limit = 2;
-    const QString customer = answered(backend.listCustomers(firstTwo)).list.value(1).id;
-    api::TrackTokensRequest call;
-    call.customerId = customer;
-    call.modelId = u"anthropic/claude-3-5-haiku-20241022"_s;
-    call.inputTokens = 40000;
-    call.outputTokens = 8000;
-    const api::TrackTokensResponse first = answered(backend.trackTokens(call));
-    const QString feature = first.balance ? first.balance->featureId : QString();
-    const auto amount = [](const char *text) { return *api::Decimal::parse(QByteArrayView(text)); };
-
-    api::UpdateBillingControlsRequest request;
-    request.customerId = customer;
-    request.hasSpendLimits = request.hasUsageLimits = request.hasUsageAlerts = true;
-    request.billingControls.spendLimits = {
-        {feature, true, api::SpendLimitType::Absolute, amount("25")}};
-    request.billingControls.usageLimits = {{feature, true, amount("500"), api::LimitInterval::Month,
-                                            api::LimitAnchor::BillingCycle, std::nullopt},
-                                           {feature, true, amount("40"), api::LimitInterval::Day,
-                                            api::LimitAnchor::Utc, std::nullopt}};
-    const api::Decimal usage = first.balance ? first.balance->usage : api::Decimal();
-    request.billingControls.usageAlerts = {
-        {feature, true, usage.plus(amount("0.01")).value_or(usage), api::ThresholdType::Usage,
-         u"Heavy day"_s},
-        {std::nullopt, true, amount("90"), api::ThresholdType::UsagePercentage, std::nullopt}};
-    answered(backend.updateBillingControls(request));
-    answered(backend.trackTokens(call)); // crosses the "Heavy day" threshold
-    models::BalanceFilter tracked;
-    tracked.customerId = customer;
-    tracked.featureId = feature;
-    return tracked;
-}
-
-// The demo's sandbox and production start the same. In the sandbox "pro"
-// gets a new name and a free trial and the last product is archived, so
-// the promotion dialog has a change and a product only production has (with
-// the reward renamed below).
-void makeDifferences(backend::BillingBackend &backend)
-{
-    api::UpdateProductRequest pro;
-    pro.name = u"Pro (2027)"_s;
-    pro.freeTrial = std::optional(api::FreeTrial{api::TrialDuration::Day, 14, false});
-    answered(backend.updateProduct(u"pro"_s, pro));
-    const QString last = answered(backend.listProducts()).list.last().id;
-    api::UpdateProductRequest archive;
-    archive.archived = true;
-    answered(backend.updateProduct(last, archive));
-}
-
-// Shows `window` on its Balances page with the rows and the totals loaded
-// and the third row selected.
-void showBalances(views::MainWindow &window)
-{
-    window.show();
-    window.connectionReady();
-    // Not the page a previous run left open.
-    window.findChild<QListWidget *>(u"navigation"_s)->setCurrentRow(0);
-    auto *balances = window.balancesPage();
-    settle([&] {
-        return balances->model()->rowCount() > 0 && !balances->model()->isLoading() &&
-               balances->model()->isLoaded(2) && balances->totals()->totals().has_value();
-    });
-    balances->table()->selectRow(2);
-    idle();
-}
-
-// Tools ▸ Price a call… for `customer`, once it has its quote.
-void shootPriceCall(backend::BillingBackend &backend, QWidget *window, const QString &customer,
-                    const QString &file)
-{
-    views::PriceCallDialog price(&backend, window);
-    price.setCustomer(customer);
-    price.setModel(u"anthropic/claude-3-5-haiku-20241022"_s);
-    price.setTokens({12000, 3400, 5000});
-    price.show();
-    settle([&] { return price.quote().has_value(); });
-    price.grab().save(file);
-    price.close();
-}
-
-} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -226,6 +90,7 @@ int main(int argc, char *argv[])
     embedded::EngineBackend backend(dir.filePath(u"demo.db"_s));
     auto prepared = backend.prepare(true);
     settle([&] { return prepared.isFinished(); });
+    addWebhookEndpoints(backend);
     const models::BalanceFilter tracked = giveControls(backend);
 
     makeDifferences(backend);
@@ -414,6 +279,8 @@ int main(int argc, char *argv[])
         audit->table()->selectRow(0);
         idle();
         window.grab().save(out.filePath(u"audit-%1.png"_s.arg(name)));
+
+        shootWebhooks(window, out, name);
 
         views::AboutDialog *about = window.showAbout();
         auto *catalogue = about->findChild<QLabel *>(u"catalogue"_s);

@@ -27,7 +27,7 @@ WebhookEndpointDialog::WebhookEndpointDialog(models::WebhookEndpointModel *endpo
     , m_enabled(new QCheckBox(tr("Se&nd events to this endpoint"), this))
 {
     setWindowTitle(m_before ? tr("Edit webhook endpoint") : tr("New webhook endpoint"));
-    resize(640, 560);
+    resize(640, 470);
     const models::WebhookForm form =
         m_before ? models::WebhookForm::of(*m_before) : models::WebhookForm{{}, {}, {}, true};
     m_url->setObjectName(u"webhookUrl"_s);

@@ -11,9 +11,11 @@ namespace md::embedded {
 using namespace Qt::StringLiterals;
 
 EngineBackend::EngineBackend(const QString &location, engine::Clock clock,
-                             std::optional<QString> apiKey, engine::PortalStarter portal)
+                             std::optional<QString> apiKey, engine::PortalStarter portal,
+                             engine::WebhookStarter webhooks)
     : m_engine(std::make_shared<engine::Engine>(location, std::move(clock)))
     , m_startPortal(std::move(portal))
+    , m_startWebhooks(std::move(webhooks))
     , m_service(*m_engine)
     , m_apiKey(std::move(apiKey))
 {
@@ -40,11 +42,14 @@ EngineBackend::~EngineBackend()
 QFuture<api::Result<EngineBackend::Workspace>> EngineBackend::prepare(bool loadDemoIfEmpty)
 {
     return QtConcurrent::run(
-        &m_pool, [engine = m_engine, loadDemoIfEmpty]() -> api::Result<Workspace> {
+        &m_pool, [this, engine = m_engine, loadDemoIfEmpty]() -> api::Result<Workspace> {
             if (auto opened = engine->open(); !opened)
                 return opened.error();
             engine->trackQueue().startWorker();
             engine->startClock();
+            // The console on its own workspace sends its webhooks, as a server would.
+            if (m_startWebhooks && !m_webhooks)
+                m_webhooks = m_startWebhooks(*engine);
             auto empty = engine->isEmpty();
             if (!empty)
                 return empty.error();

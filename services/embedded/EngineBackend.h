@@ -8,6 +8,7 @@
 #include "services/backend/BillingBackend.h"
 #include "services/engine/ApiOperations.h"
 #include "services/engine/PortalStarter.h"
+#include "services/engine/WebhookStarter.h"
 
 #include <QMutex>
 #include <QThreadPool>
@@ -29,7 +30,8 @@ public:
     // one, it acts exactly as that key would on a server.
     explicit EngineBackend(const QString &location, engine::Clock clock = {},
                            std::optional<QString> apiKey = std::nullopt,
-                           engine::PortalStarter portal = {});
+                           engine::PortalStarter portal = {},
+                           engine::WebhookStarter webhooks = {});
     ~EngineBackend() override;
     Q_DISABLE_COPY_MOVE(EngineBackend)
 
@@ -116,6 +118,8 @@ private:
     std::shared_ptr<engine::Engine> m_engine;
     engine::PortalStarter m_startPortal;
     std::shared_ptr<void> m_portal; // made on the thread that opens a portal
+    engine::WebhookStarter m_startWebhooks;
+    std::shared_ptr<void> m_webhooks; // sending once prepared; stopped before the engine goes
     engine::ApiOperations m_service;
     std::optional<QString> m_apiKey;
     QMutex m_keyMutex;

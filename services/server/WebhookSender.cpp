@@ -23,6 +23,15 @@ WebhookSender::WebhookSender(engine::Engine &engine, Options options)
                   .arg(uint(QRandomGenerator::system()->generate()), 8, 16, QChar(u'0')))
 {}
 
+engine::WebhookStarter WebhookSender::starter()
+{
+    return [](engine::Engine &engine) -> std::shared_ptr<void> {
+        auto sender = std::make_shared<WebhookSender>(engine, Options{});
+        sender->start();
+        return sender;
+    };
+}
+
 WebhookSender::~WebhookSender()
 {
     stop();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "services/engine/Engine.h"
+#include "services/engine/WebhookStarter.h"
 #include "services/http/HttpPoster.h"
 
 #include <QString>
@@ -37,6 +38,8 @@ public:
     };
 
     WebhookSender(engine::Engine &engine, Options options);
+    // For EngineBackend: a sender with the default options, started.
+    static engine::WebhookStarter starter();
     ~WebhookSender();
     Q_DISABLE_COPY_MOVE(WebhookSender)
 

@@ -1,0 +1,139 @@
+#include "tools/DemoScenes.h"
+
+#include "models/BalanceListModel.h"
+#include "models/BalanceTotalsModel.h"
+#include "models/WebhookDeliveryModel.h"
+#include "models/WebhookEndpointModel.h"
+#include "tools/ShotKit.h"
+#include "views/BalancesPage.h"
+#include "views/MainWindow.h"
+#include "views/PriceCallDialog.h"
+#include "views/WebhooksPage.h"
+
+#include <QDir>
+#include <QListWidget>
+#include <QTableView>
+
+namespace md::shots {
+
+using namespace Qt::StringLiterals;
+
+// The demo's second customer (the one the Customers shot selects) with
+// billing controls and an alert its calls set off, for the Controls tab;
+// answers the filter of the balance those calls drew on, for the Ledger shot.
+models::BalanceFilter giveControls(backend::BillingBackend &backend)
+{
+    api::PageRequest firstTwo;
+    firstTwo.limit = 2;
+    const QString customer = answered(backend.listCustomers(firstTwo)).list.value(1).id;
+    api::TrackTokensRequest call;
+    call.customerId = customer;
+    call.modelId = u"anthropic/claude-3-5-haiku-20241022"_s;
+    call.inputTokens = 40000;
+    call.outputTokens = 8000;
+    const api::TrackTokensResponse first = answered(backend.trackTokens(call));
+    const QString feature = first.balance ? first.balance->featureId : QString();
+    const auto amount = [](const char *text) { return *api::Decimal::parse(QByteArrayView(text)); };
+
+    api::UpdateBillingControlsRequest request;
+    request.customerId = customer;
+    request.hasSpendLimits = request.hasUsageLimits = request.hasUsageAlerts = true;
+    request.billingControls.spendLimits = {
+        {feature, true, api::SpendLimitType::Absolute, amount("25")}};
+    request.billingControls.usageLimits = {{feature, true, amount("500"), api::LimitInterval::Month,
+                                            api::LimitAnchor::BillingCycle, std::nullopt},
+                                           {feature, true, amount("40"), api::LimitInterval::Day,
+                                            api::LimitAnchor::Utc, std::nullopt}};
+    const api::Decimal usage = first.balance ? first.balance->usage : api::Decimal();
+    request.billingControls.usageAlerts = {
+        {feature, true, usage.plus(amount("0.01")).value_or(usage), api::ThresholdType::Usage,
+         u"Heavy day"_s},
+        {std::nullopt, true, amount("90"), api::ThresholdType::UsagePercentage, std::nullopt}};
+    answered(backend.updateBillingControls(request));
+    answered(backend.trackTokens(call)); // crosses the "Heavy day" threshold
+    models::BalanceFilter tracked;
+    tracked.customerId = customer;
+    tracked.featureId = feature;
+    return tracked;
+}
+
+// The demo's sandbox and production start the same. In the sandbox "pro"
+// gets a new name and a free trial and the last product is archived, so
+// the promotion dialog has a change and a product only production has (with
+// the reward renamed below).
+void makeDifferences(backend::BillingBackend &backend)
+{
+    api::UpdateProductRequest pro;
+    pro.name = u"Pro (2027)"_s;
+    pro.freeTrial = std::optional(api::FreeTrial{api::TrialDuration::Day, 14, false});
+    answered(backend.updateProduct(u"pro"_s, pro));
+    const QString last = answered(backend.listProducts()).list.last().id;
+    api::UpdateProductRequest archive;
+    archive.archived = true;
+    answered(backend.updateProduct(last, archive));
+}
+
+// Shows `window` on its Balances page with the rows and the totals loaded
+// and the third row selected.
+void showBalances(views::MainWindow &window)
+{
+    window.show();
+    window.connectionReady();
+    // Not the page a previous run left open.
+    window.findChild<QListWidget *>(u"navigation"_s)->setCurrentRow(0);
+    auto *balances = window.balancesPage();
+    settle([&] {
+        return balances->model()->rowCount() > 0 && !balances->model()->isLoading() &&
+               balances->model()->isLoaded(2) && balances->totals()->totals().has_value();
+    });
+    balances->table()->selectRow(2);
+    idle();
+}
+
+// Tools ▸ Price a call… for `customer`, once it has its quote.
+void shootPriceCall(backend::BillingBackend &backend, QWidget *window, const QString &customer,
+                    const QString &file)
+{
+    views::PriceCallDialog price(&backend, window);
+    price.setCustomer(customer);
+    price.setModel(u"anthropic/claude-3-5-haiku-20241022"_s);
+    price.setTokens({12000, 3400, 5000});
+    price.show();
+    settle([&] { return price.quote().has_value(); });
+    price.grab().save(file);
+    price.close();
+}
+
+void addWebhookEndpoints(backend::BillingBackend &backend)
+{
+    answered(backend.createWebhookEndpoint(
+        {u"https://hooks.northwind.example/meterdesk"_s,
+         {u"balances.usage_alert_triggered"_s, u"balances.limit_reached"_s, u"balances.reset"_s,
+          u"balances.expired"_s},
+         u"Finance alerts: Slack #billing"_s}));
+    const api::WebhookEndpoint everything = answered(backend.createWebhookEndpoint(
+        {u"https://ops.northwind.example/billing-events"_s, {u"*"_s}, u"Data warehouse"_s}));
+    answered(backend.sendTestWebhook({everything.id}));
+}
+
+void shootWebhooks(views::MainWindow &window, const QDir &out, const QString &palette)
+{
+    auto *navigation = window.findChild<QListWidget *>(u"navigation"_s);
+    navigation->setCurrentRow(navigation->count() - 1);
+    views::WebhooksPage *page = window.webhooksPage();
+    settle([&] { return page->endpoints()->rowCount() == 2; });
+    page->endpointTable()->selectRow(1);
+    settle([&] { return page->deliveries()->rowCount() > 1 && !page->deliveries()->isLoading(); });
+    page->deliveryTable()->selectRow(0);
+    idle();
+    window.grab().save(out.filePath(u"webhooks-%1.png"_s.arg(palette)));
+    page->endpointTable()->selectRow(0);
+    settle([&] { return page->deliveries()->rowCount() > 0 && !page->deliveries()->isLoading(); });
+    page->editEndpoint();
+    idle();
+    auto *dialog = page->findChild<QDialog *>();
+    dialog->grab().save(out.filePath(u"webhook-edit-%1.png"_s.arg(palette)));
+    dialog->close();
+}
+
+} // namespace md::shots

@@ -1,0 +1,29 @@
+// The demo workspace made ready for the screenshots, and the scenes more
+// than one pass shoots: a customer with billing controls, the sandbox
+// made different from production, webhook endpoints that heard the demo's
+// events, the Balances page loaded, Tools ▸ Price a call.
+#pragma once
+
+#include "models/BalanceFilter.h"
+#include "services/backend/BillingBackend.h"
+
+class QDir;
+class QWidget;
+
+namespace md::views {
+class MainWindow;
+}
+
+namespace md::shots {
+
+models::BalanceFilter giveControls(backend::BillingBackend &backend);
+void makeDifferences(backend::BillingBackend &backend);
+// Endpoints made before the demo's writes, so that they hear them.
+void addWebhookEndpoints(backend::BillingBackend &backend);
+void showBalances(views::MainWindow &window);
+void shootPriceCall(backend::BillingBackend &backend, QWidget *window, const QString &customer,
+                    const QString &file);
+// The Webhooks page, the first endpoint's deliveries and a payload shown.
+void shootWebhooks(views::MainWindow &window, const QDir &out, const QString &palette);
+
+} // namespace md::shots
