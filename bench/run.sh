@@ -66,6 +66,17 @@ else
 fi
 
 echo
+if [ -n "${MD_TEST_POSTGRES_URL:-}" ]; then
+  echo "== webhooks: track_tokens with 1 % of calls firing an alert told to an endpoint; the outbox drained (docs/performance.md)"
+  psql -q "$MD_TEST_POSTGRES_URL" -c "CREATE DATABASE meterdesk_bench_webhooks" >/dev/null
+  "$build/bench/bench_webhooks" --database "$scratch/webhooks.db" \
+    --database "${MD_TEST_POSTGRES_URL%/*}/meterdesk_bench_webhooks" --server "$build/app/meterdesk-server"
+else
+  echo "== webhooks: track_tokens with 1 % of calls firing an alert told to an endpoint; the outbox drained (docs/performance.md)"
+  "$build/bench/bench_webhooks" --database "$scratch/webhooks.db" --server "$build/app/meterdesk-server"
+fi
+
+echo
 echo "== mixed load on SQLite for 60 s (list, track, import dry run)"
 catalogue=tests/conformance/data/pricing-catalogue.json
 "$build/bench/bench_load" --database "$scratch/load.db" --server "$build/app/meterdesk-server" \

@@ -24,6 +24,7 @@
 #include <QUrl>
 
 #include <functional>
+#include <future>
 #include <memory>
 
 namespace md::engine {
@@ -97,6 +98,21 @@ public:
         if (!db)
             return db.error();
         return f(db.value());
+    }
+
+    // Runs `f(QSqlDatabase)`, which must write no balance, usage or control,
+    // where its writes cost the usage path nothing: on SQLite on the track
+    // writer's thread and connection, between batches (another connection's
+    // commit would drop the writer's cache, TrackCache), waiting for it; on
+    // PostgreSQL on the calling thread's.
+    template <typename F>
+    auto withWriterConnection(F &&f) -> decltype(f(std::declval<const QSqlDatabase &>()))
+    {
+        if (dialect() != Dialect::Sqlite)
+            return withConnection(std::forward<F>(f));
+        std::promise<decltype(f(std::declval<const QSqlDatabase &>()))> done;
+        m_writer->post([&] { done.set_value(withConnection(f)); }, TrackWriter::Touches::NoUsage);
+        return done.get_future().get();
     }
 
     // A load is recorded in the audit log of each organization it brings.

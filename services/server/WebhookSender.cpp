@@ -83,13 +83,12 @@ void WebhookSender::run()
 
 bool WebhookSender::sendOne(http::HttpPoster &poster)
 {
-    auto db = m_engine.database().connection();
-    if (!db) {
-        qWarning("webhooks: %s; retrying shortly", qPrintable(db.error().message));
-        return false;
-    }
-    WebhookSendQueue queue(db.value(), m_engine.dialect(), m_owner);
-    auto claimed = queue.claim(m_engine.now(), m_options.lease, m_options.batch);
+    // The bookkeeping runs where the engine wants its writes (on SQLite, on
+    // the track writer's connection); only the posting happens here.
+    auto claimed = m_engine.withWriterConnection([&](const QSqlDatabase &db) {
+        return WebhookSendQueue(db, m_engine.dialect(), m_owner)
+            .claim(m_engine.now(), m_options.lease, m_options.batch);
+    });
     if (!claimed) {
         qWarning("webhooks: %s; retrying shortly", qPrintable(claimed.error().message));
         return false;
@@ -122,7 +121,11 @@ bool WebhookSender::sendOne(http::HttpPoster &poster)
         if (!delivered)
             break; // later events wait behind this one
     }
-    if (auto finished = queue.finish(batch, outcomes, m_engine.now()); !finished)
+    if (auto finished = m_engine.withWriterConnection([&](const QSqlDatabase &db) {
+            return WebhookSendQueue(db, m_engine.dialect(), m_owner)
+                .finish(batch, outcomes, m_engine.now());
+        });
+        !finished)
         qWarning("webhooks: %s; the deliveries will be sent again",
                  qPrintable(finished.error().message));
     return true;

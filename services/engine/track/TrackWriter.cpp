@@ -145,11 +145,11 @@ api::Result<TrackTokensResponse> TrackWriter::track(const Scope &scope,
     return promise.get_future().get();
 }
 
-void TrackWriter::post(Job job)
+void TrackWriter::post(Job job, Touches touches)
 {
     {
         const std::lock_guard lock(m_mutex);
-        m_jobs.push_back(std::move(job));
+        m_jobs.emplace_back(std::move(job), touches);
         startLocked();
     }
     m_arrived.notify_one();
@@ -172,6 +172,7 @@ void TrackWriter::work()
     for (;;) {
         std::vector<Call> batch;
         Job job;
+        Touches touches = Touches::Usage;
         bool sweep = false;
         {
             std::unique_lock lock(m_mutex);
@@ -191,7 +192,7 @@ void TrackWriter::work()
             std::move(m_waiting.begin(), m_waiting.begin() + n, std::back_inserter(batch));
             m_waiting.erase(m_waiting.begin(), m_waiting.begin() + n);
             if (!m_jobs.empty()) {
-                job = std::move(m_jobs.front());
+                std::tie(job, touches) = std::move(m_jobs.front());
                 m_jobs.pop_front();
             }
             sweep = sweepDue();
@@ -202,7 +203,8 @@ void TrackWriter::work()
         }
         if (job) {
             job();
-            m_cache.clear();
+            if (touches == Touches::Usage)
+                m_cache.clear();
         }
         // Calls seen in the last 50 ms are calls coming: their clients are
         // sending the next ones while a step runs.

@@ -70,7 +70,10 @@ public:
     void start();
     // Runs `job` on the writer thread, after the batch in hand (starting the
     // thread if need be); a job still waiting when the writer stops runs then.
-    void post(Job job);
+    // What the writer keeps of balances and controls is dropped after it,
+    // unless the job says it leaves them alone (the webhook senders' bookkeeping).
+    enum class Touches { Usage, NoUsage };
+    void post(Job job, Touches touches = Touches::Usage);
     // Runs `sweep` every `every` while the writer runs (until the engine
     // closes), and again at once while it says more is due.
     void setSweep(Sweep sweep, std::chrono::milliseconds every);
@@ -97,7 +100,7 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_arrived;
     std::deque<Call> m_waiting;
-    std::deque<Job> m_jobs;
+    std::deque<std::pair<Job, Touches>> m_jobs;
     Sweep m_sweep;
     std::chrono::milliseconds m_sweepEvery{0};
     std::chrono::steady_clock::time_point m_sweepAt;

@@ -3,6 +3,8 @@
 #include "services/engine/ids/PublicIds.h"
 #include "services/engine/sql/Sql.h"
 
+#include <map>
+
 namespace md::engine {
 
 using namespace Qt::StringLiterals;
@@ -25,9 +27,7 @@ WebhookSendQueue::WebhookSendQueue(QSqlDatabase db, Dialect dialect, QString own
 api::Result<std::optional<WebhookSendQueue::Batch>>
 WebhookSendQueue::claim(qint64 nowMs, std::chrono::milliseconds lease, qsizetype most)
 {
-    WriteTransaction transaction(m_db, m_dialect);
-    if (auto begun = transaction.begin(); !begun)
-        return begun.error();
+    // Looked for first outside a transaction: an idle sender takes no write lock.
     auto due = queryRows(m_db,
                          u"SELECT e.pk, e.url, e.secret, e.previous_secret, e.previous_until"
                          " FROM webhook_endpoints e JOIN webhook_deliveries d ON d.pk = "_s +
@@ -47,7 +47,10 @@ WebhookSendQueue::claim(qint64 nowMs, std::chrono::milliseconds lease, qsizetype
     batch.secrets.append(endpoint.at(2).toString());
     if (!endpoint.at(3).isNull() && endpoint.at(4).toLongLong() > nowMs)
         batch.secrets.append(endpoint.at(3).toString());
-    // Another server may have taken it since the read: the update decides.
+    WriteTransaction transaction(m_db, m_dialect);
+    if (auto begun = transaction.begin(); !begun)
+        return begun.error();
+    // Another sender may have taken it since the read: the update decides.
     {
         auto leased = runSql(m_db,
                              u"UPDATE webhook_endpoints SET lease_owner = ?, lease_until = ?"
@@ -60,7 +63,7 @@ WebhookSendQueue::claim(qint64 nowMs, std::chrono::milliseconds lease, qsizetype
             return std::optional<Batch>();
     }
     auto rows = queryRows(m_db,
-                          u"SELECT d.pk, d.event_pk, d.next_attempt_at, ev.at, ev.body"
+                          u"SELECT d.pk, d.event_pk, d.next_attempt_at, ev.at, ev.body, d.attempts"
                           " FROM webhook_deliveries d JOIN webhook_events ev ON ev.pk = d.event_pk"
                           " WHERE d.endpoint_pk = ? AND d.status = 'pending'"
                           " ORDER BY d.pk LIMIT ?"_s,
@@ -75,7 +78,8 @@ WebhookSendQueue::claim(qint64 nowMs, std::chrono::milliseconds lease, qsizetype
             break; // waiting for its retry, and everything after it waits too
         batch.items.append({row.at(0).toLongLong(),
                             ids.value().make(PublicIds::Kind::WebhookEvent, row.at(1).toLongLong()),
-                            row.at(3).toLongLong(), row.at(4).toString().toUtf8()});
+                            row.at(3).toLongLong(), row.at(4).toString().toUtf8(),
+                            row.at(5).toLongLong()});
     }
     if (auto committed = transaction.commit(); !committed)
         return committed.error();
@@ -88,42 +92,46 @@ api::Result<api::Done> WebhookSendQueue::finish(const Batch &batch, const QList<
     WriteTransaction transaction(m_db, m_dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
-    bool anyDelivered = false;
     bool anyFailed = false;
+    // Successes in one statement per answer (a receiver mostly answers
+    // alike): one round trip for a batch, not one per delivery.
+    std::map<std::pair<int, QString>, QList<qint64>> delivered;
     for (qsizetype i = 0; i < outcomes.size() && i < batch.items.size(); ++i) {
         const Outcome &outcome = outcomes.at(i);
-        const QVariant status = outcome.statusCode ? QVariant(*outcome.statusCode) : QVariant();
-        const QVariant answer =
-            outcome.statusCode ? QVariant(QString::fromUtf8(outcome.answer)) : QVariant();
-        const QVariant error = outcome.error.isEmpty() ? QVariant() : QVariant(outcome.error);
-        const qint64 pk = batch.items.at(i).deliveryPk;
-        api::Result<api::Done> recorded = api::Done{};
+        const Item &item = batch.items.at(i);
         if (outcome.delivered) {
-            anyDelivered = true;
-            recorded = execute(m_db,
-                               u"UPDATE webhook_deliveries SET status = 'succeeded',"
-                               " attempts = attempts + 1, next_attempt_at = NULL,"
-                               " last_attempt_at = ?, last_status = ?, last_answer = ?,"
-                               " last_error = NULL WHERE pk = ?"_s,
-                               {nowMs, status, answer, pk});
-        } else {
-            anyFailed = true;
-            auto attempts =
-                queryRows(m_db, u"SELECT attempts FROM webhook_deliveries WHERE pk = ?"_s, {pk});
-            if (!attempts)
-                return attempts.error();
-            const qint64 made = attempts.value().value(0).value(0).toLongLong() + 1;
-            const bool last = made >= MaxAttempts;
-            recorded = execute(
+            delivered[{outcome.statusCode.value_or(0), QString::fromUtf8(outcome.answer)}].append(
+                item.deliveryPk);
+            continue;
+        }
+        anyFailed = true;
+        const qint64 made = item.attempts + 1;
+        const bool last = made >= MaxAttempts;
+        if (auto recorded = execute(
                 m_db,
                 u"UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?,"
                 " last_attempt_at = ?, last_status = ?, last_answer = ?, last_error = ?"
                 " WHERE pk = ?"_s,
                 {last ? u"failed"_s : u"pending"_s, made,
                  last ? QVariant() : QVariant(nowMs + RetryDelaysMs.at(std::size_t(made - 1))),
-                 nowMs, status, answer, error, pk});
-        }
-        if (!recorded)
+                 nowMs, outcome.statusCode ? QVariant(*outcome.statusCode) : QVariant(),
+                 outcome.statusCode ? QVariant(QString::fromUtf8(outcome.answer)) : QVariant(),
+                 outcome.error.isEmpty() ? QVariant() : QVariant(outcome.error), item.deliveryPk});
+            !recorded)
+            return recorded.error();
+    }
+    const bool anyDelivered = !delivered.empty();
+    for (const auto &[answer, pks] : delivered) {
+        QVariantList binds{nowMs, answer.first, answer.second};
+        const QString in = inKeys(m_dialect, u"pk"_s, pks, binds);
+        if (auto recorded = execute(m_db,
+                                    u"UPDATE webhook_deliveries SET status = 'succeeded',"
+                                    " attempts = attempts + 1, next_attempt_at = NULL,"
+                                    " last_attempt_at = ?, last_status = ?, last_answer = ?,"
+                                    " last_error = NULL WHERE "_s +
+                                        in,
+                                    binds);
+            !recorded)
             return recorded.error();
     }
     // The lease ends; an endpoint's health follows its last attempt.

@@ -37,6 +37,7 @@ public:
         QString messageId; // msg_…: webhook-id
         qint64 eventAt = 0;
         QByteArray body;
+        qint64 attempts = 0; // made before this one
     };
     struct Batch
     {
@@ -47,10 +48,10 @@ public:
     };
     struct Outcome
     {
-        bool delivered = false;           // the receiver answered 2xx
-        std::optional<int> statusCode;    // its status, when it answered
-        QByteArray answer;                // its answer's first bytes
-        QString error;                    // no answer: why
+        bool delivered = false;        // the receiver answered 2xx
+        std::optional<int> statusCode; // its status, when it answered
+        QByteArray answer;             // its answer's first bytes
+        QString error;                 // no answer: why
     };
 
     WebhookSendQueue(QSqlDatabase db, Dialect dialect, QString owner);
@@ -61,8 +62,7 @@ public:
                                             qsizetype most);
     // Records the outcomes of the batch's first items, in order (a sender
     // stops at the first failure: later events wait behind it), and ends the lease.
-    api::Result<api::Done> finish(const Batch &batch, const QList<Outcome> &outcomes,
-                                  qint64 nowMs);
+    api::Result<api::Done> finish(const Batch &batch, const QList<Outcome> &outcomes, qint64 nowMs);
     // The earliest moment a delivery falls due (nullopt: none pending), for a sender's sleep.
     api::Result<std::optional<qint64>> nextDue();
 
