@@ -12,6 +12,7 @@
 // have been delivered exactly once. Prints figures only; exits non-zero
 // when something is wrong.
 #include "bench/BenchSupport.h"
+#include "bench/LeanCalls.h"
 #include "bench/ProcessCpu.h"
 #include "services/api/WireCodec.h"
 #include "services/engine/ApiOperations.h"
@@ -39,7 +40,10 @@
 
 using namespace md;
 using namespace Qt::StringLiterals;
+using bench::callBody;
+using bench::calling;
 using bench::fail;
+using bench::Rate;
 
 namespace {
 
@@ -106,18 +110,6 @@ private:
     quint16 m_port = 0;
 };
 
-QByteArray callBody(int customer)
-{
-    api::TrackTokensRequest request;
-    request.customerId = u"c%1"_s.arg(customer);
-    request.featureId = u"credits"_s;
-    request.modelId = u"openai/gpt-4o-mini"_s;
-    request.inputTokens = 1234;
-    request.outputTokens = 567;
-    request.overageBehavior = api::OverageBehavior::Overflow;
-    return api::toJsonText(request);
-}
-
 // Usage alerts on every customer's credits every 100 calls' worth, from a
 // random start: whichever customers the clients pick, 1 % of calls cross one.
 void addAlerts(engine::Engine &engine, const engine::Scope &scope, int customers)
@@ -147,42 +139,6 @@ void addAlerts(engine::Engine &engine, const engine::Scope &scope, int customers
         if (auto set = api.updateBillingControls(test::everyScope(scope), request); !set)
             fail(set.error().message);
     }
-}
-
-struct Rate
-{
-    qint64 calls = 0;
-    double seconds = 0;
-    double serverCpu = 0;
-    double perSecond() const { return calls / seconds; }
-    double cpuPerCallUs() const { return calls ? serverCpu / calls * 1e6 : 0; }
-};
-
-Rate calling(const QUrl &url, qint64 serverPid, const Options &options)
-{
-    std::atomic<qint64> calls{0};
-    std::atomic<bool> stop{false};
-    const double cpuBefore = bench::cpuSeconds(serverPid);
-    QElapsedTimer timer;
-    timer.start();
-    std::vector<std::thread> threads;
-    for (int c = 0; c < options.clients; ++c)
-        threads.emplace_back([&, c] {
-            test::HttpClient http(url, test::TrustKey.toLatin1());
-            for (int i = 0; !stop; ++i) {
-                const auto answer = http.post("/v1/balances.track_tokens",
-                                              callBody((c * 7919 + i * 13) % options.customers));
-                if (answer.status != 200)
-                    fail(u"track_tokens: %1 %2"_s.arg(answer.status)
-                             .arg(QString::fromUtf8(answer.body)));
-                ++calls;
-            }
-        });
-    QThread::msleep(qint64(options.seconds * 1000));
-    stop = true;
-    for (std::thread &thread : threads)
-        thread.join();
-    return {calls, double(timer.nsecsElapsed()) / 1e9, bench::cpuSeconds(serverPid) - cpuBefore};
 }
 
 qint64 count(engine::Engine &engine, const QString &sql)
@@ -234,7 +190,10 @@ void measure(const QString &location, const Options &options)
 
     const auto alerts = [&] { return count(engine, u"SELECT COUNT(*) FROM usage_alert_events"_s); };
     qint64 alertsBefore = alerts();
-    const Rate without = calling(url, pid, options);
+    const auto forSeconds = [&](const QElapsedTimer &t) {
+        return t.elapsed() > options.seconds * 1000;
+    };
+    const Rate without = calling(url, pid, options.clients, options.customers, forSeconds);
     const qint64 alertsWithout = alerts() - alertsBefore;
     out << "  without webhooks: " << qRound(without.perSecond()) << " calls/s, server CPU "
         << qRound(without.cpuPerCallUs()) << " µs/call; " << alertsWithout << " alerts fired ("
@@ -244,7 +203,7 @@ void measure(const QString &location, const Options &options)
     post(url, "/v1/meterdesk/webhook_endpoints.create",
          "{\"url\":\"" + receiver.url() + "\",\"events\":[\"*\"]}");
     alertsBefore = alerts();
-    const Rate with = calling(url, pid, options);
+    const Rate with = calling(url, pid, options.clients, options.customers, forSeconds);
     const qint64 alertsWith = alerts() - alertsBefore;
     out << "  with an endpoint hearing every event: " << qRound(with.perSecond()) << " calls/s ("
         << QString::number(with.perSecond() / without.perSecond(), 'f', 2)

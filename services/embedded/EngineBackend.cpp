@@ -47,8 +47,10 @@ QFuture<api::Result<EngineBackend::Workspace>> EngineBackend::prepare(bool loadD
                 return opened.error();
             engine->trackQueue().startWorker();
             engine->startClock();
-            // The console on its own workspace sends its webhooks, as a server would.
-            if (m_startWebhooks && !m_webhooks)
+            // The console on a workspace file of its own sends its webhooks, as
+            // a server would; a shared PostgreSQL database has servers for that.
+            // (prepare() runs once; the destructor waits for this pool first.)
+            if (m_startWebhooks && !m_webhooks && engine->dialect() == engine::Dialect::Sqlite)
                 m_webhooks = m_startWebhooks(*engine);
             auto empty = engine->isEmpty();
             if (!empty)

@@ -131,8 +131,10 @@ QString HttpPoster::Impl::connect(const QUrl &url, Deadline deadline)
         const QString address = QString::fromStdString(entry.endpoint().address().to_string());
         if (options.addressProblem)
             if (const auto problem = options.addressProblem(address)) {
-                refusal = u"%1 resolves to %2, %3; webhooks go to public addresses only"_s.arg(
-                    url.host(), address, *problem);
+                // The address itself is not said: the answer is shown to
+                // API keys, which should not map the network through it.
+                refusal = u"%1 resolves to %2; webhooks go to public addresses only"_s.arg(
+                    url.host(), *problem);
                 continue;
             }
         allowed.push_back(entry.endpoint());
@@ -246,7 +248,7 @@ HttpPoster::Answer HttpPoster::post(const QUrl &url, const Headers &headers, con
                      : d.exchange(*d.plain, url, headers, body, deadline, reusable, answered);
         if (!reusable)
             d.drop();
-        if (answered || !reused)
+        if (answered || !reused || std::chrono::steady_clock::now() >= deadline)
             return answer;
     }
     return {std::nullopt, {}, u"no answer from %1"_s.arg(url.host())};

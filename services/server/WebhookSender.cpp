@@ -100,9 +100,16 @@ bool WebhookSender::sendOne(http::HttpPoster &poster)
     leased.start();
     QList<WebhookSendQueue::Outcome> outcomes;
     const QUrl url(batch.url);
+    // The server's rules as they are now (it may have restarted without
+    // --webhooks-allow-http since the endpoint was made).
+    const auto refused = engine::WebhookUrlRule::urlProblem(batch.url, m_engine.webhookPolicy());
     for (const WebhookSendQueue::Item &item : batch.items) {
         if (leased.elapsed() > m_options.lease.count() / 2 || stopping())
             break;
+        if (refused) {
+            outcomes.append({false, std::nullopt, {}, u"the URL %1"_s.arg(*refused)});
+            break;
+        }
         // The timestamp is the attempt's: receivers refuse old ones.
         const qint64 seconds = QDateTime::currentSecsSinceEpoch();
         const http::HttpPoster::Answer answer = poster.post(

@@ -82,6 +82,9 @@ private Q_SLOTS:
         QTest::newRow("metadata") << u"https://169.254.169.254/latest"_s << u"link-local"_s;
         QTest::newRow("mapped") << u"https://[::ffff:192.168.1.1]/x"_s << u"private"_s;
         QTest::newRow("localhost") << u"https://localhost:9000/x"_s << u"localhost"_s;
+        QTest::newRow("localhost.") << u"https://localhost./x"_s << u"localhost"_s;
+        QTest::newRow("6to4") << u"https://[2002:7f00:1::]/x"_s << u"6to4"_s;
+        QTest::newRow("v4-compatible") << u"https://[::7f00:1]/x"_s << u"IPv4-compatible"_s;
         QTest::newRow("credentials") << u"https://user:pw@receiver.invalid/x"_s << u"password"_s;
     }
 

@@ -327,7 +327,8 @@ private Q_SLOTS:
         const engine::Scope scope{fixture.engine->organizations().value().first().pk,
                                   engine::Environment::Sandbox};
         // Back to version 7: what migrations 8, 9 and 10 made, taken away.
-        QStringList back{u"DROP TABLE webhook_deliveries"_s,
+        QStringList back{u"DROP TABLE limit_reached"_s,
+                         u"DROP TABLE webhook_deliveries"_s,
                          u"DROP TABLE webhook_events"_s,
                          u"DROP TABLE webhook_endpoints"_s,
                          u"DROP INDEX balances_due"_s,

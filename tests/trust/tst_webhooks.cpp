@@ -4,8 +4,9 @@
 // events, each signed as Standard Webhooks says; a receiver down for a
 // minute gets everything, in order, once back; retries back off and then
 // fail; an endpoint failing for five days is disabled; redirects are not
-// followed; only an answer's first KiB is kept; a name resolving to a
-// loopback address is refused at the attempt; an event written in a
+// followed; only an answer's first KiB is kept; a name resolving to one of
+// this machine's addresses, and plain http once the server forbids it, are
+// refused at the attempt; an event written in a
 // transaction rolled back sends nothing; after a rotation both secrets sign;
 // the usage path tells usage alerts, a limit's first refusal in a window
 // and the clock's resets.
@@ -23,6 +24,7 @@
 #include "tests/support/TestDatabase.h"
 #include "tests/support/WebhookReceiver.h"
 
+#include <QHostInfo>
 #include <QTest>
 
 #include <atomic>
@@ -228,20 +230,38 @@ private Q_SLOTS:
                  api::WebhookDelivery::MaxAnswerBytes);
     }
 
-    void aNameResolvingToLoopbackIsRefusedAtTheAttempt()
+    void aNameResolvingInsideIsRefusedAtTheAttempt()
     {
-        // Made while private addresses were allowed; then the server is
-        // strict: the address the name resolves to is refused at the attempt.
-        const auto made =
-            endpoint("http://localhost:" + QByteArray::number(m_receiver->port()) + "/hooks");
+        // This machine's name resolves to one of its own addresses (loopback,
+        // or a private one in a container): a name, so the endpoint is made
+        // while private addresses are allowed; then the server is strict, and
+        // the address the name resolves to is refused at the attempt.
+        const QString name = QHostInfo::localHostName();
+        if (QHostInfo::fromName(name).addresses().isEmpty())
+            QSKIP("this machine's name does not resolve");
+        const auto made = endpoint("http://" + name.toLatin1() + ':' +
+                                   QByteArray::number(m_receiver->port()) + "/hooks");
         m_sender.reset();
         m_engine->setWebhookPolicy({true, false});
         startSender();
         sendTests(made, 1);
         QTRY_COMPARE_WITH_TIMEOUT(deliveriesOf(made).first().attempts, 1, 10000);
         const auto refused = deliveriesOf(made).first();
-        QVERIFY2(refused.lastError && refused.lastError->contains(u"loopback"_s),
+        QVERIFY2(refused.lastError && refused.lastError->contains(u"resolves to"_s) &&
+                     refused.lastError->contains(u"public addresses only"_s),
                  qPrintable(refused.lastError.value_or(QString())));
+        QVERIFY(m_receiver->requests().isEmpty());
+    }
+
+    void httpRefusedAtTheAttemptOnceTheServerForbidsIt()
+    {
+        const auto made = endpoint(m_receiver->url());
+        m_sender.reset();
+        m_engine->setWebhookPolicy({false, true}); // restarted without --webhooks-allow-http
+        startSender();
+        sendTests(made, 1);
+        QTRY_COMPARE_WITH_TIMEOUT(deliveriesOf(made).first().attempts, 1, 10000);
+        QVERIFY(deliveriesOf(made).first().lastError->contains(u"https://"_s));
         QVERIFY(m_receiver->requests().isEmpty());
     }
 

@@ -267,7 +267,7 @@ api::Result<ClockTally> ClockApplier::apply(const QSqlDatabase &db, Dialect dial
         return written.error();
     if (auto noted = BalanceLedger::write(db, dialect, route, nowMs, entries); !noted)
         return noted.error();
-    if (auto told = ClockEvents::tell(db, dialect, entries, nowMs); !told)
+    if (auto told = ClockEvents::tell(db, dialect, entries, nowMs, &keys); !told)
         return told.error();
     return tally;
 }

@@ -42,7 +42,8 @@ api::Result<QHash<qint64, QString>> idsOf(const QSqlDatabase &db, Dialect dialec
 } // namespace
 
 api::Result<api::Done> ClockEvents::tell(const QSqlDatabase &db, Dialect dialect,
-                                         const QList<BalanceLedger::Entry> &entries, qint64 nowMs)
+                                         const QList<BalanceLedger::Entry> &entries, qint64 nowMs,
+                                         KeyAllocator *keys)
 {
     // By environment, then in the order the clock wrote them.
     std::map<std::pair<qint64, QString>, QList<const BalanceLedger::Entry *>> byScope;
@@ -52,7 +53,7 @@ api::Result<api::Done> ClockEvents::tell(const QSqlDatabase &db, Dialect dialect
     for (const auto &[key, scoped] : byScope) {
         Scope scope = scoped.first()->scope;
         scope.keyPk = 0;
-        WebhookOutbox outbox(db, dialect, scope, nowMs);
+        WebhookOutbox outbox(db, dialect, scope, nowMs, keys);
         auto resets = outbox.wants(ResetType);
         if (!resets)
             return resets.error();

@@ -7,6 +7,7 @@
 #include "services/api/Result.h"
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/sql/Dialect.h"
+#include "services/engine/sql/Sql.h"
 
 #include <QSqlDatabase>
 
@@ -15,8 +16,10 @@ namespace md::engine {
 class ClockEvents final
 {
 public:
+    // `keys`: the caller's allocator, when it has one.
     static api::Result<api::Done> tell(const QSqlDatabase &db, Dialect dialect,
-                                       const QList<BalanceLedger::Entry> &entries, qint64 nowMs);
+                                       const QList<BalanceLedger::Entry> &entries, qint64 nowMs,
+                                       KeyAllocator *keys = nullptr);
 };
 
 } // namespace md::engine

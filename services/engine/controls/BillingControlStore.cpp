@@ -271,25 +271,18 @@ api::Result<api::Done> BillingControlStore::recordAlert(const QSqlDatabase &db, 
         !inserted)
         return inserted;
     // Pushed as well as listed, when some endpoint wants it.
-    const QString type = u"balances.usage_alert_triggered"_s;
-    WebhookOutbox outbox(db, dialect, scope, nowMs);
-    auto wanted = outbox.wants(type);
-    if (!wanted)
-        return wanted.error();
-    if (!wanted.value())
-        return api::Done{};
-    auto publicIds = PublicIds::of(db);
-    if (!publicIds)
-        return publicIds.error();
-    auto row = runSql(db, AlertSelect + u" WHERE a.pk = ?"_s, {pk.value()});
-    if (!row)
-        return row.error();
-    if (!row.value().next())
-        return api::ApiError::internal(u"the usage alert just recorded was not found"_s);
-    auto added = outbox.add(type, jsonOf(alertOf(publicIds.value(), row.value())));
-    if (!added)
-        return added.error();
-    return api::Done{};
+    return WebhookOutbox(db, dialect, scope, nowMs, &keys)
+        .addIfWanted(u"balances.usage_alert_triggered"_s, [&]() -> api::Result<api::JsonValue> {
+            auto publicIds = PublicIds::of(db);
+            if (!publicIds)
+                return publicIds.error();
+            auto row = runSql(db, AlertSelect + u" WHERE a.pk = ?"_s, {pk.value()});
+            if (!row)
+                return row.error();
+            if (!row.value().next())
+                return api::ApiError::internal(u"the usage alert just recorded was not found"_s);
+            return jsonOf(alertOf(publicIds.value(), row.value()));
+        });
 }
 
 api::Result<api::Page<api::UsageAlertEvent>>

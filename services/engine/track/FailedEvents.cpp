@@ -127,25 +127,19 @@ api::Result<api::FailedEventOutcome> FailedEvents::discard(const QSqlDatabase &d
 api::Result<api::Done> FailedEvents::tell(const QSqlDatabase &db, Dialect dialect,
                                           const Scope &scope, qint64 pk, qint64 nowMs)
 {
-    const QString type = u"track_queue.failed"_s;
-    WebhookOutbox outbox(db, dialect, scope, nowMs);
-    auto wanted = outbox.wants(type);
-    if (!wanted)
-        return wanted.error();
-    if (!wanted.value())
-        return api::Done{};
-    auto publicIds = PublicIds::of(db);
-    if (!publicIds)
-        return publicIds.error();
-    auto row = runSql(db, u"SELECT "_s + Columns + u" FROM track_queue WHERE pk = ?"_s, {pk});
-    if (!row)
-        return row.error();
-    if (!row.value().next())
-        return api::ApiError::internal(u"the failed call %1 was not found"_s.arg(pk));
-    auto added = outbox.add(type, jsonOf(failedOf(publicIds.value(), row.value())));
-    if (!added)
-        return added.error();
-    return api::Done{};
+    return WebhookOutbox(db, dialect, scope, nowMs)
+        .addIfWanted(u"track_queue.failed"_s, [&]() -> api::Result<api::JsonValue> {
+            auto publicIds = PublicIds::of(db);
+            if (!publicIds)
+                return publicIds.error();
+            auto row =
+                runSql(db, u"SELECT "_s + Columns + u" FROM track_queue WHERE pk = ?"_s, {pk});
+            if (!row)
+                return row.error();
+            if (!row.value().next())
+                return api::ApiError::internal(u"the failed call %1 was not found"_s.arg(pk));
+            return jsonOf(failedOf(publicIds.value(), row.value()));
+        });
 }
 
 } // namespace md::engine

@@ -120,7 +120,7 @@ api::Result<api::Done> TrackBatch::State::writeClocked()
     if (clocked.empty())
         return api::Done{};
     // Told to the webhooks on either database, in the batch's transaction.
-    if (auto told = ClockEvents::tell(db, dialect, clockLedger, nowMs); !told)
+    if (auto told = ClockEvents::tell(db, dialect, clockLedger, nowMs, &keys); !told)
         return told;
     if (dialect == Dialect::Postgres) // written with the events
         return api::Done{};
@@ -269,33 +269,26 @@ api::Result<api::Done> TrackBatch::State::tellReached()
         const qint64 entityPk = one.call.entityPk.value_or(0);
         if (!seen.insert({one.call.customerPk, entityPk, one.call.featurePk, one.kind}).second)
             continue;
-        WebhookOutbox outbox(db, dialect, one.scope, nowMs);
+        WebhookOutbox outbox(db, dialect, one.scope, nowMs, &keys);
         auto wanted = outbox.wants(type);
         if (!wanted)
             return wanted.error();
         if (!wanted.value())
             continue;
-        const QVariantList key{one.call.customerPk, entityPk, one.call.featurePk, one.kind};
-        auto told = queryRows(db,
-                              u"SELECT window_start FROM limit_reached WHERE customer_pk = ?"
-                              " AND entity_pk = ? AND feature_pk = ? AND kind = ?"_s,
-                              key);
+        // One statement, so two servers refusing in a new window tell it once:
+        // a row comes back only when the window is one not told before.
+        auto told = runSql(
+            db,
+            u"INSERT INTO limit_reached (customer_pk, entity_pk, feature_pk, kind, window_start)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (customer_pk, entity_pk, feature_pk, kind)"
+            " DO UPDATE SET window_start = excluded.window_start"
+            " WHERE limit_reached.window_start <> excluded.window_start RETURNING 1"_s,
+            {one.call.customerPk, entityPk, one.call.featurePk, one.kind, one.window});
         if (!told)
             return told.error();
-        if (!told.value().isEmpty() && told.value().first().first().toLongLong() == one.window)
+        if (!told.value().next())
             continue; // this window's first refusal was told
-        if (auto gone = execute(db,
-                                u"DELETE FROM limit_reached WHERE customer_pk = ? AND entity_pk = ?"
-                                " AND feature_pk = ? AND kind = ?"_s,
-                                key);
-            !gone)
-            return gone;
-        if (auto noted = execute(db,
-                                 u"INSERT INTO limit_reached (customer_pk, entity_pk, feature_pk,"
-                                 " kind, window_start) VALUES (?, ?, ?, ?, ?)"_s,
-                                 key + QVariantList{one.window});
-            !noted)
-            return noted;
+        told.value().finish();
         using api::JsonValue;
         const JsonValue data = JsonValue::object(
             {{"customer_id"_L1, JsonValue::string(one.customerId)},

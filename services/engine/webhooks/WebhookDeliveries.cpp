@@ -25,15 +25,13 @@ api::WebhookDelivery deliveryOf(const PublicIds &ids, const QSqlQuery &q)
     delivery.status =
         api::deliveryStatusFromWire(q.value(4).toString()).value_or(api::DeliveryStatus::Pending);
     delivery.attempts = q.value(5).toLongLong();
-    const auto optionalInteger = [](const QVariant &v) {
-        return v.isNull() ? std::nullopt : std::optional(v.toLongLong());
-    };
     delivery.lastStatusCode = optionalInteger(q.value(6));
     delivery.lastAnswer = optionalText(q.value(7));
     delivery.lastError = optionalText(q.value(8));
     delivery.lastAttemptAt = optionalInteger(q.value(9));
-    delivery.nextAttemptAt =
-        delivery.status == api::DeliveryStatus::Pending ? optionalInteger(q.value(10)) : std::nullopt;
+    delivery.nextAttemptAt = delivery.status == api::DeliveryStatus::Pending
+                                 ? optionalInteger(q.value(10))
+                                 : std::nullopt;
     delivery.createdAt = q.value(11).toLongLong();
     auto payload = api::JsonValue::parse(q.value(12).toString().toUtf8(), u"a webhook event"_s);
     delivery.payload = payload ? payload.value() : api::JsonValue::null();
@@ -115,13 +113,13 @@ api::Result<api::WebhookDelivery> WebhookDeliveries::redeliver(const QString &id
     auto found = read(row ? row->pk : 0);
     if (!found)
         return found;
-    if (auto again = execute(
-            m_db,
-            found.value().status == api::DeliveryStatus::Pending
-                ? u"UPDATE webhook_deliveries SET next_attempt_at = ? WHERE pk = ?"_s
-                : u"UPDATE webhook_deliveries SET status = 'pending', attempts = 0,"
-                  " next_attempt_at = ? WHERE pk = ?"_s,
-            {m_now, row->pk});
+    if (auto again =
+            execute(m_db,
+                    found.value().status == api::DeliveryStatus::Pending
+                        ? u"UPDATE webhook_deliveries SET next_attempt_at = ? WHERE pk = ?"_s
+                        : u"UPDATE webhook_deliveries SET status = 'pending', attempts = 0,"
+                          " next_attempt_at = ? WHERE pk = ?"_s,
+                    {m_now, row->pk});
         !again)
         return again.error();
     return read(row->pk);

@@ -3,7 +3,6 @@
 #include "services/api/JsonWriter.h"
 #include "services/engine/ids/PublicIds.h"
 #include "services/engine/sql/Sql.h"
-#include "services/engine/webhooks/WebhookOutbox.h"
 #include "services/engine/webhooks/WebhookSignature.h"
 
 namespace md::engine {
@@ -82,8 +81,8 @@ api::Result<api::WebhookEndpoint> WebhookEndpoints::read(qint64 pk)
     auto ids = PublicIds::of(m_db);
     if (!ids)
         return ids.error();
-    auto rows =
-        queryRows(m_db, u"SELECT "_s + Columns + u" FROM webhook_endpoints e WHERE e.pk = ?"_s, {pk});
+    auto rows = queryRows(
+        m_db, u"SELECT "_s + Columns + u" FROM webhook_endpoints e WHERE e.pk = ?"_s, {pk});
     if (!rows)
         return rows.error();
     if (rows.value().isEmpty())
@@ -117,8 +116,8 @@ api::Result<api::WebhookEndpoint> WebhookEndpoints::get(const QString &id)
     return read(pk.value());
 }
 
-api::Result<api::WebhookEndpoint> WebhookEndpoints::create(const api::WebhookEndpointCreate &request,
-                                                           const WebhookPolicy &policy)
+api::Result<api::WebhookEndpoint>
+WebhookEndpoints::create(const api::WebhookEndpointCreate &request, const WebhookPolicy &policy)
 {
     if (const auto problem = WebhookUrlRule::urlProblem(request.url, policy))
         return api::ApiError::invalidInputs(u"url"_s, *problem);
@@ -129,9 +128,9 @@ api::Result<api::WebhookEndpoint> WebhookEndpoints::create(const api::WebhookEnd
         return count.error();
     if (count.value().first().first().toLongLong() >= MaxPerEnvironment)
         return api::ApiError::invalidInputs(
-            u"url"_s, u"cannot be added: this environment has %1 endpoints, the most it may have;"
-                      " delete one or subscribe an existing one to more events"_s
-                          .arg(MaxPerEnvironment));
+            u"url"_s,
+            u"cannot be added: this environment has %1 endpoints, the most it may have;"
+            " delete one or subscribe an existing one to more events"_s.arg(MaxPerEnvironment));
     KeyAllocator keys(m_db, m_dialect);
     auto pk = keys.next(u"webhook_endpoints"_s);
     if (!pk)
@@ -146,15 +145,14 @@ api::Result<api::WebhookEndpoint> WebhookEndpoints::create(const api::WebhookEnd
              m_now});
         !inserted)
         return inserted.error();
-    WebhookOutbox::forget(m_db, m_scope);
     auto created = read(pk.value());
     if (created)
         created.value().secret = secret;
     return created;
 }
 
-api::Result<api::WebhookEndpoint> WebhookEndpoints::update(const api::WebhookEndpointUpdate &request,
-                                                           const WebhookPolicy &policy)
+api::Result<api::WebhookEndpoint>
+WebhookEndpoints::update(const api::WebhookEndpointUpdate &request, const WebhookPolicy &policy)
 {
     auto pk = keyOf(request.id);
     if (!pk)
@@ -179,8 +177,8 @@ api::Result<api::WebhookEndpoint> WebhookEndpoints::update(const api::WebhookEnd
     const bool enabling = next.enabled && !was.value().enabled;
     const bool disabling = !next.enabled && was.value().enabled;
     QVariant disabledAt = disabling ? QVariant(m_now) : QVariant();
-    QVariant reason = disabling ? QVariant(u"disabled through webhook_endpoints.update"_s)
-                                : QVariant();
+    QVariant reason =
+        disabling ? QVariant(u"disabled through webhook_endpoints.update"_s) : QVariant();
     QString sql = u"UPDATE webhook_endpoints SET url = ?, events = ?, description = ?,"
                   " updated_at = ?"_s;
     QVariantList binds{next.url, eventsText(next.events),
@@ -193,7 +191,6 @@ api::Result<api::WebhookEndpoint> WebhookEndpoints::update(const api::WebhookEnd
     binds << pk.value();
     if (auto updated = execute(m_db, sql + u" WHERE pk = ?"_s, binds); !updated)
         return updated.error();
-    WebhookOutbox::forget(m_db, m_scope);
     return read(pk.value());
 }
 
@@ -202,14 +199,13 @@ api::Result<api::WebhookEndpointDeleted> WebhookEndpoints::remove(const QString 
     auto pk = keyOf(id);
     if (!pk)
         return pk.error();
-    if (auto gone = execute(m_db, u"DELETE FROM webhook_deliveries WHERE endpoint_pk = ?"_s,
-                            {pk.value()});
+    if (auto gone =
+            execute(m_db, u"DELETE FROM webhook_deliveries WHERE endpoint_pk = ?"_s, {pk.value()});
         !gone)
         return gone.error();
     if (auto gone = execute(m_db, u"DELETE FROM webhook_endpoints WHERE pk = ?"_s, {pk.value()});
         !gone)
         return gone.error();
-    WebhookOutbox::forget(m_db, m_scope);
     return api::WebhookEndpointDeleted{id, true};
 }
 

@@ -12,12 +12,16 @@ namespace md::engine {
 
 using namespace Qt::StringLiterals;
 
-WebhookOutbox::WebhookOutbox(QSqlDatabase db, Dialect dialect, const Scope &scope, qint64 nowMs)
+WebhookOutbox::WebhookOutbox(QSqlDatabase db, Dialect dialect, const Scope &scope, qint64 nowMs,
+                             KeyAllocator *keys)
     : m_db(std::move(db))
     , m_scope(scope)
     , m_now(nowMs)
-    , m_keys(m_db, dialect)
-{}
+    , m_keys(keys)
+{
+    if (!m_keys)
+        m_keys = &m_ownKeys.emplace(m_db, dialect);
+}
 
 namespace {
 
@@ -106,6 +110,24 @@ api::Result<std::optional<qint64>> WebhookOutbox::add(const QString &type,
     return std::optional(stored.value());
 }
 
+api::Result<api::Done>
+WebhookOutbox::addIfWanted(const QString &type,
+                           const std::function<api::Result<api::JsonValue>()> &data)
+{
+    auto wanted = wants(type);
+    if (!wanted)
+        return wanted.error();
+    if (!wanted.value())
+        return api::Done{};
+    auto value = data();
+    if (!value)
+        return value.error();
+    auto added = add(type, value.value());
+    if (!added)
+        return added.error();
+    return api::Done{};
+}
+
 api::Result<qint64> WebhookOutbox::addFor(qint64 endpointPk, const QString &type,
                                           const api::JsonValue &data)
 {
@@ -115,7 +137,7 @@ api::Result<qint64> WebhookOutbox::addFor(qint64 endpointPk, const QString &type
 api::Result<qint64> WebhookOutbox::store(const QString &type, const api::JsonValue &data,
                                          const QList<qint64> &endpointPks)
 {
-    auto eventPk = m_keys.next(u"webhook_events"_s);
+    auto eventPk = m_keys->next(u"webhook_events"_s);
     if (!eventPk)
         return eventPk.error();
     if (auto inserted = execute(
@@ -126,7 +148,7 @@ api::Result<qint64> WebhookOutbox::store(const QString &type, const api::JsonVal
         !inserted)
         return inserted.error();
     for (const qint64 endpointPk : endpointPks) {
-        auto pk = m_keys.next(u"webhook_deliveries"_s);
+        auto pk = m_keys->next(u"webhook_deliveries"_s);
         if (!pk)
             return pk.error();
         // Only to an endpoint still there and enabled: the list may be a second old.

@@ -13,6 +13,7 @@
 
 #include <QSqlDatabase>
 
+#include <functional>
 #include <optional>
 
 namespace md::engine {
@@ -22,7 +23,10 @@ class WebhookOutbox final
 public:
     // Events of `scope` happening at `nowMs` (a sandbox's now, maybe moved
     // on), inside the caller's transaction. Their deliveries are due at once.
-    WebhookOutbox(QSqlDatabase db, Dialect dialect, const Scope &scope, qint64 nowMs);
+    // `keys`: the caller's, when it has one (on PostgreSQL each allocator
+    // fetches a block of keys per table).
+    WebhookOutbox(QSqlDatabase db, Dialect dialect, const Scope &scope, qint64 nowMs,
+                  KeyAllocator *keys = nullptr);
 
     // True when some enabled endpoint wants `type`: a producer whose data
     // costs a read asks first.
@@ -30,6 +34,9 @@ public:
     // Stores the event `{type, timestamp, data}` and its deliveries; the
     // new event's key, or nullopt when no endpoint wants it.
     api::Result<std::optional<qint64>> add(const QString &type, const api::JsonValue &data);
+    // add(), reading the data only when some endpoint wants the type.
+    api::Result<api::Done> addIfWanted(const QString &type,
+                                       const std::function<api::Result<api::JsonValue>()> &data);
     // The same for one endpoint only (webhook_endpoints.send_test), wanted or not.
     api::Result<qint64> addFor(qint64 endpointPk, const QString &type, const api::JsonValue &data);
 
@@ -60,7 +67,8 @@ private:
     QSqlDatabase m_db;
     Scope m_scope;
     qint64 m_now = 0;
-    KeyAllocator m_keys;
+    std::optional<KeyAllocator> m_ownKeys;
+    KeyAllocator *m_keys;
     std::optional<QList<Endpoint>> m_endpoints;
 };
 

@@ -3,6 +3,9 @@
 #include "services/engine/ids/PublicIds.h"
 #include "services/engine/sql/Sql.h"
 
+#include <QRandomGenerator>
+
+#include <algorithm>
 #include <map>
 
 namespace md::engine {
@@ -29,8 +32,8 @@ WebhookSendQueue::claim(qint64 nowMs, std::chrono::milliseconds lease, qsizetype
 {
     // Looked for first outside a transaction: an idle sender takes no write lock.
     auto due = queryRows(m_db,
-                         u"SELECT e.pk, e.url, e.secret, e.previous_secret, e.previous_until"
-                         " FROM webhook_endpoints e JOIN webhook_deliveries d ON d.pk = "_s +
+                         u"SELECT e.pk FROM webhook_endpoints e JOIN webhook_deliveries d"
+                         " ON d.pk = "_s +
                              FirstPending +
                              u" WHERE e.disabled_at IS NULL AND (e.lease_until IS NULL OR"
                              " e.lease_until < ?) AND d.next_attempt_at <= ?"
@@ -40,13 +43,12 @@ WebhookSendQueue::claim(qint64 nowMs, std::chrono::milliseconds lease, qsizetype
         return due.error();
     if (due.value().isEmpty())
         return std::optional<Batch>();
-    const QVariantList &endpoint = due.value().first();
     Batch batch;
-    batch.endpointPk = endpoint.at(0).toLongLong();
-    batch.url = endpoint.at(1).toString();
-    batch.secrets.append(endpoint.at(2).toString());
-    if (!endpoint.at(3).isNull() && endpoint.at(4).toLongLong() > nowMs)
-        batch.secrets.append(endpoint.at(3).toString());
+    batch.endpointPk = due.value().first().first().toLongLong();
+    // This claim's own token: a sender whose lease ran out (and was taken
+    // again, maybe by a thread of the same server) records nothing.
+    batch.lease =
+        u"%1/%2"_s.arg(m_owner).arg(QRandomGenerator::system()->generate64(), 16, 16, QChar(u'0'));
     WriteTransaction transaction(m_db, m_dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
@@ -56,12 +58,24 @@ WebhookSendQueue::claim(qint64 nowMs, std::chrono::milliseconds lease, qsizetype
                              u"UPDATE webhook_endpoints SET lease_owner = ?, lease_until = ?"
                              " WHERE pk = ? AND disabled_at IS NULL"
                              " AND (lease_until IS NULL OR lease_until < ?)"_s,
-                             {m_owner, nowMs + qint64(lease.count()), batch.endpointPk, nowMs});
+                             {batch.lease, nowMs + qint64(lease.count()), batch.endpointPk, nowMs});
         if (!leased)
             return leased.error();
         if (leased.value().numRowsAffected() != 1)
             return std::optional<Batch>();
     }
+    // Read under the lease: a URL changed or a secret rotated before it is the one used.
+    auto endpoint = queryRows(m_db,
+                              u"SELECT url, secret, previous_secret, previous_until"
+                              " FROM webhook_endpoints WHERE pk = ?"_s,
+                              {batch.endpointPk});
+    if (!endpoint)
+        return endpoint.error();
+    const QVariantList &held = endpoint.value().first();
+    batch.url = held.at(0).toString();
+    batch.secrets.append(held.at(1).toString());
+    if (!held.at(2).isNull() && held.at(3).toLongLong() > nowMs)
+        batch.secrets.append(held.at(2).toString());
     auto rows = queryRows(m_db,
                           u"SELECT d.pk, d.event_pk, d.next_attempt_at, ev.at, ev.body, d.attempts"
                           " FROM webhook_deliveries d JOIN webhook_events ev ON ev.pk = d.event_pk"
@@ -92,48 +106,11 @@ api::Result<api::Done> WebhookSendQueue::finish(const Batch &batch, const QList<
     WriteTransaction transaction(m_db, m_dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
-    bool anyFailed = false;
-    // Successes in one statement per answer (a receiver mostly answers
-    // alike): one round trip for a batch, not one per delivery.
-    std::map<std::pair<int, QString>, QList<qint64>> delivered;
-    for (qsizetype i = 0; i < outcomes.size() && i < batch.items.size(); ++i) {
-        const Outcome &outcome = outcomes.at(i);
-        const Item &item = batch.items.at(i);
-        if (outcome.delivered) {
-            delivered[{outcome.statusCode.value_or(0), QString::fromUtf8(outcome.answer)}].append(
-                item.deliveryPk);
-            continue;
-        }
-        anyFailed = true;
-        const qint64 made = item.attempts + 1;
-        const bool last = made >= MaxAttempts;
-        if (auto recorded = execute(
-                m_db,
-                u"UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?,"
-                " last_attempt_at = ?, last_status = ?, last_answer = ?, last_error = ?"
-                " WHERE pk = ?"_s,
-                {last ? u"failed"_s : u"pending"_s, made,
-                 last ? QVariant() : QVariant(nowMs + RetryDelaysMs.at(std::size_t(made - 1))),
-                 nowMs, outcome.statusCode ? QVariant(*outcome.statusCode) : QVariant(),
-                 outcome.statusCode ? QVariant(QString::fromUtf8(outcome.answer)) : QVariant(),
-                 outcome.error.isEmpty() ? QVariant() : QVariant(outcome.error), item.deliveryPk});
-            !recorded)
-            return recorded.error();
-    }
-    const bool anyDelivered = !delivered.empty();
-    for (const auto &[answer, pks] : delivered) {
-        QVariantList binds{nowMs, answer.first, answer.second};
-        const QString in = inKeys(m_dialect, u"pk"_s, pks, binds);
-        if (auto recorded = execute(m_db,
-                                    u"UPDATE webhook_deliveries SET status = 'succeeded',"
-                                    " attempts = attempts + 1, next_attempt_at = NULL,"
-                                    " last_attempt_at = ?, last_status = ?, last_answer = ?,"
-                                    " last_error = NULL WHERE "_s +
-                                        in,
-                                    binds);
-            !recorded)
-            return recorded.error();
-    }
+    const qsizetype tried = std::min(outcomes.size(), batch.items.size());
+    const bool anyDelivered = std::any_of(outcomes.cbegin(), outcomes.cbegin() + tried,
+                                          [](const Outcome &o) { return o.delivered; });
+    // A sender stops at its first failure: only the last attempt can have failed.
+    const bool anyFailed = tried > 0 && !outcomes.at(tried - 1).delivered;
     // The lease ends; an endpoint's health follows its last attempt.
     QString health;
     QVariantList binds;
@@ -154,30 +131,62 @@ api::Result<api::Done> WebhookSendQueue::finish(const Batch &batch, const QList<
         health = u", failing_since = CAST(? AS BIGINT)"_s; // delivered some, then failed
         binds << nowMs;
     }
-    binds << batch.endpointPk << m_owner;
-    if (auto released = execute(m_db,
-                                u"UPDATE webhook_endpoints SET lease_owner = NULL,"
-                                " lease_until = NULL"_s +
-                                    health + u" WHERE pk = ? AND lease_owner = ?"_s,
-                                binds);
-        !released)
-        return released.error();
+    binds << batch.endpointPk << batch.lease;
+    // First: the lease must still be this claim's, or nothing is recorded
+    // (the deliveries go again, with the same ids, from whoever holds it).
+    {
+        auto released =
+            runSql(m_db,
+                   u"UPDATE webhook_endpoints SET lease_owner = NULL, lease_until = NULL"_s +
+                       health + u" WHERE pk = ? AND lease_owner = ?"_s,
+                   binds);
+        if (!released)
+            return released.error();
+        if (released.value().numRowsAffected() != 1)
+            return api::ApiError::internal(
+                u"the lease on webhook endpoint %1 ran out before its attempts were recorded;"
+                " they are made again"_s.arg(batch.endpointPk));
+    }
+    // Successes in one statement per answer (a receiver mostly answers
+    // alike): one round trip for a batch, not one per delivery.
+    std::map<std::pair<int, QString>, QList<qint64>> delivered;
+    for (qsizetype i = 0; i < tried; ++i) {
+        const Outcome &outcome = outcomes.at(i);
+        const Item &item = batch.items.at(i);
+        if (outcome.delivered) {
+            delivered[{outcome.statusCode.value_or(0), QString::fromUtf8(outcome.answer)}].append(
+                item.deliveryPk);
+            continue;
+        }
+        const qint64 made = item.attempts + 1;
+        const bool last = made >= MaxAttempts;
+        if (auto recorded = execute(
+                m_db,
+                u"UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?,"
+                " last_attempt_at = ?, last_status = ?, last_answer = ?, last_error = ?"
+                " WHERE pk = ?"_s,
+                {last ? u"failed"_s : u"pending"_s, made,
+                 last ? QVariant() : QVariant(nowMs + RetryDelaysMs.at(std::size_t(made - 1))),
+                 nowMs, outcome.statusCode ? QVariant(*outcome.statusCode) : QVariant(),
+                 outcome.statusCode ? QVariant(QString::fromUtf8(outcome.answer)) : QVariant(),
+                 outcome.error.isEmpty() ? QVariant() : QVariant(outcome.error), item.deliveryPk});
+            !recorded)
+            return recorded.error();
+    }
+    for (const auto &[answer, pks] : delivered) {
+        QVariantList values{nowMs, answer.first, answer.second};
+        const QString in = inKeys(m_dialect, u"pk"_s, pks, values);
+        if (auto recorded = execute(m_db,
+                                    u"UPDATE webhook_deliveries SET status = 'succeeded',"
+                                    " attempts = attempts + 1, next_attempt_at = NULL,"
+                                    " last_attempt_at = ?, last_status = ?, last_answer = ?,"
+                                    " last_error = NULL WHERE "_s +
+                                        in,
+                                    values);
+            !recorded)
+            return recorded.error();
+    }
     return transaction.commit();
-}
-
-api::Result<std::optional<qint64>> WebhookSendQueue::nextDue()
-{
-    auto rows =
-        queryRows(m_db,
-                  u"SELECT MIN(CASE WHEN e.lease_until > d.next_attempt_at THEN e.lease_until"
-                  " ELSE d.next_attempt_at END)"
-                  " FROM webhook_endpoints e JOIN webhook_deliveries d ON d.pk = "_s +
-                      FirstPending + u" WHERE e.disabled_at IS NULL"_s,
-                  {});
-    if (!rows)
-        return rows.error();
-    const QVariant first = rows.value().value(0).value(0);
-    return first.isNull() ? std::nullopt : std::optional(first.toLongLong());
 }
 
 } // namespace md::engine

@@ -42,6 +42,7 @@ public:
     struct Batch
     {
         qint64 endpointPk = 0;
+        QString lease; // this claim's token in lease_owner
         QString url;
         QStringList secrets; // the current one, and the previous one within its day
         QList<Item> items;   // in event order
@@ -61,10 +62,9 @@ public:
     api::Result<std::optional<Batch>> claim(qint64 nowMs, std::chrono::milliseconds lease,
                                             qsizetype most);
     // Records the outcomes of the batch's first items, in order (a sender
-    // stops at the first failure: later events wait behind it), and ends the lease.
+    // stops at the first failure: later events wait behind it), and ends the
+    // lease; records nothing (an error) when the lease is no longer this claim's.
     api::Result<api::Done> finish(const Batch &batch, const QList<Outcome> &outcomes, qint64 nowMs);
-    // The earliest moment a delivery falls due (nullopt: none pending), for a sender's sleep.
-    api::Result<std::optional<qint64>> nextDue();
 
 private:
     QSqlDatabase m_db;

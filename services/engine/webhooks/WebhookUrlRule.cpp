@@ -30,6 +30,10 @@ constexpr Range Refused[] = {
     {"240.0.0.0", 4, "a reserved address"},
     {"::", 128, "an unspecified address"},
     {"::1", 128, "a loopback address"},
+    {"::", 96, "an IPv4-compatible address"},
+    {"2001::", 32, "a Teredo address (it carries another address inside)"},
+    {"2002::", 16, "a 6to4 address (it carries another address inside)"},
+    {"64:ff9b:1::", 48, "a translated address"},
     {"fc00::", 7, "a private (unique local) address"},
     {"fe80::", 10, "a link-local address"},
     {"ff00::", 8, "a multicast address"},
@@ -47,7 +51,9 @@ std::optional<QString> WebhookUrlRule::urlProblem(const QString &text, const Web
                                   " over plain http)"_s;
     if (policy.allowPrivate)
         return std::nullopt;
-    const QString host = url.host();
+    QString host = url.host();
+    while (host.endsWith(u'.')) // "localhost." is localhost
+        host.chop(1);
     if (host.compare("localhost"_L1, Qt::CaseInsensitive) == 0 ||
         host.endsWith(".localhost"_L1, Qt::CaseInsensitive))
         return u"points at this machine (localhost); webhooks go to public addresses only"_s;
