@@ -41,8 +41,16 @@ void WebhookSender::start()
 {
     if (!m_threads.empty())
         return;
+    http::HttpPoster::Options options;
+    options.caFile = m_options.caFile;
+    if (!m_engine.webhookPolicy().allowPrivate)
+        options.addressProblem = engine::WebhookUrlRule::addressProblem;
     for (int i = 0; i < m_options.threads; ++i) {
-        m_threads.emplace_back(QThread::create([this] { run(); }));
+        // Made here, before clients can take every file descriptor: a
+        // poster holds its event queue's descriptors from the start.
+        m_posters.push_back(std::make_unique<http::HttpPoster>(options));
+        m_threads.emplace_back(
+            QThread::create([this, poster = m_posters.back().get()] { run(*poster); }));
         m_threads.back()->setObjectName(u"meterdesk-webhooks-%1"_s.arg(i));
         m_threads.back()->start();
     }
@@ -58,6 +66,7 @@ void WebhookSender::stop()
     for (const auto &thread : m_threads)
         thread->wait();
     m_threads.clear();
+    m_posters.clear();
 }
 
 bool WebhookSender::stopping()
@@ -66,13 +75,8 @@ bool WebhookSender::stopping()
     return m_stopping;
 }
 
-void WebhookSender::run()
+void WebhookSender::run(http::HttpPoster &poster)
 {
-    http::HttpPoster::Options options;
-    options.caFile = m_options.caFile;
-    if (!m_engine.webhookPolicy().allowPrivate)
-        options.addressProblem = engine::WebhookUrlRule::addressProblem;
-    http::HttpPoster poster(options);
     while (!stopping()) {
         if (sendOne(poster))
             continue;

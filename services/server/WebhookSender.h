@@ -48,7 +48,7 @@ public:
     void stop();
 
 private:
-    void run();
+    void run(http::HttpPoster &poster);
     // One leased endpoint's due deliveries; false when none was due.
     bool sendOne(http::HttpPoster &poster);
     bool stopping();
@@ -60,6 +60,7 @@ private:
     std::condition_variable m_wake;
     bool m_stopping = false;
     std::vector<std::unique_ptr<QThread>> m_threads;
+    std::vector<std::unique_ptr<http::HttpPoster>> m_posters; // one per thread
 };
 
 } // namespace md::server
