@@ -8,9 +8,10 @@
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QThread>
 #include <QUrl>
 #include <QUrlQuery>
+
+#include <atomic>
 
 namespace md::engine {
 
@@ -59,14 +60,18 @@ QString Database::displayName() const
 
 api::Result<QSqlDatabase> Database::connection()
 {
-    const Qt::HANDLE thread = QThread::currentThreadId();
+    // Threads by a number of their own, not their handle: a thread started
+    // after another ended may get its handle, and Qt refuses a connection
+    // made on another thread (a webhook sender restarted saw that).
+    static std::atomic<quint64> started{0};
+    thread_local const quint64 thread = ++started;
     QString name;
     bool idle = false;
     {
         const QMutexLocker lock(&m_mutex);
         name = m_connections.value(thread);
         if (name.isEmpty()) {
-            name = m_namePrefix + QString::number(quintptr(thread), 16);
+            name = m_namePrefix + QString::number(thread, 16);
             m_connections.insert(thread, name);
         }
         QDeadlineTimer &ping = m_pingDue[name];

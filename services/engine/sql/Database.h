@@ -44,7 +44,7 @@ private:
     int m_cacheKiB = 16384;
     QString m_namePrefix;
     QMutex m_mutex;
-    QHash<Qt::HANDLE, QString> m_connections;
+    QHash<quint64, QString> m_connections; // by thread, numbered as each first asks
     // PostgreSQL: when each connection should be pinged before use again.
     static constexpr qint64 IdlePingMs = 5000;
     QHash<QString, QDeadlineTimer> m_pingDue;
