@@ -310,7 +310,7 @@ template <class Stream> void HttpSession<Stream>::answer(HttpResponse response)
         message.set(std::string_view(name.constData(), std::size_t(name.size())),
                     std::string_view(value.constData(), std::size_t(value.size())));
     message.body().assign(response.body.constData(), std::size_t(response.body.size()));
-    if (m_head) { // no route answers HEAD; its refusal goes without a body, then the connection
+    if (m_head) { // only the health routes answer HEAD: without a body, then the connection
         message.body().clear();
         m_closeAfterWrite = true;
     }

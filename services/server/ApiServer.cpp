@@ -1,6 +1,7 @@
 #include "services/server/ApiServer.h"
 
 #include "services/server/ApiAnswers.h"
+#include "services/server/HealthChecks.h"
 #include "services/server/PortalServer.h"
 #include "services/server/RequestHeaders.h"
 
@@ -72,6 +73,17 @@ void ApiServer::handle(http::HttpRequest request, http::HttpResponder responder)
             QString::fromUtf8(QByteArray::fromPercentEncoding(request.path.mid(8)));
         if (!m_work.start(
                 [this, token, responder] { responder.send(PortalServer::page(m_engine, token)); }))
+            responder.send(errorAnswer(shuttingDown()));
+        return;
+    }
+    // Health, for load balancers: GET or HEAD, no key.
+    if (request.path == "/healthz" || request.path == "/readyz") {
+        if (request.method != "GET" && request.method != "HEAD")
+            return responder.send(methodNotAllowed(request.path, "GET, HEAD"));
+        if (request.path == "/healthz")
+            return responder.send(HealthChecks::live());
+        // A server shutting down is not ready: its balancer stops sending.
+        if (!m_work.start([this, responder] { responder.send(HealthChecks::ready(m_engine)); }))
             responder.send(errorAnswer(shuttingDown()));
         return;
     }

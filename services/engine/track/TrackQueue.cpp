@@ -216,6 +216,12 @@ void TrackQueue::setBacklogLimit(qint64 limit)
     m_backlogLimit = limit;
 }
 
+std::pair<qint64, qint64> TrackQueue::backlog()
+{
+    const std::lock_guard lock(m_mutex);
+    return {m_backlog, m_backlogLimit};
+}
+
 void TrackQueue::startWorker()
 {
     if (m_worker)

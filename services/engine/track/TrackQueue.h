@@ -64,6 +64,8 @@ public:
     // queue_full (with Retry-After) rather than let the table grow unbounded.
     static constexpr qint64 DefaultBacklogLimit = 100000;
     void setBacklogLimit(qint64 limit);
+    // Calls this process stored and has not applied, and the limit (/readyz).
+    std::pair<qint64, qint64> backlog();
 
     // Starts applying stored calls on a thread of its own.
     void startWorker();
