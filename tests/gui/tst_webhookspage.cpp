@@ -3,10 +3,13 @@
 // Webhooks page makes an endpoint through its form and review and shows its
 // secret once with a copy button; a form saved unchanged writes nothing;
 // an endpoint turned off says so and sends no test; a test event's
-// delivery is listed with its payload and can be sent again.
+// delivery is listed with its payload and can be sent again; the console
+// on a workspace file of its own sends its webhooks, and stops cleanly.
 #include "models/WebhookDeliveryModel.h"
 #include "models/WebhookEndpointModel.h"
+#include "services/embedded/EngineBackend.h"
 #include "services/engine/Engine.h"
+#include "services/server/WebhookSender.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
 #include "views/ChangeReview.h"
@@ -24,6 +27,7 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -200,6 +204,31 @@ private Q_SLOTS:
         // Narrowed to failed deliveries: none (it waits, or is being tried).
         page.statusFilter()->setCurrentIndex(3);
         QTRY_COMPARE_WITH_TIMEOUT(page.deliveries()->rowCount(), 0, 10000);
+    }
+
+    void theConsoleOnItsOwnWorkspaceSendsItsWebhooks()
+    {
+        QTemporaryDir dir;
+        {
+            engine::Engine setup(dir.filePath(u"own.db"_s));
+            QVERIFY(setup.open().ok());
+            QVERIFY(setup.loadWorkspaceFile(QStringLiteral(MD_ADMIN_WORKSPACE)).ok());
+        }
+        embedded::EngineBackend console(dir.filePath(u"own.db"_s), engine::Clock(), Key, {},
+                                        server::WebhookSender::starter());
+        QVERIFY(await(console.prepare(false)).ok());
+        // .invalid never resolves: the attempt is made, and fails saying so.
+        const auto made = await(console.createWebhookEndpoint(
+            {u"https://receiver.invalid/hooks"_s, {u"*"_s}, std::nullopt}));
+        QVERIFY(made.ok());
+        QVERIFY(await(console.sendTestWebhook({made.value().id})).ok());
+        api::WebhookDeliveriesRequest mine;
+        mine.endpointId = made.value().id;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            await(console.listWebhookDeliveries(mine)).value().list.value(0).attempts == 1, 30000);
+        const auto tried = await(console.listWebhookDeliveries(mine)).value().list.first();
+        QVERIFY2(tried.lastError && tried.lastError->contains(u"receiver.invalid"_s),
+                 qPrintable(tried.lastError.value_or(QString())));
     }
 };
 
