@@ -14,6 +14,7 @@ const key = process.env.MD_API_KEY;
 async function call(route, body) {
   const answer = await fetch(`${server}/v1/meterdesk/${route}`, {
     method: "POST",
+    signal: AbortSignal.timeout(20000), // a hang says where, rather than stall the run
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body: JSON.stringify(body),
   });
@@ -39,10 +40,16 @@ function receiver() {
     received,
     listen: () => new Promise((resolve) => listener.listen(0, "127.0.0.1", resolve)),
     url: () => `http://127.0.0.1:${listener.address().port}/hooks`,
+    // The count-th request, or a failure after 20 s naming what came.
     until: (count) =>
-      new Promise((resolve) =>
-        received.length >= count ? resolve() : waiting.push([count, resolve]),
-      ),
+      new Promise((resolve, reject) => {
+        if (received.length >= count) return resolve();
+        const timer = setTimeout(
+          () => reject(new Error(`${received.length} of ${count} deliveries arrived in 20 s`)),
+          20000,
+        );
+        waiting.push([count, () => (clearTimeout(timer), resolve())]);
+      }),
     close: () => listener.close(),
   };
 }
