@@ -30,8 +30,7 @@ public:
     // one, it acts exactly as that key would on a server.
     explicit EngineBackend(const QString &location, engine::Clock clock = {},
                            std::optional<QString> apiKey = std::nullopt,
-                           engine::PortalStarter portal = {},
-                           engine::WebhookStarter webhooks = {});
+                           engine::PortalStarter portal = {}, engine::WebhookStarter webhooks = {});
     ~EngineBackend() override;
     Q_DISABLE_COPY_MOVE(EngineBackend)
 
