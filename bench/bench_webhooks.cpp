@@ -35,6 +35,7 @@
 #include <QThread>
 #include <QTimer>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -110,8 +111,10 @@ private:
     quint16 m_port = 0;
 };
 
-// Usage alerts on every customer's credits every 100 calls' worth, from a
-// random start: whichever customers the clients pick, 1 % of calls cross one.
+// Usage alerts on the credits of one customer in `stride` (every one of up
+// to 2,000 customers; on a large workspace, 2,000 spread over it), spaced
+// 100 / stride calls' worth apart from a random start: whichever customers
+// the clients pick, 1 % of calls cross one.
 void addAlerts(engine::Engine &engine, const engine::Scope &scope, int customers)
 {
     engine::ApiOperations api(engine);
@@ -120,18 +123,20 @@ void addAlerts(engine::Engine &engine, const engine::Scope &scope, int customers
     if (!quote)
         fail(quote.error().message);
     const api::Decimal perCall = quote.value().value;
-    for (int c = 0; c < customers; ++c) {
+    const int stride = std::clamp(customers / 2000, 1, 100);
+    const qint64 spacing = 100 / stride;
+    for (int c = 0; c < customers; c += stride) {
         api::UpdateBillingControlsRequest request;
         request.customerId = u"c%1"_s.arg(c);
         request.hasUsageAlerts = true;
-        const qint64 start = QRandomGenerator::global()->bounded(100);
+        const qint64 start = QRandomGenerator::global()->bounded(spacing);
         for (qint64 k = 0; k < 60; ++k) {
             api::UsageAlert alert;
             alert.featureId = u"credits"_s;
             alert.thresholdType = api::ThresholdType::Usage;
             alert.threshold =
                 perCall
-                    .mulDiv((start + 100 * k) * api::Decimal::One + api::Decimal::One / 2,
+                    .mulDiv((start + spacing * k) * api::Decimal::One + api::Decimal::One / 2,
                             api::Decimal::One)
                     .value();
             request.billingControls.usageAlerts.append(alert);
@@ -172,10 +177,10 @@ void measure(const QString &location, const Options &options)
     const engine::Scope scope = engine.authenticate(test::TrustKey).value().scope;
     addAlerts(engine, scope, options.customers);
     out << "\n"
-        << (postgres ? "PostgreSQL" : "SQLite") << ": " << options.customers
-        << " customers with usage alerts every 100 calls' worth, " << options.clients
-        << " lean clients calling track_tokens sync over HTTP for " << options.seconds << " s"
-        << Qt::endl;
+        << (postgres ? "PostgreSQL" : "SQLite") << ": " << options.customers << " customers ("
+        << options.customers << " balances) whose usage alerts fire on 1 % of calls, "
+        << options.clients << " lean clients calling track_tokens sync over HTTP for "
+        << options.seconds << " s" << Qt::endl;
 
     ReceiverThread receiver;
     QProcess server;
