@@ -5,7 +5,9 @@
 #include "services/engine/ledger/LedgerVerifier.h"
 #include "services/engine/workspace/DemoWorkspace.h"
 #include "services/server/ApiServer.h"
+#include "services/server/KeyCommand.h"
 #include "services/server/LimitOptions.h"
+#include "services/server/MetricsServer.h"
 #include "services/server/ShutdownSignals.h"
 #include "services/server/WebhookSender.h"
 
@@ -210,26 +212,15 @@ int workspaceCommand(const QStringList &args, const QString &database, const Dem
             action));
 }
 
-int keysCommand(const QStringList &args, const QString &database, const QString &org,
-                const QString &env, const QStringList &scopes)
+int keysCommand(const QString &database, const server::KeyCommandArgs &args)
 {
-    if (args.value(1) != "create"_L1 || args.size() != 2)
-        return usage(
-            u"usage: keys create --database D --org SLUG --env test|live [--scope S ...]"_s);
-    const auto environment = engine::environmentFromWord(env);
-    if (org.isEmpty() || !environment)
-        return usage(u"keys create needs --org SLUG and --env test or --env live"_s);
+    if (const auto problem = server::KeyCommand::usageProblem(args))
+        return usage(*problem);
     int exitCode = 0;
     auto engine = openEngine(database, exitCode);
     if (!engine)
         return exitCode;
-    auto key = engine->createKey(org, *environment, scopes.isEmpty() ? QStringList{u"*"_s} : scopes,
-                                 QString());
-    if (!key)
-        return fail(key.error());
-    out() << key.value().secret << Qt::endl;
-    err() << "the secret above is shown only now; Meterdesk keeps only its hash" << Qt::endl;
-    return 0;
+    return server::KeyCommand(*engine, out(), err()).run(args);
 }
 
 struct ServeOptions
@@ -243,19 +234,48 @@ struct ServeOptions
     http::HttpLimits limits;
     engine::WebhookPolicy webhooks;
     QString webhooksCaFile;
+    QString accessLog = u"off"_s; // off, stderr or a file
+    QString metricsListen;        // HOST:PORT of GET /metrics; none when empty
 };
 
-int serveCommand(const QString &database, const ServeOptions &options)
+struct Address
 {
-    const qsizetype colon = options.listen.lastIndexOf(u':');
+    QHostAddress host;
+    quint16 port = 0;
+    QString shown; // as a URL writes it ([::1] for IPv6)
+};
+
+// HOST:PORT ([::1]:PORT for IPv6; localhost means 127.0.0.1), or none.
+std::optional<Address> addressOf(const QString &text)
+{
+    const qsizetype colon = text.lastIndexOf(u':');
     bool portOk = false;
-    const uint port = colon > 0 ? options.listen.mid(colon + 1).toUInt(&portOk) : 0;
-    QString host = colon > 0 ? options.listen.left(colon) : QString();
+    const uint port = colon > 0 ? text.mid(colon + 1).toUInt(&portOk) : 0;
+    QString host = colon > 0 ? text.left(colon) : QString();
     if (host.startsWith(u'[') && host.endsWith(u']'))
         host = host.mid(1, host.size() - 2);
     const QHostAddress address(host == "localhost"_L1 ? u"127.0.0.1"_s : host);
     if (!portOk || port > 65535 || address.isNull())
+        return std::nullopt;
+    return Address{address, quint16(port),
+                   address.protocol() == QAbstractSocket::IPv6Protocol ? u'[' + host + u']' : host};
+}
+
+int serveCommand(const QString &database, const ServeOptions &options)
+{
+    const auto address = addressOf(options.listen);
+    if (!address)
         return usage(u"--listen takes HOST:PORT, e.g. 127.0.0.1:8080 (port 0 picks a free one)"_s);
+    const auto metricsAddress = addressOf(options.metricsListen);
+    if (!options.metricsListen.isEmpty() && !metricsAddress)
+        return usage(u"--metrics-listen takes HOST:PORT, e.g. 127.0.0.1:9464"_s);
+    std::unique_ptr<server::RequestLog> log;
+    if (options.accessLog != "off"_L1) {
+        auto opened = server::RequestLog::open(options.accessLog);
+        if (!opened)
+            return fail(opened.error());
+        log = std::move(opened).value();
+    }
     if (options.tlsCert.isEmpty() != options.tlsKey.isEmpty())
         return usage(u"give both --tls-cert and --tls-key, or neither"_s);
     if (options.workers < 1 || options.workers > 256)
@@ -282,7 +302,9 @@ int serveCommand(const QString &database, const ServeOptions &options)
     http::HttpLimits limits = options.limits;
     if (const auto lowered = server::LimitOptions::fitToDescriptors(limits))
         err() << "meterdesk-server: " << *lowered << Qt::endl;
-    server::ApiServer api(*engine, {limits, options.workers});
+    server::Metrics metrics;
+    server::ApiServer api(*engine, {limits, options.workers, log.get(),
+                                    options.metricsListen.isEmpty() ? nullptr : &metrics});
     if (!options.tlsCert.isEmpty()) {
         QFile certFile(options.tlsCert);
         QFile keyFile(options.tlsKey);
@@ -293,21 +315,31 @@ int serveCommand(const QString &database, const ServeOptions &options)
         if (auto tls = api.useTls(certFile.readAll(), keyFile.readAll()); !tls)
             return fail(tls.error());
     }
-    auto listening = api.listen(address, quint16(port));
+    auto listening = api.listen(address->host, address->port);
     if (!listening)
         return fail(listening.error());
+    std::unique_ptr<server::MetricsServer> metricsServer;
+    QString metricsUrl;
+    if (metricsAddress) {
+        server::MetricsServer::watch(metrics, *engine, api, &webhooks);
+        metricsServer = std::make_unique<server::MetricsServer>(metrics, http::HttpLimits{});
+        auto serving = metricsServer->listen(metricsAddress->host, metricsAddress->port);
+        if (!serving)
+            return fail(serving.error());
+        metricsUrl = u"http://%1:%2/metrics"_s.arg(metricsAddress->shown).arg(serving.value());
+    }
     server::ShutdownSignals signals;
     QObject::connect(&signals, &server::ShutdownSignals::received, &api,
                      &server::ApiServer::shutdown);
     QObject::connect(&api, &server::ApiServer::drained, qApp, &QCoreApplication::quit,
                      Qt::QueuedConnection);
-    const QString shownHost =
-        address.protocol() == QAbstractSocket::IPv6Protocol ? u'[' + host + u']' : host;
     const QString listenUrl =
-        u"%1://%2:%3"_s.arg(options.tlsCert.isEmpty() ? u"http"_s : u"https"_s, shownHost)
+        u"%1://%2:%3"_s.arg(options.tlsCert.isEmpty() ? u"http"_s : u"https"_s, address->shown)
             .arg(listening.value());
     engine->setPortalBase(QUrl(options.publicUrl.isEmpty() ? listenUrl : options.publicUrl));
     out() << "listening on " << listenUrl << Qt::endl;
+    if (!metricsUrl.isEmpty())
+        out() << "metrics on " << metricsUrl << Qt::endl;
     return QCoreApplication::exec();
 }
 
@@ -335,8 +367,12 @@ int main(int argc, char *argv[])
         "  workspace repair       Take back to zero, with a compensating ledger entry,\n"
         "                         what was added to expired balances before that was\n"
         "                         refused; then verify as above.\n"
-        "  keys create            Create an API key for --org SLUG --env test|live\n"
-        "                         [--scope S ...] and print its secret, shown only once.\n"
+        "  keys list              List the API keys of --org SLUG --env test|live.\n"
+        "  keys create            Create one [--scope S ...] [--name N] [--expires WHEN]\n"
+        "                         and print its secret, shown only once.\n"
+        "  keys revoke            Revoke key --id key_...: refused within a second.\n"
+        "  keys roll              Give key --id a new secret (printed once); the old\n"
+        "                         one works for --overlap SPAN more (default none).\n"
         "  serve                  Serve the API and billing portal pages on --listen\n"
         "                         HOST:PORT until SIGTERM or SIGINT, then answer the\n"
         "                         requests in flight and exit.\n"
@@ -355,6 +391,13 @@ int main(int argc, char *argv[])
     const QCommandLineOption env(u"env"_s, u"Environment: test or live."_s, u"ENV"_s);
     const QCommandLineOption scope(u"scope"_s, u"A scope the key holds (repeatable; default *)."_s,
                                    u"S"_s);
+    const QCommandLineOption keyName(u"name"_s, u"keys create: what the key is for."_s, u"N"_s);
+    const QCommandLineOption keyId(u"id"_s, u"keys revoke, roll: the key (key_...)."_s, u"ID"_s);
+    const QCommandLineOption expires(
+        u"expires"_s, u"keys create: when it stops working, ISO 8601 or a span (90d)."_s,
+        u"WHEN"_s);
+    const QCommandLineOption overlap(
+        u"overlap"_s, u"keys roll: how long the old secret still works (1h, 7d)."_s, u"SPAN"_s);
     const QCommandLineOption customers(
         u"customers"_s, u"Demo: customers in the test environment."_s, u"N"_s, u"400"_s);
     const QCommandLineOption perCustomer(u"balances-per-customer"_s,
@@ -378,12 +421,37 @@ int main(int argc, char *argv[])
     const QCommandLineOption webhooksAllowPrivate(
         u"webhooks-allow-private"_s,
         u"serve: let webhooks go to loopback, private and link-local addresses."_s);
+    const QCommandLineOption accessLog(
+        u"access-log"_s,
+        u"serve: one JSON line per request to stderr or a file (off, stderr or PATH)."_s,
+        u"WHERE"_s, u"off"_s);
+    const QCommandLineOption metricsListen(
+        u"metrics-listen"_s, u"serve: Prometheus metrics on GET /metrics at HOST:PORT."_s,
+        u"HOST:PORT"_s);
     const QCommandLineOption webhooksCaFile(
         u"webhooks-ca-file"_s,
         u"serve: PEM certificates webhook receivers may present, beside the system's."_s, u"F"_s);
-    parser.addOptions({database, org, env, scope, customers, perCustomer, listen, tlsCert, tlsKey,
-                       workers, catalogue, publicUrl, webhooksAllowHttp, webhooksAllowPrivate,
-                       webhooksCaFile});
+    parser.addOptions({database,
+                       org,
+                       env,
+                       scope,
+                       keyName,
+                       keyId,
+                       expires,
+                       overlap,
+                       customers,
+                       perCustomer,
+                       listen,
+                       tlsCert,
+                       tlsKey,
+                       workers,
+                       catalogue,
+                       publicUrl,
+                       webhooksAllowHttp,
+                       webhooksAllowPrivate,
+                       webhooksCaFile,
+                       accessLog,
+                       metricsListen});
     server::LimitOptions::addTo(parser);
     parser.addPositionalArgument(u"command"_s, u"workspace, keys or serve, then the action."_s);
     // Unknown options are a wrong command line (2), like every other; process()
@@ -418,6 +486,8 @@ int main(int argc, char *argv[])
                              parser.value(publicUrl),
                              {},
                              {},
+                             {},
+                             u"off"_s,
                              {}};
         auto limits = server::LimitOptions::read(parser);
         if (!limits)
@@ -425,12 +495,16 @@ int main(int argc, char *argv[])
         options.limits = limits.value();
         options.webhooks = {parser.isSet(webhooksAllowHttp), parser.isSet(webhooksAllowPrivate)};
         options.webhooksCaFile = parser.value(webhooksCaFile);
+        options.accessLog = parser.value(accessLog);
+        options.metricsListen = parser.value(metricsListen);
         if (!options.webhooksCaFile.isEmpty() && !QFile::exists(options.webhooksCaFile))
             return usage(u"--webhooks-ca-file %1 does not exist"_s.arg(options.webhooksCaFile));
         return serveCommand(parser.value(database), options);
     }
     if (args.first() == "keys"_L1)
-        return keysCommand(args, parser.value(database), parser.value(org), parser.value(env),
-                           parser.values(scope));
+        return keysCommand(parser.value(database),
+                           {args.value(1), parser.value(org), parser.value(env),
+                            parser.values(scope), parser.value(keyName), parser.value(keyId),
+                            parser.value(expires), parser.value(overlap)});
     return usage(u"unknown command \"%1\""_s.arg(args.first()));
 }

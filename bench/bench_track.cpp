@@ -80,7 +80,7 @@ public:
     trackTokens(const api::TrackTokensRequest &request,
                 const std::optional<QString> & = std::nullopt) override
     {
-        const auto [status, answer, error] =
+        const auto [status, answer, error, head] =
             m_http.post("/v1/balances.track_tokens", api::toJsonText(request));
         if (status == 0)
             fail(u"the server did not answer: "_s + QString::fromUtf8(error));

@@ -22,7 +22,9 @@ set -euo pipefail
 # help2man writes the man pages from --help at build time; man-db renders
 # them in the package test; mmdebstrap makes the clean bookworm system the
 # install test installs the package on. lld links faster than GNU ld
-# (docs/build-time.md).
+# (docs/build-time.md). HAProxy fronts three servers in the cluster test
+# (scripts/cluster-test.sh); prometheus brings promtool, which checks the
+# metrics' exposition (docs/operations.md).
 PACKAGES=(
   build-essential cmake ninja-build pkg-config clang-format lld
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
@@ -40,6 +42,7 @@ PACKAGES=(
   desktop-file-utils appstream
   help2man man-db mmdebstrap
   clang-14 libclang-rt-14-dev llvm-14
+  haproxy prometheus
 )
 
 missing=()

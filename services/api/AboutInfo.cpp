@@ -7,8 +7,13 @@ using namespace Qt::StringLiterals;
 AboutInfo AboutInfo::read(const JsonReader &reader)
 {
     reader.object();
-    return {reader.field("version"_L1).string(), CatalogueInfo::read(reader.field("catalogue"_L1)),
-            QueueCounts::read(reader.field("track_queue"_L1))};
+    AboutInfo about{reader.field("version"_L1).string(),
+                    CatalogueInfo::read(reader.field("catalogue"_L1)),
+                    QueueCounts::read(reader.field("track_queue"_L1)), std::nullopt};
+    // A server before issue 39 does not say; the console then offers everything.
+    if (const JsonReader scopes = reader.field("scopes"_L1); !scopes.isMissing())
+        about.scopes = readStringList(scopes);
+    return about;
 }
 
 void AboutInfo::write(JsonWriter &writer) const
@@ -17,6 +22,10 @@ void AboutInfo::write(JsonWriter &writer) const
     catalogue.write(writer);
     writer.key("track_queue"_L1);
     trackQueue.write(writer);
+    if (scopes) {
+        writer.key("scopes"_L1);
+        writeStrings(writer, *scopes);
+    }
     writer.endObject();
 }
 

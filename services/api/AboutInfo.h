@@ -14,6 +14,9 @@ struct AboutInfo
     CatalogueInfo catalogue;
     // The asking key's environment: async calls waiting, and failed ones.
     QueueCounts trackQueue;
+    // What the asking key may do ("*": everything), so the console disables
+    // what it may not; none from a server that does not say.
+    std::optional<QStringList> scopes;
 
     static AboutInfo read(const JsonReader &reader);
     void write(JsonWriter &writer) const;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "services/api/AboutInfo.h"
+#include "services/api/ApiKey.h"
 #include "services/api/AuditLog.h"
 #include "services/api/BalanceAdjustment.h"
 #include "services/api/BalancePages.h"
@@ -137,6 +138,12 @@ public:
     virtual Reply<api::Page<api::WebhookDelivery>>
     listWebhookDeliveries(const api::WebhookDeliveriesRequest &request) = 0;
     virtual Reply<api::WebhookDelivery> redeliverWebhook(const api::WebhookTarget &request) = 0;
+    // API keys (docs/api.md, "API keys"): the environment's, made, revoked
+    // and rolled; a secret is only in the answers of create and roll.
+    virtual Reply<api::Page<api::ApiKey>> listApiKeys() = 0;
+    virtual Reply<api::ApiKey> createApiKey(const api::ApiKeyCreate &request) = 0;
+    virtual Reply<api::ApiKey> revokeApiKey(const api::ApiKeyTarget &request) = 0;
+    virtual Reply<api::ApiKey> rollApiKey(const api::ApiKeyRoll &request) = 0;
 };
 
 } // namespace md::backend

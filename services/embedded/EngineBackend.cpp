@@ -104,8 +104,14 @@ api::Result<engine::KeyContext> EngineBackend::actingKey()
         return orgs.error();
     for (const engine::OrganizationRow &org : orgs.value()) {
         if (!org.isTenant) {
-            m_key = engine::KeyContext{
-                {org.pk, engine::Environment::Sandbox}, org.id, org.slug, {u"*"_s}, org.name, {}};
+            m_key = engine::KeyContext{{org.pk, engine::Environment::Sandbox},
+                                       org.id,
+                                       org.slug,
+                                       {u"*"_s},
+                                       org.name,
+                                       {},
+                                       {},
+                                       {}};
             return *m_key;
         }
     }

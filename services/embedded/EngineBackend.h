@@ -101,6 +101,11 @@ public:
     Reply<api::Page<api::WebhookDelivery>>
     listWebhookDeliveries(const api::WebhookDeliveriesRequest &request) override;
     Reply<api::WebhookDelivery> redeliverWebhook(const api::WebhookTarget &request) override;
+    // EngineBackendKeys.cpp
+    Reply<api::Page<api::ApiKey>> listApiKeys() override;
+    Reply<api::ApiKey> createApiKey(const api::ApiKeyCreate &request) override;
+    Reply<api::ApiKey> revokeApiKey(const api::ApiKeyTarget &request) override;
+    Reply<api::ApiKey> rollApiKey(const api::ApiKeyRoll &request) override;
 
 private:
     // Runs `call(service, key)` on the pool once the acting key is known.

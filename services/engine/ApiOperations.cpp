@@ -304,7 +304,8 @@ api::Result<api::AboutInfo> ApiOperations::about(const KeyContext &key)
     auto counts = m_engine.trackQueue().counts(key.scope);
     if (!counts)
         return counts.error();
-    return api::AboutInfo{api::meterdeskVersion(), m_engine.catalogue()->info(), counts.value()};
+    return api::AboutInfo{api::meterdeskVersion(), m_engine.catalogue()->info(), counts.value(),
+                          key.scopes};
 }
 
 api::Result<api::BillingControlsAnswer>

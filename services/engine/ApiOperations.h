@@ -4,6 +4,7 @@
 #pragma once
 
 #include "services/api/AboutInfo.h"
+#include "services/api/ApiKey.h"
 #include "services/api/AuditLog.h"
 #include "services/api/BalanceAdjustment.h"
 #include "services/api/BalancePages.h"
@@ -135,6 +136,12 @@ public:
     listWebhookDeliveries(const KeyContext &key, const api::WebhookDeliveriesRequest &request);
     api::Result<api::WebhookDelivery> redeliverWebhook(const KeyContext &key,
                                                        const api::WebhookTarget &request);
+    // API keys (docs/api.md, "API keys"): listed, made, revoked and rolled
+    // by a key holding every scope it hands out (ApiOperationsKeys.cpp).
+    api::Result<api::Page<api::ApiKey>> listApiKeys(const KeyContext &key);
+    api::Result<api::ApiKey> createApiKey(const KeyContext &key, const api::ApiKeyCreate &request);
+    api::Result<api::ApiKey> revokeApiKey(const KeyContext &key, const api::ApiKeyTarget &request);
+    api::Result<api::ApiKey> rollApiKey(const KeyContext &key, const api::ApiKeyRoll &request);
     // Any valid key: the version and catalogue are no organization's; the
     // queue's counts are the key's own environment's.
     api::Result<api::AboutInfo> about(const KeyContext &key);

@@ -26,7 +26,8 @@ public:
     // Runs `write` (db -> Result<T>) in a transaction that also records
     // `change`: `before` (db -> Result<JsonValue>) reads the resource first,
     // in the same transaction, and `after` (T -> JsonValue) describes the
-    // answer, and tells the webhooks subscribed to the change (eventTypeOf),
+    // answer (or gives the resource's id with it, as a pair, for a resource
+    // the write made), and tells the webhooks subscribed to the change (eventTypeOf),
     // in the same transaction. A failed write records nothing, and nor does
     // one whose `before` and `after` are the same.
     template <typename T, typename Before, typename Write, typename After>
@@ -44,7 +45,11 @@ public:
             if (!result)
                 return result;
             change.before = std::move(was).value();
-            change.after = after(result.value());
+            if constexpr (std::is_same_v<decltype(after(result.value())),
+                                         std::pair<QString, api::JsonValue>>)
+                std::tie(change.resourceId, change.after) = after(result.value());
+            else
+                change.after = after(result.value());
             // Only real changes: a write that leaves the resource as it was
             // (an update sending what is stored) answers it but records nothing.
             if (change.before != change.after) {

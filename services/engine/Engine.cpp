@@ -1,6 +1,7 @@
 #include "services/engine/Engine.h"
 
 #include "services/engine/Migrator.h"
+#include "services/engine/access/ApiKeyStore.h"
 #include "services/engine/access/PortalLinks.h"
 #include "services/engine/ids/PublicIds.h"
 #include "services/engine/ledger/AuditTrail.h"
@@ -224,6 +225,17 @@ api::Result<QList<OrganizationRow>> Engine::organizations()
     return list;
 }
 
+api::Result<KeyContext> Engine::operatorKey(const QString &orgSlug, Environment env)
+{
+    auto orgs = organizations();
+    if (!orgs)
+        return orgs.error();
+    for (const OrganizationRow &org : std::as_const(orgs.value()))
+        if (org.slug == orgSlug)
+            return KeyContext{{org.pk, env, 0}, org.id, org.slug, {u"*"_s}, org.name, {}, {}, {}};
+    return ApiError::notFound(u"not_found"_s, u"organization \"%1\" does not exist"_s.arg(orgSlug));
+}
+
 api::Result<NewApiKey> Engine::createKey(const QString &orgSlug, Environment env,
                                          const QStringList &scopes, const QString &name)
 {
@@ -231,95 +243,108 @@ api::Result<NewApiKey> Engine::createKey(const QString &orgSlug, Environment env
         if (!ApiKeys::knownScopes().contains(scope))
             return ApiError::invalidRequest(u"unknown scope \"%1\"; known scopes: %2"_s.arg(
                 scope, ApiKeys::knownScopes().join(u", "_s)));
+    auto key = operatorKey(orgSlug, env);
+    if (!key)
+        return key.error();
     auto db = m_database.connection();
     if (!db)
         return db.error();
     WriteTransaction transaction(db.value(), m_database.dialect());
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
-    auto org = runSql(db.value(), u"SELECT pk FROM organizations WHERE slug = ?"_s, {orgSlug});
-    if (!org)
-        return org.error();
-    if (!org.value().next())
-        return ApiError::notFound(u"not_found"_s,
-                                  u"organization \"%1\" does not exist"_s.arg(orgSlug));
-    const qint64 orgPk = org.value().value(0).toLongLong();
-    KeyAllocator keys(db.value(), m_database.dialect());
-    auto pk = keys.next(u"api_keys"_s);
-    if (!pk)
-        return pk.error();
-    auto publicIds = PublicIds::of(db.value());
-    if (!publicIds)
-        return publicIds.error();
-    const QString keyId = publicIds.value().make(PublicIds::Kind::ApiKey, pk.value());
-    NewApiKey key = ApiKeys::generate(env);
-    if (auto inserted = insertRows(db.value(), u"api_keys"_s,
-                                   {u"pk"_s, u"org_pk"_s, u"env"_s, u"prefix"_s, u"hash"_s,
-                                    u"scopes"_s, u"name"_s, u"created_at"_s},
-                                   {{pk.value(), orgPk, environmentWord(env), key.prefix, key.hash,
-                                     scopes.join(u' '), name, m_clock()}});
-        !inserted)
-        return inserted.error();
-    // What the key may do, never what it is: no secret, no hash, no prefix.
-    const api::JsonValue created = api::JsonValue::object({{"id"_L1, keyId},
-                                                           {"name"_L1, name},
-                                                           {"environment"_L1, environmentWord(env)},
-                                                           {"scopes"_L1, scopes.join(u' ')}});
+    auto created = ApiKeyStore(db.value(), m_database.dialect(), key.value().scope, m_clock())
+                       .create({name, scopes, std::nullopt});
+    if (!created)
+        return created.error();
     if (auto recorded = AuditTrail::record(
-            db.value(), m_database.dialect(), {orgPk, env}, AuditTrail::consoleUser(),
-            {u"api_key.create"_s, u"api_key"_s, keyId, api::JsonValue::null(), created}, m_clock());
+            db.value(), m_database.dialect(), key.value().scope, AuditTrail::consoleUser(),
+            {u"api_key.create"_s, u"api_key"_s, created.value().id, api::JsonValue::null(),
+             ApiKeys::described(created.value())},
+            m_clock());
         !recorded)
         return recorded.error();
     if (auto committed = transaction.commit(); !committed)
         return committed.error();
-    return key;
+    const QString secret = created.value().secret.value_or(QString());
+    return NewApiKey{secret, ApiKeys::prefixOf(secret), ApiKeys::hashOf(secret)};
 }
 
 api::Result<KeyContext> Engine::authenticate(const QString &secret)
 {
-    const ApiError unauthorized{
-        401, u"unauthorized"_s,
-        u"send a valid secret key as \"Authorization: Bearer sk_test_…\" or sk_live_…"_s};
+    const auto refused = [](const QString &why) { return ApiError{401, u"unauthorized"_s, why}; };
+    const ApiError unauthorized =
+        refused(u"send a valid secret key as \"Authorization: Bearer sk_test_…\" or sk_live_…"_s);
     const auto env = ApiKeys::environmentOf(secret);
     if (!env)
         return unauthorized;
     const QString hash = ApiKeys::hashOf(secret);
+    const qint64 now = m_clock();
     {
-        // Keys found recently are not looked up again (see KeyCacheLifetime).
+        // Keys found in the last second are not looked up again (see
+        // KeyCacheLifetime); one that expires meanwhile is refused below.
         const QMutexLocker lock(&m_keyCacheMutex);
         if (const auto cached = m_keyCache.constFind(hash);
-            cached != m_keyCache.cend() && !cached->expiry.hasExpired())
+            cached != m_keyCache.cend() && !cached->expiry.hasExpired() && now < cached->validUntil)
             return cached->context;
     }
     auto db = m_database.connection();
     if (!db)
         return db.error();
-    auto rows =
-        queryRows(db.value(),
-                  u"SELECT k.hash, k.env, k.scopes, o.pk, o.id, o.slug, o.name, k.pk, k.name"
-                  " FROM api_keys k"
-                  " JOIN organizations o ON o.pk = k.org_pk WHERE k.hash = ?"_s,
-                  {hash});
-    if (!rows)
-        return rows.error();
-    // The index finds the row; the comparison itself is constant-time.
-    if (rows.value().isEmpty())
+    auto found = ApiKeyStore::find(db.value(), hash);
+    if (!found)
+        return found.error();
+    if (!found.value() || found.value()->env != *env)
         return unauthorized;
-    const QVariantList &key = rows.value().first();
-    if (!ApiKeys::sameHash(key.at(0).toString(), hash) ||
-        key.at(1).toString() != environmentWord(*env))
-        return unauthorized;
-    const KeyContext context{Scope{key.at(3).toLongLong(), *env, key.at(7).toLongLong()},
-                             key.at(4).toString(),
-                             key.at(5).toString(),
-                             key.at(2).toString().split(u' ', Qt::SkipEmptyParts),
-                             key.at(6).toString(),
-                             key.at(8).toString()};
+    const StoredKey &key = *found.value();
+    if (key.revokedAt && *key.revokedAt <= now)
+        return refused(u"this key was revoked; ask an admin for a new one"_s);
+    if (key.expiresAt && *key.expiresAt <= now)
+        return refused(u"this key has expired; ask an admin for a new one"_s);
+    if (key.byPreviousSecret && *key.previousUntil <= now)
+        return refused(
+            u"this key was rolled and its old secret no longer works; use the new one"_s);
+    touchKey(key, now);
+    const KeyContext context{Scope{key.orgPk, *env, key.keyPk},
+                             key.orgId,
+                             key.orgSlug,
+                             key.scopes,
+                             key.orgName,
+                             key.name,
+                             key.expiresAt,
+                             PublicIds::idOf(db.value(), PublicIds::Kind::ApiKey, key.keyPk)};
+    const qint64 validUntil =
+        std::min(key.expiresAt.value_or(std::numeric_limits<qint64>::max()),
+                 key.previousUntil.value_or(std::numeric_limits<qint64>::max()));
     const QMutexLocker lock(&m_keyCacheMutex);
     if (m_keyCache.size() > 10000)
         m_keyCache.clear(); // many keys in a short time: start again rather than grow
-    m_keyCache.insert(hash, {context, QDeadlineTimer(KeyCacheLifetime)});
+    m_keyCache.insert(hash, {context, QDeadlineTimer(KeyCacheLifetime), validUntil});
     return context;
+}
+
+void Engine::forgetKeys()
+{
+    const QMutexLocker lock(&m_keyCacheMutex);
+    m_keyCache.clear();
+}
+
+void Engine::touchKey(const StoredKey &key, qint64 now)
+{
+    const qint64 minute = now - now % ApiKeyStore::LastUsedGrainMs;
+    if (key.lastUsedAt && *key.lastUsedAt >= minute)
+        return;
+    // Best effort, and never in the request's way: on SQLite on the writer's
+    // thread (another connection's commit would drop its cache), unwaited.
+    const qint64 keyPk = key.keyPk;
+    const auto touch = [this, keyPk, minute] {
+        // A failed write loses one minute's mark, which the next use writes.
+        (void)withConnection(
+            [&](const QSqlDatabase &db) { return ApiKeyStore::touch(db, keyPk, minute); });
+    };
+    if (dialect() == Dialect::Sqlite)
+        m_writer->post(touch, TrackWriter::Touches::NoUsage);
+    else
+        touch();
 }
 
 } // namespace md::engine

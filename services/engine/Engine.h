@@ -8,7 +8,7 @@
 #include "services/api/TrackTokens.h"
 #include "services/engine/ClockSweep.h"
 #include "services/engine/KeyContext.h"
-#include "services/engine/access/ApiKeys.h"
+#include "services/engine/access/ApiKeyStore.h"
 #include "services/engine/access/PortalPage.h"
 #include "services/engine/pricing/PriceCatalogue.h"
 #include "services/engine/sql/Database.h"
@@ -84,6 +84,8 @@ public:
     TrackQueue &trackQueue() { return *m_queue; }
     // The track_tokens writer's thread, started now (TrackWriter::start).
     void startTrackWriter() { m_writer->start(); }
+    // The writer's batches so far (/metrics).
+    TrackWriter::BatchSizes trackBatchSizes() const { return m_writer->batchSizes(); }
 
     // The model prices in use: the bundled snapshot unless another was set.
     // Both may be called from any thread, also while calls are priced.
@@ -123,16 +125,25 @@ public:
     api::Result<bool> isEmpty();
     api::Result<QList<OrganizationRow>> organizations();
 
+    // The operator on the command line acting for an organization's
+    // environment: every scope, no key (the audit log names the OS user).
+    api::Result<KeyContext> operatorKey(const QString &orgSlug, Environment env);
     api::Result<NewApiKey> createKey(const QString &orgSlug, Environment env,
                                      const QStringList &scopes, const QString &name);
-    // 401 unauthorized for a missing, malformed or unknown key. A key found
-    // is remembered (by its hash) for KeyCacheLifetime, sparing a database
-    // read on every request; unknown keys are always looked up.
+    // 401 unauthorized for a missing, malformed, unknown, revoked or expired
+    // key, or a rolled key's old secret after its overlap. A key found is
+    // remembered (by its hash) for KeyCacheLifetime, sparing a database read
+    // on every request, so a key revoked on another server is refused here
+    // within that; unknown keys are always looked up. Records the minute of
+    // use (last_used_at) at most once a minute.
     api::Result<KeyContext> authenticate(const QString &secret);
-    static constexpr std::chrono::seconds KeyCacheLifetime{10};
+    static constexpr std::chrono::seconds KeyCacheLifetime{1};
+    // Drops the remembered keys: a key changed here is refused at once.
+    void forgetKeys();
 
 private:
     qint64 ahead(const Scope &scope);
+    void touchKey(const StoredKey &key, qint64 now);
     api::Result<LoadSummary>
     recordedLoad(const std::function<api::Result<LoadSummary>(const QSqlDatabase &)> &load);
     Database m_database;
@@ -142,6 +153,7 @@ private:
     {
         KeyContext context;
         QDeadlineTimer expiry;
+        qint64 validUntil = 0; // the key's expiry, or its old secret's end
     };
     QMutex m_keyCacheMutex;
     QHash<QString, CachedKey> m_keyCache; // by key hash; no secret is kept

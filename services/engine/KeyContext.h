@@ -20,6 +20,10 @@ struct KeyContext
     QString orgName;
     // The key's name, for the audit log (its row is scope.keyPk).
     QString keyName;
+    // When the key stops working; none for never (and for no key).
+    std::optional<qint64> expiresAt;
+    // Its public id (key_…), for the request log; empty for no key.
+    QString keyId;
 
     bool allows(const QString &scopeName) const
     {

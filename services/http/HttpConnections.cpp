@@ -16,6 +16,7 @@ HttpConnections::Admission HttpConnections::admit(const boost::asio::ip::address
         if (fromPeer == 0)
             m_perAddress.erase(peer);
         ++m_refused;
+        ++m_refusedPerAddress;
         return Admission::TooManyFromAddress;
     }
     ++fromPeer;
@@ -90,6 +91,12 @@ std::size_t HttpConnections::open() const
 {
     const std::lock_guard lock(m_mutex);
     return m_open;
+}
+
+std::size_t HttpConnections::refusedPerAddress() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_refusedPerAddress;
 }
 
 std::size_t HttpConnections::refused() const

@@ -45,6 +45,8 @@ public:
 
     std::size_t open() const;
     std::size_t refused() const;
+    // Of those, refused for the limit per address.
+    std::size_t refusedPerAddress() const;
 
 private:
     std::vector<std::shared_ptr<HttpConnection>> live() const;
@@ -55,6 +57,7 @@ private:
     std::map<const HttpConnection *, std::weak_ptr<HttpConnection>> m_connections;
     std::size_t m_open = 0;
     std::size_t m_refused = 0;
+    std::size_t m_refusedPerAddress = 0;
     bool m_draining = false;
     std::function<void()> m_drained;
 };

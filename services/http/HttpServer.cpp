@@ -249,7 +249,7 @@ bool HttpServer::isShuttingDown() const
 HttpServer::Stats HttpServer::stats() const
 {
     return {m_impl->m_shared->connections.open(), m_impl->m_shared->connections.refused(),
-            m_impl->m_acceptErrors.load()};
+            m_impl->m_acceptErrors.load(), m_impl->m_shared->connections.refusedPerAddress()};
 }
 
 } // namespace md::http

@@ -38,9 +38,10 @@ public:
 
     struct Stats
     {
-        std::size_t open = 0;         // connections now
-        std::size_t refused = 0;      // turned away by the connection limits
-        std::size_t acceptErrors = 0; // accept() failures (such as no file descriptors left)
+        std::size_t open = 0;              // connections now
+        std::size_t refused = 0;           // turned away by the connection limits
+        std::size_t acceptErrors = 0;      // accept() failures (such as no file descriptors left)
+        std::size_t refusedPerAddress = 0; // of `refused`, for the limit per address
     };
     Stats stats() const;
 

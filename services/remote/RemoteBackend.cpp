@@ -57,23 +57,6 @@ RemoteBackend::post(const QString &path, const QByteArray &body,
     return future;
 }
 
-template <typename T>
-backend::Reply<T> RemoteBackend::call(const QString &path, const QByteArray &body,
-                                      const QList<std::pair<QByteArray, QByteArray>> &headers)
-{
-    return post(path, body, headers)
-        .then([path](const api::Result<QByteArray> &answer) -> api::Result<T> {
-            if (!answer)
-                return answer.error();
-            auto decoded = api::decodeBody<T>(answer.value());
-            if (!decoded)
-                return ApiError{502, u"invalid_response"_s,
-                                u"the server's answer to %1 is not what the API promises: %2"_s.arg(
-                                    path, decoded.error().message)};
-            return decoded;
-        });
-}
-
 backend::Reply<api::ListBalancesResponse>
 RemoteBackend::listBalances(const api::ListBalancesRequest &request)
 {

@@ -5,6 +5,7 @@
 // that is not the expected JSON) becomes an ApiError that says what happened.
 #pragma once
 
+#include "services/api/WireCodec.h"
 #include "services/backend/BillingBackend.h"
 
 #include <QSslCertificate>
@@ -104,6 +105,11 @@ public:
     listWebhookDeliveries(const api::WebhookDeliveriesRequest &request) override;
     backend::Reply<api::WebhookDelivery>
     redeliverWebhook(const api::WebhookTarget &request) override;
+    // RemoteBackendKeys.cpp
+    backend::Reply<api::Page<api::ApiKey>> listApiKeys() override;
+    backend::Reply<api::ApiKey> createApiKey(const api::ApiKeyCreate &request) override;
+    backend::Reply<api::ApiKey> revokeApiKey(const api::ApiKeyTarget &request) override;
+    backend::Reply<api::ApiKey> rollApiKey(const api::ApiKeyRoll &request) override;
     backend::Reply<api::Page<api::Product>> listProducts() override;
     backend::Reply<api::Page<api::RewardEntry>> listRewards() override;
     backend::Reply<api::Page<api::OrganizationInfo>> listOrganizations() override;
@@ -119,5 +125,24 @@ private:
     QThread m_thread;
     NetworkWorker *m_worker; // lives on m_thread
 };
+
+// Defined here for the methods kept in files of their own (RemoteBackendKeys.cpp).
+template <typename T>
+backend::Reply<T> RemoteBackend::call(const QString &path, const QByteArray &body,
+                                      const QList<std::pair<QByteArray, QByteArray>> &headers)
+{
+    return post(path, body, headers)
+        .then([path](const api::Result<QByteArray> &answer) -> api::Result<T> {
+            if (!answer)
+                return answer.error();
+            auto decoded = api::decodeBody<T>(answer.value());
+            if (!decoded)
+                return api::ApiError{
+                    502, QStringLiteral("invalid_response"),
+                    QStringLiteral("the server's answer to %1 is not what the API promises: %2")
+                        .arg(path, decoded.error().message)};
+            return decoded;
+        });
+}
 
 } // namespace md::remote

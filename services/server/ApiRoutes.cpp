@@ -66,6 +66,8 @@ const Access RewardsWrite{{u"rewards:write"_s}};
 const Access PlatformWrite{{u"platform:write"_s}};
 const Access WebhooksRead{{u"webhooks:read"_s}};
 const Access WebhooksWrite{{u"webhooks:write"_s}};
+const Access KeysRead{{u"keys:read"_s, u"keys:write"_s}};
+const Access KeysWrite{{u"keys:write"_s}};
 // A key may compare and promote the half it may write: products with
 // plans:write, rewards with rewards:write (docs/promotion.md, "Who may").
 const Access Promoting{{u"plans:write"_s, u"rewards:write"_s}, true};
@@ -325,26 +327,49 @@ ApiRoutes::ApiRoutes()
         bodyRoute<api::WebhookTarget>(WebhooksWrite, [](auto &s, auto &k, auto &r, auto &) {
             return s.redeliverWebhook(k, r);
         }));
+    // API keys (docs/api.md, "API keys").
+    m_exact.insert("/v1/meterdesk/api_keys.list",
+                   listRoute(KeysRead, [](ApiOperations &s, const KeyContext &k) {
+                       return s.listApiKeys(k);
+                   }));
+    m_exact.insert("/v1/meterdesk/api_keys.create",
+                   bodyRoute<api::ApiKeyCreate>(KeysWrite, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.createApiKey(k, r);
+                   }));
+    m_exact.insert("/v1/meterdesk/api_keys.revoke",
+                   bodyRoute<api::ApiKeyTarget>(KeysWrite, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.revokeApiKey(k, r);
+                   }));
+    m_exact.insert("/v1/meterdesk/api_keys.roll",
+                   bodyRoute<api::ApiKeyRoll>(KeysWrite, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.rollApiKey(k, r);
+                   }));
 }
 
 std::optional<Route> ApiRoutes::find(QByteArrayView path) const
 {
-    if (const auto it = m_exact.constFind(path.toByteArray()); it != m_exact.cend())
-        return it.value();
+    if (const auto it = m_exact.constFind(path.toByteArray()); it != m_exact.cend()) {
+        Route route = it.value();
+        route.name = it.key();
+        return route;
+    }
     for (const IdRoute &route : m_withId) {
         const auto raw = segmentBetween(path, route.prefix, route.suffix);
         if (!raw)
             continue;
         // A bad id is answered when the route runs: after the key and its
         // scope, so a caller without them learns nothing of the path.
-        return Route{route.access, false,
+        return Route{route.access,
+                     false,
                      [id = pathId(*raw, route.idName), work = route.work](
                          ApiOperations &s, const KeyContext &k, const api::JsonReader &body,
                          const RequestInfo &info) -> Answer {
                          if (!id)
                              return id.error();
                          return work(s, k, id.value(), body, info);
-                     }};
+                     },
+                     {},
+                     route.prefix + '{' + route.idName.toLatin1() + '}' + route.suffix};
     }
     return std::nullopt;
 }

@@ -56,6 +56,8 @@ struct Route
     bool versionRequired = false; // x-api-version must be sent (balances.list)
     Work work;                    // or, when set:
     LaterWork later = {};
+    // Its path as docs/openapi.yaml writes it, for the log and the metrics.
+    QByteArray name = {};
 };
 
 class ApiRoutes final

@@ -5,6 +5,8 @@
 #include "services/server/PortalServer.h"
 #include "services/server/RequestHeaders.h"
 
+#include <QDateTime>
+
 namespace md::server {
 
 using namespace Qt::StringLiterals;
@@ -26,6 +28,8 @@ std::optional<ApiError> refusal(const Access &access, const engine::KeyContext &
 ApiServer::ApiServer(engine::Engine &engine, Options options, QObject *parent)
     : QObject(parent)
     , m_engine(engine)
+    , m_log(options.log)
+    , m_metrics(options.metrics)
     , m_service(engine)
     , m_work(options.workers)
     , m_http(options.limits, [this](http::HttpRequest request, http::HttpResponder responder) {
@@ -63,8 +67,46 @@ void ApiServer::shutdown()
     });
 }
 
-void ApiServer::handle(http::HttpRequest request, http::HttpResponder responder)
+http::HttpResponder ApiServer::observed(const http::HttpRequest &request,
+                                        const std::shared_ptr<Seen> &seen,
+                                        http::HttpResponder responder)
 {
+    if (!m_log && !m_metrics)
+        return http::HttpResponder([seen, inner = std::move(responder)](http::HttpResponse answer) {
+            answer.headers.append({"x-request-id", seen->requestId});
+            inner.send(std::move(answer));
+        });
+    return http::HttpResponder([this, seen, method = request.method.left(16),
+                                remote = request.peer.toString(),
+                                inner = std::move(responder)](http::HttpResponse answer) {
+        answer.headers.append({"x-request-id", seen->requestId});
+        const qint64 micros = seen->timer.nsecsElapsed() / 1000;
+        if (m_metrics)
+            m_metrics->observe(seen->route, answer.status, micros);
+        if (m_log)
+            m_log->write({seen->arrivedMs, seen->requestId, remote, method, seen->route,
+                          answer.status, answer.body.size(), micros, seen->keyId});
+        inner.send(std::move(answer));
+    });
+}
+
+void ApiServer::handle(http::HttpRequest request, http::HttpResponder plain)
+{
+    auto seen = std::make_shared<Seen>();
+    seen->timer.start();
+    seen->requestId = requestIdOf(request.header("x-request-id"));
+    if (m_log)
+        seen->arrivedMs = QDateTime::currentMSecsSinceEpoch();
+    const auto route = m_routes.find(request.path);
+    if (route)
+        seen->route = route->name;
+    else if (request.path.startsWith("/portal/"))
+        seen->route = "/portal/{token}";
+    else if (request.path == "/healthz" || request.path == "/readyz")
+        seen->route = request.path;
+    else
+        seen->route = "unknown"; // a scanner's paths would make a metric per path
+    const http::HttpResponder responder = observed(request, seen, std::move(plain));
     // Billing portal pages: GET, no key (the link's token is the credential).
     if (request.path.startsWith("/portal/")) {
         if (request.method != "GET")
@@ -87,7 +129,6 @@ void ApiServer::handle(http::HttpRequest request, http::HttpResponder responder)
             responder.send(errorAnswer(shuttingDown()));
         return;
     }
-    const auto route = m_routes.find(request.path);
     if (!route)
         return responder.send(errorAnswer(ApiError::notFound(
             u"not_found"_s,
@@ -95,19 +136,20 @@ void ApiServer::handle(http::HttpRequest request, http::HttpResponder responder)
                 QString::fromUtf8(request.path.left(200))))));
     if (request.method != "POST")
         return responder.send(methodNotAllowed(request.path, "POST"));
-    run(request, *route, responder);
+    run(request, *route, responder, seen);
 }
 
 void ApiServer::run(const http::HttpRequest &request, const Route &route,
-                    const http::HttpResponder &responder)
+                    const http::HttpResponder &responder, const std::shared_ptr<Seen> &seen)
 {
     const bool started =
-        m_work.start([this, body = request.body, query = request.query, route,
+        m_work.start([this, body = request.body, query = request.query, route, seen,
                       headers = RequestHeaders::read(request, route.versionRequired), responder] {
             // The key first: a caller without one learns nothing else.
             auto key = m_engine.authenticate(headers.secret);
             if (!key)
                 return responder.send(errorAnswer(key.error()));
+            seen->keyId = key.value().keyId;
             // Then whether it may call the route at all, before the headers,
             // the path's id or the body are read (docs/api.md, "Keys and scopes").
             if (const auto refused = refusal(route.access, key.value()))

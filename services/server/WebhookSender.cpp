@@ -129,6 +129,7 @@ bool WebhookSender::sendOne(http::HttpPoster &poster)
             error = u"answered a redirect (%1), which webhooks do not follow; give the endpoint"
                     " the URL it redirects to"_s.arg(*answer.status);
         outcomes.append({delivered, answer.status, answer.body, error});
+        (delivered ? m_delivered : m_failed).fetch_add(1, std::memory_order_relaxed);
         if (!delivered)
             break; // later events wait behind this one
     }

@@ -13,6 +13,7 @@
 #include <QString>
 #include <QThread>
 
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -47,6 +48,18 @@ public:
     // Stops after the attempts in flight; their outcomes are recorded.
     void stop();
 
+    // Attempts so far, answered 2xx or not (/metrics).
+    struct Attempts
+    {
+        quint64 delivered = 0;
+        quint64 failed = 0;
+    };
+    Attempts attempts() const
+    {
+        return {m_delivered.load(std::memory_order_relaxed),
+                m_failed.load(std::memory_order_relaxed)};
+    }
+
 private:
     void run(http::HttpPoster &poster);
     // One leased endpoint's due deliveries; false when none was due.
@@ -59,6 +72,8 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_wake;
     bool m_stopping = false;
+    std::atomic<quint64> m_delivered{0};
+    std::atomic<quint64> m_failed{0};
     std::vector<std::unique_ptr<QThread>> m_threads;
     std::vector<std::unique_ptr<http::HttpPoster>> m_posters; // one per thread
 };

@@ -326,8 +326,15 @@ private Q_SLOTS:
         const engine::Dialect dialect = fixture.engine->dialect();
         const engine::Scope scope{fixture.engine->organizations().value().first().pk,
                                   engine::Environment::Sandbox};
-        // Back to version 7: what migrations 8, 9 and 10 made, taken away.
-        QStringList back{u"DROP TABLE limit_reached"_s,
+        // Back to version 7: what migrations 8 to 12 made, taken away.
+        QStringList back{u"DROP INDEX api_keys_previous_hash"_s,
+                         u"ALTER TABLE api_keys DROP COLUMN expires_at"_s,
+                         u"ALTER TABLE api_keys DROP COLUMN revoked_at"_s,
+                         u"ALTER TABLE api_keys DROP COLUMN last_used_at"_s,
+                         u"ALTER TABLE api_keys DROP COLUMN previous_hash"_s,
+                         u"ALTER TABLE api_keys DROP COLUMN previous_until"_s,
+                         u"ALTER TABLE api_keys DROP COLUMN rolled_at"_s,
+                         u"DROP TABLE limit_reached"_s,
                          u"DROP TABLE webhook_deliveries"_s,
                          u"DROP TABLE webhook_events"_s,
                          u"DROP TABLE webhook_endpoints"_s,

@@ -41,6 +41,7 @@ HttpClient::Response HttpClient::send(const QByteArray &method, const QByteArray
         if (!readMore(response.error))
             return response;
     response.status = head.mid(9, 3).toInt();
+    response.head = head;
     response.body = m_buffer.mid(headerEnd, length);
     m_buffer.remove(0, headerEnd + length);
     if (head.contains("connection: close"))

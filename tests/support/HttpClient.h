@@ -21,6 +21,7 @@ public:
         int status = 0; // 0: no answer (connection refused or dropped)
         QByteArray body;
         QByteArray error; // why there was no answer
+        QByteArray head;  // the status line and header fields, lower case
     };
     using Headers = QList<std::pair<QByteArray, QByteArray>>;
 

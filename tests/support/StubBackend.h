@@ -191,6 +191,22 @@ public:
     {
         return unavailable<api::WebhookDelivery>();
     }
+    backend::Reply<api::Page<api::ApiKey>> listApiKeys() override
+    {
+        return unavailable<api::Page<api::ApiKey>>();
+    }
+    backend::Reply<api::ApiKey> createApiKey(const api::ApiKeyCreate &) override
+    {
+        return unavailable<api::ApiKey>();
+    }
+    backend::Reply<api::ApiKey> revokeApiKey(const api::ApiKeyTarget &) override
+    {
+        return unavailable<api::ApiKey>();
+    }
+    backend::Reply<api::ApiKey> rollApiKey(const api::ApiKeyRoll &) override
+    {
+        return unavailable<api::ApiKey>();
+    }
 };
 
 } // namespace md::test

@@ -133,6 +133,12 @@ const QList<Route> &routes()
         {"/v1/meterdesk/webhook_endpoints.send_test", {u"webhooks:write"_s}, R"({"id":"we_1"})"},
         {"/v1/meterdesk/webhook_deliveries.list", {u"webhooks:read"_s}, "{}"},
         {"/v1/meterdesk/webhook_deliveries.redeliver", {u"webhooks:write"_s}, R"({"id":"wd_1"})"},
+        {"/v1/meterdesk/api_keys.list", {u"keys:read"_s, u"keys:write"_s}, "{}"},
+        {"/v1/meterdesk/api_keys.create",
+         {u"keys:write"_s},
+         R"({"name":"x","scopes":["keys:write"]})"},
+        {"/v1/meterdesk/api_keys.revoke", {u"keys:write"_s}, R"({"id":"key_1"})"},
+        {"/v1/meterdesk/api_keys.roll", {u"keys:write"_s}, R"({"id":"key_1"})"},
     };
     return list;
 }
@@ -200,6 +206,7 @@ class TestSecurity final : public QObject
 
     test::TestDatabase m_database;
     test::ServerProcess m_server;
+    QList<QByteArray> m_madeSecrets; // by api_keys.create: stored as hashes too
 
     test::HttpClient::Response post(const QByteArray &key, const QByteArray &path,
                                     const QByteArray &body)
@@ -401,6 +408,32 @@ private Q_SLOTS:
         QVERIFY(!link.body.contains("Delta tenant"));
     }
 
+    void keysStayWithinTheirOrganizationAndEnvironment()
+    {
+        const auto made = post(AllKey, "/v1/meterdesk/api_keys.create",
+                               "{\"name\":\"victim\",\"scopes\":[\"balances:read\"]}");
+        QCOMPARE(made.status, 200);
+        const QJsonObject key = QJsonDocument::fromJson(made.body).object();
+        const QByteArray target = "{\"id\":\"" + key.value(u"id"_s).toString().toLatin1() + "\"}";
+        // Another organization's key, and the same organization's live key,
+        // neither see it nor reach it: 404, as for a key that does not exist.
+        for (const QByteArray &stranger : {RivalKey, LiveKey}) {
+            const auto listed = post(stranger, "/v1/meterdesk/api_keys.list", "{}");
+            QCOMPARE(listed.status, 200);
+            QVERIFY(!listed.body.contains(key.value(u"id"_s).toString().toLatin1()));
+            QCOMPARE(post(stranger, "/v1/meterdesk/api_keys.revoke", target).status, 404);
+            QCOMPARE(post(stranger, "/v1/meterdesk/api_keys.roll", target).status, 404);
+        }
+        const QByteArray secret = key.value(u"secret"_s).toString().toLatin1();
+        m_madeSecrets.append(secret);
+        QCOMPARE(post(secret, "/v1/meterdesk/about", "{}").status, 200);
+        // A listing shows the secret's first characters, never the rest.
+        const auto listed = post(AllKey, "/v1/meterdesk/api_keys.list", "{}");
+        QVERIFY(listed.body.contains(secret.left(12)));
+        QVERIFY(!listed.body.contains(secret.left(13)));
+        QVERIFY(!listed.body.contains(AllKey.left(13)));
+    }
+
     void bodiesAreBounded()
     {
         const QByteArray big = "{\"customer_id\":\"" + QByteArray(1024 * 1024, 'x') + "\"}";
@@ -428,7 +461,9 @@ private Q_SLOTS:
         auto rows = engine::queryRows(database.connection().value(),
                                       u"SELECT prefix, hash, scopes, name FROM api_keys"_s, {});
         QVERIFY(rows.ok());
-        QCOMPARE(rows.value().size(), secrets.size());
+        // The workspace's keys, and those made through the API so far.
+        secrets << m_madeSecrets;
+        QVERIFY(rows.value().size() >= secrets.size());
         QSet<QString> hashes;
         for (const QVariantList &row : rows.value()) {
             QVERIFY(row.at(1).toString().startsWith("sha256:"_L1));

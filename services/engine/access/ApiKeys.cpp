@@ -1,5 +1,7 @@
 #include "services/engine/access/ApiKeys.h"
 
+#include "services/engine/sql/StoredJson.h"
+
 #include <QCryptographicHash>
 #include <QRandomGenerator>
 
@@ -51,17 +53,15 @@ bool ApiKeys::sameHash(const QString &a, const QString &b)
 
 const QStringList &ApiKeys::knownScopes()
 {
-    static const QStringList scopes{u"*"_s,
-                                    u"balances:read"_s,
-                                    u"balances:write"_s,
-                                    u"billing:read"_s,
-                                    u"billing:write"_s,
-                                    u"rewards:write"_s,
-                                    u"plans:write"_s,
-                                    u"platform:write"_s,
-                                    u"webhooks:read"_s,
-                                    u"webhooks:write"_s};
-    return scopes;
+    return api::apiKeyScopes();
+}
+
+api::JsonValue ApiKeys::described(api::ApiKey key)
+{
+    key.secret.reset();
+    key.prefix.clear();     // of the secret: an audit entry holds nothing of one
+    key.lastUsedAt.reset(); // use is not a change anyone made
+    return jsonOf(key);
 }
 
 } // namespace md::engine

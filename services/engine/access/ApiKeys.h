@@ -2,6 +2,8 @@
 // SHA-256 hash (the secrets are 190-bit random, so a fast hash is enough).
 #pragma once
 
+#include "services/api/ApiKey.h"
+#include "services/api/JsonValue.h"
 #include "services/engine/sql/Scope.h"
 
 #include <QString>
@@ -26,7 +28,10 @@ public:
     static std::optional<Environment> environmentOf(const QString &secret);
     // Constant-time comparison of two stored hashes.
     static bool sameHash(const QString &a, const QString &b);
+    // api::apiKeyScopes(): every scope a key may hold.
     static const QStringList &knownScopes();
+    // A key as the audit log keeps it: never a secret.
+    static api::JsonValue described(api::ApiKey key);
 };
 
 } // namespace md::engine

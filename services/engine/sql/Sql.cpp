@@ -12,6 +12,8 @@
 
 #include <memory>
 
+#include <atomic>
+
 namespace md::engine {
 
 using namespace Qt::StringLiterals;
@@ -60,8 +62,20 @@ bool takeLostConnection(const QString &connectionName)
     return lost.names.remove(connectionName);
 }
 
+std::atomic<quint64> &databaseErrors()
+{
+    static std::atomic<quint64> count{0};
+    return count;
+}
+
+quint64 databaseErrorCount()
+{
+    return databaseErrors().load(std::memory_order_relaxed);
+}
+
 api::ApiError sqlError(const QSqlQuery &query)
 {
+    databaseErrors().fetch_add(1, std::memory_order_relaxed);
     const QSqlError error = query.lastError();
     if (connectionLost(query)) {
         if (const QSqlDriver *driver = query.driver()) {

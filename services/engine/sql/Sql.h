@@ -20,6 +20,8 @@ namespace md::engine {
 api::Result<QSqlQuery> runSql(const QSqlDatabase &db, const QString &sql,
                               const QVariantList &binds = {});
 api::ApiError sqlError(const QSqlQuery &query);
+// How many statements failed in this process (sqlError), for /metrics.
+quint64 databaseErrorCount();
 
 // Whether a statement failed because the session itself is gone (the database
 // server restarted, or ended the session). sqlError() notes such a connection

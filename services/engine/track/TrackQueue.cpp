@@ -311,6 +311,19 @@ api::Result<api::QueueCounts> TrackQueue::counts(const Scope &scope)
                             query.value().value(1).toLongLong()};
 }
 
+api::Result<api::QueueCounts> TrackQueue::totals()
+{
+    auto db = m_database.connection();
+    if (!db)
+        return db.error();
+    auto rows = queryRows(
+        db.value(), u"SELECT COUNT(*) - COUNT(failed_at), COUNT(failed_at) FROM track_queue"_s, {});
+    if (!rows)
+        return rows.error();
+    return api::QueueCounts{rows.value().first().at(0).toLongLong(),
+                            rows.value().first().at(1).toLongLong()};
+}
+
 api::Result<api::FailedEventOutcome> TrackQueue::retry(const Scope &scope, const QStringList &ids)
 {
     auto db = m_database.connection();

@@ -74,6 +74,8 @@ public:
     api::Result<qsizetype> drain();
 
     api::Result<api::QueueCounts> counts(const Scope &scope);
+    // The same over every organization and environment (/metrics).
+    api::Result<api::QueueCounts> totals();
     // Failed calls put back to be applied again; the worker looks at once.
     api::Result<api::FailedEventOutcome> retry(const Scope &scope, const QStringList &ids);
 

@@ -167,6 +167,23 @@ void TrackWriter::setSweep(Sweep sweep, std::chrono::milliseconds every)
     m_arrived.notify_one();
 }
 
+TrackWriter::BatchSizes TrackWriter::batchSizes() const
+{
+    const std::lock_guard lock(m_sizesMutex);
+    return m_sizes;
+}
+
+void TrackWriter::countBatch(std::size_t calls)
+{
+    int bucket = 0;
+    while (bucket < BatchSizes::Buckets - 1 && (std::size_t(1) << bucket) < calls)
+        ++bucket;
+    const std::lock_guard lock(m_sizesMutex);
+    ++m_sizes.atMost[bucket];
+    ++m_sizes.batches;
+    m_sizes.calls += calls;
+}
+
 void TrackWriter::work()
 {
     for (;;) {
@@ -198,6 +215,7 @@ void TrackWriter::work()
             sweep = sweepDue();
         }
         if (!batch.empty()) {
+            countBatch(batch.size());
             apply(batch);
             m_lastBatch = std::chrono::steady_clock::now();
         }

@@ -25,6 +25,7 @@
 #include "services/engine/sql/Scope.h"
 #include "services/engine/track/TrackBatch.h"
 
+#include <array>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -55,6 +56,16 @@ public:
     using Sweep = std::function<SweepStep()>;
     // Calls per transaction at most: a batch takes a few milliseconds.
     static constexpr qsizetype MaxBatch = 512;
+    // How many calls the batches held, for /metrics: batches of at most
+    // 1, 2, 4, … 512 calls (cumulative counts are the exposition's work).
+    struct BatchSizes
+    {
+        static constexpr int Buckets = 10; // 2^0 … 2^9 = MaxBatch
+        std::array<quint64, Buckets> atMost{};
+        quint64 batches = 0;
+        quint64 calls = 0;
+    };
+    BatchSizes batchSizes() const;
 
     TrackWriter(Database &database, Clock clock, Ahead ahead, CatalogueSource catalogue);
     ~TrackWriter(); // answers every call handed over, then stops
@@ -88,6 +99,7 @@ private:
     void startLocked();
     void work();
     void apply(std::vector<Call> &calls);
+    void countBatch(std::size_t calls);
     void applyAt(std::vector<Call> &calls, qint64 nowMs);
     void runSweep(bool callsComing);
 
@@ -105,6 +117,8 @@ private:
     std::chrono::milliseconds m_sweepEvery{0};
     std::chrono::steady_clock::time_point m_sweepAt;
     std::chrono::steady_clock::time_point m_lastBatch;
+    mutable std::mutex m_sizesMutex;
+    BatchSizes m_sizes;
     // While calls come, a sweep step of d is followed by 3·d of calls alone.
     static constexpr int SweepShareWait = 3;
     bool m_stopping = false;

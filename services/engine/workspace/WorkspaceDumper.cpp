@@ -345,17 +345,27 @@ api::Result<JsonValue> WorkspaceDumper::dump(const QSqlDatabase &db)
         JsonValue keys = JsonValue::array();
         MD_TRY(eachRow(
             db,
-            u"SELECT env, prefix, hash, scopes, name, created_at FROM api_keys WHERE org_pk = ? ORDER BY pk"_s,
+            u"SELECT env, prefix, hash, scopes, name, created_at, expires_at, revoked_at,"
+            " last_used_at, previous_hash, previous_until, rolled_at FROM api_keys WHERE org_pk = ? ORDER BY pk"_s,
             {org.pk}, [&](const QSqlQuery &q) {
                 JsonValue scopes = JsonValue::array();
                 for (const QString &scope : q.value(3).toString().split(u' ', Qt::SkipEmptyParts))
                     scopes.append(scope);
-                keys.append(JsonValue::object({{"env"_L1, q.value(0).toString()},
-                                               {"prefix"_L1, q.value(1).toString()},
-                                               {"hash"_L1, q.value(2).toString()},
-                                               {"scopes"_L1, scopes},
-                                               {"name"_L1, q.value(4).toString()},
-                                               {"created_at"_L1, q.value(5).toLongLong()}}));
+                JsonValue key = JsonValue::object({{"env"_L1, q.value(0).toString()},
+                                                   {"prefix"_L1, q.value(1).toString()},
+                                                   {"hash"_L1, q.value(2).toString()},
+                                                   {"scopes"_L1, scopes},
+                                                   {"name"_L1, q.value(4).toString()},
+                                                   {"created_at"_L1, q.value(5).toLongLong()}});
+                // A revoked, expiring or rolled key stays so where it is loaded.
+                static const QStringList Later{u"expires_at"_s,     u"revoked_at"_s,
+                                               u"last_used_at"_s,   u"previous_hash"_s,
+                                               u"previous_until"_s, u"rolled_at"_s};
+                for (int i = 0; i < Later.size(); ++i)
+                    if (const QVariant value = q.value(6 + i); !value.isNull())
+                        key.insert(Later.at(i), i == 3 ? JsonValue(value.toString())
+                                                       : JsonValue(value.toLongLong()));
+                keys.append(key);
             }))
         org.json.insert(u"api_keys"_s, keys);
         for (const QString &env : {u"test"_s, u"live"_s}) {

@@ -189,6 +189,12 @@ private:
         }
         const QString name = apiKey.field("name"_L1).optString().value_or(QString());
         const qint64 createdAt = apiKey.field("created_at"_L1).integer();
+        const auto expiresAt = apiKey.field("expires_at"_L1).optInteger();
+        const auto revokedAt = apiKey.field("revoked_at"_L1).optInteger();
+        const auto lastUsedAt = apiKey.field("last_used_at"_L1).optInteger();
+        const auto previousHash = apiKey.field("previous_hash"_L1).optString();
+        const auto previousUntil = apiKey.field("previous_until"_L1).optInteger();
+        const auto rolledAt = apiKey.field("rolled_at"_L1).optInteger();
         const JsonReader secretReader = apiKey.field("secret"_L1);
         const JsonReader hashReader = apiKey.field("hash"_L1);
         QString hash;
@@ -222,8 +228,11 @@ private:
         if (!pk)
             return pk.error();
         ++m_state.summary.apiKeys;
-        return m_state.add(u"api_keys"_s, {pk.value(), orgPk, environmentWord(*env), prefix, hash,
-                                           scopes.join(u' '), name, createdAt});
+        return m_state.add(u"api_keys"_s,
+                           {pk.value(), orgPk, environmentWord(*env), prefix, hash,
+                            scopes.join(u' '), name, createdAt, orNull(expiresAt),
+                            orNull(revokedAt), orNull(lastUsedAt), orNull(previousHash),
+                            orNull(previousUntil), orNull(rolledAt)});
     }
 
     api::Result<api::Done> environment(const JsonReader &env, const Scope &scope)
