@@ -2,9 +2,11 @@
 // customer each, send CALLS balances.track_tokens each through the load
 // balancer, every call with its own Idempotency-Key. A call whose
 // connection drops, or that the balancer answers 502/503/504 (a server
-// gone), is sent again with the same key until it is answered 200; every
-// tenth answered call is sent once more on purpose, which must not count
-// twice. Prints, as JSON, what each customer was answered 200 for.
+// gone), is sent again with the same key until it is answered: 200, or 409
+// duplicate_idempotency_key when the first attempt was recorded and only
+// its answer was lost (docs/api.md, "Headers"). Every tenth call is sent
+// once more on purpose and must be answered 409, counting nothing. Prints,
+// as JSON, what each customer's calls were recorded for.
 // Progress (calls answered so far) goes to PROGRESS_FILE for the script.
 import http from 'node:http';
 import { writeFileSync } from 'node:fs';
@@ -37,10 +39,18 @@ function post(agent, path, body, idempotencyKey) {
   });
 }
 
-async function until200(agent, body, idempotencyKey) {
+let recordedBeforeDrop = 0;
+const duplicate = (answer) => answer.status === 409 && answer.text.includes('duplicate_idempotency_key');
+
+// Sends until answered; `replay`: the key was recorded already, so 409 is the answer.
+async function untilAnswered(agent, body, idempotencyKey, replay = false) {
   for (let attempt = 0; attempt < 200; ++attempt) {
     const answer = await post(agent, '/v1/balances.track_tokens', body, idempotencyKey);
-    if (answer.status === 200) return answer;
+    if (!replay && answer.status === 200) return answer;
+    if (duplicate(answer) && (replay || attempt > 0)) {
+      if (!replay) ++recordedBeforeDrop;
+      return answer;
+    }
     if (!retryable.has(answer.status))
       throw new Error(`${idempotencyKey}: ${answer.status} ${answer.text}`);
     ++retries;
@@ -60,9 +70,9 @@ async function client(index) {
       output_tokens: 0, overage_behavior: 'overflow',
     });
     const idempotencyKey = `cluster-${customer}-${call}`;
-    await until200(agent, body, idempotencyKey);
+    await untilAnswered(agent, body, idempotencyKey);
     credits += cost;
-    if (call % 10 === 0) await until200(agent, body, idempotencyKey); // a replay: no second charge
+    if (call % 10 === 0) await untilAnswered(agent, body, idempotencyKey, true); // no second charge
     ++answered;
   }
   agent.destroy();
@@ -76,6 +86,6 @@ clearInterval(timer);
 writeFileSync(progressFile, String(answered));
 const seconds = (Date.now() - started) / 1000;
 console.log(JSON.stringify({
-  credits: Object.fromEntries(results), calls: answered, retries, seconds,
+  credits: Object.fromEntries(results), calls: answered, retries, recorded_before_drop: recordedBeforeDrop, seconds,
   calls_per_second: Math.round(answered / seconds),
 }));
