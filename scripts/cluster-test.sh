@@ -29,15 +29,17 @@ command -v haproxy >/dev/null || { echo "cluster-test: haproxy missing (scripts/
 
 work=$(mktemp -d /tmp/meterdesk-cluster.XXXXXX)
 pids=()
+dbname="cluster_$$_$RANDOM"
 cleanup() {
   for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  psql -q "$MD_TEST_POSTGRES_URL" -c "DROP DATABASE IF EXISTS $dbname" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 fail() { echo "cluster-test: FAIL: $*" >&2; for f in "$work"/*.err; do echo "--- $f" >&2; head -c 1500 "$f" >&2; done; exit 1; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-dbname="cluster_$$_$RANDOM"
 psql -q "$MD_TEST_POSTGRES_URL" -c "CREATE DATABASE $dbname" >/dev/null
 database="${MD_TEST_POSTGRES_URL%/*}/$dbname"
 key=sk_test_cluster00000000000000000000000000
@@ -64,11 +66,13 @@ server_pid=("" "" "" "")
 start_server() { # index
   "$server" serve --database "$database" --listen "127.0.0.1:${ports[$1]}" \
       --catalogue "$here/tests/conformance/data/pricing-catalogue.json" \
-      >"$work/s$1.out" 2>"$work/s$1.err" &
+      >>"$work/s$1.out" 2>>"$work/s$1.err" &
   server_pid[$1]=$!
   pids+=("$!")
+  local before
+  before=$(grep -c "listening on" "$work/s$1.out" 2>/dev/null || true)
   for _ in $(seq 200); do
-    grep -q "listening on" "$work/s$1.out" 2>/dev/null && return 0
+    [ "$(grep -c "listening on" "$work/s$1.out" 2>/dev/null || true)" -gt "${before:-0}" ] && return 0
     kill -0 "${server_pid[$1]}" 2>/dev/null || fail "server s$1 did not start"
     sleep 0.05
   done
@@ -152,6 +156,8 @@ sessions_at_down=$(stat_of s1 stot)
 wait_progress $(( 2 * total / 3 ))
 kill -0 "$clients_pid" 2>/dev/null || fail "the clients finished before the faults; raise MD_CLUSTER_CALLS"
 kill -TERM "${server_pid[2]}"
+for _ in $(seq 400); do kill -0 "${server_pid[2]}" 2>/dev/null || break; sleep 0.05; done
+kill -0 "${server_pid[2]}" 2>/dev/null && fail "s2 did not exit within 20 s of SIGTERM"
 if wait "${server_pid[2]}"; then term_status=0; else term_status=$?; fi
 [ "$term_status" -eq 0 ] || fail "s2 exited $term_status after SIGTERM"
 start_server 2
@@ -201,4 +207,3 @@ if [ "$faults" = 0 ]; then
 else
 echo "cluster-test: $summary; s1 SIGKILLed, HAProxy saw it DOWN after $down_ms ms (checks every $inter_ms ms, $fall to fall) and sent it nothing more; s2 SIGTERMed (exit 0) and back UP; every balance exact; ledger verified"
 fi
-psql -q "$MD_TEST_POSTGRES_URL" -c "DROP DATABASE $dbname" >/dev/null 2>&1 || true

@@ -32,6 +32,37 @@ std::optional<api::ApiError> beyondHolder(const KeyContext &key, const QStringLi
                              what, lacking.join(u", "_s))};
 }
 
+// What the wire's reader checks, checked again for callers that build the
+// request themselves (the command line).
+std::optional<api::ApiError> requestProblem(const QString &name, const QStringList &scopes)
+{
+    if (name.trimmed().isEmpty() || name.size() > api::ApiKey::MaxName)
+        return api::ApiError::invalidInputs(
+            u"name"_s,
+            u"must say what the key is for, in 1 to %1 characters"_s.arg(api::ApiKey::MaxName));
+    if (scopes.isEmpty())
+        return api::ApiError::invalidInputs(u"scopes"_s,
+                                            u"must name at least one scope, or \"*\" for all"_s);
+    for (const QString &scope : scopes)
+        if (!api::apiKeyScopes().contains(scope) || scopes.count(scope) > 1)
+            return api::ApiError::invalidInputs(
+                u"scopes"_s, u"holds \"%1\" twice or unknown; known are %2"_s.arg(
+                                 scope, api::apiKeyScopes().join(u", "_s)));
+    return std::nullopt;
+}
+
+// A key that expires may not make or roll one that outlives it: it would
+// hand itself a longer life.
+std::optional<api::ApiError> outlives(const KeyContext &key, const std::optional<qint64> &expiresAt)
+{
+    if (!key.expiresAt || (expiresAt && *expiresAt <= *key.expiresAt))
+        return std::nullopt;
+    return api::ApiError{
+        403, u"outlives_caller"_s,
+        u"this key expires, so it may only make or roll keys that expire no"
+        " later than it does; give expires_at at or before %1"_s.arg(*key.expiresAt)};
+}
+
 ApiKeyStore storeOf(Engine &engine, const QSqlDatabase &db, const KeyContext &key)
 {
     return ApiKeyStore(db, engine.dialect(), key.scope, engine.now());
@@ -51,6 +82,9 @@ api::Result<api::ApiKey> keyChange(Engine &engine, const KeyContext &key, const 
                 return was.error();
             if (const auto denied = beyondHolder(key, was.value().scopes, what))
                 return *denied;
+            if (action == "api_key.roll"_L1)
+                if (const auto denied = outlives(key, was.value().expiresAt))
+                    return *denied;
             return ApiKeys::described(was.value());
         },
         [&](const QSqlDatabase &db) {
@@ -83,7 +117,11 @@ api::Result<api::ApiKey> ApiOperations::createApiKey(const KeyContext &key,
 {
     if (const auto denied = key.missingScope(WriteScope))
         return *denied;
+    if (const auto problem = requestProblem(request.name, request.scopes))
+        return *problem;
     if (const auto denied = beyondHolder(key, request.scopes, u"handing out a key"_s))
+        return *denied;
+    if (const auto denied = outlives(key, request.expiresAt))
         return *denied;
     return AuditedWrite::run<api::ApiKey>(
         m_engine, key, {u"api_key.create"_s, u"api_key"_s, QString()},
@@ -108,6 +146,9 @@ api::Result<api::ApiKey> ApiOperations::rollApiKey(const KeyContext &key,
 {
     if (const auto denied = key.missingScope(WriteScope))
         return *denied;
+    if (request.overlapMs < 0 || request.overlapMs > api::ApiKey::MaxOverlapMs)
+        return api::ApiError::invalidInputs(
+            u"overlap_ms"_s, u"must be from 0 to %1 (seven days)"_s.arg(api::ApiKey::MaxOverlapMs));
     return keyChange(m_engine, key, u"api_key.roll"_s, request.id, u"rolling this key"_s,
                      [&](ApiKeyStore &store) { return store.roll(request); });
 }

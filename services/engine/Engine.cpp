@@ -296,7 +296,9 @@ api::Result<KeyContext> Engine::authenticate(const QString &secret)
     if (!found.value() || found.value()->env != *env)
         return unauthorized;
     const StoredKey &key = *found.value();
-    if (key.revokedAt && *key.revokedAt <= now)
+    // Not compared with now: a server whose clock is behind the revoking
+    // one's must refuse the key all the same.
+    if (key.revokedAt)
         return refused(u"this key was revoked; ask an admin for a new one"_s);
     if (key.expiresAt && *key.expiresAt <= now)
         return refused(u"this key has expired; ask an admin for a new one"_s);

@@ -93,10 +93,10 @@ std::size_t HttpConnections::open() const
     return m_open;
 }
 
-std::size_t HttpConnections::refusedPerAddress() const
+std::pair<std::size_t, std::size_t> HttpConnections::refusals() const
 {
     const std::lock_guard lock(m_mutex);
-    return m_refusedPerAddress;
+    return {m_refused, m_refusedPerAddress};
 }
 
 std::size_t HttpConnections::refused() const

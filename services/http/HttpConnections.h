@@ -45,8 +45,8 @@ public:
 
     std::size_t open() const;
     std::size_t refused() const;
-    // Of those, refused for the limit per address.
-    std::size_t refusedPerAddress() const;
+    // Those, and of those the ones refused for the limit per address, read together.
+    std::pair<std::size_t, std::size_t> refusals() const;
 
 private:
     std::vector<std::shared_ptr<HttpConnection>> live() const;

@@ -248,8 +248,9 @@ bool HttpServer::isShuttingDown() const
 
 HttpServer::Stats HttpServer::stats() const
 {
-    return {m_impl->m_shared->connections.open(), m_impl->m_shared->connections.refused(),
-            m_impl->m_acceptErrors.load(), m_impl->m_shared->connections.refusedPerAddress()};
+    const auto [refused, perAddress] = m_impl->m_shared->connections.refusals();
+    return {m_impl->m_shared->connections.open(), refused, m_impl->m_acceptErrors.load(),
+            perAddress};
 }
 
 } // namespace md::http

@@ -45,11 +45,14 @@ std::optional<QString> KeyCommand::usageProblem(const KeyCommandArgs &args)
         return u"keys %1 needs --org SLUG and --env test or --env live"_s.arg(args.action);
     if ((args.action == "revoke"_L1 || args.action == "roll"_L1) && args.id.isEmpty())
         return u"keys %1 needs --id, the key's id as keys list shows it (key_…)"_s.arg(args.action);
-    if (!args.overlap.isEmpty() && !spanMs(args.overlap))
-        return u"--overlap takes a span such as 1h or 7d"_s;
+    if (!args.overlap.isEmpty() &&
+        (!spanMs(args.overlap) || *spanMs(args.overlap) > api::ApiKey::MaxOverlapMs))
+        return u"--overlap takes a span of at most seven days, such as 1h or 7d"_s;
     if (!args.expires.isEmpty() && !spanMs(args.expires) &&
-        !QDateTime::fromString(args.expires, Qt::ISODate).isValid())
-        return u"--expires takes a moment (2027-01-31T00:00:00Z) or a span from now (90d)"_s;
+        (!QDateTime::fromString(args.expires, Qt::ISODate).isValid() ||
+         QDateTime::fromString(args.expires, Qt::ISODate).timeSpec() == Qt::LocalTime))
+        return u"--expires takes a moment with its zone (2027-01-31T00:00:00Z) or a span from"
+               " now (90d)"_s;
     return std::nullopt;
 }
 

@@ -3,6 +3,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QLocale>
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -13,7 +14,7 @@ namespace {
 
 QByteArray number(double value)
 {
-    return QByteArray::number(value, 'g', 17);
+    return QByteArray::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
 // A label value as the exposition format wants it: \, " and newline escaped.
@@ -139,9 +140,10 @@ void Metrics::processFamilies(QByteArray &out)
         }
     }
     family(out, "process_open_fds", "gauge", "Number of open file descriptors.");
-    sample(
-        out, "process_open_fds", {},
-        double(QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::Files | QDir::System).size()));
+    sample(out, "process_open_fds", {},
+           double(QDir(QStringLiteral("/proc/self/fd"))
+                      .entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot)
+                      .size()));
     rlimit files{};
     if (getrlimit(RLIMIT_NOFILE, &files) == 0) {
         family(out, "process_max_fds", "gauge", "Maximum number of open file descriptors.");

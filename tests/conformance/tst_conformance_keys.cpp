@@ -164,6 +164,24 @@ private Q_SLOTS:
         }
     }
 
+    void aKeyThatExpiresMakesNoneThatOutlivesIt()
+    {
+        const qint64 soon = QDateTime::currentMSecsSinceEpoch() + 3'600'000;
+        const auto keeper = create(*m_admin, {u"keys:write"_s, u"balances:read"_s}, soon);
+        auto backend = backendFor(*keeper.secret);
+        expectError(await(backend->createApiKey({u"x"_s, {u"balances:read"_s}, std::nullopt})), 403,
+                    u"outlives_caller"_s, u"expires_at"_s);
+        expectError(await(backend->createApiKey({u"x"_s, {u"balances:read"_s}, soon + 1})), 403,
+                    u"outlives_caller"_s, u"expires_at"_s);
+        const auto within = await(backend->createApiKey({u"x"_s, {u"balances:read"_s}, soon}));
+        QVERIFY2(within.ok(), within.ok() ? "" : qPrintable(within.error().message));
+        // Nor takes the secret of a peer that lives longer by rolling it.
+        const auto peer = create(*m_admin, {u"balances:read"_s});
+        expectError(await(backend->rollApiKey({peer.id, 0})), 403, u"outlives_caller"_s,
+                    u"expires"_s);
+        QVERIFY(aboutWith(*peer.secret).ok());
+    }
+
     void badRequestsNameWhatToFix()
     {
         expectError(await(m_admin->createApiKey({u"x"_s, {u"balances:reed"_s}, std::nullopt})), 400,

@@ -132,13 +132,16 @@ api::Result<api::ApiKey> ApiKeyStore::roll(const api::ApiKeyRoll &request)
     const NewApiKey made = ApiKeys::generate(m_scope.env);
     // The old secret keeps working for the overlap (none: not at all); a
     // secret from an earlier roll is dropped, so a key has two at most.
-    if (auto rolled =
-            execute(m_db,
-                    u"UPDATE api_keys SET previous_hash = CASE WHEN ? > 0 THEN hash ELSE NULL END,"
-                    " previous_until = CASE WHEN ? > 0 THEN CAST(? AS BIGINT) ELSE NULL END,"
-                    " hash = ?, prefix = ?, rolled_at = ? WHERE pk = ?"_s,
-                    {request.overlapMs, request.overlapMs, m_now + request.overlapMs, made.hash,
-                     made.prefix, m_now, pk.value()});
+    const bool overlap = request.overlapMs > 0;
+    if (auto rolled = execute(
+            m_db,
+            overlap ? u"UPDATE api_keys SET previous_hash = hash, previous_until = ?, hash = ?,"
+                      " prefix = ?, rolled_at = ? WHERE pk = ?"_s
+                    : u"UPDATE api_keys SET previous_hash = NULL, previous_until = ?, hash = ?,"
+                      " prefix = ?, rolled_at = ? WHERE pk = ?"_s,
+            {overlap ? QVariant(m_now + request.overlapMs)
+                     : QVariant(QMetaType::fromType<qint64>()),
+             made.hash, made.prefix, m_now, pk.value()});
         !rolled)
         return rolled.error();
     auto key = read(pk.value());

@@ -358,11 +358,14 @@ api::Result<JsonValue> WorkspaceDumper::dump(const QSqlDatabase &db)
                                                    {"name"_L1, q.value(4).toString()},
                                                    {"created_at"_L1, q.value(5).toLongLong()}});
                 // A revoked, expiring or rolled key stays so where it is loaded.
+                // Not last_used_at (empty here): a use is no change, and dumps
+                // taken before and after one must be the same.
                 static const QStringList Later{u"expires_at"_s,     u"revoked_at"_s,
-                                               u"last_used_at"_s,   u"previous_hash"_s,
+                                               QString(),           u"previous_hash"_s,
                                                u"previous_until"_s, u"rolled_at"_s};
                 for (int i = 0; i < Later.size(); ++i)
-                    if (const QVariant value = q.value(6 + i); !value.isNull())
+                    if (const QVariant value = q.value(6 + i);
+                        !value.isNull() && !Later.at(i).isEmpty())
                         key.insert(Later.at(i), i == 3 ? JsonValue(value.toString())
                                                        : JsonValue(value.toLongLong()));
                 keys.append(key);
