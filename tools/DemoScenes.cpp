@@ -1,17 +1,24 @@
 #include "tools/DemoScenes.h"
 
+#include "models/ApiKeyModel.h"
 #include "models/BalanceListModel.h"
 #include "models/BalanceTotalsModel.h"
 #include "models/WebhookDeliveryModel.h"
 #include "models/WebhookEndpointModel.h"
+#include "services/embedded/EngineBackend.h"
 #include "tools/ShotKit.h"
 #include "views/BalancesPage.h"
+#include "views/KeysPage.h"
 #include "views/MainWindow.h"
 #include "views/PriceCallDialog.h"
+#include "views/ProductsPage.h"
 #include "views/WebhooksPage.h"
 
+#include <QDateTime>
 #include <QDir>
+#include <QLabel>
 #include <QListWidget>
+#include <QStackedWidget>
 #include <QTableView>
 
 namespace md::shots {
@@ -116,10 +123,16 @@ void addWebhookEndpoints(backend::BillingBackend &backend)
     answered(backend.sendTestWebhook({everything.id}));
 }
 
-void shootWebhooks(views::MainWindow &window, const QDir &out, const QString &palette)
+// Shows `page` as a person would: through the sidebar.
+void choosePage(views::MainWindow &window, QWidget *page)
 {
     auto *navigation = window.findChild<QListWidget *>(u"navigation"_s);
-    navigation->setCurrentRow(navigation->count() - 1);
+    navigation->setCurrentRow(window.findChild<QStackedWidget *>()->indexOf(page));
+}
+
+void shootWebhooks(views::MainWindow &window, const QDir &out, const QString &palette)
+{
+    choosePage(window, window.webhooksPage());
     views::WebhooksPage *page = window.webhooksPage();
     settle([&] { return page->endpoints()->rowCount() == 2; });
     page->endpointTable()->selectRow(1);
@@ -134,6 +147,53 @@ void shootWebhooks(views::MainWindow &window, const QDir &out, const QString &pa
     auto *dialog = page->findChild<QDialog *>();
     dialog->grab().save(out.filePath(u"webhook-edit-%1.png"_s.arg(palette)));
     dialog->close();
+}
+
+QString addApiKeys(backend::BillingBackend &backend)
+{
+    const qint64 day = 86'400'000;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    answered(backend.createApiKey({u"Billing sync (ERP)"_s,
+                                   {u"balances:write"_s, u"billing:write"_s, u"plans:write"_s},
+                                   std::nullopt}));
+    const api::ApiKey laptop =
+        answered(backend.createApiKey({u"Ana's old laptop"_s, {u"balances:read"_s}, std::nullopt}));
+    answered(backend.revokeApiKey({laptop.id}));
+    answered(backend.createApiKey(
+        {u"Webhook admin"_s, {u"webhooks:read"_s, u"webhooks:write"_s}, now + 30 * day}));
+    return *answered(backend.createApiKey(
+                         {u"Finance dashboard"_s, {u"balances:read"_s}, now + 90 * day}))
+                .secret;
+}
+
+void shootKeys(views::MainWindow &window, const QDir &out, const QString &palette)
+{
+    views::KeysPage *page = window.keysPage();
+    choosePage(window, page);
+    settle([&] { return page->keys()->rowCount() >= 4; }); // addApiKeys()' four
+    page->table()->selectRow(0);
+    idle();
+    window.grab().save(out.filePath(u"keys-%1.png"_s.arg(palette)));
+}
+
+void shootReadOnly(const QString &location, const QString &readKey, const QDir &out,
+                   const QString &palette)
+{
+    embedded::EngineBackend reader(location, engine::Clock(), readKey);
+    auto prepared = reader.prepare(false);
+    settle([&] { return prepared.isFinished(); });
+    views::MainWindow window(&reader);
+    window.resize(1280, 760);
+    window.connectionReady();
+    auto *badge = window.findChild<QLabel *>(u"readOnlyBadge"_s);
+    settle([&] { return badge->isVisibleTo(&window); });
+    views::ProductsPage *products = window.productsPage();
+    choosePage(window, products);
+    settle([&] { return products->table()->model()->rowCount() > 0; });
+    products->table()->selectRow(0);
+    window.show();
+    idle();
+    window.grab().save(out.filePath(u"read-only-%1.png"_s.arg(palette)));
 }
 
 } // namespace md::shots

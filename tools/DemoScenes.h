@@ -25,5 +25,11 @@ void shootPriceCall(backend::BillingBackend &backend, QWidget *window, const QSt
                     const QString &file);
 // The Webhooks page, the first endpoint's deliveries and a payload shown.
 void shootWebhooks(views::MainWindow &window, const QDir &out, const QString &palette);
+// Keys of several kinds (one revoked); answers the secret of a key that only reads.
+QString addApiKeys(backend::BillingBackend &backend);
+// The Keys page; then a console on `location` whose key only reads.
+void shootKeys(views::MainWindow &window, const QDir &out, const QString &palette);
+void shootReadOnly(const QString &location, const QString &readKey, const QDir &out,
+                   const QString &palette);
 
 } // namespace md::shots

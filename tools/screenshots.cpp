@@ -91,6 +91,7 @@ int main(int argc, char *argv[])
     auto prepared = backend.prepare(true);
     settle([&] { return prepared.isFinished(); });
     addWebhookEndpoints(backend);
+    const QString readKey = addApiKeys(backend);
     const models::BalanceFilter tracked = giveControls(backend);
 
     makeDifferences(backend);
@@ -281,6 +282,8 @@ int main(int argc, char *argv[])
         window.grab().save(out.filePath(u"audit-%1.png"_s.arg(name)));
 
         shootWebhooks(window, out, name);
+        shootKeys(window, out, name);
+        shootReadOnly(dir.filePath(u"demo.db"_s), readKey, out, name);
 
         views::AboutDialog *about = window.showAbout();
         auto *catalogue = about->findChild<QLabel *>(u"catalogue"_s);

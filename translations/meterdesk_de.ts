@@ -134,6 +134,104 @@ eingebettete Engine</translation>
     </message>
 </context>
 <context>
+    <name>ApiKeyDialog</name>
+    <message>
+        <source>&amp;All scopes, now and later</source>
+        <translation>&amp;Alle Scopes, jetzt und künftig</translation>
+    </message>
+    <message>
+        <source>E&amp;xpires</source>
+        <translation>Läuft a&amp;b</translation>
+    </message>
+    <message>
+        <source>Create &amp;key</source>
+        <translation>Schlüssel &amp;erstellen</translation>
+    </message>
+    <message>
+        <source>New API key</source>
+        <translation>Neuer API-Schlüssel</translation>
+    </message>
+    <message>
+        <source>What it is for: &quot;finance dashboard&quot;, &quot;billing sync&quot;</source>
+        <translation>Wofür: „Finanz-Dashboard“, „Abrechnungs-Sync“</translation>
+    </message>
+    <message>
+        <source>&amp;Name</source>
+        <translation>&amp;Name</translation>
+    </message>
+    <message>
+        <source>Scopes</source>
+        <translation>Scopes</translation>
+    </message>
+    <message>
+        <source>Expiry</source>
+        <translation>Ablauf</translation>
+    </message>
+    <message>
+        <source>A key can hand out only the scopes this connection&apos;s key holds. Its secret is shown once, when it is made.</source>
+        <translation>Ein Schlüssel kann nur die Scopes weitergeben, die der Schlüssel dieser Verbindung hat. Sein Geheimnis wird einmal gezeigt, wenn er erstellt wird.</translation>
+    </message>
+    <message>
+        <source>The key was not made: %1</source>
+        <translation>Der Schlüssel wurde nicht erstellt: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ApiKeyModel</name>
+    <message>
+        <source>Revoked %1</source>
+        <translation>Widerrufen %1</translation>
+    </message>
+    <message>
+        <source>Expired %1</source>
+        <translation>Abgelaufen %1</translation>
+    </message>
+    <message>
+        <source>Active; old secret works until %1</source>
+        <translation>Aktiv; altes Geheimnis gilt bis %1</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>Aktiv</translation>
+    </message>
+    <message>
+        <source>Only the first characters are kept in view; the secret was shown once.</source>
+        <translation>Nur die ersten Zeichen bleiben sichtbar; das Geheimnis wurde einmal gezeigt.</translation>
+    </message>
+    <message>
+        <source>All scopes</source>
+        <translation>Alle Scopes</translation>
+    </message>
+    <message>
+        <source>Never</source>
+        <translation>Nie</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Scopes</source>
+        <translation>Scopes</translation>
+    </message>
+    <message>
+        <source>Last used</source>
+        <translation>Zuletzt benutzt</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+</context>
+<context>
     <name>AuditLogModel</name>
     <message>
         <source>Time</source>
@@ -3100,6 +3198,116 @@ Journal: %2</numerusform>
     </message>
 </context>
 <context>
+    <name>KeyScopes</name>
+    <message>
+        <source>Needs the scope %1, which this connection&apos;s API key does not hold.</source>
+        <translation>Braucht den Scope %1, den der API-Schlüssel dieser Verbindung nicht hat.</translation>
+    </message>
+    <message>
+        <source>Needs one of the scopes %1, which this connection&apos;s API key does not hold.</source>
+        <translation>Braucht einen der Scopes %1, die der API-Schlüssel dieser Verbindung nicht hat.</translation>
+    </message>
+</context>
+<context>
+    <name>KeysPage</name>
+    <message>
+        <source>&amp;New key…</source>
+        <translation>&amp;Neuer Schlüssel…</translation>
+    </message>
+    <message>
+        <source>R&amp;oll…</source>
+        <translation>Geheimnis &amp;tauschen…</translation>
+    </message>
+    <message>
+        <source>Re&amp;voke…</source>
+        <translation>Wider&amp;rufen…</translation>
+    </message>
+    <message>
+        <source>The keys of this organization&apos;s environment. A secret is shown once, when a key is made or rolled; here only its first characters.</source>
+        <translation>Die Schlüssel der Umgebung dieser Organisation. Ein Geheimnis wird einmal gezeigt, wenn ein Schlüssel erstellt oder sein Geheimnis getauscht wird; hier nur seine ersten Zeichen.</translation>
+    </message>
+    <message>
+        <source>API keys</source>
+        <translation>API-Schlüssel</translation>
+    </message>
+    <message>
+        <source>The API keys could not be loaded: %1</source>
+        <translation>Die API-Schlüssel konnten nicht geladen werden: %1</translation>
+    </message>
+    <message>
+        <source>The secret of the new API key “%1”. Put it where the program that uses it keeps its secrets.</source>
+        <translation>Das Geheimnis des neuen API-Schlüssels „%1“. Legen Sie es dort ab, wo das Programm, das ihn benutzt, seine Geheimnisse aufbewahrt.</translation>
+    </message>
+    <message>
+        <source>API key “%1” made.</source>
+        <translation>API-Schlüssel „%1“ erstellt.</translation>
+    </message>
+    <message>
+        <source>Stop the old secret now (it leaked)</source>
+        <translation>Altes Geheimnis sofort sperren (es ist bekannt geworden)</translation>
+    </message>
+    <message>
+        <source>Keep it working for 1 hour</source>
+        <translation>Noch 1 Stunde gelten lassen</translation>
+    </message>
+    <message>
+        <source>Keep it working for 1 day</source>
+        <translation>Noch 1 Tag gelten lassen</translation>
+    </message>
+    <message>
+        <source>Keep it working for 7 days</source>
+        <translation>Noch 7 Tage gelten lassen</translation>
+    </message>
+    <message>
+        <source>Roll API key</source>
+        <translation>Geheimnis des API-Schlüssels tauschen</translation>
+    </message>
+    <message>
+        <source>Give “%1” (%2) a new secret. Its programs need the new one; how long may the old one keep working?</source>
+        <translation>„%1“ (%2) ein neues Geheimnis geben. Seine Programme brauchen das neue; wie lange darf das alte noch gelten?</translation>
+    </message>
+    <message>
+        <source>&amp;Roll</source>
+        <translation>&amp;Tauschen</translation>
+    </message>
+    <message>
+        <source>Key not rolled</source>
+        <translation>Geheimnis nicht getauscht</translation>
+    </message>
+    <message>
+        <source>The new secret of “%1”. The old one keeps working until %2.</source>
+        <translation>Das neue Geheimnis von „%1“. Das alte gilt noch bis %2.</translation>
+    </message>
+    <message>
+        <source>The new secret of “%1”. The old one no longer works.</source>
+        <translation>Das neue Geheimnis von „%1“. Das alte gilt nicht mehr.</translation>
+    </message>
+    <message>
+        <source>Revoke API key</source>
+        <translation>API-Schlüssel widerrufen</translation>
+    </message>
+    <message>
+        <source>Revoke “%1” (%2)? Every program using it is refused within a second. This cannot be undone.</source>
+        <translation>„%1“ (%2) widerrufen? Jedes Programm, das ihn benutzt, wird binnen einer Sekunde abgewiesen. Das lässt sich nicht rückgängig machen.</translation>
+    </message>
+    <message>
+        <source>&amp;Revoke</source>
+        <translation>&amp;Widerrufen</translation>
+    </message>
+    <message>
+        <source>API key “%1” revoked.</source>
+        <translation>API-Schlüssel „%1“ widerrufen.</translation>
+    </message>
+    <message>
+        <source>“%1” was not revoked: %2</source>
+        <translation>„%1“ wurde nicht widerrufen: %2</translation>
+    </message>
+    <message>
+        <source>API key secret</source>
+        <translation>Geheimnis des API-Schlüssels</translation>
+    </message>
+</context>
+<context>
     <name>LedgerModel</name>
     <message>
         <source>Time</source>
@@ -3461,6 +3669,18 @@ Journal: %2</numerusform>
     <message>
         <source>Webhooks</source>
         <translation>Webhooks</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source> READ ONLY </source>
+        <translation> NUR LESEN </translation>
+    </message>
+    <message>
+        <source>This connection&apos;s API key holds %1: what needs more is switched off.</source>
+        <translation>Der API-Schlüssel dieser Verbindung hat %1: Was mehr braucht, ist abgeschaltet.</translation>
     </message>
 </context>
 <context>
@@ -4064,6 +4284,22 @@ Es wurde keine Datei geschrieben.</translation>
         <source>The description is longer than %1 characters.</source>
         <translation>Die Beschreibung ist länger als %1 Zeichen.</translation>
     </message>
+    <message>
+        <source>Enter a name that says what the key is for.</source>
+        <translation>Geben Sie einen Namen ein, der sagt, wofür der Schlüssel ist.</translation>
+    </message>
+    <message>
+        <source>The name is longer than %1 characters.</source>
+        <translation>Der Name ist länger als %1 Zeichen.</translation>
+    </message>
+    <message>
+        <source>Choose at least one scope.</source>
+        <translation>Wählen Sie mindestens einen Scope.</translation>
+    </message>
+    <message>
+        <source>The expiry is not in the future.</source>
+        <translation>Der Ablauf liegt nicht in der Zukunft.</translation>
+    </message>
 </context>
 <context>
     <name>ResetOutlook</name>
@@ -4478,6 +4714,21 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Cannot read %1: %2</source>
         <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>SecretDialog</name>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>It is shown only now: copy it before closing this window.</source>
+        <translation>Es wird nur jetzt angezeigt: Kopieren Sie es, bevor Sie dieses Fenster schließen.</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>Kopiert</translation>
     </message>
 </context>
 <context>
@@ -4949,33 +5200,6 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
-    <name>WebhookSecretDialog</name>
-    <message>
-        <source>&amp;Copy</source>
-        <translation>&amp;Kopieren</translation>
-    </message>
-    <message>
-        <source>Signing secret</source>
-        <translation>Signaturgeheimnis</translation>
-    </message>
-    <message>
-        <source>The new signing secret of %1. The previous one keeps signing beside it for 24 hours, so the receiver can switch without refusing a delivery.</source>
-        <translation>Das neue Signaturgeheimnis von %1. Das bisherige signiert noch 24 Stunden daneben, sodass der Empfänger wechseln kann, ohne eine Zustellung abzulehnen.</translation>
-    </message>
-    <message>
-        <source>The signing secret of %1. Give it to the receiver, which checks every delivery&apos;s webhook-signature with it (Standard Webhooks).</source>
-        <translation>Das Signaturgeheimnis von %1. Geben Sie es dem Empfänger, der damit die webhook-signature jeder Zustellung prüft (Standard Webhooks).</translation>
-    </message>
-    <message>
-        <source>It is shown only now: copy it before closing this window.</source>
-        <translation>Es wird nur jetzt angezeigt: Kopieren Sie es, bevor Sie dieses Fenster schließen.</translation>
-    </message>
-    <message>
-        <source>Copied</source>
-        <translation>Kopiert</translation>
-    </message>
-</context>
-<context>
     <name>WebhooksPage</name>
     <message>
         <source>&amp;New endpoint…</source>
@@ -5102,6 +5326,18 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Event t&amp;ype</source>
         <translation>Ereignist&amp;yp</translation>
+    </message>
+    <message>
+        <source>Signing secret</source>
+        <translation>Signaturgeheimnis</translation>
+    </message>
+    <message>
+        <source>The new signing secret of %1. The previous one keeps signing beside it for 24 hours, so the receiver can switch without refusing a delivery.</source>
+        <translation>Das neue Signaturgeheimnis von %1. Das bisherige signiert noch 24 Stunden daneben, sodass der Empfänger wechseln kann, ohne eine Zustellung abzulehnen.</translation>
+    </message>
+    <message>
+        <source>The signing secret of %1. Give it to the receiver, which checks every delivery&apos;s webhook-signature with it (Standard Webhooks).</source>
+        <translation>Das Signaturgeheimnis von %1. Geben Sie es dem Empfänger, der damit die webhook-signature jeder Zustellung prüft (Standard Webhooks).</translation>
     </message>
 </context>
 <context>

@@ -31,6 +31,7 @@ CustomerControlsTab::CustomerControlsTab(backend::BillingBackend *backend, QWidg
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_edit->setObjectName(QStringLiteral("editControls"));
     m_edit->setEnabled(false);
     m_alertTable->setModel(m_alerts);
     m_alertTable->verticalHeader()->hide();

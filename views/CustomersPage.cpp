@@ -77,6 +77,7 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
                                                 tr("Quantity"), tr("Add-on")});
     m_subscriptions->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_subscriptions->verticalHeader()->hide();
+    m_portal->setObjectName(QStringLiteral("openPortal"));
     m_portal->setEnabled(false);
 
     auto *left = new QWidget(this);

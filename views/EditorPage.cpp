@@ -37,6 +37,7 @@ EditorPage::EditorPage(models::EditableListModel *model, const QString &readProb
     m_table->setModel(model);
     setUpTable(m_table);
     auto *editButton = new QPushButton(tr("&Edit…"), this);
+    editButton->setObjectName(QStringLiteral("editRecord"));
     m_undo->setEnabled(false);
     m_status->setWordWrap(true);
     m_buttons->addWidget(editButton);
@@ -47,10 +48,16 @@ EditorPage::EditorPage(models::EditableListModel *model, const QString &readProb
     layout->addWidget(m_table, 1);
 
     connect(editButton, &QPushButton::clicked, this, [this] { edit(); });
-    connect(m_table, &QTableView::doubleClicked, this, [this] { edit(); });
+    // Enter and a double-click do what Edit… does, and not when it is off
+    // (a key without the scope: views/ScopeLock).
+    const auto editIfAllowed = [this, editButton] {
+        if (editButton->isEnabled())
+            edit();
+    };
+    connect(m_table, &QTableView::doubleClicked, this, editIfAllowed);
     auto *enter = new QShortcut(QKeySequence(Qt::Key_Return), m_table);
     enter->setContext(Qt::WidgetShortcut);
-    connect(enter, &QShortcut::activated, this, [this] { edit(); });
+    connect(enter, &QShortcut::activated, this, editIfAllowed);
     connect(m_undo, &QPushButton::clicked, this, [this] {
         m_undo->setEnabled(false);
         undo();

@@ -2,6 +2,7 @@
 
 #include "models/AmountFormat.h"
 #include "models/BalanceFilter.h"
+#include "models/KeyScopes.h"
 #include "models/SandboxClockModel.h"
 #include "models/WorkspaceStatus.h"
 #include "views/AboutDialog.h"
@@ -10,6 +11,7 @@
 #include "views/CommandPalette.h"
 #include "views/CustomersPage.h"
 #include "views/ImportWizard.h"
+#include "views/KeysPage.h"
 #include "views/ProductsPage.h"
 #include "views/RewardsPage.h"
 #include "views/SandboxClockDialog.h"
@@ -60,6 +62,9 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     , m_usage(new UsagePage(backend, this))
     , m_audit(new AuditPage(backend, this))
     , m_webhooks(new WebhooksPage(backend, this))
+    , m_keys(new KeysPage(backend, this))
+    , m_scopes(new models::KeyScopes(this))
+    , m_readOnlyBadge(new QLabel(this))
     , m_connectionLabel(new QLabel(this))
     , m_environmentBadge(new QLabel(this))
     , m_organizationLabel(new QLabel(this))
@@ -80,6 +85,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     addPage(tr("Usage"), u"usage"_s, m_usage);
     addPage(tr("Audit"), u"audit"_s, m_audit);
     addPage(tr("Webhooks"), u"webhooks"_s, m_webhooks);
+    addPage(tr("Keys"), u"keys"_s, m_keys);
 
     auto *splitter = new QSplitter(this);
     splitter->addWidget(m_navigation);
@@ -92,8 +98,9 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     fileMenu->addAction(tr("&Connect…"), QKeySequence::Open, this, &MainWindow::connectRequested);
     m_loadCatalogue =
         fileMenu->addAction(tr("Load price &catalogue…"), this, &MainWindow::catalogueRequested);
-    fileMenu->addAction(tr("&Import customers…"), QKeySequence(Qt::CTRL | Qt::Key_I), this,
-                        &MainWindow::importCustomers);
+    QAction *import =
+        fileMenu->addAction(tr("&Import customers…"), QKeySequence(Qt::CTRL | Qt::Key_I), this,
+                            &MainWindow::importCustomers);
     fileMenu->addSeparator();
     // The report of the Balances page's filter, whichever page is shown.
     fileMenu->addAction(tr("&Print balances…"), QKeySequence::Print, this, [this] {
@@ -135,7 +142,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
         showPage(m_pages->indexOf(m_usage));
         m_usage->priceCall();
     });
-    toolsMenu->addAction(tr("Pro&mote sandbox to production…"), this, [this] {
+    QAction *promote = toolsMenu->addAction(tr("Pro&mote sandbox to production…"), this, [this] {
         showPage(m_pages->indexOf(m_products));
         m_products->promote();
     });
@@ -153,6 +160,10 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     statusBar()->addPermanentWidget(m_connectionLabel);
     statusBar()->addPermanentWidget(m_environmentBadge);
     statusBar()->addPermanentWidget(m_organizationLabel);
+    m_readOnlyBadge->setObjectName(QStringLiteral("readOnlyBadge"));
+    m_readOnlyBadge->setMargin(2);
+    m_readOnlyBadge->hide();
+    statusBar()->addPermanentWidget(m_readOnlyBadge);
     m_failedLabel->setObjectName(QStringLiteral("failedEvents"));
     m_failedLabel->setTextFormat(Qt::RichText);
     m_failedLabel->hide();
@@ -180,6 +191,10 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
         if (m_pages->currentWidget() == m_webhooks)
             statusBar()->showMessage(message, 15000);
     });
+    connect(m_keys, &KeysPage::statusMessage, this, [this](const QString &message) {
+        if (m_pages->currentWidget() == m_keys)
+            statusBar()->showMessage(message, 15000);
+    });
     connect(m_pages, &QStackedWidget::currentChanged, this, [this] {
         if (m_pages->currentWidget() == m_balances)
             statusBar()->showMessage(m_balancesStatus);
@@ -191,6 +206,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     connect(m_navigation, &QListWidget::currentRowChanged, m_pages,
             &QStackedWidget::setCurrentIndex);
     m_connectionLabel->setText(tr("Opening the workspace…"));
+    lockActions(import, promote);
     restoreState();
 }
 
@@ -304,6 +320,7 @@ void MainWindow::updateQueueCount()
                     tr("The track queue could not be read: %1").arg(about.error().message), 10000);
                 return;
             }
+            showScopes(about.value().scopes);
             const qint64 failed = about.value().trackQueue.failed;
             m_failedLabel->setVisible(failed > 0);
             m_failedLabel->setText(
@@ -338,6 +355,7 @@ void MainWindow::refreshPages()
     m_usage->refresh();
     m_audit->refresh();
     m_webhooks->refresh();
+    m_keys->refresh();
 }
 
 ImportWizard *MainWindow::importCustomers()

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QStringList>
 
 class QAction;
 class QLabel;
@@ -10,8 +11,13 @@ class QTimer;
 class QListWidget;
 class QStackedWidget;
 
+#include <optional>
+
 namespace md::backend {
 class BillingBackend;
+}
+namespace md::models {
+class KeyScopes;
 }
 
 namespace md::views {
@@ -26,6 +32,7 @@ class TenantsPage;
 class UsagePage;
 class AuditPage;
 class WebhooksPage;
+class KeysPage;
 
 class MainWindow final : public QMainWindow
 {
@@ -52,6 +59,8 @@ public:
     UsagePage *usagePage() const { return m_usage; }
     AuditPage *auditPage() const { return m_audit; }
     WebhooksPage *webhooksPage() const { return m_webhooks; }
+    KeysPage *keysPage() const { return m_keys; }
+    models::KeyScopes *keyScopes() const { return m_scopes; }
     QLabel *failedEventsLabel() const { return m_failedLabel; }
     ProductsPage *productsPage() const { return m_products; }
     RewardsPage *rewardsPage() const { return m_rewards; }
@@ -79,6 +88,9 @@ private:
     void refreshPages();
     // The status bar names failed async calls, when there are any.
     void updateQueueCount();
+    // What the key may not do is off, naming the scope (MainWindowScopes.cpp).
+    void lockActions(QAction *import, QAction *promote);
+    void showScopes(const std::optional<QStringList> &scopes);
 
     backend::BillingBackend *m_backend;
     QListWidget *m_navigation;
@@ -91,6 +103,9 @@ private:
     UsagePage *m_usage;
     AuditPage *m_audit;
     WebhooksPage *m_webhooks;
+    KeysPage *m_keys;
+    models::KeyScopes *m_scopes;
+    QLabel *m_readOnlyBadge;
     QLabel *m_connectionLabel;
     QLabel *m_environmentBadge;
     QLabel *m_organizationLabel;

@@ -99,6 +99,7 @@ TenantsPage::TenantsPage(backend::BillingBackend *backend, QWidget *parent)
     m_table->setModel(m_model);
     EditorPage::setUpTable(m_table);
     auto *link = new QPushButton(tr("&Link processor account…"), this);
+    link->setObjectName(QStringLiteral("linkAccount"));
     m_status->setWordWrap(true);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(link);

@@ -1,7 +1,7 @@
 // A webhook endpoint's form: its URL, the events it hears (each, or all),
 // a description and, for one that exists, whether it is sent to; with the
 // review of what changes before anything is saved. A new endpoint's secret
-// comes back in `saved`, for WebhookSecretDialog to show once.
+// comes back in `saved`, for SecretDialog to show once.
 #pragma once
 
 #include "models/WebhookEndpointModel.h"

@@ -2,8 +2,8 @@
 
 #include "models/WebhookDeliveryModel.h"
 #include "models/WebhookEndpointModel.h"
+#include "views/SecretDialog.h"
 #include "views/WebhookEndpointDialog.h"
-#include "views/WebhookSecretDialog.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -65,6 +65,12 @@ WebhooksPage::WebhooksPage(backend::BillingBackend *backend, QWidget *parent)
     endpointBar->addStretch(1);
     for (QPushButton *button : {m_new, m_edit, m_test, m_rotate, m_delete})
         endpointBar->addWidget(button);
+    m_new->setObjectName(u"newEndpoint"_s);
+    m_edit->setObjectName(u"editEndpoint"_s);
+    m_test->setObjectName(u"testEndpoint"_s);
+    m_rotate->setObjectName(u"rotateSecret"_s);
+    m_delete->setObjectName(u"deleteEndpoint"_s);
+    m_redeliver->setObjectName(u"redeliver"_s);
     m_empty->setObjectName(u"webhooksEmpty"_s);
     m_empty->setWordWrap(true);
     m_empty->setText(tr("No endpoint hears this environment's events yet. New endpoint… adds "
@@ -133,7 +139,10 @@ WebhooksPage::WebhooksPage(backend::BillingBackend *backend, QWidget *parent)
 
     connect(m_new, &QPushButton::clicked, this, &WebhooksPage::newEndpoint);
     connect(m_edit, &QPushButton::clicked, this, &WebhooksPage::editEndpoint);
-    connect(m_endpointTable, &QTableView::activated, this, &WebhooksPage::editEndpoint);
+    connect(m_endpointTable, &QTableView::activated, this, [this] {
+        if (m_edit->isEnabled()) // not for a key without webhooks:write
+            editEndpoint();
+    });
     connect(m_test, &QPushButton::clicked, this, &WebhooksPage::sendTest);
     connect(m_rotate, &QPushButton::clicked, this, &WebhooksPage::rotateSecret);
     connect(m_delete, &QPushButton::clicked, this, &WebhooksPage::deleteEndpoint);
@@ -263,7 +272,16 @@ void WebhooksPage::showSecret(const api::WebhookEndpoint &endpoint, bool rotated
 {
     if (!endpoint.secret)
         return;
-    auto *shown = new WebhookSecretDialog(endpoint.url, *endpoint.secret, rotated, this);
+    const QString url = endpoint.url.toHtmlEscaped();
+    auto *shown = new SecretDialog(
+        tr("Signing secret"),
+        rotated ? tr("The new signing secret of %1. The previous one keeps signing beside it "
+                     "for 24 hours, so the receiver can switch without refusing a delivery.")
+                      .arg(url)
+                : tr("The signing secret of %1. Give it to the receiver, which checks every "
+                     "delivery's webhook-signature with it (Standard Webhooks).")
+                      .arg(url),
+        *endpoint.secret, this);
     shown->setAttribute(Qt::WA_DeleteOnClose);
     shown->open();
 }

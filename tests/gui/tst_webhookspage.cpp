@@ -13,8 +13,8 @@
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
 #include "views/ChangeReview.h"
+#include "views/SecretDialog.h"
 #include "views/WebhookEndpointDialog.h"
-#include "views/WebhookSecretDialog.h"
 #include "views/WebhooksPage.h"
 
 #include <QAbstractItemModelTester>
@@ -110,8 +110,8 @@ private Q_SLOTS:
         QVERIFY(review->item(1, 2)->text().contains(u"track_queue.failed"_s));
         QVERIFY(!dialog->enabledBox()->isVisibleTo(dialog)); // a new one is sent to
         dialog->saveButton()->click();
-        QTRY_VERIFY_WITH_TIMEOUT(page.findChild<views::WebhookSecretDialog *>(), 10000);
-        auto *secret = page.findChild<views::WebhookSecretDialog *>();
+        QTRY_VERIFY_WITH_TIMEOUT(page.findChild<views::SecretDialog *>(), 10000);
+        auto *secret = page.findChild<views::SecretDialog *>();
         QVERIFY(secret->secretField()->text().startsWith(u"whsec_"_s));
         QVERIFY(secret->secretField()->isReadOnly());
         secret->copyButton()->click();
@@ -129,7 +129,7 @@ private Q_SLOTS:
                  u"Healthy"_s);
         QVERIFY(!page.findChild<QLabel *>(u"webhooksEmpty"_s)->isVisible());
         // Nowhere on the page after it is closed.
-        QTRY_VERIFY(!page.findChild<views::WebhookSecretDialog *>());
+        QTRY_VERIFY(!page.findChild<views::SecretDialog *>());
         for (const QLineEdit *edit : page.findChildren<QLineEdit *>())
             QVERIFY(edit->text() != shown);
     }

@@ -193,20 +193,12 @@ api::Result<api::Done> ApiKeyStore::touch(const QSqlDatabase &db, qint64 keyPk, 
 
 api::Result<qint64> ApiKeyStore::keyOf(const QString &id)
 {
-    auto ids = PublicIds::of(m_db);
-    if (!ids)
-        return ids.error();
-    const auto row = ids.value().parse(PublicIds::Kind::ApiKey, id);
-    if (!row)
+    auto pk = PublicIds::scopedKey(m_db, PublicIds::Kind::ApiKey, id, u"api_keys"_s, m_scope);
+    if (!pk)
+        return pk.error();
+    if (!pk.value())
         return notFound(id);
-    auto found =
-        queryRows(m_db, u"SELECT pk FROM api_keys WHERE pk = ? AND org_pk = ? AND env = ?"_s,
-                  {row->pk, m_scope.orgPk, m_scope.envWord()});
-    if (!found)
-        return found.error();
-    if (found.value().isEmpty())
-        return notFound(id);
-    return row->pk;
+    return *pk.value();
 }
 
 api::Result<api::ApiKey> ApiKeyStore::read(qint64 pk)

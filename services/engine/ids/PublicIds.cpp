@@ -94,6 +94,24 @@ QString PublicIds::idOf(const QSqlDatabase &db, Kind kind, qint64 pk)
     return ids ? ids.value().make(kind, pk) : QString();
 }
 
+api::Result<std::optional<qint64>> PublicIds::scopedKey(const QSqlDatabase &db, Kind kind,
+                                                        QStringView id, const QString &table,
+                                                        const Scope &scope)
+{
+    auto ids = of(db);
+    if (!ids)
+        return ids.error();
+    const auto row = ids.value().parse(kind, id);
+    if (!row)
+        return std::optional<qint64>();
+    auto found =
+        queryRows(db, u"SELECT pk FROM "_s + table + u" WHERE pk = ? AND org_pk = ? AND env = ?"_s,
+                  {row->pk, scope.orgPk, scope.envWord()});
+    if (!found)
+        return found.error();
+    return found.value().isEmpty() ? std::optional<qint64>() : std::optional(row->pk);
+}
+
 QLatin1StringView PublicIds::prefixOf(Kind kind)
 {
     static const std::array<QLatin1StringView, KindCount> prefixes{

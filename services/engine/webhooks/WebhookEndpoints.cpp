@@ -92,20 +92,13 @@ api::Result<api::WebhookEndpoint> WebhookEndpoints::read(qint64 pk)
 
 api::Result<qint64> WebhookEndpoints::keyOf(const QString &id)
 {
-    auto ids = PublicIds::of(m_db);
-    if (!ids)
-        return ids.error();
-    const auto row = ids.value().parse(PublicIds::Kind::WebhookEndpoint, id);
-    if (!row)
+    auto pk = PublicIds::scopedKey(m_db, PublicIds::Kind::WebhookEndpoint, id,
+                                   u"webhook_endpoints"_s, m_scope);
+    if (!pk)
+        return pk.error();
+    if (!pk.value())
         return notFound(id);
-    auto found = queryRows(
-        m_db, u"SELECT pk FROM webhook_endpoints WHERE pk = ? AND org_pk = ? AND env = ?"_s,
-        {row->pk, m_scope.orgPk, m_scope.envWord()});
-    if (!found)
-        return found.error();
-    if (found.value().isEmpty())
-        return notFound(id);
-    return row->pk;
+    return *pk.value();
 }
 
 api::Result<api::WebhookEndpoint> WebhookEndpoints::get(const QString &id)

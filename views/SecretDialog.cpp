@@ -1,4 +1,4 @@
-#include "views/WebhookSecretDialog.h"
+#include "views/SecretDialog.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -13,33 +13,28 @@ namespace md::views {
 
 using namespace Qt::StringLiterals;
 
-WebhookSecretDialog::WebhookSecretDialog(const QString &url, const QString &secret, bool rotated,
-                                         QWidget *parent)
+SecretDialog::SecretDialog(const QString &title, const QString &intro, const QString &secret,
+                           QWidget *parent)
     : QDialog(parent)
     , m_secret(new QLineEdit(secret, this))
     , m_copy(new QPushButton(tr("&Copy"), this))
 {
-    setWindowTitle(tr("Signing secret"));
-    auto *intro = new QLabel(
-        (rotated ? tr("The new signing secret of %1. The previous one keeps signing beside it "
-                      "for 24 hours, so the receiver can switch without refusing a delivery.")
-                 : tr("The signing secret of %1. Give it to the receiver, which checks every "
-                      "delivery's webhook-signature with it (Standard Webhooks)."))
-                .arg(url.toHtmlEscaped()) +
-            u"<p><b>%1</b></p>"_s.arg(
-                tr("It is shown only now: copy it before closing this window.")),
+    setWindowTitle(title);
+    auto *introLabel = new QLabel(
+        intro + u"<p><b>%1</b></p>"_s.arg(
+                    tr("It is shown only now: copy it before closing this window.")),
         this);
-    intro->setWordWrap(true);
-    m_secret->setObjectName(u"webhookSecret"_s);
+    introLabel->setWordWrap(true);
+    m_secret->setObjectName(u"secret"_s);
     m_secret->setReadOnly(true);
     m_secret->setMinimumWidth(m_secret->fontMetrics().horizontalAdvance(secret) + 24);
-    m_copy->setObjectName(u"webhookSecretCopy"_s);
+    m_copy->setObjectName(u"copySecret"_s);
     auto *row = new QHBoxLayout;
     row->addWidget(m_secret, 1);
     row->addWidget(m_copy);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(intro);
+    layout->addWidget(introLabel);
     layout->addLayout(row);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::accept);

@@ -1,0 +1,64 @@
+// MainWindow's part in what the key may do (models::KeyScopes): each action
+// that needs a scope is locked off, with a tooltip naming it, when the key
+// of the connection lacks it; the status bar says when the key writes
+// nothing at all. Apart from MainWindow.cpp, which lays out the window.
+#include "models/KeyScopes.h"
+#include "views/BalancesPage.h"
+#include "views/CustomersPage.h"
+#include "views/KeysPage.h"
+#include "views/MainWindow.h"
+#include "views/ProductsPage.h"
+#include "views/RewardsPage.h"
+#include "views/ScopeLock.h"
+#include "views/TenantsPage.h"
+#include "views/WebhooksPage.h"
+
+#include <QAction>
+#include <QLabel>
+
+namespace md::views {
+
+using namespace Qt::StringLiterals;
+
+void MainWindow::lockActions(QAction *import, QAction *promote)
+{
+    const QStringList promoting{u"plans:write"_s, u"rewards:write"_s};
+    const auto lock = [this](QWidget *page, const QString &name, const QStringList &anyOf) {
+        const auto found = page->findChildren<QWidget *>(name);
+        Q_ASSERT(!found.isEmpty()); // a renamed button would go unlocked
+        for (QWidget *widget : found)
+            ScopeLock::require(widget, anyOf, m_scopes);
+    };
+    lock(m_products, u"editRecord"_s, {u"plans:write"_s});
+    lock(m_products, u"promoteButton"_s, promoting);
+    lock(m_rewards, u"editRecord"_s, {u"rewards:write"_s});
+    lock(m_balances, u"adjustBalance"_s, {u"balances:write"_s});
+    lock(m_customers, u"editControls"_s, {u"billing:write"_s});
+    lock(m_customers, u"openPortal"_s, {u"billing:read"_s});
+    lock(m_tenants, u"linkAccount"_s, {u"platform:write"_s});
+    for (const QString &name : {u"newEndpoint"_s, u"editEndpoint"_s, u"testEndpoint"_s,
+                                u"rotateSecret"_s, u"deleteEndpoint"_s, u"redeliver"_s})
+        lock(m_webhooks, name, {u"webhooks:write"_s});
+    for (const QString &name : {u"newKey"_s, u"rollKey"_s, u"revokeKey"_s})
+        lock(m_keys, name, {u"keys:write"_s});
+    ScopeLock::require(import, {u"billing:write"_s}, m_scopes);
+    ScopeLock::require(promote, promoting, m_scopes);
+}
+
+void MainWindow::showScopes(const std::optional<QStringList> &scopes)
+{
+    m_scopes->setScopes(scopes);
+    // A key that writes nothing is named in the status bar, so a blank
+    // button is never a mystery.
+    bool writes = !scopes || scopes->contains(u"*"_s);
+    for (const QString &scope : scopes.value_or(QStringList()))
+        writes = writes || scope.endsWith(":write"_L1);
+    m_readOnlyBadge->setVisible(!writes);
+    m_readOnlyBadge->setText(tr(" READ ONLY "));
+    m_readOnlyBadge->setStyleSheet(u"background:#546e7a;color:white;font-weight:bold"_s);
+    m_readOnlyBadge->setToolTip(
+        tr("This connection's API key holds %1: what needs more is switched off.")
+            .arg(scopes.value_or(QStringList()).join(u", "_s)));
+}
+
+} // namespace md::views
