@@ -24,6 +24,8 @@ public:
     {}
 
     void setScopes(const std::optional<QStringList> &scopes);
+    // Whether the engine or server has said (and said what) yet.
+    bool known() const { return m_scopes.has_value(); }
     // True when the key holds one of `anyOf` (or "*", or nothing is known).
     bool allowsAny(const QStringList &anyOf) const;
     // Why an action needing one of `anyOf` is off, for its tooltip; empty

@@ -61,18 +61,23 @@ json.dump({"format": "meterdesk-workspace", "version": 1, "organizations": [{
 PY
 "$server" workspace load --database "$database" "$work/workspace.json" >/dev/null
 
-ports=("" "$(free_port)" "$(free_port)" "$(free_port)")
+# Each server picks a free port the first time (port 0) and keeps it when
+# started again, as behind a real balancer.
+ports=("" 0 0 0)
 server_pid=("" "" "" "")
 start_server() { # index
+  local before
+  before=$(grep -c "listening on" "$work/s$1.out" 2>/dev/null || true)
   "$server" serve --database "$database" --listen "127.0.0.1:${ports[$1]}" \
       --catalogue "$here/tests/conformance/data/pricing-catalogue.json" \
       >>"$work/s$1.out" 2>>"$work/s$1.err" &
   server_pid[$1]=$!
   pids+=("$!")
-  local before
-  before=$(grep -c "listening on" "$work/s$1.out" 2>/dev/null || true)
   for _ in $(seq 200); do
-    [ "$(grep -c "listening on" "$work/s$1.out" 2>/dev/null || true)" -gt "${before:-0}" ] && return 0
+    if [ "$(grep -c "listening on" "$work/s$1.out" 2>/dev/null || true)" -gt "${before:-0}" ]; then
+      ports[$1]=$(grep "listening on" "$work/s$1.out" | tail -n 1 | sed 's/.*://')
+      return 0
+    fi
     kill -0 "${server_pid[$1]}" 2>/dev/null || fail "server s$1 did not start"
     sleep 0.05
   done

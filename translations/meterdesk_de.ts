@@ -160,10 +160,6 @@ eingebettete Engine</translation>
         <translation>&amp;Name</translation>
     </message>
     <message>
-        <source>Scopes</source>
-        <translation>Scopes</translation>
-    </message>
-    <message>
         <source>Expiry</source>
         <translation>Ablauf</translation>
     </message>
@@ -174,6 +170,10 @@ eingebettete Engine</translation>
     <message>
         <source>The key was not made: %1</source>
         <translation>Der Schlüssel wurde nicht erstellt: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Scopes</source>
+        <translation>Sco&amp;pes</translation>
     </message>
 </context>
 <context>
@@ -3219,16 +3219,8 @@ Journal: %2</numerusform>
         <translation>Geheimnis &amp;tauschen…</translation>
     </message>
     <message>
-        <source>Re&amp;voke…</source>
-        <translation>Wider&amp;rufen…</translation>
-    </message>
-    <message>
         <source>The keys of this organization&apos;s environment. A secret is shown once, when a key is made or rolled; here only its first characters.</source>
         <translation>Die Schlüssel der Umgebung dieser Organisation. Ein Geheimnis wird einmal gezeigt, wenn ein Schlüssel erstellt oder sein Geheimnis getauscht wird; hier nur seine ersten Zeichen.</translation>
-    </message>
-    <message>
-        <source>API keys</source>
-        <translation>API-Schlüssel</translation>
     </message>
     <message>
         <source>The API keys could not be loaded: %1</source>
@@ -3305,6 +3297,14 @@ Journal: %2</numerusform>
     <message>
         <source>API key secret</source>
         <translation>Geheimnis des API-Schlüssels</translation>
+    </message>
+    <message>
+        <source>&amp;Revoke…</source>
+        <translation>Wider&amp;rufen…</translation>
+    </message>
+    <message>
+        <source>API &amp;keys</source>
+        <translation>&amp;API-Schlüssel</translation>
     </message>
 </context>
 <context>

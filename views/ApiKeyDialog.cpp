@@ -1,8 +1,10 @@
 #include "views/ApiKeyDialog.h"
 
 #include "models/ApiKeyModel.h"
+#include "models/KeyScopes.h"
 
 #include <QCheckBox>
+#include <QCloseEvent>
 #include <QDateTimeEdit>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -16,7 +18,8 @@ namespace md::views {
 
 using namespace Qt::StringLiterals;
 
-ApiKeyDialog::ApiKeyDialog(models::ApiKeyModel *keys, QWidget *parent)
+ApiKeyDialog::ApiKeyDialog(models::ApiKeyModel *keys, const models::KeyScopes *scopes,
+                           QWidget *parent)
     : QDialog(parent)
     , m_keys(keys)
     , m_name(new QLineEdit(this))
@@ -25,6 +28,7 @@ ApiKeyDialog::ApiKeyDialog(models::ApiKeyModel *keys, QWidget *parent)
     , m_expiry(new QDateTimeEdit(QDateTime::currentDateTime().addDays(90), this))
     , m_problem(new QLabel(this))
     , m_create(new QPushButton(tr("Create &key"), this))
+    , m_holder(scopes)
 {
     setWindowTitle(tr("New API key"));
     m_name->setObjectName(u"keyName"_s);
@@ -46,6 +50,7 @@ ApiKeyDialog::ApiKeyDialog(models::ApiKeyModel *keys, QWidget *parent)
     }
     m_expires->setObjectName(u"keyExpires"_s);
     m_expiry->setObjectName(u"keyExpiry"_s);
+    m_expiry->setAccessibleName(tr("Expiry"));
     m_expiry->setCalendarPopup(true);
     m_expiry->setMinimumDateTime(QDateTime::currentDateTime());
     m_problem->setObjectName(u"keyProblem"_s);
@@ -59,7 +64,9 @@ ApiKeyDialog::ApiKeyDialog(models::ApiKeyModel *keys, QWidget *parent)
     expiryRow->addWidget(m_expiry, 1);
     auto *form = new QFormLayout;
     form->addRow(tr("&Name"), m_name);
-    form->addRow(tr("Scopes"), scopeGrid);
+    auto *scopesLabel = new QLabel(tr("&Scopes"), this);
+    scopesLabel->setBuddy(m_all);
+    form->addRow(scopesLabel, scopeGrid);
     form->addRow(tr("Expiry"), expiryRow);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     buttons->addButton(m_create, QDialogButtonBox::AcceptRole);
@@ -89,8 +96,15 @@ QCheckBox *ApiKeyDialog::scopeBox(const QString &scope) const
 
 void ApiKeyDialog::updateState()
 {
-    for (QCheckBox *box : std::as_const(m_scopes))
-        box->setEnabled(!m_all->isChecked());
+    const auto holds = [this](const QString &scope) {
+        return !m_holder || m_holder->allowsAny({scope});
+    };
+    m_all->setEnabled(holds(u"*"_s));
+    for (QCheckBox *box : std::as_const(m_scopes)) {
+        const bool held = holds(box->property("scope").toString());
+        box->setEnabled(!m_all->isChecked() && held);
+        box->setToolTip(held ? QString() : m_holder->refusal({box->property("scope").toString()}));
+    }
     m_expiry->setEnabled(m_expires->isChecked());
     m_problem->clear();
 }
@@ -113,7 +127,9 @@ void ApiKeyDialog::create()
         return;
     }
     m_create->setEnabled(false);
+    m_busy = true;
     m_keys->create(form).then(this, [this](const api::Result<api::ApiKey> &made) {
+        m_busy = false;
         m_create->setEnabled(true);
         if (!made) {
             m_problem->setText(tr("The key was not made: %1").arg(made.error().message));
@@ -122,6 +138,21 @@ void ApiKeyDialog::create()
         Q_EMIT created(made.value());
         accept();
     });
+}
+
+void ApiKeyDialog::reject()
+{
+    if (!m_busy)
+        QDialog::reject();
+}
+
+void ApiKeyDialog::closeEvent(QCloseEvent *event)
+{
+    if (m_busy) {
+        event->ignore();
+        return;
+    }
+    QDialog::closeEvent(event);
 }
 
 } // namespace md::views

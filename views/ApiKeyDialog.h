@@ -16,7 +16,8 @@ class QPushButton;
 
 namespace md::models {
 class ApiKeyModel;
-}
+class KeyScopes;
+} // namespace md::models
 
 namespace md::views {
 
@@ -26,7 +27,14 @@ class ApiKeyDialog final : public QDialog
     Q_DISABLE_COPY_MOVE(ApiKeyDialog)
 
 public:
-    ApiKeyDialog(models::ApiKeyModel *keys, QWidget *parent = nullptr);
+    // `scopes`: what the connection's key holds; the boxes of the others
+    // are off (none given: all are offered, and the server decides).
+    ApiKeyDialog(models::ApiKeyModel *keys, const models::KeyScopes *scopes,
+                 QWidget *parent = nullptr);
+
+public Q_SLOTS:
+    // Not while the server is making the key: its secret would be lost.
+    void reject() override;
 
     QLineEdit *nameField() const { return m_name; }
     QCheckBox *allScopes() const { return m_all; }
@@ -38,6 +46,9 @@ public:
 
 Q_SIGNALS:
     void created(const md::api::ApiKey &key);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
 
 private:
     void updateState();
@@ -51,6 +62,8 @@ private:
     QDateTimeEdit *m_expiry;
     QLabel *m_problem;
     QPushButton *m_create;
+    const models::KeyScopes *m_holder;
+    bool m_busy = false;
 };
 
 } // namespace md::views

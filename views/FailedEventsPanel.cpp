@@ -23,6 +23,8 @@ FailedEventsPanel::FailedEventsPanel(backend::BillingBackend *backend, QWidget *
     , m_status(new QLabel(this))
 {
     m_table->setObjectName(QStringLiteral("failedEvents"));
+    m_retry->setObjectName(QStringLiteral("retryFailed"));
+    m_discard->setObjectName(QStringLiteral("discardFailed"));
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -47,7 +49,10 @@ FailedEventsPanel::FailedEventsPanel(backend::BillingBackend *backend, QWidget *
 
     connect(m_retry, &QPushButton::clicked, this, [this] { act(true); });
     connect(m_discard, &QPushButton::clicked, this, [this] { act(false); });
-    connect(discardKey, &QShortcut::activated, this, [this] { act(false); });
+    connect(discardKey, &QShortcut::activated, this, [this] {
+        if (m_discard->isEnabled()) // not for a key without balances:write
+            act(false);
+    });
     connect(m_model, &QAbstractItemModel::modelReset, this, &FailedEventsPanel::updateState);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &FailedEventsPanel::updateState);
     connect(m_model, &models::PagedTableModel::failed, this, [this](const api::ApiError &error) {

@@ -25,7 +25,7 @@ KeysPage::KeysPage(backend::BillingBackend *backend, QWidget *parent)
     , m_table(new QTableView(this))
     , m_new(new QPushButton(tr("&New key…"), this))
     , m_roll(new QPushButton(tr("R&oll…"), this))
-    , m_revoke(new QPushButton(tr("Re&voke…"), this))
+    , m_revoke(new QPushButton(tr("&Revoke…"), this))
     , m_note(new QLabel(this))
 {
     m_table->setObjectName(u"apiKeys"_s);
@@ -44,7 +44,7 @@ KeysPage::KeysPage(backend::BillingBackend *backend, QWidget *parent)
                        "when a key is made or rolled; here only its first characters."));
 
     auto *bar = new QHBoxLayout;
-    auto *title = new QLabel(u"<b>%1</b>"_s.arg(tr("API keys")), this);
+    auto *title = new QLabel(u"<b>%1</b>"_s.arg(tr("API &keys")), this);
     title->setBuddy(m_table);
     bar->addWidget(title);
     bar->addStretch(1);
@@ -107,7 +107,7 @@ void KeysPage::updateState()
 
 ApiKeyDialog *KeysPage::newKey()
 {
-    auto *dialog = new ApiKeyDialog(m_keys, this);
+    auto *dialog = new ApiKeyDialog(m_keys, m_scopes, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ApiKeyDialog::created, this, [this](const api::ApiKey &made) {
         m_reselect = made.id;
@@ -138,9 +138,11 @@ void KeysPage::rollKey()
     ask->setObjectName(u"rollKeyAsk"_s);
     ask->setAttribute(Qt::WA_DeleteOnClose);
     ask->setWindowTitle(tr("Roll API key"));
-    ask->setLabelText(tr("Give “%1” (%2) a new secret. Its programs need the new one; how long "
-                         "may the old one keep working?")
-                          .arg(key.name, key.prefix));
+    // Rich text with the name escaped: a name is anyone's words, never markup.
+    ask->setLabelText(u"<p>%1</p>"_s.arg(
+        tr("Give “%1” (%2) a new secret. Its programs need the new one; how long may the old "
+           "one keep working?")
+            .arg(key.name.toHtmlEscaped(), key.prefix)));
     ask->setComboBoxItems(choices);
     ask->setTextValue(choices.at(1));
     ask->setOkButtonText(tr("&Roll"));
@@ -148,8 +150,9 @@ void KeysPage::rollKey()
             [this, id = key.id, overlaps, choices](const QString &chosen) {
                 const qint64 overlap =
                     overlaps.at(std::max(0, int(choices.indexOf(chosen)))).second;
-                m_reselect = id;
                 m_keys->roll(id, overlap).then(this, [this](const api::Result<api::ApiKey> &r) {
+                    if (r)
+                        m_reselect = r.value().id;
                     if (!r) {
                         QMessageBox::warning(this, tr("Key not rolled"), r.error().message);
                         return;
@@ -179,13 +182,15 @@ void KeysPage::revokeKey()
                                     .arg(key.name, key.prefix),
                                 QMessageBox::Cancel, this);
     ask->setObjectName(u"revokeKeyAsk"_s);
+    ask->setTextFormat(Qt::PlainText); // a name is anyone's words, never markup
     ask->setAttribute(Qt::WA_DeleteOnClose);
     QPushButton *revoke = ask->addButton(tr("&Revoke"), QMessageBox::DestructiveRole);
     revoke->setObjectName(u"confirmRevoke"_s);
     ask->setDefaultButton(QMessageBox::Cancel);
     connect(revoke, &QPushButton::clicked, this, [this, id = key.id, name = key.name] {
-        m_reselect = id;
         m_keys->revoke(id).then(this, [this, name](const api::Result<api::ApiKey> &r) {
+            if (r)
+                m_reselect = r.value().id;
             Q_EMIT statusMessage(r ? tr("API key “%1” revoked.").arg(name)
                                    : tr("“%1” was not revoked: %2").arg(name, r.error().message));
         });

@@ -18,7 +18,8 @@ class BillingBackend;
 }
 namespace md::models {
 class ApiKeyModel;
-}
+class KeyScopes;
+} // namespace md::models
 
 namespace md::views {
 
@@ -33,6 +34,8 @@ public:
     explicit KeysPage(backend::BillingBackend *backend, QWidget *parent = nullptr);
 
     models::ApiKeyModel *keys() const { return m_keys; }
+    // What the connection's key may hand out: the form offers only that.
+    void setScopes(const models::KeyScopes *scopes) { m_scopes = scopes; }
     QTableView *table() const { return m_table; }
     void refresh();
 
@@ -61,6 +64,7 @@ private:
     QPushButton *m_revoke;
     QLabel *m_note;
     QString m_reselect;
+    const models::KeyScopes *m_scopes = nullptr;
 };
 
 } // namespace md::views

@@ -95,6 +95,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     setCentralWidget(splitter);
 
     auto *fileMenu = menuBar()->addMenu(tr("&File"));
+    fileMenu->setToolTipsVisible(true); // an item a key may not use says why
     fileMenu->addAction(tr("&Connect…"), QKeySequence::Open, this, &MainWindow::connectRequested);
     m_loadCatalogue =
         fileMenu->addAction(tr("Load price &catalogue…"), this, &MainWindow::catalogueRequested);
@@ -132,6 +133,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
         editMenu->addAction(tr("&Preferences…"), this, &MainWindow::showPreferences);
     preferences->setMenuRole(QAction::PreferencesRole);
     auto *toolsMenu = menuBar()->addMenu(tr("&Tools"));
+    toolsMenu->setToolTipsVisible(true);
     QAction *palette =
         toolsMenu->addAction(tr("Command &palette…"), this, &MainWindow::showCommandPalette);
     palette->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
@@ -335,6 +337,7 @@ void MainWindow::showSandboxClock()
 {
     auto *dialog = new SandboxClockDialog(m_backend, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    lockClock(dialog);
     connect(dialog, &SandboxClockDialog::advanced, this, [this](const api::ClockAdvanced &answer) {
         statusBar()->showMessage(tr("Sandbox clock moved to %1: %2")
                                      .arg(models::formatTimestamp(answer.now, locale()),

@@ -33,6 +33,7 @@ class UsagePage;
 class AuditPage;
 class WebhooksPage;
 class KeysPage;
+class SandboxClockDialog;
 
 class MainWindow final : public QMainWindow
 {
@@ -90,6 +91,7 @@ private:
     void updateQueueCount();
     // What the key may not do is off, naming the scope (MainWindowScopes.cpp).
     void lockActions(QAction *import, QAction *promote);
+    void lockClock(SandboxClockDialog *dialog);
     void showScopes(const std::optional<QStringList> &scopes);
 
     backend::BillingBackend *m_backend;

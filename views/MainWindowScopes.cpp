@@ -7,10 +7,13 @@
 #include "views/CustomersPage.h"
 #include "views/KeysPage.h"
 #include "views/MainWindow.h"
+#include "views/PriceCallDialog.h"
 #include "views/ProductsPage.h"
 #include "views/RewardsPage.h"
+#include "views/SandboxClockDialog.h"
 #include "views/ScopeLock.h"
 #include "views/TenantsPage.h"
+#include "views/UsagePage.h"
 #include "views/WebhooksPage.h"
 
 #include <QAction>
@@ -41,8 +44,21 @@ void MainWindow::lockActions(QAction *import, QAction *promote)
         lock(m_webhooks, name, {u"webhooks:write"_s});
     for (const QString &name : {u"newKey"_s, u"rollKey"_s, u"revokeKey"_s})
         lock(m_keys, name, {u"keys:write"_s});
+    for (const QString &name : {u"retryFailed"_s, u"discardFailed"_s})
+        lock(m_usage, name, {u"balances:write"_s});
+    // Dialogs made later lock their own write when they open.
+    for (UsagePage *usage : findChildren<UsagePage *>())
+        connect(usage, &UsagePage::priceCallOpened, this, [this](PriceCallDialog *dialog) {
+            ScopeLock::require(dialog->recordButton(), {u"balances:write"_s}, m_scopes);
+        });
+    m_keys->setScopes(m_scopes);
     ScopeLock::require(import, {u"billing:write"_s}, m_scopes);
     ScopeLock::require(promote, promoting, m_scopes);
+}
+
+void MainWindow::lockClock(SandboxClockDialog *dialog)
+{
+    ScopeLock::require(dialog->saveButton(), {u"balances:write"_s}, m_scopes);
 }
 
 void MainWindow::showScopes(const std::optional<QStringList> &scopes)

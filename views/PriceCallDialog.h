@@ -36,6 +36,7 @@ public:
     // Input, output, cache read, cache write, reasoning, audio in, audio out.
     void setTokens(const QList<qint64> &tokens);
     const std::optional<api::CallQuote> &quote() const { return m_quote; }
+    QPushButton *recordButton() const { return m_record; }
     QString resultText() const;
 
 Q_SIGNALS:

@@ -28,11 +28,24 @@ void ScopeLock::require(QAction *action, const QStringList &anyOf, models::KeySc
     auto *lock = new ScopeLock(action, anyOf, scopes);
     lock->m_action = action;
     lock->m_wanted = action->isEnabled();
+    // changed() tells of any property: only what differs from what the
+    // lock set is the page's wish.
     connect(action, &QAction::changed, lock, [lock] {
         if (lock->m_applying)
             return;
-        lock->m_wanted = lock->m_action->isEnabled();
-        lock->apply();
+        QAction *target = lock->m_action;
+        bool again = false;
+        if (!lock->m_locked || target->isEnabled()) {
+            again = lock->m_wanted != target->isEnabled() || target->isEnabled();
+            lock->m_wanted = target->isEnabled();
+        }
+        if (lock->m_locked && target->toolTip() != lock->m_refusal) {
+            lock->m_toolTip = target->toolTip();
+            lock->m_locked = false; // taken again below, keeping the page's words
+            again = true;
+        }
+        if (again)
+            lock->apply();
     });
     lock->apply();
 }
@@ -61,14 +74,16 @@ void ScopeLock::apply()
     const QString refusal = m_scopes->refusal(m_anyOf);
     if (refusal.isEmpty()) {
         // The page's own tooltip is given back only where the lock took it.
-        if (m_locked)
-            setToolTip(m_toolTip);
+        const bool wasLocked = m_locked;
         m_locked = false;
+        if (wasLocked)
+            setToolTip(m_toolTip);
         setEnabled(m_wanted);
     } else {
         if (!m_locked)
             m_toolTip = m_widget ? m_widget->toolTip() : m_action ? m_action->toolTip() : QString();
         m_locked = true;
+        m_refusal = refusal;
         setEnabled(false);
         setToolTip(refusal);
     }
@@ -92,11 +107,12 @@ void ScopeLock::setEnabled(bool enabled)
 
 void ScopeLock::setToolTip(const QString &text)
 {
+    // Also for the keyboard and screen readers: an off button takes no focus.
     if (m_widget) {
         m_widget->setToolTip(text);
+        m_widget->setAccessibleDescription(m_locked ? text : QString());
     } else if (m_action) {
         m_action->setToolTip(text);
-        m_action->setStatusTip(text);
     }
 }
 

@@ -44,6 +44,7 @@ private:
     QPointer<models::KeyScopes> m_scopes;
     QString m_toolTip; // the target's own while locked, given back if the key allows
     bool m_locked = false;
+    QString m_refusal;    // the tooltip the lock set
     bool m_wanted = true; // what the page last asked for
     bool m_applying = false;
 };

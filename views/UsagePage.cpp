@@ -198,6 +198,7 @@ void UsagePage::priceCall()
         dialog->setModel(event.modelId.value_or(QString()));
     }
     connect(dialog, &PriceCallDialog::recorded, this, &UsagePage::refresh);
+    Q_EMIT priceCallOpened(dialog);
     dialog->open();
 }
 

@@ -23,6 +23,8 @@ namespace md::views {
 class FailedEventsPanel;
 class UsageChart;
 
+class PriceCallDialog;
+
 class UsagePage final : public QWidget
 {
     Q_OBJECT
@@ -50,6 +52,8 @@ public:
 
 Q_SIGNALS:
     void failedEventsChanged();
+    // Tools ▸ Price a call opened its dialog (the window locks Record in it).
+    void priceCallOpened(md::views::PriceCallDialog *dialog);
 
 private:
     void applyFilter();

@@ -287,6 +287,9 @@ api::Result<KeyContext> Engine::authenticate(const QString &secret)
             cached != m_keyCache.cend() && !cached->expiry.hasExpired() && now < cached->validUntil)
             return cached->context;
     }
+    // A revoke committed while this lookup runs clears the cache meanwhile
+    // (forgetKeys): what this lookup read must not be remembered then.
+    const quint64 generation = m_keyGeneration.load();
     auto db = m_database.connection();
     if (!db)
         return db.error();
@@ -318,6 +321,8 @@ api::Result<KeyContext> Engine::authenticate(const QString &secret)
         std::min(key.expiresAt.value_or(std::numeric_limits<qint64>::max()),
                  key.previousUntil.value_or(std::numeric_limits<qint64>::max()));
     const QMutexLocker lock(&m_keyCacheMutex);
+    if (m_keyGeneration.load() != generation)
+        return context;
     if (m_keyCache.size() > 10000)
         m_keyCache.clear(); // many keys in a short time: start again rather than grow
     m_keyCache.insert(hash, {context, QDeadlineTimer(KeyCacheLifetime), validUntil});
@@ -327,6 +332,7 @@ api::Result<KeyContext> Engine::authenticate(const QString &secret)
 void Engine::forgetKeys()
 {
     const QMutexLocker lock(&m_keyCacheMutex);
+    ++m_keyGeneration;
     m_keyCache.clear();
 }
 
@@ -335,18 +341,18 @@ void Engine::touchKey(const StoredKey &key, qint64 now)
     const qint64 minute = now - now % ApiKeyStore::LastUsedGrainMs;
     if (key.lastUsedAt && *key.lastUsedAt >= minute)
         return;
-    // Best effort, and never in the request's way: on SQLite on the writer's
-    // thread (another connection's commit would drop its cache), unwaited.
+    // Best effort, and never in the request's way: on the writer's thread,
+    // unwaited (on SQLite another connection's commit would also drop the
+    // writer's cache; on PostgreSQL a roll holding the row would hold the
+    // request).
     const qint64 keyPk = key.keyPk;
-    const auto touch = [this, keyPk, minute] {
-        // A failed write loses one minute's mark, which the next use writes.
-        (void)withConnection(
-            [&](const QSqlDatabase &db) { return ApiKeyStore::touch(db, keyPk, minute); });
-    };
-    if (dialect() == Dialect::Sqlite)
-        m_writer->post(touch, TrackWriter::Touches::NoUsage);
-    else
-        touch();
+    m_writer->post(
+        [this, keyPk, minute] {
+            // A failed write loses one minute's mark, which the next use writes.
+            (void)withConnection(
+                [&](const QSqlDatabase &db) { return ApiKeyStore::touch(db, keyPk, minute); });
+        },
+        TrackWriter::Touches::NoUsage);
 }
 
 } // namespace md::engine

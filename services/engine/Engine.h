@@ -23,6 +23,7 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <atomic>
 #include <functional>
 #include <future>
 #include <memory>
@@ -156,7 +157,8 @@ private:
         qint64 validUntil = 0; // the key's expiry, or its old secret's end
     };
     QMutex m_keyCacheMutex;
-    QHash<QString, CachedKey> m_keyCache; // by key hash; no secret is kept
+    QHash<QString, CachedKey> m_keyCache;    // by key hash; no secret is kept
+    std::atomic<quint64> m_keyGeneration{0}; // moved by forgetKeys()
     mutable QMutex m_catalogueMutex;
     std::shared_ptr<const PriceCatalogue> m_catalogue;
     mutable QMutex m_portalMutex;

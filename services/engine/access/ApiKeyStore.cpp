@@ -193,7 +193,7 @@ api::Result<api::Done> ApiKeyStore::touch(const QSqlDatabase &db, qint64 keyPk, 
 
 api::Result<qint64> ApiKeyStore::keyOf(const QString &id)
 {
-    auto pk = PublicIds::scopedKey(m_db, PublicIds::Kind::ApiKey, id, u"api_keys"_s, m_scope);
+    auto pk = PublicIds::scopedKey(m_db, PublicIds::Kind::ApiKey, id, m_scope);
     if (!pk)
         return pk.error();
     if (!pk.value())

@@ -95,9 +95,16 @@ QString PublicIds::idOf(const QSqlDatabase &db, Kind kind, qint64 pk)
 }
 
 api::Result<std::optional<qint64>> PublicIds::scopedKey(const QSqlDatabase &db, Kind kind,
-                                                        QStringView id, const QString &table,
-                                                        const Scope &scope)
+                                                        QStringView id, const Scope &scope)
 {
+    // The tables whose rows carry their organization and environment.
+    QString table;
+    if (kind == Kind::ApiKey)
+        table = u"api_keys"_s;
+    else if (kind == Kind::WebhookEndpoint)
+        table = u"webhook_endpoints"_s;
+    else
+        return api::ApiError::internal(u"no scoped table for ids %1"_s.arg(prefixOf(kind)));
     auto ids = of(db);
     if (!ids)
         return ids.error();

@@ -42,12 +42,11 @@ public:
     static QString idOf(const QSqlDatabase &db, Kind kind, qint64 pk);
 
     static QLatin1StringView prefixOf(Kind kind);
-    // The row of `table` that `id` names, when it is the scope's (its
-    // organization and environment); nullopt otherwise, as for no such row,
-    // so an id of another scope tells nothing.
+    // The row an id of an API key or a webhook endpoint names, when it is
+    // the scope's (its organization and environment); nullopt otherwise, as
+    // for no such row, so an id of another scope tells nothing.
     static api::Result<std::optional<qint64>> scopedKey(const QSqlDatabase &db, Kind kind,
-                                                        QStringView id, const QString &table,
-                                                        const Scope &scope);
+                                                        QStringView id, const Scope &scope);
 
     QString make(Kind kind, qint64 pk) const;
 

@@ -92,8 +92,7 @@ api::Result<api::WebhookEndpoint> WebhookEndpoints::read(qint64 pk)
 
 api::Result<qint64> WebhookEndpoints::keyOf(const QString &id)
 {
-    auto pk = PublicIds::scopedKey(m_db, PublicIds::Kind::WebhookEndpoint, id,
-                                   u"webhook_endpoints"_s, m_scope);
+    auto pk = PublicIds::scopedKey(m_db, PublicIds::Kind::WebhookEndpoint, id, m_scope);
     if (!pk)
         return pk.error();
     if (!pk.value())
