@@ -34,6 +34,24 @@ std::unique_ptr<backend::BillingBackend> openGuiBackend(const QString &location,
     return engine;
 }
 
+std::unique_ptr<backend::BillingBackend> openLoadedBackend(const QString &location,
+                                                           const QString &file, const QString &key,
+                                                           ServerProcess &server, QString *problem)
+{
+    {
+        engine::Engine setup(location);
+        auto loaded = setup.open();
+        if (loaded)
+            if (auto workspace = setup.loadWorkspaceFile(file); !workspace)
+                loaded = workspace.error();
+        if (!loaded) {
+            *problem = loaded.error().message;
+            return nullptr;
+        }
+    }
+    return openGuiBackend(location, key, server, problem);
+}
+
 QJsonObject loadDemo(const QString &location, const QString &key, int customers, QString *problem)
 {
     engine::Engine setup(location);

@@ -16,6 +16,12 @@ namespace md::test {
 std::unique_ptr<backend::BillingBackend> openGuiBackend(const QString &location, const QString &key,
                                                         ServerProcess &server, QString *problem);
 
+// The workspace file `file` loaded into the empty database at `location`,
+// then a backend on it for `key` (openGuiBackend): the admin page tests' start.
+std::unique_ptr<backend::BillingBackend> openLoadedBackend(const QString &location,
+                                                           const QString &file, const QString &key,
+                                                           ServerProcess &server, QString *problem);
+
 // The demo workspace of `customers` customers, its test key `key`, loaded
 // into the empty database at `location`; its JSON, for what a test counts in
 // it. Empty, with `problem` set, when it could not be loaded.

@@ -5,7 +5,6 @@
 #include "models/ProductListModel.h"
 #include "models/RewardListModel.h"
 #include "models/TenantListModel.h"
-#include "services/engine/Engine.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
 #include "views/ChangeReview.h"
@@ -58,13 +57,9 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
-        {
-            engine::Engine setup(m_database.location());
-            QVERIFY(setup.open().ok());
-            QVERIFY(setup.loadWorkspaceFile(QStringLiteral(MD_ADMIN_WORKSPACE)).ok());
-        }
         QString problem;
-        m_backend = test::openGuiBackend(m_database.location(), Key, m_server, &problem);
+        m_backend = test::openLoadedBackend(
+            m_database.location(), QStringLiteral(MD_ADMIN_WORKSPACE), Key, m_server, &problem);
         QVERIFY2(m_backend, qPrintable(problem));
     }
 
