@@ -20,10 +20,10 @@ SecretDialog::SecretDialog(const QString &title, const QString &intro, const QSt
     , m_copy(new QPushButton(tr("&Copy"), this))
 {
     setWindowTitle(title);
-    auto *introLabel = new QLabel(
-        intro + u"<p><b>%1</b></p>"_s.arg(
-                    tr("It is shown only now: copy it before closing this window.")),
-        this);
+    auto *introLabel =
+        new QLabel(intro + u"<p><b>%1</b></p>"_s.arg(
+                               tr("It is shown only now: copy it before closing this window.")),
+                   this);
     introLabel->setWordWrap(true);
     m_secret->setObjectName(u"secret"_s);
     m_secret->setReadOnly(true);
