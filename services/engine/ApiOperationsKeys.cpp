@@ -74,7 +74,7 @@ template <typename Write>
 api::Result<api::ApiKey> keyChange(Engine &engine, const KeyContext &key, const QString &action,
                                    const QString &id, const QString &what, Write write)
 {
-    auto changed = AuditedWrite::run<api::ApiKey>(
+    return AuditedWrite::run<api::ApiKey>(
         engine, key, {action, u"api_key"_s, id},
         [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
             auto was = storeOf(engine, db, key).get(id);
@@ -91,10 +91,8 @@ api::Result<api::ApiKey> keyChange(Engine &engine, const KeyContext &key, const 
             ApiKeyStore store = storeOf(engine, db, key);
             return write(store);
         },
-        [](const api::ApiKey &after) { return ApiKeys::described(after); });
-    if (changed)
-        engine.forgetKeys();
-    return changed;
+        [](const api::ApiKey &after) { return ApiKeys::described(after); },
+        {false, [&](const QSqlDatabase &) { engine.forgetKeys(); }});
 }
 
 } // namespace

@@ -3,7 +3,6 @@
 #include "services/engine/ApiOperations.h"
 
 #include "services/engine/AuditedWrite.h"
-#include "services/engine/ledger/AuditTrail.h"
 #include "services/engine/sql/StoredJson.h"
 #include "services/engine/webhooks/WebhookDeliveries.h"
 #include "services/engine/webhooks/WebhookEndpoints.h"
@@ -26,42 +25,34 @@ api::JsonValue described(api::WebhookEndpoint endpoint)
     return jsonOf(endpoint);
 }
 
-// A change of one endpoint in one transaction with its audit entry (none
-// when it changed nothing, unless `always`: a new secret is a change the
-// entry cannot show). `id`: the endpoint before, none for a new one.
+// A change of one endpoint, audited (AuditedWrite), on the endpoints of the
+// key's environment. `id`: the endpoint before, none for a new one;
+// `always`: recorded even when the entry shows no change (a new secret).
+// After the commit the outbox's endpoint cache forgets them: a list read
+// before it would be kept a second.
 template <typename T, typename Write, typename After>
 api::Result<T> endpointChange(Engine &engine, const KeyContext &key, const QString &action,
                               const std::optional<QString> &id, Write write, After after,
                               bool always = false)
 {
-    return engine.withConnection([&](const QSqlDatabase &db) -> api::Result<T> {
-        WriteTransaction transaction(db, engine.dialect());
-        if (auto begun = transaction.begin(); !begun)
-            return begun.error();
-        WebhookEndpoints endpoints(db, engine.dialect(), key.scope, engine.now());
-        AuditTrail::Change change{action, u"webhook_endpoint"_s, id.value_or(QString())};
-        if (id) {
-            auto was = endpoints.get(*id);
+    const auto endpointsOf = [&](const QSqlDatabase &db) {
+        return WebhookEndpoints(db, engine.dialect(), key.scope, engine.now());
+    };
+    return AuditedWrite::run<T>(
+        engine, key, {action, u"webhook_endpoint"_s, id.value_or(QString())},
+        [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
+            if (!id)
+                return api::JsonValue::null();
+            auto was = endpointsOf(db).get(*id);
             if (!was)
                 return was.error();
-            change.before = described(was.value());
-        }
-        api::Result<T> result = write(endpoints);
-        if (!result)
-            return result;
-        std::tie(change.resourceId, change.after) = after(result.value());
-        if (always || change.before != change.after)
-            if (auto recorded =
-                    AuditTrail::record(db, engine.dialect(), key.scope, AuditedWrite::actorOf(key),
-                                       change, engine.now());
-                !recorded)
-                return recorded.error();
-        if (auto committed = transaction.commit(); !committed)
-            return committed.error();
-        // After the commit: a list read before it would be kept a second.
-        WebhookOutbox::forget(db, key.scope);
-        return result;
-    });
+            return described(was.value());
+        },
+        [&](const QSqlDatabase &db) {
+            WebhookEndpoints endpoints = endpointsOf(db);
+            return write(endpoints);
+        },
+        after, {always, [&](const QSqlDatabase &db) { WebhookOutbox::forget(db, key.scope); }});
 }
 
 std::pair<QString, api::JsonValue> endpointAfter(const api::WebhookEndpoint &endpoint)

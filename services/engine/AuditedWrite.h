@@ -9,6 +9,8 @@
 #include "services/engine/sql/Sql.h"
 #include "services/engine/webhooks/WebhookOutbox.h"
 
+#include <functional>
+
 namespace md::engine {
 
 class AuditedWrite final
@@ -23,6 +25,15 @@ public:
     // Its data: the resource and its before and after, as the audit log has them.
     static api::JsonValue eventDataOf(const AuditTrail::Change &change);
 
+    struct Options
+    {
+        // Recorded even when before and after are the same: a new secret is
+        // a change the entry cannot show.
+        bool recordUnchanged = false;
+        // Runs after the commit, on the same connection: a cache to forget.
+        std::function<void(const QSqlDatabase &)> afterCommit = {};
+    };
+
     // Runs `write` (db -> Result<T>) in a transaction that also records
     // `change`: `before` (db -> Result<JsonValue>) reads the resource first,
     // in the same transaction, and `after` (T -> JsonValue) describes the
@@ -32,7 +43,7 @@ public:
     // one whose `before` and `after` are the same.
     template <typename T, typename Before, typename Write, typename After>
     static api::Result<T> run(Engine &engine, const KeyContext &key, AuditTrail::Change change,
-                              Before before, Write write, After after)
+                              Before before, Write write, After after, const Options &options = {})
     {
         return engine.withConnection([&](const QSqlDatabase &db) -> api::Result<T> {
             WriteTransaction transaction(db, engine.dialect());
@@ -52,7 +63,7 @@ public:
                 change.after = after(result.value());
             // Only real changes: a write that leaves the resource as it was
             // (an update sending what is stored) answers it but records nothing.
-            if (change.before != change.after) {
+            if (options.recordUnchanged || change.before != change.after) {
                 if (auto recorded = AuditTrail::record(db, engine.dialect(), key.scope,
                                                        actorOf(key), change, engine.now());
                     !recorded)
@@ -66,6 +77,8 @@ public:
             }
             if (auto committed = transaction.commit(); !committed)
                 return committed.error();
+            if (options.afterCommit)
+                options.afterCommit(db);
             return result;
         });
     }
