@@ -7,6 +7,7 @@
 #include "models/WebhookEndpointModel.h"
 #include "services/embedded/EngineBackend.h"
 #include "tools/ShotKit.h"
+#include "views/ApiKeyDialog.h"
 #include "views/BalancesPage.h"
 #include "views/KeysPage.h"
 #include "views/MainWindow.h"
@@ -14,9 +15,11 @@
 #include "views/ProductsPage.h"
 #include "views/WebhooksPage.h"
 
+#include <QCheckBox>
 #include <QDateTime>
 #include <QDir>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QStackedWidget>
 #include <QTableView>
@@ -174,6 +177,15 @@ void shootKeys(views::MainWindow &window, const QDir &out, const QString &palett
     page->table()->selectRow(0);
     idle();
     window.grab().save(out.filePath(u"keys-%1.png"_s.arg(palette)));
+    // The new key's form, filled in as an admin would before Create key.
+    views::ApiKeyDialog *dialog = page->newKey();
+    dialog->nameField()->setText(u"Usage export (nightly)"_s);
+    dialog->scopeBox(u"balances:read"_s)->setChecked(true);
+    dialog->scopeBox(u"billing:read"_s)->setChecked(true);
+    dialog->expiresBox()->setChecked(true);
+    idle();
+    dialog->grab().save(out.filePath(u"key-new-%1.png"_s.arg(palette)));
+    dialog->close();
 }
 
 void shootReadOnly(const QString &location, const QString &readKey, const QDir &out,
