@@ -37,4 +37,16 @@ std::optional<QString> identifierProblem(const QString &id)
     return std::nullopt;
 }
 
+std::optional<QString> idempotencyKeyProblem(QByteArrayView key)
+{
+    if (key.isEmpty() || key.size() > MaxIdempotencyKey)
+        return QStringLiteral("must be 1 to %1 characters, got %2")
+            .arg(MaxIdempotencyKey)
+            .arg(key.size());
+    for (const char c : key)
+        if (c < 0x21 || c > 0x7e)
+            return QStringLiteral("must be visible ASCII characters (a UUID, say)");
+    return std::nullopt;
+}
+
 } // namespace md::api

@@ -4,6 +4,7 @@
 // back from a workspace dump (docs/api.md, "Identifiers").
 #pragma once
 
+#include <QByteArrayView>
 #include <QString>
 
 #include <optional>
@@ -17,5 +18,10 @@ inline constexpr qsizetype MaxIdentifierLength = 255;
 // when it is a good id: not blank, at most MaxIdentifierLength characters,
 // no '/', no control or bidirectional-override character, no lone surrogate.
 std::optional<QString> identifierProblem(const QString &id);
+
+// An Idempotency-Key, sent as the header or as a usage.batch event's
+// `idempotency_key`: 1 to MaxIdempotencyKey visible ASCII characters.
+inline constexpr qsizetype MaxIdempotencyKey = 255;
+std::optional<QString> idempotencyKeyProblem(QByteArrayView key);
 
 } // namespace md::api

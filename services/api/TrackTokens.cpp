@@ -59,8 +59,14 @@ TrackTokensRequest TrackTokensRequest::read(const JsonReader &reader)
 
 void TrackTokensRequest::write(JsonWriter &writer) const
 {
-    writer.beginObject()
-        .field("customer_id"_L1, customerId)
+    writer.beginObject();
+    writeFields(writer);
+    writer.endObject();
+}
+
+void TrackTokensRequest::writeFields(JsonWriter &writer) const
+{
+    writer.field("customer_id"_L1, customerId)
         .field("model_id"_L1, modelId)
         .field("input_tokens"_L1, inputTokens)
         .field("output_tokens"_L1, outputTokens)
@@ -84,7 +90,6 @@ void TrackTokensRequest::write(JsonWriter &writer) const
         writer.key("properties"_L1);
         properties->write(writer);
     }
-    writer.endObject();
 }
 
 Deduction Deduction::read(const JsonReader &reader)
@@ -95,7 +100,7 @@ Deduction Deduction::read(const JsonReader &reader)
     deduction.featureId = reader.field("feature_id"_L1).string();
     deduction.planId = reader.field("plan_id"_L1).nullableString();
     deduction.reset = readNullable<Reset>(reader.field("reset"_L1));
-    deduction.value = reader.field("value"_L1).nonNegativeDecimal();
+    deduction.value = reader.field("value"_L1).decimal();
     return deduction;
 }
 
@@ -115,7 +120,7 @@ TrackTokensResponse TrackTokensResponse::read(const JsonReader &reader)
     reader.object();
     TrackTokensResponse response;
     response.customerId = reader.field("customer_id"_L1).string();
-    response.value = reader.field("value"_L1).nonNegativeDecimal();
+    response.value = reader.field("value"_L1).decimal();
     response.balance = readNullable<BalanceSummary>(reader.field("balance"_L1));
     response.entityId = reader.field("entity_id"_L1).optString();
     response.eventName = reader.field("event_name"_L1).optString();

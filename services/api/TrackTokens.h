@@ -27,12 +27,17 @@ struct TrackTokensRequest
     std::optional<qint64> timestamp;     // 1..MaxSafeInteger ms; omitted means now
     OverageBehavior overageBehavior = OverageBehavior::Cap; // may be omitted, default cap
     bool async = false;                                     // may be omitted, default false
+    // Not on this route's wire: set, the call is a balances.track of
+    // featureId for this value (TrackRequest::asCall), with no model and no
+    // tokens. The track pipeline carries both kinds of call as this type.
+    std::optional<Decimal> value;
 
     // The catalogue provider key: the first path segment of modelId.
     QString provider() const { return modelId.section(u'/', 0, 0); }
 
     static TrackTokensRequest read(const JsonReader &reader);
     void write(JsonWriter &writer) const;
+    void writeFields(JsonWriter &writer) const; // write() without the braces (usage.batch)
     friend bool operator==(const TrackTokensRequest &, const TrackTokensRequest &) = default;
 };
 
@@ -43,7 +48,7 @@ struct Deduction
     QString featureId;
     std::optional<QString> planId; // null for standalone balances
     std::optional<Reset> reset;    // null when the row does not reset
-    Decimal value;                 // not negative
+    Decimal value;                 // negative: usage given back (balances.track)
 
     static Deduction read(const JsonReader &reader);
     void write(JsonWriter &writer) const;
@@ -53,13 +58,13 @@ struct Deduction
 struct TrackTokensResponse
 {
     QString customerId;
-    Decimal value;                         // not negative
+    Decimal value;                         // negative: usage given back (balances.track)
     std::optional<BalanceSummary> balance; // null when several features were affected
     std::optional<QString> entityId;       // present for entity-scoped tracking
     std::optional<QString> eventName;      // present when an event name was tracked
     // feature id -> summary; nullopt (JSON null) when the customer has no balance for it.
     QMap<QString, std::optional<BalanceSummary>> balances;
-    QList<Deduction> deductions;
+    QList<Deduction> deductions; // negative values when a balances.track gave usage back
     // Not on the wire: the async flag was set, the call was stored for later
     // and the answer was 204 without balance information.
     bool queued = false;

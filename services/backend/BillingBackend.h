@@ -28,8 +28,10 @@
 #include "services/api/Result.h"
 #include "services/api/SandboxClock.h"
 #include "services/api/TrackTokens.h"
+#include "services/api/TrackUsage.h"
 #include "services/api/UpdateProduct.h"
 #include "services/api/UpdateReward.h"
+#include "services/api/UsageBatch.h"
 #include "services/api/UsageEvent.h"
 #include "services/api/Webhook.h"
 
@@ -144,6 +146,13 @@ public:
     virtual Reply<api::ApiKey> createApiKey(const api::ApiKeyCreate &request) = 0;
     virtual Reply<api::ApiKey> revokeApiKey(const api::ApiKeyTarget &request) = 0;
     virtual Reply<api::ApiKey> rollApiKey(const api::ApiKeyRoll &request) = 0;
+
+    // Usage of any feature (docs/api.md, "Usage of any feature").
+    virtual Reply<api::TrackTokensResponse>
+    track(const api::TrackRequest &request,
+          const std::optional<QString> &idempotencyKey = std::nullopt) = 0;
+    virtual Reply<api::CheckResponse> check(const api::CheckRequest &request) = 0;
+    virtual Reply<api::UsageBatchResponse> usageBatch(const api::UsageBatchRequest &request) = 0;
 };
 
 } // namespace md::backend

@@ -106,6 +106,12 @@ public:
     Reply<api::ApiKey> createApiKey(const api::ApiKeyCreate &request) override;
     Reply<api::ApiKey> revokeApiKey(const api::ApiKeyTarget &request) override;
     Reply<api::ApiKey> rollApiKey(const api::ApiKeyRoll &request) override;
+    // EngineBackendUsage.cpp
+    Reply<api::TrackTokensResponse>
+    track(const api::TrackRequest &request,
+          const std::optional<QString> &idempotencyKey = std::nullopt) override;
+    Reply<api::CheckResponse> check(const api::CheckRequest &request) override;
+    Reply<api::UsageBatchResponse> usageBatch(const api::UsageBatchRequest &request) override;
 
 private:
     // Runs `call(service, key)` on the pool once the acting key is known.

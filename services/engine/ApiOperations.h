@@ -26,8 +26,10 @@
 #include "services/api/Promotion.h"
 #include "services/api/SandboxClock.h"
 #include "services/api/TrackTokens.h"
+#include "services/api/TrackUsage.h"
 #include "services/api/UpdateProduct.h"
 #include "services/api/UpdateReward.h"
+#include "services/api/UsageBatch.h"
 #include "services/api/UsageEvent.h"
 #include "services/api/Webhook.h"
 #include "services/engine/Engine.h"
@@ -54,6 +56,20 @@ public:
     // (Engine::trackTokens), so the calling thread need not wait.
     void trackTokens(const KeyContext &key, const api::TrackTokensRequest &request,
                      const std::optional<QString> &idempotencyKey, TrackWriter::Answer answer);
+    // Usage of any feature (docs/api.md, "Usage of any feature";
+    // ApiOperationsUsage.cpp): balances.track, as track_tokens is answered,
+    // balances.check, and usage.batch, each event answered at its index.
+    api::Result<api::TrackTokensResponse>
+    track(const KeyContext &key, const api::TrackRequest &request,
+          const std::optional<QString> &idempotencyKey = std::nullopt);
+    void track(const KeyContext &key, const api::TrackRequest &request,
+               const std::optional<QString> &idempotencyKey, TrackWriter::Answer answer);
+    api::Result<api::CheckResponse> check(const KeyContext &key, const api::CheckRequest &request);
+    api::Result<api::UsageBatchResponse> usageBatch(const KeyContext &key,
+                                                    const api::UsageBatchRequest &request);
+    using BatchAnswer = std::function<void(api::Result<api::UsageBatchResponse>)>;
+    void usageBatch(const KeyContext &key, const api::UsageBatchRequest &request,
+                    BatchAnswer answer);
     api::Result<api::UpdateRewardResponse> updateReward(const KeyContext &key,
                                                         const api::UpdateRewardRequest &request);
     api::Result<api::BillingPortalResponse> billingPortal(const KeyContext &key,

@@ -85,6 +85,8 @@ public:
     TrackQueue &trackQueue() { return *m_queue; }
     // The track_tokens writer's thread, started now (TrackWriter::start).
     void startTrackWriter() { m_writer->start(); }
+    // The writer itself: usage.batch hands it many calls at once.
+    TrackWriter &trackWriter() { return *m_writer; }
     // The writer's batches so far (/metrics).
     TrackWriter::BatchSizes trackBatchSizes() const { return m_writer->batchSizes(); }
 

@@ -5,6 +5,10 @@
 
 #include <chrono>
 #include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace md::http {
 
@@ -31,6 +35,19 @@ struct HttpLimits
     std::size_t maxHeaderBytes = 16 * 1024; // request line and fields; past it 431
     std::size_t maxHeaderFields = 100;      // past it 431
     std::size_t maxBodyBytes = 1024 * 1024; // past it 413
+    // Paths that take larger bodies, each with its own limit (usage.batch's
+    // 1,000 events); every other path has maxBodyBytes.
+    std::vector<std::pair<std::string, std::size_t>> largerBodies;
+
+    // The body limit of a request target (a path, maybe with a query).
+    std::size_t bodyLimitFor(std::string_view target) const
+    {
+        const std::string_view path = target.substr(0, target.find('?'));
+        for (const auto &[larger, limit] : largerBodies)
+            if (path == larger)
+                return limit;
+        return maxBodyBytes;
+    }
 };
 
 } // namespace md::http

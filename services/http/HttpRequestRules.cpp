@@ -33,7 +33,7 @@ void configureParser(RequestParser &parser, const HttpLimits &limits)
 
 void limitBody(RequestParser &parser, const HttpLimits &limits)
 {
-    parser.body_limit(limits.maxBodyBytes);
+    parser.body_limit(limits.bodyLimitFor(parser.get().target()));
 }
 
 namespace {
@@ -103,11 +103,12 @@ std::optional<HttpFailure> checkHeader(const RequestParser &parser, const HttpLi
         if (auto failure = checkTransferEncoding(header[beasthttp::field::transfer_encoding]))
             return failure;
     }
-    if (const auto length = parser.content_length(); length && *length > limits.maxBodyBytes)
+    const std::size_t bodyLimit = limits.bodyLimitFor(target);
+    if (const auto length = parser.content_length(); length && *length > bodyLimit)
         return HttpFailure{413, "payload_too_large",
                            QByteArray("the body is ") + QByteArray::number(qulonglong(*length)) +
                                " bytes; this server accepts at most " +
-                               QByteArray::number(qulonglong(limits.maxBodyBytes))};
+                               QByteArray::number(qulonglong(bodyLimit))};
     return std::nullopt;
 }
 

@@ -85,16 +85,21 @@ backend::Reply<api::TrackTokensResponse>
 RemoteBackend::trackTokens(const api::TrackTokensRequest &request,
                            const std::optional<QString> &idempotencyKey)
 {
+    return postTrack(u"/v1/balances.track_tokens"_s, api::toJsonText(request), request.customerId,
+                     request.async, idempotencyKey);
+}
+
+backend::Reply<api::TrackTokensResponse>
+RemoteBackend::postTrack(const QString &path, const QByteArray &body, const QString &customerId,
+                         bool async, const std::optional<QString> &idempotencyKey)
+{
     QList<std::pair<QByteArray, QByteArray>> headers;
     if (idempotencyKey)
         headers.append({"Idempotency-Key", idempotencyKey->toUtf8()});
-    if (!request.async)
-        return call<api::TrackTokensResponse>(u"/v1/balances.track_tokens"_s,
-                                              api::toJsonText(request), headers);
-    // 204 with no body: stored for later. A server that applied the call at
-    // once may still answer 200 with the usual body.
-    return post(u"/v1/balances.track_tokens"_s, api::toJsonText(request), headers)
-        .then([customerId = request.customerId](
+    if (!async)
+        return call<api::TrackTokensResponse>(path, body, headers);
+    return post(path, body, headers)
+        .then([customerId](
                   const api::Result<QByteArray> &answer) -> api::Result<api::TrackTokensResponse> {
             if (!answer)
                 return answer.error();

@@ -110,6 +110,13 @@ public:
     backend::Reply<api::ApiKey> createApiKey(const api::ApiKeyCreate &request) override;
     backend::Reply<api::ApiKey> revokeApiKey(const api::ApiKeyTarget &request) override;
     backend::Reply<api::ApiKey> rollApiKey(const api::ApiKeyRoll &request) override;
+    // RemoteBackendUsage.cpp
+    backend::Reply<api::TrackTokensResponse>
+    track(const api::TrackRequest &request,
+          const std::optional<QString> &idempotencyKey = std::nullopt) override;
+    backend::Reply<api::CheckResponse> check(const api::CheckRequest &request) override;
+    backend::Reply<api::UsageBatchResponse>
+    usageBatch(const api::UsageBatchRequest &request) override;
     backend::Reply<api::Page<api::Product>> listProducts() override;
     backend::Reply<api::Page<api::RewardEntry>> listRewards() override;
     backend::Reply<api::Page<api::OrganizationInfo>> listOrganizations() override;
@@ -117,6 +124,11 @@ public:
     listUsageEvents(const api::PageRequest &request) override;
 
 private:
+    // A track route: 200 with the call's answer, or 204 when stored with
+    // the async flag (a server that applied it at once may still answer 200).
+    backend::Reply<api::TrackTokensResponse>
+    postTrack(const QString &path, const QByteArray &body, const QString &customerId, bool async,
+              const std::optional<QString> &idempotencyKey);
     template <typename T>
     backend::Reply<T> call(const QString &path, const QByteArray &body,
                            const QList<std::pair<QByteArray, QByteArray>> &headers = {});

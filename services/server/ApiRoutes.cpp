@@ -23,9 +23,9 @@ template <typename T> Answer json(const api::Result<T> &result)
         return result.error();
     if constexpr (std::is_same_v<T, api::TrackTokensResponse>) {
         if (result.value().queued)
-            return std::optional<QByteArray>(); // async: 204, no body
+            return AnswerBody{}; // async: 204, no body
     }
-    return std::optional<QByteArray>(api::toJsonText(result.value()));
+    return AnswerBody{api::toJsonText(result.value())};
 }
 
 // Decodes `body` as T, then runs `call` with it.
@@ -72,6 +72,25 @@ const Access KeysWrite{{u"keys:write"_s}};
 // plans:write, rewards with rewards:write (docs/promotion.md, "Who may").
 const Access Promoting{{u"plans:write"_s, u"rewards:write"_s}, true};
 
+// A track route (track_tokens, balances.track): answered once the call's
+// batch committed, or once it is stored with the async flag.
+template <typename T, typename F> Route laterTrack(F call)
+{
+    return {BalancesWrite,
+            false,
+            {},
+            [call](ApiOperations &s, const KeyContext &k, const api::JsonReader &body,
+                   const RequestInfo &info, Reply reply) {
+                auto request = api::decode<T>(body);
+                if (!request)
+                    return reply(request.error());
+                call(s, k, request.value(), info,
+                     [reply = std::move(reply)](api::Result<api::TrackTokensResponse> answer) {
+                         reply(json(answer));
+                     });
+            }};
+}
+
 // The one segment of `path` between `prefix` and `suffix`, or nullopt.
 std::optional<QByteArray> segmentBetween(QByteArrayView path, QByteArrayView prefix,
                                          QByteArrayView suffix)
@@ -112,20 +131,11 @@ ApiRoutes::ApiRoutes()
                                                  return s.importCustomer(k, r);
                                              }));
     m_exact.insert("/v1/balances.track_tokens",
-                   {BalancesWrite,
-                    false,
-                    {},
-                    [](ApiOperations &s, const KeyContext &k, const api::JsonReader &body,
-                       const RequestInfo &info, Reply reply) {
-                        auto request = api::decode<api::TrackTokensRequest>(body);
-                        if (!request)
-                            return reply(request.error());
-                        s.trackTokens(k, request.value(), info.idempotencyKey,
-                                      [reply = std::move(reply)](
-                                          api::Result<api::TrackTokensResponse> answer) {
-                                          reply(json(answer));
-                                      });
-                    }});
+                   laterTrack<api::TrackTokensRequest>([](ApiOperations &s, const KeyContext &k,
+                                                          const api::TrackTokensRequest &r,
+                                                          const RequestInfo &info, auto answer) {
+                       s.trackTokens(k, r, info.idempotencyKey, std::move(answer));
+                   }));
     m_exact.insert("/v1/rewards.update", bodyRoute<api::UpdateRewardRequest>(
                                              RewardsWrite, [](auto &s, auto &k, auto &r, auto &) {
                                                  return s.updateReward(k, r);
@@ -172,7 +182,7 @@ ApiRoutes::ApiRoutes()
                                                     .key("scopes"_L1);
                                                 api::writeStrings(writer, k.scopes);
                                                 writer.endObject();
-                                                return Answer(writer.take());
+                                                return Answer(AnswerBody{writer.take()});
                                             }});
     // Any valid key, too: the version and price catalogue are no organization's.
     m_exact.insert(
@@ -219,6 +229,34 @@ ApiRoutes::ApiRoutes()
                    listRoute(BalancesRead, [](ApiOperations &s, const KeyContext &k) {
                        return s.listModels(k);
                    }));
+    // Usage of any feature (docs/api.md, "Usage of any feature").
+    m_exact.insert("/v1/meterdesk/balances.track",
+                   laterTrack<api::TrackRequest>(
+                       [](ApiOperations &s, const KeyContext &k, const api::TrackRequest &r,
+                          const RequestInfo &info,
+                          auto answer) { s.track(k, r, info.idempotencyKey, std::move(answer)); }));
+    m_exact.insert(
+        "/v1/meterdesk/balances.check",
+        bodyRoute<api::CheckRequest>(
+            BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.check(k, r); }));
+    m_exact.insert("/v1/meterdesk/usage.batch",
+                   {BalancesWrite,
+                    false,
+                    {},
+                    [](ApiOperations &s, const KeyContext &k, const api::JsonReader &body,
+                       const RequestInfo &, Reply reply) {
+                        auto request = api::decode<api::UsageBatchRequest>(body);
+                        if (!request)
+                            return reply(request.error());
+                        const int status = request.value().async ? 202 : 200;
+                        s.usageBatch(k, request.value(),
+                                     [reply = std::move(reply),
+                                      status](api::Result<api::UsageBatchResponse> answer) {
+                                         if (!answer)
+                                             return reply(answer.error());
+                                         reply(AnswerBody{api::toJsonText(answer.value()), status});
+                                     });
+                    }});
     m_exact.insert(
         "/v1/meterdesk/track_tokens.price",
         bodyRoute<api::TrackTokensRequest>(

@@ -25,8 +25,14 @@ struct RequestInfo
     QByteArray query; // the URL's query, percent-encoded
 };
 
-// A route's answer: a JSON body's text, or none for 204 No Content.
-using Answer = api::Result<std::optional<QByteArray>>;
+// A route's answer: a JSON body's text and its status (200, or 202 for an
+// async usage.batch), or no body for 204 No Content.
+struct AnswerBody
+{
+    std::optional<QByteArray> json;
+    int status = 200;
+};
+using Answer = api::Result<AnswerBody>;
 // `body` is read from the request's text (JsonReader::fromBody).
 using Work = std::function<Answer(engine::ApiOperations &, const engine::KeyContext &,
                                   const api::JsonReader &body, const RequestInfo &info)>;

@@ -23,6 +23,16 @@ std::optional<ApiError> refusal(const Access &access, const engine::KeyContext &
     return access.liveKey ? key.missingLiveKey() : std::nullopt;
 }
 
+// usage.batch takes up to 1,000 events in one body: 4 MiB (4 KiB an event),
+// or the server's own limit when that is larger. Only that path.
+http::HttpLimits withBatchBodies(http::HttpLimits limits)
+{
+    constexpr std::size_t BatchBodyBytes = 4 * 1024 * 1024;
+    limits.largerBodies.emplace_back("/v1/meterdesk/usage.batch",
+                                     std::max(limits.maxBodyBytes, BatchBodyBytes));
+    return limits;
+}
+
 } // namespace
 
 ApiServer::ApiServer(engine::Engine &engine, Options options, QObject *parent)
@@ -32,9 +42,10 @@ ApiServer::ApiServer(engine::Engine &engine, Options options, QObject *parent)
     , m_metrics(options.metrics)
     , m_service(engine)
     , m_work(options.workers)
-    , m_http(options.limits, [this](http::HttpRequest request, http::HttpResponder responder) {
-        handle(std::move(request), std::move(responder));
-    })
+    , m_http(withBatchBodies(options.limits),
+             [this](http::HttpRequest request, http::HttpResponder responder) {
+                 handle(std::move(request), std::move(responder));
+             })
 {}
 
 ApiServer::~ApiServer()
@@ -176,9 +187,9 @@ http::HttpResponse ApiServer::response(const Answer &answer)
 {
     if (!answer)
         return errorAnswer(answer.error());
-    if (!answer.value())
+    if (!answer.value().json)
         return {204, {}, {}, {}, false};
-    return jsonAnswer(200, *answer.value());
+    return jsonAnswer(answer.value().status, *answer.value().json);
 }
 
 } // namespace md::server

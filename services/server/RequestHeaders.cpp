@@ -1,5 +1,7 @@
 #include "services/server/RequestHeaders.h"
 
+#include "services/api/Identifier.h"
+
 namespace md::server {
 
 using namespace Qt::StringLiterals;
@@ -47,13 +49,8 @@ std::optional<ApiError> idempotencyProblem(const http::HttpRequest &request,
     if (sent > 1)
         return invalid(u"send the header once"_s);
     const QByteArray value = request.header("idempotency-key");
-    if (value.isEmpty() || value.size() > RequestHeaders::MaxIdempotencyKey)
-        return invalid(
-            u"must be 1 to %1 characters, got %2"_s.arg(RequestHeaders::MaxIdempotencyKey)
-                .arg(value.size()));
-    for (const char c : value)
-        if (c < 0x21 || c > 0x7e)
-            return invalid(u"must be visible ASCII characters (a UUID, say)"_s);
+    if (auto problem = api::idempotencyKeyProblem(value))
+        return invalid(*problem);
     key = QString::fromLatin1(value);
     return std::nullopt;
 }

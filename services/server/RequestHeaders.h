@@ -13,8 +13,6 @@ namespace md::server {
 
 struct RequestHeaders
 {
-    static constexpr qsizetype MaxIdempotencyKey = 255;
-
     QString secret; // empty when none was sent, or sent in a way we do not read
     std::optional<QString> idempotencyKey;
     std::optional<api::ApiError> problem;

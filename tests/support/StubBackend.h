@@ -207,6 +207,19 @@ public:
     {
         return unavailable<api::ApiKey>();
     }
+    backend::Reply<api::TrackTokensResponse> track(const api::TrackRequest &,
+                                                   const std::optional<QString> &) override
+    {
+        return unavailable<api::TrackTokensResponse>();
+    }
+    backend::Reply<api::CheckResponse> check(const api::CheckRequest &) override
+    {
+        return unavailable<api::CheckResponse>();
+    }
+    backend::Reply<api::UsageBatchResponse> usageBatch(const api::UsageBatchRequest &) override
+    {
+        return unavailable<api::UsageBatchResponse>();
+    }
 };
 
 } // namespace md::test

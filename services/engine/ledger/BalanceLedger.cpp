@@ -146,6 +146,13 @@ api::Result<api::Done> BalanceLedger::write(const QSqlDatabase &db, Dialect dial
                                             const QString &route, qint64 at,
                                             const QList<Entry> &entries)
 {
+    return write(db, dialect, QStringList(entries.size(), route), at, entries);
+}
+
+api::Result<api::Done> BalanceLedger::write(const QSqlDatabase &db, Dialect dialect,
+                                            const QStringList &routes, qint64 at,
+                                            const QList<Entry> &entries)
+{
     if (entries.isEmpty())
         return api::Done{};
     // The key is the database's: PostgreSQL's sequence; on SQLite the
@@ -160,14 +167,15 @@ api::Result<api::Done> BalanceLedger::write(const QSqlDatabase &db, Dialect dial
             db,
             u"INSERT INTO ledger (pk, %1) SELECT nextval('ledger_pk_seq'), l.* FROM %2"_s.arg(
                 columns, unnestSql(u"?::bigint[]"_s)),
-            arrays(entries, route, at) << PostgresArray::of(events));
+            arrays(entries, routes, at) << PostgresArray::of(events));
     }
     // On the usage path: SQLite's own API, binding natively.
     const QString insert =
         u"INSERT INTO ledger (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s.arg(columns);
     const bool native = SqliteStatement::available(db);
-    for (const Entry &entry : entries) {
-        QVariantList row = valuesOf(entry, route, at);
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        const Entry &entry = entries.at(i);
+        QVariantList row = valuesOf(entry, routes.at(i), at);
         row.append(entry.eventPk ? QVariant(*entry.eventPk) : QVariant());
         if (!native) {
             if (auto added = execute(db, insert, row); !added)

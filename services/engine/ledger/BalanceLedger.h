@@ -61,6 +61,10 @@ public:
     static api::Result<api::Done> write(const QSqlDatabase &db, Dialect dialect,
                                         const QString &route, qint64 at,
                                         const QList<Entry> &entries);
+    // The same, each entry from its own route.
+    static api::Result<api::Done> write(const QSqlDatabase &db, Dialect dialect,
+                                        const QStringList &routes, qint64 at,
+                                        const QList<Entry> &entries);
 
     // PostgreSQL: the entries' columns as arrays, for a statement that adds
     // them with unnest(): org_pk, env, customer_pk, feature_pk, balance_id,

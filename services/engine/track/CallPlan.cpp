@@ -35,8 +35,10 @@ api::Result<CallPlan> CallPlan::make(const api::TrackTokensRequest &request,
                 400, u"invalid_inputs"_s,
                 u"this call's cost, %1, would take balance \"%2\" past what an amount holds "
                 "(below 10^20 in size)"_s.arg(amount.toString(), row.id)};
-    plan.outcome = Deducter::take(plan.rows, amount, overflow, nowMs);
-    if (overflow && Decimal() < plan.outcome.left && plan.rows.isEmpty()) {
+    const bool givesBack = amount.isNegative();
+    plan.outcome = givesBack ? Deducter::giveBack(plan.rows, amount.negated())
+                             : Deducter::take(plan.rows, amount, overflow, nowMs);
+    if (!givesBack && overflow && Decimal() < plan.outcome.left && plan.rows.isEmpty()) {
         api::BalanceRow row;
         row.id = u"b_"_s + QUuid::createUuid().toString(QUuid::Id128);
         row.featureId = featureId;
@@ -54,7 +56,7 @@ api::Result<CallPlan> CallPlan::make(const api::TrackTokensRequest &request,
     if (plan.overageRow)
         after.append(*plan.overageRow);
     const FeatureTotals totals = FeatureTotals::of(after);
-    if (overflow)
+    if (overflow && !givesBack)
         if (auto refused =
                 CallLimits::spendRefusal(controls, request.customerId, featureId, before, totals))
             return *refused;

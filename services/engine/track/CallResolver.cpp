@@ -148,6 +148,11 @@ api::Result<ResolvedCall> CallResolver::price(const CallTarget &target,
                                               const api::TrackTokensRequest &request,
                                               const PriceCatalogue &catalogue)
 {
+    if (request.value) { // balances.track: the value as sent, no model to price
+        PricedCall priced;
+        priced.value = *request.value;
+        return ResolvedCall{target, priced};
+    }
     auto priced =
         TokenPricing::price(catalogue, request.modelId, countsOf(request), target.markups);
     if (!priced)
@@ -155,7 +160,7 @@ api::Result<ResolvedCall> CallResolver::price(const CallTarget &target,
     return ResolvedCall{target, priced.value()};
 }
 
-api::Result<CallTarget> CallResolver::target(const QSqlDatabase &db, const Scope &scope,
+api::Result<CallTarget> CallResolver::lookup(const QSqlDatabase &db, const Scope &scope,
                                              const api::TrackTokensRequest &request)
 {
     // One statement, one round trip: the customer, the entity, the credit
@@ -204,10 +209,6 @@ api::Result<CallTarget> CallResolver::target(const QSqlDatabase &db, const Scope
         if (first.at(2).isNull())
             return ApiError::notFound(u"feature_not_found"_s,
                                       u"feature \"%1\" does not exist"_s.arg(*request.featureId));
-        if (first.at(4).toString() != "credit_system"_L1)
-            return ApiError::invalidRequest(
-                u"feature \"%1\" is not an AI credit system; track tokens against a credit_system feature"_s
-                    .arg(*request.featureId));
     } else if (first.at(2).isNull()) {
         return ApiError::notFound(
             u"feature_not_found"_s,
@@ -224,6 +225,7 @@ api::Result<CallTarget> CallResolver::target(const QSqlDatabase &db, const Scope
                 request.customerId, systems.join(u", "_s)));
     call.featurePk = first.at(2).toLongLong();
     call.featureId = first.at(3).toString();
+    call.featureType = first.at(4).toString();
     CreditMarkups &markups = call.markups;
     if (!first.at(5).isNull())
         markups.defaultMarkup = Decimal::parse(first.at(5).toString());
@@ -231,6 +233,40 @@ api::Result<CallTarget> CallResolver::target(const QSqlDatabase &db, const Scope
         if (!row.at(8).isNull())
             addMarkup(markups, row, 6);
     return call;
+}
+
+api::Result<CallTarget> CallResolver::target(const QSqlDatabase &db, const Scope &scope,
+                                             const api::TrackTokensRequest &request)
+{
+    auto found = lookup(db, scope, request);
+    if (!found)
+        return found;
+    const QString &type = found.value().featureType;
+    if (request.value && (type == "boolean"_L1 || type == "static"_L1))
+        return ApiError::invalidRequest(
+            u"feature \"%1\" is a %2 feature: it has no usage to track; ask balances.check"
+            " whether the customer has it"_s.arg(found.value().featureId, type));
+    if (!request.value && type != "credit_system"_L1)
+        return ApiError::invalidRequest(
+            u"feature \"%1\" is not an AI credit system; track tokens against a credit_system feature"_s
+                .arg(found.value().featureId));
+    return found;
+}
+
+api::Result<ResolvedCall> CallTargets::resolve(const QSqlDatabase &db, const Scope &scope,
+                                               const api::TrackTokensRequest &request,
+                                               const PriceCatalogue &catalogue)
+{
+    // balances.track and track_tokens of one feature differ in what they
+    // refuse (target()), so the kind of call is part of the key.
+    const auto key = std::tuple(scope.orgPk, scope.envWord(), request.customerId,
+                                request.entityId.value_or(QString()),
+                                request.featureId.value_or(QString()), request.value.has_value());
+    auto found = m_targets.find(key);
+    if (found == m_targets.end())
+        found = m_targets.emplace(key, CallResolver::target(db, scope, request)).first;
+    return found->second ? CallResolver::price(found->second.value(), request, catalogue)
+                         : api::Result<ResolvedCall>(found->second.error());
 }
 
 api::Result<api::CallQuote> CallResolver::quote(const QSqlDatabase &db, const Scope &scope,

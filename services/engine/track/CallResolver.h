@@ -1,6 +1,7 @@
-// What a track_tokens call refers to, resolved before anything is written:
-// the customer, the entity, the AI credit system (named, or the customer's
-// only one) and the call's price with that system's markups.
+// What a track_tokens or balances.track call refers to, resolved before
+// anything is written: the customer, the entity, the feature (for tokens the
+// AI credit system named, or the customer's only one) and the call's value:
+// its price with that system's markups, or balances.track's value as sent.
 #pragma once
 
 #include "services/api/CallQuote.h"
@@ -11,6 +12,9 @@
 
 #include <QSqlDatabase>
 
+#include <map>
+#include <tuple>
+
 namespace md::engine {
 
 // Whom and what a call is for, before its price.
@@ -20,6 +24,7 @@ struct CallTarget
     std::optional<qint64> entityPk;
     qint64 featurePk = 0;
     QString featureId;
+    QString featureType; // single_use, continuous_use, boolean, static, credit_system
     CreditMarkups markups;
 };
 
@@ -33,7 +38,8 @@ class CallResolver final
 {
 public:
     // 404 customer_not_found, entity_not_found, feature_not_found; 400 for
-    // several credit systems without feature_id or a model the catalogue lacks.
+    // several credit systems without feature_id, a model the catalogue lacks,
+    // or balances.track of a boolean or static feature.
     static api::Result<ResolvedCall> resolve(const QSqlDatabase &db, const Scope &scope,
                                              const api::TrackTokensRequest &request,
                                              const PriceCatalogue &catalogue);
@@ -41,12 +47,30 @@ public:
     // the target depends only on the scope, customer, entity and feature_id.
     static api::Result<CallTarget> target(const QSqlDatabase &db, const Scope &scope,
                                           const api::TrackTokensRequest &request);
+    // target() without refusing a feature for its type: balances.check asks
+    // about any feature.
+    static api::Result<CallTarget> lookup(const QSqlDatabase &db, const Scope &scope,
+                                          const api::TrackTokensRequest &request);
     static api::Result<ResolvedCall> price(const CallTarget &target,
                                            const api::TrackTokensRequest &request,
                                            const PriceCatalogue &catalogue);
     static api::Result<api::CallQuote> quote(const QSqlDatabase &db, const Scope &scope,
                                              const api::TrackTokensRequest &request,
                                              const PriceCatalogue &catalogue);
+};
+
+// Many calls resolved at once (a usage.batch, the queue's batch): calls for
+// one customer, entity and feature share one look-up.
+class CallTargets final
+{
+public:
+    api::Result<ResolvedCall> resolve(const QSqlDatabase &db, const Scope &scope,
+                                      const api::TrackTokensRequest &request,
+                                      const PriceCatalogue &catalogue);
+
+private:
+    std::map<std::tuple<qint64, QString, QString, QString, QString, bool>, api::Result<CallTarget>>
+        m_targets;
 };
 
 } // namespace md::engine

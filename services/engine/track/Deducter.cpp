@@ -94,4 +94,22 @@ Deducter::Outcome Deducter::take(QList<api::BalanceRow> &rows, Decimal amount, b
     return outcome;
 }
 
+Deducter::Outcome Deducter::giveBack(QList<api::BalanceRow> &rows, Decimal amount)
+{
+    Outcome outcome;
+    outcome.left = amount;
+    for (auto row = rows.rbegin(); row != rows.rend() && Decimal() < outcome.left; ++row) {
+        const Decimal part = std::min(outcome.left, std::max(Decimal(), row->usage));
+        if (part.isZero())
+            continue;
+        if (!row->unlimited)
+            row->remaining = *row->remaining.plus(part);
+        row->usage = *row->usage.minus(part);
+        outcome.touched.append(row->id);
+        outcome.taken.insert(row->id, part.negated());
+        outcome.left = *outcome.left.minus(part);
+    }
+    return outcome;
+}
+
 } // namespace md::engine

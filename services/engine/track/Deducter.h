@@ -30,6 +30,11 @@ public:
     // goes onto the first row, which goes negative.
     static Outcome take(QList<api::BalanceRow> &rows, api::Decimal amount, bool overflow,
                         qint64 nowMs);
+    // Gives `amount` of usage back (balances.track with a negative value):
+    // the rows in the reverse of their deduction order, each taking back at
+    // most its usage, so no row ends above what it was granted. `taken` is
+    // negative; `left` is what no row had used.
+    static Outcome giveBack(QList<api::BalanceRow> &rows, api::Decimal amount);
 };
 
 } // namespace md::engine

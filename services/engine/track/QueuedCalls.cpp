@@ -1,5 +1,6 @@
 #include "services/engine/track/QueuedCalls.h"
 
+#include "services/api/TrackUsage.h"
 #include "services/api/WireCodec.h"
 #include "services/engine/sql/PostgresArray.h"
 #include "services/engine/sql/Sql.h"
@@ -64,25 +65,16 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
     QList<Stored> stored;
     QList<qint64> customers;
     QList<qint64> features;
-    // Calls for one customer (and entity and feature_id) share one look-up.
-    std::map<std::tuple<qint64, QString, QString, QString, QString>, api::Result<CallTarget>>
-        targets;
+    CallTargets targets; // calls for one customer, entity and feature share one look-up
     const auto resolve = [&](const Scope &scope, const api::TrackTokensRequest &request) {
-        const auto key =
-            std::tuple(scope.orgPk, scope.envWord(), request.customerId,
-                       request.entityId.value_or(QString()), request.featureId.value_or(QString()));
-        auto found = targets.find(key);
-        if (found == targets.end())
-            found = targets.emplace(key, CallResolver::target(db, scope, request)).first;
-        return found->second ? CallResolver::price(found->second.value(), request, catalogue)
-                             : api::Result<ResolvedCall>(found->second.error());
+        return targets.resolve(db, scope, request, catalogue);
     };
     for (const QVariantList &row : std::as_const(claimed.value())) {
         Stored call{row.at(0).toLongLong(),
                     {row.at(1).toLongLong(),
                      environmentFromWord(row.at(2).toString()).value_or(Environment::Sandbox),
                      row.at(5).toLongLong()},
-                    api::decodeBody<api::TrackTokensRequest>(row.at(3).toString().toUtf8()),
+                    api::readCallText(row.at(3).toString().toUtf8()),
                     row.at(4).isNull() ? std::nullopt
                                        : std::optional<QString>(row.at(4).toString())};
         call.resolved = call.request ? resolve(call.scope, call.request.value())

@@ -387,4 +387,27 @@ api::Result<api::TrackTokensResponse> TrackBatch::add(const Scope &scope,
     return plan.value().answer(request, call, *controls.value());
 }
 
+api::Result<std::optional<api::BalanceSummary>>
+TrackBatch::summary(const Scope &scope, const api::TrackTokensRequest &request,
+                    const ResolvedCall &call)
+{
+    auto rows = d->rowsOf(scope, request, call);
+    if (!rows)
+        return rows.error();
+    if (rows.value()->rows.isEmpty())
+        return std::optional<api::BalanceSummary>();
+    auto controls = d->controlsOf(call);
+    if (!controls)
+        return controls.error();
+    api::BalanceSummary summary;
+    summary.featureId = call.featureId;
+    for (const api::BalanceRow &row : std::as_const(rows.value()->rows))
+        if (!summary.add(row))
+            return api::ApiError::internal(
+                u"the balances of %1 exceed the supported range"_s.arg(call.featureId));
+    summary.overageAllowed =
+        controls.value()->overageAllowedFor(call.featureId).value_or(summary.overageAllowed);
+    return std::optional(summary);
+}
+
 } // namespace md::engine

@@ -93,6 +93,12 @@ public:
                                               const ResolvedCall &call,
                                               const std::optional<QString> &idempotencyKey);
 
+    // balances.check: the feature's balance summary as the batch sees it
+    // now (its rows read if need be), overage as the controls say; nullopt
+    // when the customer (or entity) holds no row of it.
+    api::Result<std::optional<api::BalanceSummary>>
+    summary(const Scope &scope, const api::TrackTokensRequest &request, const ResolvedCall &call);
+
     // Writes what the calls added. Fails only when the database does (or,
     // for a batch of one call, when another server recorded its
     // Idempotency-Key meanwhile: 409).

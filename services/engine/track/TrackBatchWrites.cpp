@@ -15,6 +15,8 @@ namespace {
 
 QString tokensText(const api::TrackTokensRequest &request)
 {
+    if (request.value) // balances.track: no tokens
+        return u"{}"_s;
     api::JsonWriter tokens;
     tokens.beginObject()
         .field("input_tokens"_L1, request.inputTokens)
@@ -31,7 +33,11 @@ QString tokensText(const api::TrackTokensRequest &request)
     return QString::fromUtf8(tokens.take());
 }
 
-const QString TrackRoute = QStringLiteral("balances.track_tokens");
+// The route a call's ledger entries name: the one it came through.
+QString routeOf(const api::TrackTokensRequest &request)
+{
+    return request.value ? u"balances.track"_s : u"balances.track_tokens"_s;
+}
 
 QVariant nullable(const std::optional<qint64> &value)
 {
@@ -174,7 +180,7 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
             event.call.customerPk,
             nullable(event.call.entityPk),
             event.call.featurePk,
-            event.request.modelId,
+            event.request.value ? QVariant() : QVariant(event.request.modelId),
             tokensText(event.request),
             event.call.priced.value.toString(),
             storedText(event.request.properties.value_or(api::JsonValue::object())),
@@ -198,7 +204,8 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
         for (qsizetype c = 1; c < values.size(); ++c)
             binds.append(PostgresArray::of(values.at(c)));
         QStringList routes(clockLedger.size(), u"clock"_s);
-        routes += QStringList(ledger.size(), TrackRoute);
+        for (qsizetype event : std::as_const(ledgerEvents))
+            routes.append(routeOf(events.at(event).request));
         binds += BalanceLedger::arrays(clockLedger + ledger, routes, nowMs);
         QVariantList ordinals(clockLedger.size());
         for (qsizetype event : std::as_const(ledgerEvents))
@@ -238,7 +245,10 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
     }
     for (qsizetype i = 0; i < ledger.size(); ++i)
         ledger[i].eventPk = values.first().at(ledgerEvents.at(i)).toLongLong();
-    return BalanceLedger::write(db, dialect, TrackRoute, nowMs, ledger);
+    QStringList routes;
+    for (qsizetype event : std::as_const(ledgerEvents))
+        routes.append(routeOf(events.at(event).request));
+    return BalanceLedger::write(db, dialect, routes, nowMs, ledger);
 }
 
 api::Result<api::Done> TrackBatch::State::writeLimits()

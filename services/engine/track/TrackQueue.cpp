@@ -1,7 +1,8 @@
 #include "services/engine/track/TrackQueue.h"
 
+#include "services/api/TrackUsage.h"
+
 #include "services/engine/sql/Sql.h"
-#include "services/engine/sql/StoredJson.h"
 #include "services/engine/track/CallCheck.h"
 #include "services/engine/track/FailedEvents.h"
 #include "services/engine/track/QueuedCalls.h"
@@ -93,7 +94,7 @@ void TrackQueue::prepare(Waiting &waiting, const Scope &scope,
     api::TrackTokensRequest stored = request;
     stored.timestamp = request.timestamp.value_or(waiting.receivedAt); // the event's time is now
     stored.async = false;
-    waiting.request = storedText(stored);
+    waiting.request = QString::fromUtf8(api::callText(stored));
 }
 
 api::Result<api::Done> TrackQueue::enqueue(const Scope &scope,
@@ -118,13 +119,28 @@ api::Result<api::Done> TrackQueue::enqueue(const Scope &scope,
 void TrackQueue::enqueue(const Scope &scope, const api::TrackTokensRequest &request,
                          const std::optional<QString> &idempotencyKey, Accepted accepted)
 {
-    if (auto refused = admit(scope, request))
-        return accepted(*refused);
-    auto self = std::make_unique<Waiting>();
-    prepare(*self, scope, request, idempotencyKey);
-    self->accepted = std::move(accepted);
+    std::vector<Submission> one;
+    one.push_back({request, idempotencyKey, std::move(accepted)});
+    enqueueAll(scope, std::move(one));
+}
+
+void TrackQueue::enqueueAll(const Scope &scope, std::vector<Submission> calls)
+{
+    std::vector<Waiting *> admitted;
+    for (Submission &call : calls) {
+        if (auto refused = admit(scope, call.request)) {
+            call.accepted(*refused);
+            continue;
+        }
+        auto self = std::make_unique<Waiting>();
+        prepare(*self, scope, call.request, call.idempotencyKey);
+        self->accepted = std::move(call.accepted);
+        admitted.push_back(self.release()); // lead() answers and deletes it
+    }
+    if (admitted.empty())
+        return;
     std::unique_lock lock(m_mutex);
-    m_waiting.push_back(self.release()); // lead() answers and deletes it
+    m_waiting.insert(m_waiting.end(), admitted.begin(), admitted.end());
     if (!m_storing)
         lead(lock);
 }

@@ -59,6 +59,15 @@ public:
     using Accepted = std::function<void(api::Result<api::Done>)>;
     void enqueue(const Scope &scope, const api::TrackTokensRequest &request,
                  const std::optional<QString> &idempotencyKey, Accepted accepted);
+    // Many calls of one scope (an async usage.batch): each checked and
+    // answered on its own, the accepted ones stored together.
+    struct Submission
+    {
+        api::TrackTokensRequest request;
+        std::optional<QString> idempotencyKey;
+        Accepted accepted;
+    };
+    void enqueueAll(const Scope &scope, std::vector<Submission> calls);
 
     // Past this many calls stored and not yet applied, enqueue() answers 503
     // queue_full (with Retry-After) rather than let the table grow unbounded.

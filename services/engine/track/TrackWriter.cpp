@@ -98,23 +98,50 @@ TrackWriter::~TrackWriter()
 void TrackWriter::submit(const Scope &scope, const api::TrackTokensRequest &request,
                          const std::optional<QString> &idempotencyKey, Answer answer)
 {
+    std::vector<Submission> one;
+    one.push_back({request, idempotencyKey, std::move(answer)});
+    submitAll(scope, std::move(one));
+}
+
+void TrackWriter::submitAll(const Scope &scope, std::vector<Submission> calls)
+{
     const qint64 now = m_clock() + m_ahead(scope);
-    if (auto invalid = CallCheck::checkTimestamp(request, now))
-        return answer(*invalid);
     // Resolving and pricing read only: done here, on many threads at once.
     auto db = m_database.connection();
-    if (!db)
-        return answer(db.error());
-    auto resolved = CallResolver::resolve(db.value(), scope, request, *m_catalogue());
-    if (!resolved)
-        return answer(resolved.error());
+    if (!db) {
+        for (Submission &call : calls)
+            call.answer(db.error());
+        return;
+    }
+    const std::shared_ptr<const PriceCatalogue> catalogue = m_catalogue();
+    CallTargets targets;
+    std::vector<Call> resolved;
+    resolved.reserve(calls.size());
+    for (Submission &call : calls) {
+        if (auto invalid = CallCheck::checkTimestamp(call.request, now)) {
+            call.answer(*invalid);
+            continue;
+        }
+        auto found = targets.resolve(db.value(), scope, call.request, *catalogue);
+        if (!found) {
+            call.answer(found.error());
+            continue;
+        }
+        resolved.push_back({scope, std::move(call.request), std::move(call.idempotencyKey),
+                            std::move(found.value()), std::move(call.answer)});
+    }
+    if (resolved.empty())
+        return;
     {
-        const std::lock_guard lock(m_mutex);
-        if (m_stopping)
-            return answer(api::ApiError{503, QStringLiteral("shutting_down"),
-                                        QStringLiteral("the engine is closing; try again")});
-        m_waiting.push_back(
-            {scope, request, idempotencyKey, std::move(resolved.value()), std::move(answer)});
+        std::unique_lock lock(m_mutex);
+        if (m_stopping) {
+            lock.unlock();
+            for (Call &call : resolved)
+                call.answer(api::ApiError{503, QStringLiteral("shutting_down"),
+                                          QStringLiteral("the engine is closing; try again")});
+            return;
+        }
+        std::move(resolved.begin(), resolved.end(), std::back_inserter(m_waiting));
         startLocked();
     }
     m_arrived.notify_one();

@@ -75,6 +75,17 @@ public:
     // handed over, else on the writer thread after the call's batch.
     void submit(const Scope &scope, const api::TrackTokensRequest &request,
                 const std::optional<QString> &idempotencyKey, Answer answer);
+    // Many calls of one scope at once (usage.batch): resolved together, calls
+    // of one customer and feature sharing a look-up, and handed over under
+    // one lock, so they land in as few batches as MaxBatch allows. Each
+    // answer runs as submit()'s does.
+    struct Submission
+    {
+        api::TrackTokensRequest request;
+        std::optional<QString> idempotencyKey;
+        Answer answer;
+    };
+    void submitAll(const Scope &scope, std::vector<Submission> calls);
     // Starts the writer thread now rather than with the first call: a server
     // makes its threads before clients can exhaust its file descriptors (a
     // thread started then aborts the process in GLib).

@@ -1,0 +1,56 @@
+// usage.batch (docs/api.md, "usage.batch"): up to 1,000 track_tokens and
+// balances.track calls in one request, each answered on its own at its
+// index. An event that does not read is refused at its index, not the
+// request: only a body that is no list of 1 to 1,000 objects is a 400.
+#pragma once
+
+#include "services/api/TrackUsage.h"
+
+#include <variant>
+
+namespace md::api {
+
+struct UsageBatchEvent
+{
+    // `"kind": "tokens"` is a track_tokens call, `"feature"` a balances.track
+    // call; both as the pipeline carries them (TrackTokensRequest::value).
+    TrackTokensRequest call;
+    std::optional<QString> idempotencyKey; // as the Idempotency-Key header
+    friend bool operator==(const UsageBatchEvent &, const UsageBatchEvent &) = default;
+};
+
+struct UsageBatchRequest
+{
+    static constexpr qsizetype MaxEvents = 1000;
+    // Each event, or why it does not read (400 at its index).
+    QList<Result<UsageBatchEvent>> events;
+    bool async = false;
+
+    static UsageBatchRequest read(const JsonReader &reader);
+    // Events that read; a refused one is written as it is not sent.
+    void write(JsonWriter &writer) const;
+};
+
+// One event's answer: its status, and its body (200), or its error.
+struct UsageBatchResult
+{
+    int status = 200; // 200 applied, 202 accepted (async), else the error's
+    std::optional<TrackTokensResponse> body;
+    std::optional<ApiError> error;
+
+    static UsageBatchResult of(const Result<TrackTokensResponse> &answer);
+    static UsageBatchResult read(const JsonReader &reader);
+    void write(JsonWriter &writer) const;
+    friend bool operator==(const UsageBatchResult &, const UsageBatchResult &) = default;
+};
+
+struct UsageBatchResponse
+{
+    QList<UsageBatchResult> results; // one per event, in the request's order
+
+    static UsageBatchResponse read(const JsonReader &reader);
+    void write(JsonWriter &writer) const;
+    friend bool operator==(const UsageBatchResponse &, const UsageBatchResponse &) = default;
+};
+
+} // namespace md::api
