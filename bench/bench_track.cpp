@@ -11,6 +11,7 @@
 // expected sum. Prints figures only; exits non-zero if a call failed or a
 // balance is off.
 #include "bench/BenchSupport.h"
+#include "bench/Ceilings.h"
 #include "bench/Percentile.h"
 #include "bench/ProcessCpu.h"
 #include "services/api/WireCodec.h"
@@ -42,7 +43,10 @@ using namespace md;
 using bench::percentile;
 using namespace Qt::StringLiterals;
 
+using bench::CpuWatch;
 using bench::fail;
+using bench::RawFigures;
+using bench::rawTransactions;
 
 namespace {
 
@@ -159,64 +163,6 @@ Figures run(int clients, int calls, int customers, bool async, QList<qint64> &pe
     return figures;
 }
 
-// The raw transaction ceiling: what one call cannot do without, one
-// balance UPDATE (rewriting the row as it is) and one usage-event INSERT
-// committed per transaction, on the engine's tables and connection, from one
-// thread (writers queue on the database's write lock anyway).
-struct RawFigures
-{
-    double perSecond = 0;
-    double cpuMicros = 0; // per transaction: this process's CPU and PostgreSQL's backends'
-};
-
-RawFigures rawTransactions(const QString &location, int transactions)
-{
-    engine::Engine engine(location);
-    if (auto opened = engine.open(); !opened)
-        fail(opened.error().message);
-    auto connection = engine.database().connection();
-    if (!connection)
-        fail(connection.error().message);
-    QSqlDatabase db = connection.value();
-    auto row = engine::queryRows(
-        db, u"SELECT id, org_pk, env, customer_pk, feature_pk FROM balances LIMIT 1"_s, {});
-    auto first = engine::queryRows(db, u"SELECT COALESCE(MAX(pk), 0) FROM usage_events"_s, {});
-    if (!row || row.value().isEmpty() || !first)
-        fail(u"no balance to measure the ceiling on"_s);
-    const QVariantList balance = row.value().first();
-    QSqlQuery update(db);
-    QSqlQuery insert(db);
-    update.prepare(u"UPDATE balances SET remaining = remaining, usage = usage WHERE id = ?"_s);
-    insert.prepare(u"INSERT INTO usage_events (pk, org_pk, env, customer_pk, feature_pk,"
-                   " model_id, tokens, value, properties, timestamp, created_at)"
-                   " VALUES (?, ?, ?, ?, ?, 'bench/ceiling', '{}', '0', '{}', 0, 0)"_s);
-    qint64 pk = first.value().first().first().toLongLong() + 1000000000;
-    const QString database =
-        engine::Database::isPostgresUrl(location) ? QUrl(location).path().mid(1) : QString();
-    const auto cpuNow = [&] {
-        return bench::cpuSeconds(QCoreApplication::applicationPid()) +
-               (database.isEmpty() ? 0 : bench::databaseCpuSeconds(database));
-    };
-    const double cpuBefore = cpuNow();
-    QElapsedTimer timer;
-    timer.start();
-    for (int i = 0; i < transactions; ++i) {
-        update.bindValue(0, balance.at(0));
-        for (int b = 1; b < 5; ++b)
-            insert.bindValue(b, balance.at(b));
-        insert.bindValue(0, ++pk);
-        if (!db.transaction() || !update.exec() || !insert.exec() || !db.commit())
-            fail(u"ceiling transaction: "_s + db.lastError().text());
-    }
-    const RawFigures figures{transactions / (double(timer.nsecsElapsed()) / 1e9),
-                             (cpuNow() - cpuBefore) / transactions * 1e6};
-    if (auto removed =
-            engine::runSql(db, u"DELETE FROM usage_events WHERE model_id = 'bench/ceiling'"_s);
-        !removed)
-        fail(removed.error().message);
-    return figures;
-}
-
 // Ceiling over HTTP: authenticated round trips that write nothing.
 Figures roundTrips(int clients, int calls, const QUrl &url, const QString &secret)
 {
@@ -260,40 +206,6 @@ void row(const QString &name, double value, const QList<double> &latenciesMs, do
                .arg(goal);
     out.flush();
 }
-
-// The server's own CPU per call over one measurement, from /proc, and on
-// PostgreSQL its backends': the clients share the two cores and are not counted.
-class CpuWatch
-{
-public:
-    CpuWatch(qint64 serverPid, const QString &database)
-        : m_pid(serverPid)
-        , m_database(database)
-        , m_server(bench::cpuSeconds(serverPid))
-        , m_backends(database.isEmpty() ? 0 : bench::databaseCpuSeconds(database))
-    {}
-    double serverMicros(qint64 calls) const
-    {
-        return (bench::cpuSeconds(m_pid) - m_server) / double(calls) * 1e6;
-    }
-    void print(qint64 calls) const
-    {
-        out << "  server CPU " << qRound(serverMicros(calls)) << " µs/call";
-        if (!m_database.isEmpty())
-            out << ", PostgreSQL's backends "
-                << qRound((bench::databaseCpuSeconds(m_database) - m_backends) / double(calls) *
-                          1e6)
-                << " µs/call";
-        out << "\n";
-        out.flush();
-    }
-
-private:
-    qint64 m_pid;
-    QString m_database;
-    double m_server;
-    double m_backends;
-};
 
 struct Options
 {
@@ -445,7 +357,7 @@ double measure(const QString &location, const Options &options)
     const CpuWatch syncCpu(process.processId(), database);
     const Figures sync = measured(false, options.calls, lean);
     row(u"sync, HTTP, lean clients"_s, perSecond(sync), sync.latenciesMs, raw, u"p99 < 25 ms"_s);
-    syncCpu.print(sync.calls);
+    syncCpu.print(out, sync.calls);
     // The goal that shared cores cannot hide (issue 40): what a call costs
     // the server against a no-op call's cost plus one raw transaction's.
     const double callMicros = syncCpu.serverMicros(sync.calls);
@@ -507,7 +419,7 @@ double measure(const QString &location, const Options &options)
     const Figures accepted = measured(true, options.asyncCalls, lean);
     row(u"async accepted, HTTP, lean clients"_s, perSecond(accepted), accepted.latenciesMs, raw,
         u">= 0.7"_s);
-    asyncCpu.print(accepted.calls); // accepting, and the worker applying meanwhile
+    asyncCpu.print(out, accepted.calls); // accepting, and the worker applying meanwhile
     if (postgres) {
         // Several servers share one PostgreSQL: the same clients, half on a
         // second server, against the one-server figure (docs/scaling.md).

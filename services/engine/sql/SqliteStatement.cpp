@@ -87,6 +87,12 @@ api::Result<SqliteStatement *> SqliteStatement::run(const QSqlDatabase &db, cons
             const QByteArray utf8 = value.toString().toUtf8();
             bound =
                 sqlite3_bind_text(s, i + 1, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
+        } else if (value.typeId() == QMetaType::Double)
+            bound = sqlite3_bind_double(s, i + 1, value.toDouble());
+        else if (value.typeId() == QMetaType::QByteArray) {
+            const QByteArray blob = value.toByteArray();
+            bound =
+                sqlite3_bind_blob(s, i + 1, blob.constData(), int(blob.size()), SQLITE_TRANSIENT);
         } else
             bound = sqlite3_bind_int64(s, i + 1, value.toLongLong());
         if (bound != SQLITE_OK)
@@ -139,6 +145,28 @@ QByteArrayView SqliteStatement::bytes(int column) const
 {
     const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(m_statement, column));
     return {text, sqlite3_column_bytes(m_statement, column)};
+}
+
+int SqliteStatement::columns() const
+{
+    return sqlite3_column_count(m_statement);
+}
+
+QVariant SqliteStatement::value(int column) const
+{
+    switch (sqlite3_column_type(m_statement, column)) {
+    case SQLITE_INTEGER:
+        return qint64(sqlite3_column_int64(m_statement, column));
+    case SQLITE_FLOAT:
+        return sqlite3_column_double(m_statement, column);
+    case SQLITE_BLOB:
+        return QByteArray(static_cast<const char *>(sqlite3_column_blob(m_statement, column)),
+                          sqlite3_column_bytes(m_statement, column));
+    case SQLITE_NULL:
+        return {};
+    default:
+        return text(column);
+    }
 }
 
 void forgetSqliteStatements(const QString &connectionName)

@@ -36,6 +36,10 @@ public:
     // Ends reading early, so no read snapshot stays open.
     void finish();
 
+    int columns() const;
+    // A column as Qt's driver gives it: an integer, a double, text, a blob
+    // or, for NULL, an invalid QVariant.
+    QVariant value(int column) const;
     bool isNull(int column) const;
     qint64 integer(int column) const;
     // Valid until the next call of next().
