@@ -18,7 +18,7 @@ done
 if [ $# -eq 0 ]; then
   randomops=true
   targets=(track_tokens list_balances balance_totals audit_log import_customer update_product update_reward
-           link_organization billing_portal page_request workspace_loader http_request)
+           link_organization billing_portal page_request workspace_loader http_request usage usage_batch)
 fi
 
 if [ ${#targets[@]} -gt 0 ]; then

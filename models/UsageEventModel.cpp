@@ -68,8 +68,8 @@ QVariant UsageEventModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Model");
     case TokensColumn:
         return tr("Tokens");
-    case CostColumn:
-        return tr("Cost");
+    case ValueColumn:
+        return tr("Used");
     default:
         return {};
     }
@@ -81,7 +81,7 @@ QVariant UsageEventModel::data(const QModelIndex &index, int role) const
         return {};
     const api::UsageEvent &event = m_rows.at(index.row());
     if (role == Qt::TextAlignmentRole)
-        return index.column() == TokensColumn || index.column() == CostColumn
+        return index.column() == TokensColumn || index.column() == ValueColumn
                    ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                    : QVariant();
     if (role != Qt::DisplayRole && role != RawValueRole && role != Qt::ToolTipRole)
@@ -101,6 +101,8 @@ QVariant UsageEventModel::data(const QModelIndex &index, int role) const
     case ModelColumn:
         return event.modelId.value_or(QString());
     case TokensColumn:
+        if (!event.modelId) // balances.track: a feature's value, no tokens
+            return role == RawValueRole ? QVariant(qint64(0)) : QVariant();
         if (role == RawValueRole)
             return totalTokens(event);
         if (role == Qt::ToolTipRole) {
@@ -110,9 +112,13 @@ QVariant UsageEventModel::data(const QModelIndex &index, int role) const
             return pools.join(u'\n');
         }
         return QLocale().toString(totalTokens(event));
-    case CostColumn:
+    case ValueColumn:
         if (role == RawValueRole)
             return event.value.toString();
+        if (role == Qt::ToolTipRole)
+            return event.modelId
+                       ? tr("Credits of %1 the call cost").arg(event.featureId)
+                       : tr("Units of %1 used (negative: given back)").arg(event.featureId);
         return formatAmount(event.value, QLocale(), 2);
     default:
         return {};
@@ -127,7 +133,7 @@ ExportColumns UsageEventModel::columns()
             {QStringLiteral("entity_id"), tr("Entity")},
             {QStringLiteral("model_id"), tr("Model")},
             {QStringLiteral("tokens"), tr("Tokens")},
-            {QStringLiteral("value"), tr("Cost")},
+            {QStringLiteral("value"), tr("Used")},
             {QStringLiteral("tokens_by_pool"), tr("Tokens by pool")}};
 }
 

@@ -22,7 +22,7 @@ public:
         FeatureColumn,
         ModelColumn,
         TokensColumn,
-        CostColumn,
+        ValueColumn,
         ColumnCount
     };
     static constexpr int RawValueRole = Qt::UserRole;

@@ -1,6 +1,6 @@
-// Usage: AI token usage events with filters (customer, feature, model,
-// period), a chart of cost or tokens per day for each customer, feature or
-// model, and the "Price a call" calculator.
+// Usage: usage events of every feature (AI calls and balances.track) with filters (customer,
+// feature, model, period), a chart of cost or tokens per day for each customer, feature or model,
+// and the "Price a call" calculator.
 #pragma once
 
 #include <QWidget>

@@ -13,6 +13,16 @@
 
 namespace md::engine {
 
+// How AuditedWrite::run records a change.
+struct AuditedWriteOptions
+{
+    // Recorded even when before and after are the same: a new secret is
+    // a change the entry cannot show.
+    bool recordUnchanged = false;
+    // Runs after the commit, on the same connection: a cache to forget.
+    std::function<void(const QSqlDatabase &)> afterCommit = {};
+};
+
 class AuditedWrite final
 {
 public:
@@ -25,14 +35,9 @@ public:
     // Its data: the resource and its before and after, as the audit log has them.
     static api::JsonValue eventDataOf(const AuditTrail::Change &change);
 
-    struct Options
-    {
-        // Recorded even when before and after are the same: a new secret is
-        // a change the entry cannot show.
-        bool recordUnchanged = false;
-        // Runs after the commit, on the same connection: a cache to forget.
-        std::function<void(const QSqlDatabase &)> afterCommit = {};
-    };
+    // Outside the class: a nested one's member initializers cannot serve
+    // as the default argument below (clang refuses it).
+    using Options = AuditedWriteOptions;
 
     // Runs `write` (db -> Result<T>) in a transaction that also records
     // `change`: `before` (db -> Result<JsonValue>) reads the resource first,

@@ -3,7 +3,9 @@
 // processes on one PostgreSQL database, or one server on SQLite. Every call
 // must succeed (no 500, no deadlock: a call unanswered for 30 s fails) and the
 // final balances must equal the expected sums exactly. Hand adjustments of
-// one balance, made while calls draw on it, are kept as well. Calls made
+// one balance, made while calls draw on it, are kept as well. Single calls
+// and usage.batch requests (issue 40) mixed, sync and async, tokens and
+// feature events, with repeated keys among them, charge exactly too. Calls made
 // while the sandbox's clock crosses their balances' reset land wholly in one
 // period, and the servers together reset each balance once.
 #include "services/api/Decimal.h"
@@ -155,6 +157,124 @@ private Q_SLOTS:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
         QCOMPARE(audit.trackKeys().applied.size(), Clients * CallsPerClient);
         QCOMPARE(audit.trackKeys().failed, 0);
+    }
+
+    // Single calls and batches of both kinds at once, a quarter of the
+    // batches async and some events sent again under a key already used.
+    void singleAndBatchCallsMixExactly()
+    {
+        auto processes = startServers();
+        QVERIFY(!processes.empty());
+        const int servers = int(processes.size());
+        const QHash<QString, api::Decimal> before = remaining();
+        std::mutex mutex;
+        QList<qint64> expected(Customers, 0);
+        qsizetype applied = 0;
+        QStringList failures;
+        std::vector<std::thread> threads;
+        const quint32 seed = QRandomGenerator::global()->generate();
+        for (int c = 0; c < Clients; ++c) {
+            threads.emplace_back([&, c] {
+                QRandomGenerator random(seed + quint32(c));
+                test::HttpClient client(processes.at(size_t(c % servers))->url(),
+                                        test::TrustKey.toLatin1(), 30000);
+                for (int i = 0; i < CallsPerClient / 4; ++i) {
+                    const QByteArray key =
+                        "mix-" + QByteArray::number(c) + '-' + QByteArray::number(i);
+                    if (random.bounded(2) == 0) { // one call
+                        const int customer = int(random.bounded(Customers));
+                        const int credits = 1 + int(random.bounded(9));
+                        const auto response =
+                            client.post("/v1/balances.track_tokens",
+                                        test::trackBody(u"c%1"_s.arg(customer), credits, false),
+                                        {{"Idempotency-Key", key}});
+                        const std::lock_guard lock(mutex);
+                        if (response.status == 200) {
+                            expected[customer] += credits;
+                            ++applied;
+                        } else {
+                            failures << u"%1 %2"_s.arg(response.status)
+                                            .arg(QString::fromUtf8(response.body));
+                        }
+                        continue;
+                    }
+                    const bool async = random.bounded(4) == 0;
+                    QJsonArray events;
+                    QList<std::pair<int, int>> charges; // customer, credits per event
+                    for (int e = 0; e < 10; ++e) {
+                        const int customer = int(random.bounded(Customers));
+                        const int credits = 1 + int(random.bounded(9));
+                        QJsonObject event;
+                        if (e % 2 == 0) {
+                            event = QJsonDocument::fromJson(
+                                        test::trackBody(u"c%1"_s.arg(customer), credits, false))
+                                        .object();
+                            event.insert(u"kind"_s, u"tokens"_s);
+                        } else {
+                            event = QJsonObject{{u"kind"_s, u"feature"_s},
+                                                {u"customer_id"_s, u"c%1"_s.arg(customer)},
+                                                {u"feature_id"_s, u"credits"_s},
+                                                {u"value"_s, credits}};
+                        }
+                        // The last event repeats the first's key: refused, charged nothing.
+                        event.insert(u"idempotency_key"_s, QString(QString::fromLatin1(key) + u'-' +
+                                                                   QString::number(e % 9)));
+                        events.append(event);
+                        charges.append({customer, credits});
+                    }
+                    const auto response = client.post(
+                        "/v1/meterdesk/usage.batch",
+                        QJsonDocument(QJsonObject{{u"events"_s, events}, {u"async"_s, async}})
+                            .toJson(QJsonDocument::Compact));
+                    const QJsonArray results = QJsonDocument::fromJson(response.body)
+                                                   .object()
+                                                   .value(u"results"_s)
+                                                   .toArray();
+                    const std::lock_guard lock(mutex);
+                    if (response.status != (async ? 202 : 200) || results.size() != 10) {
+                        failures << u"batch: %1 %2"_s.arg(response.status)
+                                        .arg(QString::fromUtf8(response.body.left(300)));
+                        continue;
+                    }
+                    for (int e = 0; e < 10; ++e) {
+                        const int status = results.at(e).toObject().value(u"status"_s).toInt();
+                        if (e == 9 ? status != 409 : status != (async ? 202 : 200)) {
+                            failures << u"batch event %1: %2"_s.arg(e).arg(status);
+                            continue;
+                        }
+                        if (e < 9) {
+                            expected[charges.at(e).first] += charges.at(e).second;
+                            ++applied;
+                        }
+                    }
+                }
+            });
+        }
+        for (std::thread &thread : threads)
+            thread.join();
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 5).join(u"; "_s)));
+        QTRY_COMPARE_WITH_TIMEOUT(test::LedgerAudit::queuedCalls(m_database.location()),
+                                  qsizetype(0), 30000);
+        const QHash<QString, api::Decimal> after = remaining();
+        for (int customer = 0; customer < Customers; ++customer) {
+            const QString id = u"c%1"_s.arg(customer);
+            QCOMPARE(
+                after.value(id),
+                before.value(id).minus(api::Decimal::fromInteger(expected.at(customer))).value());
+        }
+        for (auto &process : processes)
+            QCOMPARE(process->stop(), 0);
+        engine::Database database(m_database.location());
+        const test::LedgerAudit audit(database.connection().value());
+        QStringList customers;
+        for (int customer = 0; customer < Customers; ++customer)
+            customers << u"c%1"_s.arg(customer);
+        const QStringList problems = audit.balancesMatchEvents(customers) + audit.trialBalance();
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
+        qsizetype mixed = 0;
+        for (const QString &key : audit.trackKeys().applied)
+            mixed += key.startsWith(u"mix-"_s);
+        QCOMPARE(mixed, applied);
     }
 
     // Hand adjustments and calls on one balance at once, through every
