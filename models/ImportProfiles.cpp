@@ -1,55 +1,39 @@
 #include "models/ImportProfiles.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QSettings>
+#include "models/SavedProfiles.h"
 
 namespace md::models {
 
-using namespace Qt::StringLiterals;
-
 namespace {
 
-// One JSON object under one key: profile names may hold any character.
-const QString Key = u"import/csvProfiles"_s;
-
-QJsonObject all()
+SavedProfiles profiles()
 {
-    return QJsonDocument::fromJson(QSettings().value(Key).toByteArray()).object();
-}
-
-void store(const QJsonObject &profiles)
-{
-    QSettings().setValue(Key, QJsonDocument(profiles).toJson(QJsonDocument::Compact));
+    return SavedProfiles(QStringLiteral("import/csvProfiles"));
 }
 
 } // namespace
 
 QStringList ImportProfiles::names()
 {
-    return all().keys();
+    return profiles().names();
 }
 
 std::optional<CsvMapping> ImportProfiles::load(const QString &name, const QStringList &header)
 {
-    const QJsonObject profiles = all();
-    if (!profiles.contains(name))
+    const auto profile = profiles().load(name);
+    if (!profile)
         return std::nullopt;
-    return CsvMapping::fromJson(profiles.value(name).toObject(), header);
+    return CsvMapping::fromJson(*profile, header);
 }
 
 void ImportProfiles::save(const QString &name, const CsvMapping &mapping, const QStringList &header)
 {
-    QJsonObject profiles = all();
-    profiles.insert(name, mapping.toJson(header));
-    store(profiles);
+    profiles().save(name, mapping.toJson(header));
 }
 
 void ImportProfiles::remove(const QString &name)
 {
-    QJsonObject profiles = all();
-    profiles.remove(name);
-    store(profiles);
+    profiles().remove(name);
 }
 
 } // namespace md::models

@@ -215,23 +215,33 @@ QList<QStringList> ImportSource::parseCsv(const QString &text, QChar separator, 
     return records;
 }
 
-QList<ImportRow> ImportSource::readJson(const QString &text, ImportFormat format)
+QList<ImportRow> ImportSource::readJsonValues(const QString &text, ImportFormat format,
+                                              const QString &whatItHolds)
 {
     QList<ImportRow> rows;
+    const auto value = [](int line, const api::JsonValue &body) {
+        ImportRow row;
+        row.line = line;
+        row.body = body;
+        row.text = QString::fromUtf8(body.toJson());
+        if (!body.isObject())
+            row.error = tr("not a JSON object");
+        return row;
+    };
     if (format == ImportFormat::JsonArray) {
         const auto document = api::JsonValue::parse(text.toUtf8(), u"the file"_s);
         if (!document || !document.value().isArray()) {
             ImportRow row;
             row.line = 1;
             row.error = !document ? document.error().message
-                                  : tr("the file is not a JSON array of billing.import bodies");
+                                  : tr("the file is not a JSON array of %1").arg(whatItHolds);
             rows.append(row);
             return rows;
         }
         // Element positions are not kept by the parser: rows count elements.
         const api::JsonValue &array = document.value();
         for (qsizetype i = 0; i < array.size(); ++i)
-            rows.append(fromBody(int(i + 1), array.at(i)));
+            rows.append(value(int(i + 1), array.at(i)));
         return rows;
     }
     const QStringList lines = text.split(u'\n');
@@ -239,11 +249,26 @@ QList<ImportRow> ImportSource::readJson(const QString &text, ImportFormat format
         const QString line = lines.at(i).trimmed();
         if (line.isEmpty())
             continue;
+        const auto document = api::JsonValue::parse(line.toUtf8(), u"the line"_s);
+        if (document) {
+            rows.append(value(int(i + 1), document.value()));
+            continue;
+        }
         ImportRow row;
         row.line = int(i + 1);
-        revalidate(row, line);
+        row.text = line;
+        row.error = tr("not JSON: %1").arg(document.error().message);
         rows.append(row);
     }
+    return rows;
+}
+
+QList<ImportRow> ImportSource::readJson(const QString &text, ImportFormat format)
+{
+    QList<ImportRow> rows = readJsonValues(text, format, tr("billing.import bodies"));
+    for (ImportRow &row : rows)
+        if (row.error.isEmpty())
+            row = fromBody(row.line, row.body);
     return rows;
 }
 

@@ -77,6 +77,11 @@ public:
     // JSON Lines or a JSON array: one row per body; a line or element that is
     // not a valid body keeps the decoder's message.
     static QList<ImportRow> readJson(const QString &text, ImportFormat format);
+    // The same, as JSON values only (body, text and line): a line or element
+    // that is not a JSON object keeps why. `whatItHolds` names the file's
+    // elements in the error for a file that is no array.
+    static QList<ImportRow> readJsonValues(const QString &text, ImportFormat format,
+                                           const QString &whatItHolds);
     // One body as text (a fixed JSON row), keeping the row's line.
     static void revalidate(ImportRow &row, const QString &text);
     // CSV with a header line, through `mapping`.

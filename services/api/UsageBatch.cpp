@@ -17,11 +17,11 @@ constexpr std::pair<QLatin1StringView, Kind> KindWords[] = {
     {"feature"_L1, Kind::Feature},
 };
 
-// One event on a reader of its own, so its first problem is its own and its
-// paths read from the event (`customer_id`), answered at its index.
-Result<UsageBatchEvent> readEvent(const JsonReader &item)
+} // namespace
+
+Result<UsageBatchEvent> UsageBatchEvent::read(const JsonValue &item)
 {
-    const JsonReader reader(item.raw());
+    const JsonReader reader(item);
     reader.object();
     const Kind kind = reader.field("kind"_L1).word(KindWords);
     if (!reader.ok())
@@ -44,28 +44,33 @@ Result<UsageBatchEvent> readEvent(const JsonReader &item)
     return event;
 }
 
-} // namespace
-
 UsageBatchRequest UsageBatchRequest::read(const JsonReader &reader)
 {
     reader.object();
     UsageBatchRequest request;
+    request.dryRun = reader.field("dry_run"_L1).optBoolean().value_or(false);
+    const qsizetype most = request.dryRun ? MaxDryRunEvents : MaxEvents;
     const JsonReader events = reader.field("events"_L1);
     const QList<JsonReader> items = events.array();
-    if (reader.ok() && (items.isEmpty() || items.size() > MaxEvents))
-        events.fail(u"must hold 1 to %1 events, got %2"_s.arg(MaxEvents).arg(items.size()));
+    if (reader.ok() && (items.isEmpty() || items.size() > most))
+        events.fail(u"must hold 1 to %1 events, got %2"_s.arg(most).arg(items.size()));
     request.async = reader.field("async"_L1).optBoolean().value_or(false);
+    if (reader.ok() && request.async && request.dryRun)
+        reader.field("async"_L1).fail(u"a dry run writes nothing, so it is never async"_s);
     if (!reader.ok())
         return request;
     request.events.reserve(items.size());
     for (const JsonReader &item : items)
-        request.events.append(readEvent(item));
+        request.events.append(UsageBatchEvent::read(item.raw()));
     return request;
 }
 
 void UsageBatchRequest::write(JsonWriter &writer) const
 {
-    writer.beginObject().field("async"_L1, async).key("events"_L1).beginArray();
+    writer.beginObject().field("async"_L1, async);
+    if (dryRun)
+        writer.field("dry_run"_L1, true);
+    writer.key("events"_L1).beginArray();
     for (const Result<UsageBatchEvent> &event : events) {
         if (!event)
             continue;

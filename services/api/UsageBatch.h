@@ -16,15 +16,25 @@ struct UsageBatchEvent
     // call; both as the pipeline carries them (TrackTokensRequest::value).
     TrackTokensRequest call;
     std::optional<QString> idempotencyKey; // as the Idempotency-Key header
+
+    // One event on a reader of its own, so its first problem is its own and
+    // its paths read from the event (`customer_id`).
+    static Result<UsageBatchEvent> read(const JsonValue &event);
     friend bool operator==(const UsageBatchEvent &, const UsageBatchEvent &) = default;
 };
 
 struct UsageBatchRequest
 {
     static constexpr qsizetype MaxEvents = 1000;
+    // A dry run writes nothing, so it may plan more at once: a customer's
+    // whole backfill, in order (docs/api.md, "usage.batch").
+    static constexpr qsizetype MaxDryRunEvents = 10000;
     // Each event, or why it does not read (400 at its index).
     QList<Result<UsageBatchEvent>> events;
     bool async = false;
+    // Every event planned in order as if applied, nothing written; each
+    // answered as it would be (the backfill wizard's preview).
+    bool dryRun = false;
 
     static UsageBatchRequest read(const JsonReader &reader);
     // Events that read; a refused one is written as it is not sent.

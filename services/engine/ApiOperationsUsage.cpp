@@ -1,11 +1,13 @@
 // ApiOperations' usage routes for any feature (docs/api.md, "Usage of any
 // feature"): balances.track goes the way of track_tokens (the writer, or the
 // queue with the async flag), balances.check reads on the calling thread,
-// and usage.batch hands its events over together (UsageBatchRun).
+// and usage.batch hands its events over together (UsageBatchRun), or plans
+// them without writing (UsageDryRun).
 #include "services/engine/ApiOperations.h"
 
 #include "services/engine/track/UsageBatchRun.h"
 #include "services/engine/track/UsageCheck.h"
+#include "services/engine/track/UsageDryRun.h"
 
 #include <future>
 
@@ -55,6 +57,11 @@ void ApiOperations::usageBatch(const KeyContext &key, const api::UsageBatchReque
 {
     if (const auto denied = key.missingScope(WriteScope))
         return answer(*denied);
+    if (request.dryRun)
+        return answer(m_engine.withConnection([&](const QSqlDatabase &db) {
+            return UsageDryRun::plan(db, m_engine.dialect(), key.scope, request,
+                                     m_engine.now(key.scope), *m_engine.catalogue());
+        }));
     UsageBatchRun::start(m_engine.trackWriter(), m_engine.trackQueue(), key.scope, request,
                          [answer = std::move(answer)](api::UsageBatchResponse response) {
                              answer(std::move(response));

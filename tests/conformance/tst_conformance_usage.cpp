@@ -367,6 +367,37 @@ private Q_SLOTS:
                                   before.minus(dec("5")).value(), 10000);
     }
 
+    void aDryRunAnswersAsTheBatchWouldAndWritesNothing()
+    {
+        const auto before = remaining(u"p0"_s);
+        const qint64 events = usageEventsOf(u"p0"_s);
+        api::UsageBatchRequest request;
+        request.dryRun = true;
+        // More than a batch may hold: a dry run plans a customer's whole backfill.
+        for (int i = 0; i < 1500; ++i)
+            request.events.append(featureEvent(u"p0"_s, "0.5", u"dry-%1"_s.arg(i % 1499)));
+        request.events.append(featureEvent(u"zed"_s, "1"));
+        request.events.append(featureEvent(u"p0"_s, "1", u"b-1"_s)); // used by an earlier batch
+        auto planned = await(m_backend->usageBatch(request));
+        QVERIFY2(planned.ok(), planned.ok() ? "" : qPrintable(planned.error().message));
+        const auto &results = planned.value().results;
+        QCOMPARE(results.size(), 1502);
+        QCOMPARE(results.at(0).status, 200);
+        // Each planned after the ones before it.
+        const api::Decimal held = before.value(u"b_p0"_s);
+        QCOMPARE(results.at(1497).body->balance->remaining, held.minus(dec("749")).value());
+        QCOMPARE(results.at(1499).status, 409); // its key repeats the first's
+        QCOMPARE(results.at(1500).status, 404);
+        QCOMPARE(results.at(1501).status, 409);
+        QCOMPARE(remaining(u"p0"_s), before);
+        QCOMPARE(usageEventsOf(u"p0"_s), events);
+        // What it may not do.
+        request.async = true;
+        auto both = await(m_backend->usageBatch(request));
+        QVERIFY(!both.ok());
+        QVERIFY2(both.error().message.contains(u"never async"_s), qPrintable(both.error().message));
+    }
+
     void theBodyLimitIsRaisedForTheBatchAlone()
     {
         if (!overHttp())

@@ -1,0 +1,177 @@
+#include "models/UsageBackfill.h"
+
+#include "services/backend/BillingBackend.h"
+
+#include <algorithm>
+
+namespace md::models {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString balanceKey(const api::TrackTokensRequest &call, const QString &featureId)
+{
+    return call.customerId + u'\x1f' + call.entityId.value_or(QString()) + u'\x1f' + featureId;
+}
+
+} // namespace
+
+QList<UsageBackfill::Item> UsageBackfill::order(const QList<UsageRow> &rows)
+{
+    QList<Item> items;
+    for (const UsageRow &row : rows)
+        if (row.event)
+            items.append({row.line, *row.event});
+    std::stable_sort(items.begin(), items.end(), [](const Item &a, const Item &b) {
+        return a.event.call.customerId < b.event.call.customerId;
+    });
+    return items;
+}
+
+UsageBackfill::UsageBackfill(backend::BillingBackend *backend, QObject *parent)
+    : QObject(parent)
+    , m_backend(backend)
+{}
+
+void UsageBackfill::setItems(QList<Item> items)
+{
+    m_items = std::move(items);
+}
+
+void UsageBackfill::startDryRun()
+{
+    m_changes.clear();
+    m_changeOf.clear();
+    m_refusals.clear();
+    m_dryRun = true;
+    m_next = 0;
+    m_running = true;
+    m_cancelled = false;
+    sendNext();
+}
+
+void UsageBackfill::startCommit(qint64 from)
+{
+    m_refusals.clear();
+    m_applied = 0;
+    m_alreadyRecorded = 0;
+    m_dryRun = false;
+    m_next = std::clamp<qint64>(from, 0, m_items.size());
+    m_running = true;
+    m_cancelled = false;
+    sendNext();
+}
+
+void UsageBackfill::cancel()
+{
+    m_cancelled = true;
+}
+
+void UsageBackfill::sendNext()
+{
+    const qint64 total = m_items.size();
+    Q_EMIT progress(m_next, total);
+    if (m_next >= total)
+        return stop(false, {});
+    if (m_cancelled)
+        return stop(true, {});
+    const qint64 from = m_next;
+    qint64 to = std::min<qint64>(from + (m_dryRun ? DryRunEvents : CommitEvents), total);
+    if (m_dryRun && to < total) {
+        // A customer's events together where they fit: cut where one ends.
+        const auto customerAt = [&](qint64 i) { return m_items.at(i).event.call.customerId; };
+        qint64 cut = to;
+        while (cut > from && customerAt(cut - 1) == customerAt(cut))
+            --cut;
+        if (cut > from)
+            to = cut;
+    }
+    api::UsageBatchRequest request;
+    request.dryRun = m_dryRun;
+    request.events.reserve(to - from);
+    for (qint64 i = from; i < to; ++i)
+        request.events.append(m_items.at(i).event);
+    m_backend->usageBatch(request).then(
+        this, [this, from, to](const api::Result<api::UsageBatchResponse> &answer) {
+            if (!answer)
+                return stop(false, answer.error().message);
+            if (answer.value().results.size() != to - from)
+                return stop(false, tr("the server answered %1 of %2 events")
+                                       .arg(answer.value().results.size())
+                                       .arg(to - from));
+            if (m_dryRun)
+                dryRunAnswered(from, to, answer.value());
+            else
+                commitAnswered(from, to, answer.value());
+            m_next = to;
+            sendNext();
+        });
+}
+
+void UsageBackfill::dryRunAnswered(qint64 from, qint64 to, const api::UsageBatchResponse &response)
+{
+    QSet<QString> seenHere; // balances this request began from the stored state
+    for (qint64 i = from; i < to; ++i) {
+        const Item &item = m_items.at(i);
+        const api::UsageBatchResult &result = response.results.at(i - from);
+        if (result.error) {
+            refuse(item, *result.error);
+            continue;
+        }
+        if (!result.body || !result.body->balance)
+            continue;
+        const api::BalanceSummary &after = *result.body->balance;
+        const QString key = balanceKey(item.event.call, after.featureId);
+        api::Decimal deducted;
+        for (const api::Deduction &part : result.body->deductions)
+            deducted = deducted.runningSum(part.value);
+        auto found = m_changeOf.find(key);
+        if (found == m_changeOf.end()) {
+            found = m_changeOf.insert(key, m_changes.size());
+            m_changes.append({item.event.call.customerId,
+                              item.event.call.entityId,
+                              after.featureId,
+                              after.remaining.runningSum(deducted),
+                              {},
+                              {},
+                              0,
+                              false});
+        } else if (!seenHere.contains(key)) {
+            m_changes[*found].estimated = true; // split across requests
+        }
+        seenHere.insert(key);
+        Change &change = m_changes[*found];
+        change.after = after.remaining;
+        change.used = change.used.runningSum(deducted);
+        ++change.events;
+    }
+}
+
+void UsageBackfill::commitAnswered(qint64 from, qint64 to, const api::UsageBatchResponse &response)
+{
+    for (qint64 i = from; i < to; ++i) {
+        const api::UsageBatchResult &result = response.results.at(i - from);
+        if (!result.error)
+            ++m_applied;
+        else if (result.error->code == "duplicate_idempotency_key"_L1)
+            ++m_alreadyRecorded; // committed by an earlier run
+        else
+            refuse(m_items.at(i), *result.error);
+    }
+}
+
+void UsageBackfill::refuse(const Item &item, const api::ApiError &error)
+{
+    m_refusals.append({item.line, item.event.call.customerId,
+                       item.event.call.featureId.value_or(item.event.call.modelId), error.status,
+                       error.code, error.message});
+}
+
+void UsageBackfill::stop(bool cancelled, const QString &error)
+{
+    m_running = false;
+    Q_EMIT finished(cancelled, error);
+}
+
+} // namespace md::models

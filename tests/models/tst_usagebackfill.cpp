@@ -1,0 +1,176 @@
+// The usage backfill's models (UsageFile, UsageBackfill and its tables) on
+// the small workspace behind an EngineBackend: a CSV's bad cells found in
+// their columns, JSON events of both kinds, the dry run's before and after
+// and refusals, a commit that counts nothing twice when run again, and one
+// cancelled then resumed exactly where it stopped.
+#include "models/UsageBackfill.h"
+#include "models/UsageChangeModel.h"
+#include "models/UsageRefusalModel.h"
+#include "tests/models/SmallBackend.h"
+
+#include <QAbstractItemModelTester>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+using models::UsageField;
+
+namespace {
+
+const QByteArray Csv = "customer,feature,quantity,time\n"
+                       "bob,api_calls,10,5000\n"
+                       "bob,api_calls,2.5,1970-01-01T00:00:06Z\n"
+                       "bob,api_calls,abc,5000\n"
+                       ",api_calls,1,5000\n"
+                       "bob,api_calls,1,yesterday\n"
+                       "zed,api_calls,1,5000\n";
+
+api::Decimal dec(const char *text)
+{
+    return *api::Decimal::parse(QByteArrayView(text));
+}
+
+} // namespace
+
+class TestUsageBackfill final : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<embedded::EngineBackend> m_backend;
+
+    api::Decimal bobRemaining()
+    {
+        api::ListBalancesRequest request;
+        request.customerId = u"bob"_s;
+        request.featureId = u"api_calls"_s;
+        auto future = m_backend->listBalances(request);
+        future.waitForFinished();
+        return future.result().value().list.first().remaining;
+    }
+
+    // Runs `start` and waits for the backfill to finish; false on an error.
+    template <typename Start> bool run(models::UsageBackfill &backfill, Start start)
+    {
+        QSignalSpy finished(&backfill, &models::UsageBackfill::finished);
+        start();
+        if (!finished.wait(20000))
+            return false;
+        return finished.first().at(1).toString().isEmpty();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_backend = test::smallBackend(m_dir.filePath(u"usage.db"_s));
+        QVERIFY(m_backend);
+    }
+
+    void csvCellsAreCheckedWhereTheyAre()
+    {
+        const auto content = models::UsageFile::read(Csv, u"past.csv"_s, {}, u"bf-x"_s);
+        QCOMPARE(content.format, models::ImportFormat::Csv);
+        QCOMPARE(content.rows.size(), 6);
+        // Guessed from the header's common names.
+        const models::UsageMapping guessed = models::UsageMapping::guess(content.header);
+        QCOMPARE(guessed.column(UsageField::CustomerId), 0);
+        QCOMPARE(guessed.column(UsageField::Value), 2);
+        QCOMPARE(guessed.column(UsageField::Timestamp), 3);
+        QVERIFY(content.rows.at(0).isValid());
+        QCOMPARE(content.rows.at(0).event->call.value, std::optional(dec("10")));
+        QCOMPARE(content.rows.at(0).event->idempotencyKey, std::optional(u"bf-x-2"_s));
+        QCOMPARE(content.rows.at(1).event->call.timestamp, std::optional(qint64(6000)));
+        QVERIFY(content.rows.at(2).cellErrors.contains(2));
+        QVERIFY(content.rows.at(3).cellErrors.contains(0));
+        QVERIFY(content.rows.at(4).cellErrors.contains(3));
+        QVERIFY(content.rows.at(5).isValid()); // refused by the server, not here
+        // A saved mapping fits a file whose columns moved.
+        const QJsonObject saved = guessed.toJson(content.header);
+        const QStringList moved{u"time"_s, u"quantity"_s, u"customer"_s, u"feature"_s};
+        const auto again = models::UsageMapping::fromJson(saved, moved);
+        QCOMPARE(again.column(UsageField::CustomerId), 2);
+        QCOMPARE(again.column(UsageField::Timestamp), 0);
+    }
+
+    void jsonEventsOfBothKinds()
+    {
+        const QByteArray lines =
+            R"({"customer_id":"bob","model_id":"openai/gpt-4o-mini","input_tokens":5,"output_tokens":1})"
+            "\n"
+            R"({"customer_id":"bob","feature_id":"api_calls","value":3,"idempotency_key":"mine"})"
+            "\n"
+            R"({"customer_id":"bob"})"
+            "\nnot json\n";
+        const auto content = models::UsageFile::read(lines, u"past.jsonl"_s, {}, u"bf-y"_s);
+        QCOMPARE(content.rows.size(), 4);
+        QVERIFY(content.rows.at(0).isValid());
+        QVERIFY(!content.rows.at(0).event->call.value); // tokens
+        QCOMPARE(content.rows.at(1).event->idempotencyKey, std::optional(u"mine"_s));
+        QVERIFY(content.rows.at(2).error.contains(u"feature"_s));
+        QVERIFY(!content.rows.at(3).error.isEmpty());
+    }
+
+    void dryRunThenCommitCountsOnce()
+    {
+        auto content = models::UsageFile::read(Csv, u"past.csv"_s, {}, u"bf-z"_s);
+        models::UsageBackfill backfill(m_backend.get());
+        backfill.setItems(models::UsageBackfill::order(content.rows));
+        QCOMPARE(backfill.size(), 3);
+        models::UsageChangeModel changes(&backfill);
+        models::UsageRefusalModel refusals(&backfill);
+        QAbstractItemModelTester changesTester(&changes);
+        QAbstractItemModelTester refusalsTester(&refusals);
+        const api::Decimal before = bobRemaining();
+        QVERIFY(run(backfill, [&] { backfill.startDryRun(); }));
+        changes.reload();
+        refusals.reload();
+        QCOMPARE(changes.rowCount(), 1);
+        const auto &change = backfill.changes().first();
+        QCOMPARE(change.customerId, u"bob"_s);
+        QCOMPARE(change.before, before);
+        QCOMPARE(change.after, before.minus(dec("12.5")).value());
+        QCOMPARE(change.used, dec("12.5"));
+        QCOMPARE(change.events, 2);
+        QVERIFY(!change.estimated);
+        QCOMPARE(refusals.rowCount(), 1);
+        QCOMPARE(refusals.index(0, models::UsageRefusalModel::LineColumn).data().toInt(), 7);
+        QCOMPARE(refusals.index(0, models::UsageRefusalModel::StatusColumn).data().toInt(), 404);
+        QCOMPARE(bobRemaining(), before); // the dry run wrote nothing
+
+        QVERIFY(run(backfill, [&] { backfill.startCommit(0); }));
+        QCOMPARE(backfill.applied(), 2);
+        QCOMPARE(backfill.refusals().size(), 1);
+        QCOMPARE(bobRemaining(), before.minus(dec("12.5")).value());
+        // Run again: the keys made from the file and line were used.
+        QVERIFY(run(backfill, [&] { backfill.startCommit(0); }));
+        QCOMPARE(backfill.applied(), 0);
+        QCOMPARE(backfill.alreadyRecorded(), 2);
+        QCOMPARE(bobRemaining(), before.minus(dec("12.5")).value());
+    }
+
+    void aCancelledCommitResumesWhereItStopped()
+    {
+        QByteArray csv = "customer_id,feature_id,value\n";
+        for (int i = 0; i < 2500; ++i)
+            csv += "bob,api_calls,0.001\n";
+        auto content = models::UsageFile::read(csv, u"many.csv"_s, {}, u"bf-many"_s);
+        models::UsageBackfill backfill(m_backend.get());
+        backfill.setItems(models::UsageBackfill::order(content.rows));
+        const api::Decimal before = bobRemaining();
+        QSignalSpy finished(&backfill, &models::UsageBackfill::finished);
+        backfill.startCommit(0);
+        backfill.cancel(); // the request in flight is answered, no other sent
+        QVERIFY(finished.wait(20000));
+        QVERIFY(finished.first().at(0).toBool());
+        QCOMPARE(backfill.committed(), models::UsageBackfill::CommitEvents);
+        QCOMPARE(bobRemaining(), before.minus(dec("1")).value());
+        QVERIFY(run(backfill, [&] { backfill.startCommit(backfill.committed()); }));
+        QCOMPARE(backfill.applied(), 1500);
+        QCOMPARE(backfill.alreadyRecorded(), 0);
+        QCOMPARE(bobRemaining(), before.minus(dec("2.5")).value());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestUsageBackfill)
+#include "tst_usagebackfill.moc"
