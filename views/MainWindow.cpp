@@ -102,6 +102,11 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     QAction *import =
         fileMenu->addAction(tr("&Import customers…"), QKeySequence(Qt::CTRL | Qt::Key_I), this,
                             &MainWindow::importCustomers);
+    QAction *importUsage = fileMenu->addAction(tr("Import &usage…"), this, [this] {
+        showPage(m_pages->indexOf(m_usage));
+        m_usage->importUsage();
+    });
+    connect(m_usage, &UsagePage::usageImported, this, &MainWindow::refreshPages);
     fileMenu->addSeparator();
     // The report of the Balances page's filter, whichever page is shown.
     fileMenu->addAction(tr("&Print balances…"), QKeySequence::Print, this, [this] {
@@ -208,7 +213,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     connect(m_navigation, &QListWidget::currentRowChanged, m_pages,
             &QStackedWidget::setCurrentIndex);
     m_connectionLabel->setText(tr("Opening the workspace…"));
-    lockActions(import, promote);
+    lockActions(import, importUsage, promote);
     restoreState();
 }
 

@@ -90,7 +90,7 @@ private:
     // The status bar names failed async calls, when there are any.
     void updateQueueCount();
     // What the key may not do is off, naming the scope (MainWindowScopes.cpp).
-    void lockActions(QAction *import, QAction *promote);
+    void lockActions(QAction *import, QAction *importUsage, QAction *promote);
     void lockClock(SandboxClockDialog *dialog);
     void showScopes(const std::optional<QStringList> &scopes);
 

@@ -23,7 +23,7 @@ namespace md::views {
 
 using namespace Qt::StringLiterals;
 
-void MainWindow::lockActions(QAction *import, QAction *promote)
+void MainWindow::lockActions(QAction *import, QAction *importUsage, QAction *promote)
 {
     const QStringList promoting{u"plans:write"_s, u"rewards:write"_s};
     const auto lock = [this](QWidget *page, const QString &name, const QStringList &anyOf) {
@@ -46,13 +46,17 @@ void MainWindow::lockActions(QAction *import, QAction *promote)
         lock(m_keys, name, {u"keys:write"_s});
     for (const QString &name : {u"retryFailed"_s, u"discardFailed"_s})
         lock(m_usage, name, {u"balances:write"_s});
-    // Dialogs made later lock their own write when they open.
+    // Every Usage page's import (the customers' Usage tab has one too), and
+    // dialogs made later lock their own write when they open.
+    for (UsagePage *usage : findChildren<UsagePage *>())
+        lock(usage, u"importUsage"_s, {u"balances:write"_s});
     for (UsagePage *usage : findChildren<UsagePage *>())
         connect(usage, &UsagePage::priceCallOpened, this, [this](PriceCallDialog *dialog) {
             ScopeLock::require(dialog->recordButton(), {u"balances:write"_s}, m_scopes);
         });
     m_keys->setScopes(m_scopes);
     ScopeLock::require(import, {u"billing:write"_s}, m_scopes);
+    ScopeLock::require(importUsage, {u"balances:write"_s}, m_scopes);
     ScopeLock::require(promote, promoting, m_scopes);
 }
 

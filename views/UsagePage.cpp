@@ -6,6 +6,7 @@
 #include "views/FailedEventsPanel.h"
 #include "views/PriceCallDialog.h"
 #include "views/UsageChart.h"
+#include "views/UsageImportWizard.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -65,6 +66,10 @@ UsagePage::UsagePage(backend::BillingBackend *backend, QWidget *parent)
     m_period->addItem(tr("All time"), 0);
     m_period->setCurrentIndex(1);
     connect(m_period, &QComboBox::currentIndexChanged, this, &UsagePage::applyFilter);
+    auto *importButton = new QPushButton(tr("&Import usage…"), this);
+    importButton->setObjectName(QStringLiteral("importUsage"));
+    importButton->setToolTip(tr("Record past usage from a CSV or JSON file, after a dry run"));
+    connect(importButton, &QPushButton::clicked, this, &UsagePage::importUsage);
     auto *price = new QPushButton(tr("&Price a call…"), this);
     price->setToolTip(tr("What a model call costs with a customer's markups"));
     connect(price, &QPushButton::clicked, this, &UsagePage::priceCall);
@@ -87,6 +92,7 @@ UsagePage::UsagePage(backend::BillingBackend *backend, QWidget *parent)
     filters->addWidget(m_feature, 1);
     filters->addWidget(m_modelFilter, 1);
     filters->addWidget(m_period);
+    filters->addWidget(importButton);
     filters->addWidget(price);
     filters->addWidget(exportEvents);
 
@@ -200,6 +206,20 @@ void UsagePage::priceCall()
     connect(dialog, &PriceCallDialog::recorded, this, &UsagePage::refresh);
     Q_EMIT priceCallOpened(dialog);
     dialog->open();
+}
+
+UsageImportWizard *UsagePage::importUsage()
+{
+    auto *wizard = new UsageImportWizard(m_backend, this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    connect(wizard, &QDialog::finished, this, [this, wizard] {
+        if (!wizard->committedAny())
+            return;
+        refresh();
+        Q_EMIT usageImported();
+    });
+    wizard->open();
+    return wizard;
 }
 
 } // namespace md::views

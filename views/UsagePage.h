@@ -24,6 +24,7 @@ class FailedEventsPanel;
 class UsageChart;
 
 class PriceCallDialog;
+class UsageImportWizard;
 
 class UsagePage final : public QWidget
 {
@@ -42,6 +43,8 @@ public:
     QLineEdit *modelFilter() const { return m_modelFilter; }
     void refresh();
     void priceCall();
+    // Usage ▸ Import usage…: the backfill wizard (UsageImportWizard).
+    UsageImportWizard *importUsage();
     // The customer detail's Usage tab: this customer's events only, without
     // the customer filter (an empty id shows nothing until one is chosen)
     // nor the failed events.
@@ -54,6 +57,8 @@ Q_SIGNALS:
     void failedEventsChanged();
     // Tools ▸ Price a call opened its dialog (the window locks Record in it).
     void priceCallOpened(md::views::PriceCallDialog *dialog);
+    // A backfill committed events: the other pages show balances it changed.
+    void usageImported();
 
 private:
     void applyFilter();

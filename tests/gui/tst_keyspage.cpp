@@ -211,6 +211,8 @@ private Q_SLOTS:
         off(&window, u"editControls"_s, u"billing:write"_s);
         off(&window, u"newKey"_s, u"keys:write"_s);
         off(&window, u"newEndpoint"_s, u"webhooks:write"_s);
+        off(&window, u"importUsage"_s, u"balances:write"_s);
+        QVERIFY(!menuAction(window, u"Import &usage…"_s)->isEnabled());
         QVERIFY(!menuAction(window, u"&Import customers…"_s)->isEnabled());
         QVERIFY(
             menuAction(window, u"&Import customers…"_s)->toolTip().contains(u"billing:write"_s));

@@ -1,0 +1,28 @@
+// Where a usage backfill's commit got to, beside its file
+// ("<file>.usage-journal.json"): the connection it went to, the file's
+// SHA-256 and how many events (in the order they are sent) were committed.
+// Written after every request, so a crash or a Cancel resumes after them;
+// the events' Idempotency-Keys make a request sent again count nothing twice.
+#pragma once
+
+#include "services/api/Result.h"
+
+#include <QString>
+
+namespace md::models {
+
+struct UsageJournal
+{
+    QString target;
+    QByteArray sourceHash;
+    qint64 committed = 0;
+    qint64 total = 0;
+    qint64 savedAt = 0; // ms since 1970
+
+    static QString pathFor(const QString &sourcePath);
+    // Nullopt when there is none (or it cannot be read as one).
+    static std::optional<UsageJournal> load(const QString &path);
+    api::Result<api::Done> save(const QString &path) const;
+};
+
+} // namespace md::models
