@@ -48,6 +48,19 @@ else
   "$build/bench/bench_track" --database "$scratch/track.db" --server "$build/app/meterdesk-server"
 fi
 echo
+if [ -n "${MD_TEST_POSTGRES_URL:-}" ]; then
+  echo "== usage of any feature: balances.check, balances.track and usage.batch (docs/performance.md)"
+  psql -q "$MD_TEST_POSTGRES_URL" -c "CREATE DATABASE meterdesk_bench_usage" >/dev/null
+  "$build/bench/bench_usage" --database "$scratch/usage.db" \
+    --database "${MD_TEST_POSTGRES_URL%/*}/meterdesk_bench_usage" --server "$build/app/meterdesk-server"
+else
+  echo "== usage of any feature: balances.check, balances.track and usage.batch (docs/performance.md)"
+  "$build/bench/bench_usage" --database "$scratch/usage.db" --server "$build/app/meterdesk-server"
+fi
+echo
+echo "== the usage backfill: a million rows read, dry-run and committed (docs/performance.md)"
+"$build/bench/bench_backfill"
+echo
 echo "== balances.track_tokens on SQLite with synchronous=FULL"
 MD_SQLITE_SYNCHRONOUS=FULL "$build/bench/bench_track" --database "$scratch/track-full.db" \
   --server "$build/app/meterdesk-server" --calls 12000 --async-calls 20000
