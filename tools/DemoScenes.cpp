@@ -13,11 +13,15 @@
 #include "views/MainWindow.h"
 #include "views/PriceCallDialog.h"
 #include "views/ProductsPage.h"
+#include "views/UsageImportWizard.h"
+#include "views/UsageRunPage.h"
+#include "views/UsageSourcePage.h"
 #include "views/WebhooksPage.h"
 
 #include <QCheckBox>
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -206,6 +210,50 @@ void shootReadOnly(const QString &location, const QString &readKey, const QDir &
     window.show();
     idle();
     window.grab().save(out.filePath(u"read-only-%1.png"_s.arg(palette)));
+}
+
+void shootUsageImport(backend::BillingBackend &backend, views::MainWindow &window, const QDir &work,
+                      const QDir &out, const QString &palette)
+{
+    // Customers who hold API calls, a week of their past usage, and the
+    // mistakes a real export has: a word for a number, a customer that is gone.
+    api::ListBalancesRequest request;
+    request.featureId = u"api_calls"_s;
+    request.limit = 6;
+    auto holders = backend.listBalances(request);
+    settle([&] { return holders.isFinished(); });
+    QStringList lines{u"customer,feature,quantity,time"_s};
+    const qint64 day = 86'400'000;
+    const qint64 start = QDateTime::currentMSecsSinceEpoch() - 7 * day;
+    int row = 0;
+    for (const api::BalanceRow &balance : holders.result().value().list)
+        for (int d = 0; d < 7; ++d)
+            lines.append(u"%1,api_calls,%2,%3"_s.arg(balance.customerId)
+                             .arg(40 + 17 * (row++ % 9))
+                             .arg(start + d * day));
+    lines.append(u"%1,api_calls,twelve,%2"_s.arg(holders.result().value().list.first().customerId)
+                     .arg(start));
+    lines.append(u"retired-customer-77,api_calls,5,%1"_s.arg(start));
+    const QString path = work.filePath(u"past-usage.csv"_s);
+    QFile file(path);
+    file.open(QIODevice::WriteOnly);
+    file.write(lines.join(u'\n').toUtf8() + '\n');
+    file.close();
+
+    views::UsageImportWizard wizard(&backend, &window);
+    wizard.show();
+    auto *source = static_cast<views::UsageSourcePage *>(wizard.currentPage());
+    source->pathEdit()->setText(path);
+    source->readFile(path);
+    settle([&] { return !source->isReading() && source->isComplete(); });
+    idle();
+    wizard.grab().save(out.filePath(u"usage-import-source-%1.png"_s.arg(palette)));
+    wizard.next();
+    auto *dryRun = static_cast<views::UsageRunPage *>(wizard.currentPage());
+    settle([&] { return dryRun->isComplete(); });
+    idle();
+    wizard.grab().save(out.filePath(u"usage-import-dryrun-%1.png"_s.arg(palette)));
+    wizard.reject();
 }
 
 } // namespace md::shots

@@ -31,5 +31,9 @@ QString addApiKeys(backend::BillingBackend &backend);
 void shootKeys(views::MainWindow &window, const QDir &out, const QString &palette);
 void shootReadOnly(const QString &location, const QString &readKey, const QDir &out,
                    const QString &palette);
+// Usage ▸ Import usage… on a file of past usage (written into `work`): its
+// dry run, each balance before and after and the refused events.
+void shootUsageImport(backend::BillingBackend &backend, views::MainWindow &window, const QDir &work,
+                      const QDir &out, const QString &palette);
 
 } // namespace md::shots

@@ -284,6 +284,7 @@ int main(int argc, char *argv[])
         shootWebhooks(window, out, name);
         shootKeys(window, out, name);
         shootReadOnly(dir.filePath(u"demo.db"_s), readKey, out, name);
+        shootUsageImport(backend, window, QDir(dir.path()), out, name);
 
         views::AboutDialog *about = window.showAbout();
         auto *catalogue = about->findChild<QLabel *>(u"catalogue"_s);

@@ -2966,10 +2966,6 @@ Journal: %2</numerusform>
 <context>
     <name>ImportSource</name>
     <message>
-        <source>the file is not a JSON array of billing.import bodies</source>
-        <translation>die Datei ist kein JSON-Array von billing.import-Körpern</translation>
-    </message>
-    <message>
         <source>not a JSON object</source>
         <translation>kein JSON-Objekt</translation>
     </message>
@@ -3004,6 +3000,14 @@ Journal: %2</numerusform>
     <message>
         <source>must be a number, 0 or more, with at most %1 decimal places</source>
         <translation>muss eine Zahl ab 0 mit höchstens %1 Nachkommastellen sein</translation>
+    </message>
+    <message>
+        <source>the file is not a JSON array of %1</source>
+        <translation>die Datei ist kein JSON-Array von %1</translation>
+    </message>
+    <message>
+        <source>billing.import bodies</source>
+        <translation>billing.import-Körpern</translation>
     </message>
 </context>
 <context>
@@ -3681,6 +3685,10 @@ Journal: %2</numerusform>
     <message>
         <source>This connection&apos;s API key holds %1: what needs more is switched off.</source>
         <translation>Der API-Schlüssel dieser Verbindung hat %1: Was mehr braucht, ist abgeschaltet.</translation>
+    </message>
+    <message>
+        <source>Import &amp;usage…</source>
+        <translation>&amp;Nutzung importieren …</translation>
     </message>
 </context>
 <context>
@@ -4821,6 +4829,48 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>UsageBackfill</name>
+    <message>
+        <source>the server answered %1 of %2 events</source>
+        <translation>der Server hat %1 von %2 Ereignissen beantwortet</translation>
+    </message>
+</context>
+<context>
+    <name>UsageChangeModel</name>
+    <message>
+        <source>An estimate: this balance has more events than one dry run plans together</source>
+        <translation>Eine Schätzung: dieses Guthaben hat mehr Ereignisse, als ein Probelauf zusammen plant</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>Entity</source>
+        <translation>Entität</translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Remaining before</source>
+        <translation>Rest vorher</translation>
+    </message>
+    <message>
+        <source>Remaining after</source>
+        <translation>Rest nachher</translation>
+    </message>
+    <message>
+        <source>Used</source>
+        <translation>Verbraucht</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+</context>
+<context>
     <name>UsageChart</name>
     <message>
         <source>No usage events match the filter.</source>
@@ -4886,16 +4936,61 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>Token</translation>
     </message>
     <message>
-        <source>Cost</source>
-        <translation>Kosten</translation>
-    </message>
-    <message>
         <source>Entity</source>
         <translation>Entität</translation>
     </message>
     <message>
         <source>Tokens by pool</source>
         <translation>Token nach Pool</translation>
+    </message>
+    <message>
+        <source>Used</source>
+        <translation>Verbraucht</translation>
+    </message>
+    <message>
+        <source>Credits of %1 the call cost</source>
+        <translation>Guthaben von %1, das der Aufruf kostete</translation>
+    </message>
+    <message>
+        <source>Units of %1 used (negative: given back)</source>
+        <translation>Verbrauchte Einheiten von %1 (negativ: zurückgegeben)</translation>
+    </message>
+</context>
+<context>
+    <name>UsageFile</name>
+    <message>
+        <source>not a time: give milliseconds since 1970 or an ISO 8601 date and time</source>
+        <translation>keine Zeit: Millisekunden seit 1970 oder Datum und Uhrzeit nach ISO 8601 angeben</translation>
+    </message>
+    <message>
+        <source>usage events</source>
+        <translation>Nutzungsereignissen</translation>
+    </message>
+</context>
+<context>
+    <name>UsageImportWizard</name>
+    <message>
+        <source>Import usage</source>
+        <translation>Nutzung importieren</translation>
+    </message>
+    <message>
+        <source>this connection (who it is could not be read: %1)</source>
+        <translation>diese Verbindung (wer sie ist, ließ sich nicht lesen: %1)</translation>
+    </message>
+    <message>
+        <source>Stop after the request in flight? What was committed stays, and the journal beside the file lets you resume later.</source>
+        <translation>Nach der laufenden Anfrage anhalten? Was übernommen wurde, bleibt, und mit dem Journal neben der Datei lässt sich später fortsetzen.</translation>
+    </message>
+    <message>
+        <source>Stop the dry run?</source>
+        <translation>Den Probelauf anhalten?</translation>
+    </message>
+</context>
+<context>
+    <name>UsageJournal</name>
+    <message>
+        <source>%1 cannot be written: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
 </context>
 <context>
@@ -4992,6 +5087,261 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>usage-events.csv</source>
         <translation>verbrauchsereignisse.csv</translation>
+    </message>
+    <message>
+        <source>&amp;Import usage…</source>
+        <translation>Nutzung &amp;importieren …</translation>
+    </message>
+    <message>
+        <source>Record past usage from a CSV or JSON file, after a dry run</source>
+        <translation>Vergangene Nutzung aus einer CSV- oder JSON-Datei erfassen, nach einem Probelauf</translation>
+    </message>
+</context>
+<context>
+    <name>UsageRefusalModel</name>
+    <message>
+        <source>Line</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>Feature or model</source>
+        <translation>Funktion oder Modell</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+</context>
+<context>
+    <name>UsageRunPage</name>
+    <message>
+        <source>Run a&amp;gain</source>
+        <translation>&amp;Noch einmal</translation>
+    </message>
+    <message>
+        <source>Dry run</source>
+        <translation>Probelauf</translation>
+    </message>
+    <message>
+        <source>Commit</source>
+        <translation>Übernehmen</translation>
+    </message>
+    <message>
+        <source>What the server would do with every event, in the file&apos;s order for each customer. Nothing is written.</source>
+        <translation>Was der Server mit jedem Ereignis täte, für jeden Kunden in der Reihenfolge der Datei. Nichts wird geschrieben.</translation>
+    </message>
+    <message>
+        <source>The events go to the server 1,000 at a time. Cancel stops after the request in flight; run the wizard again on the same file to resume.</source>
+        <translation>Die Ereignisse gehen zu je 1.000 an den Server. Anhalten stoppt nach der laufenden Anfrage; den Assistenten erneut mit derselben Datei starten, um fortzusetzen.</translation>
+    </message>
+    <message>
+        <source>Co&amp;mmit</source>
+        <translation>Ü&amp;bernehmen</translation>
+    </message>
+    <message>
+        <source>Balances before and after</source>
+        <translation>Guthaben vorher und nachher</translation>
+    </message>
+    <message>
+        <source>Refused events</source>
+        <translation>Abgelehnte Ereignisse</translation>
+    </message>
+    <message>
+        <source>Planning…</source>
+        <translation>Plane …</translation>
+    </message>
+    <message>
+        <source>Committing…</source>
+        <translation>Übernehme …</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln balance(s) change; </source>
+        <translation>
+            <numerusform>%Ln Guthaben ändert sich; </numerusform>
+            <numerusform>%Ln Guthaben ändern sich; </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s) would be refused.</source>
+        <translation>
+            <numerusform>%Ln Ereignis würde abgelehnt.</numerusform>
+            <numerusform>%Ln Ereignisse würden abgelehnt.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s) applied, </source>
+        <translation>
+            <numerusform>%Ln Ereignis angewandt, </numerusform>
+            <numerusform>%Ln Ereignisse angewandt, </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln recorded by an earlier run, </source>
+        <translation>
+            <numerusform>%Ln von einem früheren Lauf erfasst, </numerusform>
+            <numerusform>%Ln von einem früheren Lauf erfasst, </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln refused.</source>
+        <translation>
+            <numerusform>%Ln abgelehnt.</numerusform>
+            <numerusform>%Ln abgelehnt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stopped: %1</source>
+        <translation>Angehalten: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 of %2 events.</source>
+        <translation>Abgebrochen nach %1 von %2 Ereignissen.</translation>
+    </message>
+    <message>
+        <source>&amp;Stop run</source>
+        <translation>&amp;Anhalten</translation>
+    </message>
+</context>
+<context>
+    <name>UsageSourcePage</name>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Past usage as CSV, a JSON array or JSON Lines (see docs/import-formats.md, &quot;Usage&quot;). Nothing is sent until the commit.</source>
+        <translation>Vergangene Nutzung als CSV, JSON-Array oder JSON Lines (siehe docs/import-formats.md, „Usage“). Bis zum Übernehmen wird nichts gesendet.</translation>
+    </message>
+    <message>
+        <source>usage.csv, .json or .jsonl</source>
+        <translation>usage.csv, .json oder .jsonl</translation>
+    </message>
+    <message>
+        <source>Usage file</source>
+        <translation>Nutzungsdatei</translation>
+    </message>
+    <message>
+        <source>C&amp;ustomer id:</source>
+        <translation>&amp;Kunden-ID:</translation>
+    </message>
+    <message>
+        <source>Fea&amp;ture id:</source>
+        <translation>&amp;Funktions-ID:</translation>
+    </message>
+    <message>
+        <source>&amp;Model (AI calls):</source>
+        <translation>&amp;Modell (KI-Aufrufe):</translation>
+    </message>
+    <message>
+        <source>&amp;Input tokens:</source>
+        <translation>&amp;Eingabe-Tokens:</translation>
+    </message>
+    <message>
+        <source>&amp;Output tokens:</source>
+        <translation>Ausga&amp;be-Tokens:</translation>
+    </message>
+    <message>
+        <source>Idempotency &amp;key:</source>
+        <translation>Idempotenz-&amp;Schlüssel:</translation>
+    </message>
+    <message>
+        <source>Delete profile</source>
+        <translation>Profil löschen</translation>
+    </message>
+    <message>
+        <source>&amp;Profile:</source>
+        <translation>&amp;Profil:</translation>
+    </message>
+    <message>
+        <source>Saved column profiles</source>
+        <translation>Gespeicherte Spaltenprofile</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>Spalte</translation>
+    </message>
+    <message>
+        <source>Cell</source>
+        <translation>Zelle</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>Problem</translation>
+    </message>
+    <message>
+        <source>Rows with problems</source>
+        <translation>Zeilen mit Problemen</translation>
+    </message>
+    <message>
+        <source>Usage (*.csv *.json *.jsonl);;All files (*)</source>
+        <translation>Nutzung (*.csv *.json *.jsonl);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>Lese …</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln row(s): </source>
+        <translation>
+            <numerusform>%Ln Zeile: </numerusform>
+            <numerusform>%Ln Zeilen: </numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 ready to send, %2 with problems (left out; fix them in the file and read it again).</source>
+        <translation>%1 bereit zum Senden, %2 mit Problemen (ausgelassen; in der Datei beheben und neu lesen).</translation>
+    </message>
+    <message>
+        <source>(not in the file)</source>
+        <translation>(nicht in der Datei)</translation>
+    </message>
+    <message>
+        <source>&amp;Resume: %1 of %2 events were committed on %3; send the rest</source>
+        <translation>F&amp;ortsetzen: %1 von %2 Ereignissen wurden am %3 übernommen; den Rest senden</translation>
+    </message>
+    <message>
+        <source>Save profile</source>
+        <translation>Profil speichern</translation>
+    </message>
+    <message>
+        <source>Profile name:</source>
+        <translation>Profilname:</translation>
+    </message>
+    <message>
+        <source>Bro&amp;wse…</source>
+        <translation>D&amp;urchsuchen …</translation>
+    </message>
+    <message>
+        <source>Fi&amp;le:</source>
+        <translation>&amp;Datei:</translation>
+    </message>
+    <message>
+        <source>&amp;Value:</source>
+        <translation>We&amp;rt:</translation>
+    </message>
+    <message>
+        <source>Tim&amp;e:</source>
+        <translation>Ze&amp;it:</translation>
+    </message>
+    <message>
+        <source>Entit&amp;y id:</source>
+        <translation>E&amp;ntitäts-ID:</translation>
+    </message>
+    <message>
+        <source>S&amp;ave as profile…</source>
+        <translation>Als Profil spei&amp;chern …</translation>
     </message>
 </context>
 <context>

@@ -493,6 +493,54 @@ Journal: %2</numerusform>
     </message>
 </context>
 <context>
+    <name>UsageRunPage</name>
+    <message numerus="yes">
+        <source>%Ln balance(s) change; </source>
+        <translation>
+            <numerusform>%Ln balance changes; </numerusform>
+            <numerusform>%Ln balances change; </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s) would be refused.</source>
+        <translation>
+            <numerusform>%Ln event would be refused.</numerusform>
+            <numerusform>%Ln events would be refused.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s) applied, </source>
+        <translation>
+            <numerusform>%Ln event applied, </numerusform>
+            <numerusform>%Ln events applied, </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln recorded by an earlier run, </source>
+        <translation>
+            <numerusform>%Ln recorded by an earlier run, </numerusform>
+            <numerusform>%Ln recorded by an earlier run, </numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln refused.</source>
+        <translation>
+            <numerusform>%Ln refused.</numerusform>
+            <numerusform>%Ln refused.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>UsageSourcePage</name>
+    <message numerus="yes">
+        <source>%Ln row(s): </source>
+        <translation>
+            <numerusform>%Ln row: </numerusform>
+            <numerusform>%Ln rows: </numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>WebhooksPage</name>
     <message numerus="yes">
         <source>%1, %2 (%Ln attempt(s)), webhook-id %3</source>

@@ -28,6 +28,10 @@ QTableView *tableOf(QAbstractItemModel *model, const QString &name, QWidget *par
 {
     auto *table = new QTableView(parent);
     table->setModel(model);
+    table->setWordWrap(false);
+    // Each column as wide as what it shows, once the run has answered.
+    QObject::connect(model, &QAbstractItemModel::modelReset, table,
+                     &QTableView::resizeColumnsToContents);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->horizontalHeader()->setStretchLastSection(true);
@@ -46,7 +50,7 @@ UsageRunPage::UsageRunPage(UsageImportWizard *wizard, Mode mode)
     , m_refusals(new models::UsageRefusalModel(wizard->backfill(), this))
     , m_progress(new QProgressBar(this))
     , m_summary(new QLabel(this))
-    , m_cancel(new QPushButton(tr("Ca&ncel run"), this))
+    , m_cancel(new QPushButton(tr("&Stop run"), this))
     , m_again(new QPushButton(tr("Run a&gain"), this))
 {
     const bool dryRun = mode == Mode::DryRun;
@@ -128,14 +132,12 @@ void UsageRunPage::finished(bool cancelled, const QString &error)
     const QLocale locale;
     QString text;
     if (m_mode == Mode::DryRun) {
-        text = tr("%1 balances change; %2 events would be refused.")
-                   .arg(locale.toString(backfill->changes().size()),
-                        locale.toString(backfill->refusals().size()));
+        text = tr("%Ln balance(s) change; ", "", int(backfill->changes().size())) +
+               tr("%Ln event(s) would be refused.", "", int(backfill->refusals().size()));
     } else {
-        text = tr("%1 events applied, %2 recorded by an earlier run, %3 refused.")
-                   .arg(locale.toString(backfill->applied()),
-                        locale.toString(backfill->alreadyRecorded()),
-                        locale.toString(backfill->refusals().size()));
+        text = tr("%Ln event(s) applied, ", "", int(backfill->applied())) +
+               tr("%Ln recorded by an earlier run, ", "", int(backfill->alreadyRecorded())) +
+               tr("%Ln refused.", "", int(backfill->refusals().size()));
     }
     if (!error.isEmpty())
         text = tr("Stopped: %1").arg(error) + u'\n' + text;

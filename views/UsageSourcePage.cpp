@@ -66,9 +66,9 @@ UsageSourcePage::UsageSourcePage(UsageImportWizard *wizard)
     m_path->setPlaceholderText(tr("usage.csv, .json or .jsonl"));
     m_path->setClearButtonEnabled(true);
     m_path->setAccessibleName(tr("Usage file"));
-    auto *browse = new QPushButton(tr("&Browse…"), this);
+    auto *browse = new QPushButton(tr("Bro&wse…"), this);
     auto *fileRow = new QHBoxLayout;
-    fileRow->addWidget(new QLabel(tr("&File:"), this));
+    fileRow->addWidget(new QLabel(tr("Fi&le:"), this));
     fileRow->addWidget(m_path, 1);
     fileRow->addWidget(browse);
     qobject_cast<QLabel *>(fileRow->itemAt(0)->widget())->setBuddy(m_path);
@@ -78,12 +78,12 @@ UsageSourcePage::UsageSourcePage(UsageImportWizard *wizard)
     const std::pair<UsageField, QString> fields[] = {
         {UsageField::CustomerId, tr("C&ustomer id:")},
         {UsageField::FeatureId, tr("Fea&ture id:")},
-        {UsageField::Value, tr("Va&lue:")},
+        {UsageField::Value, tr("&Value:")},
         {UsageField::ModelId, tr("&Model (AI calls):")},
         {UsageField::InputTokens, tr("&Input tokens:")},
         {UsageField::OutputTokens, tr("&Output tokens:")},
-        {UsageField::Timestamp, tr("Ti&me:")},
-        {UsageField::EntityId, tr("E&ntity id:")},
+        {UsageField::Timestamp, tr("Tim&e:")},
+        {UsageField::EntityId, tr("Entit&y id:")},
         {UsageField::IdempotencyKey, tr("Idempotency &key:")},
     };
     for (const auto &[field, label] : fields) {
@@ -93,13 +93,15 @@ UsageSourcePage::UsageSourcePage(UsageImportWizard *wizard)
         mapping->addRow(label, combo);
         m_fields.insert(field, combo);
     }
-    auto *saveProfileButton = new QPushButton(tr("Sa&ve as profile…"), m_mappingBox);
+    auto *saveProfileButton = new QPushButton(tr("S&ave as profile…"), m_mappingBox);
     auto *deleteProfileButton = new QPushButton(tr("Delete profile"), m_mappingBox);
     auto *profileRow = new QHBoxLayout;
     profileRow->addWidget(m_profiles, 1);
     profileRow->addWidget(saveProfileButton);
     profileRow->addWidget(deleteProfileButton);
-    mapping->addRow(tr("&Profile:"), profileRow);
+    auto *profileLabel = new QLabel(tr("&Profile:"), m_mappingBox);
+    profileLabel->setBuddy(m_profiles);
+    mapping->addRow(profileLabel, profileRow);
     m_profiles->setAccessibleName(tr("Saved column profiles"));
     m_mappingBox->hide();
 
@@ -211,10 +213,10 @@ void UsageSourcePage::loaded(const Loaded &result)
         const qsizetype rows = result.content.rows.size();
         const qsizetype ready = result.items.size();
         m_summary->setText(
-            tr("%1 rows: %2 ready to send, %3 with problems (left out; fix them in the file "
-               "and read it again).")
-                .arg(QLocale().toString(rows), QLocale().toString(ready),
-                     QLocale().toString(rows - ready)));
+            tr("%Ln row(s): ", "", int(rows)) +
+            tr("%1 ready to send, %2 with problems (left out; fix them in the file and read it "
+               "again).")
+                .arg(QLocale().toString(ready), QLocale().toString(rows - ready)));
     }
     showMapping(result.mapping);
     showProblems();

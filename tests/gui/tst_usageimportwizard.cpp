@@ -135,7 +135,8 @@ private Q_SLOTS:
         wizard.next(); // commit
         auto *commit = qobject_cast<views::UsageRunPage *>(wizard.currentPage());
         QTRY_VERIFY_WITH_TIMEOUT(commit->isComplete(), 20000);
-        QVERIFY2(commit->summary()->text().contains(u"2 events applied"_s),
+        QCOMPARE(wizard.backfill()->applied(), 2);
+        QVERIFY2(commit->summary()->text().contains(u"2 event"_s),
                  qPrintable(commit->summary()->text()));
         QCOMPARE(p0Calls(*m_backend), before.minus(dec("12.5")).value());
         QVERIFY(wizard.committedAny());
