@@ -25,4 +25,14 @@ QString WorkspaceStatus::inWords(const backend::ConnectionInfo &connection)
     return tr("Workspace %1 on this computer").arg(QFileInfo(connection.location).fileName());
 }
 
+QString WorkspaceStatus::journalTarget(const api::Result<backend::ConnectionInfo> &connection)
+{
+    if (!connection)
+        return QCoreApplication::translate("WorkspaceStatus",
+                                           "this connection (who it is could not be read: %1)")
+            .arg(connection.error().message);
+    const backend::ConnectionInfo &c = connection.value();
+    return u"%1 %2 (%3, %4)"_s.arg(c.kind, c.location, c.orgSlug, c.environment);
+}
+
 } // namespace md::models

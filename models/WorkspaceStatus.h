@@ -21,6 +21,9 @@ public:
     // on this computer", "PostgreSQL database billing on db1", "Server
     // api.example.com"); the full location goes in a tooltip.
     static QString inWords(const backend::ConnectionInfo &connection);
+    // The connection as the import wizards' journals name it, so a journal
+    // is only resumed against the connection it was written for.
+    static QString journalTarget(const api::Result<backend::ConnectionInfo> &connection);
 
 private:
     backend::BillingBackend *m_backend;

@@ -3196,10 +3196,6 @@ Journal: %2</numerusform>
         <source>Stop the dry run?</source>
         <translation>Den Probelauf anhalten?</translation>
     </message>
-    <message>
-        <source>this connection (who it is could not be read: %1)</source>
-        <translation>diese Verbindung (wer sie ist, konnte nicht gelesen werden: %1)</translation>
-    </message>
 </context>
 <context>
     <name>KeyScopes</name>
@@ -4974,10 +4970,6 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>Nutzung importieren</translation>
     </message>
     <message>
-        <source>this connection (who it is could not be read: %1)</source>
-        <translation>diese Verbindung (wer sie ist, ließ sich nicht lesen: %1)</translation>
-    </message>
-    <message>
         <source>Stop after the request in flight? What was committed stays, and the journal beside the file lets you resume later.</source>
         <translation>Nach der laufenden Anfrage anhalten? Was übernommen wurde, bleibt, und mit dem Journal neben der Datei lässt sich später fortsetzen.</translation>
     </message>
@@ -5722,6 +5714,10 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Workspace %1 on this computer</source>
         <translation>Arbeitsbereich %1 auf diesem Computer</translation>
+    </message>
+    <message>
+        <source>this connection (who it is could not be read: %1)</source>
+        <translation>diese Verbindung (wer sie ist, ließ sich nicht lesen: %1)</translation>
     </message>
 </context>
 <context>

@@ -16,8 +16,6 @@
 
 namespace md::views {
 
-using namespace Qt::StringLiterals;
-
 ImportWizard::ImportWizard(backend::BillingBackend *backend, QWidget *parent)
     : QWizard(parent)
     , m_batch(new models::ImportBatch(this))
@@ -38,13 +36,7 @@ ImportWizard::ImportWizard(backend::BillingBackend *backend, QWidget *parent)
 
     models::WorkspaceStatus(backend).connection().then(
         this, [this](const api::Result<backend::ConnectionInfo> &info) {
-            if (info) {
-                const backend::ConnectionInfo &c = info.value();
-                m_target = u"%1 %2 (%3, %4)"_s.arg(c.kind, c.location, c.orgSlug, c.environment);
-            } else {
-                m_target = tr("this connection (who it is could not be read: %1)")
-                               .arg(info.error().message);
-            }
+            m_target = models::WorkspaceStatus::journalTarget(info);
             Q_EMIT targetKnown();
         });
     connect(m_runner, &models::ImportRunner::finished, this, [this] {

@@ -9,8 +9,6 @@
 
 namespace md::views {
 
-using namespace Qt::StringLiterals;
-
 UsageImportWizard::UsageImportWizard(backend::BillingBackend *backend, QWidget *parent)
     : QWizard(parent)
     , m_backfill(new models::UsageBackfill(backend, this))
@@ -25,13 +23,7 @@ UsageImportWizard::UsageImportWizard(backend::BillingBackend *backend, QWidget *
     setPage(CommitPage, new UsageRunPage(this, UsageRunPage::Mode::Commit));
     models::WorkspaceStatus(backend).connection().then(
         this, [this](const api::Result<backend::ConnectionInfo> &info) {
-            if (info) {
-                const backend::ConnectionInfo &c = info.value();
-                m_target = u"%1 %2 (%3, %4)"_s.arg(c.kind, c.location, c.orgSlug, c.environment);
-            } else {
-                m_target = tr("this connection (who it is could not be read: %1)")
-                               .arg(info.error().message);
-            }
+            m_target = models::WorkspaceStatus::journalTarget(info);
             Q_EMIT targetKnown();
         });
     connect(m_backfill, &models::UsageBackfill::finished, this, [this] {
