@@ -2,6 +2,8 @@
 
 #include "services/backend/BillingBackend.h"
 
+#include <QCryptographicHash>
+
 #include <algorithm>
 
 namespace md::models {
@@ -29,6 +31,14 @@ QList<UsageBackfill::Item> UsageBackfill::order(const QList<UsageRow> &rows)
     return items;
 }
 
+QByteArray UsageBackfill::orderHash(const QList<Item> &items)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (const Item &item : items)
+        hash.addData((item.event.idempotencyKey.value_or(QString()) + u'\n').toUtf8());
+    return hash.result().toHex();
+}
+
 UsageBackfill::UsageBackfill(backend::BillingBackend *backend, QObject *parent)
     : QObject(parent)
     , m_backend(backend)
@@ -36,6 +46,9 @@ UsageBackfill::UsageBackfill(backend::BillingBackend *backend, QObject *parent)
 
 void UsageBackfill::setItems(QList<Item> items)
 {
+    // A run on the old items answers no more (Back, then another file).
+    ++m_generation;
+    m_running = false;
     m_items = std::move(items);
 }
 
@@ -46,9 +59,7 @@ void UsageBackfill::startDryRun()
     m_refusals.clear();
     m_dryRun = true;
     m_next = 0;
-    m_running = true;
-    m_cancelled = false;
-    sendNext();
+    begin();
 }
 
 void UsageBackfill::startCommit(qint64 from)
@@ -58,6 +69,12 @@ void UsageBackfill::startCommit(qint64 from)
     m_alreadyRecorded = 0;
     m_dryRun = false;
     m_next = std::clamp<qint64>(from, 0, m_items.size());
+    begin();
+}
+
+void UsageBackfill::begin()
+{
+    ++m_generation; // a run started again leaves the earlier one's answers unheard
     m_running = true;
     m_cancelled = false;
     sendNext();
@@ -93,7 +110,10 @@ void UsageBackfill::sendNext()
     for (qint64 i = from; i < to; ++i)
         request.events.append(m_items.at(i).event);
     m_backend->usageBatch(request).then(
-        this, [this, from, to](const api::Result<api::UsageBatchResponse> &answer) {
+        this, [this, from, to,
+               generation = m_generation](const api::Result<api::UsageBatchResponse> &answer) {
+            if (generation != m_generation)
+                return;
             if (!answer)
                 return stop(false, answer.error().message);
             if (answer.value().results.size() != to - from)
@@ -171,7 +191,12 @@ void UsageBackfill::refuse(const Item &item, const api::ApiError &error)
 void UsageBackfill::stop(bool cancelled, const QString &error)
 {
     m_running = false;
-    Q_EMIT finished(cancelled, error);
+    // Always from the event loop, never from inside start…(): a backend
+    // whose answer is ready at once would otherwise finish before the
+    // caller has returned.
+    QMetaObject::invokeMethod(
+        this, [this, cancelled, error] { Q_EMIT finished(cancelled, error); },
+        Qt::QueuedConnection);
 }
 
 } // namespace md::models

@@ -60,6 +60,8 @@ public:
 
     // The valid rows in the order they are sent: by customer, then as in the file.
     static QList<Item> order(const QList<UsageRow> &rows);
+    // The items' keys in order, hashed: what a journal's resume point counts in.
+    static QByteArray orderHash(const QList<Item> &items);
 
     UsageBackfill(backend::BillingBackend *backend, QObject *parent = nullptr);
 
@@ -86,6 +88,7 @@ Q_SIGNALS:
     void finished(bool cancelled, const QString &error);
 
 private:
+    void begin();
     void sendNext();
     void dryRunAnswered(qint64 from, qint64 to, const api::UsageBatchResponse &response);
     void commitAnswered(qint64 from, qint64 to, const api::UsageBatchResponse &response);
@@ -103,6 +106,7 @@ private:
     bool m_dryRun = false;
     bool m_running = false;
     bool m_cancelled = false;
+    quint64 m_generation = 0; // the run whose answers are heard
 };
 
 } // namespace md::models

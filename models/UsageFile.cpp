@@ -3,6 +3,7 @@
 #include "models/FieldWords.h"
 #include "models/ImportJournal.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QJsonObject>
 
@@ -31,11 +32,37 @@ const Field Fields[] = {
     {UsageField::IdempotencyKey, "idempotency_key"_L1, {"key"_L1, "event_id"_L1, "id"_L1}},
 };
 
-// A made key when the row has none: the file's and the line's.
-void keyed(api::UsageBatchEvent &event, const QString &prefix, int line)
+// Keys for the rows that have none. A row with a time is keyed by what it
+// says (customer, entity, feature or model, amounts, time) and how many
+// identical rows came before it, so the same events keep their keys when the
+// file is edited or exported again, and another file's events never share
+// them. A row without a time could be any day's: it is keyed by the file
+// and its line (prefix), safe against sending the same file again only.
+void assignKeys(QList<UsageRow> &rows, const QString &prefix)
 {
-    if (!event.idempotencyKey)
-        event.idempotencyKey = u"%1-%2"_s.arg(prefix).arg(line);
+    QHash<QByteArray, int> seen;
+    for (UsageRow &row : rows) {
+        if (!row.event || row.event->idempotencyKey)
+            continue;
+        const api::TrackTokensRequest &call = row.event->call;
+        if (!call.timestamp) {
+            row.event->idempotencyKey = u"%1-%2"_s.arg(prefix).arg(row.line);
+            continue;
+        }
+        const QString what = QStringList{call.customerId,
+                                         call.entityId.value_or(QString()),
+                                         call.featureId.value_or(QString()),
+                                         call.modelId,
+                                         call.value ? call.value->toString() : QString(),
+                                         QString::number(call.inputTokens),
+                                         QString::number(call.outputTokens),
+                                         QString::number(*call.timestamp)}
+                                 .join(u'\x1f');
+        const QByteArray digest =
+            QCryptographicHash::hash(what.toUtf8(), QCryptographicHash::Sha256).toHex().left(24);
+        row.event->idempotencyKey =
+            u"usage-%1-%2"_s.arg(QString::fromLatin1(digest)).arg(++seen[digest]);
+    }
 }
 
 // A time cell: milliseconds since 1970, or an ISO 8601 date and time (UTC
@@ -54,7 +81,7 @@ std::optional<qint64> timeOf(const QString &text)
     return at.toMSecsSinceEpoch();
 }
 
-void checkCsvRow(UsageRow &row, const UsageMapping &mapping, const QString &prefix)
+void checkCsvRow(UsageRow &row, const UsageMapping &mapping)
 {
     row.event.reset();
     row.cellErrors.clear();
@@ -110,11 +137,10 @@ void checkCsvRow(UsageRow &row, const UsageMapping &mapping, const QString &pref
     }
     if (!row.cellErrors.isEmpty())
         return;
-    keyed(read.value(), prefix, row.line);
     row.event = read.value();
 }
 
-QList<UsageRow> readJson(const QString &text, ImportFormat format, const QString &prefix)
+QList<UsageRow> readJson(const QString &text, ImportFormat format)
 {
     QList<UsageRow> rows;
     for (ImportRow &source :
@@ -132,7 +158,6 @@ QList<UsageRow> readJson(const QString &text, ImportFormat format, const QString
                          event.value("model_id"_L1).isUndefined() ? u"feature"_s : u"tokens"_s);
         auto read = api::UsageBatchEvent::read(event);
         if (read) {
-            keyed(read.value(), prefix, row.line);
             row.event = read.value();
         } else {
             row.error = FieldWords::sentence(read.error());
@@ -196,7 +221,8 @@ UsageFileContent UsageFile::read(const QByteArray &data, const QString &fileName
     const QString text = ImportSource::decode(data);
     content.format = ImportSource::detect(fileName, data);
     if (content.format != ImportFormat::Csv) {
-        content.rows = readJson(text, content.format, keyPrefix);
+        content.rows = readJson(text, content.format);
+        assignKeys(content.rows, keyPrefix);
         return content;
     }
     content.separator = ImportSource::guessSeparator(text);
@@ -216,7 +242,8 @@ void UsageFile::remap(UsageFileContent &content, const UsageMapping &mapping,
                       const QString &keyPrefix)
 {
     for (UsageRow &row : content.rows)
-        checkCsvRow(row, mapping, keyPrefix);
+        checkCsvRow(row, mapping);
+    assignKeys(content.rows, keyPrefix);
 }
 
 } // namespace md::models

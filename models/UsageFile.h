@@ -4,7 +4,8 @@
 // left out: a model makes it tokens). Every row is checked by the wire's
 // own decoder, as the server will check it, and keeps its problem beside it
 // (the cell, for CSV). A row without an idempotency key gets one made from
-// the file and its line, so a commit run again never counts it twice.
+// what it says and its time (or, without a time, from the file and its
+// line), so a commit run again never counts it twice.
 #pragma once
 
 #include "models/ImportSource.h"
@@ -75,7 +76,8 @@ public:
     // CSV rows checked again through another mapping.
     static void remap(UsageFileContent &content, const UsageMapping &mapping,
                       const QString &keyPrefix);
-    // The prefix of made keys: the file's hash, so another file never shares them.
+    // The prefix of keys made for rows without a time: the file's hash, so
+    // another file never shares them.
     static QString keyPrefix(const QByteArray &data);
 };
 

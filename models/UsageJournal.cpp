@@ -25,6 +25,7 @@ std::optional<UsageJournal> UsageJournal::load(const QString &path)
         return std::nullopt;
     return UsageJournal{object.value(u"target"_s).toString(),
                         object.value(u"source_sha256"_s).toString().toLatin1(),
+                        object.value(u"order_sha256"_s).toString().toLatin1(),
                         qint64(object.value(u"committed"_s).toDouble()),
                         qint64(object.value(u"total"_s).toDouble()),
                         qint64(object.value(u"saved_at"_s).toDouble())};
@@ -35,6 +36,7 @@ api::Result<api::Done> UsageJournal::save(const QString &path) const
     QSaveFile file(path);
     const QJsonObject object{{u"target"_s, target},
                              {u"source_sha256"_s, QString::fromLatin1(sourceHash)},
+                             {u"order_sha256"_s, QString::fromLatin1(orderHash)},
                              {u"committed"_s, committed},
                              {u"total"_s, total},
                              {u"saved_at"_s, savedAt}};

@@ -1,6 +1,6 @@
 // Where a usage backfill's commit got to, beside its file
 // ("<file>.usage-journal.json"): the connection it went to, the file's
-// SHA-256 and how many events (in the order they are sent) were committed.
+// SHA-256, the order of its events and how many of them were committed.
 // Written after every request, so a crash or a Cancel resumes after them;
 // the events' Idempotency-Keys make a request sent again count nothing twice.
 #pragma once
@@ -15,6 +15,9 @@ struct UsageJournal
 {
     QString target;
     QByteArray sourceHash;
+    // The events' keys in the order sent (UsageBackfill::orderHash): another
+    // mapping of the same file sends other events in other places.
+    QByteArray orderHash;
     qint64 committed = 0;
     qint64 total = 0;
     qint64 savedAt = 0; // ms since 1970

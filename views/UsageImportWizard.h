@@ -38,6 +38,9 @@ public:
     models::UsageFileContent &editableContent() { return m_content; }
     const QString &sourcePath() const { return m_path; }
     const QByteArray &sourceHash() const { return m_hash; }
+    // The order the events go in (UsageBackfill::orderHash), for the journal.
+    const QByteArray &orderHash() const { return m_orderHash; }
+    void setOrderHash(const QByteArray &hash) { m_orderHash = hash; }
     // The connection, as the journal names it; empty until it is known.
     const QString &target() const { return m_target; }
     // Where an earlier commit of this file to this connection stopped.
@@ -57,6 +60,7 @@ private:
     models::UsageFileContent m_content;
     QString m_path;
     QByteArray m_hash;
+    QByteArray m_orderHash;
     QString m_target;
     qint64 m_resumeFrom = 0;
     bool m_committedAny = false;

@@ -88,6 +88,14 @@ void UsageRunPage::initializePage()
     start();
 }
 
+void UsageRunPage::cleanupPage()
+{
+    // Back: the run stops after the request in flight, and is not heard of again.
+    m_wizard->backfill()->cancel();
+    disconnect(m_wizard->backfill(), nullptr, this, nullptr);
+    m_running = false;
+}
+
 void UsageRunPage::start()
 {
     models::UsageBackfill *backfill = m_wizard->backfill();
@@ -116,7 +124,11 @@ void UsageRunPage::progressed(qint64 done, qint64 total)
         return;
     m_wizard->noteCommitted();
     // Where a later run resumes: the events sent so far, in order.
-    const models::UsageJournal journal{m_wizard->target(), m_wizard->sourceHash(), done, total,
+    const models::UsageJournal journal{m_wizard->target(),
+                                       m_wizard->sourceHash(),
+                                       m_wizard->orderHash(),
+                                       done,
+                                       total,
                                        QDateTime::currentMSecsSinceEpoch()};
     if (auto saved = journal.save(models::UsageJournal::pathFor(m_wizard->sourcePath())); !saved)
         m_summary->setText(saved.error().message);

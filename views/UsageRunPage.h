@@ -37,6 +37,7 @@ public:
     QLabel *summary() const { return m_summary; }
 
     void initializePage() override;
+    void cleanupPage() override;
     bool isComplete() const override;
 
 private:

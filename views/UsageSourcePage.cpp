@@ -46,6 +46,7 @@ struct UsageSourcePage::Loaded
     models::UsageFileContent content;
     models::UsageMapping mapping; // what the CSV rows were checked with
     QList<models::UsageBackfill::Item> items;
+    QByteArray orderHash;
     QString error;
 };
 
@@ -151,6 +152,7 @@ void UsageSourcePage::readFile(const QString &path)
 {
     if (path.trimmed().isEmpty())
         return;
+    m_readingFile = true;
     start([path] {
         Loaded result;
         result.path = path;
@@ -164,20 +166,23 @@ void UsageSourcePage::readFile(const QString &path)
         result.content = models::UsageFile::read(bytes.value(), path, {}, result.keyPrefix);
         result.mapping = models::UsageMapping::guess(result.content.header);
         result.items = models::UsageBackfill::order(result.content.rows);
+        result.orderHash = models::UsageBackfill::orderHash(result.items);
         return result;
     });
 }
 
 void UsageSourcePage::mappingEdited()
 {
-    if (m_showingMapping || m_reading)
-        return;
-    // Checked again off this thread: a million rows take a while.
+    if (m_showingMapping || m_readingFile)
+        return; // a file being read brings its own columns
+    // Checked again off this thread (a newer edit's answer replaces this one's): a million rows
+    // take a while.
     start([content = m_wizard->content(), mapping = mappingShown(), path = m_wizard->sourcePath(),
            hash = m_wizard->sourceHash(), prefix = m_keyPrefix]() mutable {
-        Loaded result{0, path, hash, prefix, std::move(content), mapping, {}, {}};
+        Loaded result{0, path, hash, prefix, std::move(content), mapping, {}, {}, {}};
         models::UsageFile::remap(result.content, mapping, prefix);
         result.items = models::UsageBackfill::order(result.content.rows);
+        result.orderHash = models::UsageBackfill::orderHash(result.items);
         return result;
     });
 }
@@ -201,6 +206,7 @@ void UsageSourcePage::start(std::function<Loaded()> work)
 void UsageSourcePage::loaded(const Loaded &result)
 {
     m_reading = false;
+    m_readingFile = false;
     m_busy->hide();
     if (!result.error.isEmpty()) {
         m_wizard->setContent({}, result.path, {});
@@ -210,6 +216,7 @@ void UsageSourcePage::loaded(const Loaded &result)
         m_keyPrefix = result.keyPrefix;
         m_items = result.items;
         m_wizard->setContent(result.content, result.path, result.hash);
+        m_wizard->setOrderHash(result.orderHash);
         const qsizetype rows = result.content.rows.size();
         const qsizetype ready = result.items.size();
         m_summary->setText(
@@ -290,8 +297,9 @@ void UsageSourcePage::showResume()
     const auto journal =
         models::UsageJournal::load(models::UsageJournal::pathFor(m_wizard->sourcePath()));
     if (!journal || journal->sourceHash != m_wizard->sourceHash() ||
-        journal->target != m_wizard->target() || journal->committed <= 0 ||
-        journal->committed >= journal->total || journal->total != qint64(m_items.size()))
+        journal->orderHash != m_wizard->orderHash() || journal->target != m_wizard->target() ||
+        journal->committed <= 0 || journal->committed >= journal->total ||
+        journal->total != qint64(m_items.size()))
         return;
     m_resume->setProperty("committed", journal->committed);
     m_resume->setText(tr("&Resume: %1 of %2 events were committed on %3; send the rest")

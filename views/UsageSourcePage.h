@@ -67,6 +67,7 @@ private:
     QList<models::UsageBackfill::Item> m_items;
     QString m_keyPrefix;
     bool m_reading = false;
+    bool m_readingFile = false; // a file, not a remap of the one read
     bool m_showingMapping = false;
     quint64 m_generation = 0; // a newer read makes an older one's answer moot
 };

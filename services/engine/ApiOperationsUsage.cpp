@@ -57,11 +57,16 @@ void ApiOperations::usageBatch(const KeyContext &key, const api::UsageBatchReque
 {
     if (const auto denied = key.missingScope(WriteScope))
         return answer(*denied);
-    if (request.dryRun)
+    if (request.dryRun) {
+        // Planned against balances the billing clock has brought up to
+        // date, as the writer's batches are (they catch up as they go).
+        if (auto current = upToDate(key, std::nullopt); !current)
+            return answer(current.error());
         return answer(m_engine.withConnection([&](const QSqlDatabase &db) {
             return UsageDryRun::plan(db, m_engine.dialect(), key.scope, request,
                                      m_engine.now(key.scope), *m_engine.catalogue());
         }));
+    }
     UsageBatchRun::start(m_engine.trackWriter(), m_engine.trackQueue(), key.scope, request,
                          [answer = std::move(answer)](api::UsageBatchResponse response) {
                              answer(std::move(response));

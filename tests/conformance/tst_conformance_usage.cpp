@@ -155,6 +155,29 @@ private Q_SLOTS:
         QCOMPARE(more.value().balance->usage, dec("0"));
     }
 
+    void overflowIsGivenBackFirst()
+    {
+        // cal holds 100 (monthly) and 50 (a pack) again: 160 overflows by 10
+        // onto the monthly row, which went last and comes back first.
+        api::TrackRequest over = feature(u"cal"_s, u"calls"_s, "160");
+        over.overageBehavior = api::OverageBehavior::Overflow;
+        QVERIFY(await(m_backend->track(over)).ok());
+        QCOMPARE(remaining(u"cal"_s).value(u"b_cal_month"_s), dec("-10"));
+        auto back = await(m_backend->track(feature(u"cal"_s, u"calls"_s, "-10")));
+        QVERIFY(back.ok());
+        QCOMPARE(back.value().deductions.size(), 1);
+        QCOMPARE(back.value().deductions.first().balanceId, u"b_cal_month"_s);
+        QCOMPARE(remaining(u"cal"_s).value(u"b_cal_month"_s), dec("0"));
+        QCOMPARE(remaining(u"cal"_s).value(u"b_cal_pack"_s), dec("0"));
+        // Then the pack, drawn on last, before the monthly row.
+        auto rest = await(m_backend->track(feature(u"cal"_s, u"calls"_s, "-60")));
+        QVERIFY(rest.ok());
+        QCOMPARE(rest.value().deductions.first().balanceId, u"b_cal_pack"_s);
+        QCOMPARE(remaining(u"cal"_s).value(u"b_cal_pack"_s), dec("50"));
+        QCOMPARE(remaining(u"cal"_s).value(u"b_cal_month"_s), dec("10"));
+        QVERIFY(await(m_backend->track(feature(u"cal"_s, u"calls"_s, "-90"))).ok());
+    }
+
     void capAndOverflowAsTrackTokens()
     {
         auto capped = await(m_backend->track(feature(u"lean"_s, u"calls"_s, "25")));
@@ -446,6 +469,31 @@ private Q_SLOTS:
             QJsonDocument(QJsonObject{{u"async"_s, true}, {u"events"_s, QJsonArray{good}}})
                 .toJson());
         QCOMPARE(async.status, 202);
+    }
+
+    // Last but one: it moves the sandbox's clock a day on.
+    void usageGivenBackNeverOpensRoomInALimit()
+    {
+        api::UpdateBillingControlsRequest controls;
+        controls.customerId = u"ent"_s;
+        controls.hasUsageLimits = true;
+        api::UsageLimit daily;
+        daily.featureId = u"calls"_s;
+        daily.limit = dec("3");
+        daily.interval = api::LimitInterval::Day;
+        daily.anchor = api::LimitAnchor::Utc;
+        controls.billingControls.usageLimits = {daily};
+        QVERIFY(await(m_backend->updateBillingControls(controls)).ok());
+        QVERIFY(await(m_backend->track(feature(u"ent"_s, u"calls"_s, "3"))).ok());
+        // A day on, yesterday's 3 are given back: today's window stays at 0,
+        // so today still allows 3, not 6.
+        auto now = await(m_backend->clock());
+        QVERIFY(now.ok());
+        QVERIFY(await(m_backend->advanceClock({now.value().now + 86'400'000, false})).ok());
+        QVERIFY(await(m_backend->track(feature(u"ent"_s, u"calls"_s, "-3"))).ok());
+        auto capped = await(m_backend->track(feature(u"ent"_s, u"calls"_s, "5")));
+        QVERIFY2(capped.ok(), capped.ok() ? "" : qPrintable(capped.error().message));
+        QCOMPARE(capped.value().deductions.first().value, dec("3"));
     }
 
     void theTrialBalanceIsClean()

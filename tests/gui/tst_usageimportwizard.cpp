@@ -159,7 +159,8 @@ private Q_SLOTS:
             first.show();
             QTRY_VERIFY_WITH_TIMEOUT(!first.target().isEmpty(), 10000);
             QVERIFY(read(first, path));
-            models::UsageJournal journal{first.target(), first.sourceHash(), 1, 3, 1000};
+            models::UsageJournal journal{
+                first.target(), first.sourceHash(), first.orderHash(), 1, 3, 1000};
             QVERIFY(journal.save(models::UsageJournal::pathFor(path)).ok());
         }
         views::UsageImportWizard wizard(m_backend.get());

@@ -44,6 +44,41 @@ Statements &statements()
     return cache;
 }
 
+// A value bound as Qt's driver binds it: NULL for no value, a typed null
+// one or a null byte array (a null QString is the caller's choice:
+// Sql.cpp's queryRows and execute make it NULL, the hot paths bind ""),
+// integers and booleans as integers, a double as a double, bytes as a
+// blob, anything else as its text.
+int bindOne(sqlite3_stmt *s, int position, const QVariant &value)
+{
+    if (!value.isValid() || value.isNull() ||
+        (value.typeId() == QMetaType::QByteArray && value.toByteArray().isNull()))
+        return sqlite3_bind_null(s, position);
+    switch (value.typeId()) {
+    case QMetaType::Int:
+    case QMetaType::UInt:
+    case QMetaType::LongLong:
+    case QMetaType::ULongLong:
+    case QMetaType::Long:
+    case QMetaType::ULong:
+    case QMetaType::Short:
+    case QMetaType::UShort:
+    case QMetaType::Bool:
+        return sqlite3_bind_int64(s, position, value.toLongLong());
+    case QMetaType::Double:
+    case QMetaType::Float:
+        return sqlite3_bind_double(s, position, value.toDouble());
+    case QMetaType::QByteArray: {
+        const QByteArray blob = value.toByteArray();
+        return sqlite3_bind_blob(s, position, blob.constData(), int(blob.size()), SQLITE_TRANSIENT);
+    }
+    default: {
+        const QByteArray utf8 = value.toString().toUtf8();
+        return sqlite3_bind_text(s, position, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
+    }
+    }
+}
+
 } // namespace
 
 bool SqliteStatement::available(const QSqlDatabase &db)
@@ -67,9 +102,16 @@ api::Result<SqliteStatement *> SqliteStatement::run(const QSqlDatabase &db, cons
     if (!statement) {
         sqlite3_stmt *prepared = nullptr;
         const QByteArray text = sql.toUtf8();
+        const char *rest = nullptr;
         if (sqlite3_prepare_v3(handle, text.constData(), int(text.size()),
-                               SQLITE_PREPARE_PERSISTENT, &prepared, nullptr) != SQLITE_OK)
+                               SQLITE_PREPARE_PERSISTENT, &prepared, &rest) != SQLITE_OK)
             return failure(handle, u"preparing a statement"_s);
+        // One statement, as Qt's driver takes: none (a comment) or a second
+        // one after it would run as nothing, or not at all.
+        if (!prepared || !QByteArrayView(rest).trimmed().isEmpty()) {
+            sqlite3_finalize(prepared);
+            return api::ApiError::internal(u"not one SQL statement: %1"_s.arg(sql.left(200)));
+        }
         statement = std::make_shared<SqliteStatement>(prepared);
         Statements &cache = statements();
         const QMutexLocker lock(&cache.mutex);
@@ -78,26 +120,13 @@ api::Result<SqliteStatement *> SqliteStatement::run(const QSqlDatabase &db, cons
     sqlite3_stmt *s = statement->m_statement;
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
-    for (int i = 0; i < binds.size(); ++i) {
-        const QVariant &value = binds.at(i);
-        int bound = SQLITE_OK;
-        if (!value.isValid())
-            bound = sqlite3_bind_null(s, i + 1);
-        else if (value.typeId() == QMetaType::QString) {
-            const QByteArray utf8 = value.toString().toUtf8();
-            bound =
-                sqlite3_bind_text(s, i + 1, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
-        } else if (value.typeId() == QMetaType::Double)
-            bound = sqlite3_bind_double(s, i + 1, value.toDouble());
-        else if (value.typeId() == QMetaType::QByteArray) {
-            const QByteArray blob = value.toByteArray();
-            bound =
-                sqlite3_bind_blob(s, i + 1, blob.constData(), int(blob.size()), SQLITE_TRANSIENT);
-        } else
-            bound = sqlite3_bind_int64(s, i + 1, value.toLongLong());
-        if (bound != SQLITE_OK)
+    if (sqlite3_bind_parameter_count(s) != binds.size())
+        return api::ApiError::internal(u"%1 values for %2 placeholders in: %3"_s.arg(binds.size())
+                                           .arg(sqlite3_bind_parameter_count(s))
+                                           .arg(sql.left(200)));
+    for (int i = 0; i < binds.size(); ++i)
+        if (bindOne(s, i + 1, binds.at(i)) != SQLITE_OK)
             return failure(handle, u"binding a value"_s);
-    }
     return statement.get();
 }
 

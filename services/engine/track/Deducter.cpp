@@ -98,17 +98,25 @@ Deducter::Outcome Deducter::giveBack(QList<api::BalanceRow> &rows, Decimal amoun
 {
     Outcome outcome;
     outcome.left = amount;
-    for (auto row = rows.rbegin(); row != rows.rend() && Decimal() < outcome.left; ++row) {
-        const Decimal part = std::min(outcome.left, std::max(Decimal(), row->usage));
+    const auto back = [&](api::BalanceRow &row, Decimal most) {
+        const Decimal part = std::min(outcome.left, std::max(Decimal(), most));
         if (part.isZero())
-            continue;
-        if (!row->unlimited)
-            row->remaining = *row->remaining.plus(part);
-        row->usage = *row->usage.minus(part);
-        outcome.touched.append(row->id);
-        outcome.taken.insert(row->id, part.negated());
+            return;
+        if (!row.unlimited)
+            row.remaining = *row.remaining.plus(part);
+        row.usage = *row.usage.minus(part);
+        if (!outcome.taken.contains(row.id))
+            outcome.touched.append(row.id);
+        outcome.taken[row.id] = outcome.taken.value(row.id).minus(part).value_or(part.negated());
         outcome.left = *outcome.left.minus(part);
-    }
+    };
+    // What overflowed went last (onto the first row, below zero): it comes
+    // back first, then the rows in the reverse of their order.
+    for (api::BalanceRow &row : rows)
+        if (!row.unlimited && row.remaining.isNegative())
+            back(row, std::min(row.remaining.negated(), row.usage));
+    for (auto row = rows.rbegin(); row != rows.rend() && Decimal() < outcome.left; ++row)
+        back(*row, row->usage);
     return outcome;
 }
 

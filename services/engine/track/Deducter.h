@@ -30,10 +30,12 @@ public:
     // goes onto the first row, which goes negative.
     static Outcome take(QList<api::BalanceRow> &rows, api::Decimal amount, bool overflow,
                         qint64 nowMs);
-    // Gives `amount` of usage back (balances.track with a negative value):
+    // Gives `amount` of usage back (balances.track with a negative value),
+    // undoing take() from its end: first what overflowed below zero, then
     // the rows in the reverse of their deduction order, each taking back at
-    // most its usage, so no row ends above what it was granted. `taken` is
-    // negative; `left` is what no row had used.
+    // most its usage, so no row ends above what it was granted. Rollovers
+    // are not refilled: usage counts only what the rows' own grants gave.
+    // `taken` is negative; `left` is what no row had used.
     static Outcome giveBack(QList<api::BalanceRow> &rows, api::Decimal amount);
 };
 

@@ -375,9 +375,12 @@ api::Result<api::TrackTokensResponse> TrackBatch::add(const Scope &scope,
     }
     if (!plan.value().deducted.isZero())
         for (State::Window &window : *windows.value()) {
-            window.window.used =
-                window.window.used.plus(plan.value().deducted).value_or(window.window.used);
-            window.added = window.added.plus(plan.value().deducted).value_or(window.added);
+            // Usage given back comes off a window down to zero, never below:
+            // what an earlier window counted cannot make room in this one.
+            const Decimal was = window.window.used;
+            const Decimal now = std::max(Decimal(), was.plus(plan.value().deducted).value_or(was));
+            window.window.used = now;
+            window.added = window.added.plus(*now.minus(was)).value_or(window.added);
         }
     for (const BillingControlStore::FiredAlert &fired : std::as_const(plan.value().alerts))
         d->alerts.append({scope, call, fired});
