@@ -120,7 +120,9 @@ api::Result<SqliteStatement *> SqliteStatement::run(const QSqlDatabase &db, cons
     sqlite3_stmt *s = statement->m_statement;
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
-    if (sqlite3_bind_parameter_count(s) != binds.size())
+    // None bound leaves every placeholder NULL (EXPLAIN of a statement, as
+    // Qt's driver allows); some bound must be all of them.
+    if (!binds.isEmpty() && sqlite3_bind_parameter_count(s) != binds.size())
         return api::ApiError::internal(u"%1 values for %2 placeholders in: %3"_s.arg(binds.size())
                                            .arg(sqlite3_bind_parameter_count(s))
                                            .arg(sql.left(200)));
