@@ -10,6 +10,7 @@
 // customer's balance must equal what it started with minus exactly the
 // expected sum. Prints figures only; exits non-zero if a call failed or a
 // balance is off.
+#include "bench/BenchServer.h"
 #include "bench/BenchSupport.h"
 #include "bench/Ceilings.h"
 #include "bench/Percentile.h"
@@ -289,17 +290,12 @@ qint64 wrongBalances(engine::Engine &observer, const engine::Scope &scope,
     return wrong;
 }
 
-// Starts meterdesk-server on `location`; returns its URL.
+// Starts meterdesk-server on `location` with the benchmark's workers; returns its URL.
 QUrl startServer(QProcess &process, const Options &options, const QString &location,
                  const QStringList &extra = {})
 {
-    process.setProcessChannelMode(QProcess::ForwardedErrorChannel); // the server's warnings
-    process.start(options.server, QStringList{u"serve"_s, u"--database"_s, location, u"--listen"_s,
-                                              u"127.0.0.1:0"_s, u"--workers"_s, options.workers} +
-                                      extra);
-    if (!process.waitForStarted() || !process.waitForReadyRead(30000))
-        fail(u"meterdesk-server did not start"_s);
-    return QUrl(QString::fromUtf8(process.readLine()).trimmed().mid(13));
+    return bench::startServer(process, options.server, location,
+                              QStringList{u"--workers"_s, options.workers} + extra);
 }
 
 // Every figure on one database; returns the synchronous HTTP figure.

@@ -9,6 +9,7 @@
 // Afterwards every balance must equal its grant less exactly what was
 // tracked, and the ledger's trial balance must be clean; exits non-zero if
 // not, or if a call failed.
+#include "bench/BenchServer.h"
 #include "bench/BenchSupport.h"
 #include "bench/Ceilings.h"
 #include "services/api/TrackUsage.h"
@@ -83,16 +84,6 @@ void row(const QString &name, double value, double ceiling, const QString &goal)
                .arg(value / ceiling, 6, 'f', 2)
                .arg(goal);
     out.flush();
-}
-
-QUrl startServer(QProcess &process, const Options &options, const QString &location)
-{
-    process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    process.start(options.server, {u"serve"_s, u"--database"_s, location, u"--listen"_s,
-                                   u"127.0.0.1:0"_s, u"--workers"_s, u"4"_s});
-    if (!process.waitForStarted() || !process.waitForReadyRead(60000))
-        fail(u"meterdesk-server did not start"_s);
-    return QUrl(QString::fromUtf8(process.readLine()).trimmed().mid(13));
 }
 
 QByteArray trackBody(int customer)
@@ -170,7 +161,7 @@ void measure(const QString &location, const Options &options)
     out << "ceiling, raw transactions: " << qRound(raw.perSecond) << "/s, " << qRound(raw.cpuMicros)
         << " µs of CPU each\n";
     QProcess server;
-    const QUrl url = startServer(server, options, location);
+    const QUrl url = bench::startServer(server, options.server, location, {u"--workers"_s, u"4"_s});
     const qint64 pid = server.processId();
     Tally tally(options.customers);
     const auto spread = [&](int c, int i) {

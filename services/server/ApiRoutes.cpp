@@ -3,6 +3,7 @@
 #include "services/api/Identifier.h"
 #include "services/api/WireCodec.h"
 
+#include <QThreadPool>
 #include <QUrl>
 #include <QUrlQuery>
 
@@ -239,24 +240,32 @@ ApiRoutes::ApiRoutes()
         "/v1/meterdesk/balances.check",
         bodyRoute<api::CheckRequest>(
             BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.check(k, r); }));
-    m_exact.insert("/v1/meterdesk/usage.batch",
-                   {BalancesWrite,
-                    false,
-                    {},
-                    [](ApiOperations &s, const KeyContext &k, const api::JsonReader &body,
-                       const RequestInfo &, Reply reply) {
-                        auto request = api::decode<api::UsageBatchRequest>(body);
-                        if (!request)
-                            return reply(request.error());
-                        const int status = request.value().async ? 202 : 200;
-                        s.usageBatch(k, request.value(),
-                                     [reply = std::move(reply),
-                                      status](api::Result<api::UsageBatchResponse> answer) {
-                                         if (!answer)
-                                             return reply(answer.error());
-                                         reply(AnswerBody{api::toJsonText(answer.value()), status});
-                                     });
-                    }});
+    m_exact.insert(
+        "/v1/meterdesk/usage.batch",
+        {BalancesWrite,
+         false,
+         {},
+         [](ApiOperations &s, const KeyContext &k, const api::JsonReader &body, const RequestInfo &,
+            Reply reply) {
+             auto request = api::decode<api::UsageBatchRequest>(body);
+             if (!request)
+                 return reply(request.error());
+             const int status = request.value().async ? 202 : 200;
+             // The last answer comes on the writer's thread, which
+             // every write waits for: the text of up to a thousand
+             // answers is written on another.
+             s.usageBatch(
+                 k, request.value(),
+                 [reply = std::move(reply),
+                  status](api::Result<api::UsageBatchResponse> answer) mutable {
+                     if (!answer)
+                         return reply(answer.error());
+                     QThreadPool::globalInstance()->start(
+                         [reply = std::move(reply), status, response = std::move(answer).value()] {
+                             reply(AnswerBody{api::toJsonText(response), status});
+                         });
+                 });
+         }});
     m_exact.insert(
         "/v1/meterdesk/track_tokens.price",
         bodyRoute<api::TrackTokensRequest>(

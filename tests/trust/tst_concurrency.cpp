@@ -48,6 +48,20 @@ class TestConcurrency final : public QObject
 
     test::TestDatabase m_database;
 
+    // What the tables promise once the servers stopped: every customer's
+    // balance agrees with its usage events and the trial balance holds;
+    // `keys`: the calls' Idempotency-Keys recorded.
+    QStringList ledgerProblems(test::LedgerAudit::TrackKeys &keys)
+    {
+        engine::Database database(m_database.location());
+        const test::LedgerAudit audit(database.connection().value());
+        QStringList customers;
+        for (int customer = 0; customer < Customers; ++customer)
+            customers << u"c%1"_s.arg(customer);
+        keys = audit.trackKeys();
+        return audit.balancesMatchEvents(customers) + audit.trialBalance();
+    }
+
     // What the tables say: remaining credits per customer.
     QHash<QString, api::Decimal> remaining()
     {
@@ -148,15 +162,11 @@ private Q_SLOTS:
         for (auto &process : processes)
             QCOMPARE(process->stop(), 0);
 
-        engine::Database database(m_database.location());
-        const test::LedgerAudit audit(database.connection().value());
-        QStringList customers;
-        for (int customer = 0; customer < Customers; ++customer)
-            customers << u"c%1"_s.arg(customer);
-        const QStringList problems = audit.balancesMatchEvents(customers) + audit.trialBalance();
+        test::LedgerAudit::TrackKeys keys;
+        const QStringList problems = ledgerProblems(keys);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
-        QCOMPARE(audit.trackKeys().applied.size(), Clients * CallsPerClient);
-        QCOMPARE(audit.trackKeys().failed, 0);
+        QCOMPARE(keys.applied.size(), Clients * CallsPerClient);
+        QCOMPARE(keys.failed, 0);
     }
 
     // Single calls and batches of both kinds at once, a quarter of the
@@ -264,15 +274,11 @@ private Q_SLOTS:
         }
         for (auto &process : processes)
             QCOMPARE(process->stop(), 0);
-        engine::Database database(m_database.location());
-        const test::LedgerAudit audit(database.connection().value());
-        QStringList customers;
-        for (int customer = 0; customer < Customers; ++customer)
-            customers << u"c%1"_s.arg(customer);
-        const QStringList problems = audit.balancesMatchEvents(customers) + audit.trialBalance();
+        test::LedgerAudit::TrackKeys keys;
+        const QStringList problems = ledgerProblems(keys);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
         qsizetype mixed = 0;
-        for (const QString &key : audit.trackKeys().applied)
+        for (const QString &key : keys.applied)
             mixed += key.startsWith(u"mix-"_s);
         QCOMPARE(mixed, applied);
     }

@@ -10,11 +10,12 @@ using namespace Qt::StringLiterals;
 
 api::Result<api::Done> CallCheck::check(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
                                         const api::TrackTokensRequest &request, qint64 nowMs,
-                                        const PriceCatalogue &catalogue)
+                                        const PriceCatalogue &catalogue, CallTargets *targets)
 {
     if (auto invalid = checkTimestamp(request, nowMs))
         return *invalid;
-    auto call = CallResolver::resolve(db, scope, request, catalogue);
+    auto call = targets ? targets->resolve(db, scope, request, catalogue)
+                        : CallResolver::resolve(db, scope, request, catalogue);
     if (!call)
         return call.error();
     // Only limits depend on the balances: without any, reading them (the

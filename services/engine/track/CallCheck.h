@@ -7,6 +7,7 @@
 #include "services/engine/pricing/PriceCatalogue.h"
 #include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/Scope.h"
+#include "services/engine/track/CallResolver.h"
 
 #include <QSqlDatabase>
 
@@ -19,9 +20,11 @@ public:
     // the async flag's check before a call is accepted (the customer, entity,
     // credit system, model, price and billing limits; not Idempotency-Key,
     // which the queue checks against what it holds too).
+    // `targets` (optional) shares look-ups among the calls of one batch.
     static api::Result<api::Done> check(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
                                         const api::TrackTokensRequest &request, qint64 nowMs,
-                                        const PriceCatalogue &catalogue);
+                                        const PriceCatalogue &catalogue,
+                                        CallTargets *targets = nullptr);
     // 400 when the event's timestamp lies in the future (five minutes' leeway for clocks).
     static std::optional<api::ApiError> checkTimestamp(const api::TrackTokensRequest &request,
                                                        qint64 nowMs);

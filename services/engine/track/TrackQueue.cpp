@@ -60,17 +60,18 @@ TrackQueue::~TrackQueue()
         m_worker->wait();
 }
 
-api::Result<api::Done> TrackQueue::check(const Scope &scope, const api::TrackTokensRequest &request)
+api::Result<api::Done> TrackQueue::check(const Scope &scope, const api::TrackTokensRequest &request,
+                                         CallTargets *targets)
 {
     auto db = m_database.connection();
     if (!db)
         return db.error();
     return CallCheck::check(db.value(), m_database.dialect(), scope, request,
-                            m_clock() + m_ahead(scope), *m_catalogue());
+                            m_clock() + m_ahead(scope), *m_catalogue(), targets);
 }
 
-std::optional<ApiError> TrackQueue::admit(const Scope &scope,
-                                          const api::TrackTokensRequest &request)
+std::optional<ApiError>
+TrackQueue::admit(const Scope &scope, const api::TrackTokensRequest &request, CallTargets *targets)
 {
     {
         const std::lock_guard lock(m_mutex);
@@ -79,7 +80,7 @@ std::optional<ApiError> TrackQueue::admit(const Scope &scope,
                             u"%1 async calls are waiting to be applied; send this one again in a"
                             " moment, or without \"async\""_s.arg(m_backlog)};
     }
-    if (auto checked = check(scope, request); !checked)
+    if (auto checked = check(scope, request, targets); !checked)
         return checked.error();
     return std::nullopt;
 }
@@ -127,8 +128,9 @@ void TrackQueue::enqueue(const Scope &scope, const api::TrackTokensRequest &requ
 void TrackQueue::enqueueAll(const Scope &scope, std::vector<Submission> calls)
 {
     std::vector<Waiting *> admitted;
+    CallTargets targets; // calls of one customer and feature share a look-up
     for (Submission &call : calls) {
-        if (auto refused = admit(scope, call.request)) {
+        if (auto refused = admit(scope, call.request, &targets)) {
             call.accepted(*refused);
             continue;
         }

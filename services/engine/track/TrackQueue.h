@@ -36,6 +36,8 @@
 
 namespace md::engine {
 
+class CallTargets;
+
 class TrackQueue final
 {
 public:
@@ -90,9 +92,12 @@ public:
 
 private:
     struct Waiting;
-    api::Result<api::Done> check(const Scope &scope, const api::TrackTokensRequest &request);
+    // `targets` (optional): look-ups shared by the calls of one batch.
+    api::Result<api::Done> check(const Scope &scope, const api::TrackTokensRequest &request,
+                                 CallTargets *targets);
     // Refused before it is stored: the backlog past its limit, or check().
-    std::optional<api::ApiError> admit(const Scope &scope, const api::TrackTokensRequest &request);
+    std::optional<api::ApiError> admit(const Scope &scope, const api::TrackTokensRequest &request,
+                                       CallTargets *targets = nullptr);
     void prepare(Waiting &waiting, const Scope &scope, const api::TrackTokensRequest &request,
                  const std::optional<QString> &idempotencyKey);
     // Stores batches while calls wait; called with m_mutex held, m_storing false.
