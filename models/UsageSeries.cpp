@@ -23,7 +23,9 @@ QString keyOf(const api::UsageEvent &event, UsageSeries::GroupBy groupBy)
 
 void add(UsageSeries::Point &point, const api::UsageEvent &event)
 {
-    point.cost = point.cost.plus(event.value).value_or(point.cost);
+    // An event without a model counts units of its feature, not dollars.
+    api::Decimal &sum = event.modelId ? point.cost : point.units;
+    sum = sum.plus(event.value).value_or(sum);
     point.tokens += UsageEventModel::totalTokens(event);
 }
 
@@ -47,14 +49,15 @@ qint64 UsageSeries::periodFor(const QList<api::UsageEvent> &events)
 UsageSeries::Groups UsageSeries::build(const QList<api::UsageEvent> &events, GroupBy groupBy,
                                        int maxGroups, const QString &otherLabel, qint64 periodMs)
 {
-    QHash<QString, api::Decimal> totals;
-    for (const api::UsageEvent &event : events) {
-        api::Decimal &total = totals[keyOf(event, groupBy)];
-        total = total.plus(event.value).value_or(total);
-    }
+    QHash<QString, Point> totals;
+    for (const api::UsageEvent &event : events)
+        add(totals[keyOf(event, groupBy)], event);
     QStringList keys = totals.keys();
+    const auto size = [&](const QString &key) {
+        return std::pair(totals.value(key).cost, totals.value(key).units);
+    };
     std::sort(keys.begin(), keys.end(), [&](const QString &a, const QString &b) {
-        return totals.value(b) < totals.value(a) || (totals.value(a) == totals.value(b) && a < b);
+        return size(b) < size(a) || (size(a) == size(b) && a < b);
     });
     const QSet<QString> kept(keys.cbegin(),
                              keys.cbegin() + std::min<qsizetype>(maxGroups, keys.size()));

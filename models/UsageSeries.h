@@ -15,15 +15,17 @@ public:
     enum class GroupBy { Customer, Feature, Model };
     struct Point
     {
-        api::Decimal cost;
+        api::Decimal cost; // AI calls: credits, dollar for dollar
         qint64 tokens = 0;
+        api::Decimal units; // other features' usage (balances.track): never added to cost
         friend bool operator==(const Point &, const Point &) = default;
     };
     static constexpr qint64 Day = 24 * 60 * 60 * 1000;
     // Group → start of the period (ms, periods counted from the epoch, UTC) → sums.
     using Groups = QMap<QString, QMap<qint64, Point>>;
 
-    // At most `maxGroups` groups: the largest by cost, the rest summed as `otherLabel`.
+    // At most `maxGroups` groups: the largest by cost, then by units, the
+    // rest summed as `otherLabel`.
     static Groups build(const QList<api::UsageEvent> &events, GroupBy groupBy, int maxGroups,
                         const QString &otherLabel, qint64 periodMs = Day);
     // A period that keeps a chart of these events under about 60 bars: a day,

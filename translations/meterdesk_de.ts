@@ -4908,6 +4908,10 @@ Es wurde keine Datei geschrieben.</translation>
         <source>Chart stacking</source>
         <translation>Diagrammstapelung</translation>
     </message>
+    <message>
+        <source>Units used (other features)</source>
+        <translation>Verbrauchte Einheiten (andere Funktionen)</translation>
+    </message>
 </context>
 <context>
     <name>UsageEventModel</name>

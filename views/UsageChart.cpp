@@ -30,6 +30,7 @@ UsageChart::UsageChart(QWidget *parent)
     m_groupBy->addItem(tr("Stacked by feature"), int(UsageSeries::GroupBy::Feature));
     m_metric->addItem(tr("Cost (USD)"));
     m_metric->addItem(tr("Tokens"));
+    m_metric->addItem(tr("Units used (other features)"));
     m_groupBy->setAccessibleName(tr("Chart stacking"));
     m_metric->setAccessibleName(tr("Chart measure"));
     connect(m_groupBy, &QComboBox::currentIndexChanged, this, &UsageChart::redraw);
@@ -85,7 +86,7 @@ void UsageChart::redraw()
     m_chart->setTheme(palette().color(QPalette::Window).lightness() < 128
                           ? QChart::ChartThemeDark
                           : QChart::ChartThemeLight);
-    const bool cost = m_metric->currentIndex() == 0;
+    const int metric = m_metric->currentIndex(); // cost, tokens, units
     const qint64 period = UsageSeries::periodFor(m_events);
     const auto groups = UsageSeries::build(
         m_events, UsageSeries::GroupBy(m_groupBy->currentData().toInt()), 6, tr("Other"), period);
@@ -113,7 +114,9 @@ void UsageChart::redraw()
         for (qint64 start = first; start <= last; start += period, ++index) {
             const UsageSeries::Point point = group.value().value(start);
             // Only drawing turns an exact sum into a double.
-            const double y = cost ? point.cost.toString().toDouble() : double(point.tokens);
+            const double y = metric == 0   ? point.cost.toString().toDouble()
+                             : metric == 1 ? double(point.tokens)
+                                           : point.units.toString().toDouble();
             *set << y;
             totals[index] += y;
         }
@@ -127,7 +130,7 @@ void UsageChart::redraw()
     if (categories.size() > 12)
         axisX->setLabelsAngle(-90); // upright labels overlap beyond a dozen bars
     auto *axisY = new QValueAxis;
-    axisY->setLabelFormat(cost ? u"%.2f"_s : u"%.0f"_s);
+    axisY->setLabelFormat(metric == 1 ? u"%.0f"_s : u"%.2f"_s);
     axisY->setRange(0, top > 0 ? top * 1.1 : 1);
     m_chart->addAxis(axisX, Qt::AlignBottom);
     m_chart->addAxis(axisY, Qt::AlignLeft);

@@ -46,6 +46,19 @@ private Q_SLOTS:
         QCOMPARE(groups.value(u"a/x"_s).value(4 * Day).tokens, 101);
     }
 
+    void aFeaturesUnitsAreNeverDollars()
+    {
+        api::UsageEvent units = usageEvent(u"ann"_s, {}, "7", 0, 0);
+        units.modelId.reset(); // balances.track: a feature's units, no model
+        units.featureId = u"messages"_s;
+        units.tokens.clear();
+        const QList<api::UsageEvent> events{usageEvent(u"ann"_s, u"a/x"_s, "0.5", 0, 10), units};
+        const auto groups = UsageSeries::build(events, UsageSeries::GroupBy::Customer, 6, u"o"_s);
+        QCOMPARE(groups.value(u"ann"_s).value(0).cost, *api::Decimal::parse(QByteArrayView("0.5")));
+        QCOMPARE(groups.value(u"ann"_s).value(0).units, api::Decimal::fromInteger(7));
+        QCOMPARE(groups.value(u"ann"_s).value(0).tokens, 11);
+    }
+
     void keepsTheLargestGroups()
     {
         QList<api::UsageEvent> events{
