@@ -117,6 +117,7 @@ int main(int argc, char *argv[])
         app.processEvents(QEventLoop::WaitForMoreEvents, 50);
     QList<models::UsageBackfill::Item> items = read.result();
     const double readSeconds = double(reading.nsecsElapsed()) / 1e9;
+    const qint64 readWorst = readStall.worstMs();
     if (items.size() != rows)
         fail(u"%1 of %2 rows read"_s.arg(items.size()).arg(rows));
 
@@ -142,7 +143,7 @@ int main(int argc, char *argv[])
                    .arg(qRound(rows / seconds))
                    .arg(stall);
     };
-    line(u"read and check the file"_s, readSeconds, 30, readStall.worstMs());
+    line(u"read and check the file"_s, readSeconds, 30, readWorst);
     line(u"dry run"_s, drySeconds, 30, dryWorst);
     line(u"commit"_s, commitSeconds, 60, commitStall.worstMs());
 

@@ -77,7 +77,10 @@ void UsageBackfill::begin()
     ++m_generation; // a run started again leaves the earlier one's answers unheard
     m_running = true;
     m_cancelled = false;
-    sendNext();
+    m_inFlight.clear();
+    m_sent = m_next;
+    Q_EMIT progress(m_next, m_items.size());
+    fill();
 }
 
 void UsageBackfill::cancel()
@@ -85,48 +88,80 @@ void UsageBackfill::cancel()
     m_cancelled = true;
 }
 
-void UsageBackfill::sendNext()
+void UsageBackfill::fill()
 {
-    const qint64 total = m_items.size();
-    Q_EMIT progress(m_next, total);
-    if (m_next >= total)
-        return stop(false, {});
-    if (m_cancelled)
-        return stop(true, {});
-    const qint64 from = m_next;
-    qint64 to = std::min<qint64>(from + (m_dryRun ? DryRunEvents : CommitEvents), total);
-    if (m_dryRun && to < total) {
-        // A customer's events together where they fit: cut where one ends.
-        const auto customerAt = [&](qint64 i) { return m_items.at(i).event.call.customerId; };
-        qint64 cut = to;
-        while (cut > from && customerAt(cut - 1) == customerAt(cut))
-            --cut;
-        if (cut > from)
-            to = cut;
-    }
+    if (m_filling) // an answer that came at once, inside send(): the loop below goes on
+        return;
+    m_filling = true;
+    while (m_running && !m_cancelled && m_sent < m_items.size() &&
+           m_inFlight.size() < (m_dryRun ? 1 : CommitsInFlight) &&
+           (m_inFlight.empty() || endsCustomer(m_inFlight.back().to)))
+        send(m_sent, requestEnd(m_sent));
+    m_filling = false;
+    if (m_running && m_inFlight.empty())
+        stop(m_cancelled && m_next < m_items.size(), {});
+}
+
+qint64 UsageBackfill::requestEnd(qint64 from) const
+{
+    const qint64 to =
+        std::min<qint64>(from + (m_dryRun ? DryRunEvents : CommitEvents), m_items.size());
+    // A customer's events together where they fit: cut where one ends.
+    qint64 cut = to;
+    while (cut > from && !endsCustomer(cut))
+        --cut;
+    return cut > from ? cut : to;
+}
+
+bool UsageBackfill::endsCustomer(qint64 to) const
+{
+    return to >= m_items.size() || to == 0 ||
+           m_items.at(to - 1).event.call.customerId != m_items.at(to).event.call.customerId;
+}
+
+void UsageBackfill::send(qint64 from, qint64 to)
+{
     api::UsageBatchRequest request;
     request.dryRun = m_dryRun;
     request.events.reserve(to - from);
     for (qint64 i = from; i < to; ++i)
         request.events.append(m_items.at(i).event);
-    m_backend->usageBatch(request).then(
-        this, [this, from, to,
-               generation = m_generation](const api::Result<api::UsageBatchResponse> &answer) {
-            if (generation != m_generation)
-                return;
-            if (!answer)
-                return stop(false, answer.error().message);
-            if (answer.value().results.size() != to - from)
-                return stop(false, tr("the server answered %1 of %2 events")
-                                       .arg(answer.value().results.size())
-                                       .arg(to - from));
-            if (m_dryRun)
-                dryRunAnswered(from, to, answer.value());
-            else
-                commitAnswered(from, to, answer.value());
-            m_next = to;
-            sendNext();
-        });
+    m_inFlight.push_back({from, to, std::nullopt});
+    m_sent = to;
+    m_backend->usageBatch(request).then(this,
+                                        [this, from, to, generation = m_generation](
+                                            const api::Result<api::UsageBatchResponse> &answer) {
+                                            if (generation == m_generation)
+                                                answered(from, to, answer);
+                                        });
+}
+
+void UsageBackfill::answered(qint64 from, qint64 to,
+                             const api::Result<api::UsageBatchResponse> &answer)
+{
+    if (!answer)
+        return stop(false, answer.error().message);
+    if (answer.value().results.size() != to - from)
+        return stop(false, tr("the server answered %1 of %2 events")
+                               .arg(answer.value().results.size())
+                               .arg(to - from));
+    for (Request &request : m_inFlight)
+        if (request.from == from)
+            request.answer = answer.value();
+    bool advanced = false;
+    while (!m_inFlight.empty() && m_inFlight.front().answer) {
+        const Request done = std::move(m_inFlight.front());
+        m_inFlight.pop_front();
+        if (m_dryRun)
+            dryRunAnswered(done.from, done.to, *done.answer);
+        else
+            commitAnswered(done.from, done.to, *done.answer);
+        m_next = done.to;
+        advanced = true;
+    }
+    if (advanced)
+        Q_EMIT progress(m_next, m_items.size());
+    fill();
 }
 
 void UsageBackfill::dryRunAnswered(qint64 from, qint64 to, const api::UsageBatchResponse &response)
@@ -190,7 +225,9 @@ void UsageBackfill::refuse(const Item &item, const api::ApiError &error)
 
 void UsageBackfill::stop(bool cancelled, const QString &error)
 {
+    ++m_generation; // after an error, the other request's answer is not heard
     m_running = false;
+    m_inFlight.clear();
     // Always from the event loop, never from inside start…(): a backend
     // whose answer is ready at once would otherwise finish before the
     // caller has returned.

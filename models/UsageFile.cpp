@@ -36,8 +36,10 @@ const Field Fields[] = {
 // says (customer, entity, feature or model, amounts, time) and how many
 // identical rows came before it, so the same events keep their keys when the
 // file is edited or exported again, and another file's events never share
-// them. A row without a time could be any day's: it is keyed by the file
-// and its line (prefix), safe against sending the same file again only.
+// them. The key begins with the customer's hash, so that one customer's keys
+// sit together in the server's unique index of keys: a request (by customer)
+// then dirties a few of its pages, not one an event. A row without a time could be any day's: it is
+// keyed by the file and its line (prefix), safe against sending the same file again only.
 void assignKeys(QList<UsageRow> &rows, const QString &prefix)
 {
     QHash<QByteArray, int> seen;
@@ -60,8 +62,13 @@ void assignKeys(QList<UsageRow> &rows, const QString &prefix)
                                  .join(u'\x1f');
         const QByteArray digest =
             QCryptographicHash::hash(what.toUtf8(), QCryptographicHash::Sha256).toHex().left(24);
+        const QByteArray owner =
+            QCryptographicHash::hash(call.customerId.toUtf8(), QCryptographicHash::Sha256)
+                .toHex()
+                .left(8);
         row.event->idempotencyKey =
-            u"usage-%1-%2"_s.arg(QString::fromLatin1(digest)).arg(++seen[digest]);
+            u"usage-%1-%2-%3"_s.arg(QString::fromLatin1(owner), QString::fromLatin1(digest))
+                .arg(++seen[digest]);
     }
 }
 

@@ -2,13 +2,17 @@
 // the small workspace behind an EngineBackend: a CSV's bad cells found in
 // their columns, JSON events of both kinds, the dry run's before and after
 // and refusals, a commit that counts nothing twice when run again, and one
-// cancelled then resumed exactly where it stopped.
+// cancelled then resumed exactly where it stopped; and, on a backend that
+// answers when told, two requests in flight only when they share no
+// customer, their answers taken in the order sent.
 #include "models/UsageBackfill.h"
 #include "models/UsageChangeModel.h"
 #include "models/UsageRefusalModel.h"
 #include "tests/models/SmallBackend.h"
+#include "tests/support/StubBackend.h"
 
 #include <QAbstractItemModelTester>
+#include <QPromise>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -29,6 +33,49 @@ const QByteArray Csv = "customer,feature,quantity,time\n"
 api::Decimal dec(const char *text)
 {
     return *api::Decimal::parse(QByteArrayView(text));
+}
+
+// Holds each usage.batch request until the test answers it: every event applied.
+class HeldBatches final : public test::StubBackend
+{
+public:
+    struct Held
+    {
+        api::UsageBatchRequest request;
+        std::shared_ptr<QPromise<api::Result<api::UsageBatchResponse>>> promise;
+    };
+    QList<Held> held;
+
+    backend::Reply<api::UsageBatchResponse>
+    usageBatch(const api::UsageBatchRequest &request) override
+    {
+        auto promise = std::make_shared<QPromise<api::Result<api::UsageBatchResponse>>>();
+        promise->start();
+        held.append({request, promise});
+        return promise->future();
+    }
+
+    void answer(qsizetype index)
+    {
+        api::UsageBatchResponse response;
+        response.results.resize(held.at(index).request.events.size());
+        held.at(index).promise->addResult(api::Result<api::UsageBatchResponse>(response));
+        held.at(index).promise->finish();
+    }
+};
+
+QList<models::UsageBackfill::Item> eventsOf(const QList<std::pair<QString, int>> &customers)
+{
+    QList<models::UsageBackfill::Item> items;
+    for (const auto &[customer, count] : customers)
+        for (int i = 0; i < count; ++i) {
+            api::TrackRequest event;
+            event.customerId = customer;
+            event.featureId = u"api_calls"_s;
+            items.append({int(items.size()) + 2,
+                          api::UsageBatchEvent{event.asCall(), u"k-%1-%2"_s.arg(customer).arg(i)}});
+        }
+    return items;
 }
 
 } // namespace
@@ -91,6 +138,13 @@ private Q_SLOTS:
         // Its twin on the next line is another event.
         QVERIFY(exported.rows.at(2).event->idempotencyKey != std::optional(key));
         QVERIFY(exported.rows.at(2).event->idempotencyKey->endsWith(u"-2"_s));
+        // A customer's keys begin alike (they sit together in the server's
+        // index of keys); another customer's do not.
+        const auto ownerOf = [&](int row) {
+            return content.rows.at(row).event->idempotencyKey->section(u'-', 1, 1);
+        };
+        QCOMPARE(ownerOf(1), ownerOf(0));
+        QVERIFY(ownerOf(5) != ownerOf(0));
         QCOMPARE(content.rows.at(1).event->call.timestamp, std::optional(qint64(6000)));
         QVERIFY(content.rows.at(2).cellErrors.contains(2));
         QVERIFY(content.rows.at(3).cellErrors.contains(0));
@@ -182,6 +236,74 @@ private Q_SLOTS:
         QCOMPARE(backfill.applied(), 1500);
         QCOMPARE(backfill.alreadyRecorded(), 0);
         QCOMPARE(bobRemaining(), before.minus(dec("2.5")).value());
+    }
+
+    void twoRequestsInFlightWhenTheyShareNoCustomer()
+    {
+        HeldBatches backend;
+        models::UsageBackfill backfill(&backend);
+        backfill.setItems(eventsOf({{u"a"_s, 600}, {u"b"_s, 600}, {u"c"_s, 600}}));
+        QSignalSpy progress(&backfill, &models::UsageBackfill::progress);
+        QSignalSpy finished(&backfill, &models::UsageBackfill::finished);
+        backfill.startCommit(0);
+        // Cut where a customer ends: a's events, then b's, both sent at once.
+        QCOMPARE(backend.held.size(), 2);
+        QCOMPARE(backend.held.at(0).request.events.size(), 600);
+        QCOMPARE(backend.held.at(1).request.events.first().value().call.customerId, u"b"_s);
+        QCOMPARE(backend.held.at(1).request.events.size(), 600);
+        // The second answered first: nothing is taken before the first.
+        backend.answer(1);
+        QCoreApplication::processEvents(); // its answer delivered, and kept
+        QCOMPARE(backfill.committed(), 0);
+        QCOMPARE(backend.held.size(), 2);
+        backend.answer(0);
+        QTRY_COMPARE(backfill.committed(), 1200);
+        QCOMPARE(backfill.applied(), 1200);
+        QCOMPARE(progress.last().at(0).toLongLong(), 1200);
+        QCOMPARE(backend.held.size(), 3); // c's events
+        backfill.cancel();
+        backend.answer(2);
+        QVERIFY(finished.wait(5000));
+        QVERIFY(!finished.first().at(0).toBool()); // everything was sent before Cancel
+        QCOMPARE(backfill.committed(), 1800);
+    }
+
+    void oneCustomersEventsAreNeverInFlightTogether()
+    {
+        HeldBatches backend;
+        models::UsageBackfill backfill(&backend);
+        // a's 1,500 events fill the first request and begin the second.
+        backfill.setItems(eventsOf({{u"a"_s, 1500}, {u"b"_s, 10}}));
+        QSignalSpy finished(&backfill, &models::UsageBackfill::finished);
+        backfill.startCommit(0);
+        QCOMPARE(backend.held.size(), 1);
+        QCOMPARE(backend.held.at(0).request.events.size(), models::UsageBackfill::CommitEvents);
+        backend.answer(0);
+        QTRY_COMPARE(backend.held.size(), 2); // the rest of a's, then b's with them
+        QCOMPARE(backend.held.at(1).request.events.size(), 510);
+        backfill.cancel();
+        backend.answer(1);
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(backfill.committed(), 1510);
+    }
+
+    void cancelWaitsForEveryRequestInFlight()
+    {
+        HeldBatches backend;
+        models::UsageBackfill backfill(&backend);
+        backfill.setItems(eventsOf({{u"a"_s, 900}, {u"b"_s, 900}, {u"c"_s, 900}}));
+        QSignalSpy finished(&backfill, &models::UsageBackfill::finished);
+        backfill.startCommit(0);
+        QCOMPARE(backend.held.size(), 2);
+        backfill.cancel();
+        backend.answer(0);
+        QTRY_COMPARE(backfill.committed(), 900);
+        QCOMPARE(finished.size(), 0); // b's request is still out
+        backend.answer(1);
+        QVERIFY(finished.wait(5000));
+        QVERIFY(finished.first().at(0).toBool());
+        QCOMPARE(backfill.committed(), 1800);
+        QCOMPARE(backend.held.size(), 2); // c's never sent
     }
 };
 
