@@ -107,6 +107,33 @@ private Q_SLOTS:
         QVERIFY(api.trackTokens(key, call).ok());
         QVERIFY(m_fixture.engine->trackQueue().drain().ok());
 
+        // A batch for several customers: their targets looked up together
+        // (PostgreSQL), each one's rows by its keys; and a check.
+        api::ListBalancesRequest holders;
+        holders.featureId = u"api_calls"_s;
+        const auto held = api.listBalances(key, holders);
+        QVERIFY(held.ok() && held.value().list.size() > 2);
+        QStringList holdersOf;
+        for (const api::BalanceRow &row : held.value().list)
+            if (!holdersOf.contains(row.customerId) && holdersOf.size() < 2)
+                holdersOf.append(row.customerId);
+        QCOMPARE(holdersOf.size(), 2);
+        api::UsageBatchRequest batch;
+        for (const QString &customer : std::as_const(holdersOf)) {
+            api::TrackRequest event;
+            event.customerId = customer;
+            event.featureId = u"api_calls"_s;
+            batch.events.append(api::UsageBatchEvent{event.asCall(), std::nullopt});
+        }
+        const auto batched = api.usageBatch(key, batch);
+        QVERIFY(batched.ok() && batched.value().results.size() == 2);
+        for (const api::UsageBatchResult &result : batched.value().results)
+            QVERIFY2(!result.error, qPrintable(result.error ? result.error->message : QString()));
+        api::CheckRequest check;
+        check.customerId = holdersOf.first();
+        check.featureId = u"api_calls"_s;
+        QVERIFY(api.check(key, check).ok());
+
         api::ListBalancesRequest list;
         list.customerId = call.customerId;
         const auto own = api.listBalances(key, list);

@@ -78,6 +78,49 @@ api::Result<QList<BalanceLister::Owned>> BalanceLister::activeRows(const QSqlDat
     return rows;
 }
 
+api::Result<QList<api::BalanceRow>> BalanceLister::held(const QSqlDatabase &db, const Scope &scope,
+                                                        qint64 customerPk,
+                                                        std::optional<qint64> entityPk,
+                                                        qint64 featurePk, qint64 nowMs)
+{
+    static const QString of = u" FROM (SELECT b.*, cp.product_pk AS product_pk, 0 AS expired"
+                              " FROM balances b LEFT JOIN customer_products cp"
+                              " ON cp.pk = b.customer_product_pk WHERE b.org_pk = ? AND b.env = ?"
+                              " AND b.customer_pk = ? AND b.feature_pk = ? AND %1 AND NOT "_s +
+                              BalanceWhere::ExpiredCondition +
+                              u") b LEFT JOIN rollovers r ON r.balance_pk = b.pk"
+                              " ORDER BY b.pk, r.expires_at, r.pk"_s;
+    static const QString ownRows = BalanceRowReader::columns() + of.arg(u"b.entity_pk IS NULL"_s);
+    static const QString entityRows = BalanceRowReader::columns() + of.arg(u"b.entity_pk = ?"_s);
+    QVariantList binds{scope.orgPk, scope.envWord(), customerPk, featurePk};
+    if (entityPk)
+        binds.append(*entityPk);
+    binds << nowMs << nowMs;
+    const QString &sql = entityPk ? entityRows : ownRows;
+    QList<api::BalanceRow> rows;
+    const auto keep = [&rows](const auto &, api::BalanceRow &&row) -> api::BalanceRow & {
+        rows.append(std::move(row));
+        return rows.last();
+    };
+    BalanceRowReader reader;
+    api::Result<bool> read = false;
+    if (SqliteStatement::available(db)) {
+        auto statement = SqliteStatement::run(db, sql, binds);
+        if (!statement)
+            return statement.error();
+        read = reader.readAll(*statement.value(), std::numeric_limits<qsizetype>::max(), keep);
+    } else {
+        auto query = runPrepared(db, sql, binds);
+        if (!query)
+            return query.error();
+        QtRows q(*query.value());
+        read = reader.readAll(q, std::numeric_limits<qsizetype>::max(), keep);
+    }
+    if (!read)
+        return read.error();
+    return rows;
+}
+
 api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &db,
                                                            const Scope &scope,
                                                            const api::ListBalancesRequest &request,

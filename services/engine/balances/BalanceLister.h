@@ -25,6 +25,15 @@ public:
                                                 const api::BalancePagesRequest &request,
                                                 qint64 nowMs, const StopCheck &stop = {});
 
+    // The active rows one usage call deducts from, by the keys its resolver
+    // found: the customer's own rows of the feature, or the entity's. One
+    // statement by the customer's index, no id looked up again (a call at an
+    // organization's size misses the writer's cache: docs/performance.md).
+    static api::Result<QList<api::BalanceRow>> held(const QSqlDatabase &db, const Scope &scope,
+                                                    qint64 customerPk,
+                                                    std::optional<qint64> entityPk,
+                                                    qint64 featurePk, qint64 nowMs);
+
     // PostgreSQL, for a batch of track_tokens calls: in one statement, the
     // active rows of any of the customers and features, with their owners.
     struct Owned

@@ -1,5 +1,6 @@
 #include "services/engine/track/CallResolver.h"
 
+#include "services/engine/sql/PostgresArray.h"
 #include "services/engine/sql/Sql.h"
 
 namespace md::engine {
@@ -160,85 +161,157 @@ api::Result<ResolvedCall> CallResolver::price(const CallTarget &target,
     return ResolvedCall{target, priced.value()};
 }
 
-api::Result<CallTarget> CallResolver::lookup(const QSqlDatabase &db, const Scope &scope,
-                                             const api::TrackTokensRequest &request)
+namespace {
+
+// lookup()'s columns, a row per markup of the feature found:
+// customer, entity, feature key, id, type, default markup, then a markup.
+const QString TargetColumns =
+    u"c.pk, e.pk, f.pk, f.id, f.type, f.default_markup, m.provider, m.model, m.markup"_s;
+
+// The organization's credit systems, each kept when the customer holds a
+// balance of it: one seek of balances_by_feature per system. (An IN over the
+// customer's balances was answered by walking every balance of the
+// organization: issue 35.)
+const QString HeldCreditSystem =
+    u"f.type = 'credit_system' AND EXISTS (SELECT 1 FROM balances b"
+    " WHERE b.org_pk = c.org_pk AND b.env = c.env AND b.feature_pk = f.pk"
+    " AND b.customer_pk = c.pk)"_s;
+
+// One call's target from its rows (TargetColumns from `first` on); none: no such customer.
+api::Result<CallTarget> targetOf(const QList<QVariantList> &rows, qsizetype begin, qsizetype end,
+                                 int first, const api::TrackTokensRequest &request)
 {
-    // One statement, one round trip: the customer, the entity, the credit
-    // system (named, or every one the customer has) and its markups, a row
-    // per markup. Several systems without feature_id are refused below.
-    const QString feature =
-        request.featureId
-            ? u"LEFT JOIN features f ON f.org_pk = c.org_pk AND f.env = c.env AND f.id = ?"_s
-            // The organization's credit systems, each kept when the customer
-            // holds a balance of it: one seek of balances_by_feature per
-            // system. (An IN over the customer's balances was answered by
-            // walking every balance of the organization: issue 35.)
-            : u"LEFT JOIN features f ON f.org_pk = c.org_pk AND f.env = c.env"
-              " AND f.type = 'credit_system' AND EXISTS (SELECT 1 FROM balances b"
-              " WHERE b.org_pk = c.org_pk AND b.env = c.env AND b.feature_pk = f.pk"
-              " AND b.customer_pk = c.pk)"_s;
-    QVariantList binds{request.entityId ? QVariant(*request.entityId) : QVariant()};
-    if (request.featureId)
-        binds << *request.featureId;
-    binds << scope.orgPk << scope.envWord() << request.customerId;
-    auto rows = queryRows(
-        db,
-        u"SELECT c.pk, e.pk, f.pk, f.id, f.type, f.default_markup, m.provider, m.model,"
-        " m.markup FROM customers c"
-        " LEFT JOIN entities e ON e.customer_pk = c.pk AND e.id = ? "_s +
-            feature +
-            u" LEFT JOIN credit_markups m ON m.feature_pk = f.pk AND f.type = 'credit_system'"
-            " WHERE c.org_pk = ? AND c.env = ? AND c.id = ? ORDER BY f.id"_s,
-        binds);
-    if (!rows)
-        return rows.error();
-    if (rows.value().isEmpty())
+    if (begin == end)
         return ApiError::notFound(u"customer_not_found"_s,
                                   u"customer \"%1\" does not exist"_s.arg(request.customerId));
-    const QVariantList &first = rows.value().first();
+    const auto at = [&](qsizetype row, int column) -> const QVariant & {
+        return rows.at(row).at(first + column);
+    };
     CallTarget call;
-    call.customerPk = first.at(0).toLongLong();
+    call.customerPk = at(begin, 0).toLongLong();
     if (request.entityId) {
-        if (first.at(1).isNull())
+        if (at(begin, 1).isNull())
             return ApiError::notFound(u"entity_not_found"_s,
                                       u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
                                           *request.entityId, request.customerId));
-        call.entityPk = first.at(1).toLongLong();
+        call.entityPk = at(begin, 1).toLongLong();
     }
     if (request.featureId) {
-        if (first.at(2).isNull())
+        if (at(begin, 2).isNull())
             return ApiError::notFound(u"feature_not_found"_s,
                                       u"feature \"%1\" does not exist"_s.arg(*request.featureId));
-    } else if (first.at(2).isNull()) {
+    } else if (at(begin, 2).isNull()) {
         return ApiError::notFound(
             u"feature_not_found"_s,
             u"customer \"%1\" has no AI credit system; give them one first"_s.arg(
                 request.customerId));
     }
     QStringList systems;
-    for (const QVariantList &row : std::as_const(rows.value()))
-        if (systems.isEmpty() || systems.last() != row.at(3).toString())
-            systems.append(row.at(3).toString());
+    for (qsizetype row = begin; row < end; ++row)
+        if (systems.isEmpty() || systems.last() != at(row, 3).toString())
+            systems.append(at(row, 3).toString());
     if (systems.size() > 1)
         return ApiError::invalidRequest(
             u"customer \"%1\" has several AI credit systems (%2); say which in feature_id"_s.arg(
                 request.customerId, systems.join(u", "_s)));
-    call.featurePk = first.at(2).toLongLong();
-    call.featureId = first.at(3).toString();
-    call.featureType = first.at(4).toString();
+    call.featurePk = at(begin, 2).toLongLong();
+    call.featureId = at(begin, 3).toString();
+    call.featureType = at(begin, 4).toString();
     CreditMarkups &markups = call.markups;
-    if (!first.at(5).isNull())
-        markups.defaultMarkup = Decimal::parse(first.at(5).toString());
-    for (const QVariantList &row : std::as_const(rows.value()))
-        if (!row.at(8).isNull())
-            addMarkup(markups, row, 6);
+    if (!at(begin, 5).isNull())
+        markups.defaultMarkup = Decimal::parse(at(begin, 5).toString());
+    for (qsizetype row = begin; row < end; ++row)
+        if (!at(row, 8).isNull())
+            addMarkup(markups, rows.at(row), first + 6);
     return call;
+}
+
+} // namespace
+
+api::Result<CallTarget> CallResolver::lookup(const QSqlDatabase &db, const Scope &scope,
+                                             const api::TrackTokensRequest &request)
+{
+    // One statement, one round trip: the customer, the entity, the credit
+    // system (named, or every one the customer has) and its markups, a row
+    // per markup. Several systems without feature_id are refused by targetOf().
+    const QString feature =
+        request.featureId
+            ? u"LEFT JOIN features f ON f.org_pk = c.org_pk AND f.env = c.env AND f.id = ?"_s
+            : u"LEFT JOIN features f ON f.org_pk = c.org_pk AND f.env = c.env AND "_s +
+                  HeldCreditSystem;
+    QVariantList binds{request.entityId ? QVariant(*request.entityId) : QVariant()};
+    if (request.featureId)
+        binds << *request.featureId;
+    binds << scope.orgPk << scope.envWord() << request.customerId;
+    auto rows = queryRows(
+        db,
+        u"SELECT "_s + TargetColumns +
+            u" FROM customers c LEFT JOIN entities e ON e.customer_pk = c.pk AND e.id = ? "_s +
+            feature +
+            u" LEFT JOIN credit_markups m ON m.feature_pk = f.pk AND f.type = 'credit_system'"
+            " WHERE c.org_pk = ? AND c.env = ? AND c.id = ? ORDER BY f.id"_s,
+        binds);
+    if (!rows)
+        return rows.error();
+    return targetOf(rows.value(), 0, rows.value().size(), 0, request);
+}
+
+api::Result<QList<api::Result<CallTarget>>>
+CallResolver::lookupAll(const QSqlDatabase &db, const Scope &scope,
+                        const QList<const api::TrackTokensRequest *> &requests)
+{
+    QVariantList customers;
+    QVariantList entities;
+    QVariantList features;
+    for (const api::TrackTokensRequest *request : requests) {
+        customers.append(request->customerId);
+        entities.append(request->entityId ? QVariant(*request->entityId) : QVariant());
+        features.append(request->featureId ? QVariant(*request->featureId) : QVariant());
+    }
+    // lookup() for each call, told apart by its position n. The features
+    // are the organization's catalogue, a few rows: the join may read them all.
+    auto rows = queryRows(
+        db,
+        u"SELECT k.n, "_s + TargetColumns +
+            u" FROM unnest(?::text[], ?::text[], ?::text[]) WITH ORDINALITY"
+            " AS k(customer_id, entity_id, feature_id, n)"
+            // Each by its key, LATERAL (and LIMIT, so not flattened): for an
+            // array of unknown length the generic plan hashed the
+            // organization's customers (tst_queryplans).
+            " JOIN LATERAL (SELECT pk, org_pk, env FROM customers WHERE org_pk = ? AND env = ?"
+            " AND id = k.customer_id LIMIT 1) c ON true"
+            " LEFT JOIN LATERAL (SELECT pk FROM entities WHERE customer_pk = c.pk"
+            " AND id = k.entity_id LIMIT 1) e ON true"
+            " LEFT JOIN features f ON f.org_pk = c.org_pk AND f.env = c.env"
+            " AND (f.id = k.feature_id OR (k.feature_id IS NULL AND "_s +
+            HeldCreditSystem +
+            u")) LEFT JOIN credit_markups m ON m.feature_pk = f.pk AND f.type = 'credit_system'"
+            " ORDER BY k.n, f.id"_s,
+        {PostgresArray::of(customers), PostgresArray::of(entities), PostgresArray::of(features),
+         scope.orgPk, scope.envWord()});
+    if (!rows)
+        return rows.error();
+    QList<api::Result<CallTarget>> targets;
+    targets.reserve(requests.size());
+    qsizetype row = 0;
+    for (qsizetype n = 1; n <= requests.size(); ++n) {
+        const qsizetype begin = row;
+        while (row < rows.value().size() && rows.value().at(row).first().toLongLong() == n)
+            ++row;
+        targets.append(targetOf(rows.value(), begin, row, 1, *requests.at(n - 1)));
+    }
+    return targets;
 }
 
 api::Result<CallTarget> CallResolver::target(const QSqlDatabase &db, const Scope &scope,
                                              const api::TrackTokensRequest &request)
 {
-    auto found = lookup(db, scope, request);
+    return refuseType(lookup(db, scope, request), request);
+}
+
+api::Result<CallTarget> CallResolver::refuseType(api::Result<CallTarget> found,
+                                                 const api::TrackTokensRequest &request)
+{
     if (!found)
         return found;
     const QString &type = found.value().featureType;
@@ -253,15 +326,44 @@ api::Result<CallTarget> CallResolver::target(const QSqlDatabase &db, const Scope
     return found;
 }
 
+auto CallTargets::keyOf(const Scope &scope, const api::TrackTokensRequest &request) -> Key
+{
+    // balances.track and track_tokens of one feature differ in what they
+    // refuse (target()), so the kind of call is part of the key.
+    return {scope.orgPk,
+            scope.envWord(),
+            request.customerId,
+            request.entityId.value_or(QString()),
+            request.featureId.value_or(QString()),
+            request.value.has_value()};
+}
+
+api::Result<api::Done> CallTargets::prefetch(const QSqlDatabase &db, const Scope &scope,
+                                             const QList<const api::TrackTokensRequest *> &requests)
+{
+    std::map<Key, const api::TrackTokensRequest *> wanted;
+    for (const api::TrackTokensRequest *request : requests)
+        if (const Key key = keyOf(scope, *request); !m_targets.contains(key))
+            wanted.emplace(key, request);
+    if (wanted.size() < 2) // resolve() looks up one as well
+        return api::Done{};
+    QList<const api::TrackTokensRequest *> each;
+    for (const auto &[key, request] : wanted)
+        each.append(request);
+    auto found = CallResolver::lookupAll(db, scope, each);
+    if (!found)
+        return found.error();
+    qsizetype i = 0;
+    for (const auto &[key, request] : wanted)
+        m_targets.emplace(key, CallResolver::refuseType(found.value().at(i++), *request));
+    return api::Done{};
+}
+
 api::Result<ResolvedCall> CallTargets::resolve(const QSqlDatabase &db, const Scope &scope,
                                                const api::TrackTokensRequest &request,
                                                const PriceCatalogue &catalogue)
 {
-    // balances.track and track_tokens of one feature differ in what they
-    // refuse (target()), so the kind of call is part of the key.
-    const auto key = std::tuple(scope.orgPk, scope.envWord(), request.customerId,
-                                request.entityId.value_or(QString()),
-                                request.featureId.value_or(QString()), request.value.has_value());
+    const Key key = keyOf(scope, request);
     auto found = m_targets.find(key);
     if (found == m_targets.end())
         found = m_targets.emplace(key, CallResolver::target(db, scope, request)).first;

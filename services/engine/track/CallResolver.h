@@ -51,6 +51,14 @@ public:
     // about any feature.
     static api::Result<CallTarget> lookup(const QSqlDatabase &db, const Scope &scope,
                                           const api::TrackTokensRequest &request);
+    // PostgreSQL: lookup() of many calls in one statement, so that a batch's
+    // calls for many customers cost one round trip; each answer at its call's index.
+    static api::Result<QList<api::Result<CallTarget>>>
+    lookupAll(const QSqlDatabase &db, const Scope &scope,
+              const QList<const api::TrackTokensRequest *> &requests);
+    // What target() adds to lookup(): a feature refused for its type.
+    static api::Result<CallTarget> refuseType(api::Result<CallTarget> found,
+                                              const api::TrackTokensRequest &request);
     static api::Result<ResolvedCall> price(const CallTarget &target,
                                            const api::TrackTokensRequest &request,
                                            const PriceCatalogue &catalogue);
@@ -64,13 +72,18 @@ public:
 class CallTargets final
 {
 public:
+    // PostgreSQL: every target the calls need, looked up together.
+    api::Result<api::Done> prefetch(const QSqlDatabase &db, const Scope &scope,
+                                    const QList<const api::TrackTokensRequest *> &requests);
     api::Result<ResolvedCall> resolve(const QSqlDatabase &db, const Scope &scope,
                                       const api::TrackTokensRequest &request,
                                       const PriceCatalogue &catalogue);
 
 private:
-    std::map<std::tuple<qint64, QString, QString, QString, QString, bool>, api::Result<CallTarget>>
-        m_targets;
+    using Key = std::tuple<qint64, QString, QString, QString, QString, bool>;
+    static Key keyOf(const Scope &scope, const api::TrackTokensRequest &request);
+
+    std::map<Key, api::Result<CallTarget>> m_targets;
 };
 
 } // namespace md::engine

@@ -16,8 +16,7 @@ using trackbatch::FeatureOfOwner;
 using trackbatch::Owner;
 using trackbatch::ownerOf;
 
-auto TrackBatch::State::rowsOf(const Scope &scope, const api::TrackTokensRequest &request,
-                               const ResolvedCall &call) -> api::Result<Rows *>
+auto TrackBatch::State::rowsOf(const Scope &scope, const ResolvedCall &call) -> api::Result<Rows *>
 {
     const auto found = rows.find(featureOf(call));
     if (found != rows.end())
@@ -27,23 +26,12 @@ auto TrackBatch::State::rowsOf(const Scope &scope, const api::TrackTokensRequest
         if (kept != cache->m_rows.end() && nowMs < kept->second.validUntil)
             return &rows.emplace(featureOf(call), kept->second).first->second;
     }
-    api::ListBalancesRequest list;
-    list.customerId = request.customerId;
-    list.entityId = request.entityId;
-    list.featureId = call.featureId;
-    list.limit = api::ListBalancesRequest::MaxLimit;
     Rows read{{}, scope, call.entityPk, call.featurePk};
-    for (;;) {
-        auto page = BalanceLister::list(db, scope, list, nowMs);
-        if (!page)
-            return page.error();
-        for (const api::BalanceRow &row : page.value().list)
-            if (request.entityId || !row.entityId) // the customer's own rows, or the entity's
-                read.rows.append(row);
-        if (!page.value().hasMore)
-            break;
-        list.startCursor = *page.value().nextCursor;
-    }
+    auto held =
+        BalanceLister::held(db, scope, call.customerPk, call.entityPk, call.featurePk, nowMs);
+    if (!held)
+        return held.error();
+    read.rows = std::move(held.value());
     patchClocked(read.rows);
     Deducter::order(read.rows);
     if (cache) {
@@ -342,7 +330,7 @@ api::Result<api::TrackTokensResponse> TrackBatch::add(const Scope &scope,
         if (seen.value())
             return duplicateKey(*idempotencyKey);
     }
-    auto rows = d->rowsOf(scope, request, call);
+    auto rows = d->rowsOf(scope, call);
     if (!rows)
         return rows.error();
     auto controls = d->controlsOf(call);
@@ -390,11 +378,10 @@ api::Result<api::TrackTokensResponse> TrackBatch::add(const Scope &scope,
     return plan.value().answer(request, call, *controls.value());
 }
 
-api::Result<std::optional<api::BalanceSummary>>
-TrackBatch::summary(const Scope &scope, const api::TrackTokensRequest &request,
-                    const ResolvedCall &call)
+api::Result<std::optional<api::BalanceSummary>> TrackBatch::summary(const Scope &scope,
+                                                                    const ResolvedCall &call)
 {
-    auto rows = d->rowsOf(scope, request, call);
+    auto rows = d->rowsOf(scope, call);
     if (!rows)
         return rows.error();
     if (rows.value()->rows.isEmpty())

@@ -96,8 +96,8 @@ public:
     // balances.check: the feature's balance summary as the batch sees it
     // now (its rows read if need be), overage as the controls say; nullopt
     // when the customer (or entity) holds no row of it.
-    api::Result<std::optional<api::BalanceSummary>>
-    summary(const Scope &scope, const api::TrackTokensRequest &request, const ResolvedCall &call);
+    api::Result<std::optional<api::BalanceSummary>> summary(const Scope &scope,
+                                                            const ResolvedCall &call);
 
     // Writes what the calls added. Fails only when the database does (or,
     // for a batch of one call, when another server recorded its

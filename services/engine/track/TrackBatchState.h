@@ -112,8 +112,7 @@ struct TrackBatch::State
         , keys(database, d)
     {}
 
-    api::Result<Rows *> rowsOf(const Scope &scope, const api::TrackTokensRequest &request,
-                               const ResolvedCall &call);
+    api::Result<Rows *> rowsOf(const Scope &scope, const ResolvedCall &call);
     api::Result<const api::BillingControls *> controlsOf(const ResolvedCall &call);
     api::Result<QList<Window> *> windowsOf(const ResolvedCall &call,
                                            const api::BillingControls &controls);

@@ -37,7 +37,7 @@ api::Result<api::CheckResponse> UsageCheck::check(const QSqlDatabase &db, Dialec
     // Planned in a batch never flushed: the rows, controls and limits read
     // as a call reads them, nothing written.
     TrackBatch batch(db, dialect, nowMs);
-    auto summary = batch.summary(scope, capped, call);
+    auto summary = batch.summary(scope, call);
     if (!summary)
         return summary.error();
     api::CheckResponse response;
