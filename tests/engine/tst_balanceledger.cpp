@@ -315,6 +315,27 @@ private Q_SLOTS:
         QVERIFY2(found.first().contains(u"add up to 5"_s), qPrintable(found.first()));
     }
 
+    // PostgreSQL keeps no foreign key on usage events (migration 13): the
+    // trial balance names an event whose customer is gone.
+    void anEventOfAMissingCustomerIsNamed()
+    {
+        const bool sqlite = dialect() == engine::Dialect::Sqlite;
+        if (sqlite) // SQLite keeps its constraint: set aside, as a damaged file might be
+            QVERIFY(engine::runSql(db(), u"PRAGMA foreign_keys=OFF"_s).ok());
+        const auto inserted = engine::runSql(
+            db(), u"INSERT INTO usage_events (pk, org_pk, env, customer_pk, feature_pk, tokens,"
+                  " value, properties, timestamp, created_at)"
+                  " SELECT 987654, org_pk, env, 123456789, feature_pk, '{}', '1', '{}', 0, 0"
+                  " FROM balances LIMIT 1"_s);
+        if (sqlite)
+            QVERIFY(engine::runSql(db(), u"PRAGMA foreign_keys=ON"_s).ok());
+        QVERIFY(inserted.ok());
+        const QStringList found = differences();
+        QCOMPARE(found.size(), 1);
+        QVERIFY2(found.first().startsWith(u"usage event 987654 names customer key 123456789"_s),
+                 qPrintable(found.first()));
+    }
+
     void balancesFromBeforeTheLedgerAreOpened()
     {
         // As a database from before migration 6: balances, no ledger rows.

@@ -83,6 +83,30 @@ auto onOneSnapshot(const QSqlDatabase &db, Dialect dialect, F &&read) -> decltyp
     return result;
 }
 
+// Usage events whose customer, entity, feature or organization is missing:
+// on PostgreSQL no foreign key keeps them (migration 13), so verify does.
+api::Result<QStringList> orphanEvents(const QSqlDatabase &db)
+{
+    auto query = runSql(
+        db, u"SELECT e.pk, e.customer_pk, e.entity_pk, e.feature_pk, e.org_pk FROM usage_events e"
+            " WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.pk = e.customer_pk)"
+            " OR NOT EXISTS (SELECT 1 FROM features f WHERE f.pk = e.feature_pk)"
+            " OR (e.entity_pk IS NOT NULL AND NOT EXISTS (SELECT 1 FROM entities n"
+            " WHERE n.pk = e.entity_pk))"
+            " OR NOT EXISTS (SELECT 1 FROM organizations o WHERE o.pk = e.org_pk) ORDER BY e.pk"_s);
+    if (!query)
+        return query.error();
+    QStringList found;
+    QSqlQuery &q = query.value();
+    while (q.next())
+        found.append(
+            u"usage event %1 names customer key %2, entity key %3, feature key %4 and organization key %5; one of them does not exist"_s
+                .arg(q.value(0).toString(), q.value(1).toString(),
+                     q.value(2).isNull() ? u"none"_s : q.value(2).toString(), q.value(3).toString(),
+                     q.value(4).toString()));
+    return found;
+}
+
 } // namespace
 
 api::Result<LedgerVerifier::Report> LedgerVerifier::verify(const QSqlDatabase &db, Dialect dialect)
@@ -150,6 +174,10 @@ api::Result<LedgerVerifier::Report> LedgerVerifier::verify(const QSqlDatabase &d
         for (auto it = derived.cbegin(); it != derived.cend(); ++it)
             report.differences.append(
                 u"ledger entries name balance %1, which does not exist"_s.arg(it.key()));
+        if (auto orphans = orphanEvents(db); !orphans)
+            return orphans.error();
+        else
+            report.differences += orphans.value();
         return report;
     });
 }
