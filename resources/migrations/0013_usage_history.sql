@@ -9,10 +9,10 @@
 -- whose customer, entity, feature or organization is missing. SQLite checks
 -- a key by a lookup that takes no lock, and keeps its constraints (dropping
 -- one means copying the table).
-{{postgres}} ALTER TABLE usage_events DROP CONSTRAINT usage_events_org_pk_fkey
+{{postgres}} ALTER TABLE usage_events DROP CONSTRAINT IF EXISTS usage_events_org_pk_fkey
 ;
-{{postgres}} ALTER TABLE usage_events DROP CONSTRAINT usage_events_customer_pk_fkey
+{{postgres}} ALTER TABLE usage_events DROP CONSTRAINT IF EXISTS usage_events_customer_pk_fkey
 ;
-{{postgres}} ALTER TABLE usage_events DROP CONSTRAINT usage_events_entity_pk_fkey
+{{postgres}} ALTER TABLE usage_events DROP CONSTRAINT IF EXISTS usage_events_entity_pk_fkey
 ;
-{{postgres}} ALTER TABLE usage_events DROP CONSTRAINT usage_events_feature_pk_fkey
+{{postgres}} ALTER TABLE usage_events DROP CONSTRAINT IF EXISTS usage_events_feature_pk_fkey

@@ -173,6 +173,34 @@ private Q_SLOTS:
         QCOMPARE(events(), Threads * Calls);
     }
 
+    void aCustomersCallsAreAppliedInTheOrderTheyCame()
+    {
+        // More calls than several batches hold, handed over at once: on
+        // PostgreSQL two writers take batches, and a customer's later batch
+        // must wait for its earlier one. 22 dollars: the first 22 calls take
+        // one each, every later one finds nothing left.
+        constexpr int Calls = 5 * engine::TrackWriter::MaxBatch + 7;
+        std::vector<engine::TrackWriter::Submission> calls;
+        QList<std::optional<api::Decimal>> taken(Calls);
+        QSemaphore answered;
+        for (int i = 0; i < Calls; ++i)
+            calls.push_back(
+                {call(1), std::nullopt, [&, i](api::Result<api::TrackTokensResponse> answer) {
+                     api::Decimal sum;
+                     if (answer)
+                         for (const api::Deduction &part : answer.value().deductions)
+                             sum = sum.plus(part.value).value();
+                     taken[i] = sum;
+                     answered.release();
+                 }});
+        m_fixture->engine->trackWriter().submitAll(m_scope, std::move(calls));
+        answered.acquire(Calls);
+        for (int i = 0; i < Calls; ++i)
+            QVERIFY2(taken.at(i) == api::Decimal::fromInteger(i < 22 ? 1 : 0),
+                     qPrintable(u"call %1 took %2"_s.arg(i).arg(taken.at(i)->toString())));
+        QCOMPARE(left(), api::Decimal());
+    }
+
     void theWriterSeesWhatOthersWrote()
     {
         // The writer keeps the rows it read between batches (SQLite); a

@@ -93,6 +93,8 @@ TrackWriter::~TrackWriter()
     m_arrived.notify_all();
     if (m_writer)
         m_writer->wait();
+    if (m_second)
+        m_second->wait();
 }
 
 void TrackWriter::submit(const Scope &scope, const api::TrackTokensRequest &request,
@@ -154,7 +156,7 @@ void TrackWriter::submitAll(const Scope &scope, std::vector<Submission> calls)
         std::move(resolved.begin(), resolved.end(), std::back_inserter(m_waiting));
         startLocked();
     }
-    m_arrived.notify_one();
+    m_arrived.notify_all(); // the second writer waits on it too
 }
 
 void TrackWriter::start()
@@ -167,9 +169,14 @@ void TrackWriter::startLocked()
 {
     if (m_writer)
         return;
-    m_writer.reset(QThread::create([this] { work(); }));
+    m_writer.reset(QThread::create([this] { work(true); }));
     m_writer->setObjectName(QStringLiteral("meterdesk-writer"));
     m_writer->start();
+    if (m_database.dialect() != Dialect::Postgres)
+        return;
+    m_second.reset(QThread::create([this] { work(false); }));
+    m_second->setObjectName(QStringLiteral("meterdesk-writer-2"));
+    m_second->start();
 }
 
 api::Result<TrackTokensResponse> TrackWriter::track(const Scope &scope,
@@ -189,7 +196,7 @@ void TrackWriter::post(Job job, Touches touches)
         m_jobs.emplace_back(std::move(job), touches);
         startLocked();
     }
-    m_arrived.notify_one();
+    m_arrived.notify_all(); // the second writer waits on it too
 }
 
 void TrackWriter::setSweep(Sweep sweep, std::chrono::milliseconds every)
@@ -201,7 +208,7 @@ void TrackWriter::setSweep(Sweep sweep, std::chrono::milliseconds every)
         m_sweepAt = std::chrono::steady_clock::now();
         startLocked();
     }
-    m_arrived.notify_one();
+    m_arrived.notify_all(); // the second writer waits on it too
 }
 
 TrackWriter::BatchSizes TrackWriter::batchSizes() const
@@ -221,7 +228,23 @@ void TrackWriter::countBatch(std::size_t calls)
     m_sizes.calls += calls;
 }
 
-void TrackWriter::work()
+std::vector<TrackWriter::Call> TrackWriter::takeLocked()
+{
+    // The calls at the head of the queue, up to MaxBatch, stopping at the
+    // first for a customer the other writer has in hand: a customer's calls
+    // are applied in the order they came.
+    std::vector<Call> batch;
+    while (!m_waiting.empty() && qsizetype(batch.size()) < MaxBatch &&
+           !m_inHand.contains(m_waiting.front().resolved.customerPk)) {
+        batch.push_back(std::move(m_waiting.front()));
+        m_waiting.pop_front();
+    }
+    for (const Call &call : batch)
+        m_inHand.insert(call.resolved.customerPk);
+    return batch;
+}
+
+void TrackWriter::work(bool first)
 {
     for (;;) {
         std::vector<Call> batch;
@@ -231,21 +254,27 @@ void TrackWriter::work()
         {
             std::unique_lock lock(m_mutex);
             const auto sweepDue = [&] {
-                return m_sweep && !m_stopping && std::chrono::steady_clock::now() >= m_sweepAt;
+                return first && m_sweep && !m_stopping &&
+                       std::chrono::steady_clock::now() >= m_sweepAt;
+            };
+            const auto takeable = [&] {
+                return !m_waiting.empty() &&
+                       !m_inHand.contains(m_waiting.front().resolved.customerPk);
+            };
+            const auto finished = [&] {
+                return m_stopping && m_waiting.empty() && (!first || m_jobs.empty());
             };
             const auto ready = [&] {
-                return m_stopping || !m_waiting.empty() || !m_jobs.empty() || sweepDue();
+                return finished() || takeable() || (first && !m_jobs.empty()) || sweepDue();
             };
-            if (m_sweep)
+            if (first && m_sweep)
                 m_arrived.wait_until(lock, m_sweepAt, ready);
             else
                 m_arrived.wait(lock, ready);
-            if (m_stopping && m_waiting.empty() && m_jobs.empty())
+            if (finished())
                 return; // every call answered, every job run
-            const auto n = std::min<qsizetype>(MaxBatch, qsizetype(m_waiting.size()));
-            std::move(m_waiting.begin(), m_waiting.begin() + n, std::back_inserter(batch));
-            m_waiting.erase(m_waiting.begin(), m_waiting.begin() + n);
-            if (!m_jobs.empty()) {
+            batch = takeLocked();
+            if (first && !m_jobs.empty()) {
                 std::tie(job, touches) = std::move(m_jobs.front());
                 m_jobs.pop_front();
             }
@@ -253,8 +282,17 @@ void TrackWriter::work()
         }
         if (!batch.empty()) {
             countBatch(batch.size());
+            std::set<qint64> done;
+            for (const Call &call : batch)
+                done.insert(call.resolved.customerPk);
             apply(batch);
-            m_lastBatch = std::chrono::steady_clock::now();
+            m_lastBatch = std::chrono::steady_clock::now().time_since_epoch().count();
+            {
+                const std::lock_guard lock(m_mutex);
+                for (qint64 customer : done)
+                    m_inHand.erase(customer);
+            }
+            m_arrived.notify_all(); // the other writer may take that customer's calls now
         }
         if (job) {
             job();
@@ -264,7 +302,8 @@ void TrackWriter::work()
         // Calls seen in the last 50 ms are calls coming: their clients are
         // sending the next ones while a step runs.
         if (sweep)
-            runSweep(std::chrono::steady_clock::now() - m_lastBatch <
+            runSweep(std::chrono::steady_clock::now().time_since_epoch() -
+                         std::chrono::steady_clock::duration(m_lastBatch.load()) <
                      std::chrono::milliseconds(50));
     }
 }
@@ -309,8 +348,8 @@ void TrackWriter::applyAt(std::vector<Call> &calls, qint64 now)
     const Dialect dialect = m_database.dialect();
     TrackCache *cache = dialect == Dialect::Sqlite ? &m_cache : nullptr;
     auto answers = applyTogether(db.value(), dialect, calls, now, cache);
-    if (!answers)
-        m_cache.clear(); // what it holds may be what was rolled back
+    if (!answers && cache)
+        cache->clear(); // what it holds may be what was rolled back
     if (!answers && calls.size() > 1) {
         // The database refused the batch: each call on its own, so the one
         // at fault (another server took its Idempotency-Key, say) fails alone.

@@ -1,7 +1,10 @@
 // Synchronous balances.track_tokens with group commit (docs/performance.md).
 // A call is resolved and priced on the caller's thread (many at once), then
-// handed to this engine's one writer thread, which applies whatever is
-// waiting, up to MaxBatch calls, as one TrackBatch: one transaction, one
+// handed to this engine's writer thread (on PostgreSQL, either of two: one
+// batch's statements run in the database while the other batch is planned,
+// and a customer's calls wait while the other writer has that customer in
+// hand, so they are applied in the order they came), which applies whatever
+// is waiting, up to MaxBatch calls, as one TrackBatch: one transaction, one
 // commit for all of them, balances read and written once per customer and
 // feature. Each call still gets its own answer, after its batch committed,
 // so durability is that of a call of its own. (A thread of its own measured
@@ -13,7 +16,7 @@
 //
 // The billing clock runs here too (docs/api.md, "The billing clock"): a
 // batch first brings its customers' due balances up to date, and between
-// batches the thread runs the clock's sweep, one step (at most
+// batches the (first) writer runs the clock's sweep, one step (at most
 // ClockApplier::MaxRows balances) at a time, and jobs posted to it, so
 // neither holds up a call for longer than one step; while calls come, the
 // sweep takes at most a quarter of the thread's time.
@@ -26,11 +29,13 @@
 #include "services/engine/track/TrackBatch.h"
 
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 
 #include <QThread>
 
@@ -90,7 +95,7 @@ public:
     // makes its threads before clients can exhaust its file descriptors (a
     // thread started then aborts the process in GLib).
     void start();
-    // Runs `job` on the writer thread, after the batch in hand (starting the
+    // Runs `job` on the first writer thread, after the batch in hand (starting the
     // thread if need be); a job still waiting when the writer stops runs then.
     // What the writer keeps of balances and controls is dropped after it,
     // unless the job says it leaves them alone (the webhook senders' bookkeeping).
@@ -108,7 +113,9 @@ public:
 private:
     struct Call;
     void startLocked();
-    void work();
+    std::vector<Call> takeLocked();
+    // The first writer also runs the jobs and the clock's sweep.
+    void work(bool first);
     void apply(std::vector<Call> &calls);
     void countBatch(std::size_t calls);
     void applyAt(std::vector<Call> &calls, qint64 nowMs);
@@ -127,13 +134,17 @@ private:
     Sweep m_sweep;
     std::chrono::milliseconds m_sweepEvery{0};
     std::chrono::steady_clock::time_point m_sweepAt;
-    std::chrono::steady_clock::time_point m_lastBatch;
+    std::atomic<std::chrono::steady_clock::rep> m_lastBatch{0}; // either writer's
+    std::set<qint64> m_inHand; // customers of the batches being applied
     mutable std::mutex m_sizesMutex;
     BatchSizes m_sizes;
     // While calls come, a sweep step of d is followed by 3·d of calls alone.
     static constexpr int SweepShareWait = 3;
     bool m_stopping = false;
     std::unique_ptr<QThread> m_writer; // started by start() or with the first call
+    // PostgreSQL: a second writer, so that one batch's statements run in the
+    // database while the other is planned (docs/performance.md, "Usage in bulk").
+    std::unique_ptr<QThread> m_second;
 };
 
 } // namespace md::engine
