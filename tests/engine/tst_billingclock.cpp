@@ -110,6 +110,26 @@ private Q_SLOTS:
         verifyLedger(*m_fixture->engine);
     }
 
+    // The writer keeps a customer's rows between calls (SQLite); one that
+    // ended since is not drawn on (the clock expires it, and the kept rows
+    // are read again after the first of them ends).
+    void aKeptRowIsNotDrawnOnPastItsExpiry()
+    {
+        *m_fixture->now = Mar05;
+        // This period's 200 and the 20 carried over, then 1 of the top-up.
+        auto first = api().trackTokens(test::everyScope(m_test), dollars(u"cara"_s, 221));
+        QVERIFY2(first.ok(), first.ok() ? "" : qPrintable(first.error().message));
+        QCOMPARE(first.value().deductions.last().balanceId, u"b_cara_topup"_s);
+        *m_fixture->now = 1741996800000 + Day; // Mar 16: the top-up ended on Mar 15
+        auto after = api().trackTokens(test::everyScope(m_test), dollars(u"cara"_s, 1));
+        if (after) // else refused: nothing left to draw on
+            for (const api::Deduction &part : after.value().deductions)
+                QVERIFY(part.balanceId != u"b_cara_topup"_s);
+        QCOMPARE(balancesOf(u"cara"_s).value(u"b_cara_topup"_s).status,
+                 api::BalanceStatus::Expired);
+        verifyLedger(*m_fixture->engine);
+    }
+
     void aCallMeetingAResetPaysOneStatementMore()
     {
         // Feb 27: nothing of Cara's is due. Mar 5: her Feb 28 reset is. A

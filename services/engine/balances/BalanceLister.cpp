@@ -78,12 +78,14 @@ api::Result<QList<BalanceLister::Owned>> BalanceLister::activeRows(const QSqlDat
     return rows;
 }
 
-api::Result<QList<api::BalanceRow>> BalanceLister::held(const QSqlDatabase &db, const Scope &scope,
-                                                        qint64 customerPk,
-                                                        std::optional<qint64> entityPk,
-                                                        qint64 featurePk, qint64 nowMs)
+api::Result<BalanceLister::Held> BalanceLister::held(const QSqlDatabase &db, const Scope &scope,
+                                                     qint64 customerPk,
+                                                     std::optional<qint64> entityPk,
+                                                     qint64 featurePk, qint64 nowMs)
 {
-    static const QString of = u" FROM (SELECT b.*, cp.product_pk AS product_pk, 0 AS expired"
+    // The plan's end follows the columns every reader reads (PlanExpiry).
+    static const QString of = u", b.plan_expires_at FROM (SELECT b.*, cp.product_pk AS product_pk,"
+                              " cp.expires_at AS plan_expires_at, 0 AS expired"
                               " FROM balances b LEFT JOIN customer_products cp"
                               " ON cp.pk = b.customer_product_pk WHERE b.org_pk = ? AND b.env = ?"
                               " AND b.customer_pk = ? AND b.feature_pk = ? AND %1 AND NOT "_s +
@@ -92,15 +94,22 @@ api::Result<QList<api::BalanceRow>> BalanceLister::held(const QSqlDatabase &db, 
                               " ORDER BY b.pk, r.expires_at, r.pk"_s;
     static const QString ownRows = BalanceRowReader::columns() + of.arg(u"b.entity_pk IS NULL"_s);
     static const QString entityRows = BalanceRowReader::columns() + of.arg(u"b.entity_pk = ?"_s);
+    constexpr int PlanExpiry = 25;
     QVariantList binds{scope.orgPk, scope.envWord(), customerPk, featurePk};
     if (entityPk)
         binds.append(*entityPk);
     binds << nowMs << nowMs;
     const QString &sql = entityPk ? entityRows : ownRows;
-    QList<api::BalanceRow> rows;
-    const auto keep = [&rows](const auto &, api::BalanceRow &&row) -> api::BalanceRow & {
-        rows.append(std::move(row));
-        return rows.last();
+    Held held;
+    const auto expires = [&](std::optional<qint64> at) {
+        if (at && *at > nowMs)
+            held.nextExpiry = std::min(held.nextExpiry, *at);
+    };
+    const auto keep = [&](const auto &at, api::BalanceRow &&row) -> api::BalanceRow & {
+        expires(row.expiresAt);
+        expires(at.isNull(PlanExpiry) ? std::nullopt : std::optional(at.integer(PlanExpiry)));
+        held.rows.append(std::move(row));
+        return held.rows.last();
     };
     BalanceRowReader reader;
     api::Result<bool> read = false;
@@ -118,7 +127,7 @@ api::Result<QList<api::BalanceRow>> BalanceLister::held(const QSqlDatabase &db, 
     }
     if (!read)
         return read.error();
-    return rows;
+    return held;
 }
 
 api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &db,

@@ -29,10 +29,14 @@ public:
     // found: the customer's own rows of the feature, or the entity's. One
     // statement by the customer's index, no id looked up again (a call at an
     // organization's size misses the writer's cache: docs/performance.md).
-    static api::Result<QList<api::BalanceRow>> held(const QSqlDatabase &db, const Scope &scope,
-                                                    qint64 customerPk,
-                                                    std::optional<qint64> entityPk,
-                                                    qint64 featurePk, qint64 nowMs);
+    struct Held
+    {
+        QList<api::BalanceRow> rows;
+        // When the first of them (or its plan) expires: what is kept of them is good till then.
+        qint64 nextExpiry = std::numeric_limits<qint64>::max();
+    };
+    static api::Result<Held> held(const QSqlDatabase &db, const Scope &scope, qint64 customerPk,
+                                  std::optional<qint64> entityPk, qint64 featurePk, qint64 nowMs);
 
     // PostgreSQL, for a batch of track_tokens calls: in one statement, the
     // active rows of any of the customers and features, with their owners.

@@ -26,20 +26,14 @@ auto TrackBatch::State::rowsOf(const Scope &scope, const ResolvedCall &call) -> 
         if (kept != cache->m_rows.end() && nowMs < kept->second.validUntil)
             return &rows.emplace(featureOf(call), kept->second).first->second;
     }
-    Rows read{{}, scope, call.entityPk, call.featurePk};
     auto held =
         BalanceLister::held(db, scope, call.customerPk, call.entityPk, call.featurePk, nowMs);
     if (!held)
         return held.error();
-    read.rows = std::move(held.value());
+    Rows read{std::move(held.value().rows), scope, call.entityPk, call.featurePk};
+    read.validUntil = held.value().nextExpiry;
     patchClocked(read.rows);
     Deducter::order(read.rows);
-    if (cache) {
-        auto expiry = firstExpiry(scope, call);
-        if (!expiry)
-            return expiry.error();
-        read.validUntil = expiry.value();
-    }
     return &rows.emplace(featureOf(call), std::move(read)).first->second;
 }
 
@@ -84,28 +78,6 @@ api::Result<bool> TrackBatch::State::seenBefore(const Scope &scope, const QStrin
     if (!seen)
         return seen.error();
     return !seen.value().isEmpty();
-}
-
-api::Result<qint64> TrackBatch::State::firstExpiry(const Scope &scope,
-                                                   const ResolvedCall &call) const
-{
-    const QString rowsOfCall = u" FROM balances b%1 WHERE b.org_pk = ? AND b.env = ?"
-                               " AND b.customer_pk = ? AND b.feature_pk = ?"
-                               " AND COALESCE(b.entity_pk, -1) = ?"_s;
-    const QVariantList binds{
-        scope.orgPk, scope.envWord(), call.customerPk, call.featurePk, call.entityPk.value_or(-1),
-        nowMs};
-    auto first = queryRows(
-        db,
-        u"SELECT MIN(t) FROM (SELECT b.expires_at AS t"_s + rowsOfCall.arg(QString()) +
-            u" AND b.expires_at > ? UNION ALL SELECT cp.expires_at"_s +
-            rowsOfCall.arg(u" JOIN customer_products cp ON cp.pk = b.customer_product_pk"_s) +
-            u" AND cp.expires_at > ?) expiries"_s,
-        binds + binds);
-    if (!first)
-        return first.error();
-    const QVariant &value = first.value().first().first();
-    return value.isNull() ? std::numeric_limits<qint64>::max() : value.toLongLong();
 }
 
 void TrackBatch::State::noteLedger(const Scope &scope, const ResolvedCall &call,

@@ -117,7 +117,6 @@ struct TrackBatch::State
     api::Result<QList<Window> *> windowsOf(const ResolvedCall &call,
                                            const api::BillingControls &controls);
     api::Result<bool> seenBefore(const Scope &scope, const QString &key) const;
-    api::Result<qint64> firstExpiry(const Scope &scope, const ResolvedCall &call) const;
 
     // The rows as the clock left them, for those it moved on (read before
     // its writes); the ones it expired are dropped.
