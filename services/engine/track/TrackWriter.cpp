@@ -258,7 +258,7 @@ void TrackWriter::work(bool first)
                        std::chrono::steady_clock::now() >= m_sweepAt;
             };
             const auto takeable = [&] {
-                return !m_waiting.empty() &&
+                return qsizetype(m_waiting.size()) >= (first ? 1 : SecondWriterAfter) &&
                        !m_inHand.contains(m_waiting.front().resolved.customerPk);
             };
             const auto finished = [&] {
