@@ -77,6 +77,7 @@ void UsageBackfill::begin()
     ++m_generation; // a run started again leaves the earlier one's answers unheard
     m_running = true;
     m_cancelled = false;
+    m_error.clear();
     m_inFlight.clear();
     m_sent = m_next;
     Q_EMIT progress(m_next, m_items.size());
@@ -139,15 +140,25 @@ void UsageBackfill::send(qint64 from, qint64 to)
 void UsageBackfill::answered(qint64 from, qint64 to,
                              const api::Result<api::UsageBatchResponse> &answer)
 {
+    QString problem;
     if (!answer)
-        return stop(false, answer.error().message);
-    if (answer.value().results.size() != to - from)
-        return stop(false, tr("the server answered %1 of %2 events")
-                               .arg(answer.value().results.size())
-                               .arg(to - from));
+        problem = answer.error().message;
+    else if (answer.value().results.size() != to - from)
+        problem = tr("the server answered %1 of %2 events")
+                      .arg(answer.value().results.size())
+                      .arg(to - from);
     for (Request &request : m_inFlight)
-        if (request.from == from)
-            request.answer = answer.value();
+        if (request.from == from) {
+            request.failed = !problem.isEmpty();
+            if (!request.failed)
+                request.answer = answer.value();
+        }
+    if (!problem.isEmpty() && m_error.isEmpty()) {
+        // Nothing more is sent; the run ends once the other request is answered,
+        // so a run started again never has a customer's events out twice.
+        m_error = problem;
+        m_cancelled = true;
+    }
     bool advanced = false;
     while (!m_inFlight.empty() && m_inFlight.front().answer) {
         const Request done = std::move(m_inFlight.front());
@@ -161,6 +172,13 @@ void UsageBackfill::answered(qint64 from, qint64 to,
     }
     if (advanced)
         Q_EMIT progress(m_next, m_items.size());
+    if (!m_error.isEmpty()) {
+        const bool waiting = std::any_of(m_inFlight.begin(), m_inFlight.end(),
+                                         [](const Request &r) { return !r.answer && !r.failed; });
+        if (!waiting)
+            stop(false, m_error);
+        return;
+    }
     fill();
 }
 

@@ -82,6 +82,7 @@ public:
     // an earlier run).
     void startCommit(qint64 from);
     // No request is started after this; the ones in flight are answered.
+    // (A request answered with an error stops the run the same way.)
     void cancel();
     bool isRunning() const { return m_running; }
 
@@ -104,6 +105,7 @@ private:
         qint64 from = 0;
         qint64 to = 0;
         std::optional<api::UsageBatchResponse> answer;
+        bool failed = false; // answered with an error: nothing after it is taken
     };
 
     void begin();
@@ -127,6 +129,7 @@ private:
     qint64 m_next = 0;              // the first event not answered in order
     qint64 m_sent = 0;              // the first event not sent
     std::deque<Request> m_inFlight; // in the order sent
+    QString m_error; // why the run stops, told once every request in flight is answered
     bool m_filling = false;
     bool m_dryRun = false;
     bool m_running = false;

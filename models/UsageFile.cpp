@@ -40,7 +40,7 @@ const Field Fields[] = {
 // sit together in the server's unique index of keys: a request (by customer)
 // then dirties a few of its pages, not one an event. A row without a time could be any day's: it is
 // keyed by the file and its line (prefix), safe against sending the same file again only.
-void assignKeys(QList<UsageRow> &rows, const QString &prefix)
+void assignKeys(QList<UsageRow> &rows, const QString &prefix, UsageKeyFormat format)
 {
     QHash<QByteArray, int> seen;
     for (UsageRow &row : rows) {
@@ -62,13 +62,17 @@ void assignKeys(QList<UsageRow> &rows, const QString &prefix)
                                  .join(u'\x1f');
         const QByteArray digest =
             QCryptographicHash::hash(what.toUtf8(), QCryptographicHash::Sha256).toHex().left(24);
+        const int n = ++seen[digest];
+        if (format == UsageKeyFormat::EventOnly) {
+            row.event->idempotencyKey = u"usage-%1-%2"_s.arg(QString::fromLatin1(digest)).arg(n);
+            continue;
+        }
         const QByteArray owner =
             QCryptographicHash::hash(call.customerId.toUtf8(), QCryptographicHash::Sha256)
                 .toHex()
                 .left(8);
         row.event->idempotencyKey =
-            u"usage-%1-%2-%3"_s.arg(QString::fromLatin1(owner), QString::fromLatin1(digest))
-                .arg(++seen[digest]);
+            u"usage-%1-%2-%3"_s.arg(QString::fromLatin1(owner), QString::fromLatin1(digest)).arg(n);
     }
 }
 
@@ -222,14 +226,15 @@ QString UsageFile::keyPrefix(const QByteArray &data)
 
 UsageFileContent UsageFile::read(const QByteArray &data, const QString &fileName,
                                  const std::optional<UsageMapping> &mapping,
-                                 const QString &keyPrefix)
+                                 const QString &keyPrefix, UsageKeyFormat keyFormat)
 {
     UsageFileContent content;
+    content.keyFormat = keyFormat;
     const QString text = ImportSource::decode(data);
     content.format = ImportSource::detect(fileName, data);
     if (content.format != ImportFormat::Csv) {
         content.rows = readJson(text, content.format);
-        assignKeys(content.rows, keyPrefix);
+        assignKeys(content.rows, keyPrefix, keyFormat);
         return content;
     }
     content.separator = ImportSource::guessSeparator(text);
@@ -250,7 +255,7 @@ void UsageFile::remap(UsageFileContent &content, const UsageMapping &mapping,
 {
     for (UsageRow &row : content.rows)
         checkCsvRow(row, mapping);
-    assignKeys(content.rows, keyPrefix);
+    assignKeys(content.rows, keyPrefix, content.keyFormat);
 }
 
 } // namespace md::models

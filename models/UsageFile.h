@@ -54,9 +54,17 @@ struct UsageRow
     bool isValid() const { return event.has_value(); }
 };
 
+// How keys are made for rows with a time and no key (docs/import-formats.md):
+// EventOnly, `usage-<event>-<n>`, was the first build's; ByCustomer leads with
+// the customer, so a request's keys sit together in the server's index. A
+// file whose journal predates ByCustomer keeps EventOnly, so that sending it
+// again counts nothing twice.
+enum class UsageKeyFormat { EventOnly = 1, ByCustomer = 2 };
+
 struct UsageFileContent
 {
     ImportFormat format = ImportFormat::Csv;
+    UsageKeyFormat keyFormat = UsageKeyFormat::ByCustomer;
     QStringList header; // CSV
     QChar separator = u',';
     QList<UsageRow> rows;
@@ -68,12 +76,13 @@ class UsageFile final
 
 public:
     // Reads `data` (named `fileName`): CSV through `mapping` (guessed from
-    // the header when nullopt), else JSON. `keyPrefix` makes the keys of
-    // rows that have none.
+    // the header when nullopt), else JSON. `keyPrefix` and `keyFormat` make
+    // the keys of rows that have none.
     static UsageFileContent read(const QByteArray &data, const QString &fileName,
                                  const std::optional<UsageMapping> &mapping,
-                                 const QString &keyPrefix);
-    // CSV rows checked again through another mapping.
+                                 const QString &keyPrefix,
+                                 UsageKeyFormat keyFormat = UsageKeyFormat::ByCustomer);
+    // CSV rows checked again through another mapping (keys made as before).
     static void remap(UsageFileContent &content, const UsageMapping &mapping,
                       const QString &keyPrefix);
     // The prefix of keys made for rows without a time: the file's hash, so

@@ -5,6 +5,7 @@
 // the events' Idempotency-Keys make a request sent again count nothing twice.
 #pragma once
 
+#include "models/UsageFile.h"
 #include "services/api/Result.h"
 
 #include <QString>
@@ -21,8 +22,14 @@ struct UsageJournal
     qint64 committed = 0;
     qint64 total = 0;
     qint64 savedAt = 0; // ms since 1970
+    // How the keys of rows without one were made; a journal without it is
+    // the first build's (EventOnly).
+    UsageKeyFormat keyFormat = UsageKeyFormat::ByCustomer;
 
     static QString pathFor(const QString &sourcePath);
+    // The key format to read the file at `sourcePath` with: its journal's,
+    // so a file committed before keeps its keys; else the current one.
+    static UsageKeyFormat keyFormatFor(const QString &sourcePath);
     // Nullopt when there is none (or it cannot be read as one).
     static std::optional<UsageJournal> load(const QString &path);
     api::Result<api::Done> save(const QString &path) const;

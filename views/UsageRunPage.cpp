@@ -129,7 +129,8 @@ void UsageRunPage::progressed(qint64 done, qint64 total)
                                        m_wizard->orderHash(),
                                        done,
                                        total,
-                                       QDateTime::currentMSecsSinceEpoch()};
+                                       QDateTime::currentMSecsSinceEpoch(),
+                                       m_wizard->content().keyFormat};
     if (auto saved = journal.save(models::UsageJournal::pathFor(m_wizard->sourcePath())); !saved)
         m_summary->setText(saved.error().message);
 }

@@ -163,7 +163,8 @@ void UsageSourcePage::readFile(const QString &path)
         }
         result.hash = models::ImportJournal::hash(bytes.value());
         result.keyPrefix = models::UsageFile::keyPrefix(bytes.value());
-        result.content = models::UsageFile::read(bytes.value(), path, {}, result.keyPrefix);
+        result.content = models::UsageFile::read(bytes.value(), path, {}, result.keyPrefix,
+                                                 models::UsageJournal::keyFormatFor(path));
         result.mapping = models::UsageMapping::guess(result.content.header);
         result.items = models::UsageBackfill::order(result.content.rows);
         result.orderHash = models::UsageBackfill::orderHash(result.items);

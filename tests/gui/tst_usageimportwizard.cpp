@@ -20,6 +20,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStandardItemModel>
@@ -145,6 +146,31 @@ private Q_SLOTS:
         QCOMPARE(journal->committed, 3);
         QCOMPARE(journal->total, 3);
         QCOMPARE(journal->target, wizard.target());
+        QCOMPARE(journal->keyFormat, models::UsageKeyFormat::ByCustomer);
+    }
+
+    void aFileCommittedByTheFirstBuildKeepsItsKeys()
+    {
+        const QString path = m_dir.filePath(u"first.csv"_s);
+        QVERIFY(writeFile(path, "customer_id,feature_id,value,timestamp\np0,calls,1,5000\n"));
+        // The first build's journal says nothing of its keys' format.
+        QFile legacy(models::UsageJournal::pathFor(path));
+        QVERIFY(legacy.open(QIODevice::WriteOnly));
+        legacy.write(R"({"target":"elsewhere","source_sha256":"00","order_sha256":"00",)"
+                     R"("committed":1,"total":1,"saved_at":1})");
+        legacy.close();
+        views::UsageImportWizard wizard(m_backend.get());
+        wizard.show();
+        QTRY_VERIFY_WITH_TIMEOUT(!wizard.target().isEmpty(), 10000);
+        QVERIFY(read(wizard, path));
+        QCOMPARE(wizard.content().keyFormat, models::UsageKeyFormat::EventOnly);
+        const QString key = *wizard.content().rows.first().event->idempotencyKey;
+        QVERIFY2(key.startsWith(u"usage-"_s) && key.count(u'-') == 2, qPrintable(key));
+        // Without a journal: the customer first.
+        QVERIFY(QFile::remove(models::UsageJournal::pathFor(path)));
+        QVERIFY(read(wizard, path));
+        QCOMPARE(wizard.content().keyFormat, models::UsageKeyFormat::ByCustomer);
+        QCOMPARE(wizard.content().rows.first().event->idempotencyKey->count(u'-'), 3);
     }
 
     void anInterruptedCommitIsOfferedToResume()

@@ -62,6 +62,13 @@ public:
         held.at(index).promise->addResult(api::Result<api::UsageBatchResponse>(response));
         held.at(index).promise->finish();
     }
+
+    void fail(qsizetype index)
+    {
+        held.at(index).promise->addResult(api::Result<api::UsageBatchResponse>(
+            api::ApiError{503, u"unavailable"_s, u"the server went away"_s}));
+        held.at(index).promise->finish();
+    }
 };
 
 QList<models::UsageBackfill::Item> eventsOf(const QList<std::pair<QString, int>> &customers)
@@ -303,6 +310,27 @@ private Q_SLOTS:
         QVERIFY(finished.wait(5000));
         QVERIFY(finished.first().at(0).toBool());
         QCOMPARE(backfill.committed(), 1800);
+        QCOMPARE(backend.held.size(), 2); // c's never sent
+    }
+
+    void anErrorEndsTheRunOnceTheOtherRequestIsAnswered()
+    {
+        HeldBatches backend;
+        models::UsageBackfill backfill(&backend);
+        backfill.setItems(eventsOf({{u"a"_s, 900}, {u"b"_s, 900}, {u"c"_s, 900}}));
+        QSignalSpy finished(&backfill, &models::UsageBackfill::finished);
+        backfill.startCommit(0);
+        QCOMPARE(backend.held.size(), 2);
+        backend.fail(1); // b's request
+        QCoreApplication::processEvents();
+        QCOMPARE(finished.size(), 0); // a's is still out: a run started now could send it again
+        QVERIFY(backfill.isRunning());
+        backend.answer(0);
+        QVERIFY(finished.wait(5000));
+        QVERIFY(!finished.first().at(0).toBool());
+        QCOMPARE(finished.first().at(1).toString(), u"the server went away"_s);
+        QCOMPARE(backfill.committed(), 900); // a's, answered in order; b's not
+        QCOMPARE(backfill.applied(), 900);
         QCOMPARE(backend.held.size(), 2); // c's never sent
     }
 };

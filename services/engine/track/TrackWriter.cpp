@@ -267,7 +267,8 @@ void TrackWriter::work(bool first)
             const auto ready = [&] {
                 return finished() || takeable() || (first && !m_jobs.empty()) || sweepDue();
             };
-            if (first && m_sweep)
+            // Once stopping no sweep is due: no moment to wait for.
+            if (first && m_sweep && !m_stopping)
                 m_arrived.wait_until(lock, m_sweepAt, ready);
             else
                 m_arrived.wait(lock, ready);
