@@ -356,14 +356,7 @@ double measure(const QString &location, const Options &options)
     syncCpu.print(out, sync.calls);
     // The goal that shared cores cannot hide (issue 40): what a call costs
     // the server against a no-op call's cost plus one raw transaction's.
-    const double callMicros = syncCpu.serverMicros(sync.calls);
-    out << QStringLiteral("  server CPU per sync call %1 µs vs no-op %2 + raw transaction %3 = "
-                          "%4 µs: ratio %5 (goal <= 1.5)\n")
-               .arg(qRound(callMicros))
-               .arg(qRound(noopMicros))
-               .arg(qRound(rawFigures.cpuMicros))
-               .arg(qRound(noopMicros + rawFigures.cpuMicros))
-               .arg(callMicros / (noopMicros + rawFigures.cpuMicros), 0, 'f', 2);
+    syncCpu.printAgainst(out, sync.calls, noopMicros, rawFigures.cpuMicros);
     {
         // What an operator turns on (docs/operations.md): the request log to
         // a file and the metrics (issue 39 allows 5 %). Each side runs on a

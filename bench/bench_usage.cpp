@@ -217,14 +217,7 @@ void measure(const QString &location, const Options &options)
     row(u"balances.track sync, vs raw transactions"_s, singles.calls / singles.seconds,
         raw.perSecond, u"(reported)"_s);
     trackCpu.print(out, singles.calls);
-    const double callMicros = trackCpu.serverMicros(singles.calls);
-    out << QStringLiteral("  server CPU per sync call %1 µs vs no-op %2 + raw transaction %3 = "
-                          "%4 µs: ratio %5 (goal <= 1.5)\n")
-               .arg(qRound(callMicros))
-               .arg(qRound(noopMicros))
-               .arg(qRound(raw.cpuMicros))
-               .arg(qRound(noopMicros + raw.cpuMicros))
-               .arg(callMicros / (noopMicros + raw.cpuMicros), 0, 'f', 2);
+    trackCpu.printAgainst(out, singles.calls, noopMicros, raw.cpuMicros);
 
     // Each client's batches made before the clock starts: the clients
     // share the server's cores, so building JSON is kept out of the figure.
