@@ -338,9 +338,12 @@ auto CallTargets::keyOf(const Scope &scope, const api::TrackTokensRequest &reque
             request.value.has_value()};
 }
 
-api::Result<api::Done> CallTargets::prefetch(const QSqlDatabase &db, const Scope &scope,
+api::Result<api::Done> CallTargets::prefetch(const QSqlDatabase &db, Dialect dialect,
+                                             const Scope &scope,
                                              const QList<const api::TrackTokensRequest *> &requests)
 {
+    if (dialect != Dialect::Postgres)
+        return api::Done{};
     std::map<Key, const api::TrackTokensRequest *> wanted;
     for (const api::TrackTokensRequest *request : requests)
         if (const Key key = keyOf(scope, *request); !m_targets.contains(key))

@@ -8,6 +8,7 @@
 #include "services/api/TrackTokens.h"
 #include "services/engine/pricing/PriceCatalogue.h"
 #include "services/engine/pricing/TokenPricing.h"
+#include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/Scope.h"
 
 #include <QSqlDatabase>
@@ -72,8 +73,10 @@ public:
 class CallTargets final
 {
 public:
-    // PostgreSQL: every target the calls need, looked up together.
-    api::Result<api::Done> prefetch(const QSqlDatabase &db, const Scope &scope,
+    // Every target the calls need, looked up together on PostgreSQL (one
+    // round trip for many customers); on SQLite, where a look-up is no round
+    // trip, resolve() looks each one up as before.
+    api::Result<api::Done> prefetch(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
                                     const QList<const api::TrackTokensRequest *> &requests);
     api::Result<ResolvedCall> resolve(const QSqlDatabase &db, const Scope &scope,
                                       const api::TrackTokensRequest &request,

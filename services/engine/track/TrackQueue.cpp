@@ -129,6 +129,13 @@ void TrackQueue::enqueueAll(const Scope &scope, std::vector<Submission> calls)
 {
     std::vector<Waiting *> admitted;
     CallTargets targets; // calls of one customer and feature share a look-up
+    if (auto db = m_database.connection()) {
+        QList<const api::TrackTokensRequest *> requests;
+        for (const Submission &call : calls)
+            requests.append(&call.request);
+        // A failure here is met again, call by call, in admit().
+        (void)targets.prefetch(db.value(), m_database.dialect(), scope, requests);
+    }
     for (Submission &call : calls) {
         if (auto refused = admit(scope, call.request, &targets)) {
             call.accepted(*refused);

@@ -117,15 +117,14 @@ void TrackWriter::submitAll(const Scope &scope, std::vector<Submission> calls)
     }
     const std::shared_ptr<const PriceCatalogue> catalogue = m_catalogue();
     CallTargets targets;
-    if (m_database.dialect() == Dialect::Postgres && calls.size() > 1) {
-        QList<const api::TrackTokensRequest *> requests;
-        for (const Submission &call : calls)
-            requests.append(&call.request);
-        if (auto fetched = targets.prefetch(db.value(), scope, requests); !fetched) {
-            for (Submission &call : calls)
-                call.answer(fetched.error());
-            return;
-        }
+    QList<const api::TrackTokensRequest *> requests;
+    for (const Submission &call : calls)
+        requests.append(&call.request);
+    if (auto fetched = targets.prefetch(db.value(), m_database.dialect(), scope, requests);
+        !fetched) {
+        for (Submission &call : calls)
+            call.answer(fetched.error());
+        return;
     }
     std::vector<Call> resolved;
     resolved.reserve(calls.size());

@@ -15,6 +15,12 @@ api::Result<api::UsageBatchResponse> UsageDryRun::plan(const QSqlDatabase &db, D
     // Resolved first, so the billing clock's due moves are seen before any
     // event, as the writer sees them.
     CallTargets targets;
+    QList<const api::TrackTokensRequest *> requests;
+    for (const auto &event : request.events)
+        if (event)
+            requests.append(&event.value().call);
+    if (auto fetched = targets.prefetch(db, dialect, scope, requests); !fetched)
+        return fetched.error();
     QList<api::Result<ResolvedCall>> resolved;
     QList<ResolvedCall> calls;
     for (const auto &event : request.events) {
