@@ -79,7 +79,6 @@ void UsageBackfill::begin()
     m_cancelled = false;
     m_error.clear();
     m_inFlight.clear();
-    m_sent = m_next;
     Q_EMIT progress(m_next, m_items.size());
     fill();
 }
@@ -94,13 +93,19 @@ void UsageBackfill::fill()
     if (m_filling) // an answer that came at once, inside send(): the loop below goes on
         return;
     m_filling = true;
-    while (m_running && !m_cancelled && m_sent < m_items.size() &&
+    while (m_running && !m_cancelled && sentTo() < m_items.size() &&
            m_inFlight.size() < (m_dryRun ? 1 : CommitsInFlight) &&
            (m_inFlight.empty() || endsCustomer(m_inFlight.back().to)))
-        send(m_sent, requestEnd(m_sent));
+        send(sentTo(), requestEnd(sentTo()));
     m_filling = false;
     if (m_running && m_inFlight.empty())
         stop(m_cancelled && m_next < m_items.size(), {});
+}
+
+qint64 UsageBackfill::sentTo() const
+{
+    // Requests are sent back to back from the first event not answered in order.
+    return m_inFlight.empty() ? m_next : m_inFlight.back().to;
 }
 
 qint64 UsageBackfill::requestEnd(qint64 from) const
@@ -128,7 +133,6 @@ void UsageBackfill::send(qint64 from, qint64 to)
     for (qint64 i = from; i < to; ++i)
         request.events.append(m_items.at(i).event);
     m_inFlight.push_back({from, to, std::nullopt});
-    m_sent = to;
     m_backend->usageBatch(request).then(this,
                                         [this, from, to, generation = m_generation](
                                             const api::Result<api::UsageBatchResponse> &answer) {

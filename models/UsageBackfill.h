@@ -110,6 +110,7 @@ private:
 
     void begin();
     void fill();
+    qint64 sentTo() const; // the first event not sent
     qint64 requestEnd(qint64 from) const;
     bool endsCustomer(qint64 to) const;
     void send(qint64 from, qint64 to);
@@ -127,7 +128,6 @@ private:
     qint64 m_applied = 0;
     qint64 m_alreadyRecorded = 0;
     qint64 m_next = 0;              // the first event not answered in order
-    qint64 m_sent = 0;              // the first event not sent
     std::deque<Request> m_inFlight; // in the order sent
     QString m_error; // why the run stops, told once every request in flight is answered
     bool m_filling = false;

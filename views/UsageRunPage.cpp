@@ -123,7 +123,7 @@ void UsageRunPage::progressed(qint64 done, qint64 total)
     if (m_mode != Mode::Commit || done == 0)
         return;
     m_wizard->noteCommitted();
-    // Where a later run resumes: the events sent so far, in order.
+    // Where a later run resumes: the events answered so far, in order.
     const models::UsageJournal journal{m_wizard->target(),
                                        m_wizard->sourceHash(),
                                        m_wizard->orderHash(),
