@@ -1,4 +1,7 @@
 # One interface target with every compile setting; each library links it.
+# Declared before its use below: a first configure must already add -Werror,
+# or the second one changes every command line and rebuilds everything.
+option(MD_WARNINGS_AS_ERRORS "Treat warnings as errors" ON)
 add_library(meterdesk_compile_settings INTERFACE)
 target_compile_features(meterdesk_compile_settings INTERFACE cxx_std_20)
 target_compile_definitions(meterdesk_compile_settings INTERFACE
@@ -19,7 +22,6 @@ target_compile_options(meterdesk_compile_settings INTERFACE
   -Woverloaded-virtual -Wimplicit-fallthrough
   $<$<BOOL:${MD_WARNINGS_AS_ERRORS}>:-Werror>
 )
-option(MD_WARNINGS_AS_ERRORS "Treat warnings as errors" ON)
 target_include_directories(meterdesk_compile_settings INTERFACE ${PROJECT_SOURCE_DIR})
 
 # lld links a test in a fifth of the time GNU ld takes (docs/build-time.md);
