@@ -109,6 +109,16 @@ ProductItem ProductItem::read(const JsonReader &reader)
     return item;
 }
 
+ProductItem ProductItem::readGiven(const JsonReader &reader)
+{
+    ProductItem item = read(reader);
+    if (reader.ok() && item.tiers && item.tiers->last().to)
+        reader.field("tiers"_L1)
+            .fail(u"must end with a tier up to \"inf\": usage above %1 would have no price"_s.arg(
+                item.tiers->last().to->toString()));
+    return item;
+}
+
 void ProductItem::write(JsonWriter &writer) const
 {
     writer.beginObject().field("feature_id"_L1, featureId).key("interval"_L1);

@@ -44,6 +44,10 @@ struct ProductItem
     std::optional<QList<Tier>> tiers; // at least one, rising `to`, only the last "inf"
 
     static ProductItem read(const JsonReader &reader);
+    // An item a request or a workspace file gives: as read(), and tiers must
+    // end with a band up to "inf" (usage above the last would have no price).
+    // Items stored before that rule are still read as they are.
+    static ProductItem readGiven(const JsonReader &reader);
     void write(JsonWriter &writer) const;
     friend bool operator==(const ProductItem &, const ProductItem &) = default;
 };

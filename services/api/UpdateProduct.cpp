@@ -23,11 +23,15 @@ UpdateProductRequest UpdateProductRequest::read(const JsonReader &reader)
         request.group = group.freeText(MaxNameLength);
     request.archived = reader.field("archived"_L1).optBoolean();
     const JsonReader items = reader.field("items"_L1);
-    if (!items.isMissing())
-        request.items = readList<ProductItem>(items);
+    if (!items.isMissing()) {
+        request.items = QList<ProductItem>();
+        for (const JsonReader &item : items.array())
+            request.items->append(ProductItem::readGiven(item));
+    }
     const JsonReader freeTrial = reader.field("free_trial"_L1);
     if (!freeTrial.isMissing())
         request.freeTrial = readNullable<FreeTrial>(freeTrial);
+    request.dryRun = reader.field("dry_run"_L1).optBoolean().value_or(false);
     return request;
 }
 
@@ -56,6 +60,8 @@ void UpdateProductRequest::write(JsonWriter &writer) const
         writer.key("free_trial"_L1);
         writeNullable(writer, *freeTrial);
     }
+    if (dryRun)
+        writer.field("dry_run"_L1, true);
     writer.endObject();
 }
 

@@ -19,6 +19,9 @@ struct UpdateProductRequest
     std::optional<QList<ProductItem>> items; // replaces the whole list
     // Outer nullopt: keep; inner nullopt: JSON null, remove the free trial.
     std::optional<std::optional<FreeTrial>> freeTrial;
+    // Meterdesk's: answers the product as the update would store it, and
+    // writes nothing (the console's review says so when Save adds a version).
+    bool dryRun = false;
 
     static UpdateProductRequest read(const JsonReader &reader);
     void write(JsonWriter &writer) const;

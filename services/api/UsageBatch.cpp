@@ -115,6 +115,9 @@ UsageBatchResult UsageBatchResult::read(const JsonReader &reader)
         result.error = ApiError{result.status, error.field("code"_L1).string(),
                                 error.field("message"_L1).string()};
     }
+    const JsonReader before = reader.field("balance_before"_L1);
+    if (!before.isMissing())
+        result.balanceBefore = BalanceSummary::read(before);
     return result;
 }
 
@@ -131,6 +134,10 @@ void UsageBatchResult::write(JsonWriter &writer) const
             .field("code"_L1, error->code)
             .field("message"_L1, error->message)
             .endObject();
+    if (balanceBefore) {
+        writer.key("balance_before"_L1);
+        balanceBefore->write(writer);
+    }
     writer.endObject();
 }
 

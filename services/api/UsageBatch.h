@@ -47,6 +47,12 @@ struct UsageBatchResult
     int status = 200; // 200 applied, 202 accepted (async), else the error's
     std::optional<TrackTokensResponse> body;
     std::optional<ApiError> error;
+    // A dry run's first 200 answer for each balance (a customer's or an
+    // entity's feature): that balance before the event, with no rows when
+    // none is held. Summaries leave rollovers out, so what events drew from
+    // them is their deductions less the rise in `usage` (docs/api.md,
+    // "usage.batch").
+    std::optional<BalanceSummary> balanceBefore;
 
     static UsageBatchResult of(const Result<TrackTokensResponse> &answer);
     static UsageBatchResult read(const JsonReader &reader);

@@ -7,20 +7,14 @@
 #include "services/engine/access/PortalLinks.h"
 #include "services/engine/balances/BalanceLister.h"
 #include "services/engine/balances/BalanceTotaller.h"
-#include "services/engine/controls/BillingControlStore.h"
-#include "services/engine/controls/BillingControlsUpdater.h"
 #include "services/engine/customers/CustomerImporter.h"
 #include "services/engine/customers/CustomerReads.h"
-#include "services/engine/ledger/AuditTrail.h"
-#include "services/engine/ledger/BalanceAdjuster.h"
-#include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/products/EnvironmentPromoter.h"
 #include "services/engine/products/ProductReads.h"
 #include "services/engine/products/ProductUpdater.h"
 #include "services/engine/products/RewardUpdater.h"
 #include "services/engine/sql/StoredJson.h"
 #include "services/engine/track/CallResolver.h"
-#include "services/engine/track/FailedEvents.h"
 
 namespace md::engine {
 
@@ -196,6 +190,11 @@ api::Result<api::Product> ApiOperations::updateProduct(const KeyContext &key,
                                                        const api::UpdateProductRequest &request)
 {
     MD_REQUIRE_SCOPE(key, PlansScope)
+    if (request.dryRun) // writes nothing, so nothing is audited or told
+        return m_engine.withConnection([&](const QSqlDatabase &db) {
+            return ProductUpdater::update(db, m_engine.dialect(), key.scope, productId, request,
+                                          m_engine.now(key.scope));
+        });
     return AuditedWrite::run<api::Product>(
         m_engine, key, {u"product.update"_s, u"product"_s, productId},
         [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
@@ -306,122 +305,6 @@ api::Result<api::AboutInfo> ApiOperations::about(const KeyContext &key)
         return counts.error();
     return api::AboutInfo{api::meterdeskVersion(), m_engine.catalogue()->info(), counts.value(),
                           key.scopes};
-}
-
-api::Result<api::BillingControlsAnswer>
-ApiOperations::billingControls(const KeyContext &key, const QString &customerId,
-                               const std::optional<QString> &entityId)
-{
-    MD_REQUIRE_SCOPE(key, ReadScope)
-    return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return BillingControlsUpdater::read(db, key.scope, customerId, entityId,
-                                            m_engine.now(key.scope));
-    });
-}
-
-api::Result<api::BillingControlsAnswer>
-ApiOperations::updateBillingControls(const KeyContext &key,
-                                     const api::UpdateBillingControlsRequest &request)
-{
-    MD_REQUIRE_SCOPE(key, u"billing:write"_s)
-    const QString owner =
-        request.entityId ? request.customerId + u'/' + *request.entityId : request.customerId;
-    return AuditedWrite::run<api::BillingControlsAnswer>(
-        m_engine, key, {u"billing_controls.update"_s, u"billing_controls"_s, owner},
-        [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
-            auto was = BillingControlsUpdater::read(db, key.scope, request.customerId,
-                                                    request.entityId, m_engine.now(key.scope));
-            if (!was)
-                return was.error();
-            return jsonOf(was.value());
-        },
-        [&](const QSqlDatabase &db) {
-            return BillingControlsUpdater::update(db, m_engine.dialect(), key.scope, request,
-                                                  m_engine.now(key.scope));
-        },
-        [](const api::BillingControlsAnswer &answer) { return jsonOf(answer); });
-}
-
-api::Result<api::Page<api::UsageAlertEvent>>
-ApiOperations::listUsageAlerts(const KeyContext &key, const api::PageRequest &request)
-{
-    MD_REQUIRE_SCOPE(key, ReadScope)
-    return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return BillingControlStore::alerts(db, key.scope, request);
-    });
-}
-
-api::Result<api::Page<api::FailedEvent>>
-ApiOperations::listFailedEvents(const KeyContext &key, const api::PageRequest &request)
-{
-    MD_REQUIRE_SCOPE(key, ReadScope)
-    return m_engine.withConnection(
-        [&](const QSqlDatabase &db) { return FailedEvents::list(db, key.scope, request); });
-}
-
-api::Result<api::FailedEventOutcome>
-ApiOperations::retryFailedEvents(const KeyContext &key, const api::FailedEventIds &request)
-{
-    MD_REQUIRE_SCOPE(key, u"balances:write"_s)
-    return m_engine.trackQueue().retry(key.scope, request.ids);
-}
-
-api::Result<api::FailedEventOutcome>
-ApiOperations::discardFailedEvents(const KeyContext &key, const api::FailedEventIds &request)
-{
-    MD_REQUIRE_SCOPE(key, u"balances:write"_s)
-    return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return FailedEvents::discard(db, m_engine.dialect(), key.scope, request.ids);
-    });
-}
-
-api::Result<api::Page<api::AuditEntry>>
-ApiOperations::listAuditLog(const KeyContext &key, const api::AuditLogRequest &request)
-{
-    MD_REQUIRE_SCOPE(key, ReadScope)
-    return m_engine.withConnection(
-        [&](const QSqlDatabase &db) { return AuditTrail::list(db, key.scope, request); });
-}
-
-api::Result<api::Page<api::LedgerEntry>>
-ApiOperations::listLedger(const KeyContext &key, const api::LedgerRequest &request)
-{
-    MD_REQUIRE_SCOPE(key, ReadScope)
-    if (auto current = upToDate(key, request.customerId); !current)
-        return current.error();
-    return m_engine.withConnection(
-        [&](const QSqlDatabase &db) { return BalanceLedger::list(db, key.scope, request); });
-}
-
-api::Result<api::LedgerEntry> ApiOperations::adjustBalance(const KeyContext &key,
-                                                           const api::BalanceAdjustment &request)
-{
-    MD_REQUIRE_SCOPE(key, u"balances:write"_s)
-    // A reset due first: an adjustment made before it would be undone by it.
-    if (auto current = upToDate(key, std::nullopt, request.balanceId); !current)
-        return current.error();
-    using api::JsonValue;
-    api::Decimal before;
-    return AuditedWrite::run<api::LedgerEntry>(
-        m_engine, key, {u"balance.adjust"_s, u"balance"_s, request.balanceId},
-        [&](const QSqlDatabase &db) -> api::Result<JsonValue> {
-            auto remaining = BalanceAdjuster::remaining(db, key.scope, request.balanceId);
-            if (!remaining)
-                return remaining.error();
-            before = remaining.value();
-            return JsonValue::object({{"remaining"_L1, before}});
-        },
-        [&](const QSqlDatabase &db) {
-            return BalanceAdjuster::adjust(db, m_engine.dialect(), key.scope, request,
-                                           m_engine.now(key.scope));
-        },
-        [&](const api::LedgerEntry &entry) {
-            return JsonValue::object(
-                {{"remaining"_L1, before.plus(request.amount).value_or(before)},
-                 {"adjustment"_L1, request.amount},
-                 {"reason"_L1, request.reason},
-                 {"ledger_id"_L1, entry.id}});
-        });
 }
 
 api::Result<api::EnvironmentDiff>

@@ -238,10 +238,13 @@ api::Result<api::ClockAdvanced> ClockSweep::advance(const Scope &scope,
     if (!now)
         return now.error();
     const qint64 real = m_clock.real();
-    if (request.to < now.value().now)
+    const auto notForward = [&](qint64 sandboxNow) {
         return api::ApiError::invalidInputs(
-            u"to"_s, u"is %1, before the sandbox's now (%2): its clock only moves forward"_s.arg(
-                         dateOf(request.to), dateOf(now.value().now)));
+            u"to"_s, u"is %1, not after the sandbox's now (%2): its clock only moves forward"_s.arg(
+                         dateOf(request.to), dateOf(sandboxNow)));
+    };
+    if (request.to <= now.value().now)
+        return notForward(now.value().now);
     if (request.to - real > SandboxClock::MaxAheadMs)
         return api::ApiError::invalidInputs(
             u"to"_s,
@@ -264,12 +267,22 @@ api::Result<api::ClockAdvanced> ClockSweep::advance(const Scope &scope,
     if (request.dryRun)
         return answerOf(now.value().now, true, work);
     const qint64 offset = request.to - real;
+    if (offset <= 0) // the real time passed `to` since the reading
+        return notForward(real);
     {
         WriteTransaction transaction(db.value(), dialect);
         if (auto begun = transaction.begin(); !begun)
             return begun.error();
-        if (auto set = m_clock.setOffset(db.value(), dialect, scope, offset); !set)
-            return set.error();
+        auto moved = m_clock.moveOffset(db.value(), scope, offset);
+        if (!moved)
+            return moved.error();
+        if (!moved.value()) {
+            // Another advance got there first (this server or another).
+            auto stored = m_clock.offset(db.value(), scope);
+            if (!stored)
+                return stored.error();
+            return notForward(real + stored.value());
+        }
         if (auto committed = transaction.commit(); !committed)
             return committed.error();
     }

@@ -1,11 +1,14 @@
 // An HTTP/1.1 client for one thing: POSTing webhook deliveries (docs/api.md,
-// "Webhooks: safe to point anywhere"). Boost.Beast over OpenSSL, as the
-// server is. It keeps one connection alive to the origin it last posted to,
-// verifies certificates against the system store (and an extra CA file, for
-// tests), refuses addresses its caller refuses (checked on the resolved
-// address of every new connection), follows no redirect, gives each post
-// one deadline for connecting and answering, and keeps only the answer's
-// first bytes. Not thread-safe: one per sending thread.
+// "Webhooks"). Boost.Beast over OpenSSL, as the server is. Posts are
+// asynchronous, on one event loop (HttpPoster::Loop) that any number of
+// posters share, so a receiver that never answers holds its own connection
+// and no thread (docs/operations.md, "Webhooks"). A poster keeps one
+// connection alive to the origin it last posted to, verifies certificates
+// against the system store (and an extra CA file, for tests), refuses
+// addresses its caller refuses (checked on the resolved address of every new
+// connection), follows no redirect, gives each post one deadline for
+// connecting and answering, and keeps an answer's first bytes whatever its
+// length.
 #pragma once
 
 #include <QByteArray>
@@ -39,15 +42,44 @@ public:
     };
     using Headers = QList<std::pair<QByteArray, QByteArray>>;
 
-    explicit HttpPoster(Options options);
+    // The thread the posters of one sender run on, and what they share (the
+    // options, TLS settings). A host name is resolved on a thread of its own,
+    // so a slow name server holds only the post that asked it.
+    class Loop final
+    {
+    public:
+        explicit Loop(Options options);
+        ~Loop();
+        Q_DISABLE_COPY_MOVE(Loop)
+
+        void start();
+        // Returns once the work handed to it has run (posts under way end
+        // first, by their deadline at the latest).
+        void stop();
+        // Runs `work` on the loop's thread.
+        void post(std::function<void()> work);
+
+    private:
+        friend class HttpPoster;
+        struct Impl;
+        std::unique_ptr<Impl> d;
+    };
+
+    // Used on the loop's thread only, and destroyed there or once it has stopped.
+    explicit HttpPoster(Loop &loop);
     ~HttpPoster();
     Q_DISABLE_COPY_MOVE(HttpPoster)
 
-    Answer post(const QUrl &url, const Headers &headers, const QByteArray &body);
+    // One post at a time; `done` is called on the loop's thread, later,
+    // once the post is answered, fails or reaches its deadline.
+    void post(const QUrl &url, const Headers &headers, const QByteArray &body,
+              std::function<void(Answer)> done);
+    // A connection is kept for the next post to the same origin.
+    bool connected() const;
 
 private:
     struct Impl;
-    std::unique_ptr<Impl> m_impl;
+    std::shared_ptr<Impl> m_impl;
 };
 
 } // namespace md::http

@@ -246,6 +246,15 @@ bool HttpServer::isShuttingDown() const
     return m_impl->m_shared->connections.draining();
 }
 
+void HttpServer::after(std::chrono::milliseconds delay, std::function<void()> work)
+{
+    auto timer = std::make_shared<asio::steady_timer>(m_impl->m_io, delay);
+    timer->async_wait([timer, work = std::move(work)](beast::error_code error) {
+        if (!error)
+            work();
+    });
+}
+
 HttpServer::Stats HttpServer::stats() const
 {
     const auto [refused, perAddress] = m_impl->m_shared->connections.refusals();

@@ -11,6 +11,7 @@
 
 #include <QHostAddress>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -35,6 +36,9 @@ public:
     // network thread, when no connection is left.
     void shutdown(std::function<void()> drained);
     bool isShuttingDown() const;
+    // Runs `work` on a network thread once `delay` has passed (never, if the
+    // server is destroyed first): a deadline for an answer made elsewhere.
+    void after(std::chrono::milliseconds delay, std::function<void()> work);
 
     struct Stats
     {

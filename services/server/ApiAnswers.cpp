@@ -49,4 +49,9 @@ ApiError shuttingDown()
     return {503, u"shutting_down"_s, u"this server is shutting down; send the request again"_s};
 }
 
+ApiError sandboxOnly()
+{
+    return {403, u"sandbox_only"_s, u"only a sandbox's clock can be moved; use a sandbox key"_s};
+}
+
 } // namespace md::server

@@ -72,6 +72,8 @@ const Access KeysWrite{{u"keys:write"_s}};
 // A key may compare and promote the half it may write: products with
 // plans:write, rewards with rewards:write (docs/promotion.md, "Who may").
 const Access Promoting{{u"plans:write"_s, u"rewards:write"_s}, true};
+// Only a sandbox's clock moves: a production key hears so whatever its body.
+const Access SandboxWrite{{u"balances:write"_s}, false, true};
 
 // A track route (track_tokens, balances.track): answered once the call's
 // batch committed, or once it is stored with the async flag.
@@ -310,7 +312,7 @@ ApiRoutes::ApiRoutes()
     m_exact.insert(
         "/v1/meterdesk/clock.advance",
         bodyRoute<api::ClockAdvance>(
-            BalancesWrite, [](auto &s, auto &k, auto &r, auto &) { return s.advanceClock(k, r); }));
+            SandboxWrite, [](auto &s, auto &k, auto &r, auto &) { return s.advanceClock(k, r); }));
     m_exact.insert(
         "/v1/meterdesk/ledger.list",
         bodyRoute<api::LedgerRequest>(

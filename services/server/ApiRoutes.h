@@ -47,13 +47,15 @@ using LaterWork =
 
 // What a route asks of the key before its path's id or body is read
 // (docs/api.md, "Keys and scopes"): one of `scopes` (none: any valid key),
-// and a production key when `liveKey`. Where the scope needed depends on the
-// body (a promotion's products need plans:write, its rewards rewards:write),
-// `scopes` lists each that may do, and ApiOperations checks the body's own.
+// and a production key when `liveKey` or a sandbox key when `sandboxKey`.
+// Where the scope needed depends on the body (a promotion's products need
+// plans:write, its rewards rewards:write), `scopes` lists each that may do,
+// and ApiOperations checks the body's own.
 struct Access
 {
     QStringList scopes;
     bool liveKey = false;
+    bool sandboxKey = false;
 };
 
 struct Route

@@ -20,6 +20,8 @@ std::optional<ApiError> refusal(const Access &access, const engine::KeyContext &
 {
     if (auto denied = key.missingScope(access.scopes))
         return denied;
+    if (access.sandboxKey && key.scope.env != engine::Environment::Sandbox)
+        return sandboxOnly();
     return access.liveKey ? key.missingLiveKey() : std::nullopt;
 }
 
@@ -42,6 +44,8 @@ ApiServer::ApiServer(engine::Engine &engine, Options options, QObject *parent)
     , m_metrics(options.metrics)
     , m_service(engine)
     , m_work(options.workers)
+    , m_health(engine, [this](std::chrono::milliseconds delay,
+                              std::function<void()> work) { m_http.after(delay, std::move(work)); })
     , m_http(withBatchBodies(options.limits),
              [this](http::HttpRequest request, http::HttpResponder responder) {
                  handle(std::move(request), std::move(responder));
@@ -50,7 +54,9 @@ ApiServer::ApiServer(engine::Engine &engine, Options options, QObject *parent)
 
 ApiServer::~ApiServer()
 {
-    m_work.stopAndWait(); // before m_http goes: the work answers through it
+    // Before m_http goes: the work and the probes answer through it.
+    m_work.stopAndWait();
+    m_health.stop();
 }
 
 api::Result<api::Done> ApiServer::useTls(const QByteArray &certificateChainPem,
@@ -136,9 +142,9 @@ void ApiServer::handle(http::HttpRequest request, http::HttpResponder plain)
         if (request.path == "/healthz")
             return responder.send(HealthChecks::live());
         // A server shutting down is not ready: its balancer stops sending.
-        if (!m_work.start([this, responder] { responder.send(HealthChecks::ready(m_engine)); }))
-            responder.send(errorAnswer(shuttingDown()));
-        return;
+        if (m_work.stopping())
+            return responder.send(errorAnswer(shuttingDown()));
+        return m_health.ready(responder);
     }
     if (!route)
         return responder.send(errorAnswer(ApiError::notFound(

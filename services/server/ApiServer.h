@@ -8,6 +8,7 @@
 #include "services/engine/ApiOperations.h"
 #include "services/http/HttpServer.h"
 #include "services/server/ApiRoutes.h"
+#include "services/server/HealthChecks.h"
 #include "services/server/Metrics.h"
 #include "services/server/RequestLog.h"
 #include "services/server/ServerWork.h"
@@ -75,6 +76,7 @@ private:
     engine::ApiOperations m_service;
     ApiRoutes m_routes;
     ServerWork m_work;
+    HealthChecks m_health;   // its deadlines are m_http's timers
     http::HttpServer m_http; // last: its threads stop first
 };
 

@@ -22,15 +22,41 @@ namespace {
 constexpr qsizetype FlushAt = 64 * 1024;
 constexpr auto FlushEvery = std::chrono::milliseconds(100);
 
+bool usableCharacter(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == ':' || c == '-';
+}
+
+// The log and the echo never carry a secret (docs/operations.md, "Request
+// log"), though a secret may be made of an id's characters: a key or a
+// webhook secret shows by its prefix, a portal link or a JWT by "eyJ"
+// (base64url JSON), another generated token by a long run of letters and
+// digits in both cases (UUIDs, hex ids and ULIDs have none). `id` holds only
+// usable characters.
+bool looksSecret(const QByteArray &id)
+{
+    const QByteArray lower = id.toLower();
+    if (lower.contains("sk_test_") || lower.contains("sk_live_") || lower.contains("whsec_") ||
+        id.contains("eyJ"))
+        return true;
+    // The runs of letters and digits between separators.
+    constexpr qsizetype LongRun = 16;
+    QByteArray runs = id;
+    std::replace_if(
+        runs.begin(), runs.end(), [](char c) { return c == '_' || c == ':' || c == '-'; }, '.');
+    for (const QByteArray &run : runs.split('.'))
+        if (run.size() >= LongRun && run != run.toLower() && run != run.toUpper())
+            return true;
+    return false;
+}
+
 } // namespace
 
 QByteArray requestIdOf(const QByteArray &sent)
 {
-    const auto usable = [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == '.' || c == '_' || c == ':' || c == '-';
-    };
-    if (!sent.isEmpty() && sent.size() <= 128 && std::all_of(sent.begin(), sent.end(), usable))
+    if (!sent.isEmpty() && sent.size() <= 128 &&
+        std::all_of(sent.begin(), sent.end(), usableCharacter) && !looksSecret(sent))
         return sent;
     return QByteArray::number(QRandomGenerator::global()->generate64(), 16).rightJustified(16, '0');
 }

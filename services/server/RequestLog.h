@@ -57,7 +57,7 @@ private:
 };
 
 // The request's X-Request-Id when it is a usable one (1–128 of A–Z a–z 0–9
-// . _ : -), else a new random one, 16 hex digits.
+// . _ : -, and not shaped like a secret), else a new random one, 16 hex digits.
 QByteArray requestIdOf(const QByteArray &sent);
 
 } // namespace md::server

@@ -26,6 +26,7 @@ public:
     std::shared_ptr<void> hold();
     // Refuses new work from now on.
     void stop() { m_stopping = true; }
+    bool stopping() const { return m_stopping; }
     // Refuses new work and waits for the work started; call before the
     // network layer the work answers through is destroyed.
     void stopAndWait();

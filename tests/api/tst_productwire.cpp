@@ -203,6 +203,7 @@ private Q_SLOTS:
         QTest::newRow("remove every item") << QByteArray(R"({"items":[]})");
         QTest::newRow("nothing") << QByteArray("{}");
         QTest::newRow("version at 2^53-1") << QByteArray(R"({"version":9007199254740991})");
+        QTest::newRow("dry run") << QByteArray(R"({"name":"Pro 3","dry_run":true})");
     }
     void updateRoundTrips() { verifyBodyRoundTrip<UpdateProductRequest>(); }
 
@@ -255,6 +256,15 @@ private Q_SLOTS:
             << QByteArray(
                    R"({"items":[{"feature_id":"a","tiers":[{"to":10,"amount":1},{"to":"inf"}]}]})")
             << u"items[0].tiers[1].amount: is required"_s;
+        // Usage past the last band would have no price (issue 51); a product
+        // as stored and answered is still read (productRoundTrips' items).
+        QTest::newRow("item tiers without a last inf")
+            << QByteArray(R"({"items":[{"feature_id":"a"},{"feature_id":"b",)"
+                          R"("tiers":[{"to":10,"amount":1},{"to":100,"amount":0.5}]}]})")
+            << u"items[1].tiers: must end with a tier up to \"inf\": usage above 100 would have "
+               "no price"_s;
+        QTest::newRow("dry_run text")
+            << QByteArray(R"({"dry_run":"yes"})") << u"dry_run: expected a boolean"_s;
         QTest::newRow("free_trial missing length")
             << QByteArray(R"({"free_trial":{"duration":"month"}})")
             << u"free_trial.length: is required"_s;

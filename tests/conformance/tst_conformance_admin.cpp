@@ -72,6 +72,34 @@ private Q_SLOTS:
         QCOMPARE(await(m_admin->updateProduct(u"basic"_s, request)).value().version, 2);
     }
 
+    // "A plan's versions are one plan" (docs/api.md): a filter by plan
+    // lists, and totals, customers of every version alike.
+    void planFilterCoversEveryVersion()
+    {
+        api::ImportCustomerRequest request;
+        request.customerId = u"on-v2"_s;
+        api::Billable billable;
+        billable.plan.planId = u"basic"_s;
+        billable.plan.version = 2;
+        request.billables = {billable};
+        auto imported = await(m_admin->importCustomer(request));
+        QVERIFY2(imported.ok(), imported.ok() ? "" : qPrintable(imported.error().message));
+        ListBalancesRequest basic;
+        basic.planId = std::optional<QString>(u"basic"_s);
+        const auto listed = await(m_admin->listBalances(basic));
+        QVERIFY(listed.ok());
+        QStringList customers;
+        for (const auto &row : listed.value().list)
+            customers << row.customerId;
+        QVERIFY2(customers.contains(u"dora"_s) && customers.contains(u"on-v2"_s),
+                 qPrintable(customers.join(u", "_s)));
+        api::BalanceTotalsRequest totals;
+        totals.filter = basic;
+        auto figures = await(m_admin->balanceTotals(totals));
+        QVERIFY(figures.ok());
+        QCOMPARE(figures.value().total.balances, qint64(customers.size()));
+    }
+
     void productRenameCarriesEverythingAlong()
     {
         api::UpdateProductRequest request;
@@ -115,6 +143,12 @@ private Q_SLOTS:
             << QByteArray(R"({"items":[{"feature_id":"calls","tiers":[{"to":10,"amount":1},)"
                           R"({"to":5,"amount":1},{"to":"inf","amount":1}]}]})")
             << 400 << u"invalid_inputs"_s << u"items[0].tiers[1].to"_s;
+        // Usage above the last band would have no price (issue 51).
+        QTest::newRow("tiers without a last inf")
+            << u"draft"_s
+            << QByteArray(R"({"items":[{"feature_id":"calls"},{"feature_id":"seats"},)"
+                          R"({"feature_id":"calls","tiers":[{"to":100000,"amount":0.002}]}]})")
+            << 400 << u"invalid_inputs"_s << u"items[2].tiers: must end with a tier up to"_s;
         QTest::newRow("bad interval") << u"draft"_s
                                       << QByteArray(R"({"items":[{"feature_id":"calls",)"
                                                     R"("interval":"fortnight"}]})")

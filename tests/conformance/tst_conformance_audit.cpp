@@ -72,6 +72,40 @@ private Q_SLOTS:
         QCOMPARE(entries().first().id, before.first().id);
     }
 
+    // Issue 51: a dry run answers the product as the update would store it
+    // (a version it would add made now, with its own created_at) and keeps
+    // nothing: no version, no item, no audit entry. Dora is on basic's only
+    // version, so changed items would add version 2.
+    void productDryRunWritesNothing()
+    {
+        api::AuditLogRequest basicLog;
+        basicLog.resourceType = u"product"_s;
+        basicLog.resourceId = u"basic"_s;
+        const qsizetype logged = await(m_admin->listAuditLog(basicLog)).value().list.size();
+        const api::Product basic = product(u"basic"_s, 1);
+        api::UpdateProductRequest request;
+        api::ProductItem item = basic.items.first();
+        item.includedUsage = api::Decimal::fromInteger(250);
+        request.items = QList<api::ProductItem>{item};
+        request.dryRun = true;
+        auto previewed = await(m_admin->updateProduct(u"basic"_s, request));
+        QVERIFY2(previewed.ok(), previewed.ok() ? "" : qPrintable(previewed.error().message));
+        QCOMPARE(previewed.value().version, 2);
+        QVERIFY(previewed.value().createdAt != basic.createdAt);
+        QCOMPARE(previewed.value().items, request.items.value());
+        QCOMPARE(product(u"basic"_s, 2), api::Product()); // not kept
+        QCOMPARE(product(u"basic"_s, 1), basic);
+        QCOMPARE(await(m_admin->listAuditLog(basicLog)).value().list.size(), logged);
+
+        // Nobody is on draft: the same version, changed in place, and kept as it was.
+        const api::Product draft = product(u"draft"_s, 1);
+        previewed = await(m_admin->updateProduct(u"draft"_s, request));
+        QVERIFY(previewed.ok());
+        QCOMPARE(previewed.value().version, 1);
+        QCOMPARE(previewed.value().createdAt, draft.createdAt);
+        QCOMPARE(product(u"draft"_s, 1), draft);
+    }
+
     void rewardsImportsAndControlsAreRecorded()
     {
         api::UpdateRewardRequest bonus;

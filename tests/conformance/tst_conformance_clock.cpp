@@ -152,6 +152,39 @@ private Q_SLOTS:
         QVERIFY(live.ok());
         QCOMPARE(live.value().offsetMs, 0);
     }
+
+    // Issue 51: the key's environment comes before the body, as its scope
+    // does (docs/api.md, "Keys and scopes"): a production key hears
+    // sandbox_only whatever it sends, never what is wrong with the body.
+    void aProductionKeyIsRefusedBeforeTheBody()
+    {
+        if (!overHttp())
+            QSKIP("bodies no typed request makes: over HTTP only");
+        QByteArray production;
+        {
+            engine::Engine setup(m_database.location());
+            QVERIFY(setup.open().ok());
+            auto key = setup.createKey(u"alpha"_s, engine::Environment::Production,
+                                       {u"balances:write"_s}, u"clock before body"_s);
+            QVERIFY(key.ok());
+            production = key.value().secret.toLatin1();
+        }
+        const auto post = [this](const QByteArray &secret, const QByteArray &body) {
+            return test::rawRequest(m_server, u"/v1/meterdesk/clock.advance"_s,
+                                    {{"authorization", "Bearer " + secret}}, body);
+        };
+        for (const QByteArray &bad :
+             {QByteArray(R"({"to":"soon"})"), QByteArray("{}"), QByteArray(R"({"to":0})"),
+              QByteArray("[]"), QByteArray("{\"to\":")}) {
+            const test::RawAnswer refused = post(production, bad);
+            QVERIFY2(refused.status == 403, bad.constData());
+            QCOMPARE(refused.json().value(u"code"_s).toString(), u"sandbox_only"_s);
+            // A sandbox key is told what is wrong with the body.
+            const test::RawAnswer told = post(FixtureKey.toLatin1(), bad);
+            QVERIFY2(told.status == 400, bad.constData());
+            QCOMPARE(told.json().value(u"code"_s).toString(), u"invalid_inputs"_s);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestClockConformance)

@@ -106,6 +106,79 @@ private Q_SLOTS:
         QVERIFY(await(m_pricing->listBalances(active)).value().list.isEmpty());
     }
 
+    // Sending the same import again changes nothing whatever the plan's
+    // status, and a canceled or expired plan grants no active balance.
+    void importOfEveryStatusTwiceChangesNothing_data()
+    {
+        QTest::addColumn<api::PlanStatus>("status");
+        QTest::addColumn<QString>("repeated"); // the second import's reason
+        QTest::newRow("active") << api::PlanStatus::Active << u"already_active"_s;
+        QTest::newRow("trialing") << api::PlanStatus::Trialing << u"already_active"_s;
+        QTest::newRow("past_due") << api::PlanStatus::PastDue << u"already_active"_s;
+        QTest::newRow("canceled") << api::PlanStatus::Canceled << u"already_ended"_s;
+        QTest::newRow("expired") << api::PlanStatus::Expired << u"already_ended"_s;
+    }
+    void importOfEveryStatusTwiceChangesNothing()
+    {
+        QFETCH(api::PlanStatus, status);
+        QFETCH(QString, repeated);
+        const QString customer = u"twice-"_s + QString(api::toWire(status));
+        api::ImportCustomerRequest request = importOf(customer, 4);
+        request.billables.first().plan.status = status;
+        auto first = await(m_pricing->importCustomer(request));
+        QVERIFY2(first.ok(), first.ok() ? "" : qPrintable(first.error().message));
+        QVERIFY(!first.value().flashed.first().skipped);
+        const bool ended =
+            status == api::PlanStatus::Canceled || status == api::PlanStatus::Expired;
+        ListBalancesRequest active;
+        active.customerId = customer;
+        QCOMPARE(await(m_pricing->listBalances(active)).value().list.size(), ended ? 0 : 1);
+        const api::JsonValue before = dumpOfDatabase();
+        for (bool dryRun : {true, false}) {
+            request.dryRun = dryRun;
+            auto again = await(m_pricing->importCustomer(request));
+            QVERIFY2(again.ok(), again.ok() ? "" : qPrintable(again.error().message));
+            QCOMPARE(again.value().flashed.size(), 1);
+            QVERIFY(again.value().flashed.first().skipped);
+            QCOMPARE(again.value().flashed.first().reason, repeated);
+            QCOMPARE(again.value().flashed.first().customerProductId,
+                     dryRun ? std::nullopt : first.value().flashed.first().customerProductId);
+        }
+        QCOMPARE(dumpOfDatabase().value("organizations"_L1), before.value("organizations"_L1));
+    }
+
+    // The processor saying a subscription ended ends the plan in force.
+    void importOfACanceledPlanEndsTheOneInForce()
+    {
+        const QString customer = u"ends"_s;
+        api::ImportCustomerRequest request = importOf(customer, 3);
+        QVERIFY(await(m_pricing->importCustomer(request)).ok());
+        ListBalancesRequest active;
+        active.customerId = customer;
+        QCOMPARE(await(m_pricing->listBalances(active)).value().list.size(), 1);
+        request.billables.first().plan.status = api::PlanStatus::Canceled;
+        auto canceled = await(m_pricing->importCustomer(request));
+        QVERIFY2(canceled.ok(), canceled.ok() ? "" : qPrintable(canceled.error().message));
+        QCOMPARE(canceled.value().flashed.size(), 1);
+        QVERIFY(!canceled.value().flashed.first().skipped);
+        QCOMPARE(canceled.value().flashed.first().expired, std::optional(true));
+        QCOMPARE(canceled.value().flashed.first().status, api::PlanStatus::Canceled);
+        QVERIFY(await(m_pricing->listBalances(active)).value().list.isEmpty());
+        // Another subscription of the same plan is another key: imported anew.
+        request.billables.first().plan.status = api::PlanStatus::Active;
+        request.billables.first().link = api::BillableLink{u"sub_ends_2"_s, {}};
+        auto renewed = await(m_pricing->importCustomer(request));
+        QVERIFY(renewed.ok());
+        QVERIFY(!renewed.value().flashed.first().skipped);
+        QCOMPARE(await(m_pricing->listBalances(active)).value().list.size(), 1);
+        request.billables.first().plan.status = api::PlanStatus::Canceled;
+        request.billables.first().link = api::BillableLink{u"sub_ends"_s, {}};
+        auto old = await(m_pricing->importCustomer(request));
+        QVERIFY(old.ok());
+        QCOMPARE(old.value().flashed.first().reason, u"already_ended"_s);
+        QCOMPARE(await(m_pricing->listBalances(active)).value().list.size(), 1);
+    }
+
     void importErrors_data()
     {
         QTest::addColumn<QByteArray>("body");

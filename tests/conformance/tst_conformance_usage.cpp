@@ -3,8 +3,10 @@
 // features refused; balances.check for boolean and metered features,
 // writing nothing; usage.batch answering each event at its index (refused
 // events in the middle, repeated Idempotency-Keys within and across
-// batches, an async batch), its body limit raised for it alone; and the
-// ledger's trial balance clean afterwards. Runs every way:
+// batches, an async batch), its body limit raised for it alone; its dry
+// run telling each balance before its first event (rollovers drawn first and
+// left out of remaining) and answering events that draw on no balance; and
+// the ledger's trial balance clean afterwards. Runs every way:
 // tests/conformance/CMakeLists.txt (data/usage-workspace.json).
 #include "services/engine/ledger/LedgerVerifier.h"
 #include "tests/conformance/ConformanceSuite.h"
@@ -419,6 +421,65 @@ private Q_SLOTS:
         auto both = await(m_backend->usageBatch(request));
         QVERIFY(!both.ok());
         QVERIFY2(both.error().message.contains(u"never async"_s), qPrintable(both.error().message));
+    }
+
+    void aDryRunTellsEachBalanceBeforeItsFirstEvent()
+    {
+        const auto before = remaining(u"roll"_s);
+        const qint64 events = usageEventsOf(u"roll"_s);
+        const auto seats = [](const char *value, std::optional<QString> entity) {
+            api::TrackRequest call = feature(u"roll"_s, u"seats"_s, value);
+            call.entityId = std::move(entity);
+            return api::UsageBatchEvent{call.asCall(), std::nullopt};
+        };
+        api::UsageBatchRequest request;
+        request.dryRun = true;
+        request.events = {featureEvent(u"roll"_s, "1", u"b-1"_s), // used before: refused
+                          featureEvent(u"roll"_s, "50"),
+                          featureEvent(u"roll"_s, "20"),
+                          featureEvent(u"tok"_s, "1"),
+                          seats("2", std::nullopt), // the entity's feature, without it
+                          seats("1", u"r1"_s)};
+        auto planned = await(m_backend->usageBatch(request));
+        QVERIFY2(planned.ok(), planned.ok() ? "" : qPrintable(planned.error().message));
+        const auto &results = planned.value().results;
+        QCOMPARE(results.size(), 6);
+        QCOMPARE(results.at(0).status, 409);
+        QVERIFY(!results.at(0).balanceBefore);
+        // Told on the first event applied: 60 remaining, 30 rolled over (left
+        // out of the summary). 50 takes the 30 first, then 20 off remaining,
+        // which usage rose by.
+        const auto &first = results.at(1);
+        QCOMPARE(first.status, 200);
+        QVERIFY(first.balanceBefore);
+        QCOMPARE(first.balanceBefore->featureId, u"calls"_s);
+        QCOMPARE(first.balanceBefore->remaining, dec("60"));
+        QCOMPARE(first.balanceBefore->usage, dec("40"));
+        QCOMPARE(first.balanceBefore->breakdown.size(), 1);
+        QCOMPARE(first.body->deductions.size(), 1);
+        QCOMPARE(first.body->deductions.first().value, dec("50"));
+        QCOMPARE(first.body->balance->remaining, dec("40"));
+        QCOMPARE(first.body->balance->usage, dec("60"));
+        QVERIFY(!results.at(2).balanceBefore); // told once
+        QCOMPARE(results.at(2).body->balance->remaining, dec("20"));
+        // No balance held of the feature, by the customer or (the entity's
+        // feature sent without it) at the customer's level: recorded, drawing
+        // on nothing.
+        for (const qsizetype i : {3, 4}) {
+            const auto &none = results.at(i);
+            QCOMPARE(none.status, 200);
+            QVERIFY(none.body->deductions.isEmpty());
+            QVERIFY(!none.body->balance || none.body->balance->breakdown.isEmpty());
+            QVERIFY(none.balanceBefore);
+            QVERIFY(none.balanceBefore->breakdown.isEmpty());
+            QCOMPARE(none.balanceBefore->remaining, dec("0"));
+        }
+        // The entity's own balance is another balance, told on its own first event.
+        QCOMPARE(results.at(5).status, 200);
+        QCOMPARE(results.at(5).body->deductions.first().balanceId, u"b_roll_r1"_s);
+        QCOMPARE(results.at(5).balanceBefore->remaining, dec("5"));
+        QCOMPARE(remaining(u"roll"_s), before);
+        QCOMPARE(usageEventsOf(u"roll"_s), events);
     }
 
     void theBodyLimitIsRaisedForTheBatchAlone()

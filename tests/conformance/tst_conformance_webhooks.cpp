@@ -2,11 +2,14 @@
 // changed, rotated and deleted, the secret shown only when made, refused
 // URLs named, every change audited without its secret, events written by
 // the changes they report (and not by a change that failed), deliveries
-// listed, redelivered and a test event sent. Receivers point at the
+// listed, redelivered and a test event sent; an id is never issued again
+// after a delete, in any organization. Receivers point at the
 // `.invalid` top-level domain, which never resolves, so over HTTP the
 // server's senders fail and retry later whatever this machine's network
 // is. Runs three ways: tests/conformance/CMakeLists.txt.
 #include "tests/conformance/ConformanceSuite.h"
+
+#include <QSet>
 
 using namespace md;
 using namespace md::test::conformance;
@@ -85,6 +88,8 @@ private Q_SLOTS:
         QTest::newRow("localhost.") << u"https://localhost./x"_s << u"localhost"_s;
         QTest::newRow("6to4") << u"https://[2002:7f00:1::]/x"_s << u"6to4"_s;
         QTest::newRow("v4-compatible") << u"https://[::7f00:1]/x"_s << u"IPv4-compatible"_s;
+        QTest::newRow("v4-translated") << u"https://[::ffff:0:127.0.0.1]/"_s << u"loopback"_s;
+        QTest::newRow("NAT64") << u"https://[64:ff9b::a00:1]/x"_s << u"private"_s;
         QTest::newRow("credentials") << u"https://user:pw@receiver.invalid/x"_s << u"password"_s;
     }
 
@@ -184,6 +189,29 @@ private Q_SLOTS:
         mine.endpointId = made.id;
         QVERIFY(deliveries(mine).isEmpty());
         QCOMPARE(auditOf(made.id).first().action, u"webhook_endpoint.delete"_s);
+    }
+
+    void idsAreNeverIssuedAgain()
+    {
+        // The newest endpoint and delivery deleted, then others made, here
+        // and in another organization: none has an id seen before.
+        const auto gone = create(u"https://gone-newest.invalid/x"_s, {u"balances.reset"_s});
+        const auto test = await(m_admin->sendTestWebhook({gone.id}));
+        QVERIFY(test.ok());
+        QVERIFY(await(m_admin->deleteWebhookEndpoint({gone.id})).ok());
+        const auto theirs = await(m_pricing->createWebhookEndpoint(
+            {u"https://other-org.invalid/x"_s, {u"balances.reset"_s}, std::nullopt}));
+        QVERIFY2(theirs.ok(), theirs.ok() ? "" : qPrintable(theirs.error().message));
+        const auto theirTest = await(m_pricing->sendTestWebhook({theirs.value().id}));
+        QVERIFY(theirTest.ok());
+        const auto mine = create(u"https://gone-newest.invalid/x"_s, {u"balances.reset"_s});
+        const auto myTest = await(m_admin->sendTestWebhook({mine.id}));
+        QVERIFY(myTest.ok());
+        const QSet<QString> endpoints{gone.id, theirs.value().id, mine.id};
+        QCOMPARE(endpoints.size(), 3);
+        const QSet<QString> deliveries{test.value().id, theirTest.value().id, myTest.value().id};
+        QCOMPARE(deliveries.size(), 3);
+        QVERIFY(await(m_pricing->deleteWebhookEndpoint({theirs.value().id})).ok());
     }
 
     void keysNeedTheWebhookScopes()

@@ -2,6 +2,7 @@
 // keyset pages that survive concurrent inserts, and the error cases.
 #include "services/api/WireCodec.h"
 #include "services/engine/ledger/LedgerVerifier.h"
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Sql.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/engine/ScopeRoutes.h"
@@ -192,6 +193,43 @@ private Q_SLOTS:
         QVERIFY(report.ok());
         QVERIFY2(report.value().differences.isEmpty(),
                  qPrintable(report.value().differences.join(u'\n')));
+    }
+
+    // A plan's versions are one plan (docs/api.md): a file whose customer is
+    // on version 2, listed before version 1, is found by the plan's id, and
+    // its customer product keeps the plan's key (migration 15).
+    void aPlanFilterCoversEveryVersionOfALoadedWorkspace()
+    {
+        QFile file(QStringLiteral(MD_TEST_DATA_DIR "/small.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QByteArray text = file.readAll();
+        const QByteArray first = R"({ "id": "pro", "name": "Pro", "group": "plans", "version": 1,)";
+        const QByteArray annPro = R"({ "id": "cp_ann_pro", "plan_id": "pro",)";
+        QVERIFY(text.contains(first) && text.contains(annPro));
+        const QByteArray second =
+            R"({ "id": "pro", "name": "Pro", "group": "plans", "version": 2,
+            "is_add_on": false, "is_default": false, "free_trial": null, "created_at": 1000,
+            "items": [ { "feature_id": "api_calls", "included_usage": 2000, "interval": "month" } ] },
+          )";
+        text.replace(first, QByteArray(second + first));
+        text.replace(annPro, R"({ "id": "cp_ann_pro", "plan_id": "pro", "version": 2,)");
+        test::EngineFixture fixture;
+        MD_OPEN_FIXTURE(fixture);
+        const auto loaded = fixture.engine->loadWorkspace(test::jsonValue(text));
+        QVERIFY2(loaded.ok(), qPrintable(loaded.ok() ? QString() : loaded.error().message));
+        const auto page =
+            test::listBalances(*fixture.engine, m_test, request(R"({"plan_id":"pro"})"));
+        QVERIFY(page.ok());
+        const QStringList listed = ids(page.value());
+        QVERIFY2(listed.contains(u"b_ann_pro"_s) && listed.contains(u"b_bob_pro"_s),
+                 qPrintable(listed.join(u", "_s)));
+        auto keys = engine::queryRows(
+            fixture.engine->database().connection().value(),
+            u"SELECT cp.plan_pk, (SELECT pk FROM products WHERE id = 'pro' AND env = 'test'"
+            " AND version = 1) FROM customer_products cp WHERE cp.id = 'cp_ann_pro'"_s,
+            {});
+        QVERIFY(keys && keys.value().size() == 1);
+        QCOMPARE(keys.value().first().at(0).toLongLong(), keys.value().first().at(1).toLongLong());
     }
 
     void environmentsAreSeparate()

@@ -275,6 +275,11 @@ private Q_SLOTS:
             << u"organizations.0.test.products.0.items.0.usage_model"_s << QJsonValue(u"monthly"_s)
             << false
             << u"organizations[0].test.products[0].items[0].usage_model: \"monthly\" is not one of"_s;
+        // Usage above the last band would have no price (issue 51).
+        QTest::newRow("tiers without a last inf")
+            << u"organizations.0.test.products.0.items.0.tiers"_s
+            << QJsonValue(QJsonArray{QJsonObject{{u"to"_s, 100000}, {u"amount"_s, 0.5}}}) << false
+            << u"organizations[0].test.products[0].items[0].tiers: must end with a tier up to"_s;
         QTest::newRow("duplicate customer")
             << customer + u".id"_s << QJsonValue(u"ann"_s) << false
             << u"organizations[0].test.customers[1].id: customer \"ann\" appears twice"_s;

@@ -2,6 +2,8 @@
 
 #include <QTcpSocket>
 
+#include <utility>
+
 namespace md::test {
 
 WebhookReceiver::WebhookReceiver(QObject *parent)
@@ -14,6 +16,7 @@ WebhookReceiver::WebhookReceiver(QObject *parent)
             connect(socket, &QTcpSocket::readyRead, this, [this, socket] { read(socket); });
             connect(socket, &QTcpSocket::disconnected, this, [this, socket] {
                 m_buffers.remove(socket);
+                m_held.removeAll(socket);
                 socket->deleteLater();
             });
         }
@@ -40,6 +43,7 @@ void WebhookReceiver::down()
     m_server.close();
     const auto sockets = m_buffers.keys();
     m_buffers.clear();
+    m_held.clear();
     for (QTcpSocket *socket : sockets) {
         socket->disconnect(this);
         socket->abort();
@@ -50,6 +54,15 @@ void WebhookReceiver::down()
 QByteArray WebhookReceiver::url(const QByteArray &path) const
 {
     return "http://127.0.0.1:" + QByteArray::number(m_port) + path;
+}
+
+void WebhookReceiver::release()
+{
+    m_holding = false;
+    for (QTcpSocket *socket : std::exchange(m_held, {})) {
+        answer(socket);
+        socket->flush();
+    }
 }
 
 QList<QByteArray> WebhookReceiver::ids() const
@@ -83,13 +96,21 @@ void WebhookReceiver::read(QTcpSocket *socket)
         request.body = buffer.mid(end + 4, length);
         buffer.remove(0, end + 4 + length);
         m_requests.append(request);
-        QByteArray reply = "HTTP/1.1 " + QByteArray::number(m_answer.status) + " Answer\r\n";
-        for (const auto &[name, value] : m_answer.headers)
-            reply += name + ": " + value + "\r\n";
-        reply += "Content-Length: " + QByteArray::number(m_answer.body.size()) + "\r\n\r\n" +
-                 m_answer.body;
-        socket->write(reply);
+        if (m_holding)
+            m_held.append(socket);
+        else
+            answer(socket);
     }
+}
+
+void WebhookReceiver::answer(QTcpSocket *socket)
+{
+    QByteArray reply = "HTTP/1.1 " + QByteArray::number(m_answer.status) + " Answer\r\n";
+    for (const auto &[name, value] : m_answer.headers)
+        reply += name + ": " + value + "\r\n";
+    reply +=
+        "Content-Length: " + QByteArray::number(m_answer.body.size()) + "\r\n\r\n" + m_answer.body;
+    socket->write(reply);
 }
 
 } // namespace md::test

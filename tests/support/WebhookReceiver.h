@@ -44,17 +44,27 @@ public:
     QByteArray url(const QByteArray &path = "/hooks") const;
 
     void setAnswer(Answer answer) { m_answer = std::move(answer); }
+    // From now on requests are kept unanswered, their connections open, as
+    // a receiver that accepts and never answers does, until release().
+    void hold() { m_holding = true; }
+    // Answers every request held, and holds no more.
+    void release();
+    // Requests held unanswered whose connection is still open.
+    qsizetype held() const { return m_held.size(); }
     const QList<Request> &requests() const { return m_requests; }
     QList<QByteArray> ids() const;
 
 private:
     void read(QTcpSocket *socket);
+    void answer(QTcpSocket *socket);
 
     QTcpServer m_server;
     quint16 m_port = 0;
     Answer m_answer;
     QList<Request> m_requests;
-    QHash<QTcpSocket *, QByteArray> m_buffers;
+    QHash<QTcpSocket *, QByteArray> m_buffers; // the connections open
+    bool m_holding = false;
+    QList<QTcpSocket *> m_held; // one per request held on a connection still open
 };
 
 } // namespace md::test

@@ -108,7 +108,7 @@ void passTime(ModelBalance &row, qint64 planEnd, qint64 nowMs)
 
 } // namespace
 
-void Model::passTime(qint64 nowMs)
+void Model::passTime(qint64 nowMs, qint64 liveNowMs)
 {
     constexpr qint64 Never = std::numeric_limits<qint64>::max();
     for (ModelBalance &row : balances) {
@@ -120,7 +120,7 @@ void Model::passTime(qint64 nowMs)
         randomops::passTime(row, planEnd, nowMs);
     }
     for (auto &[row, planEnd] : live)
-        randomops::passTime(row, planEnd, nowMs);
+        randomops::passTime(row, planEnd, liveNowMs);
 }
 
 } // namespace md::test::randomops

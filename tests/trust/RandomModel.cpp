@@ -396,14 +396,33 @@ ExpectedImport Model::expectImport(const api::ImportCustomerRequest &request, qi
         named.insert(processor + u'/' + billable.plan.planId);
         ExpectedImport::Attached attached;
         attached.billable = i;
-        for (qsizetype s = subscriptions.size() - 1; s >= 0; --s)
-            if (subscriptions.at(s).planId == billable.plan.planId &&
-                subscriptions.at(s).processor == processor && subscriptions.at(s).inForce()) {
-                attached.skipped = true;
-                attached.skippedSubscription = subscriptions.at(s).id;
-                break;
-            }
-        if (!attached.skipped) {
+        const QString status = api::toWire(billable.plan.status.value_or(api::PlanStatus::Active));
+        const bool ends = status == "expired"_L1 || status == "canceled"_L1;
+        // The newest subscription of the same key in force, else the newest ended one.
+        qsizetype inForce = -1;
+        qsizetype over = -1;
+        for (qsizetype s = subscriptions.size() - 1; s >= 0; --s) {
+            if (!subscriptions.at(s).sameKey(billable.plan.planId, processor))
+                continue;
+            if (subscriptions.at(s).inForce() && inForce < 0)
+                inForce = s;
+            else if (!subscriptions.at(s).inForce() && over < 0)
+                over = s;
+        }
+        if (!ends && inForce >= 0) {
+            attached.skipped = true;
+            attached.skippedReason = u"already_active"_s;
+            attached.skippedSubscription = subscriptions.at(inForce).id;
+        } else if (ends && inForce >= 0) {
+            attached.endsSubscription = subscriptions.at(inForce).id;
+            subscriptions[inForce].status = u"expired"_s; // as the engine stores it
+            subscriptions[inForce].expiresAt = nowMs;
+        } else if (ends && over >= 0) {
+            attached.skipped = true;
+            attached.skippedReason = u"already_ended"_s;
+            attached.skippedSubscription = subscriptions.at(over).id;
+        }
+        if (!attached.skipped && attached.endsSubscription.isEmpty()) {
             const Decimal quantity = billable.plan.quantity.value_or(Decimal::fromInteger(1));
             if (!quantity.isInteger())
                 return refuse(u"a quantity that is not whole"_s);
@@ -411,15 +430,14 @@ ExpectedImport Model::expectImport(const api::ImportCustomerRequest &request, qi
             // A quantity is a count: at most 2^53 - 1, as JSON carries exactly.
             if (units > api::MaxSafeInteger)
                 return refuse(u"a quantity past 2^53 - 1"_s);
-            const QString status =
-                api::toWire(billable.plan.status.value_or(api::PlanStatus::Active));
-            const bool expiredPlan = status == "expired"_L1;
+            // A plan recorded canceled or expired is over from the start.
+            const bool expiredPlan = ends;
             const auto plan = plans.value(billable.plan.planId);
             attached.subscription = {QString(),
                                      billable.plan.planId,
                                      billable.plan.version.value_or(plan.lastKey()),
                                      processor,
-                                     status,
+                                     expiredPlan ? u"expired"_s : status,
                                      expiredPlan ? std::optional(nowMs) : std::nullopt};
             QList<bool> used(billable.plan.balances.size(), false);
             for (const api::ProductItem &item : items.at(i)) {

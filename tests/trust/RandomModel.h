@@ -69,6 +69,12 @@ struct ModelSubscription
 
     // Active, trialing or past due: importing it again skips it.
     bool inForce() const;
+    // What importing a plan of `status` is keyed to: the same plan from
+    // the same processor (tst_randomops sends no subscription ids).
+    bool sameKey(const QString &plan, const QString &fromProcessor) const
+    {
+        return planId == plan && processor == fromProcessor;
+    }
 };
 
 struct ModelCustomer
@@ -119,9 +125,14 @@ struct ExpectedImport
     {
         qsizetype billable = 0;
         bool skipped = false;
-        // The subscription in force: its id, or "#<n>" for the one
+        // The subscription in force (already_active), or the ended one
+        // already recorded (already_ended): its id, or "#<n>" for the one
         // billables[n] of the same import attached.
         QString skippedSubscription;
+        QString skippedReason;
+        // A canceled or expired plan ending the one in force: its id, or
+        // "#<n>" as above. Nothing is attached then.
+        QString endsSubscription;
         ModelSubscription subscription; // id filled in from the answer
         QList<ExpectedRow> rows;
     };
@@ -164,7 +175,9 @@ public:
     // Time passing to `nowMs`: every balance's rollovers that end, its own
     // end, and its resets (usage back to 0, remaining back to its grant),
     // each in time order, none at or after its plan's end.
-    void passTime(qint64 nowMs);
+    // The sandbox's time is `nowMs`, production's `liveNowMs`: a sandbox
+    // clock moved on (clock.race) leaves production where it was.
+    void passTime(qint64 nowMs, qint64 liveNowMs);
 
     Cost cost(const api::TrackTokensRequest &request) const;
     // The controls a call for this owner is held to (docs/billing-controls.md,

@@ -72,6 +72,7 @@ private:
 
     QRandomGenerator &m_random;
     const Model &m_model;
+    QList<QByteArray> m_imports; // the last imports made, to send again
 };
 
 } // namespace md::test::randomops

@@ -4,6 +4,8 @@
 #include "tests/support/JsonEdit.h"
 #include "tests/trust/LedgerAudit.h"
 
+#include <latch>
+
 namespace md::test::randomops {
 
 using namespace Qt::StringLiterals;
@@ -22,6 +24,9 @@ Runner::Runner(engine::Engine &engine, engine::KeyContext key, engine::KeyContex
     , m_model(model)
     , m_now(now)
 {
+    // At most three threads, never ended: each keeps its database connection.
+    m_racers.setMaxThreadCount(3);
+    m_racers.setExpiryTimeout(-1);
     checkAudit(); // what the load wrote is not the sequences'
     m_problems.clear();
 }
@@ -63,8 +68,11 @@ void Runner::run(const QList<Operation *> &ops, OperationMaker &maker)
         promote(op, maker);
     else if (route == "platform/organizations/stripe"_L1)
         link(op);
-    else if (route == "clock.advance"_L1)
-        m_model.passTime(m_now.fetch_add(op.advanceMs) + op.advanceMs);
+    else if (route == "clock.advance"_L1) {
+        m_now.fetch_add(op.advanceMs);
+        m_model.passTime(now(), m_now.load());
+    } else if (route == "clock.race"_L1)
+        clockRace(op);
     else
         qFatal("no such operation: %s", qPrintable(route));
 }
@@ -209,6 +217,47 @@ void Runner::checkAudit()
         if (!adjusted.contains(ledgerId))
             m_problems.append(u"adjustment %1 has no balance.adjust audit entry"_s.arg(ledgerId));
     m_adjustments.clear();
+}
+
+// Three advances of the sandbox's clock at once (issue 51): two to one
+// time, one past it. The clock ends at the latest and never goes back; each
+// advance answered 200 reached its own time, the others are 400, and of the
+// two to one time only one moves it.
+void Runner::clockRace(Operation &op)
+{
+    const qint64 from = now();
+    const QList<qint64> targets{from + op.advanceMs, from + op.advanceMs, from + 2 * op.advanceMs};
+    QList<std::optional<api::Result<api::ClockAdvanced>>> answers(targets.size());
+    std::latch ready(targets.size());
+    for (qsizetype i = 0; i < targets.size(); ++i)
+        m_racers.start([&, i] {
+            api::ClockAdvance advance;
+            advance.to = targets.at(i);
+            ready.arrive_and_wait();
+            answers[i] = m_api.advanceClock(m_key, advance);
+        });
+    m_racers.waitForDone();
+    QStringList outcomes;
+    for (qsizetype i = 0; i < targets.size(); ++i) {
+        const api::Result<api::ClockAdvanced> &answer = *answers.at(i);
+        outcomes << (answer ? u"200 %1"_s.arg(answer.value().now) : said(answer.error()));
+        if (answer
+                ? answer.value().now != targets.at(i)
+                : refusalIsSound(op, answer.error()) && answer.error().code != "invalid_inputs"_L1)
+            problem(
+                op,
+                u"advance %1 to %2 answered %3"_s.arg(i).arg(targets.at(i)).arg(outcomes.last()));
+    }
+    op.answer = outcomes.join(u"; "_s);
+    if (*answers.at(0) && *answers.at(1))
+        problem(op, u"two advances to one time both moved the clock"_s);
+    const auto reading = m_api.clock(m_key);
+    if (!reading || reading.value().now != targets.last())
+        problem(op, u"the clock stands at %1 after advances to at most %2"_s
+                        .arg(reading ? QString::number(reading.value().now) : said(reading.error()))
+                        .arg(targets.last()));
+    m_ahead += targets.last() - from;
+    m_model.passTime(now(), m_now.load());
 }
 
 } // namespace md::test::randomops

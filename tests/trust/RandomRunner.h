@@ -8,6 +8,8 @@
 #include "services/engine/ApiOperations.h"
 #include "tests/trust/RandomOperations.h"
 
+#include <QThreadPool>
+
 #include <atomic>
 
 namespace md::test::randomops {
@@ -44,6 +46,8 @@ public:
     void checkAudit();
 
     const QStringList &problems() const { return m_problems; }
+    // The sandbox's now: the test's clock, plus how far clock.race moved it on.
+    qint64 now() const { return m_now.load() + m_ahead; }
 
 private:
     struct Call
@@ -70,7 +74,6 @@ private:
         bool nearLimit = false;
     };
 
-    qint64 now() const { return m_now.load(); }
     void problem(const Operation &op, const QString &what);
     // True for a 4xx; anything else (a 5xx above all) is a problem.
     bool refusalIsSound(const Operation &op, const api::ApiError &error);
@@ -99,6 +102,7 @@ private:
     void controls(Operation &op);
     void promote(Operation &op, OperationMaker &maker);
     void link(Operation &op);
+    void clockRace(Operation &op);
 
     engine::Engine &m_engine;
     engine::ApiOperations m_api;
@@ -106,6 +110,8 @@ private:
     engine::KeyContext m_liveKey;
     Model &m_model;
     std::atomic<qint64> &m_now;
+    qint64 m_ahead = 0;   // the sandbox's offset, from clock.race
+    QThreadPool m_racers; // clock.race's advances, on threads kept for the run
     QStringList m_problems;
     QList<Pending> m_pending;       // async calls accepted, not yet applied
     QMap<qint64, Pending> m_failed; // by tag: accepted, then failed

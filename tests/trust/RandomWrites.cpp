@@ -106,20 +106,29 @@ void Runner::import(Operation &op)
                         .arg(expected.expiring.size()));
         return;
     }
+    // A subscription's id, or "#<n>": the one billables[n] attached.
+    const auto idOf = [&](const QString &named) {
+        return named.startsWith(u'#') ? response.flashed.at(named.mid(1).toLongLong())
+                                            .customerProductId.value_or(QString())
+                                      : named;
+    };
     for (qsizetype i = 0; i < expected.attached.size(); ++i) {
         const ExpectedImport::Attached &attached = expected.attached.at(i);
         const api::FlashedPlan &flashed = response.flashed.at(i);
-        QString inForce = attached.skippedSubscription;
-        if (inForce.startsWith(u'#'))
-            inForce = response.flashed.at(inForce.mid(1).toLongLong())
-                          .customerProductId.value_or(QString());
+        const QString other =
+            idOf(attached.skipped ? attached.skippedSubscription : attached.endsSubscription);
+        const bool ends = !attached.endsSubscription.isEmpty();
         if (flashed.planId != request.billables.at(attached.billable).plan.planId ||
             flashed.skipped != attached.skipped ||
-            (attached.skipped && !request.dryRun && flashed.customerProductId != inForce))
+            (attached.skipped && flashed.reason != attached.skippedReason) ||
+            flashed.expired.value_or(false) != ends ||
+            ((attached.skipped || ends) && !request.dryRun && flashed.customerProductId != other))
             problem(op, u"billables[%1] answered %2; the model says %3"_s.arg(i).arg(
                             QString::fromUtf8(api::toJsonText(flashed)),
-                            attached.skipped ? u"it is skipped, %1 being in force"_s.arg(inForce)
-                                             : u"it is attached"_s));
+                            attached.skipped ? u"it is skipped (%1), %2 being its key's"_s.arg(
+                                                   attached.skippedReason, other)
+                            : ends ? u"it ends %1"_s.arg(other)
+                                   : u"it is attached"_s));
     }
     for (qsizetype j = 0; j < expected.expiring.size(); ++j) {
         const ModelSubscription &subscription = was->subscriptions.at(expected.expiring.at(j));
@@ -144,6 +153,17 @@ void Runner::import(Operation &op)
         customer.subscriptions[index].expiresAt = now();
     }
     importedRows(op, request, expected, response);
+    // Ended after importedRows: a billable may end what an earlier one attached.
+    for (const ExpectedImport::Attached &attached : expected.attached) {
+        if (attached.endsSubscription.isEmpty())
+            continue;
+        const QString id = idOf(attached.endsSubscription);
+        for (ModelSubscription &subscription : customer.subscriptions)
+            if (subscription.id == id) {
+                subscription.status = u"expired"_s; // as the engine stores an ended plan
+                subscription.expiresAt = now();
+            }
+    }
 }
 
 // The plan balances an import made: found by their customer product, each

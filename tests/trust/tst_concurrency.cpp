@@ -7,7 +7,8 @@
 // and usage.batch requests (issue 40) mixed, sync and async, tokens and
 // feature events, with repeated keys among them, charge exactly too. Calls made
 // while the sandbox's clock crosses their balances' reset land wholly in one
-// period, and the servers together reset each balance once.
+// period, and the servers together reset each balance once. Advances of the
+// sandbox clock racing each other never move it back (issue 51).
 #include "services/api/Decimal.h"
 #include "services/engine/Engine.h"
 #include "services/engine/sql/Database.h"
@@ -25,6 +26,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <latch>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -447,6 +449,67 @@ private Q_SLOTS:
         const test::LedgerAudit audit(db.value());
         const QStringList problems = audit.trialBalance();
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
+    }
+
+    // Advances racing (on one server or two) never move the sandbox's clock
+    // back: each answered 200 leaves the clock at least where it said, and
+    // the others are told 400 that their time is not after the clock's now.
+    // Last: it moves the sandbox years ahead.
+    void concurrentAdvancesNeverMoveTheClockBack()
+    {
+        auto processes = startServers();
+        QVERIFY(!processes.empty());
+        test::HttpClient reader(processes.front()->url(), test::TrustKey.toLatin1(), 30000);
+        const auto nowOf = [](const QByteArray &body) {
+            return QJsonDocument::fromJson(body).object().value(u"now"_s).toInteger();
+        };
+        constexpr qint64 Day = 86'400'000;
+        constexpr int Racers = 8;
+        for (int round = 0; round < 6; ++round) {
+            const auto before = reader.post("/v1/meterdesk/clock.get", "{}");
+            QCOMPARE(before.status, 200);
+            const qint64 start = nowOf(before.body);
+            std::mutex mutex;
+            QStringList failures;
+            qint64 furthest = 0; // the latest time an advance was told it reached
+            int moved = 0;
+            std::latch ready(Racers);
+            std::vector<std::thread> threads;
+            for (int c = 0; c < Racers; ++c)
+                threads.emplace_back([&, c] {
+                    test::HttpClient client(processes.at(size_t(c) % processes.size())->url(),
+                                            test::TrustKey.toLatin1(), 30000);
+                    // Half the racers ask for the same time: only one of those may move it.
+                    const qint64 to = start + Day * (1 + (c % 2 ? c : 0));
+                    ready.arrive_and_wait();
+                    const auto response = client.post("/v1/meterdesk/clock.advance",
+                                                      R"({"to":)" + QByteArray::number(to) + '}');
+                    const std::lock_guard lock(mutex);
+                    const QJsonObject answer = QJsonDocument::fromJson(response.body).object();
+                    if (response.status == 200) {
+                        ++moved;
+                        furthest = std::max(furthest, answer.value(u"now"_s).toInteger());
+                    } else if (response.status != 400 ||
+                               answer.value(u"code"_s).toString() != "invalid_inputs"_L1) {
+                        failures << u"%1 %2"_s.arg(response.status)
+                                        .arg(QString::fromUtf8(response.body + response.error));
+                    }
+                });
+            for (std::thread &thread : threads)
+                thread.join();
+            QVERIFY2(failures.isEmpty(), qPrintable(failures.join(u"; "_s)));
+            QVERIFY(moved >= 1);
+            QVERIFY2(moved <= Racers / 2 + 1, "two advances to one time both moved the clock");
+            const auto after = reader.post("/v1/meterdesk/clock.get", "{}");
+            QCOMPARE(after.status, 200);
+            QVERIFY2(
+                nowOf(after.body) >= furthest,
+                qPrintable(u"round %1: the clock stands at %2, an advance answered %3"_s.arg(round)
+                               .arg(nowOf(after.body))
+                               .arg(furthest)));
+        }
+        for (auto &process : processes)
+            QCOMPARE(process->stop(), 0);
     }
 };
 

@@ -122,6 +122,51 @@ private Q_SLOTS:
         QVERIFY(refused.head.contains("x-request-id: refused-1\r\n"));
     }
 
+    // Issue 51: a secret sent as X-Request-Id has an id's characters, and was
+    // echoed and logged as it came. It is replaced by a made id in both;
+    // ids as tracing systems make them are still kept.
+    void aSecretSentAsTheRequestIdIsNeitherEchoedNorLogged()
+    {
+        static const QRegularExpression Echoed(u"x-request-id: ([^\r]*)\r\n"_s);
+        const auto echoedId = [](const test::HttpClient::Response &answer) {
+            return Echoed.match(QString::fromLatin1(answer.head)).captured(1);
+        };
+        for (const QByteArray &kept :
+             {QByteArray("0f8fad5b-d9cb-469f-a165-70867728950e"),
+              QByteArray("0F8FAD5B-D9CB-469F-A165-70867728950E"),
+              QByteArray("01ARZ3NDEKTSV4RRFFQ69G5FAV"),
+              QByteArray("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"),
+              QByteArray("Checkout-Retry-3")}) {
+            const auto answer = call("/v1/meterdesk/about", "{}", {{"X-Request-Id", kept}});
+            QCOMPARE(echoedId(answer), QString::fromLatin1(kept.toLower())); // head: lower case
+        }
+        const QList<QByteArray> secrets{
+            test::TrustKey.toLatin1(),                       // the caller's own key
+            "sk_live_Zq8rV2mXk4Tn7Lp0Wb3Yc6Hd9Jf1Gs5A",      // a live key
+            "whsec_MfKQ9r6gQ2Yk0b1xR3tLmN8pZc4VhJ7s",        // a webhook secret
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.dBjftJeZ", // a JWT or a portal link
+            "ghp_Zq8rV2mXk4Tn7Lp0Wb3Yc6Hd9Jf1Gs5A"};         // another service's token
+        QStringList made;
+        for (const QByteArray &secret : secrets) {
+            for (const QString &key :
+                 {test::TrustKey, u"sk_test_unknown0000000000000000000000"_s}) {
+                const auto answer =
+                    call("/v1/meterdesk/about", "{}", {{"X-Request-Id", secret}}, key);
+                QVERIFY2(!answer.head.contains(secret.toLower()), answer.head.constData());
+                static const QRegularExpression Made(u"^[0-9a-f]{16}$"_s);
+                QVERIFY2(Made.match(echoedId(answer)).hasMatch(), answer.head.constData());
+                made << echoedId(answer);
+            }
+        }
+        for (const QString &id : std::as_const(made))
+            QTRY_VERIFY(logLineOf(id).has_value()); // written every 100 ms
+        QFile file(logPath());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray all = file.readAll();
+        for (const QByteArray &secret : secrets)
+            QVERIFY2(!all.contains(secret), secret.constData());
+    }
+
     void theLogHasALinePerRequestAndNoSecrets()
     {
         const auto tracked = call("/v1/balances.track_tokens", test::trackBody(u"c0"_s, 7, false),

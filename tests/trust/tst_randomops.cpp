@@ -8,13 +8,13 @@
 // async track calls (some handed over together, as one group-committed
 // batch), adjustments, imports (new and existing customers, expired and
 // canceled plans, plans left out so they expire, dry runs, quantities and
-// grants up to the largest amount), product, reward and billing-controls
-// updates, promotions to production, platform links, retries and discards
-// of failed events, the queue's worker draining, and time passing (the
-// engine's clock, which now also resets, expires rollovers and ends
-// balances: the model applies the same rule on its own, RandomModel::passTime). Values are often
-// extreme: 0, ±10^-9, ±(10^20 − 10^-9), 10^20, 2^53 tokens, unknown ids, expired balances, repeated
-// Idempotency-Keys.
+// grants up to the largest amount, the same import sent again), product, reward and
+// billing-controls updates, promotions to production, platform links, retries and discards of
+// failed events, the queue's worker draining, and time passing (the engine's clock, which now also
+// resets, expires rollovers and ends balances: the model applies the same rule on its own,
+// RandomModel::passTime; and the sandbox's clock moved by three clock.advance calls racing). Values
+// are often extreme: 0, ±10^-9, ±(10^20 − 10^-9), 10^20, 2^53 tokens, unknown ids, expired
+// balances, repeated Idempotency-Keys.
 //
 // What the model knows exactly, it checks exactly: an adjustment adds its
 // amount to remaining; an import's plan balances are included × quantity,
@@ -233,7 +233,7 @@ class TestRandomOps final : public QObject
         text += u"its operations (%1 to %2 on its workspace; the clock at %3):\n"_s
                     .arg(sequence % SequencesPerWorkspace * SequenceLength + 1)
                     .arg((sequence % SequencesPerWorkspace + 1) * SequenceLength)
-                    .arg(m_now.load());
+                    .arg(m_runner->now());
         for (const Operation &op : log)
             text += u"  #%1 %2\n"_s.arg(op.index).arg(op.describe());
         text += u"replay: MD_RANDOM_SEED=%1 MD_RANDOM_OPS=%2 MD_TEST_DATABASE=%3 tst_randomops\n"_s
@@ -275,7 +275,7 @@ private Q_SLOTS:
             bool sound = true;
             const int length = std::min(SequenceLength, total - sequence * SequenceLength);
             for (int done = 0; sound && done < length; ++done)
-                sound = run(maker.next(m_now.load(), serial));
+                sound = run(maker.next(m_runner->now(), serial));
             if (sound && run({{u"track_queue.drain"_s}})) {
                 m_runner->compareLive();
                 m_runner->verifyLedger();

@@ -318,24 +318,28 @@ private Q_SLOTS:
     // Issue 34: the key and its scope come before the body on every route
     // the server has (ApiRoutes::listing(), so a new one is tried too). A
     // key without the scope hears 403 naming it, not what is wrong with the
-    // body; for the promotion routes, a sandbox key hears live_key_required.
+    // body; for the promotion routes, a sandbox key hears live_key_required,
+    // and for the sandbox's clock a production key hears sandbox_only (issue 51).
     void theKeyAndScopeComeBeforeTheBody_data()
     {
         QTest::addColumn<QByteArray>("path");
         QTest::addColumn<QStringList>("needed");
         QTest::addColumn<bool>("liveKey");
+        QTest::addColumn<bool>("sandboxKey");
         QTest::addColumn<QByteArray>("body");
         for (const auto &[path, access] : server::ApiRoutes().listing())
             if (!access.scopes.isEmpty()) // any valid key may call the others
                 for (const QByteArray &body : {Unfinished, QByteArray("[]")})
                     QTest::addRow("%s %s", path.constData(), body.constData())
-                        << callable(path) << access.scopes << access.liveKey << body;
+                        << callable(path) << access.scopes << access.liveKey << access.sandboxKey
+                        << body;
     }
     void theKeyAndScopeComeBeforeTheBody()
     {
         QFETCH(QByteArray, path);
         QFETCH(QStringList, needed);
         QFETCH(bool, liveKey);
+        QFETCH(bool, sandboxKey);
         QFETCH(QByteArray, body);
         const auto refused = post(keyWithout(needed), path, body);
         QVERIFY2(refused.status == 403 && refused.body.contains("insufficient_scopes"),
@@ -346,6 +350,11 @@ private Q_SLOTS:
             const auto sandbox = post(AllKey, path, body);
             QVERIFY2(sandbox.status == 403 && sandbox.body.contains("live_key_required"),
                      qPrintable(describe(sandbox)));
+        }
+        if (sandboxKey) {
+            const auto production = post(LiveKey, path, body);
+            QVERIFY2(production.status == 403 && production.body.contains("sandbox_only"),
+                     qPrintable(describe(production)));
         }
         // A key that may call the route hears about the body.
         const auto allowed = post(liveKey ? LiveKey : AllKey, path, Unfinished);

@@ -10,112 +10,33 @@
 // transaction rolled back sends nothing; after a rotation both secrets sign;
 // the usage path tells usage alerts, a limit's first refusal in a window
 // and the clock's resets.
-#include "services/engine/ApiOperations.h"
-#include "services/engine/Engine.h"
 #include "services/engine/pricing/PriceCatalogue.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/webhooks/WebhookEndpoints.h"
 #include "services/engine/webhooks/WebhookOutbox.h"
 #include "services/engine/webhooks/WebhookSendQueue.h"
 #include "services/engine/webhooks/WebhookSignature.h"
-#include "services/server/WebhookSender.h"
-#include "tests/engine/EngineFixture.h"
-#include "tests/engine/ScopeRoutes.h"
-#include "tests/support/TestDatabase.h"
-#include "tests/support/WebhookReceiver.h"
+#include "tests/trust/WebhookFixture.h"
 
 #include <QHostInfo>
 #include <QTest>
-
-#include <atomic>
 
 using namespace md;
 using namespace Qt::StringLiterals;
 using engine::WebhookSendQueue;
 
-class TestWebhooks final : public QObject
+class TestWebhooks final : public QObject, test::WebhookFixture
 {
     Q_OBJECT
-
-    std::unique_ptr<test::TestDatabase> m_database;
-    std::shared_ptr<std::atomic<qint64>> m_now = std::make_shared<std::atomic<qint64>>(0);
-    std::unique_ptr<engine::Engine> m_engine;
-    std::unique_ptr<server::WebhookSender> m_sender;
-    engine::Scope m_scope;
-    std::unique_ptr<test::WebhookReceiver> m_receiver;
-
-    engine::ApiOperations api() { return engine::ApiOperations(*m_engine); }
-    engine::KeyContext key() { return test::everyScope(m_scope); }
-
-    api::WebhookEndpoint endpoint(const QByteArray &url, const QStringList &events = {u"*"_s})
-    {
-        auto made = api().createWebhookEndpoint(key(), {QString::fromLatin1(url), events, {}});
-        if (!made)
-            qFatal("create failed: %s", qPrintable(made.error().message));
-        return made.value();
-    }
-
-    QList<api::WebhookDelivery> deliveriesOf(const api::WebhookEndpoint &endpoint)
-    {
-        api::WebhookDeliveriesRequest request;
-        request.endpointId = endpoint.id;
-        request.limit = 200;
-        auto page = api().listWebhookDeliveries(key(), request);
-        if (!page)
-            qFatal("list failed: %s", qPrintable(page.error().message));
-        QList<api::WebhookDelivery> oldestFirst = page.value().list;
-        std::reverse(oldestFirst.begin(), oldestFirst.end());
-        return oldestFirst;
-    }
-
-    // The event ids of `count` test events sent to `endpoint`, in order.
-    QList<QByteArray> sendTests(const api::WebhookEndpoint &endpoint, int count)
-    {
-        QList<QByteArray> ids;
-        for (int i = 0; i < count; ++i) {
-            auto sent = api().sendTestWebhook(key(), {endpoint.id});
-            if (!sent)
-                qFatal("send_test failed: %s", qPrintable(sent.error().message));
-            ids.append(sent.value().eventId.toLatin1());
-        }
-        return ids;
-    }
-
-    void startSender()
-    {
-        server::WebhookSender::Options options;
-        options.idle = std::chrono::milliseconds(10);
-        options.threads = 2;
-        m_sender = std::make_unique<server::WebhookSender>(*m_engine, options);
-        m_sender->start();
-    }
 
 private Q_SLOTS:
     void init()
     {
-        m_database = std::make_unique<test::TestDatabase>();
-        QVERIFY2(m_database->error().isEmpty(), qPrintable(m_database->error()));
-        m_now->store(1'790'000'000'000);
-        m_engine = std::make_unique<engine::Engine>(m_database->location(),
-                                                    [now = m_now] { return now->load(); });
-        QVERIFY(m_engine->open().ok());
-        QVERIFY(m_engine->loadWorkspace(test::smallWorkspace()).ok());
-        auto orgs = m_engine->organizations();
-        QVERIFY(orgs.ok() && !orgs.value().isEmpty());
-        m_scope = {orgs.value().first().pk, engine::Environment::Sandbox, 0};
-        m_engine->setWebhookPolicy({true, true});
-        m_receiver = std::make_unique<test::WebhookReceiver>();
-        QVERIFY(m_receiver->up());
-        startSender();
+        const QString problem = setUp();
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
-    void cleanup()
-    {
-        m_sender.reset();
-        m_receiver.reset();
-        m_engine.reset();
-        m_database.reset();
-    }
+    void cleanup() { tearDown(); }
 
     void deliveriesLeaveInOrderSignedPerStandardWebhooks()
     {
@@ -224,6 +145,7 @@ private Q_SLOTS:
         QCOMPARE(m_receiver->requests().first().path, QByteArray("/hooks"));
         m_receiver->setAnswer({200, QByteArray(5000, 'x'), {}});
         QVERIFY(api().redeliverWebhook(key(), {redirected.id}).ok());
+        m_now->fetch_add(WebhookSendQueue::RestAfterFailureMs); // the endpoint rests first
         QTRY_VERIFY_WITH_TIMEOUT(
             deliveriesOf(made).first().status == api::DeliveryStatus::Succeeded, 10000);
         QCOMPARE(deliveriesOf(made).first().lastAnswer->size(),

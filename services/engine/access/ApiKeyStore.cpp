@@ -1,6 +1,7 @@
 #include "services/engine/access/ApiKeyStore.h"
 
 #include "services/engine/ids/PublicIds.h"
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Sql.h"
 
 namespace md::engine {

@@ -70,12 +70,14 @@ BalanceWhere BalanceWhere::of(const Scope &scope, const api::ListBalancesRequest
         } else {
             const QString planId = **request.planId;
             const QVariantList key{scope.orgPk, scope.envWord(), planId};
-            const QString planKeys =
-                u"SELECT pk FROM products WHERE org_pk = ? AND env = ? AND id = ?"_s;
-            where.sql += u" AND cp.product_pk = ("_s + planKeys + u')';
+            // Every version: a plan's versions are one plan (docs/api.md),
+            // each customer product keeping the plan's key (migration 15).
+            const QString planKey = u"SELECT pk FROM products WHERE org_pk = ? AND env = ?"
+                                    " AND id = ? ORDER BY version LIMIT 1"_s;
+            where.sql += u" AND cp.plan_pk = ("_s + planKey + u')';
             where.binds += key;
             where.m_checks.append(
-                {planKeys, key,
+                {planKey, key,
                  ApiError::notFound(u"product_not_found"_s,
                                     u"plan \"%1\" does not exist"_s.arg(planId))});
         }

@@ -3,6 +3,7 @@
 #include "services/engine/clock/ClockEvents.h"
 
 #include "services/engine/ledger/BalanceLedger.h"
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/PostgresArray.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/sql/StoredJson.h"

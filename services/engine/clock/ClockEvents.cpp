@@ -1,5 +1,6 @@
 #include "services/engine/clock/ClockEvents.h"
 
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/webhooks/WebhookOutbox.h"
 

@@ -7,6 +7,7 @@
 #include "services/api/Result.h"
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/sql/Dialect.h"
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Sql.h"
 
 #include <QSqlDatabase>

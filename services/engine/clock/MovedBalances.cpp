@@ -1,5 +1,6 @@
 #include "services/engine/clock/MovedBalances.h"
 
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/PostgresArray.h"
 #include "services/engine/sql/Sql.h"
 

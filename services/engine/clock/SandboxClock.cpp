@@ -21,9 +21,9 @@ qint64 SandboxClock::ahead(const QSqlDatabase &db, const Scope &scope)
             return cached->offsetMs;
     }
     auto read = offset(db, scope);
-    const QMutexLocker lock(&m_mutex);
     if (read)
-        m_cache.insert(scope.orgPk, {read.value(), QDeadlineTimer(CacheLifetime)});
+        remember(scope, read.value());
+    const QMutexLocker lock(&m_mutex);
     return m_cache.value(scope.orgPk).offsetMs;
 }
 
@@ -38,25 +38,32 @@ api::Result<qint64> SandboxClock::offset(const QSqlDatabase &db, const Scope &sc
     return rows.value().isEmpty() ? qint64(0) : rows.value().first().first().toLongLong();
 }
 
-api::Result<api::Done> SandboxClock::setOffset(const QSqlDatabase &db, Dialect dialect,
-                                               const Scope &scope, qint64 offsetMs)
+api::Result<bool> SandboxClock::moveOffset(const QSqlDatabase &db, const Scope &scope,
+                                           qint64 offsetMs)
 {
-    const QString upsert =
-        dialect == Dialect::Postgres
-            ? u"INSERT INTO clock_offsets (org_pk, env, offset_ms, updated_at) VALUES (?, ?, ?, ?)"
-              " ON CONFLICT (org_pk, env) DO UPDATE SET offset_ms = excluded.offset_ms,"
-              " updated_at = excluded.updated_at"_s
-            : u"INSERT OR REPLACE INTO clock_offsets (org_pk, env, offset_ms, updated_at)"
-              " VALUES (?, ?, ?, ?)"_s;
-    if (auto stored = execute(db, upsert, {scope.orgPk, scope.envWord(), offsetMs, m_real()});
-        !stored)
-        return stored;
-    return api::Done{};
+    // Compare-and-set: a row is returned only when this offset is past the
+    // stored one (none stored is 0), so of two advances racing, on one
+    // server or two, the later time wins and the earlier is told so.
+    auto moved = queryRows(
+        db,
+        u"INSERT INTO clock_offsets (org_pk, env, offset_ms, updated_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (org_pk, env) DO UPDATE SET offset_ms = excluded.offset_ms,"
+        " updated_at = excluded.updated_at WHERE clock_offsets.offset_ms < excluded.offset_ms"
+        " RETURNING offset_ms"_s,
+        {scope.orgPk, scope.envWord(), offsetMs, m_real()});
+    if (!moved)
+        return moved.error();
+    return !moved.value().isEmpty();
 }
 
 void SandboxClock::remember(const Scope &scope, qint64 offsetMs)
 {
     const QMutexLocker lock(&m_mutex);
+    // An offset only grows: of two advances (or a read and an advance)
+    // remembered out of order, the later time stays.
+    const auto cached = m_cache.constFind(scope.orgPk);
+    if (cached != m_cache.cend() && !cached->expiry.hasExpired() && cached->offsetMs > offsetMs)
+        return;
     m_cache.insert(scope.orgPk, {offsetMs, QDeadlineTimer(CacheLifetime)});
 }
 

@@ -8,7 +8,6 @@
 #pragma once
 
 #include "services/api/Result.h"
-#include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/Scope.h"
 
 #include <QDeadlineTimer>
@@ -38,10 +37,10 @@ public:
     qint64 ahead(const QSqlDatabase &db, const Scope &scope);
     // The scope's offset read now, past the cache.
     api::Result<qint64> offset(const QSqlDatabase &db, const Scope &scope);
-    // Stores a sandbox's new offset, in the caller's write transaction;
-    // remember() it once that committed.
-    api::Result<api::Done> setOffset(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
-                                     qint64 offsetMs);
+    // Moves a sandbox's offset on to `offsetMs` in the caller's write
+    // transaction, only if that is past the stored one: false when another
+    // advance already went as far. `offsetMs` is positive. remember() it once that committed.
+    api::Result<bool> moveOffset(const QSqlDatabase &db, const Scope &scope, qint64 offsetMs);
     void remember(const Scope &scope, qint64 offsetMs);
     // The sandboxes that were moved on, for the sweep: how far ahead each
     // is, and when (real time) it was last moved.

@@ -3,6 +3,7 @@
 #include "services/api/BillingPeriod.h"
 #include "services/engine/ids/KeysetPage.h"
 #include "services/engine/ids/PublicIds.h"
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/PostgresArray.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/sql/StoredJson.h"

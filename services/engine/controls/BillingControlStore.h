@@ -7,6 +7,7 @@
 #include "services/api/Decimal.h"
 #include "services/api/Page.h"
 #include "services/engine/sql/Dialect.h"
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Scope.h"
 
 #include <QSqlDatabase>

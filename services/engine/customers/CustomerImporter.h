@@ -1,13 +1,10 @@
 // billing.import in the engine (docs/api.md, billing.import): one
 // customer and their processor identities and plans, in one write
-// transaction. Each billable attaches its plan (the newest version unless
-// one is named) as a customer product with the plan's balances, reported
-// usage applied to the matching grant; a plan already active from that
-// processor is skipped ("already_active"), so an import can run again; plans
-// the customer has from the payload's processors but which the payload does
-// not name are expired. A dry run computes the same outcomes in the same
-// transaction and rolls it back: nothing is written, not even the customer.
-// Nothing is sent to any payment processor.
+// transaction. Each billable is set against the customer's plans from that
+// processor by PlanAttacher (the newest version unless one is named), so an
+// import can run again and changes nothing. A dry run computes the same
+// outcomes in the same transaction and rolls it back: nothing is written,
+// not even the customer. Nothing is sent to any payment processor.
 #pragma once
 
 #include "services/api/ImportCustomer.h"

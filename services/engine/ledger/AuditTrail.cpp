@@ -3,6 +3,7 @@
 #include "services/api/JsonReader.h"
 #include "services/engine/ids/KeysetPage.h"
 #include "services/engine/ids/PublicIds.h"
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Sql.h"
 
 namespace md::engine {

@@ -1,6 +1,7 @@
 #include "services/engine/products/ProductUpdater.h"
 
 #include "services/engine/products/ProductReads.h"
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/sql/StoredJson.h"
 
@@ -218,6 +219,8 @@ api::Result<api::Product> ProductUpdater::update(const QSqlDatabase &db, Dialect
         return locked.error();
     if (auto applied = apply(db, dialect, scope, productId, request, nowMs); !applied)
         return applied.error();
+    if (request.dryRun) // read inside the transaction, which then rolls back
+        return newestOf(db, scope, request.id.value_or(productId));
     if (auto committed = transaction.commit(); !committed)
         return committed.error();
     return newestOf(db, scope, request.id.value_or(productId));

@@ -5,8 +5,10 @@
 // version. Changing the items of a version that customers are on adds a new
 // version (the next number, or the one given) so their history stays as it
 // was; otherwise the newest version is changed in place. Renaming moves
-// every version and the coupons that name the product. create() adds a
-// product the scope has no version of (a promotion from the sandbox).
+// every version and the coupons that name the product. A dry run answers
+// what would be stored and keeps nothing (a version it would add has its
+// own created_at, now). create() adds a product the scope has no version
+// of (a promotion from the sandbox).
 #pragma once
 
 #include "services/api/UpdateProduct.h"

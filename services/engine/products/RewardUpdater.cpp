@@ -2,6 +2,7 @@
 
 #include "services/api/Promotion.h"
 #include "services/api/WireCodec.h"
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/sql/StoredJson.h"
 

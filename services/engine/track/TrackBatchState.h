@@ -7,6 +7,7 @@
 #include "services/engine/controls/BillingControlStore.h"
 #include "services/engine/controls/CallLimits.h"
 #include "services/engine/ledger/BalanceLedger.h"
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/track/CallPlan.h"
 #include "services/engine/track/TrackBatch.h"

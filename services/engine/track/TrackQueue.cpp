@@ -2,6 +2,7 @@
 
 #include "services/api/TrackUsage.h"
 
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/track/CallCheck.h"
 #include "services/engine/track/FailedEvents.h"

@@ -4,6 +4,9 @@
 #include "services/engine/track/CallResolver.h"
 #include "services/engine/track/TrackBatch.h"
 
+#include <set>
+#include <tuple>
+
 namespace md::engine {
 
 api::Result<api::UsageBatchResponse> UsageDryRun::plan(const QSqlDatabase &db, Dialect dialect,
@@ -43,16 +46,36 @@ api::Result<api::UsageBatchResponse> UsageDryRun::plan(const QSqlDatabase &db, D
     if (auto current = batch.catchUp(scope, calls); !current)
         return current.error();
     api::UsageBatchResponse response;
+    // The balances (customer, entity or -1, feature) whose state before
+    // their first applied event was told: the client cannot work it out from
+    // the answer after it when the event drew on rollovers.
+    std::set<std::tuple<qint64, qint64, qint64>> told;
     for (qsizetype i = 0; i < request.events.size(); ++i) {
         if (!resolved.at(i)) {
             response.results.append(api::UsageBatchResult::of(resolved.at(i).error()));
             continue;
         }
         const api::UsageBatchEvent &event = request.events.at(i).value();
-        auto answer = batch.add(scope, event.call, resolved.at(i).value(), event.idempotencyKey);
+        const ResolvedCall &call = resolved.at(i).value();
+        const auto balance =
+            std::tuple(call.customerPk, call.entityPk.value_or(-1), call.featurePk);
+        std::optional<api::BalanceSummary> before;
+        if (!told.contains(balance)) {
+            auto held = batch.summary(scope, call);
+            if (!held)
+                return held.error();
+            before = held.value().value_or(api::BalanceSummary()); // none held: no rows
+            before->featureId = call.featureId;
+        }
+        auto answer = batch.add(scope, event.call, call, event.idempotencyKey);
         if (!answer && answer.error().status >= 500)
             return answer.error();
-        response.results.append(api::UsageBatchResult::of(answer));
+        api::UsageBatchResult result = api::UsageBatchResult::of(answer);
+        if (answer && before) {
+            result.balanceBefore = std::move(before);
+            told.insert(balance);
+        }
+        response.results.append(std::move(result));
     }
     return response;
 }

@@ -2,7 +2,8 @@
 // planned in order against the stored balances, as the writer would apply
 // them, in one TrackBatch that is never flushed: each answered as it would
 // be (its deductions, the balance after it, or its refusal, a repeated
-// Idempotency-Key included), nothing written. On the calling thread.
+// Idempotency-Key included), nothing written; each balance's first applied
+// event also with that balance before it. On the calling thread.
 #pragma once
 
 #include "services/api/UsageBatch.h"

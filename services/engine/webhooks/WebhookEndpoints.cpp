@@ -2,6 +2,7 @@
 
 #include "services/api/JsonWriter.h"
 #include "services/engine/ids/PublicIds.h"
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/webhooks/WebhookSignature.h"
 

@@ -8,6 +8,7 @@
 #include "services/api/JsonValue.h"
 #include "services/api/Result.h"
 #include "services/engine/sql/Dialect.h"
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Scope.h"
 #include "services/engine/sql/Sql.h"
 

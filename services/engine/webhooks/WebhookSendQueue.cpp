@@ -28,17 +28,22 @@ WebhookSendQueue::WebhookSendQueue(QSqlDatabase db, Dialect dialect, QString own
 {}
 
 api::Result<std::optional<WebhookSendQueue::Batch>>
-WebhookSendQueue::claim(qint64 nowMs, std::chrono::milliseconds lease, qsizetype most)
+WebhookSendQueue::claim(qint64 nowMs, std::chrono::milliseconds lease, qsizetype most,
+                        const Eligible &eligible)
 {
     // Looked for first outside a transaction: an idle sender takes no write lock.
-    auto due = queryRows(m_db,
-                         u"SELECT e.pk FROM webhook_endpoints e JOIN webhook_deliveries d"
-                         " ON d.pk = "_s +
-                             FirstPending +
-                             u" WHERE e.disabled_at IS NULL AND (e.lease_until IS NULL OR"
-                             " e.lease_until < ?) AND d.next_attempt_at <= ?"
-                             " ORDER BY d.next_attempt_at, e.pk LIMIT 1"_s,
-                         {nowMs, nowMs});
+    // A lease (or a rest after a failure) ends at lease_until.
+    QString sql = u"SELECT e.pk FROM webhook_endpoints e JOIN webhook_deliveries d ON d.pk = "_s +
+                  FirstPending +
+                  u" WHERE e.disabled_at IS NULL AND (e.lease_until IS NULL OR"
+                  " e.lease_until <= ?) AND d.next_attempt_at <= ?"_s;
+    QVariantList binds{nowMs, nowMs};
+    if (!eligible.failing)
+        sql += u" AND e.failing_since IS NULL"_s;
+    if (!eligible.fullOrganizations.isEmpty())
+        sql += u" AND NOT ("_s +
+               inKeys(m_dialect, u"e.org_pk"_s, eligible.fullOrganizations, binds) + u')';
+    auto due = queryRows(m_db, sql + u" ORDER BY d.next_attempt_at, e.pk LIMIT 1"_s, binds);
     if (!due)
         return due.error();
     if (due.value().isEmpty())
@@ -57,7 +62,7 @@ WebhookSendQueue::claim(qint64 nowMs, std::chrono::milliseconds lease, qsizetype
         auto leased = runSql(m_db,
                              u"UPDATE webhook_endpoints SET lease_owner = ?, lease_until = ?"
                              " WHERE pk = ? AND disabled_at IS NULL"
-                             " AND (lease_until IS NULL OR lease_until < ?)"_s,
+                             " AND (lease_until IS NULL OR lease_until <= ?)"_s,
                              {batch.lease, nowMs + qint64(lease.count()), batch.endpointPk, nowMs});
         if (!leased)
             return leased.error();
@@ -66,8 +71,8 @@ WebhookSendQueue::claim(qint64 nowMs, std::chrono::milliseconds lease, qsizetype
     }
     // Read under the lease: a URL changed or a secret rotated before it is the one used.
     auto endpoint = queryRows(m_db,
-                              u"SELECT url, secret, previous_secret, previous_until"
-                              " FROM webhook_endpoints WHERE pk = ?"_s,
+                              u"SELECT url, secret, previous_secret, previous_until, org_pk,"
+                              " failing_since FROM webhook_endpoints WHERE pk = ?"_s,
                               {batch.endpointPk});
     if (!endpoint)
         return endpoint.error();
@@ -76,6 +81,8 @@ WebhookSendQueue::claim(qint64 nowMs, std::chrono::milliseconds lease, qsizetype
     batch.secrets.append(held.at(1).toString());
     if (!held.at(2).isNull() && held.at(3).toLongLong() > nowMs)
         batch.secrets.append(held.at(2).toString());
+    batch.orgPk = held.at(4).toLongLong();
+    batch.failing = !held.at(5).isNull();
     auto rows = queryRows(m_db,
                           u"SELECT d.pk, d.event_pk, d.next_attempt_at, ev.at, ev.body, d.attempts"
                           " FROM webhook_deliveries d JOIN webhook_events ev ON ev.pk = d.event_pk"
@@ -131,15 +138,17 @@ api::Result<api::Done> WebhookSendQueue::finish(const Batch &batch, const QList<
         health = u", failing_since = CAST(? AS BIGINT)"_s; // delivered some, then failed
         binds << nowMs;
     }
+    // After a failure the endpoint rests: no sender takes it until then.
+    binds.prepend(anyFailed ? QVariant(nowMs + RestAfterFailureMs) : QVariant());
     binds << batch.endpointPk << batch.lease;
     // First: the lease must still be this claim's, or nothing is recorded
     // (the deliveries go again, with the same ids, from whoever holds it).
     {
-        auto released =
-            runSql(m_db,
-                   u"UPDATE webhook_endpoints SET lease_owner = NULL, lease_until = NULL"_s +
-                       health + u" WHERE pk = ? AND lease_owner = ?"_s,
-                   binds);
+        auto released = runSql(m_db,
+                               u"UPDATE webhook_endpoints SET lease_owner = NULL,"
+                               " lease_until = CAST(? AS BIGINT)"_s +
+                                   health + u" WHERE pk = ? AND lease_owner = ?"_s,
+                               binds);
         if (!released)
             return released.error();
         if (released.value().numRowsAffected() != 1)

@@ -30,6 +30,10 @@ public:
     static constexpr qint64 MaxAttempts = qint64(RetryDelaysMs.size()) + 1;
     // An endpoint failing this long (its first failure since a success) is disabled.
     static constexpr qint64 DisableAfterMs = 5LL * 24 * 3600 * 1000;
+    // An endpoint whose last attempt failed is not tried again for this
+    // long, whatever is due (a redelivery, a test event): redeliver in a
+    // loop tries a receiver that hangs once per deadline and rest at most.
+    static constexpr qint64 RestAfterFailureMs = RetryDelaysMs[0];
 
     struct Item
     {
@@ -42,7 +46,9 @@ public:
     struct Batch
     {
         qint64 endpointPk = 0;
-        QString lease; // this claim's token in lease_owner
+        qint64 orgPk = 0;
+        bool failing = false; // its last attempt failed
+        QString lease;        // this claim's token in lease_owner
         QString url;
         QStringList secrets; // the current one, and the previous one within its day
         QList<Item> items;   // in event order
@@ -55,15 +61,26 @@ public:
         QString error;                 // no answer: why
     };
 
+    // Which endpoints a sender may take now (docs/operations.md, "Webhooks"):
+    // none of an organization that already has its share in flight, and
+    // none that is failing once the failing ones have theirs.
+    struct Eligible
+    {
+        QList<qint64> fullOrganizations;
+        bool failing = true;
+    };
+
     WebhookSendQueue(QSqlDatabase db, Dialect dialect, QString owner);
 
-    // The next endpoint with a delivery due, leased to this sender until
-    // now + `lease`, with up to `most` of its deliveries; nullopt when none is due.
+    // The eligible endpoint whose first due delivery has waited longest,
+    // leased to this sender until now + `lease`, with up to `most` of its
+    // deliveries; nullopt when none is due.
     api::Result<std::optional<Batch>> claim(qint64 nowMs, std::chrono::milliseconds lease,
-                                            qsizetype most);
+                                            qsizetype most, const Eligible &eligible);
     // Records the outcomes of the batch's first items, in order (a sender
     // stops at the first failure: later events wait behind it), and ends the
-    // lease; records nothing (an error) when the lease is no longer this claim's.
+    // lease (after a failure, the endpoint rests RestAfterFailureMs); records
+    // nothing (an error) when the lease is no longer this claim's.
     api::Result<api::Done> finish(const Batch &batch, const QList<Outcome> &outcomes, qint64 nowMs);
 
 private:

@@ -3,6 +3,8 @@
 #include <QHostAddress>
 #include <QUrl>
 
+#include <algorithm>
+
 namespace md::engine {
 
 using namespace Qt::StringLiterals;
@@ -30,15 +32,40 @@ constexpr Range Refused[] = {
     {"240.0.0.0", 4, "a reserved address"},
     {"::", 128, "an unspecified address"},
     {"::1", 128, "a loopback address"},
-    {"::", 96, "an IPv4-compatible address"},
     {"2001::", 32, "a Teredo address (it carries another address inside)"},
-    {"2002::", 16, "a 6to4 address (it carries another address inside)"},
     {"64:ff9b:1::", 48, "a translated address"},
     {"fc00::", 7, "a private (unique local) address"},
     {"fe80::", 10, "a link-local address"},
     {"ff00::", 8, "a multicast address"},
-    {"64:ff9b::", 96, "a translated address"},
 };
+
+// IPv6 forms that carry an IPv4 address, which decides for them: the kernel,
+// a translator or a gateway may deliver to it (::ffff:0:127.0.0.1, issue 51).
+// `routed`: a public network may carry the form itself, so a public address
+// inside is allowed; the others are refused whatever they hold.
+struct Carrier
+{
+    const char *network;
+    int prefix;
+    int at; // the IPv4 address's first byte
+    bool routed;
+    const char *what;
+};
+constexpr Carrier Carriers[] = {
+    {"::ffff:0:0", 96, 12, true, "an IPv4-mapped address"},
+    {"::ffff:0:0:0", 96, 12, false, "an IPv4-translated address"},
+    {"64:ff9b::", 96, 12, true, "a NAT64 address"},
+    {"2002::", 16, 2, true, "a 6to4 address"},
+    {"::", 96, 12, false, "an IPv4-compatible address"}, // after :: and ::1, which it holds
+};
+
+std::optional<QString> rangeProblem(const QHostAddress &address)
+{
+    for (const Range &range : Refused)
+        if (address.isInSubnet(QHostAddress(QString::fromLatin1(range.network)), range.prefix))
+            return QString::fromLatin1(range.what);
+    return std::nullopt;
+}
 
 } // namespace
 
@@ -65,18 +92,28 @@ std::optional<QString> WebhookUrlRule::urlProblem(const QString &text, const Web
 
 std::optional<QString> WebhookUrlRule::addressProblem(const QString &text)
 {
-    QHostAddress address(text);
+    const QHostAddress address(text);
     if (address.isNull())
         return u"an address that is not one (%1)"_s.arg(text);
-    // ::ffff:10.0.0.1 is 10.0.0.1.
-    bool mapped = false;
-    const quint32 v4 = address.toIPv4Address(&mapped);
-    if (mapped)
-        address = QHostAddress(v4);
-    for (const Range &range : Refused)
-        if (address.isInSubnet(QHostAddress(QString::fromLatin1(range.network)), range.prefix))
-            return QString::fromLatin1(range.what);
-    return std::nullopt;
+    if (address.protocol() != QAbstractSocket::IPv6Protocol)
+        return rangeProblem(address);
+    const Q_IPV6ADDR bytes = address.toIPv6Address();
+    // :: and ::1 are themselves, not IPv4-compatible addresses.
+    if (std::all_of(bytes.c, bytes.c + 15, [](quint8 b) { return b == 0; }) && bytes[15] <= 1)
+        return rangeProblem(address);
+    for (const Carrier &carrier : Carriers) {
+        if (!address.isInSubnet(QHostAddress(QString::fromLatin1(carrier.network)), carrier.prefix))
+            continue;
+        const quint32 inside = quint32(bytes[carrier.at]) << 24 |
+                               quint32(bytes[carrier.at + 1]) << 16 |
+                               quint32(bytes[carrier.at + 2]) << 8 | bytes[carrier.at + 3];
+        if (const auto problem = rangeProblem(QHostAddress(inside)))
+            return u"%1 inside %2"_s.arg(*problem, QString::fromLatin1(carrier.what));
+        if (!carrier.routed)
+            return u"%1, which no public network routes"_s.arg(QString::fromLatin1(carrier.what));
+        return std::nullopt;
+    }
+    return rangeProblem(address);
 }
 
 } // namespace md::engine

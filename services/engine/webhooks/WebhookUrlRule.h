@@ -26,6 +26,10 @@ public:
     // Why a delivery may not go to `address` (an IPv4 or IPv6 literal):
     // loopback, private, link-local (the cloud metadata address among
     // them), unspecified, multicast or reserved; nullopt for a public one.
+    // An IPv6 address that carries an IPv4 one (IPv4-mapped, IPv4-translated,
+    // NAT64, 6to4, IPv4-compatible) is judged by the address it carries, and
+    // the translated and compatible forms, which no public network routes,
+    // are refused whatever they carry.
     static std::optional<QString> addressProblem(const QString &address);
 };
 

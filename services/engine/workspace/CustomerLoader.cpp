@@ -232,12 +232,13 @@ private:
         customerProducts.insert(id, pk.value());
         if (PlanStatuses[status].first == "expired"_L1)
             m_state.expiredProducts.insert(pk.value());
-        return m_state.add(
-            u"customer_products"_s,
-            {pk.value(), id, customerPk, m_state.products.value(productKey), orNull(processor),
-             orNull(subscriptionId), orNull(scheduleId), QString(PlanStatuses[status].first),
-             quantity, startedAt, orNull(periodStart), orNull(periodEnd), orNull(trialEndsAt),
-             orNull(canceledAt), orNull(expiresAt), createdAt, orNull(periodAnchor)});
+        return m_state.add(u"customer_products"_s,
+                           {pk.value(), id, customerPk, m_state.products.value(productKey),
+                            orNull(processor), orNull(subscriptionId), orNull(scheduleId),
+                            QString(PlanStatuses[status].first), quantity, startedAt,
+                            orNull(periodStart), orNull(periodEnd), orNull(trialEndsAt),
+                            orNull(canceledAt), orNull(expiresAt), createdAt, orNull(periodAnchor),
+                            m_state.planKeys.value(planId).second});
     }
 
     api::Result<api::Done> usageEvent(const JsonReader &event, const Scope &scope,

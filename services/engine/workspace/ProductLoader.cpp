@@ -97,10 +97,11 @@ api::Result<api::Done> ProductLoader::product(LoadState &state, const JsonReader
     const bool isDefault = product.field("is_default"_L1).boolean();
     const bool archived = product.field("archived"_L1).optBoolean().value_or(false);
     const JsonReader itemsReader = product.field("items"_L1);
-    // Items and trial are the wire's product item and free trial (§2.5), strictly.
+    // Items and trial are the wire's product item and free trial (§2.5),
+    // strictly: as products update takes them, tiers ending at "inf".
     QList<api::ProductItem> items;
     for (const JsonReader &itemReader : itemsReader.array()) {
-        const api::ProductItem item = api::ProductItem::read(itemReader);
+        const api::ProductItem item = api::ProductItem::readGiven(itemReader);
         if (product.ok() && !state.features.contains(item.featureId))
             itemReader.field("feature_id"_L1)
                 .fail(u"feature \"%1\" is not defined in this environment"_s.arg(item.featureId));
@@ -120,6 +121,8 @@ api::Result<api::Done> ProductLoader::product(LoadState &state, const JsonReader
     if (!pk)
         return pk.error();
     state.products.insert(versionKey, pk.value());
+    if (!state.planKeys.contains(id) || version < state.planKeys.value(id).first)
+        state.planKeys.insert(id, {version, pk.value()});
     // The newest version is the one a plan id without a version means.
     if (state.latestVersion.value(id, 0) < version) {
         state.latestVersion.insert(id, version);

@@ -6,6 +6,7 @@
 
 #include "services/api/JsonReader.h"
 #include "services/engine/sql/Dialect.h"
+#include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/workspace/LoadSummary.h"
 
@@ -88,6 +89,9 @@ struct LoadState
     QSet<QString> customerIds;
     QSet<QString> idempotencyKeys;
     QHash<QString, qint64> latestVersion; // product id: its newest version
+    // Product id: its lowest version and that version's key, the plan's key
+    // on its customer products (migration 15).
+    QHash<QString, std::pair<qint64, qint64>> planKeys;
     QSet<QString> rewardIds;
     QSet<QString> promoCodes;
     // Unique across the whole database.

@@ -241,6 +241,7 @@ private:
         m_state.features.clear();
         m_state.products.clear();
         m_state.latestVersion.clear();
+        m_state.planKeys.clear();
         m_state.customerIds.clear();
         m_state.rewardIds.clear();
         m_state.promoCodes.clear();

@@ -35,7 +35,7 @@ const QList<WorkspaceTable> &WorkspaceTable::all()
          {u"pk"_s, u"id"_s, u"customer_pk"_s, u"product_pk"_s, u"processor"_s, u"subscription_id"_s,
           u"schedule_id"_s, u"status"_s, u"quantity"_s, u"started_at"_s, u"current_period_start"_s,
           u"current_period_end"_s, u"trial_ends_at"_s, u"canceled_at"_s, u"expires_at"_s,
-          u"created_at"_s, u"period_anchor"_s}},
+          u"created_at"_s, u"period_anchor"_s, u"plan_pk"_s}},
         {u"balances"_s,
          {u"pk"_s,
           u"id"_s,
