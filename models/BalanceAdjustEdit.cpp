@@ -2,6 +2,7 @@
 
 #include "models/AmountFormat.h"
 #include "models/FieldWords.h"
+#include "models/ResetOutlook.h"
 #include "services/api/TextRule.h"
 
 namespace md::models {
@@ -74,6 +75,67 @@ QList<FieldChange> BalanceAdjustEdit::changes(const api::BalanceRow &row,
         {tr("Adjustment"), QString(),
          (request.amount.isNegative() ? QString() : u"+"_s) + formatAmount(request.amount, locale)},
         {tr("Reason"), QString(), request.reason}};
+}
+
+bool BalanceAdjustEdit::resets(const api::BalanceRow &row)
+{
+    return row.reset && row.reset->resetsAt && row.reset->interval != api::ResetInterval::OneOff;
+}
+
+QString BalanceAdjustEdit::lasting(const api::BalanceRow &row, const api::Decimal &amount,
+                                   const QLocale &locale)
+{
+    const bool credit = !amount.isNegative();
+    if (!resets(row)) {
+        if (!credit)
+            return {};
+        return row.expiresAt
+                   ? tr("Balance %1 does not reset; the credit lasts until it is used or the "
+                        "balance expires on %2.")
+                         .arg(row.id, formatTimestamp(*row.expiresAt, locale))
+                   : tr("Balance %1 does not reset; the credit lasts until it is used.")
+                         .arg(row.id);
+    }
+    const QString on = formatTimestamp(*row.reset->resetsAt, locale);
+    const QString grant = formatAmount(row.includedGrant.runningSum(row.prepaidGrant), locale);
+    if (!credit)
+        return tr("This balance resets on %1; the deduction lasts until then: the reset puts "
+                  "the remaining back to %2.")
+            .arg(on, grant);
+    if (const auto &rule = row.reset->rollover)
+        return tr("This balance resets on %1; the credit lasts until then. What is left of it "
+                  "then rolls over with the rest unused (%2) for %3, and then expires.")
+            .arg(on,
+                 rule->max ? tr("at most %1 held").arg(formatAmount(*rule->max, locale))
+                           : tr("no maximum"),
+                 ResetOutlook::lengthName(rule->length, rule->duration));
+    return tr("This balance resets on %1; the credit lasts until then: the reset puts the "
+              "remaining back to %2.")
+        .arg(on, grant);
+}
+
+backend::Reply<QList<api::BalanceRow>>
+BalanceAdjustEdit::lastingBalances(backend::BillingBackend *backend, const api::BalanceRow &row)
+{
+    api::ListBalancesRequest request;
+    request.customerId = row.customerId;
+    request.entityId = row.entityId;
+    request.featureId = row.featureId;
+    request.planId.emplace(); // plan_id null: standalone, from no plan
+    request.limit = api::ListBalancesRequest::MaxLimit;
+    return backend->listBalances(request).then(
+        [id = row.id, entityId = row.entityId](const api::Result<api::ListBalancesResponse> &page)
+            -> api::Result<QList<api::BalanceRow>> {
+            if (!page)
+                return page.error();
+            QList<api::BalanceRow> lasting;
+            // Without entity_id the customer's entities' rows come too.
+            for (const api::BalanceRow &candidate : page.value().list)
+                if (candidate.id != id && candidate.entityId == entityId && !candidate.unlimited &&
+                    !resets(candidate))
+                    lasting.append(candidate);
+            return lasting;
+        });
 }
 
 } // namespace md::models

@@ -1,6 +1,8 @@
 // The balance adjustment form (docs/ledger.md, "Adjustments"): the amount as
 // typed and the reason, turned into a balances.adjust request or a problem
-// naming the field, and the change shown for review before it is sent.
+// naming the field, the change shown for review before it is sent, and how
+// long it lasts: a reset puts a balance back to its grant, so a credit that
+// must last goes on one of the customer's balances that do not reset.
 #pragma once
 
 #include "models/ProductEdit.h"
@@ -36,6 +38,18 @@ public:
     static QList<FieldChange> changes(const api::BalanceRow &row,
                                       const api::BalanceAdjustment &request,
                                       const QLocale &locale = QLocale());
+    // Whether the row's next reset puts its remaining back to the grant.
+    static bool resets(const api::BalanceRow &row);
+    // How long `amount` lasts on `row`, in words: until the reset ("This
+    // balance resets on …; the credit lasts until then…"), or until it is
+    // used when the row does not reset.
+    static QString lasting(const api::BalanceRow &row, const api::Decimal &amount,
+                           const QLocale &locale = QLocale());
+    // Where a credit lasts instead: the customer's standalone balances of
+    // the row's feature (its entity's, for an entity's row) that do not
+    // reset. The API has no route that makes one, so there may be none.
+    static backend::Reply<QList<api::BalanceRow>> lastingBalances(backend::BillingBackend *backend,
+                                                                  const api::BalanceRow &row);
 };
 
 } // namespace md::models

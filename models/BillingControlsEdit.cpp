@@ -3,6 +3,10 @@
 #include "models/AmountFormat.h"
 #include "models/UsageAlertModel.h"
 
+#include <QPromise>
+
+#include <memory>
+
 namespace md::models {
 
 using namespace Qt::StringLiterals;
@@ -43,6 +47,51 @@ QString intervalText(api::LimitInterval interval)
 QString featureText(const std::optional<QString> &featureId)
 {
     return featureId ? *featureId : BillingControlsEdit::tr("every feature");
+}
+
+using Rows = api::Result<QList<api::BalanceRow>>;
+
+// Asks for the page at `request`, then the next, until the last is in.
+void collect(backend::BillingBackend *backend, api::ListBalancesRequest request, QObject *context,
+             std::shared_ptr<QPromise<Rows>> promise, QList<api::BalanceRow> rows)
+{
+    backend->listBalances(request).then(
+        context, [=](const api::Result<api::ListBalancesResponse> &page) mutable {
+            if (!page || !page.value().hasMore || !page.value().nextCursor) {
+                if (page)
+                    rows += page.value().list;
+                promise->addResult(page ? Rows(rows) : Rows(page.error()));
+                promise->finish();
+                return;
+            }
+            rows += page.value().list;
+            request.startCursor = *page.value().nextCursor;
+            collect(backend, request, context, promise, rows);
+        });
+}
+
+// The features an alert watches: its own, or every feature the owner holds.
+QStringList watchedFeatures(const BillingControlsForm::UsageAlert &alert, const Standing &standing)
+{
+    const QString feature = alert.featureId.trimmed();
+    return feature.isEmpty() ? standing.keys() : QStringList{feature};
+}
+
+bool rising(api::ThresholdType type)
+{
+    return type == api::ThresholdType::Usage || type == api::ThresholdType::UsagePercentage;
+}
+
+bool percentage(api::ThresholdType type)
+{
+    return type == api::ThresholdType::UsagePercentage ||
+           type == api::ThresholdType::RemainingPercentage;
+}
+
+QString quantity(api::ThresholdType type, const api::Decimal &value, const QLocale &locale)
+{
+    const QString amount = formatAmount(value, locale, percentage(type) ? 0 : 2);
+    return percentage(type) ? amount + u" %"_s : amount;
 }
 
 } // namespace
@@ -184,6 +233,118 @@ QList<FieldChange> BillingControlsEdit::changes(const api::BillingControls &befo
     compare(tr("Usage alerts"), &api::BillingControls::usageAlerts);
     compare(tr("Overage allowed"), &api::BillingControls::overageAllowed);
     return changes;
+}
+
+backend::Reply<QList<api::BalanceRow>> BillingControlsEdit::rowsOf(backend::BillingBackend *backend,
+                                                                   const api::ControlsOwner &owner,
+                                                                   QObject *context)
+{
+    auto promise = std::make_shared<QPromise<Rows>>();
+    promise->start();
+    api::ListBalancesRequest request;
+    request.customerId = owner.customerId;
+    request.entityId = owner.entityId;
+    request.limit = api::ListBalancesRequest::MaxLimit;
+    collect(backend, request, context, promise, {});
+    return promise->future();
+}
+
+Standing BillingControlsEdit::standing(const QList<api::BalanceRow> &rows,
+                                       const std::optional<QString> &entityId)
+{
+    Standing figures;
+    // A customer's calls draw on its own rows, an entity's on the entity's
+    // (engine/balances/BalanceLister::held): the customer's list has both.
+    for (const api::BalanceRow &row : rows) {
+        if (row.entityId != entityId || row.status != api::BalanceStatus::Active)
+            continue;
+        FeatureStanding &f = figures[row.featureId];
+        f.granted = f.granted.runningSum(row.includedGrant).runningSum(row.prepaidGrant);
+        f.remaining = f.remaining.runningSum(row.remaining);
+        f.usage = f.usage.runningSum(row.usage);
+    }
+    return figures;
+}
+
+std::optional<api::Decimal> BillingControlsEdit::watched(api::ThresholdType type,
+                                                         const FeatureStanding &figures)
+{
+    // As the engine reckons it (engine/controls/CallLimits::crossed).
+    const auto percent = [&figures](const api::Decimal &part) -> std::optional<api::Decimal> {
+        if (!(api::Decimal() < figures.granted))
+            return std::nullopt;
+        return part.mulDiv(100 * api::Decimal::One, figures.granted.raw());
+    };
+    switch (type) {
+    case api::ThresholdType::Usage:
+        return figures.usage;
+    case api::ThresholdType::UsagePercentage:
+        return percent(figures.usage);
+    case api::ThresholdType::Remaining:
+        return figures.remaining;
+    case api::ThresholdType::RemainingPercentage:
+        return percent(figures.remaining);
+    }
+    return std::nullopt;
+}
+
+QString BillingControlsEdit::now(const BillingControlsForm::UsageAlert &alert,
+                                 const Standing &standing, const QLocale &locale)
+{
+    const auto type = api::thresholdTypeFromWire(alert.thresholdType);
+    if (!type)
+        return {};
+    QStringList parts;
+    const QStringList features = watchedFeatures(alert, standing);
+    for (const QString &feature : features) {
+        QString text;
+        if (!standing.contains(feature))
+            text = tr("no balance");
+        else if (const auto value = watched(*type, standing.value(feature)); !value)
+            text = tr("no grant");
+        else
+            text = rising(*type) ? tr("%1 used").arg(quantity(*type, *value, locale))
+                                 : tr("%1 remaining").arg(quantity(*type, *value, locale));
+        parts.append(alert.featureId.trimmed().isEmpty() ? tr("%1: %2").arg(feature, text) : text);
+    }
+    return parts.isEmpty() ? tr("no balance") : parts.join(u"; "_s);
+}
+
+QStringList BillingControlsEdit::warnings(int row, const BillingControlsForm::UsageAlert &alert,
+                                          const Standing &standing, const QLocale &locale)
+{
+    const auto type = api::thresholdTypeFromWire(alert.thresholdType);
+    const auto threshold = api::Decimal::parse(alert.threshold.trimmed());
+    if (!alert.enabled || !type || !threshold)
+        return {};
+    const QString name = alert.name.trimmed().isEmpty()
+                             ? tr("Usage alert %1").arg(row + 1)
+                             : tr("Usage alert \"%1\"").arg(alert.name.trimmed());
+    QStringList said;
+    const QStringList features = watchedFeatures(alert, standing);
+    for (const QString &feature : features) {
+        if (!standing.contains(feature))
+            continue; // no balance yet: the first use can still cross it
+        const auto value = watched(*type, standing.value(feature));
+        if (!value) {
+            said.append(
+                tr("%1: %2 has no grant, so a percentage of it cannot fire.").arg(name, feature));
+            continue;
+        }
+        // Crossing is rising to or past the threshold (falling to or below
+        // it): a quantity already there does not cross it again.
+        const QString at = quantity(*type, *value, locale);
+        const QString limit = quantity(*type, *threshold, locale);
+        if (rising(*type) && !(*value < *threshold))
+            said.append(tr("%1: the usage of %2 is already %3, past the threshold of %4, so it "
+                           "cannot fire until a reset brings the usage back below it.")
+                            .arg(name, feature, at, limit));
+        else if (!rising(*type) && !(*threshold < *value))
+            said.append(tr("%1: %2 already has %3 remaining, at or below the threshold of %4, so "
+                           "it cannot fire until a reset or a top-up brings it back above it.")
+                            .arg(name, feature, at, limit));
+    }
+    return said;
 }
 
 } // namespace md::models

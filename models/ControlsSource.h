@@ -1,7 +1,9 @@
 // A customer's or entity's billing controls (docs/billing-controls.md), read
-// for the Controls tab and saved from its dialog.
+// for the Controls tab and saved from its dialog, and the balances its
+// usage alerts watch.
 #pragma once
 
+#include "models/BillingControlsEdit.h"
 #include "services/backend/BillingBackend.h"
 
 namespace md::models {
@@ -21,6 +23,11 @@ public:
     save(const api::UpdateBillingControlsRequest &request)
     {
         return m_backend->updateBillingControls(request);
+    }
+    // The owner's active balance rows, every page (BillingControlsEdit::rowsOf).
+    backend::Reply<QList<api::BalanceRow>> rows(const api::ControlsOwner &owner, QObject *context)
+    {
+        return BillingControlsEdit::rowsOf(m_backend, owner, context);
     }
 
 private:

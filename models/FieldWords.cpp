@@ -100,6 +100,9 @@ constexpr std::pair<QLatin1StringView, const char *> Patterns[] = {
                                      "at character %2)")},
     {"^must be at most (\\d+) characters, got (\\d+)$"_L1,
      QT_TRANSLATE_NOOP("FieldWords", "must be at most %1 characters, not %2")},
+    {"^must end with a tier up to \"inf\": usage above (\\S+) would have no price$"_L1,
+     QT_TRANSLATE_NOOP("FieldWords", "must end with a tier up to \"inf\": usage above %1 would "
+                                     "have no price")},
 };
 
 const Name *known(const QString &wire)

@@ -17,6 +17,12 @@ QColor problemColor()
     return QColor(220, 50, 50, 80);
 }
 
+// The customer a row names, valid or not; empty when it names none.
+QString customerOf(const ImportRow &row)
+{
+    return row.request ? row.request->customerId : row.body.value("customer_id"_L1).toString();
+}
+
 } // namespace
 
 ImportBatch::ImportBatch(QObject *parent)
@@ -116,6 +122,7 @@ void ImportBatch::read()
         m_header = read.header;
         m_mapping = read.mapping;
         m_rows = read.rows;
+        findDuplicates(false);
         endResetModel();
         m_reading = false;
         Q_EMIT countsChanged();
@@ -131,15 +138,27 @@ int ImportBatch::includedCount() const
 
 int ImportBatch::problemCount() const
 {
-    return int(std::count_if(m_rows.cbegin(), m_rows.cend(),
-                             [](const ImportRow &row) { return row.included && !row.isValid(); }));
+    int problems = 0;
+    for (int r = 0; r < m_rows.size(); ++r)
+        problems += m_rows.at(r).included && hasProblem(r);
+    return problems;
+}
+
+bool ImportBatch::hasProblem(int row) const
+{
+    return !m_rows.at(row).isValid() || m_otherLines.contains(row);
 }
 
 void ImportBatch::excludeProblems()
 {
+    // Every row of a customer on several lines: which one is right is the user's to say.
+    QList<int> problems;
     for (int r = 0; r < m_rows.size(); ++r)
-        if (!m_rows.at(r).isValid())
-            setIncluded(r, false);
+        if (hasProblem(r))
+            problems.append(r);
+    for (const int r : std::as_const(problems))
+        setIncluded(r, false);
+    findDuplicates(true);
     Q_EMIT countsChanged();
 }
 
@@ -147,7 +166,44 @@ void ImportBatch::includeAll()
 {
     for (int r = 0; r < m_rows.size(); ++r)
         setIncluded(r, true);
+    findDuplicates(true);
     Q_EMIT countsChanged();
+}
+
+void ImportBatch::findDuplicates(bool notify)
+{
+    QHash<QString, QList<int>> rowsOf;
+    for (int r = 0; r < m_rows.size(); ++r)
+        if (m_rows.at(r).included)
+            if (const QString id = customerOf(m_rows.at(r)); !id.isEmpty())
+                rowsOf[id].append(r);
+    QHash<int, OtherLines> others;
+    for (const QList<int> &rows : std::as_const(rowsOf)) {
+        if (rows.size() < 2)
+            continue;
+        // A column mapped wrongly can make thousands of one id: a few lines name them.
+        for (const int r : rows) {
+            OtherLines &lines = others[r];
+            lines.count = int(rows.size()) - 1;
+            for (qsizetype i = 0; i < rows.size() && lines.first.size() < OtherLines::Named; ++i)
+                if (rows.at(i) != r)
+                    lines.first.append(m_rows.at(rows.at(i)).line);
+        }
+    }
+    if (!notify) {
+        m_otherLines = std::move(others);
+        return;
+    }
+    QList<int> changed;
+    for (auto it = others.cbegin(); it != others.cend(); ++it)
+        if (m_otherLines.value(it.key()) != it.value())
+            changed.append(it.key());
+    for (auto it = m_otherLines.cbegin(); it != m_otherLines.cend(); ++it)
+        if (!others.contains(it.key()))
+            changed.append(it.key());
+    m_otherLines = std::move(others);
+    for (const int r : std::as_const(changed))
+        Q_EMIT dataChanged(index(r, 0), index(r, columnCount() - 1));
 }
 
 void ImportBatch::setIncluded(int row, bool included)
@@ -186,14 +242,31 @@ int ImportBatch::csvColumn(int column) const
                : -1;
 }
 
-QString ImportBatch::problem(const ImportRow &row) const
+QString ImportBatch::problem(int r) const
 {
+    const ImportRow &row = m_rows.at(r);
     QStringList problems;
     if (!row.error.isEmpty())
         problems.append(row.error);
     for (auto it = row.cellErrors.cbegin(); it != row.cellErrors.cend(); ++it)
         problems.append(u"%1: %2"_s.arg(m_header.value(it.key()), it.value()));
+    if (const QString duplicate = duplicateProblem(r); !duplicate.isEmpty())
+        problems.append(duplicate);
     return problems.join(u"; "_s);
+}
+
+QString ImportBatch::duplicateProblem(int row) const
+{
+    const auto others = m_otherLines.constFind(row);
+    if (others == m_otherLines.cend())
+        return {};
+    QStringList lines;
+    for (const int line : others->first)
+        lines.append(QString::number(line));
+    if (others->count > others->first.size())
+        lines.append(u"…"_s);
+    return tr("customer %1 is also on line(s) %2; leave out all but one", nullptr, others->count)
+        .arg(customerOf(m_rows.at(row)), lines.join(u", "_s));
 }
 
 QVariant ImportBatch::data(const QModelIndex &index, int role) const
@@ -203,29 +276,39 @@ QVariant ImportBatch::data(const QModelIndex &index, int role) const
     const ImportRow &row = m_rows.at(index.row());
     const int column = index.column();
     if (role == ProblemRole)
-        return row.included && !row.isValid();
+        return row.included && hasProblem(index.row());
     if (column == IncludeColumn)
         return role == Qt::CheckStateRole ? QVariant(row.included ? Qt::Checked : Qt::Unchecked)
                                           : QVariant();
     if (role == Qt::ForegroundRole && !row.included)
         return QColor(Qt::gray);
     const int cell = csvColumn(column);
+    const bool customerCell = m_shownFormat == ImportFormat::Csv
+                                  ? cell >= 0 && cell == m_mapping.customerId
+                                  : column == CustomerColumn;
+    const QString duplicate = customerCell && m_otherLines.contains(index.row())
+                                  ? duplicateProblem(index.row())
+                                  : QString();
     const bool bad =
-        cell >= 0 ? row.cellErrors.contains(cell) : column == problemColumn() && !row.isValid();
+        !duplicate.isEmpty() || (cell >= 0 ? row.cellErrors.contains(cell)
+                                           : column == problemColumn() && hasProblem(index.row()));
     if (role == Qt::BackgroundRole)
         return bad && row.included ? QVariant(problemColor()) : QVariant();
-    if (role == Qt::ToolTipRole)
+    if (role == Qt::ToolTipRole) {
+        if (!duplicate.isEmpty())
+            return duplicate;
         return cell >= 0 ? QVariant(row.cellErrors.value(cell)) : QVariant();
+    }
     if (role != Qt::DisplayRole && role != Qt::EditRole)
         return {};
     if (column == LineColumn)
         return row.line;
     if (column == problemColumn())
-        return problem(row);
+        return problem(index.row());
     if (cell >= 0)
         return row.cells.value(cell);
     if (column == CustomerColumn)
-        return row.request ? row.request->customerId : row.body.value("customer_id"_L1).toString();
+        return customerOf(row);
     return row.text;
 }
 
@@ -264,6 +347,7 @@ bool ImportBatch::setData(const QModelIndex &index, const QVariant &value, int r
     const int r = index.row();
     if (index.column() == IncludeColumn && role == Qt::CheckStateRole) {
         setIncluded(r, value.value<Qt::CheckState>() == Qt::Checked);
+        findDuplicates(true);
         Q_EMIT countsChanged();
         return true;
     }
@@ -279,6 +363,7 @@ bool ImportBatch::setData(const QModelIndex &index, const QVariant &value, int r
         ImportSource::revalidate(row, value.toString());
     }
     Q_EMIT dataChanged(this->index(r, 0), this->index(r, columnCount() - 1));
+    findDuplicates(true);
     Q_EMIT countsChanged();
     return true;
 }

@@ -5,12 +5,15 @@
 // newer read supersedes an older one still running. Column 0 includes or excludes a
 // row; CSV cells and JSON bodies are edited in place and checked again at
 // once; bad cells carry their message (background and tooltip) and the last
-// column says what is wrong with the row.
+// column says what is wrong with the row. Two included rows of one customer
+// are both a problem, each naming the other's line: one import would
+// overwrite the other.
 #pragma once
 
 #include "models/ImportSource.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 
 namespace md::models {
 
@@ -51,7 +54,7 @@ public:
     bool isReading() const { return m_reading; }
 
     int includedCount() const;
-    int problemCount() const; // included rows that are invalid
+    int problemCount() const; // included rows that are invalid or share a customer
     void excludeProblems();
     void includeAll();
 
@@ -83,8 +86,12 @@ private:
     int problemColumn() const { return columnCount() - 1; }
     // The CSV column of a table column, or -1.
     int csvColumn(int column) const;
-    QString problem(const ImportRow &row) const;
+    bool hasProblem(int row) const;
+    QString problem(int row) const;
+    QString duplicateProblem(int row) const;
     void setIncluded(int row, bool included);
+    // Finds included rows that share a customer id; with `notify`, says which rows changed.
+    void findDuplicates(bool notify);
 
     QString m_path;
     QByteArray m_data;
@@ -95,6 +102,14 @@ private:
     QStringList m_header;
     CsvMapping m_mapping;
     QList<ImportRow> m_rows;
+    struct OtherLines
+    {
+        static constexpr int Named = 5;
+        QList<int> first; // the first few lines of the same customer's other rows
+        int count = 0;    // how many other rows
+        friend bool operator==(const OtherLines &, const OtherLines &) = default;
+    };
+    QHash<int, OtherLines> m_otherLines; // by row
     bool m_reading = false;
     quint64 m_generation = 0;
 };

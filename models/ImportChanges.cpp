@@ -1,5 +1,7 @@
 #include "models/ImportChanges.h"
 
+#include "models/AmountFormat.h"
+
 #include <QSet>
 
 #include <map>
@@ -58,6 +60,41 @@ const api::ImportPlan *findPlan(const api::ImportCustomerRequest &request, const
     return nullptr;
 }
 
+// The identity fields the request writes that differ from the customer's;
+// every field it gives for a new customer.
+QList<IdentityChange> identityChanges(const std::optional<api::Customer> &before,
+                                      const api::ImportCustomerRequest &request)
+{
+    QList<IdentityChange> changes;
+    const auto compare = [&](IdentityChange::Field field, const QString &was, const QString &will) {
+        if (!before || was != will)
+            changes.append({field, before ? was : QString(), will});
+    };
+    if (const auto &data = request.customerData) {
+        if (data->name)
+            compare(IdentityChange::Name, before ? before->name : QString(), *data->name);
+        if (data->email)
+            compare(IdentityChange::Email, before ? before->email : QString(), *data->email);
+        if (data->fingerprint)
+            compare(IdentityChange::Fingerprint,
+                    before ? before->fingerprint.value_or(QString()) : QString(),
+                    *data->fingerprint);
+        if (data->createdAt && (!before || before->createdAt != *data->createdAt))
+            changes.append({IdentityChange::CreatedAt,
+                            before ? formatTimestamp(before->createdAt) : QString(),
+                            formatTimestamp(*data->createdAt)});
+    }
+    // A processor's id is recorded once: one the customer has stays as it is.
+    for (const api::ProcessorIdentity &identity : request.processors) {
+        const QString type = api::toWire(identity.type);
+        if (!before || !before->processors.contains(type))
+            changes.append({identity.type == api::Processor::Stripe ? IdentityChange::StripeId
+                                                                    : IdentityChange::RevenueCatId,
+                            QString(), identity.id});
+    }
+    return changes;
+}
+
 } // namespace
 
 ImportChanges ImportChanges::project(const std::optional<api::Customer> &before,
@@ -66,6 +103,8 @@ ImportChanges ImportChanges::project(const std::optional<api::Customer> &before,
                                      const QHash<QString, api::Product> &products)
 {
     ImportChanges changes;
+    changes.newCustomer = !before;
+    changes.identity = identityChanges(before, request);
     QSet<QString> expired;
     if (before)
         for (const api::Subscription &plan : before->subscriptions)
@@ -79,7 +118,9 @@ ImportChanges ImportChanges::project(const std::optional<api::Customer> &before,
             it = changes.plans.insert(changes.plans.end(), {flashed.planId, std::nullopt, {}, {}});
         it->reason = flashed.reason.value_or(QString());
         if (flashed.expired.value_or(false)) {
-            it->after = api::PlanStatus::Expired;
+            // The plan in force ends: canceled when the file says so, else expired.
+            it->after = flashed.status == api::PlanStatus::Canceled ? api::PlanStatus::Canceled
+                                                                    : api::PlanStatus::Expired;
             expired.insert(flashed.planId);
         } else if (!flashed.skipped) {
             it->after = flashed.status;
@@ -124,7 +165,8 @@ ImportChanges ImportChanges::project(const std::optional<api::Customer> &before,
     return changes;
 }
 
-ImportOutcome ImportChanges::classify(bool existed, const api::ImportCustomerResponse &response)
+ImportOutcome ImportChanges::classify(bool existed, const api::ImportCustomerResponse &response,
+                                      const ImportChanges &changes)
 {
     const auto any = [&](auto &&test) {
         return std::any_of(response.flashed.cbegin(), response.flashed.cend(), test);
@@ -135,9 +177,9 @@ ImportOutcome ImportChanges::classify(bool existed, const api::ImportCustomerRes
         return ImportOutcome::New;
     if (any([](const api::FlashedPlan &f) { return f.expired.value_or(false); }))
         return ImportOutcome::Expired;
-    if (response.flashed.isEmpty() || any([](const api::FlashedPlan &f) { return !f.skipped; }))
+    if (!changes.identity.isEmpty() || any([](const api::FlashedPlan &f) { return !f.skipped; }))
         return ImportOutcome::Updated;
-    return ImportOutcome::Skipped;
+    return ImportOutcome::Unchanged;
 }
 
 QString ImportChanges::outcomeName(ImportOutcome outcome)
@@ -149,8 +191,8 @@ QString ImportChanges::outcomeName(ImportOutcome outcome)
         return tr("new");
     case ImportOutcome::Updated:
         return tr("updated");
-    case ImportOutcome::Skipped:
-        return tr("skipped");
+    case ImportOutcome::Unchanged:
+        return tr("unchanged");
     case ImportOutcome::Expired:
         return tr("expired");
     case ImportOutcome::Mismatch:
@@ -161,18 +203,57 @@ QString ImportChanges::outcomeName(ImportOutcome outcome)
     return {};
 }
 
+QString ImportChanges::fieldName(IdentityChange::Field field)
+{
+    switch (field) {
+    case IdentityChange::Name:
+        return tr("name");
+    case IdentityChange::Email:
+        return tr("email");
+    case IdentityChange::Fingerprint:
+        return tr("fingerprint");
+    case IdentityChange::CreatedAt:
+        return tr("created");
+    case IdentityChange::StripeId:
+        return tr("Stripe id");
+    case IdentityChange::RevenueCatId:
+        return tr("RevenueCat id");
+    }
+    return {};
+}
+
+QString ImportChanges::unchangedWords(const QString &reason)
+{
+    if (reason == "already_active"_L1)
+        return tr("unchanged: already in force");
+    if (reason == "already_ended"_L1)
+        return tr("unchanged: already ended");
+    return tr("unchanged");
+}
+
 QString ImportChanges::summary() const
 {
     QStringList parts;
+    // A new customer's fields are all new: its plans say more.
+    if (!newCustomer)
+        for (const IdentityChange &change : identity)
+            parts.append(tr("%1 changes").arg(fieldName(change.field)));
     for (const PlanChange &plan : plans) {
         if (!plan.after)
             continue;
         if (*plan.after == api::PlanStatus::Expired && plan.before)
             parts.append(tr("%1 expires").arg(plan.planId));
+        else if (*plan.after == api::PlanStatus::Canceled && plan.before)
+            parts.append(tr("%1 is canceled").arg(plan.planId));
         else
             parts.append(tr("+ %1 (%2)").arg(plan.planId, api::toWire(*plan.after)));
     }
-    return parts.join(u", "_s);
+    if (!parts.isEmpty() || newCustomer)
+        return parts.join(u", "_s);
+    const bool imported = std::any_of(plans.cbegin(), plans.cend(), [](const PlanChange &plan) {
+        return plan.reason == "already_active"_L1 || plan.reason == "already_ended"_L1;
+    });
+    return imported ? tr("already imported: nothing changes") : tr("nothing changes");
 }
 
 } // namespace md::models

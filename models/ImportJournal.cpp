@@ -14,7 +14,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// Journal words stay English whatever the interface language.
+// Journal words stay English whatever the interface language; Unchanged
+// keeps the word "skipped" that journals of earlier builds hold.
 constexpr QLatin1StringView OutcomeKeys[ImportOutcomeCount] = {
     "pending"_L1, "new"_L1, "updated"_L1, "skipped"_L1, "expired"_L1, "mismatch"_L1, "error"_L1};
 
@@ -57,6 +58,7 @@ api::Result<api::Done> ImportJournal::load()
 {
     m_exists = QFileInfo::exists(m_path);
     m_done.clear();
+    m_earlier.clear();
     m_finished = false;
     if (!m_exists)
         return api::Done{};
@@ -71,11 +73,15 @@ api::Result<api::Done> ImportJournal::load()
             m_startedAt = qint64(line.value(u"started_at"_s).toDouble());
         } else if (line.value(u"finished"_s).toBool()) {
             m_finished = true;
-        } else if (const auto outcome = outcomeFromKey(line.value(u"result"_s).toString())) {
+            m_finishedAt = qint64(line.value(u"at"_s).toDouble());
+        } else if (line.contains(u"customer_id"_s)) {
             // A line cut short by a crash parses as nothing and is passed over.
-            m_done.insert(line.value(u"customer_id"_s).toString(), *outcome);
+            m_finished = false; // a run resumed after a finished one
+            if (const auto outcome = outcomeFromKey(line.value(u"result"_s).toString()))
+                m_done.insert(line.value(u"customer_id"_s).toString(), *outcome);
         }
     }
+    m_earlier = m_done;
     return api::Done{};
 }
 
@@ -83,11 +89,12 @@ api::Result<api::Done> ImportJournal::begin(const QString &target, const QByteAr
                                             bool resume)
 {
     QDir().mkpath(QFileInfo(m_path).absolutePath());
+    m_finished = false;
     if (!resume) {
         m_done.clear();
-        m_finished = false;
+        m_earlier.clear();
         if (QFileInfo::exists(m_path)) {
-            const QString previous = m_path + u".previous"_s;
+            const QString previous = previousPath();
             QFile::remove(previous);
             if (!QFile::rename(m_path, previous))
                 return journalError(tr("cannot set the earlier journal aside as %1").arg(previous));
@@ -133,8 +140,8 @@ api::Result<api::Done> ImportJournal::record(const QString &customerId, int line
 api::Result<api::Done> ImportJournal::finish()
 {
     m_finished = true;
-    auto written = write(
-        QJsonObject{{u"finished"_s, true}, {u"at"_s, double(QDateTime::currentMSecsSinceEpoch())}});
+    m_finishedAt = QDateTime::currentMSecsSinceEpoch();
+    auto written = write(QJsonObject{{u"finished"_s, true}, {u"at"_s, double(m_finishedAt)}});
     m_file.close();
     return written;
 }

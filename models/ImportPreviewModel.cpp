@@ -23,7 +23,7 @@ QColor outcomeColor(ImportOutcome outcome)
     case ImportOutcome::Error:
         return QColor(220, 50, 50, 90);
     case ImportOutcome::Pending:
-    case ImportOutcome::Skipped:
+    case ImportOutcome::Unchanged:
         break;
     }
     return {};
@@ -175,7 +175,9 @@ QVariant ImportPreviewModel::data(const QModelIndex &index, int role) const
     case OutcomeColumn:
         return ImportChanges::outcomeName(entry.outcome);
     case ChangesColumn:
-        return entry.message.isEmpty() ? entry.changes.summary() : entry.message;
+        if (!entry.message.isEmpty())
+            return entry.message;
+        return entry.outcome == ImportOutcome::Pending ? QString() : entry.changes.summary();
     case CommitColumn:
         return entry.commitMessage.isEmpty()
                    ? commitName(entry.commit, entry.committedAs)

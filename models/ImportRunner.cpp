@@ -141,14 +141,14 @@ void ImportRunner::dryRun(int row)
                     if (!response) {
                         m_model->setDryRun(row, ImportOutcome::Error, response.error().message, {});
                     } else {
+                        const ImportChanges changes =
+                            ImportChanges::project(before, request, response.value(), m_products);
                         const ImportOutcome outcome =
-                            ImportChanges::classify(before.has_value(), response.value());
+                            ImportChanges::classify(before.has_value(), response.value(), changes);
                         QString message;
                         if (outcome == ImportOutcome::Mismatch)
                             message = tr("reported usage exceeds the plan's grant");
-                        m_model->setDryRun(
-                            row, outcome, message,
-                            ImportChanges::project(before, request, response.value(), m_products));
+                        m_model->setDryRun(row, outcome, message, changes);
                     }
                     rowDone();
                 });
@@ -158,8 +158,8 @@ void ImportRunner::dryRun(int row)
 bool ImportRunner::settleWithoutCall(int row)
 {
     const ImportEntry &entry = m_model->entry(row);
-    if (const auto done = m_journal->done().constFind(entry.request.customerId);
-        done != m_journal->done().cend()) {
+    if (const auto done = m_journal->earlier().constFind(entry.request.customerId);
+        done != m_journal->earlier().cend()) {
         m_model->setCommit(row, CommitState::Earlier, *done, {});
         return true;
     }
@@ -181,7 +181,8 @@ void ImportRunner::commit(int row)
         this, [this, row, existed](const api::Result<api::ImportCustomerResponse> &response) {
             const ImportEntry &done = m_model->entry(row);
             if (response) {
-                const ImportOutcome outcome = ImportChanges::classify(existed, response.value());
+                const ImportOutcome outcome =
+                    ImportChanges::classify(existed, response.value(), done.changes);
                 if (auto recorded =
                         m_journal->record(done.request.customerId, done.line, outcome, {});
                     !recorded)

@@ -30,7 +30,7 @@ public:
     // Dry-runs every customer whose outcome is still pending.
     void startDryRun();
     // Imports every customer not committed yet whose dry run did not fail;
-    // customers `journal` lists as done are not sent again. The journal has begun.
+    // customers an earlier run recorded in `journal` are not sent again. The journal has begun.
     void startCommit(ImportJournal *journal);
     // No customer is started after this; the ones in flight finish.
     void cancel();

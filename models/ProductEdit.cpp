@@ -13,21 +13,6 @@ QString decimalText(const std::optional<api::Decimal> &value)
     return value ? value->toString() : QString();
 }
 
-QString yesNo(bool value)
-{
-    return value ? ProductEdit::tr("yes") : ProductEdit::tr("no");
-}
-
-QString trialText(const std::optional<api::FreeTrial> &trial)
-{
-    if (!trial)
-        return ProductEdit::tr("none");
-    return ProductEdit::tr("%1 × %2%3")
-        .arg(trial->length)
-        .arg(QString(api::toWire(trial->duration)),
-             trial->uniqueFingerprint ? ProductEdit::tr(", once per fingerprint") : QString());
-}
-
 using api::JsonValue;
 
 JsonValue number(const QString &text)
@@ -248,66 +233,6 @@ api::Result<api::UpdateProductRequest> ProductEdit::request(const api::Product &
     return request;
 }
 
-QString ProductEdit::describe(const api::ProductItem &item)
-{
-    QStringList parts{item.featureId};
-    if (item.includedUsage)
-        parts.append(tr("%1 included").arg(item.includedUsage->toString()));
-    parts.append(item.interval ? QString(api::toWire(*item.interval)) : tr("one-off"));
-    if (item.intervalCount && *item.intervalCount != 1)
-        parts.append(tr("every %1").arg(*item.intervalCount));
-    if (item.rollover)
-        parts.append(tr("rolls over %1").arg(rolloverText(*item.rollover)));
-    if (item.usageModel)
-        parts.append(QString(api::toWire(*item.usageModel)));
-    if (item.price)
-        parts.append(tr("%1 per %2")
-                         .arg(item.price->toString(),
-                              item.billingUnits.value_or(api::Decimal::fromInteger(1)).toString()));
-    if (item.tiers)
-        parts.append(tr("tiers %1").arg(tiersText(*item.tiers)));
-    if (item.resetUsageWhenEnabled.value_or(false))
-        parts.append(tr("resets when enabled"));
-    return parts.join(u" · "_s);
-}
-
-QList<FieldChange> ProductEdit::changes(const api::Product &before,
-                                        const api::UpdateProductRequest &request)
-{
-    QList<FieldChange> changes;
-    if (request.id)
-        changes.append({tr("Id"), before.id, *request.id});
-    if (request.name)
-        changes.append({tr("Name"), before.name, *request.name});
-    if (request.group)
-        changes.append(
-            {tr("Group"), before.group.value_or(tr("none")), request.group->value_or(tr("none"))});
-    if (request.isAddOn)
-        changes.append({tr("Add-on"), yesNo(before.isAddOn), yesNo(*request.isAddOn)});
-    if (request.isDefault)
-        changes.append({tr("Default"), yesNo(before.isDefault), yesNo(*request.isDefault)});
-    if (request.archived)
-        changes.append({tr("Archived"), yesNo(before.archived), yesNo(*request.archived)});
-    if (request.version)
-        changes.append(
-            {tr("Version"), QString::number(before.version), QString::number(*request.version)});
-    if (request.items) {
-        const qsizetype count = std::max(before.items.size(), request.items->size());
-        for (qsizetype i = 0; i < count; ++i) {
-            const QString was = i < before.items.size() ? describe(before.items.at(i)) : QString();
-            const QString now =
-                i < request.items->size() ? describe(request.items->at(i)) : QString();
-            if (was != now)
-                changes.append({tr("Item %1").arg(i + 1), was.isEmpty() ? tr("none") : was,
-                                now.isEmpty() ? tr("removed") : now});
-        }
-    }
-    if (request.freeTrial)
-        changes.append(
-            {tr("Free trial"), trialText(before.freeTrial), trialText(*request.freeTrial)});
-    return changes;
-}
-
 api::UpdateProductRequest ProductEdit::undo(const api::Product &before, const api::Product &after)
 {
     api::UpdateProductRequest request;
@@ -323,6 +248,10 @@ api::UpdateProductRequest ProductEdit::undo(const api::Product &before, const ap
         request.isDefault = before.isDefault;
     if (after.archived != before.archived)
         request.archived = before.archived;
+    // A renumbered version goes back to its number; a version the save added
+    // cannot be taken away (ProductListModel::undoLast refuses that first).
+    if (after.version != before.version)
+        request.version = before.version;
     if (after.items != before.items)
         request.items = before.items;
     if (after.freeTrial != before.freeTrial)

@@ -66,8 +66,15 @@ public:
     // an ApiError whose message names the wire path when the form is not valid.
     static api::Result<api::UpdateProductRequest> request(const api::Product &before,
                                                           const ProductForm &form);
+    // Items are matched by their feature, and a changed one is said field
+    // by field ("Item calls · tiers").
     static QList<FieldChange> changes(const api::Product &before,
                                       const api::UpdateProductRequest &request);
+    // What Save will do to the versions, from the update's dry run
+    // (`stored`): a version added because customers are on the one
+    // changed, or the items changed in place; empty when items stay.
+    static QString versionNote(const api::Product &before, const api::UpdateProductRequest &request,
+                               const api::Product &stored);
     // Writes `before`'s values back over what a save made of them (`after`).
     static api::UpdateProductRequest undo(const api::Product &before, const api::Product &after);
     static QString describe(const api::ProductItem &item);

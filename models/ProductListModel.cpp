@@ -112,6 +112,13 @@ QFuture<api::Result<api::Product>> ProductListModel::save(const QString &product
     return m_backend->updateProduct(productId, request);
 }
 
+QFuture<api::Result<api::Product>> ProductListModel::preview(const QString &productId,
+                                                             api::UpdateProductRequest request)
+{
+    request.dryRun = true;
+    return m_backend->updateProduct(productId, request);
+}
+
 QFuture<api::Result<api::Page<api::FeatureInfo>>> ProductListModel::features()
 {
     return m_backend->listFeatures();
@@ -123,6 +130,40 @@ void ProductListModel::remember(const api::Product &before, const api::Product &
 }
 
 QFuture<api::Result<QString>> ProductListModel::undoLast()
+{
+    if (!m_lastChange)
+        return nothingToUndo();
+    const auto [before, after] = *m_lastChange;
+    if (ProductEdit::undo(before, after) == api::UpdateProductRequest())
+        return QtFuture::makeReadyFuture(api::Result<QString>(api::ApiError::local(
+            u"nothing_to_undo"_s,
+            tr("The last save of %1 changed nothing that Undo can write back.").arg(after.id))));
+    if (after.version == before.version)
+        return writeBack();
+    // A renumbered version frees its old number; a version the save added
+    // leaves the old one beside it, and no route takes a version away.
+    return m_backend->listProducts()
+        .then(this,
+              [this, before, after](const api::Result<api::Page<api::Product>> &products) {
+                  if (!products)
+                      return QtFuture::makeReadyFuture(api::Result<QString>(products.error()));
+                  for (const api::Product &product : products.value().list)
+                      if (product.id == after.id && product.version == before.version)
+                          return QtFuture::makeReadyFuture(
+                              api::Result<QString>(api::ApiError::local(
+                                  u"version_added"_s,
+                                  tr("saving made version %1 of %2 beside version %3, which "
+                                     "customers are on, and a version cannot be taken away. "
+                                     "Edit %2 to change version %1.")
+                                      .arg(after.version)
+                                      .arg(after.id)
+                                      .arg(before.version))));
+                  return writeBack();
+              })
+        .unwrap();
+}
+
+QFuture<api::Result<QString>> ProductListModel::writeBack()
 {
     if (!m_lastChange)
         return nothingToUndo();

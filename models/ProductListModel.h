@@ -41,10 +41,15 @@ public:
     // Saves a product's change (docs/api.md, "products update"); reload() after.
     QFuture<api::Result<api::Product>> save(const QString &productId,
                                             const api::UpdateProductRequest &request);
+    // The product as that save would store it, nothing written (a dry run).
+    QFuture<api::Result<api::Product>> preview(const QString &productId,
+                                               api::UpdateProductRequest request);
     // The workspace's features, which a product's items must name.
     QFuture<api::Result<api::Page<api::FeatureInfo>>> features();
     // A save went through: `before` is what undoLast() writes back.
     void remember(const api::Product &before, const api::Product &after);
+    // Refused, saying why, when the save added a version (customers were on
+    // the one it changed): no route removes a version.
     QFuture<api::Result<QString>> undoLast() override;
     const api::Product &product(int row) const { return m_rows.at(row); }
     QString idAt(int row) const override { return m_rows.at(row).id; }
@@ -57,6 +62,9 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    // Saves what undoes the remembered change.
+    QFuture<api::Result<QString>> writeBack();
+
     backend::BillingBackend *m_backend;
     QList<api::Product> m_rows;
     std::optional<std::pair<api::Product, api::Product>> m_lastChange; // before, after

@@ -56,6 +56,8 @@ void UsageBackfill::startDryRun()
 {
     m_changes.clear();
     m_changeOf.clear();
+    m_noBalance.clear();
+    m_noBalanceOf.clear();
     m_refusals.clear();
     m_dryRun = true;
     m_next = 0;
@@ -188,7 +190,10 @@ void UsageBackfill::answered(qint64 from, qint64 to,
 
 void UsageBackfill::dryRunAnswered(qint64 from, qint64 to, const api::UsageBatchResponse &response)
 {
-    QSet<QString> seenHere; // balances this request began from the stored state
+    // Each balance's usage as this request has left it so far. Summaries
+    // leave rollovers out: the rise in usage is what came off `remaining`,
+    // the rest of a deduction came from rollovers (docs/api.md, "usage.batch").
+    QHash<QString, api::Decimal> usageOf;
     for (qint64 i = from; i < to; ++i) {
         const Item &item = m_items.at(i);
         const api::UsageBatchResult &result = response.results.at(i - from);
@@ -200,27 +205,40 @@ void UsageBackfill::dryRunAnswered(qint64 from, qint64 to, const api::UsageBatch
             continue;
         const api::BalanceSummary &after = *result.body->balance;
         const QString key = balanceKey(item.event.call, after.featureId);
+        const bool begunHere = usageOf.contains(key);
+        if (result.balanceBefore)
+            usageOf.insert(key, result.balanceBefore->usage);
+        if (result.body->deductions.isEmpty() && after.breakdown.isEmpty()) {
+            noteNoBalance(item, *result.body);
+            continue;
+        }
         api::Decimal deducted;
         for (const api::Deduction &part : result.body->deductions)
             deducted = deducted.runningSum(part.value);
+        // A server that does not tell the balance before: as if nothing came from rollovers.
+        const api::Decimal usedBefore =
+            usageOf.value(key, after.usage.runningSum(deducted.negated()));
+        const api::Decimal used = after.usage.runningSum(usedBefore.negated());
+        usageOf.insert(key, after.usage);
         auto found = m_changeOf.find(key);
         if (found == m_changeOf.end()) {
             found = m_changeOf.insert(key, m_changes.size());
             m_changes.append({item.event.call.customerId,
                               item.event.call.entityId,
                               after.featureId,
-                              after.remaining.runningSum(deducted),
+                              after.remaining.runningSum(used),
+                              {},
                               {},
                               {},
                               0,
                               false});
-        } else if (!seenHere.contains(key)) {
+        } else if (!begunHere) {
             m_changes[*found].estimated = true; // split across requests
         }
-        seenHere.insert(key);
         Change &change = m_changes[*found];
         change.after = after.remaining;
-        change.used = change.used.runningSum(deducted);
+        change.used = change.used.runningSum(used);
+        change.fromRollovers = change.fromRollovers.runningSum(deducted.runningSum(used.negated()));
         ++change.events;
     }
 }
@@ -236,6 +254,23 @@ void UsageBackfill::commitAnswered(qint64 from, qint64 to, const api::UsageBatch
         else
             refuse(m_items.at(i), *result.error);
     }
+}
+
+void UsageBackfill::noteNoBalance(const Item &item, const api::TrackTokensResponse &answer)
+{
+    const QString key = balanceKey(item.event.call, answer.balance->featureId);
+    auto found = m_noBalanceOf.find(key);
+    if (found == m_noBalanceOf.end()) {
+        found = m_noBalanceOf.insert(key, m_noBalance.size());
+        m_noBalance.append({item.event.call.customerId,
+                            item.event.call.entityId,
+                            answer.balance->featureId,
+                            0,
+                            {}});
+    }
+    NoBalance &noted = m_noBalance[*found];
+    ++noted.events;
+    noted.value = noted.value.runningSum(answer.value);
 }
 
 void UsageBackfill::refuse(const Item &item, const api::ApiError &error)

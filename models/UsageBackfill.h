@@ -52,11 +52,25 @@ public:
         QString featureId;
         api::Decimal before; // remaining before the first event
         api::Decimal after;  // and after the last
-        api::Decimal used;   // what the events took (given back: negative)
+        // What the events took off `remaining` (given back: negative): the
+        // rise in usage, so that before − used = after.
+        api::Decimal used;
+        // And what they drew from rollovers, which `remaining` leaves out.
+        api::Decimal fromRollovers;
         qint64 events = 0;
         // More events than one dry run holds: later requests began again
         // from the stored balance, so `after` is an estimate.
         bool estimated = false;
+    };
+    // Events of a feature their customer (or the entity named) holds no
+    // balance of: recorded, drawing on nothing.
+    struct NoBalance
+    {
+        QString customerId;
+        std::optional<QString> entityId;
+        QString featureId;
+        qint64 events = 0;
+        api::Decimal value; // what they said, in all
     };
     struct Refusal
     {
@@ -87,6 +101,7 @@ public:
     bool isRunning() const { return m_running; }
 
     const QList<Change> &changes() const { return m_changes; }
+    const QList<NoBalance> &noBalance() const { return m_noBalance; }
     const QList<Refusal> &refusals() const { return m_refusals; }
     qint64 applied() const { return m_applied; }
     qint64 alreadyRecorded() const { return m_alreadyRecorded; }
@@ -117,6 +132,7 @@ private:
     void answered(qint64 from, qint64 to, const api::Result<api::UsageBatchResponse> &answer);
     void dryRunAnswered(qint64 from, qint64 to, const api::UsageBatchResponse &response);
     void commitAnswered(qint64 from, qint64 to, const api::UsageBatchResponse &response);
+    void noteNoBalance(const Item &item, const api::TrackTokensResponse &answer);
     void refuse(const Item &item, const api::ApiError &error);
     void stop(bool cancelled, const QString &error);
 
@@ -124,6 +140,8 @@ private:
     QList<Item> m_items;
     QList<Change> m_changes;
     QHash<QString, qsizetype> m_changeOf; // customer/entity/feature → index in m_changes
+    QList<NoBalance> m_noBalance;
+    QHash<QString, qsizetype> m_noBalanceOf; // and in m_noBalance
     QList<Refusal> m_refusals;
     qint64 m_applied = 0;
     qint64 m_alreadyRecorded = 0;

@@ -3,32 +3,16 @@
 namespace md::models {
 
 UsageRefusalModel::UsageRefusalModel(const UsageBackfill *backfill, QObject *parent)
-    : QAbstractTableModel(parent)
-    , m_backfill(backfill)
+    : BackfillTable(
+          ColumnCount, [backfill] { return backfill->refusals(); }, parent)
 {}
-
-void UsageRefusalModel::reload()
-{
-    beginResetModel();
-    m_rows = m_backfill->refusals();
-    endResetModel();
-}
-
-int UsageRefusalModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int UsageRefusalModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
 
 QVariant UsageRefusalModel::data(const QModelIndex &index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    const UsageBackfill::Refusal *found = rowOf(index);
+    if (!found)
         return {};
-    const UsageBackfill::Refusal &refusal = m_rows.at(index.row());
+    const UsageBackfill::Refusal &refusal = *found;
     if (role == Qt::ToolTipRole && index.column() == ReasonColumn)
         return refusal.code;
     if (role != Qt::DisplayRole)

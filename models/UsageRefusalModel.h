@@ -2,13 +2,11 @@
 // run's, or the commit's, each with its line in the file and the server's reason.
 #pragma once
 
-#include "models/UsageBackfill.h"
-
-#include <QAbstractTableModel>
+#include "models/BackfillTable.h"
 
 namespace md::models {
 
-class UsageRefusalModel final : public QAbstractTableModel
+class UsageRefusalModel final : public BackfillTable<UsageBackfill::Refusal>
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(UsageRefusalModel)
@@ -24,17 +22,10 @@ public:
     };
 
     explicit UsageRefusalModel(const UsageBackfill *backfill, QObject *parent = nullptr);
-    void reload();
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
-
-private:
-    const UsageBackfill *m_backfill;
-    QList<UsageBackfill::Refusal> m_rows;
 };
 
 } // namespace md::models

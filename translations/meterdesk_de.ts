@@ -132,6 +132,38 @@ eingebettete Engine</translation>
         <source>A&amp;djust</source>
         <translation>Be&amp;richtigen</translation>
     </message>
+    <message>
+        <source>%1 (resets)</source>
+        <translation>%1 (wird zurückgesetzt)</translation>
+    </message>
+    <message>
+        <source>Adjus&amp;t:</source>
+        <translation>Gut&amp;haben:</translation>
+    </message>
+    <message>
+        <source>Looking for a balance of %1 that does not reset…</source>
+        <translation>Suche nach einem Guthaben von %1, das nicht zurückgesetzt wird …</translation>
+    </message>
+    <message>
+        <source>The balances that do not reset could not be read: %1</source>
+        <translation>Die Guthaben, die nicht zurückgesetzt werden, konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>For a credit that lasts past the reset, %1 would need a balance of %2 that does not reset; it holds none, and the console cannot create one.</source>
+        <translation>Für eine Gutschrift, die über die Zurücksetzung hinaus bleibt, bräuchte %1 ein Guthaben von %2, das nicht zurückgesetzt wird; es hat keines, und die Konsole kann keines anlegen.</translation>
+    </message>
+    <message>
+        <source>%1 (does not reset; expires on %2)</source>
+        <translation>%1 (wird nicht zurückgesetzt; läuft am %2 ab)</translation>
+    </message>
+    <message>
+        <source>%1 (does not reset)</source>
+        <translation>%1 (wird nicht zurückgesetzt)</translation>
+    </message>
+    <message>
+        <source>A credit on this balance ends at its reset; one on a balance that does not reset lasts until it is used. Choose it above.</source>
+        <translation>Eine Gutschrift auf diesem Guthaben endet bei seiner Zurücksetzung; eine auf einem Guthaben, das nicht zurückgesetzt wird, bleibt, bis sie verbraucht ist. Wählen Sie es oben.</translation>
+    </message>
 </context>
 <context>
     <name>ApiKeyDialog</name>
@@ -479,6 +511,34 @@ eingebettete Engine</translation>
     <message>
         <source>Reason: %1.</source>
         <translation>Grund: %1.</translation>
+    </message>
+    <message>
+        <source>Balance %1 does not reset; the credit lasts until it is used or the balance expires on %2.</source>
+        <translation>Guthaben %1 wird nicht zurückgesetzt; die Gutschrift bleibt, bis sie verbraucht ist oder das Guthaben am %2 abläuft.</translation>
+    </message>
+    <message>
+        <source>Balance %1 does not reset; the credit lasts until it is used.</source>
+        <translation>Guthaben %1 wird nicht zurückgesetzt; die Gutschrift bleibt, bis sie verbraucht ist.</translation>
+    </message>
+    <message>
+        <source>This balance resets on %1; the deduction lasts until then: the reset puts the remaining back to %2.</source>
+        <translation>Dieses Guthaben wird am %1 zurückgesetzt; der Abzug gilt bis dahin: Die Zurücksetzung setzt den verbleibenden Betrag wieder auf %2.</translation>
+    </message>
+    <message>
+        <source>This balance resets on %1; the credit lasts until then. What is left of it then rolls over with the rest unused (%2) for %3, and then expires.</source>
+        <translation>Dieses Guthaben wird am %1 zurückgesetzt; die Gutschrift bleibt bis dahin. Was dann von ihr übrig ist, wird mit dem übrigen Unverbrauchten (%2) für %3 übertragen und läuft danach ab.</translation>
+    </message>
+    <message>
+        <source>at most %1 held</source>
+        <translation>höchstens %1 gehalten</translation>
+    </message>
+    <message>
+        <source>no maximum</source>
+        <translation>ohne Höchstgrenze</translation>
+    </message>
+    <message>
+        <source>This balance resets on %1; the credit lasts until then: the reset puts the remaining back to %2.</source>
+        <translation>Dieses Guthaben wird am %1 zurückgesetzt; die Gutschrift bleibt bis dahin: Die Zurücksetzung setzt den verbleibenden Betrag wieder auf %2.</translation>
     </message>
 </context>
 <context>
@@ -1632,6 +1692,18 @@ Es wurde keine Datei geschrieben.</translation>
         <source>remaining falls to (%)</source>
         <translation>Rest fällt auf (%)</translation>
     </message>
+    <message>
+        <source>Now</source>
+        <translation>Jetzt</translation>
+    </message>
+    <message>
+        <source>What the alert watches now, across the balances its calls draw on</source>
+        <translation>Was die Warnung jetzt beobachtet, über die Guthaben, aus denen ihre Aufrufe schöpfen</translation>
+    </message>
+    <message>
+        <source>The balances could not be read, so the alerts are not compared with them: %1</source>
+        <translation>Die Guthaben konnten nicht gelesen werden, daher werden die Warnungen nicht mit ihnen verglichen: %1</translation>
+    </message>
 </context>
 <context>
     <name>BillingControlsEdit</name>
@@ -1710,6 +1782,46 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>year</source>
         <translation>Jahr</translation>
+    </message>
+    <message>
+        <source>no balance</source>
+        <translation>kein Guthaben</translation>
+    </message>
+    <message>
+        <source>no grant</source>
+        <translation>keine Gewährung</translation>
+    </message>
+    <message>
+        <source>%1 used</source>
+        <translation>%1 verbraucht</translation>
+    </message>
+    <message>
+        <source>%1 remaining</source>
+        <translation>%1 verbleibend</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Usage alert %1</source>
+        <translation>Nutzungswarnung %1</translation>
+    </message>
+    <message>
+        <source>Usage alert &quot;%1&quot;</source>
+        <translation>Nutzungswarnung „%1“</translation>
+    </message>
+    <message>
+        <source>%1: %2 has no grant, so a percentage of it cannot fire.</source>
+        <translation>%1: %2 hat keine Gewährung, daher kann ein Prozentsatz davon nicht auslösen.</translation>
+    </message>
+    <message>
+        <source>%1: the usage of %2 is already %3, past the threshold of %4, so it cannot fire until a reset brings the usage back below it.</source>
+        <translation>%1: Der Verbrauch von %2 liegt schon bei %3, über der Schwelle von %4; sie kann erst auslösen, wenn eine Zurücksetzung den Verbrauch wieder darunter bringt.</translation>
+    </message>
+    <message>
+        <source>%1: %2 already has %3 remaining, at or below the threshold of %4, so it cannot fire until a reset or a top-up brings it back above it.</source>
+        <translation>%1: Bei %2 verbleiben schon %3, auf oder unter der Schwelle von %4; sie kann erst auslösen, wenn eine Zurücksetzung oder Aufladung den Betrag wieder darüber bringt.</translation>
     </message>
 </context>
 <context>
@@ -2499,6 +2611,10 @@ Es wurde keine Datei geschrieben.</translation>
         <source>must not hold control or bidi formatting characters (%1 at character %2)</source>
         <translation>darf keine Steuer- oder Bidi-Formatierungszeichen enthalten (%1 an Zeichen %2)</translation>
     </message>
+    <message>
+        <source>must end with a tier up to &quot;inf&quot;: usage above %1 would have no price</source>
+        <translation>muss mit einer Staffel bis „inf“ enden: Verbrauch über %1 hätte keinen Preis</translation>
+    </message>
 </context>
 <context>
     <name>FilterChoices</name>
@@ -2556,6 +2672,13 @@ Es wurde keine Datei geschrieben.</translation>
         <source>Problem</source>
         <translation>Problem</translation>
     </message>
+    <message numerus="yes">
+        <source>customer %1 is also on line(s) %2; leave out all but one</source>
+        <translation>
+            <numerusform>Kunde %1 steht auch in Zeile %2; lassen Sie alle bis auf eine weg</numerusform>
+            <numerusform>Kunde %1 steht auch in den Zeilen %2; lassen Sie alle bis auf eine weg</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ImportChanges</name>
@@ -2570,10 +2693,6 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>updated</source>
         <translation>aktualisiert</translation>
-    </message>
-    <message>
-        <source>skipped</source>
-        <translation>übersprungen</translation>
     </message>
     <message>
         <source>expired</source>
@@ -2594,6 +2713,58 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>+ %1 (%2)</source>
         <translation>+ %1 (%2)</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>unverändert</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>email</source>
+        <translation>E-Mail</translation>
+    </message>
+    <message>
+        <source>fingerprint</source>
+        <translation>Fingerabdruck</translation>
+    </message>
+    <message>
+        <source>created</source>
+        <translation>angelegt</translation>
+    </message>
+    <message>
+        <source>Stripe id</source>
+        <translation>Stripe-ID</translation>
+    </message>
+    <message>
+        <source>RevenueCat id</source>
+        <translation>RevenueCat-ID</translation>
+    </message>
+    <message>
+        <source>unchanged: already in force</source>
+        <translation>unverändert: schon in Kraft</translation>
+    </message>
+    <message>
+        <source>unchanged: already ended</source>
+        <translation>unverändert: schon beendet</translation>
+    </message>
+    <message>
+        <source>%1 changes</source>
+        <translation>%1 ändert sich</translation>
+    </message>
+    <message>
+        <source>already imported: nothing changes</source>
+        <translation>schon importiert: nichts ändert sich</translation>
+    </message>
+    <message>
+        <source>nothing changes</source>
+        <translation>nichts ändert sich</translation>
+    </message>
+    <message>
+        <source>%1 is canceled</source>
+        <translation>%1 wird gekündigt</translation>
     </message>
 </context>
 <context>
@@ -2650,6 +2821,10 @@ Journal: %2</numerusform>
     <message>
         <source>C&amp;ontinue</source>
         <translation>&amp;Fortsetzen</translation>
+    </message>
+    <message>
+        <source>The earlier journal is kept as %1.</source>
+        <translation>Das frühere Journal bleibt als %1 erhalten.</translation>
     </message>
 </context>
 <context>
@@ -2828,10 +3003,6 @@ Journal: %2</numerusform>
         <translation>Über&amp;nehmen</translation>
     </message>
     <message>
-        <source>Plan or feature</source>
-        <translation>Tarif oder Funktion</translation>
-    </message>
-    <message>
         <source>Before</source>
         <translation>Vorher</translation>
     </message>
@@ -2872,10 +3043,6 @@ Journal: %2</numerusform>
         <translation>Tarife</translation>
     </message>
     <message>
-        <source>unchanged</source>
-        <translation>unverändert</translation>
-    </message>
-    <message>
         <source>Balances (remaining of granted)</source>
         <translation>Guthaben (verbleibend von gewährt)</translation>
     </message>
@@ -2884,8 +3051,23 @@ Journal: %2</numerusform>
         <translation>Problem</translation>
     </message>
     <message>
-        <source>Select a customer to see its plans and balances before and after.</source>
-        <translation>Wählen Sie einen Kunden, um seine Tarife und Guthaben vorher und nachher zu sehen.</translation>
+        <source>Field, plan or feature</source>
+        <translation>Feld, Tarif oder Funktion</translation>
+    </message>
+    <message numerus="yes">
+        <source>Resuming: %n customer(s) the journal lists as imported are not sent again.</source>
+        <translation>
+            <numerusform>Fortsetzung: %n Kunde, den das Journal als importiert führt, wird nicht erneut gesendet.</numerusform>
+            <numerusform>Fortsetzung: %n Kunden, die das Journal als importiert führt, werden nicht erneut gesendet.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Select a customer to see what changes: its fields, plans and balances before and after.</source>
+        <translation>Wählen Sie einen Kunden, um zu sehen, was sich ändert: seine Felder, Tarife und Guthaben vorher und nachher.</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
     </message>
 </context>
 <context>
@@ -3119,12 +3301,31 @@ Journal: %2</numerusform>
         <translation>&amp;Fortsetzen: die dort übernommenen Kunden überspringen</translation>
     </message>
     <message>
-        <source>An unfinished commit of this source went to %1; a new commit here sets its journal aside.</source>
-        <translation>Eine unvollendete Übernahme dieser Quelle ging an %1; eine neue Übernahme hier legt ihr Journal beiseite.</translation>
-    </message>
-    <message>
         <source>Reading…</source>
         <translation>Lese …</translation>
+    </message>
+    <message>
+        <source>An earlier commit of this source went to %1. A commit here begins a new journal and keeps that one as %2.</source>
+        <translation>Eine frühere Übernahme dieser Quelle ging an %1. Eine Übernahme hier beginnt ein neues Journal und bewahrt jenes als %2 auf.</translation>
+    </message>
+    <message numerus="yes">
+        <source>This source was imported into %1 on %2: %n customer(s).</source>
+        <translation>
+            <numerusform>Diese Quelle wurde am %2 nach %1 importiert: %n Kunde.</numerusform>
+            <numerusform>Diese Quelle wurde am %2 nach %1 importiert: %n Kunden.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The source has changed since.</source>
+        <translation>Die Quelle hat sich seitdem geändert.</translation>
+    </message>
+    <message>
+        <source>&amp;Resume: send only the customers it did not import</source>
+        <translation>&amp;Fortsetzen: nur die Kunden senden, die sie nicht importiert hat</translation>
+    </message>
+    <message>
+        <source>Import it &amp;again as a new run: the preview shows what would change for each customer, and the journal is kept as %1</source>
+        <translation>&amp;Erneut als neuen Lauf importieren: Die Vorschau zeigt, was sich je Kunde ändern würde, und das Journal bleibt als %1 erhalten</translation>
     </message>
 </context>
 <context>
@@ -3961,6 +4162,14 @@ Es wurde keine Datei geschrieben.</translation>
         <source>What a reset carries over, as max/length interval: 500/2 month keeps what is unused, at most 500 in all, for two months; all/1 month keeps everything for a month; empty: nothing carries over</source>
         <translation>Was eine Zurücksetzung überträgt, als Höchstwert/Dauer Intervall: 500/2 month behält Ungenutztes, insgesamt höchstens 500, zwei Monate lang; all/1 month behält alles einen Monat lang; leer: nichts wird übertragen</translation>
     </message>
+    <message>
+        <source>Asking the server what Save will store…</source>
+        <translation>Der Server wird gefragt, was Speichern ablegen wird …</translation>
+    </message>
+    <message>
+        <source>Save would be refused: %1</source>
+        <translation>Speichern würde abgelehnt: %1</translation>
+    </message>
 </context>
 <context>
     <name>ProductEdit</name>
@@ -4068,6 +4277,70 @@ Es wurde keine Datei geschrieben.</translation>
         <source>rolls over %1</source>
         <translation>Übertrag %1</translation>
     </message>
+    <message>
+        <source>not set</source>
+        <translation>nicht gesetzt</translation>
+    </message>
+    <message>
+        <source>from the feature</source>
+        <translation>vom Merkmal</translation>
+    </message>
+    <message>
+        <source>feature type</source>
+        <translation>Merkmalstyp</translation>
+    </message>
+    <message>
+        <source>included usage</source>
+        <translation>enthaltener Verbrauch</translation>
+    </message>
+    <message>
+        <source>interval</source>
+        <translation>Intervall</translation>
+    </message>
+    <message>
+        <source>every</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>rollover</source>
+        <translation>Übertrag</translation>
+    </message>
+    <message>
+        <source>usage model</source>
+        <translation>Verbrauchsmodell</translation>
+    </message>
+    <message>
+        <source>price</source>
+        <translation>Preis</translation>
+    </message>
+    <message>
+        <source>billing units</source>
+        <translation>Abrechnungseinheiten</translation>
+    </message>
+    <message>
+        <source>tiers</source>
+        <translation>Staffeln</translation>
+    </message>
+    <message>
+        <source>entity feature</source>
+        <translation>Entitätsmerkmal</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Order of items</source>
+        <translation>Reihenfolge der Positionen</translation>
+    </message>
+    <message>
+        <source>Customers are on version %1 of %2, so Save makes version %3 with these items; version %1 stays as it is for them.</source>
+        <translation>Kunden sind auf Version %1 von %2, daher legt Speichern Version %3 mit diesen Positionen an; Version %1 bleibt für sie, wie sie ist.</translation>
+    </message>
+    <message>
+        <source>No customer is on version %1 of %2, so Save changes its items in place.</source>
+        <translation>Kein Kunde ist auf Version %1 von %2, daher ändert Speichern ihre Positionen direkt.</translation>
+    </message>
 </context>
 <context>
     <name>ProductListModel</name>
@@ -4102,6 +4375,14 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Environment</source>
         <translation>Umgebung</translation>
+    </message>
+    <message>
+        <source>The last save of %1 changed nothing that Undo can write back.</source>
+        <translation>Das letzte Speichern von %1 hat nichts geändert, was Rückgängig zurückschreiben kann.</translation>
+    </message>
+    <message>
+        <source>saving made version %1 of %2 beside version %3, which customers are on, and a version cannot be taken away. Edit %2 to change version %1.</source>
+        <translation>Speichern hat Version %1 von %2 neben Version %3 angelegt, auf der Kunden sind, und eine Version lässt sich nicht entfernen. Bearbeiten Sie %2, um Version %1 zu ändern.</translation>
     </message>
 </context>
 <context>
@@ -4865,6 +5146,14 @@ Es wurde keine Datei geschrieben.</translation>
         <source>Events</source>
         <translation>Ereignisse</translation>
     </message>
+    <message>
+        <source>Usage drawn from what rolled over from earlier periods, before the remaining balance, which leaves rollovers out</source>
+        <translation>Verbrauch aus den Überträgen früherer Zeiträume, vor dem Rest, der Überträge nicht enthält</translation>
+    </message>
+    <message>
+        <source>From rollovers</source>
+        <translation>Aus Überträgen</translation>
+    </message>
 </context>
 <context>
     <name>UsageChart</name>
@@ -4987,6 +5276,37 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>%1 cannot be written: %2</source>
         <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>UsageNoBalanceModel</name>
+    <message>
+        <source>Recorded, drawing on no balance: this entity holds none of this feature</source>
+        <translation>Erfasst, ohne ein Guthaben zu belasten: diese Entität hat keines dieser Funktion</translation>
+    </message>
+    <message>
+        <source>Recorded, drawing on no balance: the customer holds none of this feature (an entity&apos;s balance is drawn on only by events that name the entity)</source>
+        <translation>Erfasst, ohne ein Guthaben zu belasten: der Kunde hat keines dieser Funktion (das Guthaben einer Entität belasten nur Ereignisse, die die Entität nennen)</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>Entity</source>
+        <translation>Entität</translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+    <message>
+        <source>Recorded</source>
+        <translation>Erfasst</translation>
     </message>
 </context>
 <context>
@@ -5204,6 +5524,17 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>&amp;Stop run</source>
         <translation>&amp;Anhalten</translation>
+    </message>
+    <message>
+        <source>Recorded, drawing on no balance</source>
+        <translation>Erfasst, ohne ein Guthaben zu belasten</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s) would be recorded drawing on no balance; </source>
+        <translation>
+            <numerusform>%Ln Ereignis würde erfasst, ohne ein Guthaben zu belasten; </numerusform>
+            <numerusform>%Ln Ereignisse würden erfasst, ohne ein Guthaben zu belasten; </numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -237,6 +237,16 @@ taken %2, %Ln models</numerusform>
     </message>
 </context>
 <context>
+    <name>ImportBatch</name>
+    <message numerus="yes">
+        <source>customer %1 is also on line(s) %2; leave out all but one</source>
+        <translation>
+            <numerusform>customer %1 is also on line %2; leave out all but one</numerusform>
+            <numerusform>customer %1 is also on lines %2; leave out all but one</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ImportCommitPage</name>
     <message numerus="yes">
         <source>Importing %n customer(s) into %1.
@@ -253,6 +263,16 @@ Journal: %2</numerusform>
         <translation>
             <numerusform>Stopped with %n customer not imported yet. Continue now, or open the same source later to resume.</numerusform>
             <numerusform>Stopped with %n customers not imported yet. Continue now, or open the same source later to resume.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ImportPreviewPage</name>
+    <message numerus="yes">
+        <source>Resuming: %n customer(s) the journal lists as imported are not sent again.</source>
+        <translation>
+            <numerusform>Resuming: %n customer the journal lists as imported is not sent again.</numerusform>
+            <numerusform>Resuming: %n customers the journal lists as imported are not sent again.</numerusform>
         </translation>
     </message>
 </context>
@@ -294,6 +314,13 @@ Journal: %2</numerusform>
         <translation>
             <numerusform>An earlier commit of this source, started %1, stopped after %n customer.</numerusform>
             <numerusform>An earlier commit of this source, started %1, stopped after %n customers.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>This source was imported into %1 on %2: %n customer(s).</source>
+        <translation>
+            <numerusform>This source was imported into %1 on %2: %n customer.</numerusform>
+            <numerusform>This source was imported into %1 on %2: %n customers.</numerusform>
         </translation>
     </message>
 </context>
@@ -527,6 +554,13 @@ Journal: %2</numerusform>
         <translation>
             <numerusform>%Ln refused.</numerusform>
             <numerusform>%Ln refused.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln event(s) would be recorded drawing on no balance; </source>
+        <translation>
+            <numerusform>%Ln event would be recorded drawing on no balance; </numerusform>
+            <numerusform>%Ln events would be recorded drawing on no balance; </numerusform>
         </translation>
     </message>
 </context>

@@ -3,7 +3,9 @@
 #include "models/AmountFormat.h"
 #include "models/BalanceAdjustEdit.h"
 #include "models/FieldWords.h"
+#include "views/ChangeReview.h"
 
+#include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -17,12 +19,17 @@ AdjustBalanceDialog::AdjustBalanceDialog(backend::BillingBackend *backend,
                                          const api::BalanceRow &row, QWidget *parent)
     : FormDialog(parent)
     , m_backend(backend)
-    , m_row(row)
+    , m_rows{row}
     , m_amount(new QLineEdit(this))
     , m_reason(new QLineEdit(this))
+    , m_target(new QComboBox(this))
+    , m_remaining(new QLabel(models::formatAmount(row.remaining, locale()), this))
+    , m_alternatives(new QLabel(this))
+    , m_lasting(new QLabel(this))
+    , m_layout(new QFormLayout)
 {
     setWindowTitle(tr("Adjust balance %1").arg(row.id));
-    resize(620, 360);
+    resize(620, 420);
     m_amount->setObjectName(QStringLiteral("adjustAmount"));
     m_amount->setPlaceholderText(
         tr("e.g. %1 to add, %2 to take away")
@@ -32,38 +39,106 @@ AdjustBalanceDialog::AdjustBalanceDialog(backend::BillingBackend *backend,
     // No setMaxLength: it counts UTF-16 units, the rule counts characters
     // (services/api/TextRule.h); the form says when a reason is too long.
     m_reason->setPlaceholderText(tr("Why: a credit note, a goodwill gesture, a correction…"));
+    m_target->setObjectName(QStringLiteral("adjustTarget"));
+    m_target->addItem(BalanceAdjustEdit::resets(row) ? tr("%1 (resets)").arg(row.id) : row.id);
+    m_alternatives->setWordWrap(true);
+    m_lasting->setObjectName(QStringLiteral("adjustLasting"));
+    m_lasting->setWordWrap(true);
     auto *form = new QWidget(this);
-    auto *layout = new QFormLayout(form);
+    auto *layout = m_layout;
+    form->setLayout(layout);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addRow(tr("Balance:"),
                    new QLabel(tr("%1 · %2 · %3").arg(row.customerId, row.featureId, row.id), form));
-    layout->addRow(tr("Remaining now:"),
-                   new QLabel(models::formatAmount(row.remaining, locale()), form));
+    layout->addRow(tr("Adjus&t:"), m_target);
+    layout->addRow(m_alternatives);
+    layout->addRow(tr("Remaining now:"), m_remaining);
     layout->addRow(tr("&Amount:"), m_amount);
     layout->addRow(tr("&Reason:"), m_reason);
+    layout->addRow(m_lasting);
     auto *note = new QLabel(tr("The change is written to the balance's ledger and, with its "
                                "reason, to the audit log."),
                             form);
     note->setWordWrap(true);
     layout->addRow(note);
     setForm(form);
+    layout->setRowVisible(m_target, false);
     saveButton()->setText(tr("A&djust"));
     connect(m_amount, &QLineEdit::textChanged, this, [this] { check(); });
     connect(m_reason, &QLineEdit::textChanged, this, [this] { check(); });
+    connect(m_target, &QComboBox::currentIndexChanged, this, [this] {
+        m_remaining->setText(models::formatAmount(target().remaining, locale()));
+        check();
+    });
+    // A reset puts the balance back to its grant: where would a credit last?
+    if (BalanceAdjustEdit::resets(row)) {
+        m_alternatives->setText(
+            tr("Looking for a balance of %1 that does not reset…").arg(row.featureId));
+        BalanceAdjustEdit::lastingBalances(backend, row)
+            .then(this, [this](const api::Result<QList<api::BalanceRow>> &lasting) {
+                if (!lasting)
+                    m_alternatives->setText(
+                        tr("The balances that do not reset could not be read: %1")
+                            .arg(lasting.error().message));
+                else
+                    offer(lasting.value());
+            });
+    } else {
+        m_alternatives->hide();
+    }
     check();
+}
+
+void AdjustBalanceDialog::offer(const QList<api::BalanceRow> &lasting)
+{
+    if (lasting.isEmpty()) {
+        // No route makes a standalone balance (docs/api.md), so none is offered.
+        m_alternatives->setText(tr("For a credit that lasts past the reset, %1 would need a "
+                                   "balance of %2 that does not reset; it holds none, and the "
+                                   "console cannot create one.")
+                                    .arg(m_rows.first().customerId, m_rows.first().featureId));
+        return;
+    }
+    for (const api::BalanceRow &balance : lasting) {
+        m_rows.append(balance);
+        m_target->addItem(
+            balance.expiresAt
+                ? tr("%1 (does not reset; expires on %2)")
+                      .arg(balance.id, models::formatTimestamp(*balance.expiresAt, locale()))
+                : tr("%1 (does not reset)").arg(balance.id));
+    }
+    m_alternatives->setText(tr("A credit on this balance ends at its reset; one on a balance "
+                               "that does not reset lasts until it is used. Choose it above."));
+    m_layout->setRowVisible(m_target, true);
+}
+
+const api::BalanceRow &AdjustBalanceDialog::target() const
+{
+    return m_rows.at(std::max(0, m_target->currentIndex()));
 }
 
 QString AdjustBalanceDialog::changes(QList<models::FieldChange> *changes)
 {
     m_request.reset();
+    m_lasting->clear();
     if (m_amount->text().trimmed().isEmpty() && m_reason->text().trimmed().isEmpty())
         return {}; // nothing typed yet: nothing to point at
-    auto request = BalanceAdjustEdit::request(m_row, m_amount->text(), m_reason->text(), locale());
+    if (const auto amount = BalanceAdjustEdit::amountFrom(m_amount->text(), locale());
+        amount && !amount->isZero())
+        m_lasting->setText(BalanceAdjustEdit::lasting(target(), *amount, locale()));
+    auto request =
+        BalanceAdjustEdit::request(target(), m_amount->text(), m_reason->text(), locale());
     if (!request)
         return models::FieldWords::sentence(request.error());
     m_request = request.value();
-    *changes = BalanceAdjustEdit::changes(m_row, *m_request, locale());
+    *changes = BalanceAdjustEdit::changes(target(), *m_request, locale());
     return {};
+}
+
+void AdjustBalanceDialog::reviewing()
+{
+    if (m_request)
+        review()->setNote(BalanceAdjustEdit::lasting(target(), m_request->amount, locale()));
 }
 
 void AdjustBalanceDialog::submit()

@@ -1,12 +1,17 @@
 // "Adjust balance": a manual correction of one balance by a signed amount
 // with its reason (docs/ledger.md, "Adjustments"), checked as typed and
-// reviewed before it is sent, like the other admin forms.
+// reviewed before it is sent, like the other admin forms. It says how long
+// the change lasts; on a balance that resets it offers the customer's
+// standalone balances of the feature that do not reset, where a credit lasts.
 #pragma once
 
 #include "services/api/Balance.h"
 #include "services/api/BalanceAdjustment.h"
 #include "views/FormDialog.h"
 
+class QComboBox;
+class QFormLayout;
+class QLabel;
 class QLineEdit;
 
 namespace md::backend {
@@ -26,6 +31,12 @@ public:
 
     QLineEdit *amountEdit() const { return m_amount; }
     QLineEdit *reasonEdit() const { return m_reason; }
+    // The balance adjusted: the one the dialog was opened on, or one that
+    // lasts (shown once such balances are found).
+    QComboBox *targetBox() const { return m_target; }
+    // How long the adjustment lasts, or why no balance that lasts is offered.
+    QLabel *lastingLabel() const { return m_lasting; }
+    QLabel *alternativesLabel() const { return m_alternatives; }
 
 Q_SIGNALS:
     void adjusted(const md::api::LedgerEntry &entry);
@@ -33,12 +44,22 @@ Q_SIGNALS:
 protected:
     QString changes(QList<models::FieldChange> *changes) override;
     void submit() override;
+    void reviewing() override;
 
 private:
+    // The balances that last, offered beside the one opened on.
+    void offer(const QList<api::BalanceRow> &lasting);
+    const api::BalanceRow &target() const;
+
     backend::BillingBackend *m_backend;
-    api::BalanceRow m_row;
+    QList<api::BalanceRow> m_rows; // the one opened on, then the ones that last
     QLineEdit *m_amount;
     QLineEdit *m_reason;
+    QComboBox *m_target;
+    QLabel *m_remaining;
+    QLabel *m_alternatives;
+    QLabel *m_lasting;
+    QFormLayout *m_layout;
     std::optional<api::BalanceAdjustment> m_request;
 };
 

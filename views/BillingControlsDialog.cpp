@@ -2,6 +2,7 @@
 
 #include "models/ControlsSource.h"
 #include "models/FieldWords.h"
+#include "views/ChangeReview.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -42,7 +43,9 @@ bool checked(const QTableWidget *t, int row, int column)
 
 QString word(const QTableWidget *t, int row, int column)
 {
-    return static_cast<const QComboBox *>(t->cellWidget(row, column))->currentData().toString();
+    // A row being added has its words' box only once it is complete.
+    const auto *box = qobject_cast<const QComboBox *>(t->cellWidget(row, column));
+    return box ? box->currentData().toString() : QString();
 }
 
 } // namespace
@@ -56,9 +59,11 @@ BillingControlsDialog::BillingControlsDialog(models::ControlsSource *controls,
     , m_usage(table({tr("Feature"), tr("Limit"), tr("Per"), tr("Counted from"), tr("On")}, this))
     , m_spend(table({tr("Feature (empty: all)"), tr("Overage limit"), tr("Measured as"), tr("On")},
                     this))
-    , m_alerts(table(
-          {tr("Feature (empty: all)"), tr("When"), tr("Threshold"), tr("Name"), tr("On")}, this))
+    , m_alerts(table({tr("Feature (empty: all)"), tr("When"), tr("Threshold"), tr("Now"),
+                      tr("Name"), tr("On")},
+                     this))
     , m_overage(table({tr("Feature"), tr("Overage allowed")}, this))
+    , m_warnings(new QLabel(this))
 {
     setWindowTitle(now.entityId
                        ? tr("Billing controls of %1, entity %2").arg(now.customerId, *now.entityId)
@@ -95,8 +100,29 @@ BillingControlsDialog::BillingControlsDialog(models::ControlsSource *controls,
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(explanation);
     layout->addWidget(m_tabs, 1);
+    layout->addWidget(m_warnings);
     layout->addLayout(buttons);
     setForm(edit);
+    m_alerts->horizontalHeaderItem(AlertNow)->setToolTip(
+        tr("What the alert watches now, across the balances its calls draw on"));
+    m_warnings->setObjectName(QStringLiteral("alertWarnings"));
+    m_warnings->setWordWrap(true);
+    m_warnings->setStyleSheet(QStringLiteral("color:#b26a00"));
+    m_warnings->hide();
+    // What the alerts watch now: an alert already past its threshold cannot fire.
+    m_controls->rows({now.customerId, now.entityId}, this)
+        .then(this, [this, entity = now.entityId](const api::Result<QList<api::BalanceRow>> &rows) {
+            if (!rows) {
+                m_warnings->setText(
+                    tr("The balances could not be read, so the alerts are not compared with "
+                       "them: %1")
+                        .arg(rows.error().message));
+                m_warnings->show();
+                return;
+            }
+            m_standing = models::BillingControlsEdit::standing(rows.value(), entity);
+            check();
+        });
 
     connect(add, &QPushButton::clicked, this, &BillingControlsDialog::addRow);
     connect(remove, &QPushButton::clicked, this, [this] {
@@ -179,7 +205,8 @@ void BillingControlsDialog::addSpendLimit(const models::BillingControlsForm::Spe
 void BillingControlsDialog::addUsageAlert(const models::BillingControlsForm::UsageAlert &alert)
 {
     const int row =
-        newRow(m_alerts, {alert.featureId, QString(), alert.threshold, alert.name}, alert.enabled);
+        newRow(m_alerts, {alert.featureId, QString(), alert.threshold, QString(), alert.name},
+               alert.enabled);
     auto *type = new QComboBox(m_alerts);
     type->addItem(tr("usage reaches (units)"), u"usage"_s);
     type->addItem(tr("usage reaches (%)"), u"usage_percentage"_s);
@@ -187,6 +214,7 @@ void BillingControlsDialog::addUsageAlert(const models::BillingControlsForm::Usa
     type->addItem(tr("remaining falls to (%)"), u"remaining_percentage"_s);
     type->setCurrentIndex(std::max(0, type->findData(alert.thresholdType)));
     m_alerts->setCellWidget(row, 1, type);
+    m_alerts->item(row, AlertNow)->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
     connect(type, &QComboBox::currentIndexChanged, this, &BillingControlsDialog::check);
 }
 
@@ -205,8 +233,9 @@ models::BillingControlsForm BillingControlsDialog::form() const
         form.spendLimits.append({text(m_spend, r, 0), word(m_spend, r, 2), text(m_spend, r, 1),
                                  checked(m_spend, r, 3)});
     for (int r = 0; r < m_alerts->rowCount(); ++r)
-        form.usageAlerts.append({text(m_alerts, r, 0), word(m_alerts, r, 1), text(m_alerts, r, 2),
-                                 text(m_alerts, r, 3), checked(m_alerts, r, 4)});
+        form.usageAlerts.append({text(m_alerts, r, AlertFeature), word(m_alerts, r, AlertWhen),
+                                 text(m_alerts, r, AlertThreshold), text(m_alerts, r, AlertName),
+                                 checked(m_alerts, r, AlertOn)});
     for (int r = 0; r < m_overage->rowCount(); ++r)
         form.overageAllowed.append({text(m_overage, r, 0), checked(m_overage, r, 1)});
     return form;
@@ -214,7 +243,9 @@ models::BillingControlsForm BillingControlsDialog::form() const
 
 QString BillingControlsDialog::changes(QList<models::FieldChange> *changes)
 {
-    auto request = models::BillingControlsEdit::request(m_before, form());
+    const models::BillingControlsForm typed = form();
+    showStanding(typed);
+    auto request = models::BillingControlsEdit::request(m_before, typed);
     m_request.reset();
     if (!request)
         return models::FieldWords::sentence(request.error());
@@ -222,6 +253,28 @@ QString BillingControlsDialog::changes(QList<models::FieldChange> *changes)
     *changes = models::BillingControlsEdit::changes(m_before.billingControls,
                                                     request.value().billingControls);
     return {};
+}
+
+void BillingControlsDialog::showStanding(const models::BillingControlsForm &form)
+{
+    if (!m_standing)
+        return;
+    QStringList warnings;
+    const QSignalBlocker quiet(m_alerts); // not an edit: no check() again
+    for (int r = 0; r < form.usageAlerts.size(); ++r) {
+        const auto &alert = form.usageAlerts.at(r);
+        m_alerts->item(r, AlertNow)
+            ->setText(models::BillingControlsEdit::now(alert, *m_standing, locale()));
+        warnings += models::BillingControlsEdit::warnings(r, alert, *m_standing, locale());
+    }
+    m_warnings->setText(warnings.join(u'\n'));
+    m_warnings->setVisible(!warnings.isEmpty());
+}
+
+void BillingControlsDialog::reviewing()
+{
+    if (m_standing)
+        review()->setNote(m_warnings->text());
 }
 
 void BillingControlsDialog::submit()

@@ -1,12 +1,14 @@
 // Editing a customer's (or one entity's) billing controls
 // (docs/billing-controls.md): usage limits, spend limits, usage alerts and
 // overage allowed per feature, each a table, checked as you type, then the
-// "Review changes" step before Save.
+// "Review changes" step before Save. Beside each alert's threshold is what
+// it watches now, and an alert already past it is warned of.
 #pragma once
 
 #include "models/BillingControlsEdit.h"
 #include "views/FormDialog.h"
 
+class QLabel;
 class QTabWidget;
 class QTableWidget;
 
@@ -29,6 +31,9 @@ public:
     QTableWidget *spendLimits() const { return m_spend; }
     QTableWidget *usageAlerts() const { return m_alerts; }
     QTableWidget *overageAllowed() const { return m_overage; }
+    // The alerts that cannot fire as things stand, and why (empty: none).
+    QLabel *alertWarnings() const { return m_warnings; }
+    enum AlertColumn { AlertFeature, AlertWhen, AlertThreshold, AlertNow, AlertName, AlertOn };
     // What Save would send, as the form stands (nullopt while it is not valid).
     const std::optional<api::UpdateBillingControlsRequest> &request() const { return m_request; }
     // Adds an empty row to the table of the tab shown, ready to type into.
@@ -40,8 +45,11 @@ Q_SIGNALS:
 protected:
     QString changes(QList<models::FieldChange> *changes) override;
     void submit() override;
+    void reviewing() override;
 
 private:
+    // The alerts' Now cells and warnings for the form as it stands.
+    void showStanding(const models::BillingControlsForm &form);
     models::BillingControlsForm form() const;
     void addUsageLimit(const models::BillingControlsForm::UsageLimit &limit);
     void addSpendLimit(const models::BillingControlsForm::SpendLimit &limit);
@@ -55,6 +63,8 @@ private:
     QTableWidget *m_spend;
     QTableWidget *m_alerts;
     QTableWidget *m_overage;
+    QLabel *m_warnings;
+    std::optional<models::Standing> m_standing; // once the balances are read
     std::optional<api::UpdateBillingControlsRequest> m_request;
 };
 

@@ -24,12 +24,17 @@ public:
     void setTitles(const QString &caption, const QString &before, const QString &after);
     // What the server said when saving failed.
     void showProblem(const QString &message);
+    // A sentence below the table on what saving will do beyond the fields
+    // (a new version, a balance's reset); show() clears it.
+    void setNote(const QString &note);
     QTableWidget *table() const { return m_table; }
     QString problem() const;
+    QString note() const;
 
 private:
     QTableWidget *m_table;
     QLabel *m_caption;
+    QLabel *m_note;
     QLabel *m_problem;
 };
 

@@ -46,6 +46,7 @@ FormDialog::FormDialog(QWidget *parent)
             return;
         m_changes->show(list);
         m_pages->setCurrentIndex(1);
+        reviewing();
     });
     connect(m_back, &QPushButton::clicked, this, [this] { m_pages->setCurrentIndex(0); });
     connect(m_save, &QPushButton::clicked, this, [this] {

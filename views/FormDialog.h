@@ -37,6 +37,8 @@ protected:
     virtual QString changes(QList<models::FieldChange> *changes) = 0;
     // Sends the change; the subclass calls saveFailed() or accept().
     virtual void submit() = 0;
+    // The review was just shown: a subclass may add its note (review()->setNote).
+    virtual void reviewing() {}
     void saveFailed(const QString &message);
     // The server's refusal, a field it names said in words.
     void saveFailed(const api::ApiError &error);

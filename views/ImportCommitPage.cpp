@@ -55,9 +55,14 @@ ImportCommitPage::ImportCommitPage(ImportWizard *wizard)
 void ImportCommitPage::initializePage()
 {
     models::ImportJournal *journal = m_wizard->journal();
-    m_summary->setText(tr("Importing %n customer(s) into %1.\nJournal: %2", nullptr,
-                          m_wizard->preview()->rowCount())
-                           .arg(m_wizard->target(), QDir::toNativeSeparators(journal->path())));
+    QString summary = tr("Importing %n customer(s) into %1.\nJournal: %2", nullptr,
+                         m_wizard->preview()->rowCount())
+                          .arg(m_wizard->target(), QDir::toNativeSeparators(journal->path()));
+    // Said before it happens: the earlier journal is set aside, not lost.
+    if (!m_wizard->resume() && journal->exists())
+        summary += u'\n' + tr("The earlier journal is kept as %1.")
+                               .arg(QDir::toNativeSeparators(journal->previousPath()));
+    m_summary->setText(summary);
     if (auto begun = journal->begin(m_wizard->target(),
                                     models::ImportJournal::hash(m_wizard->batch()->sourceData()),
                                     m_wizard->resume());

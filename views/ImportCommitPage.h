@@ -25,6 +25,8 @@ public:
     void initializePage() override;
     bool isComplete() const override;
     QPushButton *cancelButton() const { return m_cancel; }
+    // How many customers go where, and the journal (and an earlier one set aside).
+    QLabel *summary() const { return m_summary; }
 
 private:
     void start();

@@ -2,6 +2,7 @@
 
 #include "models/AmountFormat.h"
 #include "models/ImportBatch.h"
+#include "models/ImportJournal.h"
 #include "models/ImportPreviewModel.h"
 #include "models/ImportRunner.h"
 #include "views/ImportWizard.h"
@@ -95,7 +96,7 @@ ImportPreviewPage::ImportPreviewPage(ImportWizard *wizard)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
     m_table->setColumnHidden(models::ImportPreviewModel::CommitColumn, true);
-    m_changes->setHeaderLabels({tr("Plan or feature"), tr("Before"), tr("After")});
+    m_changes->setHeaderLabels({tr("Field, plan or feature"), tr("Before"), tr("After")});
     m_changes->setRootIsDecorated(false);
     // Plain text: a name read from the file must not be taken for markup.
     m_customer->setTextFormat(Qt::PlainText);
@@ -187,8 +188,24 @@ void ImportPreviewPage::finished(bool cancelled, const QString &error)
         m_status->setText(tr("Cancelled: the customers not yet run show as pending. Run again "
                              "to finish the dry run before committing."));
     else
-        m_status->setText(tr("Dry run complete. Commit imports every customer without an error."));
+        m_status->setText(tr("Dry run complete. Commit imports every customer without an error.") +
+                          resumeNote());
     Q_EMIT completeChanged();
+}
+
+QString ImportPreviewPage::resumeNote() const
+{
+    const models::ImportJournal *journal = m_wizard->journal();
+    if (!m_wizard->resume() || !journal)
+        return {};
+    const models::ImportPreviewModel *preview = m_wizard->preview();
+    int earlier = 0;
+    for (int r = 0; r < preview->rowCount(); ++r)
+        earlier += journal->earlier().contains(preview->entry(r).request.customerId);
+    if (earlier == 0)
+        return {};
+    return u' ' + tr("Resuming: %n customer(s) the journal lists as imported are not sent again.",
+                     nullptr, earlier);
 }
 
 void ImportPreviewPage::showCounts()
@@ -230,16 +247,26 @@ void ImportPreviewPage::showChanges()
     m_customer->setFont(headingFont);
     if (!current.isValid()) {
         m_shownCustomer.clear();
-        m_customer->setText(
-            tr("Select a customer to see its plans and balances before and after."));
+        m_customer->setText(tr("Select a customer to see what changes: its fields, plans and "
+                               "balances before and after."));
         return;
     }
     const models::ImportEntry &entry = m_wizard->preview()->entry(current.row());
     m_shownCustomer = entry.request.customerId;
     m_customer->setText(heading(entry.request));
+    QList<QTreeWidgetItem *> groups;
+    // Only what the import writes over: a field it leaves alone is not listed.
+    if (!entry.changes.identity.isEmpty()) {
+        auto *fields = new QTreeWidgetItem(m_changes, {tr("Customer")});
+        for (const models::IdentityChange &field : entry.changes.identity)
+            new QTreeWidgetItem(
+                fields, {models::ImportChanges::fieldName(field.field), field.before, field.after});
+        groups.append(fields);
+    }
     auto *plans = new QTreeWidgetItem(m_changes, {tr("Plans")});
     for (const models::PlanChange &plan : entry.changes.plans) {
-        const QString after = plan.after ? status(plan.after) : tr("unchanged");
+        const QString after =
+            plan.after ? status(plan.after) : models::ImportChanges::unchangedWords(plan.reason);
         auto *item = new QTreeWidgetItem(plans, {plan.planId, status(plan.before), after});
         if (!plan.reason.isEmpty())
             item->setToolTip(2, plan.reason);
@@ -251,7 +278,8 @@ void ImportPreviewPage::showChanges()
                                        amounts(balance.remainingAfter, balance.grantedAfter)});
     if (!entry.message.isEmpty())
         new QTreeWidgetItem(m_changes, {tr("Problem"), entry.message});
-    for (QTreeWidgetItem *top : {plans, balances}) {
+    groups << plans << balances;
+    for (QTreeWidgetItem *top : std::as_const(groups)) {
         QFont bold = top->font(0);
         bold.setBold(true);
         top->setFont(0, bold);

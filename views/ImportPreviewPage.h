@@ -1,7 +1,7 @@
 // Step 4: the server's own dry run of every included customer, in the
 // background with progress and Cancel. Chips count and filter the outcomes;
-// the selected customer, named at the pane's top, has its plans and
-// balances shown before and after.
+// the selected customer, named at the pane's top, has the identity fields
+// the import changes, its plans and its balances shown before and after.
 #pragma once
 
 #include <QWizardPage>
@@ -41,6 +41,8 @@ private:
     void showCounts();
     void showProgress(int done, int total);
     void finished(bool cancelled, const QString &error);
+    // Resuming: how many customers the commit will not send again, or empty.
+    QString resumeNote() const;
     void showChanges();
     void selectAfterReset();
 

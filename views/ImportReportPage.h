@@ -23,6 +23,8 @@ public:
     // Writes the report; false with a message shown when it cannot.
     bool exportTo(const QString &path);
     QTreeWidget *failures() const { return m_failures; }
+    // Customers imported by outcome, those not imported, the journal.
+    QLabel *counts() const { return m_counts; }
 
 private:
     ImportWizard *m_wizard;

@@ -6,10 +6,10 @@
 #include "views/ImportWizard.h"
 
 #include <QButtonGroup>
-#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -46,7 +46,8 @@ ImportSourcePage::ImportSourcePage(ImportWizard *wizard)
     , m_previewModel(new QStandardItemModel(this))
     , m_status(new QLabel(this))
     , m_journalNote(new QLabel(this))
-    , m_resume(new QCheckBox(this))
+    , m_resume(new QRadioButton(this))
+    , m_newRun(new QRadioButton(this))
     , m_pasteDebounce(new QTimer(this))
     , m_pathDebounce(new QTimer(this))
 {
@@ -90,8 +91,10 @@ ImportSourcePage::ImportSourcePage(ImportWizard *wizard)
     preview->verticalHeader()->hide();
     m_status->setWordWrap(true);
     m_journalNote->setWordWrap(true);
+    m_journalNote->setTextFormat(Qt::PlainText); // names a file and a connection
     m_journalNote->hide();
     m_resume->hide();
+    m_newRun->hide();
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(fileRow);
@@ -103,10 +106,14 @@ ImportSourcePage::ImportSourcePage(ImportWizard *wizard)
     layout->addWidget(m_status);
     layout->addWidget(m_journalNote);
     layout->addWidget(m_resume);
+    layout->addWidget(m_newRun);
 
     auto *group = new QButtonGroup(this);
     group->addButton(m_fromFile);
     group->addButton(m_fromPaste);
+    auto *run = new QButtonGroup(this);
+    run->addButton(m_resume);
+    run->addButton(m_newRun);
     connect(m_fromFile, &QRadioButton::toggled, this, [this](bool file) {
         m_path->setEnabled(file);
         m_paste->setEnabled(!file);
@@ -128,7 +135,7 @@ ImportSourcePage::ImportSourcePage(ImportWizard *wizard)
         Q_EMIT completeChanged();
     });
     connect(m_wizard->batch(), &models::ImportBatch::ready, this, &ImportSourcePage::showPreview);
-    connect(m_resume, &QCheckBox::toggled, m_wizard, &ImportWizard::setResume);
+    connect(m_resume, &QRadioButton::toggled, m_wizard, &ImportWizard::setResume);
 }
 
 void ImportSourcePage::browse()
@@ -239,27 +246,43 @@ void ImportSourcePage::showPreview()
 void ImportSourcePage::showJournal()
 {
     const models::ImportJournal *journal = m_wizard->journal();
-    const bool unfinished = m_loaded && journal && journal->exists() && !journal->finished();
-    const bool sameTarget = unfinished && journal->target() == m_wizard->target();
-    m_journalNote->setVisible(unfinished);
+    const bool earlier = m_loaded && journal && journal->exists();
+    const bool sameTarget = earlier && journal->target() == m_wizard->target();
+    m_journalNote->setVisible(earlier);
     m_resume->setVisible(sameTarget);
-    m_resume->setChecked(sameTarget);
-    m_wizard->setResume(sameTarget);
-    if (!unfinished)
+    m_newRun->setVisible(sameTarget);
+    // An unfinished commit goes on unless told otherwise; a finished one is
+    // run again only as a new run, whose preview shows what would change.
+    const bool resume = sameTarget && !journal->finished();
+    (resume ? m_resume : m_newRun)->setChecked(true);
+    m_wizard->setResume(resume);
+    if (!earlier)
         return;
-    const QString started = QLocale().toString(QDateTime::fromMSecsSinceEpoch(journal->startedAt()),
-                                               QLocale::ShortFormat);
-    if (sameTarget) {
-        m_journalNote->setText(
-            tr("An earlier commit of this source, started %1, stopped after %n customer(s).",
-               nullptr, int(journal->done().size()))
-                .arg(started));
-        m_resume->setText(tr("&Resume: skip the customers it committed"));
-    } else {
-        m_journalNote->setText(tr("An unfinished commit of this source went to %1; a new commit "
-                                  "here sets its journal aside.")
-                                   .arg(journal->target()));
-    }
+    const auto when = [](qint64 ms) {
+        return QLocale().toString(QDateTime::fromMSecsSinceEpoch(ms), QLocale::ShortFormat);
+    };
+    const int done = int(journal->done().size());
+    const QString aside = QFileInfo(journal->previousPath()).fileName();
+    QString note;
+    if (!sameTarget)
+        note = tr("An earlier commit of this source went to %1. A commit here begins a new "
+                  "journal and keeps that one as %2.")
+                   .arg(journal->target(), aside);
+    else if (journal->finished())
+        note = tr("This source was imported into %1 on %2: %n customer(s).", nullptr, done)
+                   .arg(journal->target(), when(journal->finishedAt()));
+    else
+        note = tr("An earlier commit of this source, started %1, stopped after %n customer(s).",
+                  nullptr, done)
+                   .arg(when(journal->startedAt()));
+    if (journal->sourceHash() != models::ImportJournal::hash(m_wizard->batch()->sourceData()))
+        note += u' ' + tr("The source has changed since.");
+    m_journalNote->setText(note);
+    m_resume->setText(journal->finished() ? tr("&Resume: send only the customers it did not import")
+                                          : tr("&Resume: skip the customers it committed"));
+    m_newRun->setText(tr("Import it &again as a new run: the preview shows what would change "
+                         "for each customer, and the journal is kept as %1")
+                          .arg(aside));
 }
 
 bool ImportSourcePage::isComplete() const

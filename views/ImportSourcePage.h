@@ -1,11 +1,11 @@
 // Step 1: a file or pasted text, its format, encoding and CSV separator, with
 // a live preview of the first records (read as the path is typed, once typing
-// pauses); offers to resume an unfinished commit of the same source.
+// pauses). A source committed before, to this connection, is named as such,
+// with the choice to resume that commit or to import it again as a new run.
 #pragma once
 
 #include <QWizardPage>
 
-class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -33,6 +33,10 @@ public:
     QStandardItemModel *records() const { return m_previewModel; }
     // Says what was read, or why the source could not be.
     QLabel *statusLabel() const { return m_status; }
+    // What an earlier commit of this source did, and the choice it leaves.
+    QLabel *journalNote() const { return m_journalNote; }
+    QRadioButton *resumeButton() const { return m_resume; }
+    QRadioButton *newRunButton() const { return m_newRun; }
 
 private:
     void browse();
@@ -55,7 +59,8 @@ private:
     QStandardItemModel *m_previewModel;
     QLabel *m_status;
     QLabel *m_journalNote;
-    QCheckBox *m_resume;
+    QRadioButton *m_resume;
+    QRadioButton *m_newRun;
     QTimer *m_pasteDebounce;
     QTimer *m_pathDebounce;
     bool m_loaded = false;

@@ -24,6 +24,8 @@ public:
 
     bool isComplete() const override;
     QTableView *table() const { return m_table; }
+    // The current row's problem: "Line 5: …".
+    QLabel *problemLabel() const { return m_problem; }
 
 private:
     void showCounts();

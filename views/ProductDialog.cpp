@@ -2,6 +2,7 @@
 
 #include "models/FieldWords.h"
 #include "models/ProductListModel.h"
+#include "views/ChangeReview.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -261,6 +262,23 @@ void ProductDialog::markProblem(const QString &path)
     if (QTableWidgetItem *cell =
             m_items->item(match.captured(1).toInt(), columns.value(match.captured(2), TiersColumn)))
         cell->setBackground(QColor(220, 50, 50, 80));
+}
+
+void ProductDialog::reviewing()
+{
+    if (!m_request)
+        return;
+    review()->setNote(tr("Asking the server what Save will store…"));
+    const quint64 asked = ++m_previews;
+    m_products->preview(m_before.id, *m_request)
+        .then(this, [this, asked, request = *m_request](const api::Result<api::Product> &stored) {
+            if (asked != m_previews || !isReviewing())
+                return;
+            review()->setNote(
+                stored ? models::ProductEdit::versionNote(m_before, request, stored.value())
+                       : tr("Save would be refused: %1")
+                             .arg(models::FieldWords::sentence(stored.error())));
+        });
 }
 
 void ProductDialog::submit()

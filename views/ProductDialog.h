@@ -1,7 +1,8 @@
 // Editing a product: general fields, the items table (tiers edited inline
 // as "up-to:amount" pairs, rollovers as "max/length interval") and the free trial, checked as you
 // type (Review stays disabled, with the reason shown, while something is wrong), then a "Review
-// changes" step with the field-by-field difference before Save.
+// changes" step with the field-by-field difference before Save, and what Save
+// will do to the versions, asked of the server by a dry run.
 #pragma once
 
 #include "views/FormDialog.h"
@@ -47,6 +48,7 @@ public:
                   QWidget *parent = nullptr);
 
     QLineEdit *nameEdit() const { return m_name; }
+    QSpinBox *versionEdit() const { return m_version; }
     QTableWidget *items() const { return m_items; }
     // What Save would send, as the form stands (nullopt while it is not valid).
     const std::optional<api::UpdateProductRequest> &request() const { return m_request; }
@@ -58,6 +60,7 @@ Q_SIGNALS:
 protected:
     QString changes(QList<models::FieldChange> *changes) override;
     void submit() override;
+    void reviewing() override;
 
 private:
     models::ProductForm form() const;
@@ -80,6 +83,7 @@ private:
     QComboBox *m_trialDuration;
     QCheckBox *m_trialFingerprint;
     std::optional<api::UpdateProductRequest> m_request;
+    quint64 m_previews = 0; // dry runs asked; only the newest answer is shown
 };
 
 } // namespace md::views

@@ -47,6 +47,7 @@ UsageRunPage::UsageRunPage(UsageImportWizard *wizard, Mode mode)
     , m_wizard(wizard)
     , m_mode(mode)
     , m_changes(new models::UsageChangeModel(wizard->backfill(), this))
+    , m_noBalance(new models::UsageNoBalanceModel(wizard->backfill(), this))
     , m_refusals(new models::UsageRefusalModel(wizard->backfill(), this))
     , m_progress(new QProgressBar(this))
     , m_summary(new QLabel(this))
@@ -71,8 +72,12 @@ UsageRunPage::UsageRunPage(UsageImportWizard *wizard, Mode mode)
     row->addWidget(m_cancel);
     row->addWidget(m_again);
     auto *splitter = new QSplitter(Qt::Vertical, this);
-    if (dryRun)
+    if (dryRun) {
         splitter->addWidget(tableOf(m_changes, tr("Balances before and after"), splitter));
+        m_noBalanceTable = tableOf(m_noBalance, tr("Recorded, drawing on no balance"), splitter);
+        m_noBalanceTable->hide(); // until a dry run finds such events
+        splitter->addWidget(m_noBalanceTable);
+    }
     splitter->addWidget(tableOf(m_refusals, tr("Refused events"), splitter));
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(row);
@@ -141,12 +146,19 @@ void UsageRunPage::finished(bool cancelled, const QString &error)
     m_running = false;
     m_cancel->hide();
     m_changes->reload();
+    m_noBalance->reload();
     m_refusals->reload();
     const QLocale locale;
     QString text;
     if (m_mode == Mode::DryRun) {
-        text = tr("%Ln balance(s) change; ", "", int(backfill->changes().size())) +
-               tr("%Ln event(s) would be refused.", "", int(backfill->refusals().size()));
+        qint64 recorded = 0;
+        for (const models::UsageBackfill::NoBalance &noted : backfill->noBalance())
+            recorded += noted.events;
+        text = tr("%Ln balance(s) change; ", "", int(backfill->changes().size()));
+        if (recorded > 0)
+            text += tr("%Ln event(s) would be recorded drawing on no balance; ", "", int(recorded));
+        text += tr("%Ln event(s) would be refused.", "", int(backfill->refusals().size()));
+        m_noBalanceTable->setVisible(recorded > 0);
     } else {
         text = tr("%Ln event(s) applied, ", "", int(backfill->applied())) +
                tr("%Ln recorded by an earlier run, ", "", int(backfill->alreadyRecorded())) +

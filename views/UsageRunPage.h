@@ -1,6 +1,7 @@
 // The usage backfill wizard's dry run and commit pages (one class, two
 // modes): the run starts as the page opens, with progress and Cancel; the
-// dry run shows each balance before and after and every refused event, the
+// dry run shows each balance before and after, the events that draw on no
+// balance (when there are any) and every refused event, the
 // commit what was applied, what earlier runs had recorded, and what was
 // refused, and writes the journal after every request.
 #pragma once
@@ -14,6 +15,7 @@ class QTableView;
 
 namespace md::models {
 class UsageChangeModel;
+class UsageNoBalanceModel;
 class UsageRefusalModel;
 } // namespace md::models
 
@@ -32,6 +34,7 @@ public:
     UsageRunPage(UsageImportWizard *wizard, Mode mode);
 
     models::UsageChangeModel *changes() const { return m_changes; }
+    models::UsageNoBalanceModel *noBalance() const { return m_noBalance; }
     models::UsageRefusalModel *refusals() const { return m_refusals; }
     QPushButton *cancelButton() const { return m_cancel; }
     QLabel *summary() const { return m_summary; }
@@ -48,7 +51,9 @@ private:
     UsageImportWizard *m_wizard;
     Mode m_mode;
     models::UsageChangeModel *m_changes;
+    models::UsageNoBalanceModel *m_noBalance;
     models::UsageRefusalModel *m_refusals;
+    QTableView *m_noBalanceTable = nullptr; // the dry run's
     QProgressBar *m_progress;
     QLabel *m_summary;
     QPushButton *m_cancel;

@@ -20,6 +20,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
@@ -64,15 +65,16 @@ private Q_SLOTS:
     }
 
 private:
-    // The form of the workspace's "draft" product, from `page` shown and
-    // loaded; null when that row does not come.
-    static views::ProductDialog *editDraft(views::ProductsPage &page)
+    // The form of the workspace's product `id` ("draft" unless said), from
+    // `page` shown and loaded; null when that row does not come.
+    static views::ProductDialog *editDraft(views::ProductsPage &page,
+                                           const QString &id = u"draft"_s)
     {
         page.show();
         page.refresh();
-        if (!QTest::qWaitFor([&page] { return page.model()->rowOf(u"draft"_s) >= 0; }))
+        if (!QTest::qWaitFor([&page, &id] { return page.model()->rowOf(id) >= 0; }))
             return nullptr;
-        page.table()->selectRow(page.model()->rowOf(u"draft"_s));
+        page.table()->selectRow(page.model()->rowOf(id));
         return page.editSelected();
     }
 
@@ -115,7 +117,8 @@ private Q_SLOTS:
         QCOMPARE(review->rowCount(), 2);
         QCOMPARE(review->item(0, 1)->text(), u"Draft"_s);
         QCOMPARE(review->item(0, 2)->text(), u"Draft (tiered)"_s);
-        QVERIFY(review->item(1, 2)->text().contains(u"tiers 1000:0.5; inf:0.25"_s));
+        QCOMPARE(review->item(1, 0)->text(), u"Item calls · tiers"_s);
+        QCOMPARE(review->item(1, 2)->text(), u"1000:0.5; inf:0.25"_s);
 
         QSignalSpy saved(dialog, &views::ProductDialog::saved);
         dialog->saveButton()->click();
@@ -133,6 +136,72 @@ private Q_SLOTS:
         QCOMPARE(after.name, u"Draft"_s);
         QVERIFY(!after.items.first().tiers);
         QVERIFY(!page.undoButton()->isEnabled());
+    }
+
+    // Issue 51: a version renumbered (nobody is on draft) goes back on Undo,
+    // and the audit log has the undo.
+    void undoPutsARenumberedVersionBack()
+    {
+        views::ProductsPage page(m_backend.get());
+        views::ProductDialog *dialog = editDraft(page);
+        QVERIFY(dialog);
+        const qint64 was = stored(u"draft"_s).version;
+        dialog->versionEdit()->setValue(7);
+        QVERIFY2(dialog->reviewButton()->isEnabled(), qPrintable(dialog->problemLabel()->text()));
+        dialog->reviewButton()->click();
+        QSignalSpy saved(dialog, &views::ProductDialog::saved);
+        dialog->saveButton()->click();
+        QTRY_COMPARE(saved.count(), 1);
+        QCOMPARE(stored(u"draft"_s).version, 7);
+
+        page.undoButton()->click();
+        QTRY_VERIFY2(page.status()->text().contains(u"Undid"_s), qPrintable(page.status()->text()));
+        QCOMPARE(stored(u"draft"_s).version, was);
+        api::AuditLogRequest audit;
+        audit.resourceType = u"product"_s;
+        audit.resourceId = u"draft"_s;
+        auto entries = m_backend->listAuditLog(audit);
+        QTRY_VERIFY(entries.isFinished());
+        const api::AuditEntry newest = entries.result().value().list.value(0);
+        QCOMPARE(newest.before.value("version"_L1).numberText(), "7");
+        QCOMPARE(newest.after.value("version"_L1).numberText(), QByteArray::number(was));
+    }
+
+    // Issue 51: the review says, from the server's dry run, that Save makes
+    // a new version of basic (dora is on version 1) and changes draft's
+    // items in place; looking writes nothing. Tiers without a last "inf"
+    // are refused before that, naming the item.
+    void reviewSaysWhenSaveMakesANewVersion()
+    {
+        views::ProductsPage page(m_backend.get());
+        views::ProductDialog *dialog = editDraft(page, u"basic"_s);
+        QVERIFY(dialog);
+        QTableWidget *items = dialog->items();
+        items->item(0, views::ProductDialog::TiersColumn)->setText(u"100000:0.002"_s);
+        QVERIFY(!dialog->reviewButton()->isEnabled());
+        QVERIFY2(dialog->problemLabel()->text().startsWith(
+                     u"Item 1: the tiers must end with a tier up to \"inf\""_s),
+                 qPrintable(dialog->problemLabel()->text()));
+        QVERIFY(items->item(0, views::ProductDialog::TiersColumn)->background() != QBrush());
+        items->item(0, views::ProductDialog::TiersColumn)->setText(QString());
+        items->item(0, views::ProductDialog::IncludedColumn)->setText(u"200"_s);
+        dialog->reviewButton()->click();
+        QCOMPARE(dialog->review()->table()->item(0, 0)->text(), u"Item calls · included usage"_s);
+        QTRY_COMPARE(dialog->review()->note(),
+                     u"Customers are on version 1 of basic, so Save makes version 2 with these "
+                     "items; version 1 stays as it is for them."_s);
+        dialog->reject();
+        QCOMPARE(stored(u"basic"_s).version, 1);
+        QCOMPARE(stored(u"basic"_s).items.first().includedUsage, api::Decimal::fromInteger(100));
+
+        dialog = editDraft(page);
+        QVERIFY(dialog);
+        dialog->items()->item(0, views::ProductDialog::IncludedColumn)->setText(u"20"_s);
+        dialog->reviewButton()->click();
+        QTRY_COMPARE(
+            dialog->review()->note(),
+            u"No customer is on version 1 of draft, so Save changes its items in place."_s);
+        dialog->reject();
     }
 
     // The billing clock's fields: a rollover typed as "max/length interval"
@@ -159,9 +228,11 @@ private Q_SLOTS:
 
         dialog->reviewButton()->click();
         QTableWidget *review = dialog->review()->table();
-        QCOMPARE(review->rowCount(), 1);
-        QVERIFY2(review->item(0, 2)->text().contains(u"every 2 · rolls over 800/1 month"_s),
-                 qPrintable(review->item(0, 2)->text()));
+        QCOMPARE(review->rowCount(), 2);
+        QCOMPARE(review->item(0, 0)->text(), u"Item calls · every"_s);
+        QCOMPARE(review->item(0, 2)->text(), u"2"_s);
+        QCOMPARE(review->item(1, 0)->text(), u"Item calls · rollover"_s);
+        QCOMPARE(review->item(1, 2)->text(), u"800/1 month"_s);
         QSignalSpy saved(dialog, &views::ProductDialog::saved);
         dialog->saveButton()->click();
         QTRY_COMPARE(saved.count(), 1);

@@ -2,7 +2,11 @@
 // or on RemoteBackend to a local server (MD_GUI_BACKEND): failed async calls
 // on the Usage page with Retry and Discard and their count in the status bar;
 // a customer's billing controls in words, edited through the form, and the
-// alerts they fired; subscriptions with their current period.
+// alerts they fired, each alert beside what it watches now; subscriptions
+// with their current period.
+#include "models/AmountFormat.h"
+#include "models/BillingControlsEdit.h"
+#include "models/ControlsSource.h"
 #include "models/FailedEventModel.h"
 #include "models/UsageAlertModel.h"
 #include "services/engine/Engine.h"
@@ -10,6 +14,7 @@
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
 #include "views/BillingControlsDialog.h"
+#include "views/ChangeReview.h"
 #include "views/CustomerControlsTab.h"
 #include "views/CustomersPage.h"
 #include "views/FailedEventsPanel.h"
@@ -22,6 +27,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
@@ -195,6 +201,89 @@ private Q_SLOTS:
         QCOMPARE(stored.value().billingControls.usageLimits.first().limit,
                  *api::Decimal::parse(QByteArrayView("250.5")));
         QCOMPARE(stored.value().billingControls.usageAlerts.size(), 1); // kept
+    }
+
+    // Issue 51: the alert's quantity is added up over the rows its calls
+    // draw on (the customer's own, or one entity's), and an alert already
+    // past its threshold, or a percentage of no grant, is warned of.
+    void alertsAreComparedWithWhatTheyWatch()
+    {
+        const auto row = [](const char *feature, const char *usage, const char *granted,
+                            std::optional<QString> entity = std::nullopt) {
+            api::BalanceRow b;
+            b.featureId = QString::fromLatin1(feature);
+            b.usage = *api::Decimal::parse(QByteArrayView(usage));
+            b.includedGrant = *api::Decimal::parse(QByteArrayView(granted));
+            b.remaining = b.includedGrant.minus(b.usage).value();
+            b.entityId = entity;
+            return b;
+        };
+        const QList<api::BalanceRow> rows{
+            row("credits", "100", "100"), row("credits", "38.94", "50"),
+            row("credits", "50", "60", u"e1"_s), row("calls", "7", "0")};
+        using models::BillingControlsEdit;
+        const models::Standing own = BillingControlsEdit::standing(rows, std::nullopt);
+        QCOMPARE(own.value(u"credits"_s).usage, *api::Decimal::parse(QByteArrayView("138.94")));
+        QCOMPARE(own.value(u"credits"_s).granted, api::Decimal::fromInteger(150));
+        QCOMPARE(BillingControlsEdit::standing(rows, u"e1"_s).value(u"credits"_s).usage,
+                 api::Decimal::fromInteger(50));
+
+        const QLocale english(u"en_US"_s);
+        models::BillingControlsForm::UsageAlert alert{u"credits"_s, u"usage"_s, u"30"_s, {}, true};
+        QCOMPARE(BillingControlsEdit::now(alert, own, english), u"138.94 used"_s);
+        QCOMPARE(BillingControlsEdit::warnings(0, alert, own, english),
+                 QStringList{u"Usage alert 1: the usage of credits is already 138.94, past the "
+                             "threshold of 30.00, so it cannot fire until a reset brings the "
+                             "usage back below it."_s});
+        alert.threshold = u"200"_s;
+        QVERIFY(BillingControlsEdit::warnings(0, alert, own, english).isEmpty());
+        alert.thresholdType = u"remaining_percentage"_s; // 11.06 of 150 left: 7.37 %
+        alert.threshold = u"5"_s;
+        QVERIFY(BillingControlsEdit::warnings(0, alert, own, english).isEmpty());
+        alert.threshold = u"20"_s;
+        alert.name = u"low"_s;
+        QCOMPARE(BillingControlsEdit::warnings(1, alert, own, english).size(), 1);
+        QVERIFY(BillingControlsEdit::warnings(1, alert, own, english)
+                    .first()
+                    .startsWith(u"Usage alert \"low\": credits already has "_s));
+        alert.featureId.clear(); // every feature: calls has no grant
+        alert.thresholdType = u"usage_percentage"_s;
+        alert.threshold = u"95"_s;
+        QCOMPARE(BillingControlsEdit::now(alert, own, english),
+                 u"calls: no grant; credits: 92.626666667 % used"_s);
+        QCOMPARE(BillingControlsEdit::warnings(1, alert, own, english),
+                 QStringList{u"Usage alert \"low\": calls has no grant, so a percentage of it "
+                             "cannot fire."_s});
+    }
+
+    // The form on spender (9 of 10 credits used): the alert's Now column,
+    // and a warning while its threshold is already passed, in the review too.
+    void alertFormShowsWhatTheAlertWatches()
+    {
+        models::ControlsSource source(m_backend.get());
+        const auto answer = await(source.read({u"spender"_s, std::nullopt}));
+        QVERIFY(answer.ok());
+        views::BillingControlsDialog dialog(&source, answer.value());
+        dialog.findChild<QTabWidget *>()->setCurrentWidget(dialog.usageAlerts());
+        dialog.addRow();
+        QTableWidget *alerts = dialog.usageAlerts();
+        using Column = views::BillingControlsDialog::AlertColumn;
+        alerts->item(0, Column::AlertFeature)->setText(u"credits"_s);
+        static_cast<QComboBox *>(alerts->cellWidget(0, Column::AlertWhen))
+            ->setCurrentIndex(0); // usage reaches (units)
+        alerts->item(0, Column::AlertThreshold)->setText(u"5"_s);
+        QTRY_COMPARE(alerts->item(0, Column::AlertNow)->text(),
+                     models::formatAmount(api::Decimal::fromInteger(9)) + u" used"_s);
+        QVERIFY2(dialog.alertWarnings()->text().contains(u"the usage of credits is already"_s),
+                 qPrintable(dialog.alertWarnings()->text()));
+        QVERIFY(dialog.reviewButton()->isEnabled()); // a warning, not a refusal
+        dialog.reviewButton()->click();
+        QCOMPARE(dialog.review()->note(), dialog.alertWarnings()->text());
+
+        dialog.backButton()->click();
+        alerts->item(0, Column::AlertThreshold)->setText(u"30"_s);
+        QVERIFY(dialog.alertWarnings()->text().isEmpty());
+        QVERIFY(!dialog.alertWarnings()->isVisibleTo(&dialog));
     }
 
     void subscriptionsShowTheirPeriod()

@@ -25,13 +25,13 @@
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
-#include <QCheckBox>
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
@@ -66,6 +66,15 @@ class TestImportWizard final : public QObject
     template <typename Page> Page *page(ImportWizard &wizard, int id)
     {
         return qobject_cast<Page *>(wizard.page(id));
+    }
+
+    // The pane's group of that title ("Customer", "Plans", …), or null.
+    static const QTreeWidgetItem *group(const QTreeWidget *changes, const QString &title)
+    {
+        for (int i = 0; i < changes->topLevelItemCount(); ++i)
+            if (changes->topLevelItem(i)->text(0) == title)
+                return changes->topLevelItem(i);
+        return nullptr;
     }
 
     static bool runToEnd(ImportWizard &wizard)
@@ -176,8 +185,8 @@ private Q_SLOTS:
         const QList<int> counts = wizard->preview()->outcomeCounts();
         QCOMPARE(wizard->preview()->rowCount(), 12);
         QCOMPARE(counts.at(int(ImportOutcome::New)), 10);
-        QCOMPARE(counts.at(int(ImportOutcome::Error)), 1); // platinum is no plan
-        QCOMPARE(counts.at(int(ImportOutcome::Updated)), 1);
+        QCOMPARE(counts.at(int(ImportOutcome::Error)), 1);     // platinum is no plan
+        QCOMPARE(counts.at(int(ImportOutcome::Unchanged)), 1); // the demo customer, as it is
         QVERIFY(wizard->preview()->entry(4).message.contains(u"platinum"_s));
         auto never = m_backend->customer(u"wiz-001"_s);
         QTRY_VERIFY(never.isFinished());
@@ -191,10 +200,16 @@ private Q_SLOTS:
         QCOMPARE(preview->table()->model()->rowCount(), 10);
         preview->table()->setCurrentIndex(preview->table()->model()->index(0, 0));
         QTreeWidget *changes = preview->changes();
-        QTRY_VERIFY(changes->topLevelItemCount() >= 2);
-        QCOMPARE(changes->topLevelItem(0)->child(0)->text(0), u"starter"_s);
-        QCOMPARE(changes->topLevelItem(0)->child(0)->text(2), u"active"_s);
-        const QTreeWidgetItem *balances = changes->topLevelItem(1);
+        QTRY_VERIFY(group(changes, u"Balances (remaining of granted)"_s));
+        const QTreeWidgetItem *plans = group(changes, u"Plans"_s);
+        QCOMPARE(plans->child(0)->text(0), u"starter"_s);
+        QCOMPARE(plans->child(0)->text(2), u"active"_s);
+        const QTreeWidgetItem *fields = group(changes, u"Customer"_s); // new: every field given
+        QVERIFY(fields);
+        QCOMPARE(fields->child(0)->text(0), u"name"_s);
+        QCOMPARE(fields->child(0)->text(1), QString());
+        QCOMPARE(fields->child(0)->text(2), u"Wiz One"_s);
+        const QTreeWidgetItem *balances = group(changes, u"Balances (remaining of granted)"_s);
         QStringList features;
         for (int i = 0; i < balances->childCount(); ++i)
             features.append(balances->child(i)->text(0));
@@ -227,8 +242,9 @@ private Q_SLOTS:
         wizard->show();
         QTRY_VERIFY(!wizard->target().isEmpty());
         throughValidation(*wizard, m_csv);
-        auto *resume = wizard->page(ImportWizard::SourcePage)->findChild<QCheckBox *>();
-        QVERIFY(resume && resume->isChecked());
+        const QRadioButton *resume =
+            page<views::ImportSourcePage>(*wizard, ImportWizard::SourcePage)->resumeButton();
+        QVERIFY(!resume->isHidden() && resume->isChecked()); // the page is behind by now
         QVERIFY(wizard->resume());
         batch = wizard->batch();
         batch->setData(batch->index(1, emailColumn), u"two@wiz.example"_s);
@@ -364,7 +380,7 @@ private Q_SLOTS:
         QVERIFY(runToEnd(wizard));
         QCOMPARE(wizard.preview()->rowCount(), 1);
         QCOMPARE(heading->text(), u"pane-3 — Pane Three"_s);
-        const QTreeWidgetItem *plans = preview->changes()->topLevelItem(0);
+        const QTreeWidgetItem *plans = group(preview->changes(), u"Plans"_s);
         QVERIFY(plans);
         QStringList planIds;
         for (int i = 0; i < plans->childCount(); ++i)

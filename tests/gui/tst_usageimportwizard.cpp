@@ -1,8 +1,9 @@
 // The usage backfill wizard (issue 40) on EngineBackend or on RemoteBackend
 // to a local server (MD_GUI_BACKEND), on the usage conformance workspace: a CSV's bad
 // cells listed at their line and column, a column mapped differently
-// checked again, the dry run's balances before and after and its refused
-// events, the commit with its journal beside the file, and a later run of
+// checked again, the dry run's balances before and after (what rollovers
+// gave apart from remaining), the events that draw on no balance listed apart,
+// and its refused events, the commit with its journal beside the file, and a later run of
 // the same file offered to resume after what the journal says was committed.
 #include "models/UsageBackfill.h"
 #include "models/UsageChangeModel.h"
@@ -17,6 +18,7 @@
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -147,6 +149,55 @@ private Q_SLOTS:
         QCOMPARE(journal->total, 3);
         QCOMPARE(journal->target, wizard.target());
         QCOMPARE(journal->keyFormat, models::UsageKeyFormat::ByCustomer);
+    }
+
+    void theDryRunSplitsRolloversAndListsWhatDrawsOnNothing()
+    {
+        // roll's calls: 60 remaining and 30 rolled over; its seats are its
+        // entity r1's alone; tok holds no calls.
+        const QString path = m_dir.filePath(u"rolled.csv"_s);
+        QVERIFY(writeFile(path, "customer,feature,quantity,entity\n"
+                                "roll,calls,50,\n"
+                                "roll,calls,20,\n"
+                                "tok,calls,1,\n"
+                                "roll,seats,2,\n"
+                                "roll,seats,1,r1\n"));
+        views::UsageImportWizard wizard(m_backend.get());
+        wizard.show();
+        QVERIFY(read(wizard, path));
+        wizard.next();
+        auto *dryRun = qobject_cast<views::UsageRunPage *>(wizard.currentPage());
+        QVERIFY(dryRun);
+        QAbstractItemModelTester changesTester(dryRun->changes());
+        QAbstractItemModelTester noBalanceTester(dryRun->noBalance());
+        QTRY_VERIFY_WITH_TIMEOUT(dryRun->isComplete(), 20000);
+        const auto &changes = wizard.backfill()->changes();
+        QCOMPARE(changes.size(), 2); // roll's calls, and r1's seats
+        QCOMPARE(changes.at(0).featureId, u"calls"_s);
+        QCOMPARE(changes.at(0).before, dec("60"));
+        QCOMPARE(changes.at(0).used, dec("40"));
+        QCOMPARE(changes.at(0).after, dec("20"));
+        QCOMPARE(changes.at(0).fromRollovers, dec("30"));
+        QCOMPARE(changes.at(1).entityId, std::optional(u"r1"_s));
+        QCOMPARE(changes.at(1).before, dec("5"));
+        QCOMPARE(changes.at(1).after, dec("4"));
+        // Apart: recorded, drawing on no balance, by customer and feature.
+        QCOMPARE(dryRun->noBalance()->rowCount(), 2);
+        const auto &noBalance = wizard.backfill()->noBalance();
+        QCOMPARE(noBalance.at(0).customerId, u"roll"_s);
+        QCOMPARE(noBalance.at(0).entityId, std::nullopt);
+        QCOMPARE(noBalance.at(0).featureId, u"seats"_s);
+        QCOMPARE(noBalance.at(0).value, dec("2"));
+        QCOMPARE(noBalance.at(1).customerId, u"tok"_s);
+        QCOMPARE(noBalance.at(1).events, 1);
+        QAbstractItemView *shown = nullptr;
+        for (QAbstractItemView *view : dryRun->findChildren<QAbstractItemView *>())
+            if (view->model() == dryRun->noBalance())
+                shown = view;
+        QVERIFY(shown && shown->isVisible());
+        QVERIFY2(dryRun->summary()->text().contains(u"drawing on no balance"_s),
+                 qPrintable(dryRun->summary()->text()));
+        QCOMPARE(dryRun->refusals()->rowCount(), 0);
     }
 
     void aFileCommittedByTheFirstBuildKeepsItsKeys()

@@ -1,7 +1,10 @@
 // The balance adjustment form's rules: amounts as typed in the user's
 // locale or plainly, never an ambiguous thousands separator; the problems
-// it names; the change shown for review.
+// it names; the change shown for review; how long it lasts, and where a
+// credit lasts past a reset.
+#include "models/AmountFormat.h"
 #include "models/BalanceAdjustEdit.h"
+#include "tests/support/StubBackend.h"
 
 #include <QTest>
 
@@ -16,6 +19,34 @@ api::BalanceRow balance(const char *remaining)
     api::BalanceRow row;
     row.id = u"b_ann_credits"_s;
     row.remaining = *api::Decimal::parse(remaining);
+    return row;
+}
+
+// Answers listBalances with `rows`, keeping the request.
+class ListingBackend final : public test::StubBackend
+{
+public:
+    QList<api::BalanceRow> rows;
+    std::optional<api::ListBalancesRequest> asked;
+
+    backend::Reply<api::ListBalancesResponse>
+    listBalances(const api::ListBalancesRequest &request) override
+    {
+        asked = request;
+        api::ListBalancesResponse page;
+        page.list = rows;
+        return QtFuture::makeReadyFuture(api::Result(page));
+    }
+};
+
+api::BalanceRow monthly(const char *id, qint64 resetsAt)
+{
+    api::BalanceRow row = balance("40");
+    row.id = QString::fromLatin1(id);
+    row.customerId = u"ann"_s;
+    row.featureId = u"credits"_s;
+    row.includedGrant = api::Decimal::fromInteger(100);
+    row.reset = api::Reset{api::ResetInterval::Month, std::nullopt, resetsAt, std::nullopt};
     return row;
 }
 
@@ -89,6 +120,73 @@ private Q_SLOTS:
                 .after,
             u"+3.00"_s);
         QCOMPARE(changes.at(2).after, u"refund"_s);
+    }
+
+    // Issue 51: +5 on a monthly balance is gone at the reset; the review
+    // says so. On a balance that does not reset it lasts until used.
+    void lastingSaysWhenTheResetEndsIt()
+    {
+        const QLocale english(u"en_US"_s);
+        const qint64 december =
+            QDateTime(QDate(2026, 12, 10), QTime(0, 0), Qt::UTC).toMSecsSinceEpoch();
+        const QString on = models::formatTimestamp(december, english);
+        api::BalanceRow row = monthly("b_ann", december);
+        QCOMPARE(BalanceAdjustEdit::lasting(row, api::Decimal::fromInteger(5), english),
+                 u"This balance resets on %1; the credit lasts until then: the reset puts the "
+                 "remaining back to 100.00."_s.arg(on));
+        QCOMPARE(BalanceAdjustEdit::lasting(row, *api::Decimal::parse("-2"), english),
+                 u"This balance resets on %1; the deduction lasts until then: the reset puts the "
+                 "remaining back to 100.00."_s.arg(on));
+        row.reset->rollover =
+            api::RolloverRule{api::Decimal::fromInteger(50), 2, api::ResetInterval::Month};
+        QCOMPARE(BalanceAdjustEdit::lasting(row, api::Decimal::fromInteger(5), english),
+                 u"This balance resets on %1; the credit lasts until then. What is left of it "
+                 "then rolls over with the rest unused (at most 50.00 held) for 2 month(s), and "
+                 "then expires."_s.arg(on)); // no translator here to make the plural
+
+        api::BalanceRow topUp = balance("12");
+        topUp.id = u"b_topup"_s;
+        QVERIFY(!BalanceAdjustEdit::resets(topUp));
+        QCOMPARE(BalanceAdjustEdit::lasting(topUp, api::Decimal::fromInteger(5), english),
+                 u"Balance b_topup does not reset; the credit lasts until it is used."_s);
+        topUp.expiresAt = december;
+        QCOMPARE(BalanceAdjustEdit::lasting(topUp, api::Decimal::fromInteger(5), english),
+                 u"Balance b_topup does not reset; the credit lasts until it is used or the "
+                 "balance expires on %1."_s.arg(on));
+    }
+
+    // Where a credit lasts: the customer's standalone balances of the
+    // feature (not an entity's) that do not reset and are not unlimited.
+    void lastingBalancesAreStandaloneAndNeverReset()
+    {
+        ListingBackend backend;
+        const api::BalanceRow row = monthly("b_plan", 1'000'000);
+        api::BalanceRow topUp = balance("12");
+        topUp.id = u"b_topup"_s;
+        topUp.customerId = u"ann"_s;
+        api::BalanceRow weekly = monthly("b_weekly", 2'000'000);
+        weekly.reset->interval = api::ResetInterval::Week;
+        api::BalanceRow unlimited = topUp;
+        unlimited.id = u"b_unlimited"_s;
+        unlimited.unlimited = true;
+        api::BalanceRow team = topUp;
+        team.id = u"b_team"_s;
+        team.entityId = u"team-1"_s;
+        api::BalanceRow oneOff = topUp;
+        oneOff.id = u"b_once"_s;
+        oneOff.reset =
+            api::Reset{api::ResetInterval::OneOff, std::nullopt, std::nullopt, std::nullopt};
+        backend.rows = {weekly, topUp, unlimited, team, oneOff};
+        auto lasting = BalanceAdjustEdit::lastingBalances(&backend, row);
+        lasting.waitForFinished();
+        QVERIFY(lasting.result().ok());
+        QStringList ids;
+        for (const api::BalanceRow &b : lasting.result().value())
+            ids.append(b.id);
+        QCOMPARE(ids, (QStringList{u"b_topup"_s, u"b_once"_s}));
+        QCOMPARE(backend.asked->customerId, u"ann"_s);
+        QCOMPARE(backend.asked->featureId, u"credits"_s);
+        QVERIFY(backend.asked->planId && !*backend.asked->planId); // standalone: plan_id null
     }
 };
 

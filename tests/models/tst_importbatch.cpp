@@ -1,11 +1,13 @@
 // The wizard's models below the views: the batch as a table (include,
-// fix in place, encodings, separators), the before/after projection and the
-// outcome words, the preview model and its report, and the journal a
-// resumed commit reads back (a line cut short by a crash included).
+// fix in place, encodings, separators, a customer on two lines), the preview
+// model and its report, the journal a resumed commit reads back (a line cut
+// short by a crash included), and a commit that takes as done only what an
+// earlier run recorded. The before/after is tst_importchanges.
 #include "models/ImportBatch.h"
-#include "models/ImportChanges.h"
 #include "models/ImportJournal.h"
 #include "models/ImportPreviewModel.h"
+#include "models/ImportRunner.h"
+#include "tests/support/StubBackend.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -20,20 +22,21 @@ using models::ImportOutcome;
 
 namespace {
 
-api::Decimal number(qint64 units)
+// Answers every import as done, counting them.
+class ImportingBackend final : public test::StubBackend
 {
-    return api::Decimal::fromInteger(units);
-}
+public:
+    int imports = 0;
 
-api::FlashedPlan flashed(const QString &plan, bool skipped = false, bool expired = false)
-{
-    api::FlashedPlan f;
-    f.planId = plan;
-    f.skipped = skipped;
-    if (expired)
-        f.expired = true;
-    return f;
-}
+    backend::Reply<api::ImportCustomerResponse>
+    importCustomer(const api::ImportCustomerRequest &request) override
+    {
+        ++imports;
+        api::ImportCustomerResponse response;
+        response.customerId = request.customerId;
+        return QtFuture::makeReadyFuture(api::Result<api::ImportCustomerResponse>(response));
+    }
+};
 
 // Reading runs on a worker thread.
 bool settled(const ImportBatch &batch)
@@ -124,65 +127,45 @@ private Q_SLOTS:
         QCOMPARE(batch.index(0, 3).data().toString(), u"Café"_s); // automatic: Latin-1
     }
 
-    void changesProjectPlansAndBalances()
+    // Issue 51: a customer on two lines was previewed twice as new and one
+    // line silently dropped. Both lines are a problem, each naming the other.
+    void aCustomerOnTwoLinesIsAProblemOnBoth()
     {
-        api::Customer before;
-        before.id = u"c"_s;
-        api::Subscription old;
-        old.planId = u"basic"_s;
-        before.subscriptions = {old};
-        api::BalanceSummary calls;
-        calls.featureId = u"api_calls"_s;
-        calls.granted = number(100);
-        calls.remaining = number(40);
-        api::BalanceBreakdownRow basicRow;
-        basicRow.planId = u"basic"_s;
-        basicRow.includedGrant = number(100);
-        basicRow.remaining = number(40);
-        calls.breakdown = {basicRow};
-        before.balances.insert(calls.featureId, calls);
+        ImportBatch batch;
+        QAbstractItemModelTester tester(&batch);
+        batch.setSource(u"walk.csv"_s, "customer_id,email\n"
+                                       "walk-001,one@walk.example\n"
+                                       "walk-002,two@walk.example\n"
+                                       "walk-003,three@walk.example\n"
+                                       "walk-001,again@walk.example\n");
+        QVERIFY(settled(batch));
+        QCOMPARE(batch.problemCount(), 2);
+        const int problem = batch.columnCount() - 1;
+        QCOMPARE(batch.index(0, problem).data().toString(),
+                 u"customer walk-001 is also on line(s) 5; leave out all but one"_s);
+        QCOMPARE(batch.index(3, problem).data().toString(),
+                 u"customer walk-001 is also on line(s) 2; leave out all but one"_s);
+        const QModelIndex customer = batch.index(0, 2);
+        QVERIFY(customer.data(Qt::BackgroundRole).isValid());
+        QVERIFY(customer.data(Qt::ToolTipRole).toString().contains(u"line(s) 5"_s));
+        QVERIFY(batch.index(3, 0).data(ImportBatch::ProblemRole).toBool());
+        QVERIFY(!batch.index(1, 0).data(ImportBatch::ProblemRole).toBool());
 
-        api::Product pro;
-        pro.id = u"pro"_s;
-        api::ProductItem item;
-        item.featureId = u"api_calls"_s;
-        item.includedUsage = number(1000);
-        pro.items = {item};
-        api::ImportCustomerRequest request;
-        request.customerId = u"c"_s;
-        api::Billable billable;
-        billable.plan.planId = u"pro"_s;
-        api::ImportBalance usage;
-        usage.featureId = u"api_calls"_s;
-        usage.usage = api::Decimal::parse(u"250.5"_s);
-        billable.plan.balances = {usage};
-        request.billables = {billable};
-        api::ImportCustomerResponse response;
-        response.flashed = {flashed(u"pro"_s), flashed(u"basic"_s, false, true)};
-
-        const auto changes =
-            models::ImportChanges::project(before, request, response, {{u"pro"_s, pro}});
-        QCOMPARE(changes.plans.size(), 2);
-        QCOMPARE(changes.plans.at(0).planId, u"basic"_s);
-        QCOMPARE(changes.plans.at(0).after, api::PlanStatus::Expired);
-        QCOMPARE(changes.plans.at(1).before, std::nullopt);
-        QCOMPARE(changes.plans.at(1).after, api::PlanStatus::Active);
-        QCOMPARE(changes.balances.size(), 1);
-        const models::BalanceChange &balance = changes.balances.first();
-        QCOMPARE(balance.grantedBefore, number(100));
-        QCOMPARE(balance.remainingBefore, number(40));
-        QCOMPARE(balance.grantedAfter, number(1000)); // basic's row goes, pro's comes
-        QCOMPARE(balance.remainingAfter, api::Decimal::parse(u"749.5"_s));
-        QCOMPARE(changes.summary(), u"basic expires, + pro (active)"_s);
-
-        QCOMPARE(models::ImportChanges::classify(false, response), ImportOutcome::New);
-        QCOMPARE(models::ImportChanges::classify(true, response), ImportOutcome::Expired);
-        response.flashed = {flashed(u"pro"_s, true)};
-        QCOMPARE(models::ImportChanges::classify(true, response), ImportOutcome::Skipped);
-        response.flashed.first().mismatch = true;
-        QCOMPARE(models::ImportChanges::classify(false, response), ImportOutcome::Mismatch);
-        response.flashed = {flashed(u"pro"_s)};
-        QCOMPARE(models::ImportChanges::classify(true, response), ImportOutcome::Updated);
+        // One left out: the other is fine again, and three are imported.
+        QSignalSpy changed(&batch, &ImportBatch::dataChanged);
+        QVERIFY(batch.setData(batch.index(3, 0), Qt::Unchecked, Qt::CheckStateRole));
+        QCOMPARE(batch.problemCount(), 0);
+        QVERIFY(!customer.data(Qt::BackgroundRole).isValid());
+        QVERIFY(batch.index(0, problem).data().toString().isEmpty());
+        QVERIFY(std::any_of(changed.cbegin(), changed.cend(), [](const QList<QVariant> &args) {
+            return args.at(0).toModelIndex().row() == 0; // the view repaints the other line
+        }));
+        QCOMPARE(batch.items().size(), 3);
+        // A fix that makes another duplicate is caught as it is typed.
+        QVERIFY(batch.setData(batch.index(2, 2), u"walk-002"_s));
+        QCOMPARE(batch.problemCount(), 2);
+        batch.excludeProblems(); // which line is right is for the user to say: both go
+        QCOMPARE(batch.items().size(), 1);
     }
 
     void previewCountsAndReports()
@@ -258,7 +241,51 @@ private Q_SLOTS:
         QVERIFY(fresh.load());
         QVERIFY(fresh.begin(u"remote y"_s, "hash2", false));
         QVERIFY(fresh.done().isEmpty());
-        QVERIFY(QFile::exists(path + u".previous"_s));
+        QVERIFY(QFile::exists(fresh.previousPath()));
+        QCOMPARE(fresh.previousPath(), path + u".previous"_s);
+    }
+
+    // Issue 51: the second line of a customer was reported "done in an
+    // earlier run" because the first line had just been journaled. Only what
+    // an earlier run recorded is taken as done.
+    void aCommitTakesAsDoneOnlyWhatAnEarlierRunRecorded()
+    {
+        QTemporaryDir dir;
+        ImportBatch batch;
+        batch.setSource(u"walk.csv"_s, "customer_id\nwalk-001\nwalk-002\nwalk-001\n");
+        QVERIFY(settled(batch));
+        models::ImportPreviewModel preview;
+        preview.setItems(batch.items()); // past validation, as before the check
+        for (int r = 0; r < preview.rowCount(); ++r)
+            preview.setDryRun(r, ImportOutcome::New, {}, {});
+        models::ImportJournal journal(dir.filePath(u"walk.csv.meterdesk-journal"_s));
+        QVERIFY(journal.load());
+        QVERIFY(journal.begin(u"embedded x"_s, "hash", false));
+        ImportingBackend backend;
+        models::ImportRunner runner(&backend, &preview);
+        QSignalSpy finished(&runner, &models::ImportRunner::finished);
+        runner.startCommit(&journal);
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(backend.imports, 3);
+        QCOMPARE(preview.commitCounts().value(models::CommitState::Committed), 3);
+        QCOMPARE(preview.commitCounts().value(models::CommitState::Earlier), 0);
+
+        // Read back, it is an earlier run's: nothing is sent again.
+        models::ImportJournal again(journal.path());
+        QVERIFY(again.load());
+        QVERIFY(again.finished());
+        QCOMPARE(again.earlier().size(), 2);
+        QVERIFY(again.begin(u"embedded x"_s, "hash", true));
+        QVERIFY(!again.finished()); // until this run finishes too
+        preview.clearResults();
+        for (int r = 0; r < preview.rowCount(); ++r)
+            preview.setDryRun(r, ImportOutcome::Unchanged, {}, {});
+        models::ImportRunner resumed(&backend, &preview);
+        QSignalSpy resumedFinished(&resumed, &models::ImportRunner::finished);
+        resumed.startCommit(&again);
+        QTRY_COMPARE(resumedFinished.size(), 1);
+        QCOMPARE(backend.imports, 3);
+        QCOMPARE(preview.commitCounts().value(models::CommitState::Earlier), 3);
     }
 };
 

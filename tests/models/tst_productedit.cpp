@@ -1,6 +1,7 @@
 // The admin forms' models: what a product or reward form sends (only what
 // changed, checked by the wire decoder with the field's path), the review's
-// field-by-field changes, and the request that undoes a save.
+// field-by-field changes (items matched by feature), what Save will do to
+// the versions, and the request that undoes a save.
 #include "models/ProductEdit.h"
 #include "models/RewardEdit.h"
 
@@ -62,8 +63,8 @@ private Q_SLOTS:
         const auto changes = ProductEdit::changes(pro(), request.value());
         QCOMPARE(changes.size(), 2);
         QCOMPARE(changes.at(0), (models::FieldChange{u"Name"_s, u"Pro"_s, u"Pro (2027)"_s}));
-        QCOMPARE(changes.at(1).field, u"Item 1"_s);
-        QVERIFY(changes.at(1).after.contains(u"tiers 100000:0.002; inf:0.001"_s));
+        QCOMPARE(changes.at(1), (models::FieldChange{u"Item api_calls · tiers"_s, u"none"_s,
+                                                     u"100000:0.002; inf:0.001"_s}));
     }
 
     // The billing clock's fields: shown as typed, sent only when changed,
@@ -82,10 +83,9 @@ private Q_SLOTS:
         QCOMPARE(item.rollover,
                  (api::RolloverRule{std::nullopt, 1, api::ResetInterval::Quarter})); // keeps all
         QCOMPARE(item.intervalCount, 3); // untouched, kept
-        const auto changes = ProductEdit::changes(pro(), request.value());
-        QCOMPARE(changes.size(), 1);
-        QVERIFY(changes.at(0).before.contains(u"every 3 · rolls over 500/2 month"_s));
-        QVERIFY(changes.at(0).after.contains(u"rolls over all/1 quarter"_s));
+        QCOMPARE(ProductEdit::changes(pro(), request.value()),
+                 (QList<models::FieldChange>{
+                     {u"Item api_calls · rollover"_s, u"500/2 month"_s, u"all/1 quarter"_s}}));
 
         form.items[0].rollover.clear(); // nothing carries over any more
         form.items[0].every = u"1"_s;
@@ -93,7 +93,70 @@ private Q_SLOTS:
         QVERIFY(request.ok());
         QCOMPARE(request.value().items->first().rollover, std::nullopt);
         QCOMPARE(request.value().items->first().intervalCount, 1);
-        QVERIFY(!ProductEdit::changes(pro(), request.value()).at(0).after.contains(u"every"_s));
+        QCOMPARE(ProductEdit::changes(pro(), request.value()),
+                 (QList<models::FieldChange>{
+                     {u"Item api_calls · every"_s, u"3"_s, u"1"_s},
+                     {u"Item api_calls · rollover"_s, u"500/2 month"_s, u"none"_s}}));
+    }
+
+    // Issue 51: storage_gb removed and messages added are said as that, not
+    // as "Item 2: storage_gb → messages"; a tier change of another item is
+    // a tier change.
+    void itemsAreMatchedByFeature()
+    {
+        api::Product before = pro();
+        api::ProductItem storage;
+        storage.featureId = u"storage_gb"_s;
+        storage.includedUsage = api::Decimal::fromInteger(100);
+        storage.interval = api::ResetInterval::Month;
+        before.items.append(storage);
+        ProductForm form = ProductForm::from(before);
+        form.items[0].tiers = u"1000:0.5; inf:0.25"_s;
+        form.items.removeLast();
+        ProductForm::Item messages;
+        messages.featureId = u"messages"_s;
+        messages.included = u"20000"_s;
+        messages.interval = u"week"_s;
+        form.items.append(messages);
+        auto request = ProductEdit::request(before, form);
+        QVERIFY2(request.ok(), request.ok() ? "" : qPrintable(request.error().message));
+        QCOMPARE(ProductEdit::changes(before, request.value()),
+                 (QList<models::FieldChange>{
+                     {u"Item api_calls · tiers"_s, u"none"_s, u"1000:0.5; inf:0.25"_s},
+                     {u"Item storage_gb"_s, u"storage_gb · 100 included · month"_s, u"removed"_s},
+                     {u"Item messages"_s, u"none"_s, u"messages · 20000 included · week"_s}}));
+
+        // The same items in another order: the order is the change.
+        ProductForm swapped = ProductForm::from(before);
+        swapped.items.swapItemsAt(0, 1);
+        request = ProductEdit::request(before, swapped);
+        QVERIFY(request.ok());
+        QCOMPARE(ProductEdit::changes(before, request.value()),
+                 (QList<models::FieldChange>{{u"Order of items"_s, u"api_calls, storage_gb"_s,
+                                              u"storage_gb, api_calls"_s}}));
+    }
+
+    // Issue 51: the review says when Save makes a new version, from the
+    // update's dry run: a version added has a created_at of its own.
+    void versionNoteSaysWhatSaveDoes()
+    {
+        api::Product before = pro();
+        before.createdAt = 1000;
+        ProductForm form = ProductForm::from(before);
+        form.items[0].included = u"200000"_s;
+        const auto request = ProductEdit::request(before, form);
+        QVERIFY(request.ok());
+        api::Product added = before;
+        added.version = 2;
+        added.createdAt = 9000;
+        QCOMPARE(ProductEdit::versionNote(before, request.value(), added),
+                 u"Customers are on version 1 of pro, so Save makes version 2 with these items; "
+                 "version 1 stays as it is for them."_s);
+        QCOMPARE(ProductEdit::versionNote(before, request.value(), before),
+                 u"No customer is on version 1 of pro, so Save changes its items in place."_s);
+        api::UpdateProductRequest rename;
+        rename.name = u"Pro (2027)"_s;
+        QCOMPARE(ProductEdit::versionNote(before, rename, before), QString());
     }
 
     void problemsNameTheirPath_data()
@@ -102,6 +165,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("included");
         QTest::addColumn<QString>("path");
         QTest::newRow("tiers not pairs") << u"10:1; 20"_s << u"1"_s << u"items[0].tiers"_s;
+        QTest::newRow("tiers without a last inf")
+            << u"100000:0.002"_s << u"1"_s << u"items[0].tiers"_s;
         QTest::newRow("tiers falling")
             << u"10:1; 5:1; inf:1"_s << u"1"_s << u"items[0].tiers[1].to"_s;
         QTest::newRow("included not a number")

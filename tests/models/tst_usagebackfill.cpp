@@ -1,10 +1,13 @@
 // The usage backfill's models (UsageFile, UsageBackfill and its tables) on
 // the small workspace behind an EngineBackend: a CSV's bad cells found in
 // their columns, JSON events of both kinds, the dry run's before and after
-// and refusals, a commit that counts nothing twice when run again, and one
+// (rollovers drawn first, shown apart from remaining) and refusals, events
+// drawing on no balance listed apart, a commit that counts nothing twice when
+// run again, and one
 // cancelled then resumed exactly where it stopped; and, on a backend that
 // answers when told, two requests in flight only when they share no
 // customer, their answers taken in the order sent.
+#include "models/AmountFormat.h"
 #include "models/UsageBackfill.h"
 #include "models/UsageChangeModel.h"
 #include "models/UsageRefusalModel.h"
@@ -221,6 +224,63 @@ private Q_SLOTS:
         QCOMPARE(backfill.applied(), 0);
         QCOMPARE(backfill.alreadyRecorded(), 2);
         QCOMPARE(bobRemaining(), before.minus(dec("12.5")).value());
+    }
+
+    void rolloversAreDrawnApartFromRemaining()
+    {
+        // ann's api_calls: 750.5 remaining, and 50 then 40 rolled over
+        // (soonest to expire first), which remaining leaves out.
+        auto content = models::UsageFile::read("customer,feature,quantity\n"
+                                               "ann,api_calls,60\n"
+                                               "ann,api_calls,40\n",
+                                               u"rolled.csv"_s, {}, u"bf-roll"_s);
+        models::UsageBackfill backfill(m_backend.get());
+        backfill.setItems(models::UsageBackfill::order(content.rows));
+        models::UsageChangeModel changes(&backfill);
+        QAbstractItemModelTester tester(&changes);
+        QVERIFY(run(backfill, [&] { backfill.startDryRun(); }));
+        changes.reload();
+        QCOMPARE(changes.rowCount(), 1);
+        const auto &change = backfill.changes().first();
+        // 90 from the rollovers, then 10 off remaining: before − used = after.
+        QCOMPARE(change.before, dec("750.5"));
+        QCOMPARE(change.used, dec("10"));
+        QCOMPARE(change.after, dec("740.5"));
+        QCOMPARE(change.fromRollovers, dec("90"));
+        QCOMPARE(change.events, 2);
+        QCOMPARE(changes.index(0, models::UsageChangeModel::RolloversColumn).data().toString(),
+                 models::formatAmount(dec("90"), QLocale()));
+    }
+
+    void eventsDrawingOnNoBalanceAreListedApart()
+    {
+        // bob holds no balance of messages: recorded, drawing on nothing.
+        auto content = models::UsageFile::read("customer,feature,quantity\n"
+                                               "bob,messages,2\n"
+                                               "bob,api_calls,1\n"
+                                               "bob,messages,3\n",
+                                               u"none.csv"_s, {}, u"bf-none"_s);
+        models::UsageBackfill backfill(m_backend.get());
+        backfill.setItems(models::UsageBackfill::order(content.rows));
+        models::UsageChangeModel changes(&backfill);
+        models::UsageNoBalanceModel noBalance(&backfill);
+        QAbstractItemModelTester changesTester(&changes);
+        QAbstractItemModelTester noBalanceTester(&noBalance);
+        QVERIFY(run(backfill, [&] { backfill.startDryRun(); }));
+        changes.reload();
+        noBalance.reload();
+        QCOMPARE(changes.rowCount(), 1); // api_calls, not a 0.00 → 0.00 row of messages
+        QCOMPARE(backfill.changes().first().featureId, u"api_calls"_s);
+        QCOMPARE(backfill.refusals().size(), 0);
+        QCOMPARE(noBalance.rowCount(), 1);
+        const auto &noted = backfill.noBalance().first();
+        QCOMPARE(noted.customerId, u"bob"_s);
+        QCOMPARE(noted.entityId, std::nullopt);
+        QCOMPARE(noted.featureId, u"messages"_s);
+        QCOMPARE(noted.events, 2);
+        QCOMPARE(noted.value, dec("5"));
+        QCOMPARE(noBalance.index(0, models::UsageNoBalanceModel::EventsColumn).data().toString(),
+                 QLocale().toString(2));
     }
 
     void aCancelledCommitResumesWhereItStopped()
