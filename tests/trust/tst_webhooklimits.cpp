@@ -9,6 +9,7 @@
 #include "services/engine/webhooks/WebhookUrlRule.h"
 #include "tests/trust/WebhookFixture.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 using namespace md;
@@ -69,11 +70,16 @@ private Q_SLOTS:
         const engine::Scope other = otherOrganization(u"beta"_s);
         test::WebhookReceiver answering;
         QVERIFY(answering.up());
+        QElapsedTimer sent;
+        sent.start();
         sendTestsOf(other, endpointOf(other, answering.url()), 1);
         // Sent behind the four, it would leave only once their deadline had
         // closed their connections.
         QTRY_VERIFY_WITH_TIMEOUT(answering.requests().size() == 1 || m_receiver->held() < 4, 30000);
         QCOMPARE(answering.requests().size(), 1);
+        qInfo("another organization's delivery arrived %lld ms after it was made, four"
+              " receivers of this one hanging",
+              sent.elapsed());
         QCOMPARE(m_receiver->held(), 4);
         m_receiver->release();
         for (const api::WebhookEndpoint &made : hanging)
