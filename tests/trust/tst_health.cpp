@@ -111,11 +111,12 @@ private Q_SLOTS:
             took.start();
             const auto hung = http.send("GET", "/readyz", {});
             QCOMPARE(hung.status, 503);
-            // The documented bound is about 1 s: generous here, for a loaded machine.
-            QVERIFY2(took.elapsed() < 3000, qPrintable(QString::number(took.elapsed())));
+            // Answered by the deadline (docs/operations.md), not by the
+            // database giving up: the time is a figure, not a test.
             const QString reason =
                 QJsonDocument::fromJson(hung.body).object().value(u"reason"_s).toString();
-            QVERIFY2(reason.contains(u"did not answer"_s), qPrintable(reason));
+            QVERIFY2(reason.contains(u"did not answer within 1000 ms"_s), qPrintable(reason));
+            qInfo("/readyz answered 503 in %lld ms, the database hanging", took.elapsed());
         }
         QCOMPARE(http.post("/v1/meterdesk/about", "{}").status, 200);
         QVERIFY(db.rollback());
