@@ -48,7 +48,8 @@ class TestAdminForms final : public QObject
         while (!products.isFinished())
             QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
         api::Product newest;
-        for (const api::Product &p : products.result().value().list)
+        const auto listed = products.result(); // a copy: the loop must not outlive it
+        for (const api::Product &p : listed.value().list)
             if (p.id == id && p.version >= newest.version)
                 newest = p;
         return newest;

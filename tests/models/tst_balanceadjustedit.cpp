@@ -179,9 +179,10 @@ private Q_SLOTS:
         backend.rows = {weekly, topUp, unlimited, team, oneOff};
         auto lasting = BalanceAdjustEdit::lastingBalances(&backend, row);
         lasting.waitForFinished();
-        QVERIFY(lasting.result().ok());
+        const auto found = lasting.result(); // a copy: the loop must not outlive it
+        QVERIFY(found.ok());
         QStringList ids;
-        for (const api::BalanceRow &b : lasting.result().value())
+        for (const api::BalanceRow &b : found.value())
             ids.append(b.id);
         QCOMPARE(ids, (QStringList{u"b_topup"_s, u"b_once"_s}));
         QCOMPARE(backend.asked->customerId, u"ann"_s);
