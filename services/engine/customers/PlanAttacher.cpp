@@ -258,8 +258,10 @@ api::Result<api::Done> PlanAttacher::end(qint64 customerPk, const QVariant &cust
                      customerProductPk});
         !updated)
         return updated.error();
+    // Nothing falls due for its balances any more, as PlanClock leaves them.
     if (auto updated = execute(
-            m_context.db, u"UPDATE balances SET expires_at = ? WHERE customer_product_pk = ?"_s,
+            m_context.db,
+            u"UPDATE balances SET expires_at = ?, due_at = NULL WHERE customer_product_pk = ?"_s,
             {now, customerProductPk});
         !updated)
         return updated.error();
