@@ -1,5 +1,7 @@
 #include "models/ImportBatch.h"
 
+#include "models/ImportJournal.h"
+
 #include <QColor>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -33,6 +35,7 @@ void ImportBatch::setSource(const QString &path, const QByteArray &data)
 {
     m_path = path;
     m_data = data;
+    m_sourceHash.clear(); // this source's comes with its rows
     m_encoding = TextEncoding::Automatic;
     m_format = ImportSource::detect(path, data);
     // The first line is enough to guess the separator.
@@ -86,6 +89,7 @@ struct Read
     QStringList header;
     CsvMapping mapping;
     QList<ImportRow> rows;
+    QByteArray hash; // the source's, which its journal names
 };
 
 } // namespace
@@ -97,7 +101,7 @@ void ImportBatch::read()
     Q_EMIT readingStarted();
     QtConcurrent::run([data = m_data, encoding = m_encoding, format = m_format,
                        separator = m_separator, header = m_header, mapping = m_mapping] {
-        Read read{format, header, mapping, {}};
+        Read read{format, header, mapping, {}, ImportJournal::hash(data)};
         const QString all = ImportSource::decode(data, encoding);
         if (format != ImportFormat::Csv) {
             read.header.clear();
@@ -122,6 +126,7 @@ void ImportBatch::read()
         m_header = read.header;
         m_mapping = read.mapping;
         m_rows = read.rows;
+        m_sourceHash = read.hash;
         findDuplicates(false);
         endResetModel();
         m_reading = false;

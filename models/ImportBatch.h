@@ -34,6 +34,8 @@ public:
     void setSource(const QString &path, const QByteArray &data);
     const QString &sourcePath() const { return m_path; }
     const QByteArray &sourceData() const { return m_data; }
+    // The source's SHA-256 (hex), made with the rows off the GUI thread.
+    const QByteArray &sourceHash() const { return m_sourceHash; }
     void setEncoding(TextEncoding encoding);
     TextEncoding encoding() const { return m_encoding; }
     void setFormat(ImportFormat format);
@@ -95,6 +97,7 @@ private:
 
     QString m_path;
     QByteArray m_data;
+    QByteArray m_sourceHash;
     TextEncoding m_encoding = TextEncoding::Automatic;
     ImportFormat m_format = ImportFormat::Csv;
     ImportFormat m_shownFormat = ImportFormat::Csv; // of the rows read last

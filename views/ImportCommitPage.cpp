@@ -63,9 +63,8 @@ void ImportCommitPage::initializePage()
         summary += u'\n' + tr("The earlier journal is kept as %1.")
                                .arg(QDir::toNativeSeparators(journal->previousPath()));
     m_summary->setText(summary);
-    if (auto begun = journal->begin(m_wizard->target(),
-                                    models::ImportJournal::hash(m_wizard->batch()->sourceData()),
-                                    m_wizard->resume());
+    if (auto begun =
+            journal->begin(m_wizard->target(), m_wizard->batch()->sourceHash(), m_wizard->resume());
         !begun) {
         m_status->setText(tr("Nothing was imported: %1").arg(begun.error().message));
         m_cancel->hide();

@@ -135,6 +135,7 @@ ImportSourcePage::ImportSourcePage(ImportWizard *wizard)
         Q_EMIT completeChanged();
     });
     connect(m_wizard->batch(), &models::ImportBatch::ready, this, &ImportSourcePage::showPreview);
+    connect(m_wizard->batch(), &models::ImportBatch::ready, this, &ImportSourcePage::showJournal);
     connect(m_resume, &QRadioButton::toggled, m_wizard, &ImportWizard::setResume);
 }
 
@@ -275,7 +276,9 @@ void ImportSourcePage::showJournal()
         note = tr("An earlier commit of this source, started %1, stopped after %n customer(s).",
                   nullptr, done)
                    .arg(when(journal->startedAt()));
-    if (journal->sourceHash() != models::ImportJournal::hash(m_wizard->batch()->sourceData()))
+    // Known once the rows are read (the page looks again then).
+    const QByteArray &read = m_wizard->batch()->sourceHash();
+    if (!read.isEmpty() && journal->sourceHash() != read)
         note += u' ' + tr("The source has changed since.");
     m_journalNote->setText(note);
     m_resume->setText(journal->finished() ? tr("&Resume: send only the customers it did not import")
