@@ -303,7 +303,10 @@ int main(int argc, char *argv[])
 
         // The import wizard on a CSV with a few problems and a few existing customers.
         QStringList lines{u"customer_id,name,email,stripe_id,plan_id,status,usage:api_calls"_s};
-        for (int r = 0; r < 3; ++r)
+        // The first existing customer renamed, so its preview shows an identity change.
+        lines.append(customers->model()->customer(0).id +
+                     u",Acme Labs Inc.,ap@acme.example,,enterprise,active,2500"_s);
+        for (int r = 1; r < 3; ++r)
             lines.append(customers->model()->customer(r).id + u",,,,enterprise,active,2500"_s);
         lines.append({u"nova-ai-101,Nova AI,billing@nova.example,cus_N101,pro,active,41250"_s,
                       u"quill-102,Quill Labs,quill-at-example,cus_Q102,starter,trialing,"_s,
