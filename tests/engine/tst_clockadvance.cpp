@@ -1,8 +1,9 @@
 // The sandbox clock on a stored workspace (docs/api.md, "The billing
 // clock"), on SQLite and PostgreSQL: clock.advance moves a sandbox forward
 // only, never production's, answers what it brought due as its dry run
-// counted it, with sweeps of two servers running; its refusals name what to
-// fix; bad rollover rules are refused where they come in.
+// counted it, with sweeps of two servers running; calls queued there are
+// applied at its now; its refusals name what to fix; bad rollover rules are
+// refused where they come in.
 #include "services/api/WireCodec.h"
 #include "tests/engine/ClockTestBase.h"
 
@@ -105,6 +106,35 @@ private Q_SLOTS:
         QCOMPARE(count(u"SELECT COUNT(*) FROM ledger WHERE kind = 'reset'"
                        " AND route = 'clock.advance'"_s),
                  3000);
+        verifyLedger(*m_fixture->engine);
+    }
+
+    // A call queued in a sandbox whose clock moved is applied at the
+    // sandbox's now: a balance expired there is not drawn on, though the
+    // server's own clock has not reached its expiry (issue 51).
+    void aQueuedCallIsAppliedAtItsSandboxsNow()
+    {
+        const engine::KeyContext sandbox = test::everyScope(m_test);
+        auto made = api().createBalance(sandbox, {u"cara"_s, u"ai_credits"_s, std::nullopt,
+                                                  dec("50"), Jan31Noon + Day, u"for a day"_s});
+        QVERIFY2(made.ok(), made.ok() ? "" : qPrintable(made.error().message));
+        const QString id = made.value().balanceId;
+        api::ClockAdvance advance;
+        advance.to = Jan31Noon + 2 * Day;
+        QVERIFY(api().advanceClock(sandbox, advance).ok());
+        QCOMPARE(balancesOf(u"cara"_s).value(id).status, api::BalanceStatus::Expired);
+
+        api::TrackTokensRequest call = dollars(u"cara"_s, 1'000'000); // more than all she holds
+        call.async = true;
+        QVERIFY(api().trackTokens(sandbox, call).ok());
+        const auto drained = m_fixture->engine->trackQueue().drain();
+        QVERIFY2(drained.ok() && drained.value() == 1,
+                 drained.ok() ? "" : qPrintable(drained.error().message));
+        const api::BalanceRow after = balancesOf(u"cara"_s).value(id);
+        QCOMPARE(after.remaining, dec("50"));
+        QCOMPARE(after.usage, dec("0"));
+        for (const api::LedgerEntry &entry : ledgerOf(u"cara"_s))
+            QVERIFY2(entry.balanceId != id || entry.kind != "usage"_L1, qPrintable(entry.id));
         verifyLedger(*m_fixture->engine);
     }
 

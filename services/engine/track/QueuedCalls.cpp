@@ -35,7 +35,7 @@ api::Result<api::Done> removeApplied(const QSqlDatabase &db, Dialect dialect,
 } // namespace
 
 api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialect, qsizetype limit,
-                                          qint64 nowMs, const PriceCatalogue &catalogue)
+                                          const NowOf &nowOf, const PriceCatalogue &catalogue)
 {
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
@@ -69,6 +69,11 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
     const auto resolve = [&](const Scope &scope, const api::TrackTokensRequest &request) {
         return targets.resolve(db, scope, request, catalogue);
     };
+    // The batch's now is the oldest call's scope's; a call of a scope with
+    // another now (a sandbox whose clock moved, or production beside it)
+    // stays queued for the next batch.
+    std::optional<qint64> batchNow;
+    std::map<std::pair<qint64, QString>, qint64> nowByScope;
     for (const QVariantList &row : std::as_const(claimed.value())) {
         Stored call{row.at(0).toLongLong(),
                     {row.at(1).toLongLong(),
@@ -77,6 +82,14 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
                     api::readCallText(row.at(3).toString().toUtf8()),
                     row.at(4).isNull() ? std::nullopt
                                        : std::optional<QString>(row.at(4).toString())};
+        const auto scopeKey = std::pair{call.scope.orgPk, call.scope.envWord()};
+        auto known = nowByScope.find(scopeKey);
+        if (known == nowByScope.end())
+            known = nowByScope.emplace(scopeKey, nowOf(call.scope)).first;
+        if (!batchNow)
+            batchNow = known->second;
+        if (known->second != *batchNow)
+            continue;
         call.resolved = call.request ? resolve(call.scope, call.request.value())
                                      : api::Result<ResolvedCall>(call.request.error());
         if (!call.resolved && call.resolved.error().status >= 500)
@@ -87,6 +100,7 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
         }
         stored.append(std::move(call));
     }
+    const qint64 nowMs = *batchNow;
     TrackBatch batch(db, dialect, nowMs);
     if (auto locked = batch.lockCustomers(customers, features); !locked)
         return locked.error();
