@@ -83,6 +83,7 @@ const QStringList &webhookEventTypes()
         u"reward.updated"_s,
         u"environment.promoted"_s,
         u"balance.adjusted"_s,
+        u"balance.created"_s,
         u"webhook_endpoint.test"_s,
     };
     return types;

@@ -8,6 +8,7 @@
 #include "services/api/ApiKey.h"
 #include "services/api/AuditLog.h"
 #include "services/api/BalanceAdjustment.h"
+#include "services/api/BalanceCreation.h"
 #include "services/api/BalancePages.h"
 #include "services/api/BalanceTotals.h"
 #include "services/api/BillingControls.h"
@@ -111,6 +112,9 @@ public:
     virtual Reply<api::Page<api::LedgerEntry>> listLedger(const api::LedgerRequest &request) = 0;
     // A manual correction of one balance; answers its ledger entry (docs/ledger.md).
     virtual Reply<api::LedgerEntry> adjustBalance(const api::BalanceAdjustment &request) = 0;
+    // A standalone balance that does not reset, made by hand; answers its
+    // `grant` ledger entry, which names the new balance (docs/ledger.md).
+    virtual Reply<api::LedgerEntry> createBalance(const api::BalanceCreation &request) = 0;
     // The environment's now, and a sandbox's clock moved forward with what
     // falls due applied, or previewed (docs/api.md, "The billing clock").
     virtual Reply<api::ClockReading> clock() = 0;

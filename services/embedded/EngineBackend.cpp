@@ -309,6 +309,12 @@ Reply<api::LedgerEntry> EngineBackend::adjustBalance(const api::BalanceAdjustmen
         request, [](auto &s, const auto &k, const auto &r) { return s.adjustBalance(k, r); });
 }
 
+Reply<api::LedgerEntry> EngineBackend::createBalance(const api::BalanceCreation &request)
+{
+    return runReceived<api::LedgerEntry>(
+        request, [](auto &s, const auto &k, const auto &r) { return s.createBalance(k, r); });
+}
+
 Reply<api::EnvironmentDiff> EngineBackend::environmentDiff()
 {
     return runReceived<api::EnvironmentDiff>(

@@ -80,6 +80,7 @@ public:
     Reply<api::Page<api::AuditEntry>> listAuditLog(const api::AuditLogRequest &request) override;
     Reply<api::Page<api::LedgerEntry>> listLedger(const api::LedgerRequest &request) override;
     Reply<api::LedgerEntry> adjustBalance(const api::BalanceAdjustment &request) override;
+    Reply<api::LedgerEntry> createBalance(const api::BalanceCreation &request) override;
     Reply<api::ClockReading> clock() override;
     Reply<api::ClockAdvanced> advanceClock(const api::ClockAdvance &request) override;
     Reply<api::EnvironmentDiff> environmentDiff() override;

@@ -7,6 +7,7 @@
 #include "services/api/ApiKey.h"
 #include "services/api/AuditLog.h"
 #include "services/api/BalanceAdjustment.h"
+#include "services/api/BalanceCreation.h"
 #include "services/api/BalancePages.h"
 #include "services/api/BalanceTotals.h"
 #include "services/api/BillingControls.h"
@@ -106,6 +107,9 @@ public:
     // A manual correction of one balance, with its ledger and audit entries.
     api::Result<api::LedgerEntry> adjustBalance(const KeyContext &key,
                                                 const api::BalanceAdjustment &request);
+    // A standalone balance made by hand, with its ledger and audit entries.
+    api::Result<api::LedgerEntry> createBalance(const KeyContext &key,
+                                                const api::BalanceCreation &request);
     // Sandbox against production, and production made what the sandbox
     // shows (docs/promotion.md): a production key, or the console on its
     // own workspace.

@@ -1,10 +1,12 @@
 // ApiOperations' routes of the record (docs/ledger.md): the audit log, a
-// balance's ledger, and the hand adjustment that writes to both.
+// balance's ledger, and the hand adjustment and the balance made by hand
+// that write to both.
 #include "services/engine/ApiOperations.h"
 
 #include "services/engine/AuditedWrite.h"
 #include "services/engine/ledger/AuditTrail.h"
 #include "services/engine/ledger/BalanceAdjuster.h"
+#include "services/engine/ledger/BalanceCreator.h"
 #include "services/engine/ledger/BalanceLedger.h"
 
 namespace md::engine {
@@ -64,6 +66,35 @@ api::Result<api::LedgerEntry> ApiOperations::adjustBalance(const KeyContext &key
                  {"adjustment"_L1, request.amount},
                  {"reason"_L1, request.reason},
                  {"ledger_id"_L1, entry.id}});
+        });
+}
+
+api::Result<api::LedgerEntry> ApiOperations::createBalance(const KeyContext &key,
+                                                           const api::BalanceCreation &request)
+{
+    if (const auto denied = key.missingScope(u"balances:write"_s))
+        return *denied;
+    using api::JsonValue;
+    return AuditedWrite::run<api::LedgerEntry>(
+        m_engine, key, {u"balance.create"_s, u"balance"_s, QString()},
+        [](const QSqlDatabase &) -> api::Result<JsonValue> { return JsonValue::null(); },
+        [&](const QSqlDatabase &db) {
+            return BalanceCreator::create(db, m_engine.dialect(), key.scope, request,
+                                          m_engine.now(key.scope));
+        },
+        [&](const api::LedgerEntry &entry) {
+            return std::pair{
+                entry.balanceId,
+                JsonValue::object(
+                    {{"customer_id"_L1, request.customerId},
+                     {"entity_id"_L1,
+                      request.entityId ? JsonValue(*request.entityId) : JsonValue::null()},
+                     {"feature_id"_L1, request.featureId},
+                     {"remaining"_L1, request.amount},
+                     {"expires_at"_L1,
+                      request.expiresAt ? JsonValue(*request.expiresAt) : JsonValue::null()},
+                     {"reason"_L1, request.reason},
+                     {"ledger_id"_L1, entry.id}})};
         });
 }
 

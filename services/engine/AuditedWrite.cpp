@@ -20,6 +20,7 @@ std::optional<QString> AuditedWrite::eventTypeOf(const QString &action)
         {u"product.update"_s, u"product.updated"_s},
         {u"reward.update"_s, u"reward.updated"_s},
         {u"balance.adjust"_s, u"balance.adjusted"_s},
+        {u"balance.create"_s, u"balance.created"_s},
     };
     const auto it = types.constFind(action);
     return it == types.cend() ? std::nullopt : std::optional(it.value());

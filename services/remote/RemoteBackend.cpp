@@ -264,6 +264,11 @@ backend::Reply<api::LedgerEntry> RemoteBackend::adjustBalance(const api::Balance
     return call<api::LedgerEntry>(u"/v1/meterdesk/balances.adjust"_s, api::toJsonText(request));
 }
 
+backend::Reply<api::LedgerEntry> RemoteBackend::createBalance(const api::BalanceCreation &request)
+{
+    return call<api::LedgerEntry>(u"/v1/meterdesk/balances.create"_s, api::toJsonText(request));
+}
+
 backend::Reply<api::Page<api::AuditEntry>>
 RemoteBackend::listAuditLog(const api::AuditLogRequest &request)
 {

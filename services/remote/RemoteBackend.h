@@ -79,6 +79,7 @@ public:
     backend::Reply<api::Page<api::LedgerEntry>>
     listLedger(const api::LedgerRequest &request) override;
     backend::Reply<api::LedgerEntry> adjustBalance(const api::BalanceAdjustment &request) override;
+    backend::Reply<api::LedgerEntry> createBalance(const api::BalanceCreation &request) override;
     backend::Reply<api::ClockReading> clock() override;
     backend::Reply<api::ClockAdvanced> advanceClock(const api::ClockAdvance &request) override;
     backend::Reply<api::EnvironmentDiff> environmentDiff() override;

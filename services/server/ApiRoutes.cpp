@@ -305,6 +305,11 @@ ApiRoutes::ApiRoutes()
         bodyRoute<api::BalanceAdjustment>(BalancesWrite, [](auto &s, auto &k, auto &r, auto &) {
             return s.adjustBalance(k, r);
         }));
+    m_exact.insert(
+        "/v1/meterdesk/balances.create",
+        bodyRoute<api::BalanceCreation>(BalancesWrite, [](auto &s, auto &k, auto &r, auto &) {
+            return s.createBalance(k, r);
+        }));
     // The billing clock (docs/api.md, "The billing clock").
     m_exact.insert(
         "/v1/meterdesk/clock.get",

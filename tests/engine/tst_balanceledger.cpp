@@ -6,6 +6,7 @@
 #include "services/api/WireCodec.h"
 #include "services/engine/ids/PublicIds.h"
 #include "services/engine/ledger/BalanceAdjuster.h"
+#include "services/engine/ledger/BalanceCreator.h"
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/ledger/LedgerRepair.h"
 #include "services/engine/ledger/LedgerVerifier.h"
@@ -227,6 +228,43 @@ private Q_SLOTS:
         QVERIFY(adjusted.error().message.contains(balance));
         QVERIFY(transaction.commit().ok());
         QCOMPARE(ledger(u"imp"_s).size(), entries);
+        QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+    }
+
+    // balances.create: a boolean feature holds no amount, so it is refused
+    // and nothing written; a balance made of another feature balances.
+    void aBalanceIsMadeOnlyOfAFeatureWithAnAmount()
+    {
+        QVERIFY(
+            engine::execute(db(),
+                            u"INSERT INTO features (pk, org_pk, env, id, name, type, created_at)"
+                            " VALUES ((SELECT MAX(pk) + 1000 FROM features), ?, ?,"
+                            " 'beta_access', 'Beta access', 'boolean', 0)"_s,
+                            {m_scope.orgPk, m_scope.envWord()})
+                .ok());
+        const qsizetype entries = ledger(u"none"_s).size();
+        const auto create = [&](const QString &feature) {
+            engine::WriteTransaction transaction(db(), dialect());
+            if (!transaction.begin())
+                qFatal("no transaction");
+            auto made = engine::BalanceCreator::create(
+                db(), dialect(), m_scope,
+                {u"none"_s, feature, std::nullopt, Decimal::fromInteger(2), std::nullopt, u"why"_s},
+                m_fixture->engine->now());
+            if (!transaction.commit())
+                qFatal("no commit");
+            return made;
+        };
+        const auto refused = create(u"beta_access"_s);
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().status, 400);
+        QVERIFY2(refused.error().message.startsWith(u"feature_id: "_s),
+                 qPrintable(refused.error().message));
+        QCOMPARE(ledger(u"none"_s).size(), entries);
+        const auto made = create(u"ai"_s);
+        QVERIFY2(made, made ? "" : qPrintable(made.error().message));
+        QCOMPARE(held(u"none"_s, made.value().balanceId), Decimal::fromInteger(2));
+        QCOMPARE(ledger(u"none"_s).size(), entries + 1);
         QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
     }
 

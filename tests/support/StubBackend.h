@@ -123,6 +123,10 @@ public:
     {
         return unavailable<api::LedgerEntry>();
     }
+    backend::Reply<api::LedgerEntry> createBalance(const api::BalanceCreation &) override
+    {
+        return unavailable<api::LedgerEntry>();
+    }
     backend::Reply<api::ClockReading> clock() override { return unavailable<api::ClockReading>(); }
     backend::Reply<api::ClockAdvanced> advanceClock(const api::ClockAdvance &) override
     {

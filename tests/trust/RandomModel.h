@@ -17,6 +17,13 @@
 
 namespace md::test::randomops {
 
+// The workspace's AI credit system, which every track call draws on.
+inline const QString Credits = QStringLiteral("ai_credits");
+// Its features that are not credit systems (premium_support is boolean).
+inline const QStringList OtherFeatures{QStringLiteral("api_calls"), QStringLiteral("seats"),
+                                       QStringLiteral("storage_gb"), QStringLiteral("messages"),
+                                       QStringLiteral("premium_support")};
+
 using api::Decimal;
 
 struct ModelRollover
@@ -38,7 +45,8 @@ struct ModelBalance
     bool unlimited = false;
     std::optional<qint64> expiresAt; // a standalone balance's own expiry
     // The billing clock (docs/api.md, "The billing clock"): what a reset
-    // restores, and when resets fall, as the row was first listed.
+    // restores, and when resets fall: the next one as the row was first
+    // listed, the later ones counted from the anchor, as the engine counts.
     Decimal granted;
     struct Resets
     {

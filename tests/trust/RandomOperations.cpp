@@ -59,8 +59,10 @@ QList<Operation> OperationMaker::next(qint64 nowMs, qint64 &serial)
         return {track(nowMs, ++serial, true)};
     if (dice < 53)
         return {{u"track_queue.drain"_s}};
-    if (dice < 67)
+    if (dice < 63)
         return {adjust(++serial)};
+    if (dice < 67)
+        return {create(nowMs, ++serial)};
     if (dice < 77)
         return {import(++serial)};
     if (dice < 82)
@@ -219,6 +221,30 @@ Operation OperationMaker::adjust(qint64 serial)
                                         {"amount"_L1, JsonValue::number(amount(true))},
                                         {"reason"_L1, reason}});
     return {u"meterdesk/balances.adjust"_s, body.toJson()};
+}
+
+// balances.create: mostly a credit balance of a known customer (or one of
+// its entities), held until used or for a few days; sometimes an unknown
+// owner or feature, a boolean feature, an expiry already past, an amount
+// not above 0 or too large.
+Operation OperationMaker::create(qint64 nowMs, qint64 serial)
+{
+    const ModelCustomer &customer = anyCustomer();
+    JsonValue body = JsonValue::object(
+        {{"customer_id"_L1, chance(95) ? customer.id : u"nobody_%1"_s.arg(roll(3))},
+         {"feature_id"_L1, chance(80)   ? Credits
+                           : chance(70) ? pick(OtherFeatures)
+                                        : u"x"_s},
+         {"amount"_L1, JsonValue::number(amount(chance(10)))},
+         {"reason"_L1, u"random grant %1"_s.arg(serial)}});
+    if (chance(20))
+        body.insert("entity_id"_L1, !customer.entities.isEmpty() && chance(80)
+                                        ? pick(customer.entities)
+                                        : u"entity_none"_s);
+    if (chance(30))
+        body.insert("expires_at"_L1,
+                    chance(90) ? nowMs + (1 + roll(60)) * 24LL * 60 * 60 * 1000 : nowMs - 1);
+    return {u"meterdesk/balances.create"_s, body.toJson()};
 }
 
 Operation OperationMaker::import(qint64 serial)

@@ -54,6 +54,7 @@ public:
 private:
     Operation track(qint64 nowMs, qint64 serial, bool async);
     Operation adjust(qint64 serial);
+    Operation create(qint64 nowMs, qint64 serial);
     Operation import(qint64 serial);
     Operation product(qint64 serial);
     Operation reward(qint64 serial);

@@ -56,6 +56,8 @@ void Runner::run(const QList<Operation *> &ops, OperationMaker &maker)
         failedEvents(op, maker);
     else if (route == "meterdesk/balances.adjust"_L1)
         adjust(op);
+    else if (route == "meterdesk/balances.create"_L1)
+        create(op);
     else if (route == "billing.import"_L1)
         import(op);
     else if (route == "products"_L1)
@@ -180,6 +182,7 @@ void Runner::verifyLedger()
 void Runner::checkAudit()
 {
     QSet<QString> adjusted;
+    QSet<QString> created;
     const engine::KeyContext *keys[] = {&m_key, &m_liveKey};
     for (int k = 0; k < 2; ++k) {
         // Newest first, down to the newest entry the last look saw (ids
@@ -205,6 +208,8 @@ void Runner::checkAudit()
                                           entry.resourceId));
                 if (entry.action == "balance.adjust"_L1)
                     adjusted.insert(entry.after.value("ledger_id"_L1).toString());
+                if (entry.action == "balance.create"_L1)
+                    created.insert(entry.after.value("ledger_id"_L1).toString());
             }
             if (!page.value().hasMore)
                 break;
@@ -217,6 +222,10 @@ void Runner::checkAudit()
         if (!adjusted.contains(ledgerId))
             m_problems.append(u"adjustment %1 has no balance.adjust audit entry"_s.arg(ledgerId));
     m_adjustments.clear();
+    for (const QString &ledgerId : std::as_const(m_creations))
+        if (!created.contains(ledgerId))
+            m_problems.append(u"balance made %1 has no balance.create audit entry"_s.arg(ledgerId));
+    m_creations.clear();
 }
 
 // Three advances of the sandbox's clock at once (issue 51): two to one

@@ -14,13 +14,6 @@
 
 namespace md::test::randomops {
 
-// The workspace's AI credit system, which every track call draws on.
-inline const QString Credits = QStringLiteral("ai_credits");
-// Its features that are not credit systems.
-inline const QStringList OtherFeatures{QStringLiteral("api_calls"), QStringLiteral("seats"),
-                                       QStringLiteral("storage_gb"), QStringLiteral("messages"),
-                                       QStringLiteral("premium_support")};
-
 // "404 customer_not_found: …", for reports.
 QString said(const api::ApiError &error);
 
@@ -42,7 +35,8 @@ public:
     // `workspace verify` (LedgerVerifier) and the database's own checks.
     void verifyLedger();
     // The audit entries written since the last look, in both environments:
-    // each records a change, and each adjustment answered 200 has one.
+    // each records a change, and each adjustment or balance made answered
+    // 200 has one.
     void checkAudit();
 
     const QStringList &problems() const { return m_problems; }
@@ -94,6 +88,7 @@ private:
     bool nearLimit(const QString &customerId) const;
     void failedEvents(Operation &op, OperationMaker &maker);
     void adjust(Operation &op);
+    void create(Operation &op);
     void import(Operation &op);
     void importedRows(const Operation &op, const api::ImportCustomerRequest &request,
                       const ExpectedImport &expected, const api::ImportCustomerResponse &answer);
@@ -116,8 +111,10 @@ private:
     QList<Pending> m_pending;       // async calls accepted, not yet applied
     QMap<qint64, Pending> m_failed; // by tag: accepted, then failed
     std::optional<api::EnvironmentPromotion> m_lastPromotion;
-    QStringList m_adjustments; // ledger ids of adjustments answered 200, not yet audited
-    QString m_auditSeen[2];    // the newest audit entry looked at, sandbox and production
+    // Ledger ids of adjustments and balances made answered 200, not yet audited.
+    QStringList m_adjustments;
+    QStringList m_creations;
+    QString m_auditSeen[2]; // the newest audit entry looked at, sandbox and production
 };
 
 } // namespace md::test::randomops

@@ -62,6 +62,62 @@ void Runner::adjust(Operation &op)
     m_adjustments.append(entry.id);
 }
 
+void Runner::create(Operation &op)
+{
+    auto decoded = api::decodeBody<api::BalanceCreation>(op.body);
+    if (!decoded) {
+        op.answer = said(decoded.error());
+        refusalIsSound(op, decoded.error());
+        return;
+    }
+    const api::BalanceCreation &request = decoded.value();
+    const qint64 at = now();
+    const ModelCustomer *customer = m_model.customer(request.customerId);
+    // What must refuse it, in the order the engine looks.
+    QString refusal;
+    if (request.expiresAt && *request.expiresAt <= at)
+        refusal = u"invalid_inputs"_s;
+    else if (!customer)
+        refusal = u"customer_not_found"_s;
+    else if (request.featureId != Credits && !OtherFeatures.contains(request.featureId))
+        refusal = u"feature_not_found"_s;
+    else if (request.featureId == "premium_support"_L1) // boolean: no amount to hold
+        refusal = u"invalid_inputs"_s;
+    else if (request.entityId && !customer->entities.contains(*request.entityId))
+        refusal = u"entity_not_found"_s;
+    auto answer = m_api.createBalance(m_key, request);
+    if (!answer) {
+        op.answer = said(answer.error());
+        if (refusalIsSound(op, answer.error()) && answer.error().code != refusal)
+            problem(op, refusal.isEmpty() ? u"refused a balance the model says must be made"_s
+                                          : u"must be refused with %1"_s.arg(refusal));
+        return;
+    }
+    const api::LedgerEntry &entry = answer.value();
+    op.answer =
+        u"200 %1: %2 holds %3"_s.arg(entry.id, entry.balanceId, entry.balanceAfter.toString());
+    if (!refusal.isEmpty()) {
+        problem(op, u"made a balance that must be refused with %1"_s.arg(refusal));
+        return;
+    }
+    if (entry.kind != "grant"_L1 || entry.customerId != request.customerId ||
+        entry.featureId != request.featureId || entry.amount != request.amount ||
+        entry.balanceAfter != request.amount || entry.source.route != "balances.create"_L1 ||
+        !entry.usage.isZero() || m_model.balance(entry.balanceId))
+        problem(op, u"the ledger entry answered is not a new balance's grant: %1"_s.arg(
+                        QString::fromUtf8(api::toJsonText(entry))));
+    ModelBalance row;
+    row.id = entry.balanceId;
+    row.customerId = request.customerId;
+    row.entityId = request.entityId;
+    row.featureId = request.featureId;
+    row.remaining = request.amount;
+    row.granted = request.amount;
+    row.expiresAt = request.expiresAt;
+    m_model.addBalance(row);
+    m_creations.append(entry.id);
+}
+
 void Runner::import(Operation &op)
 {
     auto decoded = api::decodeBody<api::ImportCustomerRequest>(op.body);
@@ -243,13 +299,16 @@ void Runner::importedRows(const Operation &op, const api::ImportCustomerRequest 
                                                     .value(attached.subscription.version))
                 if (item.featureId == want.featureId && item.interval && item.rollover)
                     row.rule = item.rollover;
-            // When its resets fall is the listing's (the calendar itself is
-            // tst_billingclock's); what each does is the model's.
+            // When its first reset falls is the listing's (the calendar
+            // itself is tst_billingclock's); what each does is the model's.
+            // Later ones count from the plan's start, which is now (the
+            // imports send no started_at): from the 31st of March, the 30th
+            // of April and then the 31st of May, not the 30th.
             if (found->reset && found->reset->resetsAt &&
                 found->reset->interval != api::ResetInterval::OneOff)
                 row.resets = ModelBalance::Resets{found->reset->interval,
-                                                  found->reset->intervalCount.value_or(1),
-                                                  *found->reset->resetsAt, *found->reset->resetsAt};
+                                                  found->reset->intervalCount.value_or(1), now(),
+                                                  *found->reset->resetsAt};
             m_model.addBalance(row);
         }
     }

@@ -1,7 +1,6 @@
 #include "services/engine/ledger/BalanceAdjuster.h"
 
 #include "services/engine/balances/BalanceWhere.h"
-#include "services/engine/ids/PublicIds.h"
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/sql/Sql.h"
 
@@ -119,28 +118,8 @@ api::Result<api::LedgerEntry> BalanceAdjuster::adjust(const QSqlDatabase &db, Di
     const BalanceLedger::Entry entry{
         scope,          stored.customerPk, stored.featurePk, request.balanceId, u"adjustment"_s,
         request.amount, *heldAfter,        Decimal(),        std::nullopt,      std::nullopt};
-    if (auto written = BalanceLedger::write(db, dialect, Route, nowMs, {entry}); !written)
-        return written.error();
-    // The customer's newest row is this one: the transaction holds the write
-    // lock (SQLite) or the customer's row (PostgreSQL).
-    auto id =
-        queryRows(db, u"SELECT MAX(pk) FROM ledger WHERE customer_pk = ?"_s, {stored.customerPk});
-    if (!id)
-        return id.error();
-    return api::LedgerEntry{
-        PublicIds::idOf(db, PublicIds::Kind::LedgerEntry, id.value().first().first().toLongLong()),
-        nowMs,
-        entry.kind,
-        stored.customerId,
-        stored.featureId,
-        request.balanceId,
-        request.amount,
-        *heldAfter,
-        Decimal(),
-        {Route,
-         scope.keyPk ? std::optional(PublicIds::idOf(db, PublicIds::Kind::ApiKey, scope.keyPk))
-                     : std::nullopt,
-         std::nullopt}};
+    return BalanceLedger::writeOne(db, dialect, Route, nowMs, entry, stored.customerId,
+                                   stored.featureId);
 }
 
 } // namespace md::engine

@@ -149,6 +149,33 @@ api::Result<api::Done> BalanceLedger::write(const QSqlDatabase &db, Dialect dial
     return write(db, dialect, QStringList(entries.size(), route), at, entries);
 }
 
+api::Result<api::LedgerEntry> BalanceLedger::writeOne(const QSqlDatabase &db, Dialect dialect,
+                                                      const QString &route, qint64 at,
+                                                      const Entry &entry, const QString &customerId,
+                                                      const QString &featureId)
+{
+    if (auto written = write(db, dialect, route, at, {entry}); !written)
+        return written.error();
+    auto id =
+        queryRows(db, u"SELECT MAX(pk) FROM ledger WHERE customer_pk = ?"_s, {entry.customerPk});
+    if (!id)
+        return id.error();
+    const qint64 keyPk = entry.scope.keyPk;
+    return api::LedgerEntry{
+        PublicIds::idOf(db, PublicIds::Kind::LedgerEntry, id.value().first().first().toLongLong()),
+        at,
+        entry.kind,
+        customerId,
+        featureId,
+        entry.balanceId,
+        entry.amount,
+        entry.balanceAfter,
+        entry.usage,
+        {route,
+         keyPk ? std::optional(PublicIds::idOf(db, PublicIds::Kind::ApiKey, keyPk)) : std::nullopt,
+         std::nullopt}};
+}
+
 api::Result<api::Done> BalanceLedger::write(const QSqlDatabase &db, Dialect dialect,
                                             const QStringList &routes, qint64 at,
                                             const QList<Entry> &entries)

@@ -65,6 +65,14 @@ public:
     static api::Result<api::Done> write(const QSqlDatabase &db, Dialect dialect,
                                         const QStringList &routes, qint64 at,
                                         const QList<Entry> &entries);
+    // Writes one hand-made entry (an adjustment, a balance made) and
+    // answers it as ledger.list lists it, with its id: the customer's
+    // newest, as the write transaction holds the write lock (SQLite) or the
+    // customer's row (PostgreSQL).
+    static api::Result<api::LedgerEntry> writeOne(const QSqlDatabase &db, Dialect dialect,
+                                                  const QString &route, qint64 at,
+                                                  const Entry &entry, const QString &customerId,
+                                                  const QString &featureId);
 
     // PostgreSQL: the entries' columns as arrays, for a statement that adds
     // them with unnest(): org_pk, env, customer_pk, feature_pk, balance_id,

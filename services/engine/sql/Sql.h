@@ -96,4 +96,10 @@ inline std::optional<qint64> optionalInteger(const QVariant &column)
     return column.isNull() ? std::nullopt : std::optional(column.toLongLong());
 }
 
+// And back: an optional bound as a value or NULL.
+inline QVariant nullable(const std::optional<qint64> &value)
+{
+    return value ? QVariant(*value) : QVariant();
+}
+
 } // namespace md::engine

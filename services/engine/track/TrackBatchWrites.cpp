@@ -39,11 +39,6 @@ QString routeOf(const api::TrackTokensRequest &request)
     return request.value ? u"balances.track"_s : u"balances.track_tokens"_s;
 }
 
-QVariant nullable(const std::optional<qint64> &value)
-{
-    return value ? QVariant(*value) : QVariant();
-}
-
 } // namespace
 
 api::Result<api::Done> TrackBatch::flush()
