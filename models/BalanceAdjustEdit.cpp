@@ -25,14 +25,9 @@ std::optional<api::Decimal> BalanceAdjustEdit::amountFrom(const QString &text,
     return api::Decimal::parse(plain);
 }
 
-api::Result<api::BalanceAdjustment> BalanceAdjustEdit::request(const api::BalanceRow &row,
-                                                               const QString &amountText,
-                                                               const QString &reason,
-                                                               const QLocale &locale)
+api::Result<BalanceAdjustEdit::Typed>
+BalanceAdjustEdit::typed(const QString &amountText, const QString &reason, const QLocale &locale)
 {
-    if (row.unlimited)
-        return api::ApiError::invalidInputs(
-            {}, tr("This balance is unlimited: it has no amount to adjust."));
     const auto amount = amountFrom(amountText, locale);
     if (amountText.trimmed().isEmpty())
         return api::ApiError::invalidInputs(
@@ -54,9 +49,63 @@ api::Result<api::BalanceAdjustment> BalanceAdjustEdit::request(const api::Balanc
         return api::ApiError::invalidInputs(
             {}, tr("Reason: %1.")
                     .arg(FieldWords::problem(api::ApiError::invalidInputs(u"reason"_s, *problem))));
-    if (!row.remaining.plus(*amount))
+    return Typed{*amount, why};
+}
+
+api::Result<api::BalanceAdjustment> BalanceAdjustEdit::request(const api::BalanceRow &row,
+                                                               const QString &amountText,
+                                                               const QString &reason,
+                                                               const QLocale &locale)
+{
+    if (row.unlimited)
+        return api::ApiError::invalidInputs(
+            {}, tr("This balance is unlimited: it has no amount to adjust."));
+    auto given = typed(amountText, reason, locale);
+    if (!given)
+        return given.error();
+    if (!row.remaining.plus(given.value().amount))
         return api::ApiError::invalidInputs({}, tr("Amount: too large."));
-    return api::BalanceAdjustment{row.id, *amount, why};
+    return api::BalanceAdjustment{row.id, given.value().amount, given.value().reason};
+}
+
+api::Result<api::BalanceCreation> BalanceAdjustEdit::creation(const api::BalanceRow &row,
+                                                              const QString &amountText,
+                                                              const QString &reason,
+                                                              const QLocale &locale)
+{
+    auto given = typed(amountText, reason, locale);
+    if (!given)
+        return given.error();
+    if (given.value().amount.isNegative())
+        return api::ApiError::invalidInputs(
+            {}, tr("Amount: a new balance holds what it is given; enter more than 0."));
+    return api::BalanceCreation{row.customerId,       row.featureId, row.entityId,
+                                given.value().amount, std::nullopt,  given.value().reason};
+}
+
+backend::Reply<api::LedgerEntry> BalanceAdjustEdit::create(backend::BillingBackend *backend,
+                                                           const api::BalanceCreation &request)
+{
+    return backend->createBalance(request);
+}
+
+QList<FieldChange> BalanceAdjustEdit::creationChanges(const api::BalanceCreation &request,
+                                                      const QLocale &locale)
+{
+    const QString owner = request.entityId
+                              ? tr("%1, entity %2").arg(request.customerId, *request.entityId)
+                              : request.customerId;
+    return {{tr("Balance"), QString(),
+             tr("new: %1 of %2, does not reset").arg(request.featureId, owner)},
+            {tr("Remaining"), QString(), formatAmount(request.amount, locale)},
+            {tr("Reason"), QString(), request.reason}};
+}
+
+QString BalanceAdjustEdit::lastingNew(const api::BalanceCreation &request, const QLocale &locale)
+{
+    return tr("A new balance of %1 that does not reset: the credit of %2 lasts until it is "
+              "used.")
+        .arg(request.featureId, formatAmount(request.amount, locale));
 }
 
 backend::Reply<api::LedgerEntry> BalanceAdjustEdit::submit(backend::BillingBackend *backend,

@@ -8,6 +8,7 @@
 #include "models/ProductEdit.h"
 #include "services/api/Balance.h"
 #include "services/api/BalanceAdjustment.h"
+#include "services/api/BalanceCreation.h"
 #include "services/api/Result.h"
 #include "services/backend/BillingBackend.h"
 
@@ -47,9 +48,34 @@ public:
                            const QLocale &locale = QLocale());
     // Where a credit lasts instead: the customer's standalone balances of
     // the row's feature (its entity's, for an entity's row) that do not
-    // reset. The API has no route that makes one, so there may be none.
+    // reset; there may be none.
     static backend::Reply<QList<api::BalanceRow>> lastingBalances(backend::BillingBackend *backend,
                                                                   const api::BalanceRow &row);
+    // Or a new one (balances.create): a standalone balance of the row's
+    // customer, entity and feature holding the amount typed, which must be
+    // more than 0; held until used.
+    static api::Result<api::BalanceCreation> creation(const api::BalanceRow &row,
+                                                      const QString &amountText,
+                                                      const QString &reason,
+                                                      const QLocale &locale = QLocale());
+    static backend::Reply<api::LedgerEntry> create(backend::BillingBackend *backend,
+                                                   const api::BalanceCreation &request);
+    // The new balance, what it holds and the reason, for review.
+    static QList<FieldChange> creationChanges(const api::BalanceCreation &request,
+                                              const QLocale &locale = QLocale());
+    // How long a new balance's credit lasts, in words.
+    static QString lastingNew(const api::BalanceCreation &request,
+                              const QLocale &locale = QLocale());
+
+private:
+    struct Typed
+    {
+        api::Decimal amount;
+        QString reason;
+    };
+    // The amount and reason as typed, each checked, or a problem naming the field.
+    static api::Result<Typed> typed(const QString &amountText, const QString &reason,
+                                    const QLocale &locale);
 };
 
 } // namespace md::models

@@ -137,6 +137,7 @@ QString WebhookEndpointModel::eventWords(const QString &type)
         {u"reward.updated"_s, QT_TR_NOOP("A reward changed")},
         {u"environment.promoted"_s, QT_TR_NOOP("The sandbox was promoted to production")},
         {u"balance.adjusted"_s, QT_TR_NOOP("A balance was adjusted by hand")},
+        {u"balance.created"_s, QT_TR_NOOP("A balance was made by hand")},
         {u"webhook_endpoint.test"_s, QT_TR_NOOP("A test event")},
     };
     const auto it = words.constFind(type);

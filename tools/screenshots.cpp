@@ -7,6 +7,7 @@
 // Usage: meterdesk-screenshots OUTPUT_DIR (run by scripts/screenshots.sh).
 #include "models/AmountFormat.h"
 #include "models/AuditLogModel.h"
+#include "models/BalanceAdjustEdit.h"
 #include "models/BalanceFilter.h"
 #include "models/BalanceListModel.h"
 #include "models/BalanceTotalsModel.h"
@@ -162,6 +163,23 @@ int main(int argc, char *argv[])
                    balances->model()->isLoaded(2);
         });
         balances->table()->selectRow(2);
+        // Where a credit lasts past the reset: a new balance that does not reset.
+        for (int row = 0; row < balances->model()->rowCount(); ++row) {
+            if (!balances->model()->isLoaded(row))
+                break;
+            const api::BalanceRow balance = balances->model()->balance(row);
+            if (balance.unlimited || !models::BalanceAdjustEdit::resets(balance))
+                continue;
+            views::AdjustBalanceDialog lasting(&backend, balance, &window);
+            lasting.show();
+            settle([&] { return lasting.targetBox()->count() > 1; });
+            lasting.targetBox()->setCurrentIndex(lasting.targetBox()->count() - 1);
+            lasting.amountEdit()->setText(models::formatAmount(api::Decimal::fromInteger(25)));
+            lasting.reasonEdit()->setText(u"Goodwill for the outage of 3 December"_s);
+            idle();
+            lasting.grab().save(out.filePath(u"adjust-lasting-%1.png"_s.arg(name)));
+            break;
+        }
 
         // The totals of the filter, by feature: amounts add up within a feature only.
         auto *groupBy = balances->findChild<QComboBox *>(u"totalsGroupBy"_s);

@@ -149,10 +149,6 @@ eingebettete Engine</translation>
         <translation>Die Guthaben, die nicht zurückgesetzt werden, konnten nicht gelesen werden: %1</translation>
     </message>
     <message>
-        <source>For a credit that lasts past the reset, %1 would need a balance of %2 that does not reset; it holds none, and the console cannot create one.</source>
-        <translation>Für eine Gutschrift, die über die Zurücksetzung hinaus bleibt, bräuchte %1 ein Guthaben von %2, das nicht zurückgesetzt wird; es hat keines, und die Konsole kann keines anlegen.</translation>
-    </message>
-    <message>
         <source>%1 (does not reset; expires on %2)</source>
         <translation>%1 (wird nicht zurückgesetzt; läuft am %2 ab)</translation>
     </message>
@@ -161,8 +157,24 @@ eingebettete Engine</translation>
         <translation>%1 (wird nicht zurückgesetzt)</translation>
     </message>
     <message>
-        <source>A credit on this balance ends at its reset; one on a balance that does not reset lasts until it is used. Choose it above.</source>
-        <translation>Eine Gutschrift auf diesem Guthaben endet bei seiner Zurücksetzung; eine auf einem Guthaben, das nicht zurückgesetzt wird, bleibt, bis sie verbraucht ist. Wählen Sie es oben.</translation>
+        <source>A new balance of %1 that does not reset</source>
+        <translation>Ein neues Guthaben von %1, das nicht zurückgesetzt wird</translation>
+    </message>
+    <message>
+        <source>A credit on this balance ends at its reset. %1 holds no balance of %2 that does not reset: choose a new one above, where the credit lasts until it is used.</source>
+        <translation>Eine Gutschrift auf diesem Guthaben endet mit seiner Zurücksetzung. %1 hat kein Guthaben von %2, das nicht zurückgesetzt wird: Wählen Sie oben ein neues, auf dem die Gutschrift bleibt, bis sie verbraucht ist.</translation>
+    </message>
+    <message>
+        <source>A credit on this balance ends at its reset; one on a balance that does not reset lasts until it is used. Choose one above, or a new one.</source>
+        <translation>Eine Gutschrift auf diesem Guthaben endet mit seiner Zurücksetzung; eine auf einem Guthaben, das nicht zurückgesetzt wird, bleibt, bis sie verbraucht ist. Wählen Sie oben eines oder ein neues.</translation>
+    </message>
+    <message>
+        <source>nothing yet: the balance is made with the amount</source>
+        <translation>noch nichts: das Guthaben wird mit dem Betrag angelegt</translation>
+    </message>
+    <message>
+        <source>&amp;Make balance</source>
+        <translation>Guthaben &amp;anlegen</translation>
     </message>
 </context>
 <context>
@@ -539,6 +551,26 @@ eingebettete Engine</translation>
     <message>
         <source>This balance resets on %1; the credit lasts until then: the reset puts the remaining back to %2.</source>
         <translation>Dieses Guthaben wird am %1 zurückgesetzt; die Gutschrift bleibt bis dahin: Die Zurücksetzung setzt den verbleibenden Betrag wieder auf %2.</translation>
+    </message>
+    <message>
+        <source>Amount: a new balance holds what it is given; enter more than 0.</source>
+        <translation>Betrag: Ein neues Guthaben enthält, was ihm gegeben wird; geben Sie mehr als 0 ein.</translation>
+    </message>
+    <message>
+        <source>%1, entity %2</source>
+        <translation>%1, Entität %2</translation>
+    </message>
+    <message>
+        <source>Balance</source>
+        <translation>Guthaben</translation>
+    </message>
+    <message>
+        <source>new: %1 of %2, does not reset</source>
+        <translation>neu: %1 von %2, wird nicht zurückgesetzt</translation>
+    </message>
+    <message>
+        <source>A new balance of %1 that does not reset: the credit of %2 lasts until it is used.</source>
+        <translation>Ein neues Guthaben von %1, das nicht zurückgesetzt wird: Die Gutschrift von %2 bleibt, bis sie verbraucht ist.</translation>
     </message>
 </context>
 <context>
@@ -1556,6 +1588,10 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Show balance &amp;detail</source>
         <translation>Guthaben&amp;details zeigen</translation>
+    </message>
+    <message>
+        <source>Made balance %1: %2 of %3 for %4; it does not reset.</source>
+        <translation>Guthaben %1 angelegt: %2 von %3 für %4; es wird nicht zurückgesetzt.</translation>
     </message>
 </context>
 <context>
@@ -5874,6 +5910,10 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Waiting</source>
         <translation>Wartend</translation>
+    </message>
+    <message>
+        <source>A balance was made by hand</source>
+        <translation>Ein Guthaben wurde von Hand angelegt</translation>
     </message>
 </context>
 <context>

@@ -66,10 +66,7 @@ AdjustBalanceDialog::AdjustBalanceDialog(backend::BillingBackend *backend,
     saveButton()->setText(tr("A&djust"));
     connect(m_amount, &QLineEdit::textChanged, this, [this] { check(); });
     connect(m_reason, &QLineEdit::textChanged, this, [this] { check(); });
-    connect(m_target, &QComboBox::currentIndexChanged, this, [this] {
-        m_remaining->setText(models::formatAmount(target().remaining, locale()));
-        check();
-    });
+    connect(m_target, &QComboBox::currentIndexChanged, this, &AdjustBalanceDialog::targetChanged);
     // A reset puts the balance back to its grant: where would a credit last?
     if (BalanceAdjustEdit::resets(row)) {
         m_alternatives->setText(
@@ -91,14 +88,6 @@ AdjustBalanceDialog::AdjustBalanceDialog(backend::BillingBackend *backend,
 
 void AdjustBalanceDialog::offer(const QList<api::BalanceRow> &lasting)
 {
-    if (lasting.isEmpty()) {
-        // No route makes a standalone balance (docs/api.md), so none is offered.
-        m_alternatives->setText(tr("For a credit that lasts past the reset, %1 would need a "
-                                   "balance of %2 that does not reset; it holds none, and the "
-                                   "console cannot create one.")
-                                    .arg(m_rows.first().customerId, m_rows.first().featureId));
-        return;
-    }
     for (const api::BalanceRow &balance : lasting) {
         m_rows.append(balance);
         m_target->addItem(
@@ -107,22 +96,53 @@ void AdjustBalanceDialog::offer(const QList<api::BalanceRow> &lasting)
                       .arg(balance.id, models::formatTimestamp(*balance.expiresAt, locale()))
                 : tr("%1 (does not reset)").arg(balance.id));
     }
-    m_alternatives->setText(tr("A credit on this balance ends at its reset; one on a balance "
-                               "that does not reset lasts until it is used. Choose it above."));
+    m_target->addItem(tr("A new balance of %1 that does not reset").arg(m_rows.first().featureId));
+    m_alternatives->setText(
+        lasting.isEmpty()
+            ? tr("A credit on this balance ends at its reset. %1 holds no balance of %2 that "
+                 "does not reset: choose a new one above, where the credit lasts until it is "
+                 "used.")
+                  .arg(m_rows.first().customerId, m_rows.first().featureId)
+            : tr("A credit on this balance ends at its reset; one on a balance that does not "
+                 "reset lasts until it is used. Choose one above, or a new one."));
     m_layout->setRowVisible(m_target, true);
 }
 
 const api::BalanceRow &AdjustBalanceDialog::target() const
 {
-    return m_rows.at(std::max(0, m_target->currentIndex()));
+    return m_rows.at(std::clamp<qsizetype>(m_target->currentIndex(), 0, m_rows.size() - 1));
+}
+
+bool AdjustBalanceDialog::creating() const
+{
+    return m_target->currentIndex() >= m_rows.size();
+}
+
+void AdjustBalanceDialog::targetChanged()
+{
+    m_remaining->setText(creating() ? tr("nothing yet: the balance is made with the amount")
+                                    : models::formatAmount(target().remaining, locale()));
+    saveButton()->setText(creating() ? tr("&Make balance") : tr("A&djust"));
+    check();
 }
 
 QString AdjustBalanceDialog::changes(QList<models::FieldChange> *changes)
 {
     m_request.reset();
+    m_creation.reset();
     m_lasting->clear();
     if (m_amount->text().trimmed().isEmpty() && m_reason->text().trimmed().isEmpty())
         return {}; // nothing typed yet: nothing to point at
+    if (creating()) {
+        auto creation = BalanceAdjustEdit::creation(m_rows.first(), m_amount->text(),
+                                                    m_reason->text(), locale());
+        if (!creation)
+            return models::FieldWords::sentence(creation.error());
+        m_creation = creation.value();
+        m_lasting->setText(BalanceAdjustEdit::lastingNew(*m_creation, locale()));
+        *changes = BalanceAdjustEdit::creationChanges(*m_creation, locale());
+        return {};
+    }
     if (const auto amount = BalanceAdjustEdit::amountFrom(m_amount->text(), locale());
         amount && !amount->isZero())
         m_lasting->setText(BalanceAdjustEdit::lasting(target(), *amount, locale()));
@@ -137,12 +157,26 @@ QString AdjustBalanceDialog::changes(QList<models::FieldChange> *changes)
 
 void AdjustBalanceDialog::reviewing()
 {
-    if (m_request)
+    if (m_creation)
+        review()->setNote(BalanceAdjustEdit::lastingNew(*m_creation, locale()));
+    else if (m_request)
         review()->setNote(BalanceAdjustEdit::lasting(target(), m_request->amount, locale()));
 }
 
 void AdjustBalanceDialog::submit()
 {
+    if (m_creation) {
+        BalanceAdjustEdit::create(m_backend, *m_creation)
+            .then(this, [this](const api::Result<api::LedgerEntry> &entry) {
+                if (!entry) {
+                    saveFailed(entry.error());
+                    return;
+                }
+                Q_EMIT created(entry.value());
+                accept();
+            });
+        return;
+    }
     if (!m_request)
         return;
     BalanceAdjustEdit::submit(m_backend, *m_request)

@@ -2,11 +2,13 @@
 // with its reason (docs/ledger.md, "Adjustments"), checked as typed and
 // reviewed before it is sent, like the other admin forms. It says how long
 // the change lasts; on a balance that resets it offers the customer's
-// standalone balances of the feature that do not reset, where a credit lasts.
+// standalone balances of the feature that do not reset, where a credit
+// lasts, and a new one (balances.create).
 #pragma once
 
 #include "services/api/Balance.h"
 #include "services/api/BalanceAdjustment.h"
+#include "services/api/BalanceCreation.h"
 #include "views/FormDialog.h"
 
 class QComboBox;
@@ -31,8 +33,9 @@ public:
 
     QLineEdit *amountEdit() const { return m_amount; }
     QLineEdit *reasonEdit() const { return m_reason; }
-    // The balance adjusted: the one the dialog was opened on, or one that
-    // lasts (shown once such balances are found).
+    // The balance adjusted: the one the dialog was opened on, one that
+    // lasts, or, last, a new one that lasts (shown once the balances that
+    // last are read).
     QComboBox *targetBox() const { return m_target; }
     // How long the adjustment lasts, or why no balance that lasts is offered.
     QLabel *lastingLabel() const { return m_lasting; }
@@ -40,6 +43,8 @@ public:
 
 Q_SIGNALS:
     void adjusted(const md::api::LedgerEntry &entry);
+    // A new balance was made instead: the entry of its grant.
+    void created(const md::api::LedgerEntry &entry);
 
 protected:
     QString changes(QList<models::FieldChange> *changes) override;
@@ -50,6 +55,9 @@ private:
     // The balances that last, offered beside the one opened on.
     void offer(const QList<api::BalanceRow> &lasting);
     const api::BalanceRow &target() const;
+    // The new balance is chosen (the last entry of the box, after m_rows).
+    bool creating() const;
+    void targetChanged();
 
     backend::BillingBackend *m_backend;
     QList<api::BalanceRow> m_rows; // the one opened on, then the ones that last
@@ -61,6 +69,7 @@ private:
     QLabel *m_lasting;
     QFormLayout *m_layout;
     std::optional<api::BalanceAdjustment> m_request;
+    std::optional<api::BalanceCreation> m_creation;
 };
 
 } // namespace md::views

@@ -42,6 +42,7 @@ BalanceDetailPane::BalanceDetailPane(backend::BillingBackend *backend, QWidget *
     , m_ledger(new BalanceLedgerTab(backend, m_tabs))
 {
     connect(m_ledger, &BalanceLedgerTab::adjusted, this, &BalanceDetailPane::adjusted);
+    connect(m_ledger, &BalanceLedgerTab::created, this, &BalanceDetailPane::created);
     m_text->setObjectName(u"balanceDetail"_s);
     m_json->setObjectName(u"balanceJson"_s);
     m_json->setReadOnly(true);

@@ -40,8 +40,10 @@ public:
     BalanceLedgerTab *ledger() const { return m_ledger; }
 
 Q_SIGNALS:
-    // The balance shown was adjusted by hand (the Ledger tab).
+    // A balance was adjusted by hand (the Ledger tab): the one shown or one
+    // of the customer's that do not reset; or a new one was made instead.
     void adjusted(const md::api::LedgerEntry &entry);
+    void created(const md::api::LedgerEntry &entry);
 
 private:
     void render();

@@ -150,6 +150,7 @@ AdjustBalanceDialog *BalanceLedgerTab::adjustDialog()
         m_model->reload(); // the new entry first
         Q_EMIT adjusted(entry);
     });
+    connect(dialog, &AdjustBalanceDialog::created, this, &BalanceLedgerTab::created);
     return dialog;
 }
 

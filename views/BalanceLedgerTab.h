@@ -46,8 +46,10 @@ public:
 
 Q_SIGNALS:
     void exported(int entries);
-    // A manual adjustment of the balance shown was written.
+    // A manual adjustment was written (to the balance shown or to one of
+    // the customer's that do not reset), or a new balance made instead.
     void adjusted(const md::api::LedgerEntry &entry);
+    void created(const md::api::LedgerEntry &entry);
 
 protected:
     void showEvent(QShowEvent *event) override;

@@ -1,5 +1,6 @@
 #include "views/BalancesPage.h"
 
+#include "models/AmountFormat.h"
 #include "models/BalanceExport.h"
 #include "models/BalanceListModel.h"
 #include "models/BalanceTotalsModel.h"
@@ -107,6 +108,14 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     connect(m_detail, &BalanceDetailPane::adjusted, this, [this](const api::LedgerEntry &entry) {
         m_model->applyAdjustment(entry);
         m_totals->reload();
+    });
+    // A new balance has its place in the listing's order: the table is read again.
+    connect(m_detail, &BalanceDetailPane::created, this, [this](const api::LedgerEntry &entry) {
+        refresh();
+        Q_EMIT statusMessage(tr("Made balance %1: %2 of %3 for %4; it does not reset.")
+                                 .arg(entry.balanceId,
+                                      models::formatAmount(entry.balanceAfter, locale()),
+                                      entry.featureId, entry.customerId));
     });
     connect(m_totals, &models::BalanceTotalsModel::loadingChanged, this,
             &BalancesPage::updateState);

@@ -3,7 +3,6 @@
 // and on RemoteBackend to a local server (tests/gui/CMakeLists.txt).
 #include "models/AmountFormat.h"
 #include "models/AuditLogModel.h"
-#include "models/BalanceAdjustEdit.h"
 #include "models/BalanceListModel.h"
 #include "models/BalanceTotalsModel.h"
 #include "models/LedgerModel.h"
@@ -400,78 +399,6 @@ private Q_SLOTS:
             QCOMPARE(page.totals()->index(row, models::BalanceTotalsModel::Key).data().toString(),
                      QLocale().toString(month, u"MMMM yyyy"_s));
         }
-    }
-
-    // Issue 51: a credit on a balance that resets lasts only until the
-    // reset. The form and its review say so, and offer the customer's
-    // balance of the feature that does not reset, where the credit lasts; a
-    // customer without one is told the console cannot make one.
-    void anAdjustmentSaysHowLongItLasts()
-    {
-        QList<api::BalanceRow> rows;
-        api::ListBalancesRequest request;
-        request.limit = api::ListBalancesRequest::MaxLimit;
-        for (bool more = true; more;) {
-            auto page = m_backend->listBalances(request);
-            QTRY_VERIFY(page.isFinished());
-            QVERIFY(page.result().ok());
-            rows += page.result().value().list;
-            more = page.result().value().hasMore;
-            request.startCursor = page.result().value().nextCursor.value_or(QString());
-        }
-        using models::BalanceAdjustEdit;
-        const auto lastingOf = [&rows](const api::BalanceRow &of) {
-            QStringList ids;
-            for (const api::BalanceRow &r : std::as_const(rows))
-                if (r.customerId == of.customerId && r.featureId == of.featureId &&
-                    r.entityId == of.entityId && !r.planId && !r.unlimited &&
-                    !BalanceAdjustEdit::resets(r))
-                    ids.append(r.id);
-            return ids;
-        };
-        std::optional<api::BalanceRow> withLasting;
-        std::optional<api::BalanceRow> without;
-        for (const api::BalanceRow &r : std::as_const(rows))
-            if (BalanceAdjustEdit::resets(r) && !r.unlimited)
-                (lastingOf(r).isEmpty() ? without : withLasting) = r;
-        QVERIFY2(withLasting && without, "the demo has a resetting row with a lasting one and one "
-                                         "without");
-
-        views::AdjustBalanceDialog dialog(m_backend.get(), *withLasting);
-        dialog.show();
-        QTRY_COMPARE(dialog.targetBox()->count(), 1 + lastingOf(*withLasting).size());
-        QVERIFY(dialog.targetBox()->isVisibleTo(&dialog));
-        dialog.amountEdit()->setText(u"5"_s);
-        dialog.reasonEdit()->setText(u"goodwill, ticket 51"_s);
-        const QString untilReset =
-            BalanceAdjustEdit::lasting(*withLasting, api::Decimal::fromInteger(5));
-        QVERIFY2(untilReset.startsWith(u"This balance resets on "_s) &&
-                     untilReset.contains(u"the credit lasts until then"_s),
-                 qPrintable(untilReset));
-        QCOMPARE(dialog.lastingLabel()->text(), untilReset);
-        dialog.reviewButton()->click();
-        QCOMPARE(dialog.review()->note(), untilReset);
-
-        dialog.backButton()->click();
-        dialog.targetBox()->setCurrentIndex(1);
-        const QString lasting = dialog.targetBox()->itemText(1).section(u' ', 0, 0);
-        QVERIFY2(lastingOf(*withLasting).contains(lasting), qPrintable(lasting));
-        dialog.reviewButton()->click();
-        QVERIFY2(
-            dialog.review()->note().startsWith(
-                u"Balance %1 does not reset; the credit lasts until it is used"_s.arg(lasting)),
-            qPrintable(dialog.review()->note()));
-        QSignalSpy adjusted(&dialog, &views::AdjustBalanceDialog::adjusted);
-        dialog.saveButton()->click();
-        QTRY_COMPARE_WITH_TIMEOUT(adjusted.count(), 1, 10000);
-        const auto entry = adjusted.first().first().value<api::LedgerEntry>();
-        QCOMPARE(entry.balanceId, lasting);
-        QCOMPARE(entry.amount, api::Decimal::fromInteger(5));
-
-        views::AdjustBalanceDialog alone(m_backend.get(), *without);
-        QTRY_VERIFY2(alone.alternativesLabel()->text().contains(u"the console cannot create one"_s),
-                     qPrintable(alone.alternativesLabel()->text()));
-        QCOMPARE(alone.targetBox()->count(), 1);
     }
 
     void cleanupTestCase()

@@ -1,7 +1,7 @@
 // The balance adjustment form's rules: amounts as typed in the user's
 // locale or plainly, never an ambiguous thousands separator; the problems
 // it names; the change shown for review; how long it lasts, and where a
-// credit lasts past a reset.
+// credit lasts past a reset: a balance that does not reset, or a new one.
 #include "models/AmountFormat.h"
 #include "models/BalanceAdjustEdit.h"
 #include "tests/support/StubBackend.h"
@@ -188,6 +188,40 @@ private Q_SLOTS:
         QCOMPARE(backend.asked->customerId, u"ann"_s);
         QCOMPARE(backend.asked->featureId, u"credits"_s);
         QVERIFY(backend.asked->planId && !*backend.asked->planId); // standalone: plan_id null
+    }
+
+    // Or a new balance of the row's owner and feature: only a credit, with
+    // the adjustment's rules for amount and reason, reviewed as new.
+    void aNewBalanceIsACreditOfTheRowsOwner()
+    {
+        const QLocale english(u"en_US"_s);
+        api::BalanceRow row = monthly("b_seat", 1'000'000);
+        row.entityId = u"seat-1"_s;
+        const auto refused = [&](const QString &amount, const QString &reason) {
+            const auto creation = BalanceAdjustEdit::creation(row, amount, reason, english);
+            return creation ? QString() : creation.error().message;
+        };
+        QVERIFY(refused(u"-3"_s, u"why"_s).contains(u"a new balance holds what it is given"_s));
+        QVERIFY(refused(u"0"_s, u"why"_s).contains(u"0 would not change"_s));
+        QVERIFY(refused(u"1,000"_s, u"why"_s).contains(u"is not an amount"_s));
+        QVERIFY(refused(u"5"_s, u" "_s).startsWith(u"Reason"_s));
+        QVERIFY(refused(u"5"_s, u"x"_s + QChar(0x202E)).contains(u"U+202E"_s));
+
+        const auto creation = BalanceAdjustEdit::creation(row, u"12.5"_s, u" lasts "_s, english);
+        QVERIFY(creation);
+        QCOMPARE(creation.value(),
+                 (api::BalanceCreation{u"ann"_s, u"credits"_s, u"seat-1"_s,
+                                       *api::Decimal::parse("12.5"), std::nullopt, u"lasts"_s}));
+        const QList<models::FieldChange> changes =
+            BalanceAdjustEdit::creationChanges(creation.value(), english);
+        QCOMPARE(changes.size(), 3);
+        QCOMPARE(changes.at(0).before, QString());
+        QCOMPARE(changes.at(0).after, u"new: credits of ann, entity seat-1, does not reset"_s);
+        QCOMPARE(changes.at(1).after, u"12.50"_s);
+        QCOMPARE(changes.at(2).after, u"lasts"_s);
+        QCOMPARE(BalanceAdjustEdit::lastingNew(creation.value(), english),
+                 u"A new balance of credits that does not reset: the credit of 12.50 lasts "
+                 "until it is used."_s);
     }
 };
 
