@@ -1,7 +1,7 @@
 // meterdesk: the desktop console.
 #include "services/api/Version.h"
-#include "views/Console.h"
-#include "views/Translator.h"
+#include "views/window/Console.h"
+#include "views/window/Translator.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

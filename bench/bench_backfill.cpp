@@ -7,7 +7,7 @@
 // every balance must be its grant less exactly what was committed, and the
 // ledger's trial balance clean. Exits non-zero if not.
 #include "bench/BenchSupport.h"
-#include "models/UsageBackfill.h"
+#include "models/usage/UsageBackfill.h"
 #include "services/embedded/EngineBackend.h"
 #include "services/engine/Engine.h"
 #include "services/engine/ledger/LedgerVerifier.h"

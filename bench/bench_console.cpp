@@ -7,13 +7,13 @@
 // resident memory after visiting every part of the table. Run offscreen.
 // Prints figures only.
 #include "bench/BenchSupport.h"
-#include "models/BalanceFilter.h"
-#include "models/BalanceListModel.h"
-#include "models/BalanceTotalsModel.h"
+#include "models/balances/BalanceFilter.h"
+#include "models/balances/BalanceListModel.h"
+#include "models/balances/BalanceTotalsModel.h"
 #include "services/embedded/EngineBackend.h"
 #include "services/remote/RemoteBackend.h"
-#include "views/BalancesPage.h"
-#include "views/MainWindow.h"
+#include "views/balances/BalancesPage.h"
+#include "views/window/MainWindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

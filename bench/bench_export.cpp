@@ -2,9 +2,9 @@
 // resident memory of the Workbook an export writes, beside the ceiling measured in the
 // same run: the same rows written as CSV lines to a file. Then the PDF report
 // of its longest (BalanceReport::MaxRows rows), beside those rows as CSV.
-#include "models/BalanceExport.h"
-#include "models/BalanceReport.h"
-#include "models/Workbook.h"
+#include "models/balances/BalanceExport.h"
+#include "models/balances/BalanceReport.h"
+#include "models/common/Workbook.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>

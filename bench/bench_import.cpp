@@ -6,15 +6,16 @@
 // the GUI thread measures the longest gap between its ticks: the worst stall.
 // Prints figures; exits non-zero if a customer fails.
 #include "bench/BenchSupport.h"
-#include "models/ImportBatch.h"
-#include "models/ImportPreviewModel.h"
-#include "models/ImportRunner.h"
+#include "models/import/ImportBatch.h"
+#include "models/import/ImportPreviewModel.h"
+#include "models/import/ImportRunner.h"
+#include "models/import/ImportSession.h"
 #include "services/embedded/EngineBackend.h"
 #include "services/engine/Engine.h"
 #include "services/engine/workspace/DemoWorkspace.h"
 #include "services/remote/RemoteBackend.h"
-#include "views/ImportSourcePage.h"
-#include "views/ImportWizard.h"
+#include "views/import/ImportSourcePage.h"
+#include "views/import/ImportWizard.h"
 #include <QJsonObject>
 
 #include <QApplication>
@@ -109,9 +110,9 @@ void run(const QString &label, backend::BillingBackend &backend, const QString &
     views::ImportWizard wizard(&backend);
     wizard.show();
     QString error;
-    QObject::connect(wizard.runner(), &models::ImportRunner::finished,
+    QObject::connect(wizard.session()->runner(), &models::ImportRunner::finished,
                      [&](bool, const QString &why) { error = why; });
-    const models::ImportPreviewModel *preview = wizard.preview();
+    const models::ImportPreviewModel *preview = wizard.session()->preview();
 
     QElapsedTimer clock;
     clock.start();
@@ -120,23 +121,24 @@ void run(const QString &label, backend::BillingBackend &backend, const QString &
         static_cast<views::ImportSourcePage *>(wizard.page(views::ImportWizard::SourcePage))
             ->openFile(file);
         QEventLoop loop;
-        QObject::connect(wizard.batch(), &models::ImportBatch::ready, &loop, &QEventLoop::quit);
-        if (wizard.batch()->isReading())
+        QObject::connect(wizard.session()->batch(), &models::ImportBatch::ready, &loop,
+                         &QEventLoop::quit);
+        if (wizard.session()->batch()->isReading())
             loop.exec();
-        out << "  opened, read and checked: " << wizard.batch()->rowCount() << " customers in "
-            << clock.elapsed() << " ms, longest gap between 5 ms ticks " << stall.worstMs() << " ms"
-            << Qt::endl;
+        out << "  opened, read and checked: " << wizard.session()->batch()->rowCount()
+            << " customers in " << clock.elapsed() << " ms, longest gap between 5 ms ticks "
+            << stall.worstMs() << " ms" << Qt::endl;
     }
     clock.restart();
     wizard.next(); // JSON Lines: straight to validation
     out << "  validation page shown in " << clock.elapsed() << " ms" << Qt::endl;
-    if (wizard.batch()->problemCount() > 0)
+    if (wizard.session()->batch()->problemCount() > 0)
         fail(u"some rows did not pass the local checks"_s);
 
     StallMeter dryStall;
     clock.restart();
     wizard.next();
-    waitFor(wizard.runner());
+    waitFor(wizard.session()->runner());
     const qint64 dryMs = clock.elapsed();
     const int added = preview->outcomeCounts().at(int(models::ImportOutcome::New));
     if (!error.isEmpty() || added != preview->rowCount())
@@ -150,7 +152,7 @@ void run(const QString &label, backend::BillingBackend &backend, const QString &
     StallMeter commitStall;
     clock.restart();
     wizard.next();
-    waitFor(wizard.runner());
+    waitFor(wizard.session()->runner());
     const qint64 commitMs = clock.elapsed();
     const int committed = preview->commitCounts().value(models::CommitState::Committed);
     if (!error.isEmpty() || committed != preview->rowCount())

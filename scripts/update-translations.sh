@@ -7,7 +7,7 @@ for ts in translations/*.ts; do
   # English is the source language: its file holds only the plural forms.
   extra=()
   [[ $ts == *_en.ts ]] && extra=(-pluralonly)
-  # lupdate records our nested namespaces without them; views/Translator.cpp allows for that.
+  # lupdate records our nested namespaces without them; views/window/Translator.cpp allows for that.
   /usr/lib/qt6/bin/lupdate -silent -no-obsolete -locations none "${extra[@]}" views models app \
     -ts "$ts" 2>&1 | { grep -v "Qualifying with unknown namespace" || true; }
 done

@@ -4,7 +4,7 @@
 // events, the Balances page loaded, Tools ▸ Price a call.
 #pragma once
 
-#include "models/BalanceFilter.h"
+#include "models/balances/BalanceFilter.h"
 #include "services/backend/BillingBackend.h"
 
 class QDir;

@@ -5,52 +5,53 @@
 // (balances-light-1280x720.png, …), and in German, light, the Balances page
 // and the price-a-call dialog (balances-light-de.png, price-call-light-de.png).
 // Usage: meterdesk-screenshots OUTPUT_DIR (run by scripts/screenshots.sh).
-#include "models/AmountFormat.h"
-#include "models/AuditLogModel.h"
-#include "models/BalanceAdjustEdit.h"
-#include "models/BalanceFilter.h"
-#include "models/BalanceListModel.h"
-#include "models/BalanceTotalsModel.h"
-#include "models/CustomerListModel.h"
-#include "models/ImportBatch.h"
-#include "models/ImportRunner.h"
-#include "models/LedgerModel.h"
-#include "models/ProductListModel.h"
-#include "models/PromotionModel.h"
-#include "models/RewardListModel.h"
-#include "models/SandboxClockModel.h"
-#include "models/TenantListModel.h"
-#include "models/UsageAlertModel.h"
-#include "models/UsageEventModel.h"
+#include "models/admin/ProductListModel.h"
+#include "models/admin/PromotionModel.h"
+#include "models/admin/RewardListModel.h"
+#include "models/admin/TenantListModel.h"
+#include "models/balances/BalanceAdjustEdit.h"
+#include "models/balances/BalanceFilter.h"
+#include "models/balances/BalanceListModel.h"
+#include "models/balances/BalanceTotalsModel.h"
+#include "models/balances/LedgerModel.h"
+#include "models/common/AmountFormat.h"
+#include "models/customers/CustomerListModel.h"
+#include "models/customers/UsageAlertModel.h"
+#include "models/import/ImportBatch.h"
+#include "models/import/ImportRunner.h"
+#include "models/import/ImportSession.h"
+#include "models/operator/AuditLogModel.h"
+#include "models/operator/SandboxClockModel.h"
+#include "models/usage/UsageEventModel.h"
 #include "services/embedded/EngineBackend.h"
 #include "services/engine/workspace/DemoWorkspace.h"
 #include "tools/DemoScenes.h"
 #include "tools/ShotKit.h"
-#include "views/AboutDialog.h"
-#include "views/AdjustBalanceDialog.h"
-#include "views/AuditPage.h"
-#include "views/BalanceDetailPane.h"
-#include "views/BalanceLedgerTab.h"
-#include "views/BalancesPage.h"
-#include "views/ConnectionDialog.h"
-#include "views/CustomerControlsTab.h"
-#include "views/CustomersPage.h"
-#include "views/ImportPreviewPage.h"
-#include "views/ImportSourcePage.h"
-#include "views/ImportValidationPage.h"
-#include "views/ImportWizard.h"
-#include "views/MainWindow.h"
-#include "views/PriceCallDialog.h"
-#include "views/ProductDialog.h"
-#include "views/ProductsPage.h"
-#include "views/PromotionDialog.h"
-#include "views/RewardDialog.h"
-#include "views/RewardsPage.h"
-#include "views/SandboxClockDialog.h"
-#include "views/TenantsPage.h"
-#include "views/Translator.h"
-#include "views/UsageChart.h"
-#include "views/UsagePage.h"
+#include "views/admin/ProductDialog.h"
+#include "views/admin/ProductsPage.h"
+#include "views/admin/PromotionDialog.h"
+#include "views/admin/RewardDialog.h"
+#include "views/admin/RewardsPage.h"
+#include "views/admin/TenantsPage.h"
+#include "views/balances/AdjustBalanceDialog.h"
+#include "views/balances/BalanceDetailPane.h"
+#include "views/balances/BalanceLedgerTab.h"
+#include "views/balances/BalancesPage.h"
+#include "views/connection/ConnectionDialog.h"
+#include "views/customers/CustomerControlsTab.h"
+#include "views/customers/CustomersPage.h"
+#include "views/import/ImportPreviewPage.h"
+#include "views/import/ImportSourcePage.h"
+#include "views/import/ImportValidationPage.h"
+#include "views/import/ImportWizard.h"
+#include "views/operator/AuditPage.h"
+#include "views/operator/SandboxClockDialog.h"
+#include "views/usage/PriceCallDialog.h"
+#include "views/usage/UsageChart.h"
+#include "views/usage/UsagePage.h"
+#include "views/window/AboutDialog.h"
+#include "views/window/MainWindow.h"
+#include "views/window/Translator.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -341,18 +342,18 @@ int main(int argc, char *argv[])
         wizard.show();
         static_cast<views::ImportSourcePage *>(wizard.page(views::ImportWizard::SourcePage))
             ->openFile(csv);
-        settle([&] { return !wizard.batch()->isReading(); });
+        settle([&] { return !wizard.session()->batch()->isReading(); });
         wizard.next();
         wizard.next();
         auto *validation = static_cast<views::ImportValidationPage *>(wizard.currentPage());
         validation->table()->setCurrentIndex(validation->table()->model()->index(4, 4));
         idle();
         wizard.grab().save(out.filePath(u"import-validation-%1.png"_s.arg(name)));
-        models::ImportBatch *batch = wizard.batch();
+        models::ImportBatch *batch = wizard.session()->batch();
         batch->setData(batch->index(4, 4), u"ap@quill.example"_s);
         batch->setData(batch->index(5, 7), u"active"_s);
         wizard.next();
-        settle([&] { return !wizard.runner()->isRunning(); });
+        settle([&] { return !wizard.session()->runner()->isRunning(); });
         auto *preview = static_cast<views::ImportPreviewPage *>(wizard.currentPage());
         preview->table()->selectRow(0);
         idle();

@@ -2,17 +2,17 @@
 // over HTTP (MD_GUI_BACKEND), on the conformance suite's admin workspace:
 // edit, invalid input blocks the review with the reason shown, the review
 // shows the difference, save, undo.
-#include "models/ProductListModel.h"
-#include "models/RewardListModel.h"
-#include "models/TenantListModel.h"
+#include "models/admin/ProductListModel.h"
+#include "models/admin/RewardListModel.h"
+#include "models/admin/TenantListModel.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
-#include "views/ChangeReview.h"
-#include "views/ProductDialog.h"
-#include "views/ProductsPage.h"
-#include "views/RewardDialog.h"
-#include "views/RewardsPage.h"
-#include "views/TenantsPage.h"
+#include "views/admin/ProductDialog.h"
+#include "views/admin/ProductsPage.h"
+#include "views/admin/RewardDialog.h"
+#include "views/admin/RewardsPage.h"
+#include "views/admin/TenantsPage.h"
+#include "views/common/ChangeReview.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

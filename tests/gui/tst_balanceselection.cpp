@@ -3,14 +3,14 @@
 // user walks it: Ctrl+End, Ctrl+Home, arrows, Ctrl with an arrow (which moves
 // the focus without the highlight), Shift and Ctrl clicks, and a filter
 // changed under a selection. Runs on EngineBackend and over HTTP.
-#include "models/BalanceListModel.h"
-#include "models/LedgerModel.h"
+#include "models/balances/BalanceListModel.h"
+#include "models/balances/LedgerModel.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
-#include "views/AdjustBalanceDialog.h"
-#include "views/BalanceDetailPane.h"
-#include "views/BalanceLedgerTab.h"
-#include "views/BalancesPage.h"
+#include "views/balances/AdjustBalanceDialog.h"
+#include "views/balances/BalanceDetailPane.h"
+#include "views/balances/BalanceLedgerTab.h"
+#include "views/balances/BalancesPage.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

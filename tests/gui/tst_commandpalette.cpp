@@ -1,6 +1,6 @@
 // The command palette: filters actions as you type and runs the chosen one
 // from the keyboard.
-#include "views/CommandPalette.h"
+#include "views/window/CommandPalette.h"
 
 #include <QAction>
 #include <QLineEdit>

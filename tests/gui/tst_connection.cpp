@@ -1,10 +1,10 @@
 // Connections: what is remembered (never a key), the key store without a
 // system keychain, and the Connect dialog testing a real server.
-#include "models/Connection.h"
-#include "models/KeyStore.h"
+#include "models/connection/Connection.h"
+#include "models/connection/KeyStore.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/support/ServerProcess.h"
-#include "views/ConnectionDialog.h"
+#include "views/connection/ConnectionDialog.h"
 
 #include <QDialogButtonBox>
 #include <QDirIterator>

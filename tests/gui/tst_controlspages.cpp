@@ -4,22 +4,22 @@
 // a customer's billing controls in words, edited through the form, and the
 // alerts they fired, each alert beside what it watches now; subscriptions
 // with their current period.
-#include "models/AmountFormat.h"
-#include "models/BillingControlsEdit.h"
-#include "models/ControlsSource.h"
-#include "models/FailedEventModel.h"
-#include "models/UsageAlertModel.h"
+#include "models/common/AmountFormat.h"
+#include "models/customers/BillingControlsEdit.h"
+#include "models/customers/ControlsSource.h"
+#include "models/customers/UsageAlertModel.h"
+#include "models/usage/FailedEventModel.h"
 #include "services/engine/Engine.h"
 #include "services/engine/controls/BillingControlsUpdater.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
-#include "views/BillingControlsDialog.h"
-#include "views/ChangeReview.h"
-#include "views/CustomerControlsTab.h"
-#include "views/CustomersPage.h"
-#include "views/FailedEventsPanel.h"
-#include "views/MainWindow.h"
-#include "views/UsagePage.h"
+#include "views/common/ChangeReview.h"
+#include "views/customers/BillingControlsDialog.h"
+#include "views/customers/CustomerControlsTab.h"
+#include "views/customers/CustomersPage.h"
+#include "views/usage/FailedEventsPanel.h"
+#include "views/usage/UsagePage.h"
+#include "views/window/MainWindow.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -4,15 +4,15 @@
 // opened and left as it is would send nothing; one field changed, Save
 // changes that field of the stored record and nothing else, compared on the
 // records as the server keeps them. Runs on EngineBackend and over HTTP.
-#include "models/ControlsSource.h"
-#include "models/ProductListModel.h"
-#include "models/RewardListModel.h"
+#include "models/admin/ProductListModel.h"
+#include "models/admin/RewardListModel.h"
+#include "models/customers/ControlsSource.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/JsonEdit.h"
 #include "tests/support/TestDatabase.h"
-#include "views/BillingControlsDialog.h"
-#include "views/ProductDialog.h"
-#include "views/RewardDialog.h"
+#include "views/admin/ProductDialog.h"
+#include "views/admin/RewardDialog.h"
+#include "views/customers/BillingControlsDialog.h"
 
 #include <QLabel>
 #include <QLineEdit>

@@ -4,17 +4,18 @@
 // edited customer's fields are shown before and after, and the new run says
 // where the earlier journal goes before it goes there; a customer on two
 // lines is refused on both, and nothing is counted that was not imported.
-#include "models/ImportBatch.h"
-#include "models/ImportPreviewModel.h"
-#include "models/ImportRunner.h"
+#include "models/import/ImportBatch.h"
+#include "models/import/ImportPreviewModel.h"
+#include "models/import/ImportRunner.h"
+#include "models/import/ImportSession.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
-#include "views/ImportCommitPage.h"
-#include "views/ImportPreviewPage.h"
-#include "views/ImportReportPage.h"
-#include "views/ImportSourcePage.h"
-#include "views/ImportValidationPage.h"
-#include "views/ImportWizard.h"
+#include "views/import/ImportCommitPage.h"
+#include "views/import/ImportPreviewPage.h"
+#include "views/import/ImportReportPage.h"
+#include "views/import/ImportSourcePage.h"
+#include "views/import/ImportValidationPage.h"
+#include "views/import/ImportWizard.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
@@ -74,8 +75,8 @@ class TestImportAgain final : public QObject
 
     static bool runToEnd(ImportWizard &wizard)
     {
-        QSignalSpy finished(wizard.runner(), &models::ImportRunner::finished);
-        return !wizard.runner()->isRunning() || finished.wait(30000);
+        QSignalSpy finished(wizard.session()->runner(), &models::ImportRunner::finished);
+        return !wizard.session()->runner()->isRunning() || finished.wait(30000);
     }
 
     // The file read on the source page, the connection known.
@@ -83,7 +84,7 @@ class TestImportAgain final : public QObject
     {
         wizard.show();
         QVERIFY(QTest::qWaitForWindowExposed(&wizard));
-        QTRY_VERIFY(!wizard.target().isEmpty());
+        QTRY_VERIFY(!wizard.session()->target().isEmpty());
         QVERIFY(page<views::ImportSourcePage>(wizard, ImportWizard::SourcePage)->openFile(file));
         QTRY_VERIFY(wizard.button(QWizard::NextButton)->isEnabled()); // read in the background
     }
@@ -112,7 +113,11 @@ class TestImportAgain final : public QObject
 
     QString changesOf(const ImportWizard &wizard, int row) const
     {
-        return wizard.preview()->index(row, ImportPreviewModel::ChangesColumn).data().toString();
+        return wizard.session()
+            ->preview()
+            ->index(row, ImportPreviewModel::ChangesColumn)
+            .data()
+            .toString();
     }
 
 private Q_SLOTS:
@@ -143,13 +148,13 @@ private Q_SLOTS:
             ImportWizard wizard(m_backend.get());
             openSource(wizard, path);
             toPreview(wizard);
-            QCOMPARE(wizard.preview()->outcomeCounts().at(int(ImportOutcome::New)), 3);
+            QCOMPARE(wizard.session()->preview()->outcomeCounts().at(int(ImportOutcome::New)), 3);
             commit(wizard);
-            QCOMPARE(wizard.preview()->commitCounts().value(CommitState::Committed), 3);
+            QCOMPARE(wizard.session()->preview()->commitCounts().value(CommitState::Committed), 3);
         }
 
         ImportWizard wizard(m_backend.get());
-        QAbstractItemModelTester previewTester(wizard.preview());
+        QAbstractItemModelTester previewTester(wizard.session()->preview());
         openSource(wizard, path);
         const auto *source = page<views::ImportSourcePage>(wizard, ImportWizard::SourcePage);
         const QString note = source->journalNote()->text();
@@ -159,9 +164,9 @@ private Q_SLOTS:
         QVERIFY(source->resumeButton()->isVisible());
         QVERIFY(source->newRunButton()->isChecked()); // finished: only a new run has work
         QVERIFY(source->newRunButton()->text().contains(u"again.csv.meterdesk-journal.previous"_s));
-        QVERIFY(!wizard.resume());
+        QVERIFY(!wizard.session()->resume());
         toPreview(wizard);
-        const QList<int> counts = wizard.preview()->outcomeCounts();
+        const QList<int> counts = wizard.session()->preview()->outcomeCounts();
         QCOMPARE(counts.at(int(ImportOutcome::Unchanged)), 3);
         QCOMPARE(counts.at(int(ImportOutcome::Updated)), 0);
         QCOMPARE(counts.at(int(ImportOutcome::Mismatch)), 0);
@@ -187,8 +192,8 @@ private Q_SLOTS:
         QVERIFY2(source->journalNote()->text().contains(u"changed since"_s),
                  qPrintable(source->journalNote()->text()));
         toPreview(wizard);
-        QCOMPARE(wizard.preview()->outcomeCounts().at(int(ImportOutcome::Updated)), 1);
-        QCOMPARE(wizard.preview()->outcomeCounts().at(int(ImportOutcome::Unchanged)), 2);
+        QCOMPARE(wizard.session()->preview()->outcomeCounts().at(int(ImportOutcome::Updated)), 1);
+        QCOMPARE(wizard.session()->preview()->outcomeCounts().at(int(ImportOutcome::Unchanged)), 2);
         QCOMPARE(changesOf(wizard, 0), u"name changes, email changes"_s);
 
         auto *preview = page<views::ImportPreviewPage>(wizard, ImportWizard::PreviewPage);
@@ -213,7 +218,7 @@ private Q_SLOTS:
         QVERIFY2(commitPage->summary()->text().contains(QDir::toNativeSeparators(previous)),
                  qPrintable(commitPage->summary()->text()));
         QVERIFY(QFile::exists(previous));
-        QCOMPARE(wizard.preview()->commitCounts().value(CommitState::Committed), 3);
+        QCOMPARE(wizard.session()->preview()->commitCounts().value(CommitState::Committed), 3);
         const QString report =
             page<views::ImportReportPage>(wizard, ImportWizard::ReportPage)->counts()->text();
         QVERIFY2(report.contains(u"updated: 1"_s) && report.contains(u"unchanged: 2"_s),
@@ -236,12 +241,12 @@ private Q_SLOTS:
                             "walk-003,Walk Three,three@walk.example,free\n"
                             "walk-001,Walk One Again,again@walk.example,pro\n"));
         ImportWizard wizard(m_backend.get());
-        QAbstractItemModelTester batchTester(wizard.batch());
+        QAbstractItemModelTester batchTester(wizard.session()->batch());
         openSource(wizard, path);
         wizard.next();
         wizard.next();
         QCOMPARE(wizard.currentId(), int(ImportWizard::ValidationPage));
-        models::ImportBatch *batch = wizard.batch();
+        models::ImportBatch *batch = wizard.session()->batch();
         QCOMPARE(batch->problemCount(), 2);
         QVERIFY(!wizard.button(QWizard::NextButton)->isEnabled());
         auto *validation = page<views::ImportValidationPage>(wizard, ImportWizard::ValidationPage);
@@ -259,9 +264,9 @@ private Q_SLOTS:
         QVERIFY(wizard.button(QWizard::NextButton)->isEnabled());
         wizard.next();
         QVERIFY(runToEnd(wizard));
-        QCOMPARE(wizard.preview()->outcomeCounts().at(int(ImportOutcome::New)), 3);
+        QCOMPARE(wizard.session()->preview()->outcomeCounts().at(int(ImportOutcome::New)), 3);
         commit(wizard);
-        const auto states = wizard.preview()->commitCounts();
+        const auto states = wizard.session()->preview()->commitCounts();
         QCOMPARE(states.value(CommitState::Committed), 3);
         QCOMPARE(states.value(CommitState::Earlier), 0);
         const QString report =

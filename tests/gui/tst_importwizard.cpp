@@ -5,22 +5,23 @@
 // and the same file opened again to resume without importing anyone twice;
 // the preview's pane after Back and a second dry run, and a path read as it
 // is typed.
-#include "models/ImportBatch.h"
-#include "models/ImportJournal.h"
-#include "models/ImportPreviewModel.h"
-#include "models/ImportRunner.h"
+#include "models/import/ImportBatch.h"
+#include "models/import/ImportJournal.h"
+#include "models/import/ImportPreviewModel.h"
+#include "models/import/ImportRunner.h"
+#include "models/import/ImportSession.h"
 #include "services/engine/Engine.h"
 #include "services/engine/workspace/DemoWorkspace.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/JsonEdit.h"
 #include "tests/support/TestDatabase.h"
-#include "views/ImportCommitPage.h"
-#include "views/ImportMappingPage.h"
-#include "views/ImportPreviewPage.h"
-#include "views/ImportReportPage.h"
-#include "views/ImportSourcePage.h"
-#include "views/ImportValidationPage.h"
-#include "views/ImportWizard.h"
+#include "views/import/ImportCommitPage.h"
+#include "views/import/ImportMappingPage.h"
+#include "views/import/ImportPreviewPage.h"
+#include "views/import/ImportReportPage.h"
+#include "views/import/ImportSourcePage.h"
+#include "views/import/ImportValidationPage.h"
+#include "views/import/ImportWizard.h"
 #include <QJsonObject>
 
 #include <QAbstractButton>
@@ -79,8 +80,8 @@ class TestImportWizard final : public QObject
 
     static bool runToEnd(ImportWizard &wizard)
     {
-        QSignalSpy finished(wizard.runner(), &models::ImportRunner::finished);
-        return !wizard.runner()->isRunning() || finished.wait(30000);
+        QSignalSpy finished(wizard.session()->runner(), &models::ImportRunner::finished);
+        return !wizard.session()->runner()->isRunning() || finished.wait(30000);
     }
 
     // Source → Mapping → Validation, the file's problems fixed or left out.
@@ -139,13 +140,13 @@ private Q_SLOTS:
     void fixPreviewCommitCancelAndResume()
     {
         auto wizard = std::make_unique<ImportWizard>(m_backend.get());
-        QAbstractItemModelTester batchTester(wizard->batch());
-        QAbstractItemModelTester previewTester(wizard->preview());
+        QAbstractItemModelTester batchTester(wizard->session()->batch());
+        QAbstractItemModelTester previewTester(wizard->session()->preview());
         wizard->show();
         QVERIFY(QTest::qWaitForWindowExposed(wizard.get()));
-        QTRY_VERIFY(!wizard->target().isEmpty());
+        QTRY_VERIFY(!wizard->session()->target().isEmpty());
         throughValidation(*wizard, m_csv);
-        models::ImportBatch *batch = wizard->batch();
+        models::ImportBatch *batch = wizard->session()->batch();
         QCOMPARE(batch->rowCount(), 13);
         QCOMPARE(batch->problemCount(), 3); // the email, the status, the negative usage
         QVERIFY(!wizard->button(QWizard::NextButton)->isEnabled());
@@ -182,12 +183,12 @@ private Q_SLOTS:
         wizard->next();
         QCOMPARE(wizard->currentId(), int(ImportWizard::PreviewPage));
         QVERIFY(runToEnd(*wizard));
-        const QList<int> counts = wizard->preview()->outcomeCounts();
-        QCOMPARE(wizard->preview()->rowCount(), 12);
+        const QList<int> counts = wizard->session()->preview()->outcomeCounts();
+        QCOMPARE(wizard->session()->preview()->rowCount(), 12);
         QCOMPARE(counts.at(int(ImportOutcome::New)), 10);
         QCOMPARE(counts.at(int(ImportOutcome::Error)), 1);     // platinum is no plan
         QCOMPARE(counts.at(int(ImportOutcome::Unchanged)), 1); // the demo customer, as it is
-        QVERIFY(wizard->preview()->entry(4).message.contains(u"platinum"_s));
+        QVERIFY(wizard->session()->preview()->entry(4).message.contains(u"platinum"_s));
         auto never = m_backend->customer(u"wiz-001"_s);
         QTRY_VERIFY(never.isFinished());
         QCOMPARE(never.result().error().code, u"customer_not_found"_s);
@@ -219,20 +220,21 @@ private Q_SLOTS:
         QVERIFY(wizard->button(QWizard::CommitButton)->isEnabled());
         auto *commit = page<views::ImportCommitPage>(*wizard, ImportWizard::CommitPage);
         bool cancelled = false;
-        connect(wizard->runner(), &models::ImportRunner::progress, commit, [&](int done) {
-            if (done >= 2 && !cancelled && wizard->runner()->isCommitting()) {
-                cancelled = true;
-                commit->cancelButton()->click();
-            }
-        });
+        connect(wizard->session()->runner(), &models::ImportRunner::progress, commit,
+                [&](int done) {
+                    if (done >= 2 && !cancelled && wizard->session()->runner()->isCommitting()) {
+                        cancelled = true;
+                        commit->cancelButton()->click();
+                    }
+                });
         wizard->next();
         QCOMPARE(wizard->currentId(), int(ImportWizard::CommitPage));
         QVERIFY(runToEnd(*wizard));
         QVERIFY(cancelled);
-        auto states = wizard->preview()->commitCounts();
+        auto states = wizard->session()->preview()->commitCounts();
         QCOMPARE(states.value(CommitState::Committed), 3);
         QCOMPARE(states.value(CommitState::Waiting), 9);
-        const QString journalPath = wizard->journal()->path();
+        const QString journalPath = wizard->session()->journal()->path();
         QCOMPARE(journalPath, m_csv + u".meterdesk-journal"_s);
         wizard->reject();
         wizard.reset();
@@ -240,23 +242,23 @@ private Q_SLOTS:
         // The same file again: it offers to resume, and skips the three.
         wizard = std::make_unique<ImportWizard>(m_backend.get());
         wizard->show();
-        QTRY_VERIFY(!wizard->target().isEmpty());
+        QTRY_VERIFY(!wizard->session()->target().isEmpty());
         throughValidation(*wizard, m_csv);
         const QRadioButton *resume =
             page<views::ImportSourcePage>(*wizard, ImportWizard::SourcePage)->resumeButton();
         QVERIFY(!resume->isHidden() && resume->isChecked()); // the page is behind by now
-        QVERIFY(wizard->resume());
-        batch = wizard->batch();
+        QVERIFY(wizard->session()->resume());
+        batch = wizard->session()->batch();
         batch->setData(batch->index(1, emailColumn), u"two@wiz.example"_s);
         batch->setData(batch->index(3, 2 + 5), u"active"_s);
         batch->excludeProblems();
         wizard->next();
         QVERIFY(runToEnd(*wizard));
         // The three committed earlier are already there now.
-        QCOMPARE(wizard->preview()->outcomeCounts().at(int(ImportOutcome::New)), 7);
+        QCOMPARE(wizard->session()->preview()->outcomeCounts().at(int(ImportOutcome::New)), 7);
         wizard->next();
         QVERIFY(runToEnd(*wizard));
-        states = wizard->preview()->commitCounts();
+        states = wizard->session()->preview()->commitCounts();
         QCOMPARE(states.value(CommitState::Earlier), 3);
         QCOMPARE(states.value(CommitState::Committed), 8);
         QCOMPARE(states.value(CommitState::NotImported), 1);
@@ -319,13 +321,13 @@ private Q_SLOTS:
         mapping->setMapping(renamed);
         mapping->saveProfile(u"Moved"_s);
         QVERIFY(mapping->applyProfile(u"Old billing"_s)); // names not in this file: unmapped
-        QCOMPARE(wizard.batch()->mapping().customerId, -1);
+        QCOMPARE(wizard.session()->batch()->mapping().customerId, -1);
         QVERIFY(mapping->applyProfile(u"Moved"_s));
-        QCOMPARE(wizard.batch()->mapping(), renamed);
+        QCOMPARE(wizard.session()->batch()->mapping(), renamed);
         QVERIFY(wizard.button(QWizard::NextButton)->isEnabled());
         wizard.next();
         QTRY_VERIFY(wizard.button(QWizard::NextButton)->isEnabled()); // moved-1 is valid
-        QCOMPARE(wizard.batch()->items().first().request.customerId, u"moved-1"_s);
+        QCOMPARE(wizard.session()->batch()->items().first().request.customerId, u"moved-1"_s);
     }
 
     // Issue 33: after Back and other rows, the pane shows a customer of the
@@ -341,12 +343,12 @@ private Q_SLOTS:
                    "pane-3,Pane Three,free,\n");
         file.close();
         ImportWizard wizard(m_backend.get());
-        QAbstractItemModelTester batchTester(wizard.batch());
-        QAbstractItemModelTester previewTester(wizard.preview());
+        QAbstractItemModelTester batchTester(wizard.session()->batch());
+        QAbstractItemModelTester previewTester(wizard.session()->preview());
         wizard.show();
         QVERIFY(QTest::qWaitForWindowExposed(&wizard));
         throughValidation(wizard, path);
-        models::ImportBatch *batch = wizard.batch();
+        models::ImportBatch *batch = wizard.session()->batch();
         QTRY_VERIFY(!batch->isReading());
         QCOMPARE(batch->rowCount(), 3);
         const auto include = [batch](int row, bool included) {
@@ -378,7 +380,7 @@ private Q_SLOTS:
         QVERIFY(include(2, true));
         wizard.next();
         QVERIFY(runToEnd(wizard));
-        QCOMPARE(wizard.preview()->rowCount(), 1);
+        QCOMPARE(wizard.session()->preview()->rowCount(), 1);
         QCOMPARE(heading->text(), u"pane-3 — Pane Three"_s);
         const QTreeWidgetItem *plans = group(preview->changes(), u"Plans"_s);
         QVERIFY(plans);
@@ -392,7 +394,7 @@ private Q_SLOTS:
     void sourcePreviewFollowsTheTypedPath()
     {
         ImportWizard wizard(m_backend.get());
-        QAbstractItemModelTester batchTester(wizard.batch());
+        QAbstractItemModelTester batchTester(wizard.session()->batch());
         wizard.show();
         QVERIFY(QTest::qWaitForWindowExposed(&wizard));
         auto *source = page<views::ImportSourcePage>(wizard, ImportWizard::SourcePage);

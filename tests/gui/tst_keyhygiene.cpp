@@ -3,11 +3,11 @@
 // and cache folders, not to any log message (every logging category on), not
 // to what it prints when it crashes. The key field echoes as a password, so
 // screenshots cannot show it either. Runs the real Console on a real server.
-#include "models/KeyStore.h"
+#include "models/connection/KeyStore.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/support/ServerProcess.h"
-#include "views/ConnectionDialog.h"
-#include "views/Console.h"
+#include "views/connection/ConnectionDialog.h"
+#include "views/window/Console.h"
 
 #include <QApplication>
 #include <QDirIterator>

@@ -5,19 +5,19 @@
 // key only reads: every edit, adjust, import and promote is off with a
 // tooltip naming the scope it needs, Enter on a row opens no form, and the
 // status bar says READ ONLY; a key holding everything has them all on.
-#include "models/ApiKeyModel.h"
-#include "models/KeyScopes.h"
+#include "models/connection/KeyScopes.h"
+#include "models/operator/ApiKeyModel.h"
 #include "services/remote/RemoteBackend.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
-#include "views/ApiKeyDialog.h"
-#include "views/KeysPage.h"
-#include "views/MainWindow.h"
-#include "views/ProductDialog.h"
-#include "views/ProductsPage.h"
-#include "views/RewardsPage.h"
-#include "views/ScopeLock.h"
-#include "views/SecretDialog.h"
+#include "views/admin/ProductDialog.h"
+#include "views/admin/ProductsPage.h"
+#include "views/admin/RewardsPage.h"
+#include "views/operator/ApiKeyDialog.h"
+#include "views/operator/KeysPage.h"
+#include "views/operator/SecretDialog.h"
+#include "views/window/MainWindow.h"
+#include "views/window/ScopeLock.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

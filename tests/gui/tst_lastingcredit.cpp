@@ -4,15 +4,15 @@
 // one (balances.create), which the balances table then lists. Runs twice, on
 // EngineBackend and on RemoteBackend to a local server
 // (tests/gui/CMakeLists.txt).
-#include "models/BalanceAdjustEdit.h"
-#include "models/BalanceListModel.h"
+#include "models/balances/BalanceAdjustEdit.h"
+#include "models/balances/BalanceListModel.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
-#include "views/AdjustBalanceDialog.h"
-#include "views/BalanceDetailPane.h"
-#include "views/BalanceLedgerTab.h"
-#include "views/BalancesPage.h"
-#include "views/ChangeReview.h"
+#include "views/balances/AdjustBalanceDialog.h"
+#include "views/balances/BalanceDetailPane.h"
+#include "views/balances/BalanceLedgerTab.h"
+#include "views/balances/BalancesPage.h"
+#include "views/common/ChangeReview.h"
 
 #include <QComboBox>
 #include <QLabel>

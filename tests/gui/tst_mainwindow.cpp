@@ -1,8 +1,8 @@
 // The console's shell: six pages with icons that render, keyboard access to
 // each page, the window's own icon, and a window that fits on its screen.
 #include "tests/support/StubBackend.h"
-#include "views/MainWindow.h"
-#include "views/WindowPlacement.h"
+#include "views/window/MainWindow.h"
+#include "views/window/WindowPlacement.h"
 
 #include <QAction>
 #include <QApplication>

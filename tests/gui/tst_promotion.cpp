@@ -3,14 +3,14 @@
 // promotion workspace with its production key: the differences with a box
 // each and side by side, the keyboard choosing one, the review, Promote,
 // Undo last change on the Products page, and a stale diff said and read again.
-#include "models/PromotionModel.h"
+#include "models/admin/PromotionModel.h"
 #include "services/engine/Engine.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
-#include "views/ChangeReview.h"
-#include "views/ProductsPage.h"
-#include "views/PromotionDialog.h"
-#include "views/Translator.h"
+#include "views/admin/ProductsPage.h"
+#include "views/admin/PromotionDialog.h"
+#include "views/common/ChangeReview.h"
+#include "views/window/Translator.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>

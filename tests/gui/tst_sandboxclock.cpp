@@ -5,12 +5,12 @@
 // (the model checked by QAbstractItemModelTester); the review says it
 // again; Move clock moves it, and no balance shows a past reset after; a
 // production workspace is told its clock cannot be moved.
-#include "models/SandboxClockModel.h"
+#include "models/operator/SandboxClockModel.h"
 #include "services/engine/Engine.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
-#include "views/ChangeReview.h"
-#include "views/SandboxClockDialog.h"
+#include "views/common/ChangeReview.h"
+#include "views/operator/SandboxClockDialog.h"
 
 #include <QAbstractItemModelTester>
 #include <QDateTimeEdit>

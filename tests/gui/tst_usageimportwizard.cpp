@@ -5,16 +5,17 @@
 // gave apart from remaining), the events that draw on no balance listed apart,
 // and its refused events, the commit with its journal beside the file, and a later run of
 // the same file offered to resume after what the journal says was committed.
-#include "models/UsageBackfill.h"
-#include "models/UsageChangeModel.h"
-#include "models/UsageJournal.h"
-#include "models/UsageRefusalModel.h"
+#include "models/usage/UsageBackfill.h"
+#include "models/usage/UsageChangeModel.h"
+#include "models/usage/UsageImportSession.h"
+#include "models/usage/UsageJournal.h"
+#include "models/usage/UsageRefusalModel.h"
 #include "services/backend/BillingBackend.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
-#include "views/UsageImportWizard.h"
-#include "views/UsageRunPage.h"
-#include "views/UsageSourcePage.h"
+#include "views/usage/UsageImportWizard.h"
+#include "views/usage/UsageRunPage.h"
+#include "views/usage/UsageSourcePage.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
@@ -118,10 +119,10 @@ private Q_SLOTS:
         QSignalSpy remapped(source, &views::UsageSourcePage::read);
         time->setCurrentIndex(time->findData(-1));
         QTRY_COMPARE_WITH_TIMEOUT(remapped.size(), 1, 20000);
-        QCOMPARE(wizard.content().rows.at(0).event->call.timestamp, std::nullopt);
+        QCOMPARE(wizard.session()->content().rows.at(0).event->call.timestamp, std::nullopt);
         time->setCurrentIndex(time->findData(3));
         QTRY_COMPARE_WITH_TIMEOUT(remapped.size(), 2, 20000);
-        QVERIFY(wizard.content().rows.at(0).event->call.timestamp);
+        QVERIFY(wizard.session()->content().rows.at(0).event->call.timestamp);
 
         wizard.next(); // the dry run starts as its page opens
         auto *dryRun = qobject_cast<views::UsageRunPage *>(wizard.currentPage());
@@ -130,15 +131,16 @@ private Q_SLOTS:
         QAbstractItemModelTester refusalsTester(dryRun->refusals());
         QTRY_VERIFY_WITH_TIMEOUT(dryRun->isComplete(), 20000);
         QCOMPARE(dryRun->changes()->rowCount(), 1);
-        QCOMPARE(wizard.backfill()->changes().first().before, before);
-        QCOMPARE(wizard.backfill()->changes().first().after, before.minus(dec("12.5")).value());
+        QCOMPARE(wizard.session()->backfill()->changes().first().before, before);
+        QCOMPARE(wizard.session()->backfill()->changes().first().after,
+                 before.minus(dec("12.5")).value());
         QCOMPARE(dryRun->refusals()->rowCount(), 1); // zed: no such customer
         QCOMPARE(p0Calls(*m_backend), before);       // nothing written yet
 
         wizard.next(); // commit
         auto *commit = qobject_cast<views::UsageRunPage *>(wizard.currentPage());
         QTRY_VERIFY_WITH_TIMEOUT(commit->isComplete(), 20000);
-        QCOMPARE(wizard.backfill()->applied(), 2);
+        QCOMPARE(wizard.session()->backfill()->applied(), 2);
         QVERIFY2(commit->summary()->text().contains(u"2 event"_s),
                  qPrintable(commit->summary()->text()));
         QCOMPARE(p0Calls(*m_backend), before.minus(dec("12.5")).value());
@@ -147,7 +149,7 @@ private Q_SLOTS:
         QVERIFY(journal);
         QCOMPARE(journal->committed, 3);
         QCOMPARE(journal->total, 3);
-        QCOMPARE(journal->target, wizard.target());
+        QCOMPARE(journal->target, wizard.session()->target());
         QCOMPARE(journal->keyFormat, models::UsageKeyFormat::ByCustomer);
     }
 
@@ -171,7 +173,7 @@ private Q_SLOTS:
         QAbstractItemModelTester changesTester(dryRun->changes());
         QAbstractItemModelTester noBalanceTester(dryRun->noBalance());
         QTRY_VERIFY_WITH_TIMEOUT(dryRun->isComplete(), 20000);
-        const auto &changes = wizard.backfill()->changes();
+        const auto &changes = wizard.session()->backfill()->changes();
         QCOMPARE(changes.size(), 2); // roll's calls, and r1's seats
         QCOMPARE(changes.at(0).featureId, u"calls"_s);
         QCOMPARE(changes.at(0).before, dec("60"));
@@ -183,7 +185,7 @@ private Q_SLOTS:
         QCOMPARE(changes.at(1).after, dec("4"));
         // Apart: recorded, drawing on no balance, by customer and feature.
         QCOMPARE(dryRun->noBalance()->rowCount(), 2);
-        const auto &noBalance = wizard.backfill()->noBalance();
+        const auto &noBalance = wizard.session()->backfill()->noBalance();
         QCOMPARE(noBalance.at(0).customerId, u"roll"_s);
         QCOMPARE(noBalance.at(0).entityId, std::nullopt);
         QCOMPARE(noBalance.at(0).featureId, u"seats"_s);
@@ -212,16 +214,16 @@ private Q_SLOTS:
         legacy.close();
         views::UsageImportWizard wizard(m_backend.get());
         wizard.show();
-        QTRY_VERIFY_WITH_TIMEOUT(!wizard.target().isEmpty(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!wizard.session()->target().isEmpty(), 10000);
         QVERIFY(read(wizard, path));
-        QCOMPARE(wizard.content().keyFormat, models::UsageKeyFormat::EventOnly);
-        const QString key = *wizard.content().rows.first().event->idempotencyKey;
+        QCOMPARE(wizard.session()->content().keyFormat, models::UsageKeyFormat::EventOnly);
+        const QString key = *wizard.session()->content().rows.first().event->idempotencyKey;
         QVERIFY2(key.startsWith(u"usage-"_s) && key.count(u'-') == 2, qPrintable(key));
         // Without a journal: the customer first.
         QVERIFY(QFile::remove(models::UsageJournal::pathFor(path)));
         QVERIFY(read(wizard, path));
-        QCOMPARE(wizard.content().keyFormat, models::UsageKeyFormat::ByCustomer);
-        QCOMPARE(wizard.content().rows.first().event->idempotencyKey->count(u'-'), 3);
+        QCOMPARE(wizard.session()->content().keyFormat, models::UsageKeyFormat::ByCustomer);
+        QCOMPARE(wizard.session()->content().rows.first().event->idempotencyKey->count(u'-'), 3);
     }
 
     void anInterruptedCommitIsOfferedToResume()
@@ -234,26 +236,30 @@ private Q_SLOTS:
         {
             views::UsageImportWizard first(m_backend.get());
             first.show();
-            QTRY_VERIFY_WITH_TIMEOUT(!first.target().isEmpty(), 10000);
+            QTRY_VERIFY_WITH_TIMEOUT(!first.session()->target().isEmpty(), 10000);
             QVERIFY(read(first, path));
-            models::UsageJournal journal{
-                first.target(), first.sourceHash(), first.orderHash(), 1, 3, 1000};
+            models::UsageJournal journal{first.session()->target(),
+                                         first.session()->sourceHash(),
+                                         first.session()->orderHash(),
+                                         1,
+                                         3,
+                                         1000};
             QVERIFY(journal.save(models::UsageJournal::pathFor(path)).ok());
         }
         views::UsageImportWizard wizard(m_backend.get());
         wizard.show();
-        QTRY_VERIFY_WITH_TIMEOUT(!wizard.target().isEmpty(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!wizard.session()->target().isEmpty(), 10000);
         QVERIFY(read(wizard, path));
         auto *resume = wizard.currentPage()->findChild<QCheckBox *>();
         QVERIFY(resume && resume->isVisible() && resume->isChecked());
         QVERIFY(resume->text().contains(u"1 of 3"_s));
-        QCOMPARE(wizard.resumeFrom(), 1);
+        QCOMPARE(wizard.session()->resumeFrom(), 1);
         wizard.next();
         QTRY_VERIFY_WITH_TIMEOUT(wizard.currentPage()->isComplete(), 20000);
         wizard.next();
         QTRY_VERIFY_WITH_TIMEOUT(wizard.currentPage()->isComplete(), 20000);
         // The first event was never sent: the journal said it was committed.
-        QCOMPARE(wizard.backfill()->applied(), 2);
+        QCOMPARE(wizard.session()->backfill()->applied(), 2);
         QCOMPARE(p0Calls(*m_backend), before.minus(dec("6")).value());
     }
 };

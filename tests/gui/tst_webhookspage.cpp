@@ -5,17 +5,17 @@
 // an endpoint turned off says so and sends no test; a test event's
 // delivery is listed with its payload and can be sent again; the console
 // on a workspace file of its own sends its webhooks, and stops cleanly.
-#include "models/WebhookDeliveryModel.h"
-#include "models/WebhookEndpointModel.h"
+#include "models/operator/WebhookDeliveryModel.h"
+#include "models/operator/WebhookEndpointModel.h"
 #include "services/embedded/EngineBackend.h"
 #include "services/engine/Engine.h"
 #include "services/server/WebhookSender.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
-#include "views/ChangeReview.h"
-#include "views/SecretDialog.h"
-#include "views/WebhookEndpointDialog.h"
-#include "views/WebhooksPage.h"
+#include "views/common/ChangeReview.h"
+#include "views/operator/SecretDialog.h"
+#include "views/operator/WebhookEndpointDialog.h"
+#include "views/operator/WebhooksPage.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

@@ -1,8 +1,8 @@
 // Translations are complete: no unfinished string in any .ts, the .ts files
 // hold every string the sources have, and the built-in German is used, for
 // dates and numbers too.
-#include "models/AmountFormat.h"
-#include "views/Translator.h"
+#include "models/common/AmountFormat.h"
+#include "views/window/Translator.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -3,7 +3,7 @@
 // for it on the model's own signal.
 #pragma once
 
-#include "models/BalanceListModel.h"
+#include "models/balances/BalanceListModel.h"
 
 #include <QSignalSpy>
 

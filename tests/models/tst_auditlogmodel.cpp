@@ -1,6 +1,6 @@
 // AuditLogModel: entries newest first with their actor in words, the fields
 // that changed between before and after, CSV that keeps both sides whole.
-#include "models/AuditLogModel.h"
+#include "models/operator/AuditLogModel.h"
 #include "tests/models/SmallBackend.h"
 
 #include <QAbstractItemModelTester>

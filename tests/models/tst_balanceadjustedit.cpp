@@ -2,8 +2,8 @@
 // locale or plainly, never an ambiguous thousands separator; the problems
 // it names; the change shown for review; how long it lasts, and where a
 // credit lasts past a reset: a balance that does not reset, or a new one.
-#include "models/AmountFormat.h"
-#include "models/BalanceAdjustEdit.h"
+#include "models/balances/BalanceAdjustEdit.h"
+#include "models/common/AmountFormat.h"
 #include "tests/support/StubBackend.h"
 
 #include <QTest>

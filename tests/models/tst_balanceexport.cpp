@@ -2,8 +2,8 @@
 // page, exact amounts, the filter's totals beside it (or on the workbook's
 // second sheet), in the console's words in a workbook, files made as any
 // program makes them, nothing left behind on Cancel or on failure.
-#include "models/BalanceExport.h"
-#include "models/Workbook.h"
+#include "models/balances/BalanceExport.h"
+#include "models/common/Workbook.h"
 #include "tests/models/SmallBackend.h"
 #include "tests/models/XlsxSheets.h"
 #include "tests/support/StubBackend.h"

@@ -1,5 +1,5 @@
 // The Balances filter as view state: requests, saved views and their file.
-#include "models/SavedViews.h"
+#include "models/balances/SavedViews.h"
 
 #include <QJsonDocument>
 #include <QTemporaryDir>

@@ -1,7 +1,7 @@
 // BalanceListModel: paging through the backend, empty pages followed, stale
 // answers dropped, errors kept as values, display of exact amounts.
-#include "models/AmountFormat.h"
-#include "models/BalanceListModel.h"
+#include "models/balances/BalanceListModel.h"
+#include "models/common/AmountFormat.h"
 #include "services/embedded/EngineBackend.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/engine/ScopeRoutes.h"

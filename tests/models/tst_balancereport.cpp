@@ -3,8 +3,8 @@
 // page headed, its rows under the table's column titles and numbered "Page n
 // of N"; at most MaxRows rows, saying how many were left out; nothing left
 // behind when it cannot be written.
-#include "models/BalanceExport.h"
-#include "models/BalanceReport.h"
+#include "models/balances/BalanceExport.h"
+#include "models/balances/BalanceReport.h"
 #include "tests/models/PdfText.h"
 #include "tests/models/SmallBackend.h"
 #include "tests/support/StubBackend.h"

@@ -1,7 +1,7 @@
 // BalanceTotalsModel: the filter's totals as groups and a summary, following
 // the filter, dropping answers to an older one, errors kept for the bar;
 // amounts added up only within one feature.
-#include "models/BalanceTotalsModel.h"
+#include "models/balances/BalanceTotalsModel.h"
 #include "tests/models/SmallBackend.h"
 #include "tests/support/StubBackend.h"
 

@@ -1,7 +1,7 @@
 // The Customers page's models: the searchable paged list and one customer's
 // per-feature balances tree, both checked by QAbstractItemModelTester.
-#include "models/CustomerBalancesModel.h"
-#include "models/CustomerListModel.h"
+#include "models/customers/CustomerBalancesModel.h"
+#include "models/customers/CustomerListModel.h"
 #include "tests/models/SmallBackend.h"
 
 #include <QAbstractItemModelTester>

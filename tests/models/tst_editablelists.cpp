@@ -2,7 +2,7 @@
 // words; after a save, undo writes back what the save replaced, once: a
 // version number too, unless the save added that version beside the one
 // customers are on, which Undo says it cannot take away.
-#include "models/ProductListModel.h"
+#include "models/admin/ProductListModel.h"
 #include "tests/support/StubBackend.h"
 
 #include <QAbstractItemModelTester>

@@ -2,7 +2,7 @@
 // numbered from 1, the decoder's stock messages are said plainly, and a
 // field named twice is said once. The decoder's own messages are checked
 // too, so that a change of its wording shows here.
-#include "models/FieldWords.h"
+#include "models/common/FieldWords.h"
 #include "services/api/JsonReader.h"
 
 #include <QTest>

@@ -1,7 +1,7 @@
 // The Balances filter bar's choices: features and plans as the backend lists
 // them (plan versions once), customer search, and failures reported rather
 // than dropped.
-#include "models/FilterChoices.h"
+#include "models/balances/FilterChoices.h"
 #include "tests/support/StubBackend.h"
 
 #include <QSignalSpy>

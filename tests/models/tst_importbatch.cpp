@@ -3,10 +3,10 @@
 // model and its report, the journal a resumed commit reads back (a line cut
 // short by a crash included), and a commit that takes as done only what an
 // earlier run recorded. The before/after is tst_importchanges.
-#include "models/ImportBatch.h"
-#include "models/ImportJournal.h"
-#include "models/ImportPreviewModel.h"
-#include "models/ImportRunner.h"
+#include "models/import/ImportBatch.h"
+#include "models/import/ImportJournal.h"
+#include "models/import/ImportPreviewModel.h"
+#include "models/import/ImportRunner.h"
 #include "tests/support/StubBackend.h"
 
 #include <QAbstractItemModelTester>

@@ -1,7 +1,7 @@
 // What billing.import does to one customer, as the wizard shows it: plans
 // and balances projected before and after, the identity fields that change,
 // and the outcome word of a first import and of a repeat.
-#include "models/ImportChanges.h"
+#include "models/import/ImportChanges.h"
 
 #include <QTest>
 

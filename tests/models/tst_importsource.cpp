@@ -1,7 +1,7 @@
 // The import wizard's source files: CSV (quotes, separators, line breaks),
 // JSON Lines and JSON arrays of billing.import bodies, the column mapping,
 // and every row's problems kept beside it, fixable in place.
-#include "models/ImportSource.h"
+#include "models/import/ImportSource.h"
 #include "services/embedded/EngineBackend.h"
 #include "services/engine/workspace/DemoWorkspace.h"
 #include <QJsonObject>

@@ -1,8 +1,8 @@
 // LedgerModel: a customer's ledger of one feature newest first, the selected
 // balance's rows in bold (moving the mark keeps the rows), amounts with their
 // sign, CSV with exact amounts, and an empty table when nothing is selected.
-#include "models/LedgerModel.h"
-#include "models/PagedExport.h"
+#include "models/balances/LedgerModel.h"
+#include "models/common/PagedExport.h"
 #include "tests/models/SmallBackend.h"
 #include "tests/models/XlsxSheets.h"
 

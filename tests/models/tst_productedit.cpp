@@ -2,8 +2,8 @@
 // changed, checked by the wire decoder with the field's path), the review's
 // field-by-field changes (items matched by feature), what Save will do to
 // the versions, and the request that undoes a save.
-#include "models/ProductEdit.h"
-#include "models/RewardEdit.h"
+#include "models/admin/ProductEdit.h"
+#include "models/admin/RewardEdit.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // What the balance detail says the next reset will do: the grant back, an
 // overage forgiven, and what rolls over, held to the rule's max, until the
 // reset plus the rule's length on the UTC calendar.
-#include "models/AmountFormat.h"
-#include "models/ResetOutlook.h"
+#include "models/balances/ResetOutlook.h"
+#include "models/common/AmountFormat.h"
 
 #include <QDateTime>
 #include <QTest>

@@ -7,10 +7,10 @@
 // cancelled then resumed exactly where it stopped; and, on a backend that
 // answers when told, two requests in flight only when they share no
 // customer, their answers taken in the order sent.
-#include "models/AmountFormat.h"
-#include "models/UsageBackfill.h"
-#include "models/UsageChangeModel.h"
-#include "models/UsageRefusalModel.h"
+#include "models/common/AmountFormat.h"
+#include "models/usage/UsageBackfill.h"
+#include "models/usage/UsageChangeModel.h"
+#include "models/usage/UsageRefusalModel.h"
 #include "tests/models/SmallBackend.h"
 #include "tests/support/StubBackend.h"
 

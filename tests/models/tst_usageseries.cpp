@@ -1,6 +1,6 @@
 // The Usage chart's sums: per day (UTC) and per group, exact decimals, the
 // largest groups kept and the rest folded into one.
-#include "models/UsageSeries.h"
+#include "models/usage/UsageSeries.h"
 
 #include <QTest>
 

@@ -3,13 +3,13 @@
 // dates typed; words as the console says them; a frozen header of titles,
 // fitted columns, the totals on a second sheet; nothing left behind by an
 // abandoned workbook.
-#include "models/AuditLogModel.h"
-#include "models/BalanceExport.h"
-#include "models/BalanceTotalsModel.h"
-#include "models/CustomerListModel.h"
-#include "models/LedgerModel.h"
-#include "models/UsageEventModel.h"
-#include "models/Workbook.h"
+#include "models/balances/BalanceExport.h"
+#include "models/balances/BalanceTotalsModel.h"
+#include "models/balances/LedgerModel.h"
+#include "models/common/Workbook.h"
+#include "models/customers/CustomerListModel.h"
+#include "models/operator/AuditLogModel.h"
+#include "models/usage/UsageEventModel.h"
 #include "tests/models/XlsxSheets.h"
 
 #include <QDir>

@@ -1,5 +1,5 @@
 // The status bar names the connection in words; the raw location is only a tooltip.
-#include "models/WorkspaceStatus.h"
+#include "models/connection/WorkspaceStatus.h"
 
 #include <QTest>
 

@@ -1,0 +1,97 @@
+#include "models/balances/BalanceFilter.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+
+namespace md::models {
+
+using namespace Qt::StringLiterals;
+
+api::Result<api::ListBalancesRequest> BalanceFilter::request() const
+{
+    if (!active && !expired)
+        return api::ApiError{
+            400, u"invalid_inputs"_s,
+            QCoreApplication::translate("BalanceFilter", "Choose Active, Expired or both.")};
+    api::ListBalancesRequest request;
+    request.limit = api::ListBalancesRequest::MaxLimit;
+    request.statuses.clear();
+    if (active)
+        request.statuses.append(api::BalanceStatus::Active);
+    if (expired)
+        request.statuses.append(api::BalanceStatus::Expired);
+    if (!customerId.isEmpty()) {
+        request.customerId = customerId;
+        if (!entityId.isEmpty())
+            request.entityId = entityId;
+    }
+    if (!featureId.isEmpty())
+        request.featureId = featureId;
+    if (planMode == PlanMode::NoPlan)
+        request.planId = std::optional<QString>();
+    else if (planMode == PlanMode::Plan && !planId.isEmpty())
+        request.planId = planId;
+    if (resetsBefore)
+        request.resetsBefore = resetsBefore->startOfDay().toMSecsSinceEpoch();
+    return request;
+}
+
+QJsonObject BalanceFilter::toJson() const
+{
+    QJsonObject json{{u"customer_id"_s, customerId},
+                     {u"entity_id"_s, entityId},
+                     {u"feature_id"_s, featureId},
+                     {u"plan"_s, planMode == PlanMode::Any      ? u"any"_s
+                                 : planMode == PlanMode::NoPlan ? u"none"_s
+                                                                : u"plan"_s},
+                     {u"plan_id"_s, planId},
+                     {u"active"_s, active},
+                     {u"expired"_s, expired}};
+    if (resetsBefore)
+        json.insert(u"resets_before"_s, resetsBefore->toString(Qt::ISODate));
+    return json;
+}
+
+QByteArray BalanceFilter::serialized() const
+{
+    return QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
+}
+
+std::optional<BalanceFilter> BalanceFilter::fromSerialized(const QByteArray &bytes)
+{
+    const QJsonDocument document = QJsonDocument::fromJson(bytes);
+    return document.isObject() ? fromJson(document.object()) : std::nullopt;
+}
+
+std::optional<BalanceFilter> BalanceFilter::fromJson(const QJsonObject &json)
+{
+    BalanceFilter filter;
+    for (const char *key : {"customer_id", "entity_id", "feature_id", "plan_id"}) {
+        const QJsonValue value = json.value(QLatin1StringView(key));
+        if (!value.isUndefined() && !value.isString())
+            return std::nullopt;
+    }
+    filter.customerId = json.value(u"customer_id"_s).toString();
+    filter.entityId = json.value(u"entity_id"_s).toString();
+    filter.featureId = json.value(u"feature_id"_s).toString();
+    filter.planId = json.value(u"plan_id"_s).toString();
+    const QString plan = json.value(u"plan"_s).toString(u"any"_s);
+    if (plan == "any"_L1)
+        filter.planMode = PlanMode::Any;
+    else if (plan == "none"_L1)
+        filter.planMode = PlanMode::NoPlan;
+    else if (plan == "plan"_L1)
+        filter.planMode = PlanMode::Plan;
+    else
+        return std::nullopt;
+    filter.active = json.value(u"active"_s).toBool(true);
+    filter.expired = json.value(u"expired"_s).toBool(false);
+    if (const QJsonValue day = json.value(u"resets_before"_s); !day.isUndefined()) {
+        filter.resetsBefore = QDate::fromString(day.toString(), Qt::ISODate);
+        if (!filter.resetsBefore->isValid())
+            return std::nullopt;
+    }
+    return filter;
+}
+
+} // namespace md::models

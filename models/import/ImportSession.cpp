@@ -1,0 +1,38 @@
+#include "models/import/ImportSession.h"
+
+#include "models/connection/WorkspaceStatus.h"
+#include "models/import/ImportBatch.h"
+#include "models/import/ImportJournal.h"
+#include "models/import/ImportPreviewModel.h"
+#include "models/import/ImportRunner.h"
+
+namespace md::models {
+
+ImportSession::ImportSession(backend::BillingBackend *backend, QObject *parent)
+    : QObject(parent)
+    , m_batch(new ImportBatch(this))
+    , m_preview(new ImportPreviewModel(this))
+    , m_runner(new ImportRunner(backend, m_preview, this))
+{
+    WorkspaceStatus(backend).connection().then(
+        this, [this](const api::Result<backend::ConnectionInfo> &info) {
+            m_target = WorkspaceStatus::journalTarget(info);
+            Q_EMIT targetKnown();
+        });
+}
+
+ImportSession::~ImportSession() = default;
+
+api::Result<api::Done> ImportSession::openJournal()
+{
+    m_journal = std::make_unique<ImportJournal>(
+        ImportJournal::pathFor(m_batch->sourcePath(), m_batch->sourceData()));
+    return m_journal->load();
+}
+
+bool ImportSession::committedAny() const
+{
+    return m_preview->commitCounts().value(CommitState::Committed) > 0;
+}
+
+} // namespace md::models

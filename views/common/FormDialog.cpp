@@ -1,0 +1,95 @@
+#include "views/common/FormDialog.h"
+
+#include "models/common/FieldWords.h"
+#include "views/common/ChangeReview.h"
+
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+namespace md::views {
+
+FormDialog::FormDialog(QWidget *parent)
+    : QDialog(parent)
+    , m_pages(new QStackedWidget(this))
+    , m_formPage(new QWidget(this))
+    , m_problem(new QLabel(this))
+    , m_review(new QPushButton(tr("Re&view changes…"), this))
+    , m_changes(new ChangeReview(this))
+    , m_back(new QPushButton(tr("&Back"), this))
+    , m_save(new QPushButton(tr("&Save"), this))
+{
+    m_problem->setWordWrap(true);
+    m_problem->setStyleSheet(QStringLiteral("color:#c62828"));
+    auto *formLayout = new QVBoxLayout(m_formPage);
+    formLayout->setContentsMargins(0, 0, 0, 0);
+    formLayout->addWidget(m_problem);
+    m_pages->addWidget(m_formPage);
+    m_pages->addWidget(m_changes);
+    auto *buttons = new QDialogButtonBox(this);
+    buttons->addButton(m_review, QDialogButtonBox::ActionRole);
+    buttons->addButton(m_back, QDialogButtonBox::ActionRole);
+    buttons->addButton(m_save, QDialogButtonBox::AcceptRole);
+    buttons->addButton(QDialogButtonBox::Cancel);
+    m_back->hide();
+    m_save->hide();
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_pages, 1);
+    layout->addWidget(buttons);
+
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_review, &QPushButton::clicked, this, [this] {
+        QList<models::FieldChange> list;
+        if (!changes(&list).isEmpty() || list.isEmpty())
+            return;
+        m_changes->show(list);
+        m_pages->setCurrentIndex(1);
+        reviewing();
+    });
+    connect(m_back, &QPushButton::clicked, this, [this] { m_pages->setCurrentIndex(0); });
+    connect(m_save, &QPushButton::clicked, this, [this] {
+        m_save->setEnabled(false);
+        submit();
+    });
+    connect(m_pages, &QStackedWidget::currentChanged, this, [this](int page) {
+        m_back->setVisible(page == 1);
+        m_save->setVisible(page == 1);
+        m_review->setVisible(page == 0);
+        m_save->setDefault(page == 1);
+    });
+}
+
+void FormDialog::setForm(QWidget *form)
+{
+    static_cast<QVBoxLayout *>(m_formPage->layout())->insertWidget(0, form, 1);
+}
+
+bool FormDialog::isReviewing() const
+{
+    return m_pages->currentIndex() == 1;
+}
+
+void FormDialog::saveFailed(const QString &message)
+{
+    m_save->setEnabled(true);
+    m_changes->showProblem(message);
+}
+
+void FormDialog::saveFailed(const api::ApiError &error)
+{
+    saveFailed(models::FieldWords::sentence(error));
+}
+
+void FormDialog::check()
+{
+    QList<models::FieldChange> list;
+    const QString problem = changes(&list);
+    const bool changed = problem.isEmpty() && !list.isEmpty();
+    m_problem->setText(problem);
+    m_review->setEnabled(changed);
+    m_review->setToolTip(problem.isEmpty() && !changed ? tr("Nothing has changed yet") : problem);
+}
+
+} // namespace md::views

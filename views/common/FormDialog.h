@@ -1,0 +1,58 @@
+// What the admin forms share: the form page, checked as you type (Review
+// stays disabled, with the reason shown, while something is wrong or
+// nothing changed), and the "Review changes" page with Back and Save.
+#pragma once
+
+#include "models/common/FieldChange.h"
+#include "services/api/ApiError.h"
+
+#include <QDialog>
+
+class QLabel;
+class QPushButton;
+class QStackedWidget;
+
+namespace md::views {
+
+class ChangeReview;
+
+class FormDialog : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(FormDialog)
+
+public:
+    QPushButton *reviewButton() const { return m_review; }
+    QPushButton *saveButton() const { return m_save; }
+    QPushButton *backButton() const { return m_back; }
+    QLabel *problemLabel() const { return m_problem; }
+    ChangeReview *review() const { return m_changes; }
+    bool isReviewing() const;
+
+protected:
+    explicit FormDialog(QWidget *parent);
+    // The form's widgets go into this page; the problem line follows them.
+    void setForm(QWidget *form);
+    // What the form changes now; a problem, its field in words (FieldWords), when it is not valid.
+    virtual QString changes(QList<models::FieldChange> *changes) = 0;
+    // Sends the change; the subclass calls saveFailed() or accept().
+    virtual void submit() = 0;
+    // The review was just shown: a subclass may add its note (review()->setNote).
+    virtual void reviewing() {}
+    void saveFailed(const QString &message);
+    // The server's refusal, a field it names said in words.
+    void saveFailed(const api::ApiError &error);
+    // Checks the form again; call it on every edit.
+    void check();
+
+private:
+    QStackedWidget *m_pages;
+    QWidget *m_formPage;
+    QLabel *m_problem;
+    QPushButton *m_review;
+    ChangeReview *m_changes;
+    QPushButton *m_back;
+    QPushButton *m_save;
+};
+
+} // namespace md::views

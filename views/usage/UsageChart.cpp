@@ -1,0 +1,141 @@
+#include "views/usage/UsageChart.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QStackedBarSeries>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+namespace md::views {
+
+using namespace Qt::StringLiterals;
+using models::UsageSeries;
+
+UsageChart::UsageChart(QWidget *parent)
+    : QWidget(parent)
+    , m_groupBy(new QComboBox(this))
+    , m_metric(new QComboBox(this))
+    , m_view(new QChartView(this))
+    , m_chart(new QChart)
+    , m_empty(new QLabel(tr("No usage events match the filter."), this))
+{
+    m_groupBy->addItem(tr("Stacked by model"), int(UsageSeries::GroupBy::Model));
+    m_groupBy->addItem(tr("Stacked by customer"), int(UsageSeries::GroupBy::Customer));
+    m_groupBy->addItem(tr("Stacked by feature"), int(UsageSeries::GroupBy::Feature));
+    m_metric->addItem(tr("Cost (USD)"));
+    m_metric->addItem(tr("Tokens"));
+    m_metric->addItem(tr("Units used (other features)"));
+    m_groupBy->setAccessibleName(tr("Chart stacking"));
+    m_metric->setAccessibleName(tr("Chart measure"));
+    connect(m_groupBy, &QComboBox::currentIndexChanged, this, &UsageChart::redraw);
+    connect(m_metric, &QComboBox::currentIndexChanged, this, &UsageChart::redraw);
+
+    m_chart->legend()->setAlignment(Qt::AlignRight);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_view->setChart(m_chart);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumHeight(220);
+    m_empty->setAlignment(Qt::AlignCenter);
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(m_groupBy);
+    controls->addWidget(m_metric);
+    controls->addStretch();
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(controls);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_empty);
+    redraw();
+}
+
+void UsageChart::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        redraw();
+}
+
+void UsageChart::setEvents(const QList<api::UsageEvent> &events)
+{
+    m_events = events;
+    redraw();
+}
+
+QStringList UsageChart::seriesNames() const
+{
+    QStringList names;
+    for (const QAbstractSeries *series : m_chart->series())
+        for (const QBarSet *set : static_cast<const QStackedBarSeries *>(series)->barSets())
+            names.append(set->label());
+    return names;
+}
+
+void UsageChart::redraw()
+{
+    m_chart->removeAllSeries();
+    for (QAbstractAxis *axis : m_chart->axes())
+        m_chart->removeAxis(axis);
+    // The chart follows the window's light or dark palette.
+    m_chart->setTheme(palette().color(QPalette::Window).lightness() < 128
+                          ? QChart::ChartThemeDark
+                          : QChart::ChartThemeLight);
+    const int metric = m_metric->currentIndex(); // cost, tokens, units
+    const qint64 period = UsageSeries::periodFor(m_events);
+    const auto groups = UsageSeries::build(
+        m_events, UsageSeries::GroupBy(m_groupBy->currentData().toInt()), 6, tr("Other"), period);
+    m_empty->setVisible(groups.isEmpty());
+    m_view->setVisible(!groups.isEmpty());
+    if (groups.isEmpty())
+        return;
+    // Every period from the first to the last, empty ones included.
+    qint64 first = std::numeric_limits<qint64>::max();
+    qint64 last = std::numeric_limits<qint64>::min();
+    for (const auto &points : groups) {
+        first = std::min(first, points.firstKey());
+        last = std::max(last, points.lastKey());
+    }
+    QStringList categories;
+    for (qint64 start = first; start <= last; start += period)
+        categories.append(
+            QLocale().toString(QDateTime::fromMSecsSinceEpoch(start, Qt::UTC).date(), u"d MMM"_s));
+    auto *series = new QStackedBarSeries;
+    double top = 0;
+    QList<double> totals(categories.size(), 0.0);
+    for (auto group = groups.cbegin(); group != groups.cend(); ++group) {
+        auto *set = new QBarSet(group.key().isEmpty() ? tr("(none)") : group.key());
+        int index = 0;
+        for (qint64 start = first; start <= last; start += period, ++index) {
+            const UsageSeries::Point point = group.value().value(start);
+            // Only drawing turns an exact sum into a double.
+            const double y = metric == 0   ? point.cost.toString().toDouble()
+                             : metric == 1 ? double(point.tokens)
+                                           : point.units.toString().toDouble();
+            *set << y;
+            totals[index] += y;
+        }
+        series->append(set);
+    }
+    for (double total : std::as_const(totals))
+        top = std::max(top, total);
+    m_chart->addSeries(series);
+    auto *axisX = new QBarCategoryAxis;
+    axisX->append(categories);
+    if (categories.size() > 12)
+        axisX->setLabelsAngle(-90); // upright labels overlap beyond a dozen bars
+    auto *axisY = new QValueAxis;
+    axisY->setLabelFormat(metric == 1 ? u"%.0f"_s : u"%.2f"_s);
+    axisY->setRange(0, top > 0 ? top * 1.1 : 1);
+    m_chart->addAxis(axisX, Qt::AlignBottom);
+    m_chart->addAxis(axisY, Qt::AlignLeft);
+    series->attachAxis(axisX);
+    series->attachAxis(axisY);
+}
+
+} // namespace md::views
