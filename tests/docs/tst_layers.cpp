@@ -6,7 +6,8 @@
 // the library graph that architecture.md draws must be the one CMake builds.
 // Inside the engine, its rooms' table ("Inside the engine") holds the same
 // way, and no two components (a header with its .cpp) include each other,
-// however far round.
+// however far round; inside the console, models/ and views/ have rooms of
+// their own ("Inside the console"), held the same way.
 #include <QDirIterator>
 #include <QFile>
 #include <QMap>
@@ -197,6 +198,68 @@ QStringList cyclesOf(const QMap<QString, QSet<QString>> &graph)
     return cycles;
 }
 
+// Inside the console: the rooms of models/ and views/ (the same names in
+// both) and the rooms below each that it may include (docs/architecture.md,
+// "Inside the console"). A room's views may use its own models and those
+// of the rooms below; common/ uses nothing of the others.
+const QMap<QString, QSet<QString>> &consoleRooms()
+{
+    static const QSet<QString> base{u"common"_s, u"connection"_s};
+    static const QSet<QString> imports = base + QSet<QString>{u"import"_s};
+    static const QSet<QString> usage = imports + QSet<QString>{u"usage"_s};
+    static const QSet<QString> customers = usage + QSet<QString>{u"customers"_s};
+    static const QMap<QString, QSet<QString>> table{
+        {u"common"_s, {}},
+        {u"connection"_s, {u"common"_s}},
+        {u"import"_s, base},
+        {u"usage"_s, imports},
+        {u"customers"_s, usage},
+        {u"balances"_s, customers},
+        {u"admin"_s, base},
+        {u"operator"_s, base},
+        {u"window"_s, customers + QSet<QString>{u"balances"_s, u"admin"_s, u"operator"_s}},
+    };
+    return table;
+}
+
+// "views/balances/BalancesPage.cpp" -> "balances"; outside the console: "".
+QString consoleRoomOf(const QString &path)
+{
+    const QStringList parts = path.split(u'/');
+    if (parts.size() < 3 || (parts.first() != "models"_L1 && parts.first() != "views"_L1))
+        return {};
+    return parts.at(1);
+}
+
+// What is wrong with `from` including `included` by the console's rooms'
+// rule; empty when nothing is.
+QString consoleRoomViolation(const QString &from, const QString &included)
+{
+    const QString source = consoleRoomOf(from);
+    const QString target = consoleRoomOf(included);
+    if (source.isEmpty() || target.isEmpty() || source == target)
+        return {};
+    if (!consoleRooms().value(source).contains(target))
+        return from + u" ("_s + source + u"/) includes "_s + included + u" ("_s + target +
+               u"/), which its room may not"_s;
+    return {};
+}
+
+// A console component: a header with its sources, where a class keeps
+// parts in files of their own (MainWindowScopes.cpp is MainWindow's).
+QString consoleComponentOf(const QString &path)
+{
+    static const QList<std::pair<QString, QString>> parts{
+        {u"window/MainWindowScopes"_s, u"window/MainWindow"_s},
+        {u"balances/BalanceListCells"_s, u"balances/BalanceListModel"_s},
+        {u"admin/ProductChanges"_s, u"admin/ProductEdit"_s}};
+    QString component = path.section(u'.', 0, 0);
+    for (const auto &[part, owner] : parts)
+        if (component.endsWith(part))
+            component = component.chopped(part.size()) + owner;
+    return component;
+}
+
 // Every #include "…" of the tree's sources: (source path, included path).
 QList<std::pair<QString, QString>> includesOf(const QStringList &folders)
 {
@@ -294,6 +357,90 @@ private Q_SLOTS:
         QVERIFY2(cycles.isEmpty(), qPrintable(u"include cycles:\n"_s + cycles.join(u'\n')));
     }
 
+    // Inside the console: every file in a room of the table, each include
+    // within its room, into common/ or a room below it, and no two
+    // components including each other, however far round.
+    void consoleRoomsRunDownwards()
+    {
+        QMap<QString, QSet<QString>> roomGraph;
+        for (auto it = consoleRooms().cbegin(); it != consoleRooms().cend(); ++it)
+            roomGraph.insert(it.key(), it.value());
+        QVERIFY2(cyclesOf(roomGraph).isEmpty(), "the console rooms' table has a cycle");
+        QSet<QString> seen;
+        QStringList outside;
+        for (const QString &top : {u"models"_s, u"views"_s}) {
+            QDirIterator it(sourceDir() + u'/' + top, {u"*.h"_s, u"*.cpp"_s}, QDir::Files,
+                            QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString path = it.next().mid(sourceDir().size() + 1);
+                const QString room = consoleRoomOf(path);
+                if (!consoleRooms().contains(room))
+                    outside.append(path);
+                seen.insert(room);
+            }
+        }
+        QVERIFY2(outside.isEmpty(),
+                 qPrintable(u"files in no room of the table:\n"_s + outside.join(u'\n')));
+        QCOMPARE(seen.size(), consoleRooms().size());
+
+        QStringList wrong;
+        QMap<QString, QSet<QString>> graph;
+        const auto includes = includesOf({u"models"_s, u"views"_s});
+        for (const auto &[from, included] : includes) {
+            if (const QString problem = consoleRoomViolation(from, included); !problem.isEmpty())
+                wrong.append(problem);
+            if (consoleRoomOf(included).isEmpty())
+                continue;
+            const QString a = consoleComponentOf(from);
+            const QString b = consoleComponentOf(included);
+            if (a != b)
+                graph[a].insert(b);
+        }
+        QVERIFY2(wrong.isEmpty(),
+                 qPrintable(u"includes against the console rooms' rule:\n"_s + wrong.join(u'\n')));
+        QVERIFY2(graph.size() > 80,
+                 qPrintable(u"the console's components were not found: %1"_s.arg(graph.size())));
+        const QStringList cycles = cyclesOf(graph);
+        QVERIFY2(cycles.isEmpty(), qPrintable(u"include cycles:\n"_s + cycles.join(u'\n')));
+    }
+
+    // The main window is an assembly: no function of it is longer than 60
+    // lines, signature to closing brace.
+    void theMainWindowIsAnAssembly()
+    {
+        static const QRegularExpression definition(u"^\\S.*\\bMainWindow::"_s);
+        int functions = 0;
+        QStringList long_;
+        for (const QString &file :
+             {u"views/window/MainWindow.cpp"_s, u"views/window/MainWindowScopes.cpp"_s}) {
+            const QStringList lines = readAll(sourceDir() + u'/' + file).split(u'\n');
+            qsizetype start = -1;
+            for (qsizetype i = 0; i < lines.size(); ++i) {
+                if (start < 0 && definition.match(lines.at(i)).hasMatch())
+                    start = i;
+                else if (start >= 0 && lines.at(i) == "}"_L1) {
+                    ++functions;
+                    if (i - start + 1 > 60)
+                        long_.append(lines.at(start) + u": %1 lines"_s.arg(i - start + 1));
+                    start = -1;
+                }
+            }
+        }
+        QVERIFY2(functions > 20, "MainWindow's functions were not found");
+        QVERIFY2(long_.isEmpty(), qPrintable(long_.join(u'\n')));
+    }
+
+    // docs/architecture.md names every room of the console's table.
+    void architectureNamesTheConsoleRooms()
+    {
+        const QString doc = readAll(sourceDir() + u"/docs/architecture.md"_s);
+        const qsizetype inside = doc.indexOf(u"## Inside the console"_s);
+        QVERIFY2(inside >= 0, "docs/architecture.md has no \"Inside the console\"");
+        const QString section = doc.mid(inside, doc.indexOf(u"\n## "_s, inside + 1) - inside);
+        for (const QString &room : consoleRooms().keys())
+            QVERIFY2(section.contains(u"| `"_s + room + u"/` |"_s), qPrintable(room));
+    }
+
     // The checks catch what they are for: planted wrong arrows.
     void plantedWrongArrowsAreCaught()
     {
@@ -314,6 +461,23 @@ private Q_SLOTS:
         QVERIFY(
             roomViolation(u"services/engine/Engine.cpp"_s, u"services/engine/track/TrackWriter.h"_s)
                 .isEmpty());
+        QVERIFY(!consoleRoomViolation(u"views/admin/ProductsPage.cpp"_s,
+                                      u"views/balances/BalancesPage.h"_s)
+                     .isEmpty()); // sideways, between sibling rooms
+        QVERIFY(!consoleRoomViolation(u"models/common/AmountFormat.cpp"_s,
+                                      u"models/balances/BalanceFilter.h"_s)
+                     .isEmpty()); // common/ up into a room
+        QVERIFY(!consoleRoomViolation(u"views/customers/CustomersPage.cpp"_s,
+                                      u"models/balances/BalanceFilter.h"_s)
+                     .isEmpty()); // a room up into one above it
+        QVERIFY(consoleRoomViolation(u"views/balances/BalanceDetailPane.cpp"_s,
+                                     u"models/customers/ControlsSource.h"_s)
+                    .isEmpty()); // downwards is fine
+        QVERIFY(
+            consoleRoomViolation(u"views/window/MainWindow.cpp"_s, u"views/operator/KeysPage.h"_s)
+                .isEmpty());
+        QCOMPARE(consoleComponentOf(u"views/window/MainWindowScopes.cpp"_s),
+                 u"views/window/MainWindow"_s);
         const QMap<QString, QSet<QString>> planted{
             {u"sql/Sql"_s, {u"sql/Database"_s}},
             {u"sql/Database"_s, {u"sql/Dialect"_s, u"sql/Sql"_s}}};
