@@ -766,6 +766,10 @@ eingebettete Engine</translation>
         <source>Rolls over</source>
         <translation>Übertrag</translation>
     </message>
+    <message>
+        <source>no longer: the balance has expired</source>
+        <translation>nicht mehr: das Guthaben ist abgelaufen</translation>
+    </message>
 </context>
 <context>
     <name>BalanceExport</name>

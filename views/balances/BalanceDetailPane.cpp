@@ -164,7 +164,11 @@ void BalanceDetailPane::render()
     } else {
         html += row(tr("Price"), tr("none"));
     }
-    if (b.reset) {
+    if (b.status == api::BalanceStatus::Expired) {
+        // Nothing falls due on an expired balance any more (docs/api.md,
+        // "The billing clock"): its stored reset is history, not a promise.
+        html += row(tr("Resets"), tr("no longer: the balance has expired"));
+    } else if (b.reset) {
         html += row(tr("Resets"), b.reset->resetsAt
                                       ? tr("%1, next %2")
                                             .arg(BalanceListModel::intervalName(b.reset->interval),

@@ -116,6 +116,11 @@ void MainWindow::addPages()
     };
     for (const auto &entry : pages)
         addPage(tr(entry.title), entry.icon, entry.page);
+    // A balance's right-click ▸ Open customer: the customer, on its page.
+    connect(m_balances, &BalancesPage::openCustomer, this, [this](const QString &customerId) {
+        showPage(m_pages->indexOf(m_customers));
+        m_customers->showCustomer(customerId);
+    });
 }
 
 void MainWindow::addFileMenu()

@@ -57,6 +57,7 @@ public:
     // Help ▸ About Meterdesk… (window-modal, deleted on close).
     AboutDialog *showAbout();
     BalancesPage *balancesPage() const { return m_balances; }
+    CustomersPage *customersPage() const { return m_customers; }
     UsagePage *usagePage() const { return m_usage; }
     AuditPage *auditPage() const { return m_audit; }
     WebhooksPage *webhooksPage() const { return m_webhooks; }

@@ -1,0 +1,95 @@
+// From a balance to what it speaks of (issue 53): right-click ▸ Open
+// customer shows that customer on the Customers page, and an expired
+// balance's detail promises no reset. Runs twice, on EngineBackend and on
+// RemoteBackend to a local server (tests/gui/CMakeLists.txt).
+#include "models/balances/BalanceAdjustEdit.h"
+#include "tests/gui/GuiBackend.h"
+#include "tests/support/TestDatabase.h"
+#include "views/balances/BalanceDetailPane.h"
+#include "views/balances/BalancesPage.h"
+#include "views/customers/CustomersPage.h"
+#include "views/window/MainWindow.h"
+
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace md;
+using namespace Qt::StringLiterals;
+
+namespace {
+const QString Key = u"sk_test_gui00000000000000000000000000000"_s;
+}
+
+class TestBalanceLinks final : public QObject
+{
+    Q_OBJECT
+
+    test::TestDatabase m_database;
+    test::ServerProcess m_server;
+    std::unique_ptr<backend::BillingBackend> m_backend;
+
+    // A balance of the demo that resets.
+    api::BalanceRow resettingRow()
+    {
+        api::ListBalancesRequest request;
+        request.limit = api::ListBalancesRequest::MaxLimit;
+        auto page = m_backend->listBalances(request);
+        if (!QTest::qWaitFor([&] { return page.isFinished(); }, 10000) || !page.result())
+            qFatal("balances.list failed");
+        for (const api::BalanceRow &row : page.result().value().list)
+            if (models::BalanceAdjustEdit::resets(row))
+                return row;
+        qFatal("the demo has no balance that resets");
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
+        QString problem;
+        test::loadDemo(m_database.location(), Key, 20, &problem);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        m_backend = test::openGuiBackend(m_database.location(), Key, m_server, &problem);
+        QVERIFY2(m_backend, qPrintable(problem));
+    }
+
+    // The menu's action only says which customer; the window shows it.
+    void openCustomerShowsTheCustomer()
+    {
+        views::MainWindow window(m_backend.get());
+        const QString customer = resettingRow().customerId;
+        QSignalSpy shown(window.customersPage(), &views::CustomersPage::customerShown);
+        Q_EMIT window.balancesPage()->openCustomer(customer);
+        auto *navigation = window.findChild<QListWidget *>(u"navigation"_s);
+        QVERIFY(navigation);
+        QCOMPARE(navigation->currentItem()->text(), views::MainWindow::tr("Customers"));
+        QVERIFY(window.customersPage()->isVisibleTo(&window));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 10000);
+        QCOMPARE(shown.first().first().toString(), customer);
+    }
+
+    void anExpiredBalancePromisesNoReset()
+    {
+        views::BalanceDetailPane detail(m_backend.get());
+        api::BalanceRow row = resettingRow();
+        detail.showBalance(row);
+        QVERIFY2(detail.text().contains(u"next "_s), qPrintable(detail.text()));
+        row.status = api::BalanceStatus::Expired;
+        detail.showBalance(row);
+        QVERIFY2(detail.text().contains(u"no longer: the balance has expired"_s),
+                 qPrintable(detail.text()));
+        QVERIFY2(!detail.text().contains(u"next "_s), qPrintable(detail.text()));
+        QVERIFY(!detail.text().contains(u"At the reset"_s));
+    }
+
+    void cleanupTestCase()
+    {
+        m_backend.reset();
+        if (qEnvironmentVariable("MD_GUI_BACKEND") == "remote"_L1)
+            QCOMPARE(m_server.stop(), 0);
+    }
+};
+
+QTEST_MAIN(TestBalanceLinks)
+#include "tst_balancelinks.moc"
