@@ -9,6 +9,7 @@
 #include <QStandardPaths>
 
 #include <cstdio>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -36,15 +37,50 @@ struct Options
         QCoreApplication::translate("main",
                                     "A models.dev price catalogue file for embedded workspaces."),
         u"FILE"_s};
+    QCommandLineOption language{
+        u"lang"_s,
+        QCoreApplication::translate("main", "The language of this run: system, en or de "
+                                            "(Edit > Preferences keeps one for every run)."),
+        u"LANG"_s};
 };
 
-// Names, version and language, for --help as for the console.
-void describe()
+// --lang, read before the parser so that the parser's own messages are in
+// that language too.
+std::optional<QString> languageAsked(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QString argument = QString::fromLocal8Bit(argv[i]);
+        if (argument == "--lang"_L1 && i + 1 < argc)
+            return QString::fromLocal8Bit(argv[i + 1]);
+        if (argument.startsWith("--lang="_L1))
+            return argument.mid(7);
+    }
+    return std::nullopt;
+}
+
+// Names, version and language (--lang, else Preferences), for --help as for
+// the console; false, with the system's language, when --lang names none
+// of ours.
+bool describe(const std::optional<QString> &language)
 {
     QCoreApplication::setOrganizationName(u"Meterdesk"_s);
     QCoreApplication::setApplicationName(u"meterdesk"_s);
     QCoreApplication::setApplicationVersion(md::api::meterdeskVersion());
-    md::views::Translator::install(md::views::Translator::chosenLocale());
+    using md::views::Translator;
+    const bool known = !language || Translator::availableLanguages().contains(*language);
+    Translator::install(known && language ? Translator::localeOf(*language)
+                        : known           ? Translator::chosenLocale()
+                                          : QLocale::system());
+    if (!known)
+        fputs(qPrintable(
+                  u"meterdesk: "_s +
+                  QCoreApplication::translate("main", "--lang takes %1, not \"%2\".")
+                      .arg(Translator::availableLanguages().join(u", "_s), *language) +
+                  u'\n' +
+                  QCoreApplication::translate("main", "Try 'meterdesk --help' for the options.") +
+                  u'\n'),
+              stderr);
+    return known;
 }
 
 void addOptions(QCommandLineParser &parser, const Options &options)
@@ -57,7 +93,8 @@ void addOptions(QCommandLineParser &parser, const Options &options)
                                             "  2  The command line is wrong."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addOptions({options.database, options.server, options.demo, options.catalogue});
+    parser.addOptions(
+        {options.database, options.server, options.demo, options.catalogue, options.language});
 }
 
 // A wrong command line exits 2 with a hint; process() would exit 1 for an
@@ -90,7 +127,8 @@ int main(int argc, char *argv[])
 {
     if (onlyAsksForText(argc, argv)) {
         QCoreApplication app(argc, argv);
-        describe();
+        if (!describe(languageAsked(argc, argv)))
+            return ExitUsage;
         QCommandLineParser parser;
         const Options options;
         addOptions(parser, options);
@@ -100,7 +138,8 @@ int main(int argc, char *argv[])
         return 0;
     }
     QApplication app(argc, argv);
-    describe();
+    if (!describe(languageAsked(argc, argv)))
+        return ExitUsage;
     QApplication::setApplicationDisplayName(u"Meterdesk"_s);
     QCommandLineParser parser;
     const Options options;

@@ -6139,6 +6139,14 @@ Es wurde keine Datei geschrieben.</translation>
         <source>Try &apos;meterdesk --help&apos; for the options.</source>
         <translation>Die Optionen zeigt &apos;meterdesk --help&apos;.</translation>
     </message>
+    <message>
+        <source>The language of this run: system, en or de (Edit &gt; Preferences keeps one for every run).</source>
+        <translation>Die Sprache dieses Laufs: system, en oder de (Bearbeiten &gt; Einstellungen behält eine für jeden Lauf).</translation>
+    </message>
+    <message>
+        <source>--lang takes %1, not &quot;%2&quot;.</source>
+        <translation>--lang nimmt %1, nicht &quot;%2&quot;.</translation>
+    </message>
 </context>
 <context>
     <name>md::views::ExportFileDialog</name>

@@ -66,6 +66,17 @@ private Q_SLOTS:
         QVERIFY2(version.out.contains(QStringLiteral(MD_VERSION)), qPrintable(version.out));
     }
 
+    // --lang chooses the language of this run, the parser's words included.
+    void aLanguageIsChosenForTheRun()
+    {
+        const Run german = run(Console, {u"--lang"_s, u"de"_s, u"--help"_s}, false);
+        QCOMPARE(german.exitCode, 0);
+        QVERIFY2(german.out.contains("Desktop-Konsole"_L1), qPrintable(german.out));
+        QVERIFY(german.out.contains("--lang <LANG>"_L1));
+        const Run english = run(Console, {u"--lang=en"_s, u"--version"_s}, false);
+        QCOMPARE(english.exitCode, 0);
+    }
+
     void aWrongCommandLineExits2WithAHint_data()
     {
         QTest::addColumn<QString>("program");
@@ -75,6 +86,9 @@ private Q_SLOTS:
             << Console << QStringList{u"--bogus"_s} << u"Unknown option 'bogus'"_s;
         QTest::newRow("console: option without its value")
             << Console << QStringList{u"--database"_s} << u"Missing value after '--database'"_s;
+        QTest::newRow("console: a language it does not have")
+            << Console << QStringList{u"--lang"_s, u"xx"_s}
+            << u"--lang takes system, en, de, not \"xx\""_s;
         QTest::newRow("console: database and server")
             << Console << QStringList{u"--database"_s, u"a.db"_s, u"--server"_s, u"http://x"_s}
             << u"give --database or --server, not both"_s;

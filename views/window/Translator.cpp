@@ -54,7 +54,11 @@ bool Translator::install(const QLocale &locale)
 
 QLocale Translator::chosenLocale()
 {
-    const QString language = chosenLanguage();
+    return localeOf(chosenLanguage());
+}
+
+QLocale Translator::localeOf(const QString &language)
+{
     if (language == "system"_L1)
         return QLocale::system();
     return localeFor(QLocale::codeToLanguage(language), QLocale::system().territory());

@@ -25,6 +25,8 @@ public:
     // The locale of the language chosen in settings: the system's, or the
     // chosen language in the system's territory (see localeFor).
     static QLocale chosenLocale();
+    // The locale of "system", "en" or "de", as chosenLocale() makes it.
+    static QLocale localeOf(const QString &language);
     // `language` as written in `territory` (German in Austria) where Qt has
     // that pair, else as in the language's main one (German: Germany).
     static QLocale localeFor(QLocale::Language language, QLocale::Territory territory);
