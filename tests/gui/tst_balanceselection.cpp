@@ -132,6 +132,20 @@ private Q_SLOTS:
         // Ctrl+Home chooses the first (the highlight followed the focus before).
         press(Qt::Key_Home, Qt::ControlModifier);
         QVERIFY(namesRow(0));
+        // Ctrl+Shift+End chooses every row from here to the last (it moved
+        // only the focus, and the detail kept a row off screen); Ctrl+Shift+Home
+        // from the last back to the first.
+        click(2);
+        press(Qt::Key_End, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(table()->selectionModel()->selectedRows().size(), last - 1);
+        QCOMPARE(table()->currentIndex().row(), last);
+        QVERIFY(namesNone());
+        press(Qt::Key_Home, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(table()->selectionModel()->selectedRows().size(), last + 1);
+        QCOMPARE(table()->currentIndex().row(), 0);
+        QVERIFY(namesNone());
+        click(0);
+        QVERIFY(namesRow(0));
 
         press(Qt::Key_Down);
         press(Qt::Key_Down);

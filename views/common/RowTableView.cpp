@@ -36,6 +36,30 @@ int RowTableView::selectedRowCount() const
     return selectionModel() ? int(selectionModel()->selectedRows().size()) : 0;
 }
 
+void RowTableView::keyPressEvent(QKeyEvent *event)
+{
+    const bool range = (event->key() == Qt::Key_Home || event->key() == Qt::Key_End) &&
+                       event->modifiers() == (Qt::ControlModifier | Qt::ShiftModifier);
+    const int rows = model() ? model()->rowCount(rootIndex()) : 0;
+    if (!range || !selectionModel() || rows == 0) {
+        QTableView::keyPressEvent(event);
+        return;
+    }
+    // One range, however many rows: a windowed model reads none of them.
+    const int from = currentIndex().isValid() ? currentIndex().row() : 0;
+    const int to = event->key() == Qt::Key_Home ? 0 : rows - 1;
+    const int column = currentIndex().isValid() ? currentIndex().column() : 0;
+    const QModelIndex target = model()->index(to, column, rootIndex());
+    selectionModel()->setCurrentIndex(target, QItemSelectionModel::NoUpdate);
+    selectionModel()->select(
+        QItemSelection(
+            model()->index(std::min(from, to), 0, rootIndex()),
+            model()->index(std::max(from, to), model()->columnCount(rootIndex()) - 1, rootIndex())),
+        QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    scrollTo(target);
+    event->accept();
+}
+
 QModelIndex RowTableView::moveCursor(CursorAction cursorAction, Qt::KeyboardModifiers modifiers)
 {
     const bool jump =

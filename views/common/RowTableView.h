@@ -2,8 +2,10 @@
 // Qt's extended selection lets Ctrl+Home and Ctrl+End move the focus without
 // the highlight (and to the last column), so a pane that follows the focus
 // would describe a row the user does not see chosen; here both keys choose
-// the first or last row, in the column the focus is in, and
-// selectedRecordRow() is the one row a detail pane or an action may act on.
+// the first or last row, in the column the focus is in, Ctrl+Shift+Home and
+// Ctrl+Shift+End choose every row from the current one to the first or last
+// (Qt's only moved the focus), and selectedRecordRow() is the one row a
+// detail pane or an action may act on.
 #pragma once
 
 #include <QTableView>
@@ -28,6 +30,7 @@ Q_SIGNALS:
     void recordSelectionChanged();
 
 protected:
+    void keyPressEvent(QKeyEvent *event) override;
     QModelIndex moveCursor(CursorAction cursorAction, Qt::KeyboardModifiers modifiers) override;
     QItemSelectionModel::SelectionFlags selectionCommand(const QModelIndex &index,
                                                          const QEvent *event) const override;
