@@ -217,6 +217,9 @@ private Q_SLOTS:
         QVERIFY(
             menuAction(window, u"&Import customers…"_s)->toolTip().contains(u"billing:write"_s));
         QVERIFY(!menuAction(window, u"Pro&mote sandbox to production…"_s)->isEnabled());
+        QVERIFY(!menuAction(window, u"Sandbox &clock…"_s)->isEnabled());
+        QVERIFY2(menuAction(window, u"Sandbox &clock…"_s)->toolTip().contains(u"balances:write"_s),
+                 qPrintable(menuAction(window, u"Sandbox &clock…"_s)->toolTip()));
         // A row chosen enables nothing the key may not do, and Enter opens no form.
         views::ProductsPage *products = window.productsPage();
         QTRY_VERIFY_WITH_TIMEOUT(products->table()->model()->rowCount() > 0, 10000);

@@ -192,7 +192,8 @@ void MainWindow::addToolsViewAndHelpMenus()
         showPage(m_pages->indexOf(m_products));
         m_products->promote();
     });
-    toolsMenu->addAction(tr("Sandbox &clock…"), this, &MainWindow::showSandboxClock);
+    m_clockAction =
+        toolsMenu->addAction(tr("Sandbox &clock…"), this, &MainWindow::showSandboxClock);
     auto *helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->addAction(tr("&User guide"), QKeySequence::HelpContents, this,
                         &MainWindow::openUserGuide);

@@ -129,6 +129,7 @@ private:
     QAction *m_importAction = nullptr;
     QAction *m_importUsageAction = nullptr;
     QAction *m_promoteAction = nullptr;
+    QAction *m_clockAction = nullptr;
 };
 
 } // namespace md::views

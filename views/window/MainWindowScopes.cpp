@@ -58,6 +58,8 @@ void MainWindow::lockActions()
     ScopeLock::require(m_importAction, {u"billing:write"_s}, m_scopes);
     ScopeLock::require(m_importUsageAction, {u"balances:write"_s}, m_scopes);
     ScopeLock::require(m_promoteAction, promoting, m_scopes);
+    // The clock's dialog previews and moves it: both are clock.advance, a write.
+    ScopeLock::require(m_clockAction, {u"balances:write"_s}, m_scopes);
 }
 
 void MainWindow::lockClock(SandboxClockDialog *dialog)
