@@ -261,6 +261,9 @@ private Q_SLOTS:
 
         // A new promo code without its code blocks the review, naming the field.
         dialog->addCode();
+        // Its code's cell is open for typing.
+        QVERIFY(dialog->codes()->viewport()->findChild<QLineEdit *>());
+        QCOMPARE(dialog->codes()->currentRow(), 1);
         QVERIFY(!dialog->reviewButton()->isEnabled());
         QCOMPARE(dialog->problemLabel()->text(),
                  u"Feature grant, promo code 2: the code must not be empty"_s);

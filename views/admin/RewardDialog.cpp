@@ -95,6 +95,8 @@ RewardDialog::RewardDialog(models::RewardListModel *rewards, const models::Rewar
             m_grants, tr("Add &grant"), tr("Remove g&rant"), this,
             [this] {
                 addGrantRow({});
+                m_grants->setCurrentCell(m_grants->rowCount() - 1, 0);
+                m_grants->editItem(m_grants->item(m_grants->rowCount() - 1, 0));
                 check();
             },
             changed));
@@ -116,6 +118,8 @@ void RewardDialog::addCode()
 {
     addCodeRow({});
     m_codes->setCurrentCell(m_codes->rowCount() - 1, 0);
+    // The new code's cell is open for typing, as the button promises.
+    m_codes->editItem(m_codes->item(m_codes->rowCount() - 1, 0));
     check();
 }
 
