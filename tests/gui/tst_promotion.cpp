@@ -3,6 +3,7 @@
 // promotion workspace with its production key: the differences with a box
 // each and side by side, the keyboard choosing one, the review, Promote,
 // Undo last change on the Products page, and a stale diff said and read again.
+#include "models/admin/ProductListModel.h"
 #include "models/admin/PromotionModel.h"
 #include "services/engine/Engine.h"
 #include "tests/gui/GuiBackend.h"
@@ -127,6 +128,12 @@ private Q_SLOTS:
         views::ProductsPage page(m_backend.get());
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
+        const auto listed = [&page] {
+            const int row = page.model()->rowOf(u"basic"_s);
+            return row < 0 ? 0 : page.model()->product(row).version;
+        };
+        page.refresh();
+        QTRY_COMPARE(listed(), 1);
         views::PromotionDialog *dialog = openLoaded(page);
         QVERIFY(dialog);
         QCOMPARE(dialog->state()->text(), u"7 differences."_s);
@@ -158,6 +165,7 @@ private Q_SLOTS:
         QCOMPARE(production(u"basic"_s).version, 2);
         QCOMPARE(*production(u"basic"_s).items.first().includedUsage,
                  api::Decimal::fromInteger(100));
+        QTRY_COMPARE(listed(), 2); // the page lists production as the promotion left it
 
         page.undoButton()->click();
         QTRY_VERIFY(page.status()->text().startsWith(u"Undid"_s));
@@ -199,6 +207,13 @@ private Q_SLOTS:
                  api::Decimal::fromInteger(50));
         QCOMPARE(model->chosenCount(), 0); // read again: choose again
         QVERIFY(!page.undoButton()->isEnabled());
+        // Nothing to promote from the old review; a new one can be.
+        QVERIFY(!dialog->saveButton()->isEnabled());
+        dialog->backButton()->click();
+        QVERIFY(model->setData(model->index(rowOf(*model, u"basic"_s), 0), Qt::Checked,
+                               Qt::CheckStateRole));
+        dialog->reviewButton()->click();
+        QVERIFY(dialog->saveButton()->isEnabled());
         dialog->reject();
     }
 

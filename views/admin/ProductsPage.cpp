@@ -31,6 +31,7 @@ PromotionDialog *ProductsPage::promote()
     connect(dialog, &PromotionDialog::promoted, this, [this](int steps) {
         m_promotedLast = true;
         saved(tr("Promoted %n change(s) to production.", nullptr, steps));
+        refresh(); // production's products, as the promotion left them
     });
     dialog->open();
     return dialog;

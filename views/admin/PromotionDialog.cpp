@@ -137,6 +137,8 @@ void PromotionDialog::submit()
                 saveFailed(tr("%1. The differences are read again: go back, look at them and "
                               "choose again.")
                                .arg(promoted.error().message));
+                // This review is of the old differences: nothing to promote from it.
+                saveButton()->setEnabled(false);
                 m_model->reload();
                 return;
             }

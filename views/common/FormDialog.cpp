@@ -45,6 +45,7 @@ FormDialog::FormDialog(QWidget *parent)
         if (!changes(&list).isEmpty() || list.isEmpty())
             return;
         m_changes->show(list);
+        m_save->setEnabled(true); // a review made now can be saved
         m_pages->setCurrentIndex(1);
         reviewing();
     });
