@@ -139,6 +139,24 @@ private Q_SLOTS:
         QVERIFY(!settingsBytes().contains(key.toUtf8()));
     }
 
+    // No field's example is cut: each is as wide as its placeholder.
+    void everyExampleFits()
+    {
+        views::ConnectionDialog dialog;
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const auto fields = dialog.findChildren<QLineEdit *>();
+        QVERIFY(fields.size() >= 4);
+        for (const QLineEdit *field : fields) {
+            if (field->placeholderText().isEmpty())
+                continue;
+            // The frame and the text's margins take a few pixels of each side.
+            QVERIFY2(field->fontMetrics().horizontalAdvance(field->placeholderText()) <=
+                         field->width() - 10,
+                     qPrintable(field->placeholderText()));
+        }
+    }
+
     void connectNeedsACompleteChoice()
     {
         views::ConnectionDialog dialog;

@@ -44,6 +44,11 @@ ConnectionDialog::ConnectionDialog(QWidget *parent)
     m_key->setEchoMode(QLineEdit::Password);
     m_key->setPlaceholderText(tr("sk_test_… or sk_live_…"));
     m_key->setObjectName(QStringLiteral("apiKey"));
+    // Each field as wide as its example, in whatever language, so no hint
+    // is cut ("/path/to/workspa…").
+    for (QLineEdit *field : {m_file, m_postgresUrl, m_serverUrl, m_key})
+        field->setMinimumWidth(field->fontMetrics().horizontalAdvance(field->placeholderText()) +
+                               2 * field->fontMetrics().averageCharWidth() + 12);
     m_testResult->setWordWrap(true);
     m_keychainNote->setWordWrap(true);
     auto *browse = new QPushButton(tr("&Browse…"), this);
