@@ -46,6 +46,11 @@ BalanceTotalsBar::BalanceTotalsBar(BalanceTotalsModel *model, QWidget *parent)
     // Numbers sit beside their headers, not pushed to the far edge.
     m_groups->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_groups->horizontalHeader()->setStretchLastSection(false);
+    // Shown, the pane has room for its header and five groups: a splitter
+    // gives a widget it kept hidden only its minimum (two rows, before).
+    m_groups->setMinimumHeight(m_groups->horizontalHeader()->sizeHint().height() +
+                               5 * m_groups->verticalHeader()->defaultSectionSize() +
+                               2 * m_groups->frameWidth());
     m_groups->hide();
 
     auto *row = new QHBoxLayout(this);
