@@ -73,7 +73,7 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
     // another now (a sandbox whose clock moved, or production beside it)
     // stays queued for the next batch.
     std::optional<qint64> batchNow;
-    std::map<std::pair<qint64, QString>, qint64> nowByScope;
+    std::map<std::pair<qint64, Environment>, qint64> nowByScope;
     for (const QVariantList &row : std::as_const(claimed.value())) {
         Stored call{row.at(0).toLongLong(),
                     {row.at(1).toLongLong(),
@@ -82,7 +82,7 @@ api::Result<qsizetype> QueuedCalls::apply(const QSqlDatabase &db, Dialect dialec
                     api::readCallText(row.at(3).toString().toUtf8()),
                     row.at(4).isNull() ? std::nullopt
                                        : std::optional<QString>(row.at(4).toString())};
-        const auto scopeKey = std::pair{call.scope.orgPk, call.scope.envWord()};
+        const auto scopeKey = std::pair{call.scope.orgPk, call.scope.env};
         auto known = nowByScope.find(scopeKey);
         if (known == nowByScope.end())
             known = nowByScope.emplace(scopeKey, nowOf(call.scope)).first;
