@@ -2,11 +2,22 @@
 # Runs the published JS client's calls (autumn-client.test.mjs) and the
 # standardwebhooks verifier on the server's deliveries (webhooks.test.mjs)
 # against a meterdesk-server on a loopback port, loaded with the conformance
-# workspace.
-# Usage: run-against-server.sh SERVER_BINARY WORKSPACE CATALOGUE COMPAT_DIR
-# COMPAT_DIR holds package.json, the lockfile and node_modules (npm ci).
+# workspace; or, given a COMMAND, runs that instead (the contract test, the
+# generated TypeScript client).
+# Usage: run-against-server.sh [--contract] SERVER_BINARY WORKSPACE CATALOGUE COMPAT_DIR [COMMAND ARG...]
+# COMPAT_DIR holds package.json, the lockfile and node_modules (npm ci); the
+# tests, and COMMAND, run there with MD_SERVER_URL and MD_API_KEY set.
+# --contract adds what contract.test.mjs needs beyond the workspace: the
+# organization's Stripe test account acct_contract and a tenant delta-t1 to
+# link it to, and a live key holding '*' (MD_LIVE_KEY).
 set -euo pipefail
+contract=false
+if [[ ${1:-} == --contract ]]; then
+  contract=true
+  shift
+fi
 server=$1 workspace=$2 catalogue=$3 compat=$4
+shift 4
 key=sk_test_delta000000000000000000000000000 # the workspace's test key
 
 work=$(mktemp -d)
@@ -17,9 +28,26 @@ cleanup() {
 }
 trap cleanup EXIT
 
+if $contract; then
+  node -e '
+    const fs = require("fs");
+    const [from, to] = process.argv.slice(1);
+    const workspace = JSON.parse(fs.readFileSync(from, "utf8"));
+    const delta = workspace.organizations.find((o) => o.slug === "delta");
+    delta.processor = { test_secret_connected: true, accessible_accounts: { test: ["acct_contract"] } };
+    workspace.organizations.push({ id: "org_delta_t1", slug: "delta-t1", name: "Delta tenant",
+                                   created_at: 1000, master_org: "delta" });
+    fs.writeFileSync(to, JSON.stringify(workspace));' "$workspace" "$work/workspace.json"
+  workspace=$work/workspace.json
+fi
 "$server" workspace load "$workspace" --database "$work/compat.sqlite"
+if $contract; then
+  MD_LIVE_KEY=$("$server" keys create --database "$work/compat.sqlite" --org delta --env live \
+    --name contract)
+  export MD_LIVE_KEY
+fi
 mkfifo "$work/out"
-# Webhooks may go to webhooks.test.mjs's receiver, on a loopback port over http.
+# Webhooks may go to the tests' receivers, on a loopback port over http.
 "$server" serve --database "$work/compat.sqlite" --listen 127.0.0.1:0 --catalogue "$catalogue" \
   --webhooks-allow-http --webhooks-allow-private >"$work/out" 2>"$work/err" &
 pid=$!
@@ -32,5 +60,9 @@ fi
 url=${line#listening on }
 
 cd "$compat"
-MD_SERVER_URL=$url MD_API_KEY=$key node --test --test-reporter=spec autumn-client.test.mjs \
-  webhooks.test.mjs
+export MD_SERVER_URL=$url MD_API_KEY=$key
+if [[ $# -gt 0 ]]; then
+  "$@"
+else
+  node --test --test-reporter=spec autumn-client.test.mjs webhooks.test.mjs
+fi
