@@ -152,16 +152,16 @@ function sendRaw(bytes) {
     socket.on("data", (chunk) => chunks.push(chunk));
     socket.on("error", reject);
     socket.on("close", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      const split = text.indexOf("\r\n\r\n");
-      const head = text.slice(0, split).split("\r\n");
+      const bytes = Buffer.concat(chunks);
+      const split = bytes.indexOf("\r\n\r\n");
+      const head = bytes.subarray(0, split).toString("latin1").split("\r\n");
       const field = (name) =>
         head.find((line) => line.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1).trim();
-      const length = Number(field("content-length") ?? text.length);
+      const length = Number(field("content-length") ?? bytes.length);
       resolve({
         status: Number(head[0].split(" ")[1]),
         contentType: field("content-type"),
-        text: Buffer.from(text.slice(split + 4)).subarray(0, length).toString("utf8"),
+        text: bytes.subarray(split + 4, split + 4 + length).toString("utf8"),
       });
     });
   });
@@ -186,10 +186,14 @@ before(async () => {
   narrowKey = JSON.parse(answer.text).secret;
 });
 
-after(() => new Promise((resolve) => receiver.close(resolve)));
+after(() => {
+  receiver.closeAllConnections();
+  return new Promise((resolve) => receiver.close(resolve));
+});
 
 const track = { customer_id: "capped", model_id: "acme/basic", input_tokens: 1000, output_tokens: 500 };
-const unknown = { id: "we_0000000000000", delivery: "wd_0000000000000", key: "key_0000000000000" };
+// Well-formed ids that name nothing.
+const unknown = { endpoint: "we_0000000000000", delivery: "wd_0000000000000", key: "key_0000000000000" };
 const ApiVersion = { "x-api-version": "2.4.0" };
 
 // Every operation, in the order the cases run: a case may use what an
@@ -475,17 +479,17 @@ const cases = [
   {
     route: "post /v1/meterdesk/webhook_endpoints.update",
     valid: () => ({ body: { id: made.endpoint, description: null, events: ["webhook_endpoint.test", "balances.reset"] } }),
-    refused: () => ({ body: { id: unknown.id, enabled: false }, expect: 404 }),
+    refused: () => ({ body: { id: unknown.endpoint, enabled: false }, expect: 404 }),
   },
   {
     route: "post /v1/meterdesk/webhook_endpoints.rotate_secret",
     valid: () => ({ body: { id: made.endpoint } }),
-    refused: () => ({ body: { id: unknown.id }, expect: 404 }),
+    refused: () => ({ body: { id: unknown.endpoint }, expect: 404 }),
   },
   {
     route: "post /v1/meterdesk/webhook_endpoints.send_test",
     valid: () => ({ body: { id: made.endpoint } }),
-    refused: () => ({ body: { id: unknown.id }, expect: 404 }),
+    refused: () => ({ body: { id: unknown.endpoint }, expect: 404 }),
     then: (body) => (made.delivery = body.id),
   },
   {
