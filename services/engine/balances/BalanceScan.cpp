@@ -3,6 +3,9 @@
 #include "services/engine/balances/BalanceWhere.h"
 #include "services/engine/sql/Sql.h"
 
+#include <QDeadlineTimer>
+#include <QMutex>
+
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -10,6 +13,59 @@
 namespace md::engine {
 
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// How many rows a scope holds and the table with it, counted at most every
+// few minutes: the counts only choose how to read, so a stale one costs
+// time, never a wrong answer.
+struct Share
+{
+    qint64 scopeRows = 0;
+    qint64 tableRows = 0;
+    QDeadlineTimer fresh;
+};
+constexpr int ShareLifetimeMs = 5 * 60 * 1000;
+
+// Whether the scope's rows are best read straight through the table rather
+// than through its index. The index visits the table in key order, that is
+// at random: 2.4 µs a row at 2,000,000 here against 0.7 µs a row of the
+// whole table read in storage order (docs/performance.md, "balances.totals").
+// So the table is read straight through when the scope holds more than a
+// third of it, and always by its index for one customer.
+api::Result<bool> readsStraightThrough(const QSqlDatabase &db, const Scope &scope,
+                                       const api::ListBalancesRequest &filter)
+{
+    if (filter.customerId)
+        return false;
+    static QMutex mutex;
+    static QHash<QString, Share> shares;
+    const QString key = u"%1|%2|%3"_s.arg(db.databaseName()).arg(scope.orgPk).arg(scope.envWord());
+    {
+        const QMutexLocker lock(&mutex);
+        if (const auto known = shares.constFind(key);
+            known != shares.cend() && !known->fresh.hasExpired())
+            return known->scopeRows * 3 > known->tableRows;
+    }
+    auto scopeRows = runSql(db,
+                            u"SELECT count(*) FROM balances INDEXED BY balances_by_customer"
+                            " WHERE org_pk = ? AND env = ?"_s,
+                            {scope.orgPk, scope.envWord()});
+    if (!scopeRows)
+        return scopeRows.error();
+    auto tableRows = runSql(db, u"SELECT count(*) FROM balances"_s);
+    if (!tableRows)
+        return tableRows.error();
+    scopeRows.value().next();
+    tableRows.value().next();
+    Share share{scopeRows.value().value(0).toLongLong(), tableRows.value().value(0).toLongLong(),
+                QDeadlineTimer(ShareLifetimeMs)};
+    const QMutexLocker lock(&mutex);
+    shares.insert(key, share);
+    return share.scopeRows * 3 > share.tableRows;
+}
+
+} // namespace
 
 api::Result<BalanceScan> BalanceScan::open(const QSqlDatabase &db, const Scope &scope,
                                            const api::ListBalancesRequest &filter, qint64 nowMs,
@@ -45,11 +101,15 @@ api::Result<BalanceScan> BalanceScan::open(const QSqlDatabase &db, const Scope &
     scan.m_wantActive = filter.includes(api::BalanceStatus::Active);
     scan.m_wantExpired = filter.includes(api::BalanceStatus::Expired);
     scan.m_planFilter = filter.planId;
+    const auto straight = readsStraightThrough(db, scope, filter);
+    if (!straight)
+        return straight.error();
     auto rows = SqliteStatement::run(
         db,
         u"SELECT b.customer_product_pk, b.expires_at, b.feature_pk, b.customer_pk, b.pk%1"
-        " FROM balances b WHERE %2"_s.arg(
-            extraColumns.isEmpty() ? QString() : u", "_s + extraColumns, where.sql),
+        " FROM balances b%2 WHERE %3"_s.arg(
+            extraColumns.isEmpty() ? QString() : u", "_s + extraColumns,
+            straight.value() ? u" NOT INDEXED"_s : QString(), where.sql),
         where.binds);
     if (!rows)
         return rows.error();
