@@ -96,7 +96,7 @@ public:
         } else if (status == 200) {
             result = api::decodeBody<api::TrackTokensResponse>(answer);
         } else {
-            result = api::ApiError{status, u"http"_s, QString::fromUtf8(answer)};
+            result = api::ApiError::received(status, u"http"_s, QString::fromUtf8(answer));
         }
         return QtFuture::makeReadyFuture(std::move(result));
     }

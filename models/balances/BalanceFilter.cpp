@@ -10,9 +10,8 @@ using namespace Qt::StringLiterals;
 api::Result<api::ListBalancesRequest> BalanceFilter::request() const
 {
     if (!active && !expired)
-        return api::ApiError{
-            400, u"invalid_inputs"_s,
-            QCoreApplication::translate("BalanceFilter", "Choose Active, Expired or both.")};
+        return api::ApiError::invalidInputs(
+            {}, QCoreApplication::translate("BalanceFilter", "Choose Active, Expired or both."));
     api::ListBalancesRequest request;
     request.limit = api::ListBalancesRequest::MaxLimit;
     request.statuses.clear();

@@ -17,6 +17,9 @@ struct AboutInfo
     // What the asking key may do ("*": everything), so the console disables
     // what it may not; none from a server that does not say.
     std::optional<QStringList> scopes;
+    // The asking key's id (key_…), so a console knows which key is its own;
+    // none for the embedded console, which uses no key.
+    std::optional<QString> keyId;
 
     static AboutInfo read(const JsonReader &reader);
     void write(JsonWriter &writer) const;

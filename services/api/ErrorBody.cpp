@@ -21,9 +21,9 @@ ApiError ErrorBody::read(int status, QByteArrayView body)
 {
     const auto parsed = JsonValue::parse(body, u"the answer"_s);
     if (!parsed)
-        return {status, QString(), QString()};
-    return {status, parsed.value().value("code"_L1).toString(),
-            parsed.value().value("message"_L1).toString()};
+        return ApiError::received(status, QString(), QString());
+    return ApiError::received(status, parsed.value().value("code"_L1).toString(),
+                              parsed.value().value("message"_L1).toString());
 }
 
 } // namespace md::api

@@ -16,8 +16,9 @@ FailedEvent FailedEvent::read(const JsonReader &reader)
     event.request = reader.field("request"_L1).object();
     const JsonReader error = reader.field("error"_L1);
     error.object();
-    event.error = {int(error.field("status"_L1).integer(400, 599)), error.field("code"_L1).string(),
-                   error.field("message"_L1).string()};
+    event.error =
+        ApiError::received(int(error.field("status"_L1).integer(400, 599)),
+                           error.field("code"_L1).string(), error.field("message"_L1).string());
     event.receivedAt = reader.field("received_at"_L1).integer();
     event.failedAt = reader.field("failed_at"_L1).integer();
     return event;

@@ -112,8 +112,8 @@ UsageBatchResult UsageBatchResult::read(const JsonReader &reader)
     const JsonReader error = reader.field("error"_L1);
     if (!error.isMissing()) {
         error.object();
-        result.error = ApiError{result.status, error.field("code"_L1).string(),
-                                error.field("message"_L1).string()};
+        result.error = ApiError::received(result.status, error.field("code"_L1).string(),
+                                          error.field("message"_L1).string());
     }
     const JsonReader before = reader.field("balance_before"_L1);
     if (!before.isMissing())

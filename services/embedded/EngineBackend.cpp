@@ -116,7 +116,7 @@ api::Result<engine::KeyContext> EngineBackend::actingKey()
         }
     }
     return api::ApiError::notFound(
-        u"not_found"_s,
+        api::ErrorCode::NotFound,
         u"the workspace has no organization yet; load a workspace file or the demo"_s);
 }
 

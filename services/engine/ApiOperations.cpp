@@ -304,7 +304,8 @@ api::Result<api::AboutInfo> ApiOperations::about(const KeyContext &key)
     if (!counts)
         return counts.error();
     return api::AboutInfo{api::meterdeskVersion(), m_engine.catalogue()->info(), counts.value(),
-                          key.scopes};
+                          key.scopes,
+                          key.keyId.isEmpty() ? std::nullopt : std::optional(key.keyId)};
 }
 
 api::Result<api::EnvironmentDiff>

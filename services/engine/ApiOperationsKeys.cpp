@@ -27,7 +27,7 @@ std::optional<api::ApiError> beyondHolder(const KeyContext &key, const QStringLi
             lacking.append(u"\"%1\""_s.arg(scope));
     if (lacking.isEmpty())
         return std::nullopt;
-    return api::ApiError{403, u"insufficient_scopes"_s,
+    return api::ApiError{403, api::ErrorCode::InsufficientScopes,
                          u"%1 needs a key holding %2 too, which this key does not"_s.arg(
                              what, lacking.join(u", "_s))};
 }
@@ -58,7 +58,7 @@ std::optional<api::ApiError> outlives(const KeyContext &key, const std::optional
     if (!key.expiresAt || (expiresAt && *expiresAt <= *key.expiresAt))
         return std::nullopt;
     return api::ApiError{
-        403, u"outlives_caller"_s,
+        403, api::ErrorCode::OutlivesCaller,
         u"this key expires, so it may only make or roll keys that expire no"
         " later than it does; give expires_at at or before %1"_s.arg(*key.expiresAt)};
 }

@@ -1,5 +1,6 @@
 #include "services/engine/ClockSweep.h"
 
+#include "services/api/StartedThread.h"
 #include "services/engine/sql/Sql.h"
 
 #include <QDateTime>
@@ -76,9 +77,8 @@ void ClockSweep::start(std::chrono::milliseconds every)
         m_writer.setSweep([this] { return step(); }, every);
         return;
     }
-    m_thread.reset(QThread::create([this, every] { sweepAlongside(every); }));
-    m_thread->setObjectName(QStringLiteral("meterdesk-clock"));
-    m_thread->start();
+    m_thread = api::startThread(QStringLiteral("meterdesk-clock"),
+                                [this, every] { sweepAlongside(every); });
 }
 
 void ClockSweep::sweepAlongside(std::chrono::milliseconds every)
@@ -232,7 +232,7 @@ api::Result<api::ClockAdvanced> ClockSweep::advance(const Scope &scope,
                                                     const api::ClockAdvance &request)
 {
     if (scope.env != Environment::Sandbox)
-        return api::ApiError{403, u"sandbox_only"_s,
+        return api::ApiError{403, api::ErrorCode::SandboxOnly,
                              u"only a sandbox's clock can be moved; use a sandbox key"_s};
     auto now = reading(scope);
     if (!now)

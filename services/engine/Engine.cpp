@@ -233,7 +233,8 @@ api::Result<KeyContext> Engine::operatorKey(const QString &orgSlug, Environment 
     for (const OrganizationRow &org : std::as_const(orgs.value()))
         if (org.slug == orgSlug)
             return KeyContext{{org.pk, env, 0}, org.id, org.slug, {u"*"_s}, org.name, {}, {}, {}};
-    return ApiError::notFound(u"not_found"_s, u"organization \"%1\" does not exist"_s.arg(orgSlug));
+    return ApiError::notFound(api::ErrorCode::NotFound,
+                              u"organization \"%1\" does not exist"_s.arg(orgSlug));
 }
 
 api::Result<NewApiKey> Engine::createKey(const QString &orgSlug, Environment env,
@@ -271,7 +272,9 @@ api::Result<NewApiKey> Engine::createKey(const QString &orgSlug, Environment env
 
 api::Result<KeyContext> Engine::authenticate(const QString &secret)
 {
-    const auto refused = [](const QString &why) { return ApiError{401, u"unauthorized"_s, why}; };
+    const auto refused = [](const QString &why) {
+        return ApiError{401, api::ErrorCode::Unauthorized, why};
+    };
     const ApiError unauthorized =
         refused(u"send a valid secret key as \"Authorization: Bearer sk_test_…\" or sk_live_…"_s);
     const auto env = ApiKeys::environmentOf(secret);

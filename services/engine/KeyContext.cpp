@@ -10,7 +10,7 @@ std::optional<ApiError> KeyContext::missingScope(const QString &scopeName) const
     if (allows(scopeName))
         return std::nullopt;
     return ApiError{
-        403, u"insufficient_scopes"_s,
+        403, api::ErrorCode::InsufficientScopes,
         u"this API key lacks the scope \"%1\"; create a key that holds it"_s.arg(scopeName)};
 }
 
@@ -26,7 +26,7 @@ std::optional<ApiError> KeyContext::missingScope(const QStringList &anyOf) const
     }
     if (quoted.isEmpty())
         return std::nullopt;
-    return ApiError{403, u"insufficient_scopes"_s,
+    return ApiError{403, api::ErrorCode::InsufficientScopes,
                     u"this API key lacks each of the scopes %1; create a key that holds one"_s.arg(
                         quoted.join(u", "_s))};
 }
@@ -35,7 +35,7 @@ std::optional<ApiError> KeyContext::missingLiveKey() const
 {
     if (scope.keyPk == 0 || scope.env == Environment::Production)
         return std::nullopt;
-    return ApiError{403, u"live_key_required"_s,
+    return ApiError{403, api::ErrorCode::LiveKeyRequired,
                     u"comparing and promoting environments needs a production (live) key; "
                     "this key sees only the sandbox"_s};
 }

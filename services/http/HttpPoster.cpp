@@ -1,5 +1,6 @@
 #include "services/http/HttpPoster.h"
 
+#include "services/api/StartedThread.h"
 #include "services/http/HttpPostMessages.h"
 
 #include <boost/asio/connect.hpp>
@@ -99,9 +100,7 @@ void HttpPoster::Loop::start()
 {
     if (d->thread)
         return;
-    d->thread.reset(QThread::create([impl = d.get()] { impl->ioc.run(); }));
-    d->thread->setObjectName(u"meterdesk-posts"_s);
-    d->thread->start();
+    d->thread = api::startThread(u"meterdesk-posts"_s, [impl = d.get()] { impl->ioc.run(); });
 }
 
 void HttpPoster::Loop::stop()

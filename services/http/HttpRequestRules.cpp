@@ -17,7 +17,7 @@ using namespace Qt::StringLiterals;
 
 HttpResponse HttpFailure::response() const
 {
-    const api::ApiError error{status, QString::fromUtf8(code), QString::fromUtf8(message)};
+    const api::ApiError error{status, code, QString::fromUtf8(message)};
     return {status, "application/json", api::ErrorBody::of(error), {}, true};
 }
 
@@ -40,7 +40,7 @@ namespace {
 
 HttpFailure badRequest(const QByteArray &message)
 {
-    return {400, "bad_request", message};
+    return {400, api::ErrorCode::BadRequest, message};
 }
 
 bool equalsIgnoringCase(std::string_view a, std::string_view b)
@@ -69,7 +69,7 @@ std::optional<HttpFailure> checkTransferEncoding(std::string_view value)
     if (!equalsIgnoringCase(last, "chunked"))
         return badRequest("Transfer-Encoding must end with chunked");
     if (comma != std::string_view::npos)
-        return HttpFailure{501, "not_implemented",
+        return HttpFailure{501, api::ErrorCode::NotImplemented,
                            "this server decodes no transfer coding but chunked"};
     return std::nullopt;
 }
@@ -88,7 +88,7 @@ std::optional<HttpFailure> checkHeader(const RequestParser &parser, const HttpLi
         encodings += field.name() == beasthttp::field::transfer_encoding ? 1 : 0;
     }
     if (fields > limits.maxHeaderFields)
-        return HttpFailure{431, "header_too_large",
+        return HttpFailure{431, api::ErrorCode::HeaderTooLarge,
                            QByteArray("the request has ") + QByteArray::number(qulonglong(fields)) +
                                " header fields; this server accepts at most " +
                                QByteArray::number(qulonglong(limits.maxHeaderFields))};
@@ -105,7 +105,7 @@ std::optional<HttpFailure> checkHeader(const RequestParser &parser, const HttpLi
     }
     const std::size_t bodyLimit = limits.bodyLimitFor(target);
     if (const auto length = parser.content_length(); length && *length > bodyLimit)
-        return HttpFailure{413, "payload_too_large",
+        return HttpFailure{413, api::ErrorCode::PayloadTooLarge,
                            QByteArray("the body is ") + QByteArray::number(qulonglong(*length)) +
                                " bytes; this server accepts at most " +
                                QByteArray::number(qulonglong(bodyLimit))};
@@ -116,15 +116,18 @@ HttpFailure failureFor(const boost::beast::error_code &error, std::string_view r
 {
     using E = beasthttp::error;
     if (error == E::header_limit)
-        return {431, "header_too_large", "the request header is larger than this server accepts"};
+        return {431, api::ErrorCode::HeaderTooLarge,
+                "the request header is larger than this server accepts"};
     if (error == E::body_limit)
-        return {413, "payload_too_large", "the body is larger than this server accepts"};
+        return {413, api::ErrorCode::PayloadTooLarge,
+                "the body is larger than this server accepts"};
     if (error == E::bad_version) {
         // A well-formed version this server does not speak, such as HTTP/2.0 or HTTP/9.9.
         static const std::regex versionLine(R"(^[!-~]+ [!-~]+ HTTP/[0-9]\.[0-9]\r?\n)");
         const std::string_view line = received.substr(0, received.find('\n') + 1);
         if (std::regex_search(line.begin(), line.end(), versionLine))
-            return {505, "http_version_not_supported", "this server speaks HTTP/1.1 and HTTP/1.0"};
+            return {505, api::ErrorCode::HttpVersionNotSupported,
+                    "this server speaks HTTP/1.1 and HTTP/1.0"};
         return badRequest("the request line is not method, target and HTTP version");
     }
     if (error == E::bad_content_length)

@@ -4,6 +4,7 @@
 // Shared by the connections and the fuzz target, so both judge alike.
 #pragma once
 
+#include "services/api/ErrorCode.h"
 #include "services/http/HttpExchange.h"
 #include "services/http/HttpLimits.h"
 
@@ -22,7 +23,7 @@ using RequestParser = boost::beast::http::request_parser<boost::beast::http::str
 struct HttpFailure
 {
     int status = 400;
-    QByteArray code;
+    api::ErrorCode code = api::ErrorCode::BadRequest;
     QByteArray message;
 
     HttpResponse response() const;

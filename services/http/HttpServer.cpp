@@ -2,6 +2,8 @@
 
 #include "services/http/HttpSession.h"
 
+#include "services/api/ErrorBody.h"
+
 #include <QDebug>
 
 #include <boost/asio/dispatch.hpp>
@@ -30,8 +32,10 @@ constexpr int NetworkThreads = 2;
 // The answer written straight to a connection the limits turn away.
 std::string refusal(std::string_view status, std::string_view message)
 {
-    const std::string body = std::string(R"({"message":")") + std::string(message) +
-                             R"(","code":"too_many_connections"})";
+    const std::string body =
+        api::ErrorBody::of({status.starts_with("429") ? 429 : 503,
+                            api::ErrorCode::TooManyConnections, QString::fromUtf8(message)})
+            .toStdString();
     return "HTTP/1.1 " + std::string(status) +
            "\r\nContent-Type: application/json\r\nRetry-After: 1\r\nConnection: close\r\n"
            "Content-Length: " +

@@ -1,5 +1,7 @@
 #include "services/http/HttpSession.h"
 
+#include "services/api/ErrorBody.h"
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/bind_handler.hpp>
@@ -258,7 +260,8 @@ template <class Stream> void HttpSession<Stream>::failed(beast::error_code error
             return answer(
                 {408,
                  "application/json",
-                 R"({"message":"the request was not received in time","code":"request_timeout"})",
+                 api::ErrorBody::of({408, api::ErrorCode::RequestTimeout,
+                                     QStringLiteral("the request was not received in time")}),
                  {},
                  true});
         return close();

@@ -51,26 +51,28 @@ api::Result<QByteArray> NetworkWorker::outcome(QNetworkReply *reply)
     if (status == 0) {
         switch (reply->error()) {
         case QNetworkReply::ConnectionRefusedError:
-            return ApiError{
-                0, u"connection_refused"_s,
+            return ApiError::local(
+                u"connection_refused"_s,
                 u"%1 refused the connection; check the server address and that the server is running"_s
-                    .arg(where)};
+                    .arg(where));
         case QNetworkReply::HostNotFoundError:
-            return ApiError{0, u"host_not_found"_s,
-                            u"the host of %1 was not found; check the server address"_s.arg(where)};
+            return ApiError::local(
+                u"host_not_found"_s,
+                u"the host of %1 was not found; check the server address"_s.arg(where));
         case QNetworkReply::TimeoutError:
         case QNetworkReply::OperationCanceledError:
-            return ApiError{
-                0, u"timeout"_s,
+            return ApiError::local(
+                u"timeout"_s,
                 u"%1 did not answer in time; the server may be overloaded or unreachable"_s.arg(
-                    where)};
+                    where));
         case QNetworkReply::SslHandshakeFailedError:
-            return ApiError{
-                0, u"tls_error"_s,
+            return ApiError::local(
+                u"tls_error"_s,
                 u"the secure connection to %1 failed: %2; check the server's certificate"_s.arg(
-                    where, reply->errorString())};
+                    where, reply->errorString()));
         default:
-            return ApiError{0, u"network_error"_s, u"%1: %2"_s.arg(where, reply->errorString())};
+            return ApiError::local(u"network_error"_s,
+                                   u"%1: %2"_s.arg(where, reply->errorString()));
         }
     }
     if (status == 204)
@@ -79,18 +81,18 @@ api::Result<QByteArray> NetworkWorker::outcome(QNetworkReply *reply)
     // caller decodes the text, numbers exact.
     const auto document = api::JsonValue::parse(bytes, u"the answer"_s);
     if (!document || !document.value().isObject()) {
-        return ApiError{
+        return ApiError::received(
             status >= 400 ? status : 502, u"invalid_response"_s,
             u"%1 answered HTTP %2 with a body that is not a JSON object; is this a Meterdesk or billing server?"_s
                 .arg(where)
-                .arg(status)};
+                .arg(status));
     }
     if (status >= 400) {
         ApiError error = api::ErrorBody::read(status, bytes);
         if (error.code.isEmpty() || error.message.isEmpty())
-            return ApiError{
+            return ApiError::received(
                 status, u"invalid_response"_s,
-                u"%1 answered HTTP %2 without a {message, code} body"_s.arg(where).arg(status)};
+                u"%1 answered HTTP %2 without a {message, code} body"_s.arg(where).arg(status));
         return error;
     }
     return bytes;

@@ -154,7 +154,7 @@ backend::Reply<backend::ConnectionInfo> RemoteBackend::connectionInfo()
                 location, u"remote"_s, reader.field("environment"_L1).string(),
                 org.field("slug"_L1).string(), org.field("name"_L1).string()};
             if (!reader.ok())
-                return ApiError{502, u"invalid_response"_s, reader.error()->message};
+                return ApiError::received(502, u"invalid_response"_s, reader.error()->message);
             return info;
         });
 }

@@ -150,10 +150,10 @@ backend::Reply<T> RemoteBackend::call(const QString &path, const QByteArray &bod
                 return answer.error();
             auto decoded = api::decodeBody<T>(answer.value());
             if (!decoded)
-                return api::ApiError{
+                return api::ApiError::received(
                     502, QStringLiteral("invalid_response"),
                     QStringLiteral("the server's answer to %1 is not what the API promises: %2")
-                        .arg(path, decoded.error().message)};
+                        .arg(path, decoded.error().message));
             return decoded;
         });
 }

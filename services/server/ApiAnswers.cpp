@@ -26,16 +26,17 @@ http::HttpResponse errorAnswer(const ApiError &error)
     // they go to the log under a reference, and the caller gets the reference.
     const QString reference = QString::number(QRandomGenerator::global()->generate(), 16);
     qWarning("internal error %s: %s", qPrintable(reference), qPrintable(error.message));
-    const ApiError shown{
-        500, error.code,
-        u"internal error (reference %1); the server's log has the details"_s.arg(reference)};
+    ApiError shown = error;
+    shown.status = 500;
+    shown.message =
+        u"internal error (reference %1); the server's log has the details"_s.arg(reference);
     return jsonAnswer(500, api::ErrorBody::of(shown));
 }
 
 http::HttpResponse methodNotAllowed(const QByteArray &path, const QByteArray &allowed)
 {
     http::HttpResponse answer = errorAnswer(
-        {405, u"method_not_allowed"_s,
+        {405, api::ErrorCode::MethodNotAllowed,
          allowed == "POST"
              ? u"%1 takes POST with a JSON body"_s.arg(QString::fromUtf8(path.left(200)))
              : u"%1 takes %2"_s.arg(QString::fromUtf8(path.left(200)),
@@ -46,12 +47,14 @@ http::HttpResponse methodNotAllowed(const QByteArray &path, const QByteArray &al
 
 ApiError shuttingDown()
 {
-    return {503, u"shutting_down"_s, u"this server is shutting down; send the request again"_s};
+    return {503, api::ErrorCode::ShuttingDown,
+            u"this server is shutting down; send the request again"_s};
 }
 
 ApiError sandboxOnly()
 {
-    return {403, u"sandbox_only"_s, u"only a sandbox's clock can be moved; use a sandbox key"_s};
+    return {403, api::ErrorCode::SandboxOnly,
+            u"only a sandbox's clock can be moved; use a sandbox key"_s};
 }
 
 } // namespace md::server

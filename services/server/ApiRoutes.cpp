@@ -8,6 +8,7 @@
 #include <QUrlQuery>
 
 #include <algorithm>
+#include <latch>
 
 namespace md::server {
 
@@ -120,10 +121,32 @@ api::Result<QString> pathId(const QByteArray &raw, const QString &name)
     return id;
 }
 
+// Where usage.batch writes its answers' text, off the writer's thread. Its
+// threads are made when the routes are, before the server listens, and
+// never expire: a thread made on demand needs a file descriptor, and a
+// starved server died making one (docs/operations.md, "Out of file
+// descriptors").
+QThreadPool &answerWriters()
+{
+    static QThreadPool *pool = [] {
+        constexpr int Threads = 2;
+        auto *made = new QThreadPool;
+        made->setExpiryTimeout(-1);
+        made->setMaxThreadCount(Threads);
+        std::latch started(Threads);
+        for (int i = 0; i < Threads; ++i)
+            made->start([&started] { started.arrive_and_wait(); });
+        made->waitForDone();
+        return made;
+    }();
+    return *pool;
+}
+
 } // namespace
 
 ApiRoutes::ApiRoutes()
 {
+    answerWriters();
     // Spec endpoints (docs/api.md, Conventions).
     Route listBalances = bodyRoute<api::ListBalancesRequest>(
         BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.listBalances(k, r); });
@@ -242,32 +265,31 @@ ApiRoutes::ApiRoutes()
         "/v1/meterdesk/balances.check",
         bodyRoute<api::CheckRequest>(
             BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.check(k, r); }));
-    m_exact.insert(
-        "/v1/meterdesk/usage.batch",
-        {BalancesWrite,
-         false,
-         {},
-         [](ApiOperations &s, const KeyContext &k, const api::JsonReader &body, const RequestInfo &,
-            Reply reply) {
-             auto request = api::decode<api::UsageBatchRequest>(body);
-             if (!request)
-                 return reply(request.error());
-             const int status = request.value().async ? 202 : 200;
-             // The last answer comes on the writer's thread, which
-             // every write waits for: the text of up to a thousand
-             // answers is written on another.
-             s.usageBatch(
-                 k, request.value(),
-                 [reply = std::move(reply),
-                  status](api::Result<api::UsageBatchResponse> answer) mutable {
-                     if (!answer)
-                         return reply(answer.error());
-                     QThreadPool::globalInstance()->start(
-                         [reply = std::move(reply), status, response = std::move(answer).value()] {
-                             reply(AnswerBody{api::toJsonText(response), status});
-                         });
-                 });
-         }});
+    m_exact.insert("/v1/meterdesk/usage.batch",
+                   {BalancesWrite,
+                    false,
+                    {},
+                    [](ApiOperations &s, const KeyContext &k, const api::JsonReader &body,
+                       const RequestInfo &, Reply reply) {
+                        auto request = api::decode<api::UsageBatchRequest>(body);
+                        if (!request)
+                            return reply(request.error());
+                        const int status = request.value().async ? 202 : 200;
+                        // The last answer comes on the writer's thread, which
+                        // every write waits for: the text of up to a thousand
+                        // answers is written on another.
+                        s.usageBatch(
+                            k, request.value(),
+                            [reply = std::move(reply),
+                             status](api::Result<api::UsageBatchResponse> answer) mutable {
+                                if (!answer)
+                                    return reply(answer.error());
+                                answerWriters().start([reply = std::move(reply), status,
+                                                       response = std::move(answer).value()] {
+                                    reply(AnswerBody{api::toJsonText(response), status});
+                                });
+                            });
+                    }});
     m_exact.insert(
         "/v1/meterdesk/track_tokens.price",
         bodyRoute<api::TrackTokensRequest>(

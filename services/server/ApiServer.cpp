@@ -148,7 +148,7 @@ void ApiServer::handle(http::HttpRequest request, http::HttpResponder plain)
     }
     if (!route)
         return responder.send(errorAnswer(ApiError::notFound(
-            u"not_found"_s,
+            api::ErrorCode::NotFound,
             u"there is no route %1; the API lives under /v1/ (see docs/openapi.yaml)"_s.arg(
                 QString::fromUtf8(request.path.left(200))))));
     if (request.method != "POST")

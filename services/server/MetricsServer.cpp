@@ -30,8 +30,8 @@ api::Result<quint16> MetricsServer::listen(const QHostAddress &address, quint16 
 void MetricsServer::handle(const http::HttpRequest &request, const http::HttpResponder &responder)
 {
     if (request.path != "/metrics")
-        return responder.send(errorAnswer(
-            api::ApiError::notFound(u"not_found"_s, u"this address serves only GET /metrics"_s)));
+        return responder.send(errorAnswer(api::ApiError::notFound(
+            api::ErrorCode::NotFound, u"this address serves only GET /metrics"_s)));
     if (request.method != "GET")
         return responder.send(methodNotAllowed(request.path, "GET"));
     if (!m_work.start([this, responder] {

@@ -47,7 +47,7 @@ void PortalServer::handle(http::HttpRequest request, http::HttpResponder respond
 {
     if (!request.path.startsWith("/portal/"))
         return responder.send(errorAnswer(api::ApiError::notFound(
-            u"not_found"_s, u"this local server answers only billing portal links"_s)));
+            api::ErrorCode::NotFound, u"this local server answers only billing portal links"_s)));
     if (request.method != "GET")
         return responder.send(methodNotAllowed(request.path, "GET"));
     const QString token = QString::fromUtf8(QByteArray::fromPercentEncoding(request.path.mid(8)));

@@ -23,16 +23,16 @@ std::optional<ApiError> versionProblem(const http::HttpRequest &request, bool ve
     const qsizetype sent = request.headerCount("x-api-version");
     const QByteArray version = request.header("x-api-version").trimmed();
     if (sent > 1 || version.contains(','))
-        return ApiError{400, u"invalid_api_version"_s,
+        return ApiError{400, api::ErrorCode::InvalidApiVersion,
                         u"x-api-version takes one version, not a list; send 2.4.0"_s};
     // docs/api.md: required on balances.list, 2.4.0 assumed elsewhere.
     if (sent == 0)
-        return versionRequired ? std::optional(ApiError{400, u"invalid_api_version"_s,
+        return versionRequired ? std::optional(ApiError{400, api::ErrorCode::InvalidApiVersion,
                                                         u"send the header x-api-version: 2.4.0"_s})
                                : std::nullopt;
     if (version == "2.4" || version.startsWith("2.4."))
         return std::nullopt;
-    return ApiError{400, u"invalid_api_version"_s,
+    return ApiError{400, api::ErrorCode::InvalidApiVersion,
                     u"x-api-version %1 is not supported; send 2.4.0"_s.arg(
                         QString::fromLatin1(version.left(32)))};
 }

@@ -1,5 +1,6 @@
 #include "services/server/WebhookSender.h"
 
+#include "services/api/StartedThread.h"
 #include "services/engine/webhooks/WebhookSignature.h"
 #include "services/engine/webhooks/WebhookUrlRule.h"
 
@@ -56,9 +57,7 @@ void WebhookSender::start()
     // holds its event queue's descriptors from the start.
     m_loop = std::make_unique<http::HttpPoster::Loop>(options);
     m_loop->start();
-    m_dispatcher.reset(QThread::create([this] { dispatch(); }));
-    m_dispatcher->setObjectName(u"meterdesk-webhooks"_s);
-    m_dispatcher->start();
+    m_dispatcher = api::startThread(u"meterdesk-webhooks"_s, [this] { dispatch(); });
 }
 
 void WebhookSender::stop()

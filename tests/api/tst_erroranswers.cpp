@@ -37,7 +37,8 @@ private Q_SLOTS:
     void everyUnavailableSaysWhenToComeBack()
     {
         QFETCH(QString, code);
-        const http::HttpResponse answer = server::errorAnswer({503, code, u"try again"_s});
+        const http::HttpResponse answer =
+            server::errorAnswer(api::ApiError::received(503, code, u"try again"_s));
         QCOMPARE(answer.status, 503);
         QCOMPARE(header(answer, "Retry-After"), QByteArray("1"));
         QCOMPARE(api::ErrorBody::read(503, answer.body).code, code);
@@ -46,7 +47,7 @@ private Q_SLOTS:
     void otherErrorsCarryNoRetryAfter()
     {
         const http::HttpResponse refused =
-            server::errorAnswer({429, u"usage_limit_reached"_s, u"limit"_s});
+            server::errorAnswer({429, api::ErrorCode::UsageLimitReached, u"limit"_s});
         QCOMPARE(refused.status, 429);
         QVERIFY(header(refused, "Retry-After").isEmpty());
         const http::HttpResponse internal = server::errorAnswer(api::ApiError::internal(u"x"_s));

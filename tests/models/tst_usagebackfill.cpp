@@ -69,7 +69,7 @@ public:
     void fail(qsizetype index)
     {
         held.at(index).promise->addResult(api::Result<api::UsageBatchResponse>(
-            api::ApiError{503, u"unavailable"_s, u"the server went away"_s}));
+            api::ApiError{503, api::ErrorCode::DatabaseUnavailable, u"the server went away"_s}));
         held.at(index).promise->finish();
     }
 };

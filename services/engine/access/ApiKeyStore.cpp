@@ -39,7 +39,7 @@ api::ApiKey keyOfRow(const PublicIds &ids, const QVariantList &row)
 api::ApiError notFound(const QString &id)
 {
     return api::ApiError::notFound(
-        u"api_key_not_found"_s,
+        api::ErrorCode::ApiKeyNotFound,
         u"API key %1 is not one of this environment's; api_keys.list shows them"_s.arg(id));
 }
 
@@ -122,10 +122,10 @@ api::Result<api::ApiKey> ApiKeyStore::roll(const api::ApiKeyRoll &request)
     if (!was)
         return was.error();
     if (was.value().revokedAt)
-        return api::ApiError{409, u"api_key_revoked"_s,
+        return api::ApiError{409, api::ErrorCode::ApiKeyRevoked,
                              u"API key %1 is revoked; create a new key instead"_s.arg(request.id)};
     if (was.value().expiresAt && *was.value().expiresAt <= m_now)
-        return api::ApiError{409, u"api_key_expired"_s,
+        return api::ApiError{409, api::ErrorCode::ApiKeyExpired,
                              u"API key %1 has expired; create a new key instead"_s.arg(request.id)};
     auto pk = keyOf(request.id);
     if (!pk)

@@ -11,7 +11,7 @@ namespace {
 
 ApiError notFound(const QString &message)
 {
-    return ApiError{404, u"not_found"_s, message};
+    return ApiError{404, api::ErrorCode::NotFound, message};
 }
 
 } // namespace
@@ -23,7 +23,7 @@ PlatformLinker::link(const QSqlDatabase &db, Dialect dialect, const Scope &platf
     // A live account moves real money: only a live key may link one
     // (docs/api.md, "Platform links"); a live key may link both.
     if (request.liveAccountId && platform.env != Environment::Production)
-        return ApiError{403, u"live_key_required"_s,
+        return ApiError{403, api::ErrorCode::LiveKeyRequired,
                         u"live_account_id: linking a live Stripe account needs a live key; this "
                         "key is a test key"_s};
     const qint64 masterPk = platform.orgPk;
@@ -83,7 +83,7 @@ PlatformLinker::link(const QSqlDatabase &db, Dialect dialect, const Scope &platf
         if (!owner)
             return owner.error();
         if (!owner.value().isEmpty())
-            return ApiError{409, u"account_already_linked"_s,
+            return ApiError{409, api::ErrorCode::AccountAlreadyLinked,
                             u"%1_account_id: \"%2\" is linked to another organization already; "
                             "one Stripe account belongs to one tenant"_s.arg(env, *account)};
     }

@@ -52,7 +52,8 @@ QByteArray signature(const QByteArray &key, const QByteArray &payload)
 
 ApiError forged()
 {
-    return ApiError{403, u"forbidden"_s, u"This portal link is not valid. Ask for a new link."_s};
+    return ApiError{403, api::ErrorCode::Forbidden,
+                    u"This portal link is not valid. Ask for a new link."_s};
 }
 
 } // namespace
@@ -93,7 +94,8 @@ api::Result<PortalLinks::Link> PortalLinks::verify(const QSqlDatabase &db, Diale
     link.expiresAt = qint64(payload.value(u"x"_s).toDouble());
     link.returnUrl = payload.value(u"r"_s).toString();
     if (nowMs >= link.expiresAt)
-        return ApiError{410, u"expired"_s, u"This portal link has expired. Ask for a new link."_s};
+        return ApiError{410, api::ErrorCode::Expired,
+                        u"This portal link has expired. Ask for a new link."_s};
     return link;
 }
 

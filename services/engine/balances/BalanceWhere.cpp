@@ -48,21 +48,21 @@ BalanceWhere BalanceWhere::of(const Scope &scope, const api::ListBalancesRequest
         u"(SELECT pk FROM customers WHERE org_pk = ? AND env = ? AND id = ?)"_s;
     if (request.customerId)
         byId(u"b.customer_pk"_s, customerKey, {scope.orgPk, scope.envWord(), *request.customerId},
-             ApiError::notFound(u"customer_not_found"_s,
+             ApiError::notFound(api::ErrorCode::CustomerNotFound,
                                 u"customer \"%1\" does not exist"_s.arg(*request.customerId)));
     if (request.entityId)
         byId(u"b.entity_pk"_s,
              u"(SELECT pk FROM entities WHERE customer_pk = "_s + customerKey + u" AND id = ?)"_s,
              {scope.orgPk, scope.envWord(), request.customerId.value_or(QString()),
               *request.entityId},
-             ApiError::notFound(u"entity_not_found"_s,
+             ApiError::notFound(api::ErrorCode::EntityNotFound,
                                 u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
                                     *request.entityId, request.customerId.value_or(QString()))));
     if (request.featureId)
         byId(u"b.feature_pk"_s,
              u"(SELECT pk FROM features WHERE org_pk = ? AND env = ? AND id = ?)"_s,
              {scope.orgPk, scope.envWord(), *request.featureId},
-             ApiError::notFound(u"feature_not_found"_s,
+             ApiError::notFound(api::ErrorCode::FeatureNotFound,
                                 u"feature \"%1\" does not exist"_s.arg(*request.featureId)));
     if (request.planId) {
         if (!*request.planId) {
@@ -78,7 +78,7 @@ BalanceWhere BalanceWhere::of(const Scope &scope, const api::ListBalancesRequest
             where.binds += key;
             where.m_checks.append(
                 {planKey, key,
-                 ApiError::notFound(u"product_not_found"_s,
+                 ApiError::notFound(api::ErrorCode::ProductNotFound,
                                     u"plan \"%1\" does not exist"_s.arg(planId))});
         }
     }

@@ -25,7 +25,7 @@ api::Result<Owner> ownerOf(const QSqlDatabase &db, const Scope &scope, const QSt
     if (!customer)
         return customer.error();
     if (customer.value().isEmpty())
-        return ApiError::notFound(u"customer_not_found"_s,
+        return ApiError::notFound(api::ErrorCode::CustomerNotFound,
                                   u"customer \"%1\" does not exist"_s.arg(customerId));
     Owner owner{customer.value().first().first().toLongLong(), std::nullopt};
     if (!entityId)
@@ -36,7 +36,7 @@ api::Result<Owner> ownerOf(const QSqlDatabase &db, const Scope &scope, const QSt
         return entity.error();
     if (entity.value().isEmpty())
         return ApiError::notFound(
-            u"entity_not_found"_s,
+            api::ErrorCode::EntityNotFound,
             u"entity \"%1\" does not exist for customer \"%2\""_s.arg(*entityId, customerId));
     owner.entityPk = entity.value().first().first().toLongLong();
     return owner;
@@ -54,7 +54,7 @@ api::Result<api::Done> checkFeatures(const QSqlDatabase &db, const Scope &scope,
             return found.error();
         if (found.value().isEmpty())
             return ApiError::notFound(
-                u"feature_not_found"_s,
+                api::ErrorCode::FeatureNotFound,
                 u"billing_controls.%1.featureId: feature \"%2\" does not exist"_s.arg(path, id));
     }
     return api::Done{};

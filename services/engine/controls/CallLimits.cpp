@@ -56,7 +56,7 @@ api::Result<std::optional<Decimal>> CallLimits::room(const QList<LimitWindow> &w
         const Decimal left = std::max(Decimal(), *window.limit.limit.minus(window.used));
         if (left.isZero())
             return ApiError{
-                429, u"usage_limit_reached"_s,
+                429, api::ErrorCode::UsageLimitReached,
                 u"customer \"%1\" has used %2 of the %3 %4 allowed for \"%5\" this %6 (since %7); calls are refused until the next %6 or until the limit is raised"_s
                     .arg(customerId, window.used.toString(), window.limit.limit.toString(),
                          window.limit.anchor == api::LimitAnchor::Utc ? u"(UTC)"_s
@@ -85,7 +85,7 @@ std::optional<ApiError> CallLimits::spendRefusal(const api::BillingControls &con
                       .value_or(Decimal());
         if (cap < after.overage())
             return ApiError{
-                402, u"spend_limit_reached"_s,
+                402, api::ErrorCode::SpendLimitReached,
                 u"the call would take customer \"%1\" to an overage of %2 on \"%3\", past its spend limit of %4; nothing was deducted. Raise the limit or add balance"_s
                     .arg(customerId, after.overage().toString(), featureId, cap.toString())};
     }

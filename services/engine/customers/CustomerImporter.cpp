@@ -113,7 +113,7 @@ private:
             if (!known)
                 return known.error();
             if (!known.value())
-                return ApiError::notFound(u"feature_not_found"_s,
+                return ApiError::notFound(api::ErrorCode::FeatureNotFound,
                                           u"%1.feature_id: feature \"%2\" does not exist"_s.arg(
                                               path, reported.featureId));
             if (reported.usage && reported.balance)

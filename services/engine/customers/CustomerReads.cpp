@@ -101,7 +101,7 @@ api::Result<api::Customer> CustomerReads::customer(const QSqlDatabase &db, const
         return row.error();
     QSqlQuery &q = row.value();
     if (!q.next())
-        return ApiError::notFound(u"customer_not_found"_s,
+        return ApiError::notFound(api::ErrorCode::CustomerNotFound,
                                   u"customer \"%1\" does not exist"_s.arg(id));
     const qint64 pk = q.value(0).toLongLong();
     api::Customer customer;

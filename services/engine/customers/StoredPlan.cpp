@@ -82,7 +82,7 @@ api::Result<StoredPlan> StoredPlan::find(const QSqlDatabase &db, const Scope &sc
         return rows.error();
     if (rows.value().isEmpty())
         return ApiError::notFound(
-            u"product_not_found"_s,
+            api::ErrorCode::ProductNotFound,
             plan.version
                 ? u"%1: plan \"%2\" has no version %3"_s.arg(path, plan.planId).arg(*plan.version)
                 : u"%1: plan \"%2\" does not exist"_s.arg(path, plan.planId));

@@ -42,7 +42,7 @@ api::Result<Stored> find(const QSqlDatabase &db, const Scope &scope, const QStri
     if (!rows)
         return rows.error();
     if (rows.value().isEmpty())
-        return ApiError::notFound(u"balance_not_found"_s,
+        return ApiError::notFound(api::ErrorCode::BalanceNotFound,
                                   u"balance \"%1\" does not exist"_s.arg(balanceId));
     const QVariantList &row = rows.value().first();
     Stored stored{row.at(0).toLongLong(),
@@ -99,7 +99,7 @@ api::Result<api::LedgerEntry> BalanceAdjuster::adjust(const QSqlDatabase &db, Di
     // expiry entry, so an amount added now would hold nowhere
     // (docs/ledger.md, "Adjustments").
     if (stored.expired)
-        return ApiError{409, u"balance_expired"_s,
+        return ApiError{409, api::ErrorCode::BalanceExpired,
                         u"balance \"%1\" has expired (its plan or its own expiry has passed): "
                         "an expired balance holds nothing to adjust"_s.arg(request.balanceId)};
     if (stored.unlimited)

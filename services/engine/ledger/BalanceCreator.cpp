@@ -36,7 +36,7 @@ api::Result<Owner> ownerOf(const QSqlDatabase &db, Dialect dialect, const Scope 
         return customer.error();
     if (customer.value().isEmpty())
         return ApiError::notFound(
-            u"customer_not_found"_s,
+            api::ErrorCode::CustomerNotFound,
             u"customer_id: customer \"%1\" does not exist"_s.arg(request.customerId));
     Owner owner{customer.value().first().first().toLongLong(), std::nullopt, 0};
     auto feature =
@@ -46,7 +46,7 @@ api::Result<Owner> ownerOf(const QSqlDatabase &db, Dialect dialect, const Scope 
         return feature.error();
     if (feature.value().isEmpty())
         return ApiError::notFound(
-            u"feature_not_found"_s,
+            api::ErrorCode::FeatureNotFound,
             u"feature_id: feature \"%1\" does not exist"_s.arg(request.featureId));
     if (feature.value().first().at(1).toString() == "boolean"_L1)
         return ApiError::invalidInputs(
@@ -61,7 +61,7 @@ api::Result<Owner> ownerOf(const QSqlDatabase &db, Dialect dialect, const Scope 
         return entity.error();
     if (entity.value().isEmpty())
         return ApiError::notFound(
-            u"entity_not_found"_s,
+            api::ErrorCode::EntityNotFound,
             u"entity_id: entity \"%1\" does not exist for customer \"%2\""_s.arg(
                 *request.entityId, request.customerId));
     owner.entityPk = entity.value().first().first().toLongLong();

@@ -233,7 +233,7 @@ BalanceLedger::list(const QSqlDatabase &db, const Scope &scope, const api::Ledge
     if (!customer)
         return customer.error();
     if (customer.value().isEmpty())
-        return api::ApiError::notFound(u"customer_not_found"_s,
+        return api::ApiError::notFound(api::ErrorCode::CustomerNotFound,
                                        u"customer \"%1\" does not exist"_s.arg(request.customerId));
     QString sql = u"SELECT l.pk, l.at, l.kind, f.id, l.balance_id, l.amount, l.balance_after,"
                   " l.usage, l.route, l.key_pk, l.event_pk FROM ledger l"
@@ -248,7 +248,8 @@ BalanceLedger::list(const QSqlDatabase &db, const Scope &scope, const api::Ledge
             return feature.error();
         if (feature.value().isEmpty())
             return api::ApiError::notFound(
-                u"feature_not_found"_s, u"feature \"%1\" does not exist"_s.arg(*request.featureId));
+                api::ErrorCode::FeatureNotFound,
+                u"feature \"%1\" does not exist"_s.arg(*request.featureId));
         sql += u" AND l.feature_pk = ?"_s;
         binds << feature.value().first().first();
     }

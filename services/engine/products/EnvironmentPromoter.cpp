@@ -171,7 +171,7 @@ private:
     {
         if (same(now, shown))
             return api::Done{};
-        return ApiError{409, u"production_changed"_s,
+        return ApiError{409, api::ErrorCode::ProductionChanged,
                         u"%1: production's %2 changed since the differences were read; compare "
                         "the environments again before promoting"_s.arg(name, what)};
     }

@@ -60,7 +60,7 @@ api::Result<api::Done> checkFeatures(const QSqlDatabase &db, const Scope &scope,
                 return found.error();
             if (found.value().isEmpty())
                 return ApiError::notFound(
-                    u"feature_not_found"_s,
+                    api::ErrorCode::FeatureNotFound,
                     u"items[%1].%2: feature \"%3\" does not exist"_s.arg(i).arg(field, *id));
         }
     }
@@ -107,7 +107,7 @@ api::Result<api::Done> apply(const QSqlDatabase &db, Dialect dialect, const Scop
     if (!latest)
         return latest.error();
     if (latest.value().isEmpty())
-        return ApiError::notFound(u"product_not_found"_s,
+        return ApiError::notFound(api::ErrorCode::ProductNotFound,
                                   u"product \"%1\" does not exist"_s.arg(productId));
     const QVariantList row = latest.value().first();
     const qint64 latestPk = row.at(0).toLongLong();
@@ -121,7 +121,7 @@ api::Result<api::Done> apply(const QSqlDatabase &db, Dialect dialect, const Scop
             return taken.error();
         if (!taken.value().isEmpty())
             return ApiError{
-                400, u"invalid_request"_s,
+                400, api::ErrorCode::InvalidRequest,
                 u"id: a product \"%1\" exists already; choose another id"_s.arg(*request.id)};
     }
     if (request.items)
@@ -138,7 +138,7 @@ api::Result<api::Done> apply(const QSqlDatabase &db, Dialect dialect, const Scop
     const bool newVersion = itemsChange && !inUse.value().isEmpty();
     const qint64 version = request.version.value_or(newVersion ? latestVersion + 1 : latestVersion);
     if (newVersion && version <= latestVersion)
-        return ApiError{400, u"invalid_request"_s,
+        return ApiError{400, api::ErrorCode::InvalidRequest,
                         u"version: customers are on version %1 of \"%2\"; changed items need a "
                         "later version"_s.arg(latestVersion)
                             .arg(productId)};
@@ -153,7 +153,7 @@ api::Result<api::Done> apply(const QSqlDatabase &db, Dialect dialect, const Scop
             return older.error();
         const QVariant highest = older.value().first().first();
         if (!highest.isNull() && version <= highest.toLongLong())
-            return ApiError{400, u"invalid_request"_s,
+            return ApiError{400, api::ErrorCode::InvalidRequest,
                             u"version: \"%1\" has a version %2 already; the newest must stay "
                             "above it"_s.arg(productId)
                                 .arg(highest.toLongLong())};

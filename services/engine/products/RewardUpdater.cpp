@@ -22,7 +22,7 @@ public:
         , m_rewardPk(rewardPk)
     {}
 
-    api::Result<api::Done> exists(const QString &table, const QString &id, const QString &code,
+    api::Result<api::Done> exists(const QString &table, const QString &id, api::ErrorCode code,
                                   const QString &path, const QString &what)
     {
         auto found = queryRows(
@@ -48,7 +48,7 @@ public:
                 return owner.error();
             if (!owner.value().isEmpty())
                 return ApiError{
-                    400, u"duplicate_promo_code"_s,
+                    400, api::ErrorCode::DuplicatePromoCode,
                     u"%1[%2].code: \"%3\" is a promo code of reward \"%4\" already"_s.arg(path)
                         .arg(i)
                         .arg(codes.at(i), owner.value().first().first().toString())};
@@ -101,9 +101,9 @@ public:
     api::Result<api::FeatureGrantRecord> put(const api::FeatureGrantRecord &record)
     {
         for (qsizetype i = 0; i < record.grants.size(); ++i)
-            if (auto found =
-                    exists(u"features"_s, record.grants.at(i).featureId, u"feature_not_found"_s,
-                           u"feature_grant.grants[%1].feature_id"_s.arg(i), u"feature"_s);
+            if (auto found = exists(u"features"_s, record.grants.at(i).featureId,
+                                    api::ErrorCode::FeatureNotFound,
+                                    u"feature_grant.grants[%1].feature_id"_s.arg(i), u"feature"_s);
                 !found)
                 return found.error();
         QStringList codes;
@@ -119,8 +119,9 @@ public:
     api::Result<api::CouponRecord> put(const api::CouponRecord &record)
     {
         for (qsizetype i = 0; record.planIds && i < record.planIds->size(); ++i)
-            if (auto found = exists(u"products"_s, record.planIds->at(i), u"product_not_found"_s,
-                                    u"coupon.plan_ids[%1]"_s.arg(i), u"plan"_s);
+            if (auto found =
+                    exists(u"products"_s, record.planIds->at(i), api::ErrorCode::ProductNotFound,
+                           u"coupon.plan_ids[%1]"_s.arg(i), u"plan"_s);
                 !found)
                 return found.error();
         QStringList codes;
@@ -160,13 +161,13 @@ RewardUpdater::update(const QSqlDatabase &db, Dialect dialect, const Scope &scop
         return stored.error();
     if (stored.value().isEmpty())
         return ApiError::notFound(
-            u"reward_not_found"_s,
+            api::ErrorCode::RewardNotFound,
             u"reward_id: reward \"%1\" does not exist"_s.arg(request.rewardId));
     const QVariantList row = stored.value().first();
     const QString kind = row.at(1).toString();
     const QString sent = request.coupon ? u"coupon"_s : u"feature_grant"_s;
     if (kind != sent)
-        return ApiError{400, u"invalid_request"_s,
+        return ApiError{400, api::ErrorCode::InvalidRequest,
                         u"%1: reward \"%2\" is a %3; send \"%3\" to update it"_s.arg(
                             sent, request.rewardId, kind)};
     Updater updater(db, scope, row.at(0).toLongLong());

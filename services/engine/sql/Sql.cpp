@@ -84,7 +84,7 @@ api::ApiError sqlError(const QSqlQuery &query)
             lost.names.insert(driver->property(ConnectionNameProperty).toString());
         }
         qWarning("database connection lost: %s", qPrintable(error.text()));
-        return {503, u"database_unavailable"_s,
+        return {503, api::ErrorCode::DatabaseUnavailable,
                 u"the connection to the database was lost; it is opened again for the next "
                 "request, so try again"_s};
     }

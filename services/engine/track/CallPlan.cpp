@@ -32,7 +32,7 @@ api::Result<CallPlan> CallPlan::make(const api::TrackTokensRequest &request,
     for (const api::BalanceRow &row : std::as_const(plan.rows))
         if (!row.usage.plus(amount) || !row.remaining.minus(amount))
             return api::ApiError{
-                400, u"invalid_inputs"_s,
+                400, api::ErrorCode::InvalidInputs,
                 u"this call's cost, %1, would take balance \"%2\" past what an amount holds "
                 "(below 10^20 in size)"_s.arg(amount.toString(), row.id)};
     const bool givesBack = amount.isNegative();

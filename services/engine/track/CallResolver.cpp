@@ -31,7 +31,7 @@ api::Result<qint64> customerKey(const QSqlDatabase &db, const Scope &scope, cons
     if (!customer)
         return customer.error();
     if (!customer.value())
-        return ApiError::notFound(u"customer_not_found"_s,
+        return ApiError::notFound(api::ErrorCode::CustomerNotFound,
                                   u"customer \"%1\" does not exist"_s.arg(id));
     return *customer.value();
 }
@@ -63,7 +63,7 @@ api::Result<FeatureChoice> creditSystem(const QSqlDatabase &db, const Scope &sco
         if (!rows)
             return rows.error();
         if (rows.value().isEmpty())
-            return ApiError::notFound(u"feature_not_found"_s,
+            return ApiError::notFound(api::ErrorCode::FeatureNotFound,
                                       u"feature \"%1\" does not exist"_s.arg(*request.featureId));
         if (rows.value().first().at(1).toString() != "credit_system"_L1)
             return ApiError::invalidRequest(
@@ -87,7 +87,7 @@ api::Result<FeatureChoice> creditSystem(const QSqlDatabase &db, const Scope &sco
         found.append({row.at(0).toLongLong(), row.at(1).toString()});
     if (found.isEmpty())
         return ApiError::notFound(
-            u"feature_not_found"_s,
+            api::ErrorCode::FeatureNotFound,
             u"customer \"%1\" has no AI credit system; give them one first"_s.arg(
                 request.customerId));
     if (found.size() > 1) {
@@ -182,7 +182,7 @@ api::Result<CallTarget> targetOf(const QList<QVariantList> &rows, qsizetype begi
                                  int first, const api::TrackTokensRequest &request)
 {
     if (begin == end)
-        return ApiError::notFound(u"customer_not_found"_s,
+        return ApiError::notFound(api::ErrorCode::CustomerNotFound,
                                   u"customer \"%1\" does not exist"_s.arg(request.customerId));
     const auto at = [&](qsizetype row, int column) -> const QVariant & {
         return rows.at(row).at(first + column);
@@ -191,18 +191,18 @@ api::Result<CallTarget> targetOf(const QList<QVariantList> &rows, qsizetype begi
     call.customerPk = at(begin, 0).toLongLong();
     if (request.entityId) {
         if (at(begin, 1).isNull())
-            return ApiError::notFound(u"entity_not_found"_s,
+            return ApiError::notFound(api::ErrorCode::EntityNotFound,
                                       u"entity \"%1\" does not exist for customer \"%2\""_s.arg(
                                           *request.entityId, request.customerId));
         call.entityPk = at(begin, 1).toLongLong();
     }
     if (request.featureId) {
         if (at(begin, 2).isNull())
-            return ApiError::notFound(u"feature_not_found"_s,
+            return ApiError::notFound(api::ErrorCode::FeatureNotFound,
                                       u"feature \"%1\" does not exist"_s.arg(*request.featureId));
     } else if (at(begin, 2).isNull()) {
         return ApiError::notFound(
-            u"feature_not_found"_s,
+            api::ErrorCode::FeatureNotFound,
             u"customer \"%1\" has no AI credit system; give them one first"_s.arg(
                 request.customerId));
     }

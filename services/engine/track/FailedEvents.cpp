@@ -71,10 +71,13 @@ api::FailedEvent failedOf(const PublicIds &publicIds, const QSqlQuery &q)
         event.idempotencyKey = q.value(2).toString();
     event.receivedAt = q.value(3).toLongLong();
     event.failedAt = q.value(4).toLongLong();
-    // Calls failed before the code was kept say so in the message alone.
-    event.error = {q.value(7).isNull() ? 400 : q.value(7).toInt(),
-                   q.value(6).isNull() ? u"invalid_request"_s : q.value(6).toString(),
-                   q.value(5).toString()};
+    // Calls failed before the code was kept say so in the message alone. The
+    // code was one of the list's when the call failed: it is read as kept.
+    event.error = api::ApiError::received(q.value(7).isNull() ? 400 : q.value(7).toInt(),
+                                          q.value(6).isNull()
+                                              ? QString(api::wordOf(api::ErrorCode::InvalidRequest))
+                                              : q.value(6).toString(),
+                                          q.value(5).toString());
     return event;
 }
 

@@ -31,7 +31,7 @@ inline FeatureOfOwner featureOf(const ResolvedCall &call)
 
 inline api::ApiError duplicateKey(const QString &key)
 {
-    return {409, QStringLiteral("duplicate_idempotency_key"),
+    return {409, api::ErrorCode::DuplicateIdempotencyKey,
             QStringLiteral("an event with Idempotency-Key \"%1\" was already recorded;"
                            " nothing was deducted")
                 .arg(key)};

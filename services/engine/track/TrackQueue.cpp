@@ -1,5 +1,6 @@
 #include "services/engine/track/TrackQueue.h"
 
+#include "services/api/StartedThread.h"
 #include "services/api/TrackUsage.h"
 
 #include "services/engine/sql/KeyAllocator.h"
@@ -26,7 +27,7 @@ constexpr auto PollInterval = std::chrono::seconds(1);
 ApiError duplicateKey(const QString &key)
 {
     return {
-        409, u"duplicate_idempotency_key"_s,
+        409, api::ErrorCode::DuplicateIdempotencyKey,
         u"an event with Idempotency-Key \"%1\" was already recorded; nothing was deducted"_s.arg(
             key)};
 }
@@ -77,7 +78,7 @@ TrackQueue::admit(const Scope &scope, const api::TrackTokensRequest &request, Ca
     {
         const std::lock_guard lock(m_mutex);
         if (m_backlog >= m_backlogLimit)
-            return ApiError{503, u"queue_full"_s,
+            return ApiError{503, api::ErrorCode::QueueFull,
                             u"%1 async calls are waiting to be applied; send this one again in a"
                             " moment, or without \"async\""_s.arg(m_backlog)};
     }
@@ -252,9 +253,7 @@ void TrackQueue::startWorker()
 {
     if (m_worker)
         return;
-    m_worker.reset(QThread::create([this] { work(); }));
-    m_worker->setObjectName(u"meterdesk-track-queue"_s);
-    m_worker->start();
+    m_worker = api::startThread(u"meterdesk-track-queue"_s, [this] { work(); });
 }
 
 void TrackQueue::work()

@@ -1,5 +1,6 @@
 #include "services/engine/track/TrackWriter.h"
 
+#include "services/api/StartedThread.h"
 #include "services/engine/clock/ClockApplier.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/track/CallCheck.h"
@@ -148,7 +149,7 @@ void TrackWriter::submitAll(const Scope &scope, std::vector<Submission> calls)
         if (m_stopping) {
             lock.unlock();
             for (Call &call : resolved)
-                call.answer(api::ApiError{503, QStringLiteral("shutting_down"),
+                call.answer(api::ApiError{503, api::ErrorCode::ShuttingDown,
                                           QStringLiteral("the engine is closing; try again")});
             return;
         }
@@ -168,14 +169,11 @@ void TrackWriter::startLocked()
 {
     if (m_writer)
         return;
-    m_writer.reset(QThread::create([this] { work(true); }));
-    m_writer->setObjectName(QStringLiteral("meterdesk-writer"));
-    m_writer->start();
+    // The latch is counted down before work() takes m_mutex, held here.
+    m_writer = api::startThread(QStringLiteral("meterdesk-writer"), [this] { work(true); });
     if (m_database.dialect() != Dialect::Postgres)
         return;
-    m_second.reset(QThread::create([this] { work(false); }));
-    m_second->setObjectName(QStringLiteral("meterdesk-writer-2"));
-    m_second->start();
+    m_second = api::startThread(QStringLiteral("meterdesk-writer-2"), [this] { work(false); });
 }
 
 api::Result<TrackTokensResponse> TrackWriter::track(const Scope &scope,

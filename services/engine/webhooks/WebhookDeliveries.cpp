@@ -98,7 +98,7 @@ api::Result<api::WebhookDelivery> WebhookDeliveries::read(qint64 pk)
         return rows.error();
     if (!rows.value().next())
         return api::ApiError::notFound(
-            u"webhook_delivery_not_found"_s,
+            api::ErrorCode::WebhookDeliveryNotFound,
             u"that webhook delivery is not one of this environment's; webhook_deliveries.list"
             " shows them"_s);
     return deliveryOf(publicIds.value(), rows.value());

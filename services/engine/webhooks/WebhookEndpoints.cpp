@@ -44,7 +44,7 @@ api::WebhookEndpoint endpointOf(const PublicIds &ids, const QVariantList &row)
 api::ApiError notFound(const QString &id)
 {
     return api::ApiError::notFound(
-        u"webhook_endpoint_not_found"_s,
+        api::ErrorCode::WebhookEndpointNotFound,
         u"webhook endpoint %1 is not one of this environment's; webhook_endpoints.list shows them"_s
             .arg(id));
 }
