@@ -903,10 +903,6 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>A&amp;bgelaufen</translation>
     </message>
     <message>
-        <source>all customers</source>
-        <translation>alle Kunden</translation>
-    </message>
-    <message>
         <source>all entities</source>
         <translation>alle Entitäten</translation>
     </message>
@@ -1996,6 +1992,10 @@ Es wurde keine Datei geschrieben.</translation>
         <source>No system keychain is available: the key is kept for this session only and you will be asked again next time.</source>
         <translation>Kein Systemschlüsselbund verfügbar: Der Schlüssel gilt nur für diese Sitzung, beim nächsten Mal werden Sie erneut gefragt.</translation>
     </message>
+    <message>
+        <source>Looking for a system keychain to keep the key in…</source>
+        <translation>Suche nach einem Schlüsselbund des Systems, um den Schlüssel aufzubewahren…</translation>
+    </message>
 </context>
 <context>
     <name>Console</name>
@@ -2126,6 +2126,39 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Created</source>
         <translation>Erstellt</translation>
+    </message>
+</context>
+<context>
+    <name>CustomerSearchField</name>
+    <message>
+        <source>all customers: type part of an id, name or email</source>
+        <translation>alle Kunden: Teil einer ID, eines Namens oder einer E-Mail eingeben</translation>
+    </message>
+    <message>
+        <source> — %1</source>
+        <translation> — %1</translation>
+    </message>
+    <message>
+        <source> &lt;%1&gt;</source>
+        <translation> &lt;%1&gt;</translation>
+    </message>
+    <message>
+        <source>No customer&apos;s id, name or email contains &quot;%1&quot;. Check the spelling, or clear the field for all customers.</source>
+        <translation>Keine ID, kein Name und keine E-Mail eines Kunden enthält „%1“. Prüfen Sie die Schreibweise oder leeren Sie das Feld für alle Kunden.</translation>
+    </message>
+    <message numerus="yes">
+        <source>More than %n customer(s) match &quot;%1&quot;: type more of the id, name or email, or choose one from the list.</source>
+        <translation>
+            <numerusform>Mehr als %n Kunde passt zu „%1“: Geben Sie mehr von ID, Name oder E-Mail ein, oder wählen Sie einen aus der Liste.</numerusform>
+            <numerusform>Mehr als %n Kunden passen zu „%1“: Geben Sie mehr von ID, Name oder E-Mail ein, oder wählen Sie einen aus der Liste.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n customer(s) match &quot;%1&quot;: choose one from the list.</source>
+        <translation>
+            <numerusform>%n Kunde passt zu „%1“: Wählen Sie ihn aus der Liste.</numerusform>
+            <numerusform>%n Kunden passen zu „%1“: Wählen Sie einen aus der Liste.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2311,6 +2344,14 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Undid the last change to %1.</source>
         <translation>Letzte Änderung an %1 rückgängig gemacht.</translation>
+    </message>
+    <message>
+        <source>Undo last change</source>
+        <translation>Letzte Änderung rückgängig machen</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig machen</translation>
     </message>
 </context>
 <context>
@@ -2568,10 +2609,6 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>muss eine ganze Zahl sein</translation>
     </message>
     <message>
-        <source>must be a number</source>
-        <translation>muss eine Zahl sein</translation>
-    </message>
-    <message>
         <source>must be a number or &quot;inf&quot;</source>
         <translation>muss eine Zahl oder „inf“ sein</translation>
     </message>
@@ -2655,6 +2692,22 @@ Es wurde keine Datei geschrieben.</translation>
         <source>must end with a tier up to &quot;inf&quot;: usage above %1 would have no price</source>
         <translation>muss mit einer Staffel bis „inf“ enden: Verbrauch über %1 hätte keinen Preis</translation>
     </message>
+    <message>
+        <source>must be a number, written like 1234.5: digits and a point, no thousands separators</source>
+        <translation>muss eine Zahl sein, geschrieben wie 1234.5: Ziffern und ein Punkt, ohne Tausendertrennzeichen</translation>
+    </message>
+    <message>
+        <source>must not be negative (&quot;all&quot; keeps everything)</source>
+        <translation>darf nicht negativ sein („all“ behält alles)</translation>
+    </message>
+    <message>
+        <source>must be a whole number, %1 or more</source>
+        <translation>muss eine ganze Zahl sein, %1 oder mehr</translation>
+    </message>
+    <message>
+        <source>must be a whole number, %1 or more, not %2</source>
+        <translation>muss eine ganze Zahl sein, %1 oder mehr, nicht %2</translation>
+    </message>
 </context>
 <context>
     <name>FilterChoices</name>
@@ -2688,6 +2741,22 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Nothing has changed yet</source>
         <translation>Noch nichts geändert</translation>
+    </message>
+    <message>
+        <source>Discard changes</source>
+        <translation>Änderungen verwerfen</translation>
+    </message>
+    <message>
+        <source>Your changes in this form are not saved. Discard them?</source>
+        <translation>Ihre Änderungen in diesem Formular sind nicht gespeichert. Verwerfen?</translation>
+    </message>
+    <message>
+        <source>&amp;Discard changes</source>
+        <translation>Änderungen &amp;verwerfen</translation>
+    </message>
+    <message>
+        <source>&amp;Keep editing</source>
+        <translation>&amp;Weiter bearbeiten</translation>
     </message>
 </context>
 <context>
@@ -3430,12 +3499,12 @@ Journal: %2</numerusform>
         <translation>Kunden importieren</translation>
     </message>
     <message>
-        <source>Stop the import after the customer in flight? Customers already committed stay; the journal lets you resume later.</source>
-        <translation>Den Import nach dem laufenden Kunden anhalten? Bereits übernommene Kunden bleiben; mit dem Journal können Sie später fortsetzen.</translation>
+        <source>The import is paused. Stop it after the customer in flight? Customers already committed stay; the journal lets you resume later.</source>
+        <translation>Der Import ist angehalten. Nach dem laufenden Kunden beenden? Bereits übernommene Kunden bleiben; mit dem Journal können Sie später fortsetzen.</translation>
     </message>
     <message>
-        <source>Stop the dry run?</source>
-        <translation>Den Probelauf anhalten?</translation>
+        <source>The dry run is paused. Stop it?</source>
+        <translation>Der Probelauf ist angehalten. Beenden?</translation>
     </message>
 </context>
 <context>
@@ -3546,6 +3615,10 @@ Journal: %2</numerusform>
     <message>
         <source>API &amp;keys</source>
         <translation>&amp;API-Schlüssel</translation>
+    </message>
+    <message>
+        <source>“%1” (%2) is the key this console is connected with. Revoking it disconnects this console within a second, and you will need another key to connect again. Every other program using it is refused too. This cannot be undone.</source>
+        <translation>„%1“ (%2) ist der Schlüssel, mit dem diese Konsole verbunden ist. Wird er widerrufen, ist diese Konsole binnen einer Sekunde getrennt, und Sie brauchen einen anderen Schlüssel, um sich wieder zu verbinden. Jedes andere Programm, das ihn nutzt, wird ebenfalls abgewiesen. Das lässt sich nicht rückgängig machen.</translation>
     </message>
 </context>
 <context>
@@ -4446,6 +4519,10 @@ Es wurde keine Datei geschrieben.</translation>
             <numerusform>%n Änderungen in die Produktion übernommen.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The last change was a promotion to production. Undoing it puts production&apos;s products back as they were before it, at once, for every customer on a live key. Undo the promotion?</source>
+        <translation>Die letzte Änderung war eine Übernahme in die Produktion. Rückgängig gemacht, sind die Produkte der Produktion sofort wieder wie davor, für jeden Kunden mit einem Live-Schlüssel. Übernahme rückgängig machen?</translation>
+    </message>
 </context>
 <context>
     <name>PromotionDialog</name>
@@ -4787,6 +4864,10 @@ Es wurde keine Datei geschrieben.</translation>
         <source>never</source>
         <translation>nie</translation>
     </message>
+    <message>
+        <source>unlimited</source>
+        <translation>unbegrenzt</translation>
+    </message>
 </context>
 <context>
     <name>RewardEdit</name>
@@ -4835,12 +4916,20 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>Gutschrift %1</translation>
     </message>
     <message>
-        <source>%1 (max. %2)</source>
-        <translation>%1 (max. %2)</translation>
+        <source>unlimited</source>
+        <translation>unbegrenzt</translation>
     </message>
     <message>
-        <source>%1 (max. %2%3)</source>
-        <translation>%1 (max. %2%3)</translation>
+        <source>max. %1</source>
+        <translation>max. %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 (%2%3)</source>
+        <translation>%1 (%2%3)</translation>
     </message>
 </context>
 <context>
@@ -4954,6 +5043,10 @@ Es wurde keine Datei geschrieben.</translation>
         <source>Moving the clock and applying what falls due…</source>
         <translation>Die Uhr wird vorgestellt und das Fällige angewandt…</translation>
     </message>
+    <message>
+        <source>The clock only moves forward: choose a moment after %1.</source>
+        <translation>Die Uhr läuft nur vorwärts: Wählen Sie einen Zeitpunkt nach %1.</translation>
+    </message>
 </context>
 <context>
     <name>SandboxClockModel</name>
@@ -5054,6 +5147,13 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Copied</source>
         <translation>Kopiert</translation>
+    </message>
+</context>
+<context>
+    <name>ServerProbe</name>
+    <message>
+        <source>The server did not accept this key. Paste the whole secret key (sk_test_… or sk_live_…) and check that it has not been revoked or expired.</source>
+        <translation>Der Server hat diesen Schlüssel nicht angenommen. Fügen Sie den ganzen geheimen Schlüssel ein (sk_test_… oder sk_live_…) und prüfen Sie, dass er weder widerrufen noch abgelaufen ist.</translation>
     </message>
 </context>
 <context>

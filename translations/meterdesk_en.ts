@@ -196,6 +196,23 @@ taken %2, %Ln models</numerusform>
     </message>
 </context>
 <context>
+    <name>CustomerSearchField</name>
+    <message numerus="yes">
+        <source>More than %n customer(s) match &quot;%1&quot;: type more of the id, name or email, or choose one from the list.</source>
+        <translation>
+            <numerusform>More than %n customer matches &quot;%1&quot;: type more of the id, name or email, or choose one from the list.</numerusform>
+            <numerusform>More than %n customers match &quot;%1&quot;: type more of the id, name or email, or choose one from the list.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n customer(s) match &quot;%1&quot;: choose one from the list.</source>
+        <translation>
+            <numerusform>%n customer matches &quot;%1&quot;: choose it from the list.</numerusform>
+            <numerusform>%n customers match &quot;%1&quot;: choose one from the list.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ExportButton</name>
     <message numerus="yes">
         <source>Saved %Ln row(s).</source>

@@ -23,11 +23,17 @@ QString codesText(const QStringList &codes)
     return codes.isEmpty() ? RewardEdit::tr("none") : codes.join(u", "_s);
 }
 
+// 0 uses is no limit (docs/api.md, "Rewards").
+QString usesText(qint64 maxUses)
+{
+    return maxUses == 0 ? RewardEdit::tr("unlimited") : RewardEdit::tr("max. %1").arg(maxUses);
+}
+
 QStringList codeList(const QList<api::FeatureGrantPromoCode> &codes)
 {
     QStringList list;
     for (const auto &code : codes)
-        list.append(RewardEdit::tr("%1 (max. %2)").arg(code.code).arg(code.maxUses));
+        list.append(RewardEdit::tr("%1 (%2)").arg(code.code, usesText(code.maxUses)));
     return list;
 }
 
@@ -35,10 +41,9 @@ QStringList codeList(const QList<api::CouponPromoCode> &codes)
 {
     QStringList list;
     for (const auto &code : codes)
-        list.append(RewardEdit::tr("%1 (max. %2%3)")
-                        .arg(code.code)
-                        .arg(code.globalMaxRedemption)
-                        .arg(code.firstTimeTransaction ? RewardEdit::tr(", first purchase only")
+        list.append(RewardEdit::tr("%1 (%2%3)")
+                        .arg(code.code, usesText(code.globalMaxRedemption),
+                             code.firstTimeTransaction ? RewardEdit::tr(", first purchase only")
                                                        : QString()));
     return list;
 }

@@ -37,17 +37,21 @@ void FilterChoices::reload()
 
 void FilterChoices::searchCustomers(const QString &text)
 {
+    m_searched = text.trimmed();
     api::PageRequest request;
-    request.search = text.trimmed();
+    request.search = m_searched;
     m_backend->listCustomers(request).then(
-        this, [this](const api::Result<api::Page<api::CustomerSummary>> &page) {
+        this,
+        [this, searched = m_searched](const api::Result<api::Page<api::CustomerSummary>> &page) {
+            if (searched != m_searched)
+                return; // typed on since
             if (!page)
                 return Q_EMIT failed(
                     tr("Customers could not be searched: %1").arg(page.error().message));
-            QStringList ids;
+            QList<Customer> found;
             for (const api::CustomerSummary &customer : page.value().list)
-                ids.append(customer.id);
-            Q_EMIT customersFound(ids);
+                found.append({customer.id, customer.name, customer.email});
+            Q_EMIT customersFound(searched, found, page.value().hasMore);
         });
 }
 

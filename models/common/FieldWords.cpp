@@ -63,13 +63,18 @@ constexpr std::pair<QLatin1StringView, const char *> Fixed[] = {
     {"expected a string"_L1, QT_TRANSLATE_NOOP("FieldWords", "must be text")},
     {"expected a boolean"_L1, QT_TRANSLATE_NOOP("FieldWords", "must be true or false")},
     {"expected an integer"_L1, QT_TRANSLATE_NOOP("FieldWords", "must be a whole number")},
-    {"expected a number"_L1, QT_TRANSLATE_NOOP("FieldWords", "must be a number")},
+    {"expected a number"_L1,
+     QT_TRANSLATE_NOOP("FieldWords", "must be a number, written like 1234.5: digits and a point, "
+                                     "no thousands separators")},
     {"expected a number or \"inf\""_L1,
      QT_TRANSLATE_NOOP("FieldWords", "must be a number or \"inf\"")},
     {"expected an object"_L1, QT_TRANSLATE_NOOP("FieldWords", "must be a JSON object")},
     {"expected an array"_L1, QT_TRANSLATE_NOOP("FieldWords", "must be a list")},
     {"must not be empty"_L1, QT_TRANSLATE_NOOP("FieldWords", "must not be empty")},
     {"must not be negative"_L1, QT_TRANSLATE_NOOP("FieldWords", "must not be negative")},
+    // The forms write "all" where the wire has null (a rollover's max).
+    {"must not be negative (null keeps everything)"_L1,
+     QT_TRANSLATE_NOOP("FieldWords", "must not be negative (\"all\" keeps everything)")},
     {"must not be blank"_L1, QT_TRANSLATE_NOOP("FieldWords", "must not be blank")},
     {"must be greater than 0"_L1, QT_TRANSLATE_NOOP("FieldWords", "must be greater than 0")},
     {"must hold at least one tier"_L1,
@@ -84,6 +89,12 @@ constexpr std::pair<QLatin1StringView, const char *> Fixed[] = {
 
 // Its messages with values in them; the captures fill %1, %2, %3 in turn.
 constexpr std::pair<QLatin1StringView, const char *> Patterns[] = {
+    // The largest whole number JSON carries exactly (2^53 − 1) is no limit
+    // a person needs to read.
+    {"^expected an integer from (-?\\d+) to 9007199254740991, got a fraction$"_L1,
+     QT_TRANSLATE_NOOP("FieldWords", "must be a whole number, %1 or more")},
+    {"^expected an integer from (-?\\d+) to 9007199254740991, got (.+)$"_L1,
+     QT_TRANSLATE_NOOP("FieldWords", "must be a whole number, %1 or more, not %2")},
     {"^expected an integer from (-?\\d+) to (-?\\d+), got a fraction$"_L1,
      QT_TRANSLATE_NOOP("FieldWords", "must be a whole number from %1 to %2")},
     {"^expected an integer from (-?\\d+) to (-?\\d+), got (.+)$"_L1,

@@ -24,6 +24,9 @@ public:
     {}
 
     void setScopes(const std::optional<QStringList> &scopes);
+    // The id of the key the console itself uses (none for the embedded one).
+    void setOwnKeyId(const std::optional<QString> &id) { m_ownKeyId = id; }
+    const std::optional<QString> &ownKeyId() const { return m_ownKeyId; }
     // Whether the engine or server has said (and said what) yet.
     bool known() const { return m_scopes.has_value(); }
     // True when the key holds one of `anyOf` (or "*", or nothing is known).
@@ -37,6 +40,7 @@ Q_SIGNALS:
 
 private:
     std::optional<QStringList> m_scopes;
+    std::optional<QString> m_ownKeyId;
 };
 
 } // namespace md::models

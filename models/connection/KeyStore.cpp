@@ -14,7 +14,12 @@ using namespace Qt::StringLiterals;
 namespace {
 
 const QString Service = u"Meterdesk"_s;
-std::atomic<bool> s_available{true};
+std::atomic<KeyStore::Keychain> s_state{KeyStore::Keychain::Unknown};
+
+KeyStore::Keychain reached(bool yes)
+{
+    return yes ? KeyStore::Keychain::Reached : KeyStore::Keychain::Absent;
+}
 std::atomic<bool> s_sessionOnly{false};
 QMutex s_mutex;
 QHash<QString, QString> s_session; // keys this session could not store
@@ -34,8 +39,8 @@ QFuture<QString> KeyStore::read(const QString &server)
     job->setKey(server);
     QObject::connect(job, &QKeychain::Job::finished, job, [promise, server](QKeychain::Job *done) {
         const auto *readJob = static_cast<QKeychain::ReadPasswordJob *>(done);
-        s_available =
-            done->error() == QKeychain::NoError || done->error() == QKeychain::EntryNotFound;
+        s_state = reached(done->error() == QKeychain::NoError ||
+                          done->error() == QKeychain::EntryNotFound);
         promise->addResult(done->error() == QKeychain::NoError ? readJob->textData() : QString());
         promise->finish();
     });
@@ -58,7 +63,7 @@ QFuture<bool> KeyStore::write(const QString &server, const QString &key)
     QObject::connect(job, &QKeychain::Job::finished, job,
                      [promise, server, key](QKeychain::Job *done) {
                          const bool stored = done->error() == QKeychain::NoError;
-                         s_available = stored;
+                         s_state = reached(stored);
                          if (!stored) {
                              const QMutexLocker lock(&s_mutex);
                              s_session.insert(server, key);
@@ -83,9 +88,16 @@ void KeyStore::forget(const QString &server)
     job->start();
 }
 
-bool KeyStore::available()
+KeyStore::Keychain KeyStore::state()
 {
-    return s_available && !s_sessionOnly;
+    return s_sessionOnly ? Keychain::Absent : s_state.load();
+}
+
+QFuture<KeyStore::Keychain> KeyStore::probe()
+{
+    if (state() != Keychain::Unknown)
+        return QtFuture::makeReadyFuture(state());
+    return read(u"meterdesk-keychain-probe"_s).then([](const QString &) { return state(); });
 }
 
 void KeyStore::useSessionOnly(bool sessionOnly)

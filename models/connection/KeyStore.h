@@ -20,8 +20,13 @@ public:
     // kept for this session only).
     static QFuture<bool> write(const QString &server, const QString &key);
     static void forget(const QString &server);
-    // Whether the last keychain operation reached a keychain.
-    static bool available();
+    // Whether the last keychain operation reached a keychain; Unknown
+    // before the first one (probe() makes one).
+    enum class Keychain { Unknown, Reached, Absent };
+    static Keychain state();
+    static bool available() { return state() == Keychain::Reached; }
+    // Finds out, once, whether this machine has a keychain.
+    static QFuture<Keychain> probe();
     // For tests and headless use: never touch the system keychain.
     static void useSessionOnly(bool sessionOnly);
 };

@@ -21,6 +21,9 @@ public:
     // Answers the key's organization and environment, or why not (within
     // ten seconds). Starting another probe abandons the one in flight.
     QFuture<api::Result<backend::ConnectionInfo>> probe(const QUrl &server, const QString &apiKey);
+    // Why a server refused a connection, in the console's words: a refused
+    // key says what to paste, not which header to send.
+    static QString said(const api::ApiError &error);
 
 private:
     std::unique_ptr<backend::BillingBackend> m_client;

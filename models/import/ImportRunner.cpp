@@ -60,6 +60,20 @@ void ImportRunner::cancel()
     m_cancelled = true;
 }
 
+void ImportRunner::pause()
+{
+    m_paused = true;
+}
+
+void ImportRunner::resume()
+{
+    if (!m_paused)
+        return;
+    m_paused = false;
+    if (m_running)
+        pump();
+}
+
 void ImportRunner::start(QList<int> queue)
 {
     m_queue = std::move(queue);
@@ -67,6 +81,7 @@ void ImportRunner::start(QList<int> queue)
     m_done = 0;
     m_inFlight = 0;
     m_cancelled = false;
+    m_paused = false;
     m_error.clear();
     m_running = true;
     Q_EMIT progress(0, int(m_queue.size()));
@@ -76,7 +91,7 @@ void ImportRunner::start(QList<int> queue)
 void ImportRunner::pump()
 {
     const int window = m_committing ? 1 : DryRunWindow;
-    while (!m_cancelled && m_inFlight < window && m_next < m_queue.size()) {
+    while (!m_cancelled && !m_paused && m_inFlight < window && m_next < m_queue.size()) {
         const int row = m_queue.at(m_next++);
         if (m_committing && settleWithoutCall(row)) {
             ++m_done;
@@ -90,7 +105,7 @@ void ImportRunner::pump()
     }
     Q_EMIT progress(m_done, int(m_queue.size()));
     if (m_inFlight > 0 || (!m_cancelled && m_next < m_queue.size()))
-        return;
+        return; // more to come, or paused with more to come
     m_running = false;
     const bool complete = !m_cancelled && m_error.isEmpty();
     if (m_committing && complete && !m_model->commitCounts().value(CommitState::Failed)) {

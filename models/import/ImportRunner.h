@@ -34,6 +34,11 @@ public:
     void startCommit(ImportJournal *journal);
     // No customer is started after this; the ones in flight finish.
     void cancel();
+    // No customer is started until resume(); the ones in flight finish.
+    // While a person is asked whether to stop, nothing more is imported.
+    void pause();
+    void resume();
+    bool isPaused() const { return m_paused; }
     bool isRunning() const { return m_running; }
     bool isCancelling() const { return m_running && m_cancelled; }
     // The run under way, or the last one, is a commit.
@@ -63,6 +68,7 @@ private:
     bool m_committing = false;
     bool m_running = false;
     bool m_cancelled = false;
+    bool m_paused = false;
     QString m_error;
     QList<int> m_queue;
     qsizetype m_next = 0;

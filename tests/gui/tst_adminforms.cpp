@@ -18,6 +18,8 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -80,6 +82,47 @@ private:
     }
 
 private Q_SLOTS:
+    // Cancel and Escape close an untouched form at once; on edits they ask,
+    // and Keep editing keeps them.
+    void cancelAsksBeforeDroppingEdits()
+    {
+        views::ProductsPage page(m_backend.get());
+        QPointer<views::ProductDialog> dialog = editDraft(page); // deleted on close
+        QVERIFY(dialog);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QTest::keyClick(dialog, Qt::Key_Escape);
+        QVERIFY(!dialog->isVisible()); // nothing typed: closed, nothing asked
+        QTRY_VERIFY(!dialog);
+
+        dialog = editDraft(page);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        dialog->nameEdit()->selectAll();
+        QTest::keyClicks(dialog->nameEdit(), u"Draft (typed)"_s);
+        const auto question = [&dialog] {
+            return dialog->findChild<QMessageBox *>(u"discardQuestion"_s);
+        };
+        QTest::keyClick(dialog, Qt::Key_Escape);
+        QVERIFY(question() && question()->isVisible());
+        QVERIFY(dialog->isVisible());
+        question()->defaultButton()->click(); // Keep editing
+        QTRY_VERIFY(!question());
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(dialog->nameEdit()->text(), u"Draft (typed)"_s);
+
+        const auto buttons = dialog->findChildren<QAbstractButton *>();
+        const auto cancel = std::find_if(buttons.cbegin(), buttons.cend(), [](QAbstractButton *b) {
+            return b->text().remove(u'&') == "Cancel"_L1;
+        });
+        QVERIFY(cancel != buttons.cend());
+        (*cancel)->click();
+        QVERIFY(question());
+        for (QAbstractButton *button : question()->buttons())
+            if (question()->buttonRole(button) == QMessageBox::DestructiveRole)
+                button->click();
+        QTRY_VERIFY(!dialog);
+        QVERIFY(stored(u"draft"_s).name != u"Draft (typed)"_s);
+    }
+
     void productFormEditReviewSaveUndo()
     {
         views::ProductsPage page(m_backend.get());

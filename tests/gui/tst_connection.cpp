@@ -50,7 +50,11 @@ private Q_SLOTS:
         QCoreApplication::setOrganizationName(u"MeterdeskTest"_s);
         QCoreApplication::setApplicationName(u"connection"_s);
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
+        // Nothing asked of a keychain yet: it is not said to be there.
+        QCOMPARE(models::KeyStore::state(), models::KeyStore::Keychain::Unknown);
+        QVERIFY(!models::KeyStore::available());
         models::KeyStore::useSessionOnly(true); // never touch this machine's keychain
+        QCOMPARE(models::KeyStore::state(), models::KeyStore::Keychain::Absent);
         {
             engine::Engine setup(m_database.location());
             QVERIFY(setup.open().ok());
@@ -114,8 +118,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("good key") << FixtureKey << true
                                   << u"organization alpha, test environment"_s;
+        // Said as what to paste, not as the header an integrator sends.
         QTest::newRow("bad key") << u"sk_test_wrong000000000000000000000000"_s << false
-                                 << u"Failed:"_s;
+                                 << u"Failed: The server did not accept this key. Paste the whole "
+                                    "secret key"_s;
     }
     void dialogTestsTheServer()
     {

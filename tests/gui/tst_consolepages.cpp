@@ -18,7 +18,9 @@
 #include "views/admin/ProductsPage.h"
 #include "views/admin/RewardsPage.h"
 #include "views/admin/TenantsPage.h"
+#include "views/balances/BalanceFilterBar.h"
 #include "views/balances/BalancesPage.h"
+#include "views/balances/CustomerSearchField.h"
 #include "views/common/ExportButton.h"
 #include "views/customers/CustomersPage.h"
 #include "views/usage/PriceCallDialog.h"
@@ -31,15 +33,18 @@
 #include <QJsonArray>
 
 #include <QAction>
+#include <QChart>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QCompleter>
 #include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStyle>
 #include <QStyleOptionComboBox>
@@ -68,6 +73,9 @@ class TestConsolePages final : public QObject
     qsizetype m_events = 0;
     QHash<QString, qsizetype> m_eventsByModel;
     QString m_creditCustomer;
+    // A customer whose name is in no other customer's id, name or email.
+    QString m_namedCustomer;
+    QString m_uniqueName;
 
     // Scrolls like a user until every page is in.
 
@@ -106,6 +114,21 @@ private Q_SLOTS:
             for (const QJsonValue &event : events)
                 ++m_eventsByModel[event[u"model_id"_s].toString()];
         }
+        for (const QJsonValue &customer : customers) {
+            const QString name = customer[u"name"_s].toString();
+            const auto alsoIn = [&](const QJsonValue &other) {
+                return other != customer &&
+                       (other[u"id"_s].toString().contains(name, Qt::CaseInsensitive) ||
+                        other[u"name"_s].toString().contains(name, Qt::CaseInsensitive) ||
+                        other[u"email"_s].toString().contains(name, Qt::CaseInsensitive));
+            };
+            if (name.size() >= 3 && std::none_of(customers.begin(), customers.end(), alsoIn)) {
+                m_namedCustomer = customer[u"id"_s].toString();
+                m_uniqueName = name;
+                break;
+            }
+        }
+        QVERIFY(!m_namedCustomer.isEmpty());
         m_activeRows = test::activeRows(m_database.location(), Key);
         QVERIFY(m_activeRows > 200); // several pages
         m_backend = test::openGuiBackend(m_database.location(), Key, m_server, &problem);
@@ -154,6 +177,51 @@ private Q_SLOTS:
             QCOMPARE(page.model()->balance(row).customerId, u"globex-labs-0002"_s);
         auto *entity = page.findChild<QLineEdit *>(u"entityFilter"_s);
         QVERIFY(entity->isEnabled()); // once a customer is chosen
+    }
+
+    // Part of a name lists the customers it matches, filters nothing and
+    // shows no error while typing; Return on text naming one customer
+    // filters by it; text naming several says so and filters nothing.
+    void findsACustomerByPartOfItsName()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.show();
+        page.refresh();
+        auto *customer = page.findChild<views::CustomerSearchField *>(u"customerFilter"_s);
+        auto *bar = page.findChild<views::BalanceFilterBar *>();
+        QVERIFY(customer && bar);
+        QSignalSpy said(bar, &views::BalanceFilterBar::statusMessage);
+        page.focusFilter();
+        const QString part = m_uniqueName.mid(1, m_uniqueName.size() - 2).toUpper();
+        QTest::keyClicks(customer, part);
+        QTRY_VERIFY(customer->completer()->popup()->isVisible());
+        QAbstractItemModel *found = customer->completer()->completionModel();
+        QVERIFY(found->rowCount() >= 1);
+        bool named = false;
+        for (int row = 0; row < found->rowCount(); ++row)
+            named = named || found->index(row, 0).data().toString().contains(m_uniqueName);
+        QVERIFY2(named, qPrintable(m_uniqueName)); // shown with its name
+        QCOMPARE(page.model()->request().customerId, std::nullopt);
+        customer->completer()->popup()->hide();
+        QTest::keyClick(customer, Qt::Key_Return);
+        QTRY_COMPARE(page.model()->request().customerId, std::optional(m_namedCustomer));
+        QCOMPARE(customer->text(), m_namedCustomer);
+
+        // "e" is in many customers' emails: nothing is filtered, and the status says why.
+        customer->selectAll();
+        QTest::keyClicks(customer, u"e"_s);
+        QTest::keyClick(customer, Qt::Key_Return);
+        QTRY_VERIFY(!said.isEmpty());
+        QVERIFY2(said.last().first().toString().contains(u"match"_s),
+                 qPrintable(said.last().first().toString()));
+        QCOMPARE(page.model()->request().customerId, std::optional(m_namedCustomer));
+        QVERIFY(!page.model()->lastError()); // no error, no Retry
+
+        // Cleared: every customer again.
+        customer->clear();
+        QTest::keyClicks(customer, u"x"_s);
+        QTest::keyClick(customer, Qt::Key_Backspace);
+        QTRY_COMPARE(page.model()->request().customerId, std::nullopt);
     }
 
     // The filter's boxes show their longest choice whole: they follow their
@@ -325,6 +393,42 @@ private Q_SLOTS:
         for (const api::UsageEvent &event : model->events())
             QCOMPARE(event.modelId, std::optional(model0));
         QTRY_COMPARE(page.chart()->seriesNames(), QStringList{model0}); // per model by default
+    }
+
+    // Two years of weekly usage: few labels, each with its year, none
+    // repeated or elided; the amounts' numbers in the chart's language.
+    void usageChartLabelsAreFewDistinctAndLocal()
+    {
+        views::UsageChart chart;
+        chart.setLocale(QLocale(QLocale::German, QLocale::Germany));
+        chart.resize(420, 300);
+        chart.show();
+        constexpr qint64 Day = 86'400'000;
+        const qint64 start =
+            QDateTime(QDate(2025, 1, 6), QTime(12, 0), Qt::UTC).toMSecsSinceEpoch();
+        QList<api::UsageEvent> events;
+        for (int week = 0; week < 100; ++week) {
+            api::UsageEvent event;
+            event.customerId = u"acme"_s;
+            event.featureId = u"credits"_s;
+            event.modelId = u"gpt-4o"_s;
+            event.tokens.insert(u"input_tokens"_s, 1000 + week);
+            event.value = *api::Decimal::parse("2.08");
+            event.timestamp = start + week * 7 * Day;
+            events.append(event);
+        }
+        chart.setEvents(events);
+        const QStringList labels = chart.timeLabels();
+        QVERIFY(labels.size() >= 14); // a bar per week or per month, every one kept
+        const QStringList named = labels.filter(QRegularExpression(u"\\S"_s));
+        QVERIFY2(named.size() <= views::UsageChart::MaxLabels, qPrintable(named.join(u", "_s)));
+        QVERIFY(named.size() >= 2);
+        QCOMPARE(QSet<QString>(named.cbegin(), named.cend()).size(), named.size());
+        for (const QString &label : named) // each with its year: the chart spans three
+            QVERIFY2(label.endsWith(u"24"_s) || label.endsWith(u"25"_s) || label.endsWith(u"26"_s),
+                     qPrintable(label));
+        QVERIFY(chart.chart()->localizeNumbers());
+        QCOMPARE(chart.chart()->locale().language(), QLocale::German);
     }
 
     // Customers and usage events export every row, as CSV or as a workbook.

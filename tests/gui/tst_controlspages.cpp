@@ -185,9 +185,9 @@ private Q_SLOTS:
         limits->item(0, 0)->setText(u"credits"_s);
         limits->item(0, 1)->setText(u"12,5"_s);
         QVERIFY(!dialog->reviewButton()->isEnabled());
-        QVERIFY2(
-            dialog->problemLabel()->text().contains(u"usage limit 1: the limit must be a number"_s),
-            qPrintable(dialog->problemLabel()->text()));
+        QVERIFY2(dialog->problemLabel()->text().contains(
+                     u"usage limit 1: the limit must be a number, written like 1234.5"_s),
+                 qPrintable(dialog->problemLabel()->text()));
         limits->item(0, 1)->setText(u"250.5"_s);
         QVERIFY2(dialog->reviewButton()->isEnabled(), qPrintable(dialog->problemLabel()->text()));
         dialog->reviewButton()->click();

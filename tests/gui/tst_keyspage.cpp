@@ -187,6 +187,37 @@ private Q_SLOTS:
         QVERIFY(!page.findChild<QPushButton *>(u"rollKey"_s)->isEnabled());
     }
 
+    // The key the console itself uses is named as such before it is revoked.
+    void revokingTheConsolesOwnKeySaysSo()
+    {
+        auto made = await(m_backend->createApiKey(
+            {u"this console"_s, {u"keys:read"_s, u"keys:write"_s, u"balances:read"_s}, {}}));
+        QVERIFY(made.ok());
+        auto console = backendWith(*made.value().secret);
+        views::MainWindow window(console.get());
+        window.connectionReady();
+        auto *scopes = window.findChild<models::KeyScopes *>();
+        QVERIFY(scopes);
+        QTRY_COMPARE_WITH_TIMEOUT(scopes->ownKeyId(), std::optional(made.value().id), 10000);
+        views::KeysPage &page = *window.keysPage();
+        page.show();
+        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(page, u"this console"_s) >= 0, 10000);
+        page.table()->setCurrentIndex(page.keys()->index(rowNamed(page, u"this console"_s), 0));
+        page.revokeKey();
+        auto *ask = page.findChild<QMessageBox *>(u"revokeKeyAsk"_s);
+        QVERIFY(ask);
+        QVERIFY2(ask->text().contains(u"is the key this console is connected with"_s),
+                 qPrintable(ask->text()));
+        ask->button(QMessageBox::Cancel)->click();
+        // Another key is asked about as any key.
+        const int own = rowNamed(page, u"this console"_s);
+        page.table()->setCurrentIndex(page.keys()->index(own == 0 ? 1 : 0, 0));
+        page.revokeKey();
+        QTRY_VERIFY(page.findChildren<QMessageBox *>(u"revokeKeyAsk"_s).size() == 1);
+        QVERIFY(
+            !page.findChild<QMessageBox *>(u"revokeKeyAsk"_s)->text().contains(u"this console"_s));
+    }
+
     void aReadOnlyKeySeesNoEnabledEditAdjustImportOrPromote()
     {
         auto made = await(m_backend->createApiKey({u"finance staff"_s, {u"balances:read"_s}, {}}));

@@ -15,6 +15,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -167,7 +168,22 @@ private Q_SLOTS:
                  api::Decimal::fromInteger(100));
         QTRY_COMPARE(listed(), 2); // the page lists production as the promotion left it
 
+        // Undo reaches production: it asks first, and Cancel changes nothing.
         page.undoButton()->click();
+        auto *ask = page.findChild<QMessageBox *>(u"undoQuestion"_s);
+        QVERIFY(ask && ask->isVisible());
+        QVERIFY(ask->text().contains(u"production"_s));
+        ask->button(QMessageBox::Cancel)->click();
+        QTRY_VERIFY(!page.findChild<QMessageBox *>(u"undoQuestion"_s));
+        QCOMPARE(*production(u"basic"_s).items.first().includedUsage,
+                 api::Decimal::fromInteger(100));
+        QVERIFY(page.undoButton()->isEnabled());
+        page.undoButton()->click();
+        ask = page.findChild<QMessageBox *>(u"undoQuestion"_s);
+        QVERIFY(ask);
+        for (QAbstractButton *button : ask->buttons())
+            if (ask->buttonRole(button) == QMessageBox::DestructiveRole)
+                button->click();
         QTRY_VERIFY(page.status()->text().startsWith(u"Undid"_s));
         QCOMPARE(page.status()->text(),
                  u"Undid the last change to production (1 promoted change)."_s);

@@ -105,6 +105,23 @@ private Q_SLOTS:
         }
     }
 
+    // A moment typed before now stays as typed, with the reason it cannot
+    // be chosen; no two-digit year is read into another century.
+    void aMomentBeforeNowIsRefusedInWords()
+    {
+        views::SandboxClockDialog dialog(m_backend.get());
+        dialog.show();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.target()->isEnabled(), 10000);
+        QVERIFY(dialog.target()->displayFormat().contains(u"yyyy"_s));
+        const QDateTime now = QDateTime::fromMSecsSinceEpoch(dialog.model()->reading()->now);
+        const QDateTime before = now.addDays(-6);
+        dialog.target()->setDateTime(before); // not moved to now by the field
+        QCOMPARE(dialog.target()->dateTime(), before);
+        QTRY_VERIFY2(dialog.problemLabel()->text().contains(u"only moves forward"_s),
+                     qPrintable(dialog.problemLabel()->text()));
+        QVERIFY(!dialog.reviewButton()->isEnabled());
+    }
+
     void productionIsToldItsClockIsReal()
     {
         QString problem;

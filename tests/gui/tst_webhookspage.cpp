@@ -11,6 +11,7 @@
 #include "services/engine/Engine.h"
 #include "services/server/WebhookSender.h"
 #include "tests/gui/GuiBackend.h"
+#include "tests/support/StubBackend.h"
 #include "tests/support/TestDatabase.h"
 #include "views/common/ChangeReview.h"
 #include "views/operator/SecretDialog.h"
@@ -25,11 +26,13 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTimer>
 
 using namespace md;
 using namespace Qt::StringLiterals;
@@ -43,6 +46,42 @@ template <typename T> api::Result<T> await(QFuture<api::Result<T>> future)
     future.waitForFinished();
     return future.result();
 }
+
+// One endpoint whose one delivery waits until the deliveries have been read
+// `waitFor` times, then has succeeded: a receiver that answers while the
+// page is shown.
+class DeliveringBackend final : public test::StubBackend
+{
+public:
+    int reads = 0;
+    int waitFor = 2;
+
+    backend::Reply<api::Page<api::WebhookEndpoint>> listWebhookEndpoints() override
+    {
+        api::WebhookEndpoint endpoint;
+        endpoint.id = u"we_live"_s;
+        endpoint.url = u"https://receiver.example/hooks"_s;
+        endpoint.events = {u"*"_s};
+        return QtFuture::makeReadyFuture(
+            api::Result(api::Page<api::WebhookEndpoint>{{endpoint}, false, std::nullopt}));
+    }
+    backend::Reply<api::Page<api::WebhookDelivery>>
+    listWebhookDeliveries(const api::WebhookDeliveriesRequest &) override
+    {
+        api::WebhookDelivery delivery;
+        delivery.id = u"wd_live"_s;
+        delivery.eventId = u"msg_live"_s;
+        delivery.endpointId = u"we_live"_s;
+        delivery.type = u"webhook_endpoint.test"_s;
+        if (++reads > waitFor) {
+            delivery.status = api::DeliveryStatus::Succeeded;
+            delivery.attempts = 1;
+            delivery.lastStatusCode = 200;
+        }
+        return QtFuture::makeReadyFuture(
+            api::Result(api::Page<api::WebhookDelivery>{{delivery}, false, std::nullopt}));
+    }
+};
 
 } // namespace
 
@@ -200,6 +239,28 @@ private Q_SLOTS:
         // Narrowed to failed deliveries: none (it waits, or is being tried).
         page.statusFilter()->setCurrentIndex(3);
         QTRY_COMPARE_WITH_TIMEOUT(page.deliveries()->rowCount(), 0, 10000);
+    }
+
+    // A delivery shown waiting moves on while the page is shown, without
+    // F5; once none waits the page reads nothing more, and hidden it stops.
+    void aWaitingDeliveryIsFollowedWhileShown()
+    {
+        DeliveringBackend backend;
+        views::WebhooksPage page(&backend);
+        page.show();
+        QTRY_COMPARE(page.deliveries()->rowCount(), 1);
+        QCOMPARE(page.deliveries()->delivery(0).status, api::DeliveryStatus::Pending);
+        QTRY_COMPARE_WITH_TIMEOUT(page.deliveries()->delivery(0).status,
+                                  api::DeliveryStatus::Succeeded, 4 * views::WebhooksPage::LiveMs);
+        QCOMPARE(page.deliveryTable()->currentIndex().row(), 0); // still selected
+        auto *live = page.findChild<QTimer *>(u"liveDeliveries"_s);
+        QVERIFY(live && live->isActive());
+        const int settled = backend.reads;
+        QSignalSpy ticks(live, &QTimer::timeout);
+        QTRY_VERIFY_WITH_TIMEOUT(ticks.count() >= 2, 4 * views::WebhooksPage::LiveMs);
+        QCOMPARE(backend.reads, settled); // nothing waits: nothing read
+        page.hide();
+        QVERIFY(!live->isActive());
     }
 
     void theConsoleOnItsOwnWorkspaceSendsItsWebhooks()

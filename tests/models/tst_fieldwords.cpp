@@ -45,9 +45,13 @@ private Q_SLOTS:
                                                .decimal();
                                        });
         QCOMPARE(error.message, u"items[1].tiers[0].amount: expected a number"_s);
-        QCOMPARE(FieldWords::sentence(error), u"Item 2, tier 1: the amount must be a number"_s);
+        QCOMPARE(
+            FieldWords::sentence(error),
+            u"Item 2, tier 1: the amount must be a number, written like 1234.5: digits and a point, no thousands separators"_s);
         QCOMPARE(FieldWords::path(error), u"items[1].tiers[0].amount"_s);
-        QCOMPARE(FieldWords::problem(error), u"must be a number"_s);
+        QCOMPARE(
+            FieldWords::problem(error),
+            u"must be a number, written like 1234.5: digits and a point, no thousands separators"_s);
 
         QCOMPARE(FieldWords::sentence(ApiError::invalidInputs(u"items[0].included_usage"_s,
                                                               u"must not be negative"_s)),
@@ -83,7 +87,7 @@ private Q_SLOTS:
                                                               u"duplicates promo_codes[0]"_s)),
                  u"Coupon, promo code 3: the code repeats promo code 1"_s);
         // A server's refusal with a code of its own names its path the same way.
-        const ApiError taken{400, u"duplicate_promo_code"_s,
+        const ApiError taken{400, md::api::ErrorCode::DuplicatePromoCode,
                              u"feature_grant.promo_codes[1].code: \"TAKEN\" is a promo code of "
                              "reward \"bonus\" already"_s};
         QCOMPARE(FieldWords::sentence(taken),
@@ -100,9 +104,10 @@ private Q_SLOTS:
         QCOMPARE(FieldWords::path(doubled), u"customer_id"_s);
         QCOMPARE(FieldWords::problem(doubled), u"must not be empty"_s);
         // Named again by its last name only.
-        QCOMPARE(FieldWords::sentence(ApiError::invalidInputs(
-                     u"billing_controls.usageLimits[0].limit"_s, u"limit: expected a number"_s)),
-                 u"Billing controls, usage limit 1: the limit must be a number"_s);
+        QCOMPARE(
+            FieldWords::sentence(ApiError::invalidInputs(u"billing_controls.usageLimits[0].limit"_s,
+                                                         u"limit: expected a number"_s)),
+            u"Billing controls, usage limit 1: the limit must be a number, written like 1234.5: digits and a point, no thousands separators"_s);
     }
 
     void anUnknownPathIsLeftReadable()
@@ -144,6 +149,17 @@ private Q_SLOTS:
             u"must be a whole number from 1 to 10, not 12"_s);
         row("fraction", value(R"({"x":1.5})", [](const api::JsonReader &x) { x.integer(1, 10); }),
             u"must be a whole number from 1 to 10"_s);
+        // 2^53 − 1 is JSON's limit, not one a person reads.
+        row("no upper limit",
+            value(R"({"x":0})", [](const api::JsonReader &x) { x.integer(1, 9007199254740991LL); }),
+            u"must be a whole number, 1 or more, not 0"_s);
+        row("fraction, no upper limit",
+            value(R"({"x":1.5})",
+                  [](const api::JsonReader &x) { x.integer(1, 9007199254740991LL); }),
+            u"must be a whole number, 1 or more"_s);
+        row("null is the form's all",
+            ApiError::invalidInputs(u"x"_s, u"must not be negative (null keeps everything)"_s),
+            u"must not be negative (\"all\" keeps everything)"_s);
         row("object", value(R"({"x":[]})", [](const api::JsonReader &x) { x.object(); }),
             u"must be a JSON object"_s);
         row("array", value(R"({"x":{}})", [](const api::JsonReader &x) { x.array(); }),

@@ -4,6 +4,7 @@
 #include "models/balances/FilterChoices.h"
 #include "tests/support/StubBackend.h"
 
+#include <QPromise>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -51,14 +52,26 @@ public:
         md::api::CustomerSummary ann;
         ann.id = u"ann"_s;
         page.list = {ann};
-        return QtFuture::makeReadyFuture(md::api::Result(page));
+        if (!holding)
+            return QtFuture::makeReadyFuture(md::api::Result(page));
+        auto promise =
+            std::make_shared<QPromise<md::api::Result<md::api::Page<md::api::CustomerSummary>>>>();
+        promise->start();
+        held.append([promise, page] {
+            promise->addResult(md::api::Result(page));
+            promise->finish();
+        });
+        return promise->future();
     }
+    // Searches answered only when the test says, in the order it says.
+    bool holding = false;
+    QList<std::function<void()>> held;
 
 private:
     template <typename T> static md::backend::Reply<T> refused()
     {
-        return QtFuture::makeReadyFuture(
-            md::api::Result<T>(md::api::ApiError{503, u"database_unavailable"_s, u"down"_s}));
+        return QtFuture::makeReadyFuture(md::api::Result<T>(
+            md::api::ApiError{503, md::api::ErrorCode::DatabaseUnavailable, u"down"_s}));
     }
 };
 
@@ -107,7 +120,28 @@ private Q_SLOTS:
         choices.searchCustomers(u"  an "_s);
         QTRY_COMPARE(found.count(), 1);
         QCOMPARE(backend.searched, u"an"_s);
-        QCOMPARE(found.first().first().toStringList(), QStringList{u"ann"_s});
+        QCOMPARE(found.first().at(0).toString(), u"an"_s);
+        const auto customers = found.first().at(1).value<QList<FilterChoices::Customer>>();
+        QCOMPARE(customers.size(), 1);
+        QCOMPARE(customers.first().id, u"ann"_s);
+    }
+
+    // Typing on: the answer for an older text is not shown.
+    void onlyTheLatestSearchIsAnswered()
+    {
+        ChoicesBackend backend;
+        FilterChoices choices(&backend);
+        QSignalSpy found(&choices, &FilterChoices::customersFound);
+        backend.holding = true;
+        choices.searchCustomers(u"a"_s);
+        choices.searchCustomers(u"an"_s);
+        QCOMPARE(backend.held.size(), 2);
+        backend.held.at(1)(); // the newer answer first, then the older
+        backend.held.at(0)();
+        QTRY_COMPARE(found.count(), 1);
+        QCoreApplication::processEvents();
+        QCOMPARE(found.count(), 1);
+        QCOMPARE(found.first().at(0).toString(), u"an"_s);
     }
 };
 

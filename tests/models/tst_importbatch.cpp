@@ -287,6 +287,38 @@ private Q_SLOTS:
         QCOMPARE(backend.imports, 3);
         QCOMPARE(preview.commitCounts().value(models::CommitState::Earlier), 3);
     }
+
+    // Paused while the person is asked whether to stop: the customer in
+    // flight finishes, no other is sent until the run resumes.
+    void aPausedCommitSendsNothingMore()
+    {
+        QTemporaryDir dir;
+        ImportBatch batch;
+        batch.setSource(u"pause.csv"_s, "customer_id\npause-1\npause-2\npause-3\n");
+        QVERIFY(settled(batch));
+        models::ImportPreviewModel preview;
+        preview.setItems(batch.items());
+        for (int r = 0; r < preview.rowCount(); ++r)
+            preview.setDryRun(r, ImportOutcome::New, {}, {});
+        models::ImportJournal journal(dir.filePath(u"pause.csv.meterdesk-journal"_s));
+        QVERIFY(journal.load());
+        QVERIFY(journal.begin(u"embedded x"_s, "hash", false));
+        ImportingBackend backend;
+        models::ImportRunner runner(&backend, &preview);
+        QSignalSpy finished(&runner, &models::ImportRunner::finished);
+        runner.startCommit(&journal);
+        runner.pause();
+        QCOMPARE(backend.imports, 1); // the one in flight
+        QTRY_COMPARE(preview.commitCounts().value(models::CommitState::Committed), 1);
+        QCoreApplication::processEvents();
+        QCOMPARE(backend.imports, 1);
+        QVERIFY(finished.isEmpty());
+        QVERIFY(runner.isRunning());
+        runner.resume();
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(backend.imports, 3);
+        QCOMPARE(finished.first().at(0).toBool(), false); // not cancelled
+    }
 };
 
 QTEST_GUILESS_MAIN(TestImportBatch)

@@ -238,6 +238,12 @@ private Q_SLOTS:
         const auto changes = models::RewardEdit::changes(before, request.value());
         QCOMPARE(changes.size(), 1);
         QCOMPARE(changes.first().after, u"BONUS (max. 5), MORE (max. 2)"_s);
+        form.codes.last().limit = 0; // no limit (docs/api.md, "Rewards"), never "max. 0"
+        QCOMPARE(
+            models::RewardEdit::changes(before, models::RewardEdit::request(before, form).value())
+                .first()
+                .after,
+            u"BONUS (max. 5), MORE (unlimited)"_s);
         form.codes.last().code.clear();
         QVERIFY(models::RewardEdit::request(before, form)
                     .error()

@@ -48,6 +48,15 @@ QFuture<api::Result<QString>> ProductsPage::undoLast()
     });
 }
 
+QString ProductsPage::undoQuestion() const
+{
+    return m_promotedLast
+               ? tr("The last change was a promotion to production. Undoing it puts production's "
+                    "products back as they were before it, at once, for every customer on a "
+                    "live key. Undo the promotion?")
+               : QString();
+}
+
 void ProductsPage::refresh()
 {
     m_model->reload();

@@ -38,6 +38,7 @@ public:
 protected:
     void edit() override { editSelected(); }
     QFuture<api::Result<QString>> undoLast() override;
+    QString undoQuestion() const override;
 
 private:
     models::ProductListModel *m_model;

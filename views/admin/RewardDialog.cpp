@@ -149,6 +149,7 @@ void RewardDialog::addCodeRow(const models::RewardForm::Code &code)
     m_codes->insertRow(row);
     m_codes->setItem(row, 0, new QTableWidgetItem(code.code));
     auto *limit = spin(code.limit, 0, m_codes);
+    limit->setSpecialValueText(tr("unlimited")); // 0 (docs/api.md, "Rewards")
     m_codes->setCellWidget(row, 1, limit);
     connect(limit, &QSpinBox::valueChanged, this, [this] { check(); });
     if (m_coupon) {

@@ -1,10 +1,10 @@
 #include "views/balances/BalanceFilterBar.h"
 
 #include "models/balances/FilterChoices.h"
+#include "views/balances/CustomerSearchField.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QCompleter>
 #include <QDateEdit>
 #include <QFileDialog>
 #include <QFontMetrics>
@@ -15,7 +15,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QStringListModel>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -46,8 +45,7 @@ void addChoice(QComboBox *box, const QString &text, const QString &data)
 BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *parent)
     : QWidget(parent)
     , m_choices(new models::FilterChoices(backend, this))
-    , m_customer(new QLineEdit(this))
-    , m_customerCompletions(new QStringListModel(this))
+    , m_customer(new CustomerSearchField(m_choices, this))
     , m_entity(new QLineEdit(this))
     , m_feature(new QComboBox(this))
     , m_plan(new QComboBox(this))
@@ -71,13 +69,6 @@ BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *pa
         row->addWidget(l);
         row->addWidget(buddy);
     };
-    m_customer->setObjectName(QStringLiteral("customerFilter"));
-    m_customer->setPlaceholderText(tr("all customers"));
-    m_customer->setClearButtonEnabled(true);
-    auto *completer = new QCompleter(m_customerCompletions, this);
-    completer->setCaseSensitivity(Qt::CaseInsensitive);
-    completer->setFilterMode(Qt::MatchContains);
-    m_customer->setCompleter(completer);
     m_entity->setObjectName(QStringLiteral("entityFilter"));
     m_entity->setPlaceholderText(tr("all entities"));
     m_entity->setEnabled(false);
@@ -136,13 +127,12 @@ BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *pa
     debounce->setSingleShot(true);
     debounce->setInterval(250);
     connect(debounce, &QTimer::timeout, this, &BalanceFilterBar::edited);
-    connect(m_customer, &QLineEdit::textEdited, debounce, qOverload<>(&QTimer::start));
-    connect(m_customer, &QLineEdit::textEdited, m_choices, &models::FilterChoices::searchCustomers);
-    connect(m_customer, &QLineEdit::textChanged, this,
-            [this](const QString &text) { m_entity->setEnabled(!text.trimmed().isEmpty()); });
-    connect(completer, qOverload<const QString &>(&QCompleter::activated), this,
-            &BalanceFilterBar::edited);
-    connect(m_customer, &QLineEdit::returnPressed, this, &BalanceFilterBar::edited);
+    connect(m_customer, &CustomerSearchField::chosen, this, [this] {
+        m_entity->setEnabled(!m_customer->customerId().isEmpty());
+        Q_EMIT edited();
+    });
+    connect(m_customer, &CustomerSearchField::statusMessage, this,
+            &BalanceFilterBar::statusMessage);
     connect(m_entity, &QLineEdit::textEdited, debounce, qOverload<>(&QTimer::start));
     connect(m_feature, &QComboBox::activated, this, &BalanceFilterBar::edited);
     connect(m_plan, &QComboBox::activated, this, &BalanceFilterBar::edited);
@@ -160,8 +150,6 @@ BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *pa
     connect(m_choices, &models::FilterChoices::featuresChanged, this,
             &BalanceFilterBar::showFeatures);
     connect(m_choices, &models::FilterChoices::plansChanged, this, &BalanceFilterBar::showPlans);
-    connect(m_choices, &models::FilterChoices::customersFound, m_customerCompletions,
-            &QStringListModel::setStringList);
     connect(m_choices, &models::FilterChoices::failed, this, &BalanceFilterBar::statusMessage);
     showFeatures();
     showPlans();
@@ -204,7 +192,7 @@ void BalanceFilterBar::showPlans()
 BalanceFilter BalanceFilterBar::filter() const
 {
     BalanceFilter filter;
-    filter.customerId = m_customer->text().trimmed();
+    filter.customerId = m_customer->customerId();
     filter.entityId = m_entity->isEnabled() ? m_entity->text().trimmed() : QString();
     filter.featureId = m_feature->currentData().toString();
     const QString plan = m_plan->currentData().toString();
@@ -225,7 +213,8 @@ void BalanceFilterBar::setFilter(const BalanceFilter &filter)
     const QSignalBlocker blockExpired(m_expired);
     const QSignalBlocker blockResets(m_resets);
     const QSignalBlocker blockResetsBefore(m_resetsBefore);
-    m_customer->setText(filter.customerId);
+    m_customer->setCustomerId(filter.customerId);
+    m_entity->setEnabled(!filter.customerId.isEmpty());
     m_entity->setText(filter.entityId);
     const auto select = [](QComboBox *box, const QString &value) {
         int index = box->findData(value);

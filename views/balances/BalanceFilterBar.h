@@ -1,5 +1,5 @@
 // The Balances page's filter bar: a field for every balances.list filter
-// (customer with completion, entity, feature, plan, active and expired,
+// (customer found by part of its id, name or email, entity, feature, plan, active and expired,
 // resets before a day),
 // saved views with their menu, and the Export button, in two rows; the boxes
 // as wide as their longest choice. Typing settles for a moment before the
@@ -15,7 +15,6 @@ class QCheckBox;
 class QComboBox;
 class QDateEdit;
 class QLineEdit;
-class QStringListModel;
 
 namespace md::backend {
 class BillingBackend;
@@ -25,6 +24,8 @@ class FilterChoices;
 }
 
 namespace md::views {
+
+class CustomerSearchField;
 
 class BalanceFilterBar final : public QWidget
 {
@@ -59,8 +60,7 @@ private:
 
     models::FilterChoices *m_choices;
     models::SavedViews m_views;
-    QLineEdit *m_customer;
-    QStringListModel *m_customerCompletions;
+    CustomerSearchField *m_customer;
     QLineEdit *m_entity;
     QComboBox *m_feature;
     QComboBox *m_plan;

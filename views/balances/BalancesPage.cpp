@@ -119,14 +119,18 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     });
     connect(m_totals, &models::BalanceTotalsModel::loadingChanged, this,
             &BalancesPage::updateState);
-    // Size columns to the first page only: later pages must not make them jump.
-    connect(m_model, &QAbstractItemModel::rowsInserted, this,
-            [this](const QModelIndex &, int first) {
-                if (first == 0 && !m_columnsSized) {
-                    m_table->resizeColumnsToContents();
-                    m_columnsSized = true;
-                }
-            });
+    // Size columns to the first page's rows once they are in (not to the
+    // "…" of rows on their way, which left amounts elided): later pages must
+    // not make them jump.
+    const auto sizeColumnsOnce = [this] {
+        if (m_columnsSized || m_model->rowCount() == 0 || !m_model->isLoaded(0))
+            return;
+        m_table->resizeColumnsToContents();
+        m_columnsSized = true;
+    };
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, sizeColumnsOnce);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, sizeColumnsOnce);
+    connect(m_model, &QAbstractItemModel::modelReset, this, sizeColumnsOnce);
     connect(m_table, &RowTableView::recordSelectionChanged, this, &BalancesPage::updateDetail);
     // A row chosen before its page came (Ctrl+End on a long table) is shown
     // when it comes, and a row changed under the selection is shown anew.

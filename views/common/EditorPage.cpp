@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QShortcut>
 #include <QTableView>
@@ -58,10 +59,7 @@ EditorPage::EditorPage(models::EditableListModel *model, const QString &readProb
     auto *enter = new QShortcut(QKeySequence(Qt::Key_Return), m_table);
     enter->setContext(Qt::WidgetShortcut);
     connect(enter, &QShortcut::activated, this, editIfAllowed);
-    connect(m_undo, &QPushButton::clicked, this, [this] {
-        m_undo->setEnabled(false);
-        undo();
-    });
+    connect(m_undo, &QPushButton::clicked, this, &EditorPage::undo);
     // A reload resets the table: the record current before it (the one just
     // saved or undone) is chosen again once the rows are in, else the first.
     connect(model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
@@ -104,6 +102,27 @@ void EditorPage::select(int row)
 }
 
 void EditorPage::undo()
+{
+    m_undo->setEnabled(false); // one undo at a time
+    if (const QString question = undoQuestion(); !question.isEmpty()) {
+        auto *ask = new QMessageBox(QMessageBox::Warning, tr("Undo last change"), question,
+                                    QMessageBox::Cancel, this);
+        ask->setAttribute(Qt::WA_DeleteOnClose);
+        ask->setObjectName(QStringLiteral("undoQuestion"));
+        QPushButton *undo = ask->addButton(tr("&Undo"), QMessageBox::DestructiveRole);
+        ask->setDefaultButton(QMessageBox::Cancel);
+        connect(undo, &QPushButton::clicked, this, &EditorPage::undoNow);
+        connect(ask, &QDialog::finished, this, [this, ask, undo] {
+            if (ask->clickedButton() != undo)
+                m_undo->setEnabled(true); // not undone: still offered
+        });
+        ask->open();
+        return;
+    }
+    undoNow();
+}
+
+void EditorPage::undoNow()
 {
     undoLast().then(this, [this](const api::Result<QString> &undone) {
         m_undo->setEnabled(!undone);

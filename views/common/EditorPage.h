@@ -45,11 +45,15 @@ protected:
     // What Undo last change writes back: the model's last save, unless a
     // page keeps changes of another kind too.
     virtual QFuture<api::Result<QString>> undoLast();
+    // When undoing the last change reaches past this page (production), the
+    // question asked first; empty when Undo goes ahead at once.
+    virtual QString undoQuestion() const { return {}; }
 
 private:
     // Makes `row` current and selected, scrolled into view.
     void select(int row);
     void undo();
+    void undoNow();
 
     models::EditableListModel *m_model;
     QTableView *m_table;

@@ -3,8 +3,11 @@
 #include "models/common/FieldWords.h"
 #include "views/common/ChangeReview.h"
 
+#include <QCloseEvent>
 #include <QDialogButtonBox>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -39,7 +42,7 @@ FormDialog::FormDialog(QWidget *parent)
     layout->addWidget(m_pages, 1);
     layout->addWidget(buttons);
 
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::rejected, this, &FormDialog::cancel);
     connect(m_review, &QPushButton::clicked, this, [this] {
         QList<models::FieldChange> list;
         if (!changes(&list).isEmpty() || list.isEmpty())
@@ -83,8 +86,50 @@ void FormDialog::saveFailed(const api::ApiError &error)
     saveFailed(models::FieldWords::sentence(error));
 }
 
+bool FormDialog::hasUnsavedEdits()
+{
+    QList<models::FieldChange> list;
+    const QString problem = changes(&list);
+    return !list.isEmpty() || (m_touched && !problem.isEmpty());
+}
+
+void FormDialog::cancel()
+{
+    if (!hasUnsavedEdits())
+        return reject();
+    if (findChild<QMessageBox *>(QStringLiteral("discardQuestion")))
+        return; // already asking
+    auto *ask = new QMessageBox(QMessageBox::Question, tr("Discard changes"),
+                                tr("Your changes in this form are not saved. Discard them?"),
+                                QMessageBox::NoButton, this);
+    ask->setObjectName(QStringLiteral("discardQuestion"));
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *discard = ask->addButton(tr("&Discard changes"), QMessageBox::DestructiveRole);
+    ask->setDefaultButton(ask->addButton(tr("&Keep editing"), QMessageBox::RejectRole));
+    connect(discard, &QPushButton::clicked, this, &QDialog::reject);
+    ask->open();
+}
+
+void FormDialog::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Escape && event->modifiers() == Qt::NoModifier)
+        return cancel();
+    QDialog::keyPressEvent(event);
+}
+
+void FormDialog::closeEvent(QCloseEvent *event)
+{
+    if (isVisible() && hasUnsavedEdits()) {
+        event->ignore();
+        return cancel();
+    }
+    QDialog::closeEvent(event);
+}
+
 void FormDialog::check()
 {
+    if (isVisible())
+        m_touched = true;
     QList<models::FieldChange> list;
     const QString problem = changes(&list);
     const bool changed = problem.isEmpty() && !list.isEmpty();

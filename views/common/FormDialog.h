@@ -1,6 +1,8 @@
 // What the admin forms share: the form page, checked as you type (Review
 // stays disabled, with the reason shown, while something is wrong or
 // nothing changed), and the "Review changes" page with Back and Save.
+// Cancel, Escape or closing the window on edits not saved asks before it
+// drops them; reject() itself drops them without asking.
 #pragma once
 
 #include "models/common/FieldChange.h"
@@ -28,6 +30,8 @@ public:
     QLabel *problemLabel() const { return m_problem; }
     ChangeReview *review() const { return m_changes; }
     bool isReviewing() const;
+    // Whether the person has edited the form since it opened.
+    bool hasUnsavedEdits();
 
 protected:
     explicit FormDialog(QWidget *parent);
@@ -45,7 +49,13 @@ protected:
     // Checks the form again; call it on every edit.
     void check();
 
+    void keyPressEvent(QKeyEvent *event) override;
+    void closeEvent(QCloseEvent *event) override;
+
 private:
+    // Closes, asking first when edits would be lost.
+    void cancel();
+
     QStackedWidget *m_pages;
     QWidget *m_formPage;
     QLabel *m_problem;
@@ -53,6 +63,7 @@ private:
     ChangeReview *m_changes;
     QPushButton *m_back;
     QPushButton *m_save;
+    bool m_touched = false; // checked again while shown: the person edited
 };
 
 } // namespace md::views

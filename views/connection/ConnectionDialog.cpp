@@ -105,6 +105,7 @@ ConnectionDialog::ConnectionDialog(QWidget *parent)
         connect(edit, &QLineEdit::textChanged, this, &ConnectionDialog::updateEnabled);
     m_sqlite->setChecked(true);
     updateEnabled();
+    models::KeyStore::probe().then(this, [this](models::KeyStore::Keychain) { updateEnabled(); });
 }
 
 ConnectionDialog::~ConnectionDialog() = default;
@@ -154,9 +155,10 @@ void ConnectionDialog::testConnection()
         .then(this, [this](const api::Result<backend::ConnectionInfo> &info) {
             m_test->setEnabled(true);
             const bool ok = info.ok();
-            const QString message = ok ? tr("Connected: organization %1, %2 environment.")
-                                             .arg(info.value().orgSlug, info.value().environment)
-                                       : tr("Failed: %1").arg(info.error().message);
+            const QString message =
+                ok ? tr("Connected: organization %1, %2 environment.")
+                         .arg(info.value().orgSlug, info.value().environment)
+                   : tr("Failed: %1").arg(models::ServerProbe::said(info.error()));
             m_testResult->setText(message);
             Q_EMIT tested(ok, message);
         });
@@ -172,13 +174,15 @@ void ConnectionDialog::updateEnabled()
     const bool serverOk = server.isValid() && (server.scheme() == QLatin1StringView("http") ||
                                                server.scheme() == QLatin1StringView("https"));
     m_test->setEnabled(m_remote->isChecked() && serverOk && !m_key->text().trimmed().isEmpty());
+    using Keychain = models::KeyStore::Keychain;
+    const Keychain keychain = models::KeyStore::state();
     m_keychainNote->setText(
-        m_remote->isChecked()
-            ? (models::KeyStore::available()
-                   ? tr("The key is kept in your system keychain.")
-                   : tr("No system keychain is available: the key is kept for this session only "
-                        "and you will be asked again next time."))
-            : QString());
+        !m_remote->isChecked()          ? QString()
+        : keychain == Keychain::Reached ? tr("The key is kept in your system keychain.")
+        : keychain == Keychain::Absent
+            ? tr("No system keychain is available: the key is kept for this session only "
+                 "and you will be asked again next time.")
+            : tr("Looking for a system keychain to keep the key in…"));
     bool complete = false;
     if (m_sqlite->isChecked())
         complete = !m_file->text().trimmed().isEmpty();

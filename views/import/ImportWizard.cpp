@@ -55,15 +55,22 @@ void ImportWizard::reject()
         QWizard::reject();
         return;
     }
+    // Nothing more is sent while the person decides; the customer in
+    // flight finishes either way.
+    models::ImportRunner *runner = m_session->runner();
+    runner->pause();
     const bool committing = currentId() == CommitPage;
     const QString question =
-        committing ? tr("Stop the import after the customer in flight? Customers already "
-                        "committed stay; the journal lets you resume later.")
-                   : tr("Stop the dry run?");
-    if (QMessageBox::question(this, windowTitle(), question) != QMessageBox::Yes)
+        committing ? tr("The import is paused. Stop it after the customer in flight? Customers "
+                        "already committed stay; the journal lets you resume later.")
+                   : tr("The dry run is paused. Stop it?");
+    if (QMessageBox::question(this, windowTitle(), question) != QMessageBox::Yes) {
+        runner->resume();
         return;
+    }
     m_closeWhenStopped = true;
-    m_session->runner()->cancel();
+    runner->cancel();
+    runner->resume(); // lets the run end with what is in flight
 }
 
 } // namespace md::views

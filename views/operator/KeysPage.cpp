@@ -1,6 +1,7 @@
 #include "views/operator/KeysPage.h"
 
 #include "models/common/AmountFormat.h"
+#include "models/connection/KeyScopes.h"
 #include "models/operator/ApiKeyModel.h"
 #include "views/operator/ApiKeyDialog.h"
 #include "views/operator/SecretDialog.h"
@@ -176,10 +177,16 @@ void KeysPage::revokeKey()
     if (row < 0)
         return;
     const api::ApiKey key = m_keys->key(row);
-    auto *ask = new QMessageBox(QMessageBox::Warning, tr("Revoke API key"),
-                                tr("Revoke “%1” (%2)? Every program using it is refused within "
-                                   "a second. This cannot be undone.")
-                                    .arg(key.name, key.prefix),
+    const bool own = m_scopes && m_scopes->ownKeyId() == key.id;
+    const QString question =
+        own ? tr("“%1” (%2) is the key this console is connected with. Revoking it disconnects "
+                 "this console within a second, and you will need another key to connect again. "
+                 "Every other program using it is refused too. This cannot be undone.")
+                  .arg(key.name, key.prefix)
+            : tr("Revoke “%1” (%2)? Every program using it is refused within a second. This "
+                 "cannot be undone.")
+                  .arg(key.name, key.prefix);
+    auto *ask = new QMessageBox(QMessageBox::Warning, tr("Revoke API key"), question,
                                 QMessageBox::Cancel, this);
     ask->setObjectName(u"revokeKeyAsk"_s);
     ask->setTextFormat(Qt::PlainText); // a name is anyone's words, never markup

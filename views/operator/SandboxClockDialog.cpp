@@ -32,7 +32,12 @@ SandboxClockDialog::SandboxClockDialog(backend::BillingBackend *backend, QWidget
     m_target->setObjectName(QStringLiteral("clockTarget"));
     m_target->setTimeSpec(Qt::LocalTime);
     m_target->setCalendarPopup(true);
-    m_target->setDisplayFormat(QLocale().dateTimeFormat(QLocale::ShortFormat));
+    // Years whole: a two-digit year is read in the century the field shows,
+    // so "12/1/26" could mean another century than the one typed.
+    QString format = QLocale().dateTimeFormat(QLocale::ShortFormat);
+    if (!format.contains(QStringLiteral("yyyy")))
+        format.replace(QStringLiteral("yy"), QStringLiteral("yyyy"));
+    m_target->setDisplayFormat(format);
     m_target->setEnabled(false);
     m_table->setObjectName(QStringLiteral("clockPreview"));
     m_table->setModel(m_model);
@@ -72,6 +77,8 @@ SandboxClockDialog::SandboxClockDialog(backend::BillingBackend *backend, QWidget
     m_previewSoon.setSingleShot(true);
     m_previewSoon.setInterval(300);
     connect(&m_previewSoon, &QTimer::timeout, this, [this] {
+        if (!m_model->reading() || chosen() <= m_model->reading()->now)
+            return; // changes() says why
         m_state->setText(tr("Asking what would fall due…"));
         m_model->preview(chosen());
     });
@@ -86,8 +93,10 @@ SandboxClockDialog::SandboxClockDialog(backend::BillingBackend *backend, QWidget
     connect(m_model, &SandboxClockModel::clockRead, this, [this] {
         const QDateTime now = QDateTime::fromMSecsSinceEpoch(m_model->reading()->now);
         m_now->setText(models::formatTimestamp(m_model->reading()->now, locale()));
-        m_target->setMinimumDateTime(now);
-        m_target->setMaximumDateTime(now.addYears(10));
+        // A moment before now is shown as typed and refused in words
+        // (changes()); the field clamping it would move it silently.
+        m_target->setMinimumDateTime(QDateTime(QDate(2000, 1, 1), QTime(0, 0)));
+        m_target->setMaximumDateTime(now.addYears(MaxYearsAhead));
         m_target->setEnabled(true);
         m_target->setDateTime(now.addMonths(1));
         m_target->setFocus();
@@ -117,6 +126,9 @@ QString SandboxClockDialog::changes(QList<models::FieldChange> *changes)
 {
     if (!m_model->reading())
         return {};
+    if (chosen() <= m_model->reading()->now)
+        return tr("The clock only moves forward: choose a moment after %1.")
+            .arg(models::formatTimestamp(m_model->reading()->now, locale()));
     const auto &previewed = m_model->previewed();
     if (!previewed || m_model->previewedTo() != chosen())
         return tr("Wait for the preview of the moment chosen.");

@@ -32,6 +32,8 @@ class SandboxClockDialog final : public FormDialog
 
 public:
     explicit SandboxClockDialog(backend::BillingBackend *backend, QWidget *parent = nullptr);
+    // How far ahead the clock may be moved in one go.
+    static constexpr int MaxYearsAhead = 10;
 
     QDateTimeEdit *target() const { return m_target; }
     QTableView *table() const { return m_table; }

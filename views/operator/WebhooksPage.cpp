@@ -14,6 +14,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace md::views {
@@ -57,6 +58,7 @@ WebhooksPage::WebhooksPage(backend::BillingBackend *backend, QWidget *parent)
     , m_answer(new QLabel(this))
     , m_detail(new QTextBrowser(this))
     , m_redeliver(new QPushButton(tr("&Redeliver"), this))
+    , m_live(new QTimer(this))
 {
     auto *endpointBar = new QHBoxLayout;
     auto *title = new QLabel(u"<b>%1</b>"_s.arg(tr("Endpoints")), this);
@@ -174,11 +176,20 @@ WebhooksPage::WebhooksPage(backend::BillingBackend *backend, QWidget *parent)
     connect(m_deliveries, &QAbstractItemModel::modelReset, this, &WebhooksPage::showDelivery);
     connect(m_deliveries, &QAbstractItemModel::rowsInserted, this,
             [this](const QModelIndex &, int first) {
-                if (first == 0) {
+                if (first != 0)
+                    return;
+                int row = 0;
+                for (int r = 0; !m_keptDelivery.isEmpty() && r < m_deliveries->rowCount(); ++r)
+                    if (m_deliveries->delivery(r).id == m_keptDelivery)
+                        row = r;
+                if (m_keptDelivery.isEmpty())
                     m_deliveryTable->resizeColumnsToContents();
-                    m_deliveryTable->setCurrentIndex(m_deliveries->index(0, 0));
-                }
+                m_keptDelivery.clear();
+                m_deliveryTable->setCurrentIndex(m_deliveries->index(row, 0));
             });
+    m_live->setObjectName(u"liveDeliveries"_s);
+    m_live->setInterval(LiveMs);
+    connect(m_live, &QTimer::timeout, this, &WebhooksPage::followDeliveries);
     connect(m_deliveries, &models::PagedTableModel::failed, this, [this](const api::ApiError &e) {
         Q_EMIT statusMessage(tr("The deliveries could not be loaded: %1").arg(e.message));
     });
@@ -194,6 +205,27 @@ void WebhooksPage::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     refresh(); // deliveries move on their own: what is shown is read again
+    m_live->start();
+}
+
+void WebhooksPage::hideEvent(QHideEvent *event)
+{
+    m_live->stop();
+    QWidget::hideEvent(event);
+}
+
+void WebhooksPage::followDeliveries()
+{
+    if (m_deliveries->isLoading())
+        return;
+    bool waiting = false;
+    for (int row = 0; row < m_deliveries->rowCount() && !waiting; ++row)
+        waiting = m_deliveries->delivery(row).status == api::DeliveryStatus::Pending;
+    if (!waiting)
+        return;
+    const QModelIndex current = m_deliveryTable->currentIndex();
+    m_keptDelivery = current.isValid() ? m_deliveries->delivery(current.row()).id : QString();
+    m_deliveries->reload();
 }
 
 int WebhooksPage::currentEndpoint() const

@@ -13,6 +13,7 @@ class QLabel;
 class QPushButton;
 class QTableView;
 class QTextBrowser;
+class QTimer;
 
 namespace md::api {
 struct WebhookEndpoint;
@@ -46,6 +47,9 @@ public:
     QPushButton *redeliverButton() const { return m_redeliver; }
     QPushButton *testButton() const { return m_test; }
     void refresh();
+    // While shown, deliveries still waiting are read again this often, so
+    // "Waiting, 0 attempts" moves on without F5.
+    static constexpr int LiveMs = 2000;
 
     // The forms, opened (non-modal) and returned, for the buttons and the tests.
     WebhookEndpointDialog *newEndpoint();
@@ -60,6 +64,7 @@ Q_SIGNALS:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
 
 private:
     void applyFilter();
@@ -67,6 +72,9 @@ private:
     void updateState();
     void showSecret(const api::WebhookEndpoint &endpoint, bool rotated);
     int currentEndpoint() const;
+    // Reads the deliveries again when one shown is still waiting, keeping
+    // the selected one selected.
+    void followDeliveries();
 
     models::WebhookEndpointModel *m_endpoints;
     models::WebhookDeliveryModel *m_deliveries;
@@ -84,6 +92,8 @@ private:
     QTextBrowser *m_detail;
     QPushButton *m_redeliver;
     QString m_reselect; // the endpoint current before a reload
+    QTimer *m_live;
+    QString m_keptDelivery; // the delivery selected before a live reload
 };
 
 } // namespace md::views

@@ -77,9 +77,21 @@ QStringList UsageChart::seriesNames() const
     return names;
 }
 
+QStringList UsageChart::timeLabels() const
+{
+    QStringList labels;
+    for (QAbstractAxis *axis : m_chart->axes(Qt::Horizontal))
+        for (QString label : static_cast<QBarCategoryAxis *>(axis)->categories())
+            labels.append(label.remove(QChar(0x200B)));
+    return labels;
+}
+
 void UsageChart::redraw()
 {
     m_chart->removeAllSeries();
+    // Axis numbers in the console's language: 2,08 in German, not 2.08.
+    m_chart->setLocalizeNumbers(true);
+    m_chart->setLocale(locale());
     for (QAbstractAxis *axis : m_chart->axes())
         m_chart->removeAxis(axis);
     // The chart follows the window's light or dark palette.
@@ -101,10 +113,20 @@ void UsageChart::redraw()
         first = std::min(first, points.firstKey());
         last = std::max(last, points.lastKey());
     }
+    // Each period's first day, with its year when the chart spans more than
+    // one; at most MaxLabels named, the rest blank. The axis keeps only
+    // distinct names, so a blank one is made distinct by zero-width spaces.
+    const QDate firstDay = QDateTime::fromMSecsSinceEpoch(first, Qt::UTC).date();
+    const QDate lastDay = QDateTime::fromMSecsSinceEpoch(last, Qt::UTC).date();
+    const QString format = firstDay.year() == lastDay.year() ? u"d MMM"_s : u"d MMM yy"_s;
+    const qint64 periods = (last - first) / period + 1;
+    const qint64 every = (periods + MaxLabels - 1) / MaxLabels;
     QStringList categories;
-    for (qint64 start = first; start <= last; start += period)
+    for (qint64 start = first, index = 0; start <= last; start += period, ++index)
         categories.append(
-            QLocale().toString(QDateTime::fromMSecsSinceEpoch(start, Qt::UTC).date(), u"d MMM"_s));
+            index % every == 0
+                ? locale().toString(QDateTime::fromMSecsSinceEpoch(start, Qt::UTC).date(), format)
+                : QString(qsizetype(index + 1), QChar(0x200B)));
     auto *series = new QStackedBarSeries;
     double top = 0;
     QList<double> totals(categories.size(), 0.0);
@@ -127,8 +149,8 @@ void UsageChart::redraw()
     m_chart->addSeries(series);
     auto *axisX = new QBarCategoryAxis;
     axisX->append(categories);
-    if (categories.size() > 12)
-        axisX->setLabelsAngle(-90); // upright labels overlap beyond a dozen bars
+    if (periods / every > 8)
+        axisX->setLabelsAngle(-90); // upright labels overlap beyond eight
     auto *axisY = new QValueAxis;
     axisY->setLabelFormat(metric == 1 ? u"%.0f"_s : u"%.2f"_s);
     axisY->setRange(0, top > 0 ? top * 1.1 : 1);

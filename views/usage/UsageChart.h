@@ -28,6 +28,11 @@ public:
     void setEvents(const QList<api::UsageEvent> &events);
     // The stacked groups drawn, by name (for tests and the legend).
     QStringList seriesNames() const;
+    // The time axis's labels as drawn (blank ones empty).
+    QStringList timeLabels() const;
+    QChart *chart() const { return m_chart; }
+    // At most this many periods are named on the time axis.
+    static constexpr qint64 MaxLabels = 12;
 
 protected:
     void changeEvent(QEvent *event) override;

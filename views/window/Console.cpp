@@ -1,6 +1,7 @@
 #include "views/window/Console.h"
 
 #include "models/connection/KeyStore.h"
+#include "models/connection/ServerProbe.h"
 #include "views/connection/ConnectionDialog.h"
 #include "views/window/MainWindow.h"
 
@@ -139,7 +140,7 @@ void Console::openWithKey(const Connection &connection, const QString &apiKey, b
     opened.ready.then(window, [window, loadDemo = opened.loadDemo](
                                   const api::Result<models::OpenedBackend::Workspace> &ready) {
         if (!ready) {
-            window->connectionFailed(ready.error().message);
+            window->connectionFailed(models::ServerProbe::said(ready.error()));
             return;
         }
         if (ready.value() == models::OpenedBackend::Workspace::Empty && loadDemo) {

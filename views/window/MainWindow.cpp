@@ -372,6 +372,7 @@ void MainWindow::updateQueueCount()
                     tr("The track queue could not be read: %1").arg(about.error().message), 10000);
                 return;
             }
+            m_scopes->setOwnKeyId(about.value().keyId);
             showScopes(about.value().scopes);
             const qint64 failed = about.value().trackQueue.failed;
             m_failedLabel->setVisible(failed > 0);
