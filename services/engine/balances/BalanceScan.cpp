@@ -74,18 +74,36 @@ api::Result<BalanceScan> BalanceScan::open(const QSqlDatabase &db, const Scope &
     BalanceScan scan;
     scan.m_now = nowMs;
     scan.m_stop = stop;
-    auto products =
-        runSql(db,
-               u"SELECT cp.pk, cp.product_pk, (cp.status = 'expired' OR (cp.expires_at IS NOT NULL"
-               " AND cp.expires_at <= ?)) FROM customer_products cp JOIN customers c"
-               " ON c.pk = cp.customer_pk WHERE c.org_pk = ? AND c.env = ?"_s,
-               {nowMs, scope.orgPk, scope.envWord()});
+    const auto straight = readsStraightThrough(db, scope, filter);
+    if (!straight)
+        return straight.error();
+    // The scope's customer products, read like its balances: straight
+    // through the table (0.09 s for 190,000 here) or, for one customer or a
+    // small scope, through the customers' index (0.56 s for the 190,000).
+    QString customers =
+        u" FROM customer_products cp%1 JOIN customers c ON c.pk = cp.customer_pk"
+        " WHERE c.org_pk = ? AND c.env = ?"_s.arg(straight.value() ? u" NOT INDEXED"_s : QString());
+    QVariantList binds{nowMs, scope.orgPk, scope.envWord()};
+    if (filter.customerId) {
+        customers += u" AND c.id = ?"_s;
+        binds << *filter.customerId;
+    }
+    auto products = SqliteStatement::run(db,
+                                         u"SELECT cp.pk, cp.product_pk, (cp.status = 'expired' OR"
+                                         " (cp.expires_at IS NOT NULL AND cp.expires_at <= ?))"_s +
+                                             customers,
+                                         binds);
     if (!products)
         return products.error();
-    while (products.value().next())
-        scan.m_plans.insert(
-            products.value().value(0).toLongLong(),
-            {products.value().value(1).toLongLong(), products.value().value(2).toBool()});
+    for (;;) {
+        auto more = products.value()->next();
+        if (!more)
+            return more.error();
+        if (!more.value())
+            break;
+        const SqliteStatement &product = *products.value();
+        scan.m_plans.insert(product.integer(0), {product.integer(1), product.integer(2) != 0});
+    }
     auto ids = runSql(db, u"SELECT pk, id FROM products WHERE org_pk = ? AND env = ?"_s,
                       {scope.orgPk, scope.envWord()});
     if (!ids)
@@ -101,9 +119,6 @@ api::Result<BalanceScan> BalanceScan::open(const QSqlDatabase &db, const Scope &
     scan.m_wantActive = filter.includes(api::BalanceStatus::Active);
     scan.m_wantExpired = filter.includes(api::BalanceStatus::Expired);
     scan.m_planFilter = filter.planId;
-    const auto straight = readsStraightThrough(db, scope, filter);
-    if (!straight)
-        return straight.error();
     auto rows = SqliteStatement::run(
         db,
         u"SELECT b.customer_product_pk, b.expires_at, b.feature_pk, b.customer_pk, b.pk%1"
