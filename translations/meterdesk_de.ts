@@ -891,6 +891,14 @@ Es wurde keine Datei geschrieben.</translation>
         <source>Choose Active, Expired or both.</source>
         <translation>Wählen Sie „Aktiv“, „Abgelaufen“ oder beides.</translation>
     </message>
+    <message>
+        <source>Remaining below: &quot;%1&quot; is not a percentage; type a whole number from 1 to 100.</source>
+        <translation>Verbleibend unter: „%1“ ist kein Prozentsatz; geben Sie eine ganze Zahl von 1 bis 100 ein.</translation>
+    </message>
+    <message>
+        <source>Remaining below: &quot;%1&quot; is not an amount; write it like %2, without thousands separators.</source>
+        <translation>Verbleibend unter: „%1“ ist kein Betrag; schreiben Sie ihn wie %2, ohne Tausendertrennzeichen.</translation>
+    </message>
 </context>
 <context>
     <name>BalanceFilterBar</name>
@@ -1013,6 +1021,26 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Refills before</source>
         <translation>Auffüllung vor</translation>
+    </message>
+    <message>
+        <source>Remaining belo&amp;w</source>
+        <translation>&amp;Verbleibend unter</translation>
+    </message>
+    <message>
+        <source>Only balances whose remaining is below an amount, or below a percentage of their grant (included plus prepaid)</source>
+        <translation>Nur Guthaben, deren Restbetrag unter einem Betrag liegt oder unter einem Prozentsatz ihrer Gewährung (inklusive plus vorausbezahlt)</translation>
+    </message>
+    <message>
+        <source>Remaining below</source>
+        <translation>Verbleibend unter</translation>
+    </message>
+    <message>
+        <source>% of the grant</source>
+        <translation>% der Gewährung</translation>
+    </message>
+    <message>
+        <source>in the feature&apos;s unit</source>
+        <translation>in der Einheit der Funktion</translation>
     </message>
 </context>
 <context>

@@ -1,11 +1,41 @@
 #include "models/balances/BalanceFilter.h"
 
+#include "models/balances/BalanceAdjustEdit.h"
+
 #include <QCoreApplication>
 #include <QJsonDocument>
 
 namespace md::models {
 
 using namespace Qt::StringLiterals;
+
+QString BalanceFilter::setRemainingBelow(const QString &text, bool percent, const QLocale &locale)
+{
+    remainingBelow.reset();
+    remainingBelowPercent.reset();
+    const QString typed = text.trimmed();
+    if (percent) {
+        bool ok = false;
+        const int p = locale.toInt(typed, &ok);
+        if (!ok || p < 1 || p > 100)
+            return QCoreApplication::translate(
+                       "BalanceFilter",
+                       "Remaining below: \"%1\" is not a percentage; type a whole number from 1 "
+                       "to 100.")
+                .arg(typed);
+        remainingBelowPercent = p;
+        return {};
+    }
+    const auto amount = BalanceAdjustEdit::amountFrom(typed, locale);
+    if (!amount)
+        return QCoreApplication::translate(
+                   "BalanceFilter",
+                   "Remaining below: \"%1\" is not an amount; write it like %2, without "
+                   "thousands separators.")
+            .arg(typed, locale.toString(12.5, 'f', 1));
+    remainingBelow = amount;
+    return {};
+}
 
 api::Result<api::ListBalancesRequest> BalanceFilter::request() const
 {
@@ -32,6 +62,9 @@ api::Result<api::ListBalancesRequest> BalanceFilter::request() const
         request.planId = planId;
     if (resetsBefore)
         request.resetsBefore = resetsBefore->startOfDay().toMSecsSinceEpoch();
+    request.remainingBelow = remainingBelow;
+    if (remainingBelowPercent)
+        request.remainingBelowPercent = *remainingBelowPercent;
     return request;
 }
 
@@ -48,6 +81,10 @@ QJsonObject BalanceFilter::toJson() const
                      {u"expired"_s, expired}};
     if (resetsBefore)
         json.insert(u"resets_before"_s, resetsBefore->toString(Qt::ISODate));
+    if (remainingBelow) // as text: a double would round it
+        json.insert(u"remaining_below"_s, remainingBelow->toString());
+    if (remainingBelowPercent)
+        json.insert(u"remaining_below_percent"_s, *remainingBelowPercent);
     return json;
 }
 
@@ -89,6 +126,18 @@ std::optional<BalanceFilter> BalanceFilter::fromJson(const QJsonObject &json)
         filter.resetsBefore = QDate::fromString(day.toString(), Qt::ISODate);
         if (!filter.resetsBefore->isValid())
             return std::nullopt;
+    }
+    if (const QJsonValue below = json.value(u"remaining_below"_s); !below.isUndefined()) {
+        filter.remainingBelow = api::Decimal::parse(below.toString());
+        if (!below.isString() || !filter.remainingBelow)
+            return std::nullopt;
+    }
+    if (const QJsonValue percent = json.value(u"remaining_below_percent"_s);
+        !percent.isUndefined()) {
+        const int p = percent.toInt(0);
+        if (!percent.isDouble() || p < 1 || p > 100 || percent.toDouble() != p)
+            return std::nullopt;
+        filter.remainingBelowPercent = p;
     }
     return filter;
 }

@@ -7,6 +7,7 @@
 
 #include <QDate>
 #include <QJsonObject>
+#include <QLocale>
 #include <QString>
 
 #include <optional>
@@ -26,6 +27,15 @@ struct BalanceFilter
     bool expired = false;
     // Rows whose next reset comes before the start of this day (local time).
     std::optional<QDate> resetsBefore;
+    // Who runs out: rows whose remaining is below an amount, or below a
+    // whole percentage (1 to 100) of their grant.
+    std::optional<api::Decimal> remainingBelow;
+    std::optional<int> remainingBelowPercent;
+
+    // "Remaining below" as typed: an amount in the feature's unit, or with
+    // `percent` a whole percentage of the grant, 1 to 100. Sets it and
+    // answers an empty string, or answers what to type instead.
+    QString setRemainingBelow(const QString &text, bool percent, const QLocale &locale);
 
     // The request for the first page, or why the filter cannot be asked
     // (no status chosen), in words for the person who set it.

@@ -35,7 +35,23 @@ ListBalancesRequest ListBalancesRequest::read(const JsonReader &reader)
         request.planId = plan.identifier();
     request.featureId = reader.field("feature_id"_L1).optIdentifier();
     request.resetsBefore = reader.field("resets_before"_L1).optInteger();
+    request.remainingBelow = reader.field("remaining_below"_L1).optDecimal();
+    request.remainingBelowPercent = reader.field("remaining_below_percent"_L1).optInteger(1, 100);
     return request;
+}
+
+bool ListBalancesRequest::amountsPass(const Decimal &remaining, const Decimal &included,
+                                      const Decimal &prepaid, bool unlimited) const
+{
+    if (!filtersAmounts())
+        return true;
+    if (unlimited)
+        return false;
+    if (remainingBelow && !(remaining < *remainingBelow))
+        return false;
+    // remaining < p % of the grant, in nano-units: below 10^32 on both sides.
+    return !remainingBelowPercent || remaining.raw() * 100 < Int128(*remainingBelowPercent) *
+                                                                 (included.raw() + prepaid.raw());
 }
 
 void ListBalancesRequest::write(JsonWriter &writer) const
@@ -63,6 +79,10 @@ void ListBalancesRequest::writeFilter(JsonWriter &writer) const
         writer.field("feature_id"_L1, *featureId);
     if (resetsBefore)
         writer.field("resets_before"_L1, *resetsBefore);
+    if (remainingBelow)
+        writer.key("remaining_below"_L1).value(*remainingBelow);
+    if (remainingBelowPercent)
+        writer.field("remaining_below_percent"_L1, *remainingBelowPercent);
 }
 
 ListBalancesResponse ListBalancesResponse::read(const JsonReader &reader)

@@ -23,8 +23,19 @@ struct ListBalancesRequest
     // Meterdesk's extension: rows whose next reset comes before this instant
     // (ms since the epoch); rows that never reset are left out.
     std::optional<qint64> resetsBefore;
+    // Meterdesk's extension, "who runs out": rows whose remaining is below
+    // this amount, and rows whose remaining is below this whole percentage
+    // (1 to 100) of their grant (included plus prepaid). An unlimited row
+    // is never below either.
+    std::optional<Decimal> remainingBelow;
+    std::optional<qint64> remainingBelowPercent;
 
     bool includes(BalanceStatus status) const { return statuses.contains(status); }
+    bool filtersAmounts() const { return remainingBelow || remainingBelowPercent; }
+    // Whether a row's amounts pass remainingBelow and remainingBelowPercent,
+    // exactly (the databases' own reading of them may round).
+    bool amountsPass(const Decimal &remaining, const Decimal &included, const Decimal &prepaid,
+                     bool unlimited) const;
 
     static ListBalancesRequest read(const JsonReader &reader);
     void write(JsonWriter &writer) const;

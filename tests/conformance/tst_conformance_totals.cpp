@@ -115,6 +115,8 @@ private Q_SLOTS:
             R"({"statuses":["expired"]})",
             R"({"statuses":["active","expired"]})",
             R"({"resets_before":4102444800001,"statuses":["active","expired"]})",
+            R"({"remaining_below":751,"statuses":["active","expired"]})",
+            R"({"remaining_below_percent":80,"statuses":["active","expired"]})",
         };
         for (const QByteArray &filter : filters)
             for (const char *by : {"feature", "plan", "customer", "reset_month"})
@@ -226,6 +228,52 @@ private Q_SLOTS:
                     u"invalid_inputs"_s, u"resets_before"_s);
     }
 
+    // Who runs out: remaining below an amount or below a share of the grant,
+    // exactly (2^53 − 1 and a nano-unit above it are told apart), unlimited
+    // rows never; listing, totals and pages agree, over every page.
+    void remainingBelowIsExact_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        for (const char *filter :
+             {R"("remaining_below":9007199254740991)",
+              R"("remaining_below":9007199254740991.000000001)", R"("remaining_below":750.5)",
+              R"("remaining_below":750.500000001)", R"("remaining_below":0)",
+              R"("remaining_below":-1)", R"("remaining_below_percent":75)",
+              R"("remaining_below_percent":76)", R"("remaining_below_percent":100)",
+              R"("remaining_below_percent":1,"remaining_below":1000)"})
+            QTest::newRow(filter) << QByteArray(QByteArray(R"({"statuses":["active","expired"],)") +
+                                                filter + "}");
+    }
+    void remainingBelowIsExact()
+    {
+        QFETCH(QByteArray, body);
+        auto request = api::decodeBody<ListBalancesRequest>(body);
+        QVERIFY2(request.ok(), request.ok() ? "" : qPrintable(request.error().message));
+        ListBalancesRequest every;
+        every.statuses = request.value().statuses;
+        // The oracle: every row, compared here in Decimal's own arithmetic.
+        QStringList expected;
+        for (const api::BalanceRow &row : rowsOf(every)) {
+            const api::Decimal granted = *row.includedGrant.plus(row.prepaidGrant);
+            bool below = !row.unlimited;
+            if (const auto &x = request.value().remainingBelow)
+                below = below && row.remaining < *x;
+            if (const auto &p = request.value().remainingBelowPercent)
+                below = below && *row.remaining.mulDiv(100, 1) < *granted.mulDiv(*p, 1);
+            if (below)
+                expected.append(row.id);
+        }
+        QStringList listed;
+        for (const api::BalanceRow &row : rowsOf(request.value()))
+            listed.append(row.id);
+        QCOMPARE(listed, expected);
+        BalanceTotalsRequest sum;
+        sum.filter = request.value();
+        QCOMPARE(totals(sum).total.balances, expected.size());
+        QCOMPARE(await(m_backend->balancePages({request.value(), 200})).value().count,
+                 expected.size());
+    }
+
     void anEmptyFilterAddsUpToZero()
     {
         BalanceTotalsRequest request;
@@ -260,6 +308,14 @@ private Q_SLOTS:
                                   << u"customer_not_found"_s << u"zed"_s;
         QTest::newRow("plan") << QByteArray(R"({"plan_id":"gold"})") << 404
                               << u"product_not_found"_s << u"gold"_s;
+        QTest::newRow("percent 0") << QByteArray(R"({"remaining_below_percent":0})") << 400
+                                   << u"invalid_inputs"_s << u"remaining_below_percent"_s;
+        QTest::newRow("percent 101") << QByteArray(R"({"remaining_below_percent":101})") << 400
+                                     << u"invalid_inputs"_s << u"remaining_below_percent"_s;
+        QTest::newRow("percent fraction") << QByteArray(R"({"remaining_below_percent":7.5})") << 400
+                                          << u"invalid_inputs"_s << u"remaining_below_percent"_s;
+        QTest::newRow("below text") << QByteArray(R"({"remaining_below":"ten"})") << 400
+                                    << u"invalid_inputs"_s << u"remaining_below"_s;
     }
     void errors()
     {

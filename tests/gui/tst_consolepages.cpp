@@ -224,6 +224,42 @@ private Q_SLOTS:
         QTRY_COMPARE(page.model()->request().customerId, std::nullopt);
     }
 
+    // Who runs out: "Remaining below 10 % of the grant" from the bar keeps
+    // only those rows; a value that is no percentage says so and filters
+    // nothing new.
+    void findsWhoRunsOut()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.resize(1400, 700);
+        page.show();
+        page.refresh();
+        auto *below = page.findChild<QCheckBox *>(u"belowFilter"_s);
+        auto *value = page.findChild<QLineEdit *>(u"belowValue"_s);
+        auto *bar = page.findChild<views::BalanceFilterBar *>();
+        QVERIFY(below && value && bar);
+        QVERIFY(!value->isEnabled());
+        below->click(); // 10 % of the grant unless said otherwise
+        QTRY_COMPARE(page.model()->request().remainingBelowPercent, std::optional<qint64>(10));
+        QVERIFY(loadEverything(page));
+        for (int row = 0; row < page.model()->rowCount(); ++row) {
+            const api::BalanceRow balance = page.model()->balance(row);
+            QVERIFY(!balance.unlimited);
+            QVERIFY2(*balance.remaining.mulDiv(10, 1) <
+                         *balance.includedGrant.plus(balance.prepaidGrant),
+                     qPrintable(balance.id));
+        }
+        QSignalSpy said(bar, &views::BalanceFilterBar::statusMessage);
+        value->selectAll();
+        QTest::keyClicks(value, u"ten"_s);
+        QTest::keyClick(value, Qt::Key_Return);
+        QVERIFY(!said.isEmpty());
+        QVERIFY2(said.last().first().toString().contains(u"1 to 100"_s),
+                 qPrintable(said.last().first().toString()));
+        QCOMPARE(page.model()->request().remainingBelowPercent, std::optional<qint64>(10));
+        below->click();
+        QTRY_VERIFY(!page.model()->request().remainingBelowPercent);
+    }
+
     // The filter's boxes show their longest choice whole: they follow their
     // choices, which come after the page is first shown.
     void filterBoxesFitTheirChoices()

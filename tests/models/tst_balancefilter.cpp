@@ -59,6 +59,29 @@ private Q_SLOTS:
         QVERIFY(!filter.request().value().entityId);
     }
 
+    // "Remaining below" as typed: an amount in the locale, exact, or a whole
+    // percentage; anything else says what to type and filters nothing.
+    void remainingBelowReadsWhatIsTyped()
+    {
+        BalanceFilter filter;
+        const QLocale german(QLocale::German, QLocale::Germany);
+        QCOMPARE(filter.setRemainingBelow(u"12,5"_s, false, german), QString());
+        QCOMPARE(filter.request().value().remainingBelow, api::Decimal::parse("12.5"));
+        QVERIFY(!filter.request().value().remainingBelowPercent);
+        QCOMPARE(filter.setRemainingBelow(u"9007199254740991.000000001"_s, false, QLocale::c()),
+                 QString());
+        QCOMPARE(filter.remainingBelow, api::Decimal::parse("9007199254740991.000000001"));
+        QCOMPARE(filter.setRemainingBelow(u" 10 "_s, true, german), QString());
+        QCOMPARE(filter.request().value().remainingBelowPercent, std::optional<qint64>(10));
+        QVERIFY(!filter.request().value().remainingBelow);
+        for (const QString &bad : {u"0"_s, u"101"_s, u"7,5"_s, u"ten"_s})
+            QVERIFY2(filter.setRemainingBelow(bad, true, german).contains(u"1 to 100"_s),
+                     qPrintable(bad));
+        QVERIFY(!filter.remainingBelowPercent);
+        QVERIFY(filter.setRemainingBelow(u"1 000"_s, false, german).contains(u"thousands"_s));
+        QVERIFY(!filter.remainingBelow);
+    }
+
     void noStatusIsExplained()
     {
         BalanceFilter filter;
@@ -80,11 +103,16 @@ private Q_SLOTS:
         expired.expired = true;
         views.save(u"Expired"_s, expired);
         views.save(u"Month end"_s, monthEnd); // replaces, does not duplicate
-        QCOMPARE(views.views().size(), 2);
+        BalanceFilter runningOut;             // kept exactly, as text
+        runningOut.remainingBelow = api::Decimal::parse("9007199254740991.000000001");
+        runningOut.remainingBelowPercent = 10;
+        views.save(u"Running out"_s, runningOut);
+        QCOMPARE(views.views().size(), 3);
 
         models::SavedViews other;
         QVERIFY(other.mergeJson(views.toJson()));
         QCOMPARE(other.views(), views.views());
+        QCOMPARE(other.find(u"Running out"_s), std::optional(runningOut));
         QVERIFY(other.remove(u"Expired"_s));
         QCOMPARE(other.find(u"Month end"_s), std::optional(monthEnd));
     }
@@ -119,6 +147,10 @@ private Q_SLOTS:
             << QByteArray(R"({"format":"meterdesk-views","views":[{"name":" ","filter":{}}]})");
         QTest::newRow("bad plan word") << QByteArray(
             R"({"format":"meterdesk-views","views":[{"name":"a","filter":{"plan":"some"}}]})");
+        QTest::newRow("percent past 100") << QByteArray(
+            R"({"format":"meterdesk-views","views":[{"name":"a","filter":{"remaining_below_percent":120}}]})");
+        QTest::newRow("amount as a number") << QByteArray(
+            R"({"format":"meterdesk-views","views":[{"name":"a","filter":{"remaining_below":12.5}}]})");
         QTest::newRow("customer not text") << QByteArray(
             R"({"format":"meterdesk-views","views":[{"name":"a","filter":{}},{"name":"b","filter":{"customer_id":3}}]})");
     }

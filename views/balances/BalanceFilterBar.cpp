@@ -53,6 +53,9 @@ BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *pa
     , m_expired(new QCheckBox(tr("E&xpired"), this))
     , m_resets(new QCheckBox(tr("Ref&ills before"), this))
     , m_resetsBefore(new QDateEdit(this))
+    , m_below(new QCheckBox(tr("Remaining belo&w"), this))
+    , m_belowValue(new QLineEdit(this))
+    , m_belowUnit(new QComboBox(this))
     , m_viewList(new QComboBox(this))
 {
     // Two rows: the boxes sized to their longest choice and the German
@@ -86,6 +89,19 @@ BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *pa
     const QDate today = QDate::currentDate();
     m_resetsBefore->setDate(QDate(today.year(), today.month(), 1).addMonths(1));
     m_resetsBefore->setEnabled(false);
+    // Who runs out: below an amount, or below a share of what was granted.
+    m_below->setObjectName(QStringLiteral("belowFilter"));
+    m_below->setToolTip(tr("Only balances whose remaining is below an amount, or below a "
+                           "percentage of their grant (included plus prepaid)"));
+    m_belowValue->setObjectName(QStringLiteral("belowValue"));
+    m_belowValue->setAccessibleName(tr("Remaining below"));
+    m_belowValue->setText(QStringLiteral("10"));
+    m_belowValue->setMaximumWidth(m_belowValue->fontMetrics().horizontalAdvance(u'0') * 14);
+    m_belowValue->setEnabled(false);
+    m_belowUnit->setObjectName(QStringLiteral("belowUnit"));
+    m_belowUnit->addItem(tr("% of the grant"), true);
+    m_belowUnit->addItem(tr("in the feature's unit"), false);
+    m_belowUnit->setEnabled(false);
     m_viewList->setObjectName(QStringLiteral("viewList"));
     // As wide as the longest choice, again as choices come (they come after the first show).
     for (QComboBox *box : {m_feature, m_plan, m_viewList})
@@ -101,6 +117,10 @@ BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *pa
     how->addSpacing(12);
     how->addWidget(m_resets);
     how->addWidget(m_resetsBefore);
+    how->addSpacing(12);
+    how->addWidget(m_below);
+    how->addWidget(m_belowValue);
+    how->addWidget(m_belowUnit);
     how->addStretch();
     label(how, tr("&View"), m_viewList);
     auto *viewMenu = new QToolButton(this);
@@ -141,6 +161,18 @@ BalanceFilterBar::BalanceFilterBar(backend::BillingBackend *backend, QWidget *pa
     connect(m_resets, &QCheckBox::toggled, m_resetsBefore, &QWidget::setEnabled);
     connect(m_resets, &QCheckBox::toggled, this, &BalanceFilterBar::edited);
     connect(m_resetsBefore, &QDateEdit::dateChanged, debounce, qOverload<>(&QTimer::start));
+    auto *belowSettles = new QTimer(this);
+    belowSettles->setSingleShot(true);
+    belowSettles->setInterval(400);
+    connect(belowSettles, &QTimer::timeout, this, &BalanceFilterBar::belowEdited);
+    connect(m_below, &QCheckBox::toggled, this, [this](bool on) {
+        m_belowValue->setEnabled(on);
+        m_belowUnit->setEnabled(on);
+        belowEdited();
+    });
+    connect(m_belowValue, &QLineEdit::textEdited, belowSettles, qOverload<>(&QTimer::start));
+    connect(m_belowValue, &QLineEdit::returnPressed, this, &BalanceFilterBar::belowEdited);
+    connect(m_belowUnit, &QComboBox::activated, this, &BalanceFilterBar::belowEdited);
     connect(m_viewList, &QComboBox::activated, this, [this] {
         if (const auto filter = m_views.find(m_viewList->currentData().toString())) {
             setFilter(*filter);
@@ -204,6 +236,9 @@ BalanceFilter BalanceFilterBar::filter() const
     filter.expired = m_expired->isChecked();
     if (m_resets->isChecked())
         filter.resetsBefore = m_resetsBefore->date();
+    if (m_below->isChecked()) // a value that does not read is no filter (belowEdited says so)
+        (void)filter.setRemainingBelow(m_belowValue->text(), m_belowUnit->currentData().toBool(),
+                                       locale());
     return filter;
 }
 
@@ -213,6 +248,7 @@ void BalanceFilterBar::setFilter(const BalanceFilter &filter)
     const QSignalBlocker blockExpired(m_expired);
     const QSignalBlocker blockResets(m_resets);
     const QSignalBlocker blockResetsBefore(m_resetsBefore);
+    const QSignalBlocker blockBelow(m_below);
     m_customer->setCustomerId(filter.customerId);
     m_entity->setEnabled(!filter.customerId.isEmpty());
     m_entity->setText(filter.entityId);
@@ -230,6 +266,17 @@ void BalanceFilterBar::setFilter(const BalanceFilter &filter)
                                                                         : filter.planId);
     m_active->setChecked(filter.active);
     m_expired->setChecked(filter.expired);
+    const bool below = filter.remainingBelow || filter.remainingBelowPercent;
+    m_below->setChecked(below);
+    m_belowValue->setEnabled(below);
+    m_belowUnit->setEnabled(below);
+    if (filter.remainingBelowPercent)
+        m_belowValue->setText(locale().toString(*filter.remainingBelowPercent));
+    else if (filter.remainingBelow)
+        m_belowValue->setText(
+            filter.remainingBelow->toString().replace(u'.', locale().decimalPoint()));
+    if (below)
+        m_belowUnit->setCurrentIndex(filter.remainingBelowPercent ? 0 : 1);
     m_resets->setChecked(filter.resetsBefore.has_value());
     m_resetsBefore->setEnabled(filter.resetsBefore.has_value());
     if (filter.resetsBefore)
@@ -278,6 +325,21 @@ void BalanceFilterBar::refreshViewList()
     m_viewList->clear();
     for (const models::SavedViews::View &view : m_views.views())
         addChoice(m_viewList, view.name, view.name);
+}
+
+void BalanceFilterBar::belowEdited()
+{
+    if (m_below->isChecked()) {
+        models::BalanceFilter probe;
+        const QString problem = probe.setRemainingBelow(
+            m_belowValue->text(), m_belowUnit->currentData().toBool(), locale());
+        m_belowValue->setStyleSheet(problem.isEmpty() ? QString()
+                                                      : QStringLiteral("color:#c62828"));
+        m_belowValue->setToolTip(problem);
+        if (!problem.isEmpty())
+            return Q_EMIT statusMessage(problem);
+    }
+    Q_EMIT edited();
 }
 
 } // namespace md::views

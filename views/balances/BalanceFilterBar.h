@@ -1,6 +1,6 @@
 // The Balances page's filter bar: a field for every balances.list filter
 // (customer found by part of its id, name or email, entity, feature, plan, active and expired,
-// resets before a day),
+// resets before a day, remaining below an amount or a share of the grant),
 // saved views with their menu, and the Export button, in two rows; the boxes
 // as wide as their longest choice. Typing settles for a moment before the
 // filter counts as edited.
@@ -53,6 +53,8 @@ Q_SIGNALS:
 
 private:
     void showFeatures();
+    // Checks "Remaining below" as typed: edited() when it reads, else says why.
+    void belowEdited();
     void showPlans();
     void saveView();
     void exportViews();
@@ -68,6 +70,9 @@ private:
     QCheckBox *m_expired;
     QCheckBox *m_resets;
     QDateEdit *m_resetsBefore;
+    QCheckBox *m_below;
+    QLineEdit *m_belowValue;
+    QComboBox *m_belowUnit; // the feature's unit, or a percentage of the grant
     QComboBox *m_viewList;
 };
 

@@ -21,6 +21,9 @@ CustomerSearchField::CustomerSearchField(models::FilterChoices *choices, QWidget
     setObjectName(QStringLiteral("customerFilter"));
     setPlaceholderText(tr("all customers: type part of an id, name or email"));
     setClearButtonEnabled(true);
+    // The hint whole: it is how a person learns what may be typed here.
+    setMinimumWidth(fontMetrics().horizontalAdvance(placeholderText()) +
+                    4 * fontMetrics().averageCharWidth() + 16);
     // The server matched already: the list shows its answer as it is, and
     // choosing a line puts its id in the field.
     m_completer->setCompletionMode(QCompleter::UnfilteredPopupCompletion);

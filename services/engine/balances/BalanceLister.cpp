@@ -20,8 +20,10 @@ namespace {
 // A page of at most `limit` balances from `rows`; `last` is the position of
 // the last one taken.
 template <typename Rows>
-api::Result<api::ListBalancesResponse> collect(Rows &rows, qsizetype limit, BalanceCursor &last)
+api::Result<api::ListBalancesResponse> collect(Rows &rows, const api::ListBalancesRequest &request,
+                                               BalanceCursor &last)
 {
+    const qsizetype limit = request.limit;
     api::ListBalancesResponse response;
     BalanceRowReader reader;
     auto more = reader.readAll(
@@ -33,6 +35,13 @@ api::Result<api::ListBalancesResponse> collect(Rows &rows, qsizetype limit, Bala
     if (!more)
         return more.error();
     response.hasMore = more.value();
+    // SQLite took the rows whose amounts might pass (BalanceWhere): only
+    // those that do stay. The page may hold fewer rows; the cursor is the
+    // last one read (docs/api.md, balances.list).
+    response.list.removeIf([&request](const api::BalanceRow &row) {
+        return !request.amountsPass(row.remaining, row.includedGrant, row.prepaidGrant,
+                                    row.unlimited);
+    });
     return response;
 }
 
@@ -135,7 +144,9 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
                                                            const api::ListBalancesRequest &request,
                                                            qint64 nowMs)
 {
-    const BalanceWhere filter = BalanceWhere::of(scope, request, nowMs);
+    const bool sqlite = SqliteStatement::available(db);
+    const BalanceWhere filter =
+        BalanceWhere::of(scope, request, nowMs, sqlite ? Dialect::Sqlite : Dialect::Postgres);
     QString where = filter.sql;
     QVariantList binds = filter.binds;
     const auto seal = BalanceCursor::seal(db, scope);
@@ -156,7 +167,6 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
     // planner thinks of the tables' sizes) and the rollovers, one row each.
     // PostgreSQL, planning for any limit, would rather hash every rollover
     // (tst_queryplans): there they are a LATERAL subquery, looked up per row.
-    const bool sqlite = SqliteStatement::available(db);
     const QString rollovers =
         sqlite ? u" LEFT JOIN rollovers r ON r.balance_pk = b.pk"_s
                : u" LEFT JOIN LATERAL (SELECT r.* FROM rollovers r WHERE r.balance_pk = b.pk"
@@ -178,13 +188,13 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
         auto statement = SqliteStatement::run(db, sql, allBinds);
         if (!statement)
             return statement.error();
-        page = collect(*statement.value(), request.limit, last);
+        page = collect(*statement.value(), request, last);
     } else {
         auto query = runPrepared(db, sql, allBinds);
         if (!query)
             return query.error();
         QtRows rows(*query.value());
-        page = collect(rows, request.limit, last);
+        page = collect(rows, request, last);
     }
     if (!page)
         return page.error();
@@ -202,7 +212,9 @@ api::Result<api::BalancePages> BalanceLister::pages(const QSqlDatabase &db, cons
                                                     const api::BalancePagesRequest &request,
                                                     qint64 nowMs, const StopCheck &stop)
 {
-    const BalanceWhere filter = BalanceWhere::of(scope, request.filter, nowMs);
+    const BalanceWhere filter =
+        BalanceWhere::of(scope, request.filter, nowMs,
+                         SqliteStatement::available(db) ? Dialect::Sqlite : Dialect::Postgres);
     const QString from = u" FROM "_s + filter.from + u" WHERE "_s + filter.sql;
     const auto seal = BalanceCursor::seal(db, scope);
     if (!seal)

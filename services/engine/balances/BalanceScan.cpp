@@ -115,21 +115,39 @@ api::Result<BalanceScan> BalanceScan::open(const QSqlDatabase &db, const Scope &
     api::ListBalancesRequest rowsFilter = filter;
     rowsFilter.planId.reset();
     rowsFilter.statuses = {api::BalanceStatus::Active, api::BalanceStatus::Expired};
-    const BalanceWhere where = BalanceWhere::of(scope, rowsFilter, nowMs);
+    const BalanceWhere where = BalanceWhere::of(scope, rowsFilter, nowMs, Dialect::Sqlite);
     scan.m_wantActive = filter.includes(api::BalanceStatus::Active);
     scan.m_wantExpired = filter.includes(api::BalanceStatus::Expired);
     scan.m_planFilter = filter.planId;
+    QString columns = extraColumns.isEmpty() ? QString() : u", "_s + extraColumns;
+    if (filter.filtersAmounts()) {
+        // After the caller's: what amountsPass() needs, read only then.
+        scan.m_amounts = filter;
+        scan.m_amountColumn =
+            ExtraColumn + int(extraColumns.isEmpty() ? 0 : extraColumns.count(u',') + 1);
+        columns += u", b.remaining, b.included_grant, b.prepaid_grant, b.unlimited"_s;
+    }
     auto rows = SqliteStatement::run(
         db,
         u"SELECT b.customer_product_pk, b.expires_at, b.feature_pk, b.customer_pk, b.pk%1"
         " FROM balances b%2 WHERE %3"_s.arg(
-            extraColumns.isEmpty() ? QString() : u", "_s + extraColumns,
-            straight.value() ? u" NOT INDEXED"_s : QString(), where.sql),
+            columns, straight.value() ? u" NOT INDEXED"_s : QString(), where.sql),
         where.binds);
     if (!rows)
         return rows.error();
     scan.m_row = rows.value();
     return scan;
+}
+
+bool BalanceScan::amountsPass(const SqliteStatement &row) const
+{
+    const int at = m_amountColumn;
+    const auto remaining = api::Decimal::parse(row.bytes(at));
+    const auto included = api::Decimal::parse(row.bytes(at + 1));
+    const auto prepaid = api::Decimal::parse(row.bytes(at + 2));
+    // A stored amount that does not read is left to the caller's own read to refuse.
+    return !remaining || !included || !prepaid ||
+           m_amounts->amountsPass(*remaining, *included, *prepaid, row.integer(at + 3) != 0);
 }
 
 void BalanceScan::releaseCache(const QSqlDatabase &db)
@@ -162,6 +180,8 @@ api::Result<bool> BalanceScan::next()
         if (m_planFilter &&
             (*m_planFilter ? standalone || m_planIds.value(m_plan.productPk) != **m_planFilter
                            : !standalone))
+            continue;
+        if (m_amounts && !amountsPass(row))
             continue;
         return true;
     }

@@ -51,6 +51,7 @@ public:
 
 private:
     BalanceScan() = default;
+    bool amountsPass(const SqliteStatement &row) const;
 
     SqliteStatement *m_row = nullptr;
     QHash<qint64, Plan> m_plans;
@@ -62,6 +63,10 @@ private:
     bool m_wantActive = true;
     bool m_wantExpired = false;
     std::optional<std::optional<QString>> m_planFilter;
+    // With remaining_below or remaining_below_percent: the filter, and where
+    // the amounts it reads begin in row().
+    std::optional<api::ListBalancesRequest> m_amounts;
+    int m_amountColumn = 0;
 };
 
 } // namespace md::engine

@@ -133,7 +133,9 @@ api::Result<api::BalanceTotals> sumInEngine(const QSqlDatabase &db, const Scope 
         return figures.error();
     totals.total = figures.value();
     if (totals.total.balances == 0) {
-        if (auto named = BalanceWhere::of(scope, request.filter, nowMs).checkNamedIds(db); !named)
+        if (auto named =
+                BalanceWhere::of(scope, request.filter, nowMs, Dialect::Sqlite).checkNamedIds(db);
+            !named)
             return named.error();
     }
     // Keys to ids; plans by id, so a product's versions make one group.
@@ -189,7 +191,7 @@ api::Result<api::BalanceTotals> sumInPostgres(const QSqlDatabase &db, const Scop
                                               const api::BalanceTotalsRequest &request,
                                               qint64 nowMs)
 {
-    const BalanceWhere filter = BalanceWhere::of(scope, request.filter, nowMs);
+    const BalanceWhere filter = BalanceWhere::of(scope, request.filter, nowMs, Dialect::Postgres);
     QString key = u"b.feature_pk"_s;
     QString name = u"(SELECT id FROM features WHERE pk = t.gk)"_s;
     if (request.groupBy == TotalsGroupBy::Customer) {

@@ -14,7 +14,7 @@ const QString BalanceWhere::ExpiredCondition =
     " AND cp.expires_at <= ?)) END)"_s;
 
 BalanceWhere BalanceWhere::of(const Scope &scope, const api::ListBalancesRequest &request,
-                              qint64 nowMs)
+                              qint64 nowMs, Dialect dialect)
 {
     BalanceWhere where;
     if (request.planId && *request.planId) {
@@ -85,6 +85,25 @@ BalanceWhere BalanceWhere::of(const Scope &scope, const api::ListBalancesRequest
     if (request.resetsBefore) {
         where.sql += u" AND b.resets_at < ?"_s; // NULL (never resets) is not less
         where.binds << *request.resetsBefore;
+    }
+    if (request.filtersAmounts())
+        where.sql += u" AND b.unlimited = 0"_s;
+    const bool exact = dialect == Dialect::Postgres;
+    if (request.remainingBelow) {
+        where.sql += exact ? u" AND b.remaining::numeric < ?::numeric"_s
+                           : u" AND CAST(b.remaining AS REAL) <= ?"_s;
+        where.binds << (exact ? QVariant(request.remainingBelow->toString())
+                              : QVariant(request.remainingBelow->toString().toDouble()));
+    }
+    if (request.remainingBelowPercent) {
+        // Doubles round by a few parts in 10^16: the margin keeps every row
+        // that passes exactly.
+        where.sql +=
+            exact ? u" AND b.remaining::numeric * 100 < ? * (b.included_grant::numeric"
+                    " + b.prepaid_grant::numeric)"_s
+                  : u" AND CAST(b.remaining AS REAL) * 100 <= ? * (CAST(b.included_grant AS REAL)"
+                    " + CAST(b.prepaid_grant AS REAL)) * (1 + 1e-12) + 1e-6"_s;
+        where.binds << *request.remainingBelowPercent;
     }
     const bool wantActive = request.includes(api::BalanceStatus::Active);
     const bool wantExpired = request.includes(api::BalanceStatus::Expired);

@@ -6,6 +6,7 @@
 
 #include "services/api/ListBalances.h"
 #include "services/api/Result.h"
+#include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/Scope.h"
 
 #include <QSqlDatabase>
@@ -21,8 +22,12 @@ public:
     static const QString ExpiredCondition;
 
     // The filter of `request` (its cursor and limit aside) at `nowMs`.
+    // PostgreSQL compares amounts exactly (numeric); SQLite only has doubles,
+    // so there `remaining_below` and `remaining_below_percent` take every
+    // row that might pass, and the reader keeps those that do
+    // (ListBalancesRequest::amountsPass).
     static BalanceWhere of(const Scope &scope, const api::ListBalancesRequest &request,
-                           qint64 nowMs);
+                           qint64 nowMs, Dialect dialect);
 
     QString sql;
     QVariantList binds;
