@@ -111,9 +111,10 @@ int main(int argc, char *argv[])
             break;
         deep.startCursor = *response.nextCursor;
     }
-    const auto deepCursor = engine::BalanceCursor::decode(
-                                engine::BalanceCursor::seal(db, scope).value(), deep.startCursor)
-                                .value_or(engine::BalanceCursor{});
+    const auto deepCursor =
+        engine::BalanceCursor::decode(engine::BalanceCursor::seal(db, scope, deep).value(),
+                                      deep.startCursor)
+            .value_or(engine::BalanceCursor{});
     api::ListBalancesRequest byFeature = first;
     byFeature.featureId = u"ai_credits"_s;
     api::ListBalancesRequest byCustomer = first;
@@ -159,7 +160,7 @@ int main(int argc, char *argv[])
     const QList<Figure> figures{
         {"first page", first, raw({}, {})},
         {"page 2,500", deep,
-         raw(u" AND (customer_pk, pk) > (?, ?)"_s, {deepCursor.customerPk, deepCursor.balancePk})},
+         raw(u" AND (customer_pk, pk) > (?, ?)"_s, {deepCursor.key, deepCursor.balancePk})},
         {"by feature", byFeature, raw(u" AND feature_pk = ?"_s, {featurePk})},
         {"by customer", byCustomer, raw(u" AND customer_pk = ?"_s, {middlePk})},
     };

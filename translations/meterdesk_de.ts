@@ -1621,6 +1621,10 @@ Es wurde keine Datei geschrieben.</translation>
         <source>Made balance %1: %2 of %3 for %4; it does not reset.</source>
         <translation>Guthaben %1 angelegt: %2 von %3 für %4; es wird nicht zurückgesetzt.</translation>
     </message>
+    <message>
+        <source>The table sorts by Customer, Remaining, Usage or Next reset: click one of those.</source>
+        <translation>Die Tabelle sortiert nach Kunde, Verbleibend, Verbrauch oder Nächste Zurücksetzung: klicken Sie auf eine dieser Spalten.</translation>
+    </message>
 </context>
 <context>
     <name>BillingControlsDialog</name>

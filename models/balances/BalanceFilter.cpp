@@ -65,6 +65,8 @@ api::Result<api::ListBalancesRequest> BalanceFilter::request() const
     request.remainingBelow = remainingBelow;
     if (remainingBelowPercent)
         request.remainingBelowPercent = *remainingBelowPercent;
+    request.orderBy = orderBy;
+    request.descending = descending;
     return request;
 }
 
@@ -85,6 +87,10 @@ QJsonObject BalanceFilter::toJson() const
         json.insert(u"remaining_below"_s, remainingBelow->toString());
     if (remainingBelowPercent)
         json.insert(u"remaining_below_percent"_s, *remainingBelowPercent);
+    if (orderBy != api::BalanceOrder::Customer)
+        json.insert(u"order_by"_s, QString(api::toWire(orderBy)));
+    if (descending)
+        json.insert(u"order"_s, u"desc"_s);
     return json;
 }
 
@@ -139,6 +145,18 @@ std::optional<BalanceFilter> BalanceFilter::fromJson(const QJsonObject &json)
             return std::nullopt;
         filter.remainingBelowPercent = p;
     }
+    const QString order = json.value(u"order_by"_s).toString(u"customer"_s);
+    bool known = false;
+    for (const auto by : {api::BalanceOrder::Customer, api::BalanceOrder::Remaining,
+                          api::BalanceOrder::Usage, api::BalanceOrder::NextReset})
+        if (order == api::toWire(by)) {
+            filter.orderBy = by;
+            known = true;
+        }
+    const QString direction = json.value(u"order"_s).toString(u"asc"_s);
+    if (!known || (direction != "asc"_L1 && direction != "desc"_L1))
+        return std::nullopt;
+    filter.descending = direction == "desc"_L1;
     return filter;
 }
 

@@ -31,6 +31,9 @@ struct BalanceFilter
     // whole percentage (1 to 100) of their grant.
     std::optional<api::Decimal> remainingBelow;
     std::optional<int> remainingBelowPercent;
+    // The rows' order: the server sorts (docs/api.md, balances.list).
+    api::BalanceOrder orderBy = api::BalanceOrder::Customer;
+    bool descending = false;
 
     // "Remaining below" as typed: an amount in the feature's unit, or with
     // `percent` a whole percentage of the grant, 1 to 100. Sets it and

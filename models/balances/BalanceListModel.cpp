@@ -24,6 +24,30 @@ void BalanceListModel::stopAskingPages()
         m_pagesReply.cancel();
 }
 
+std::optional<api::BalanceOrder> BalanceListModel::orderOf(int column)
+{
+    switch (column) {
+    case CustomerColumn:
+        return api::BalanceOrder::Customer;
+    case RemainingColumn:
+        return api::BalanceOrder::Remaining;
+    case UsageColumn:
+        return api::BalanceOrder::Usage;
+    case ResetColumn:
+        return api::BalanceOrder::NextReset;
+    default:
+        return std::nullopt;
+    }
+}
+
+int BalanceListModel::columnOf(api::BalanceOrder order)
+{
+    for (int column = 0; column < ColumnCount; ++column)
+        if (orderOf(column) == order)
+            return column;
+    return CustomerColumn;
+}
+
 void BalanceListModel::setRequest(const api::ListBalancesRequest &request)
 {
     m_request = request;

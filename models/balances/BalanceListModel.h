@@ -78,6 +78,10 @@ public:
                         int role = Qt::DisplayRole) const override;
 
     static QString intervalName(api::ResetInterval interval);
+    // The server's order a column's header sorts by, if any (Customer,
+    // Remaining, Usage, Next reset), and the column of an order.
+    static std::optional<api::BalanceOrder> orderOf(int column);
+    static int columnOf(api::BalanceOrder order);
     // The row as the API sends it, indented: for engineers, one click away.
     static QString rawText(const api::BalanceRow &row);
     // A column's title and a row's cell in it, as the table shows them

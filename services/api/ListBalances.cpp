@@ -6,6 +6,24 @@ namespace md::api {
 
 using namespace Qt::StringLiterals;
 
+namespace {
+constexpr std::pair<QLatin1StringView, BalanceOrder> Orders[] = {
+    {"customer"_L1, BalanceOrder::Customer},
+    {"remaining"_L1, BalanceOrder::Remaining},
+    {"usage"_L1, BalanceOrder::Usage},
+    {"next_reset"_L1, BalanceOrder::NextReset},
+};
+constexpr std::pair<QLatin1StringView, bool> Directions[] = {{"asc"_L1, false}, {"desc"_L1, true}};
+} // namespace
+
+QLatin1StringView toWire(BalanceOrder order)
+{
+    for (const auto &[wire, value] : Orders)
+        if (value == order)
+            return wire;
+    return Orders[0].first;
+}
+
 ListBalancesRequest ListBalancesRequest::read(const JsonReader &reader)
 {
     reader.object();
@@ -37,6 +55,8 @@ ListBalancesRequest ListBalancesRequest::read(const JsonReader &reader)
     request.resetsBefore = reader.field("resets_before"_L1).optInteger();
     request.remainingBelow = reader.field("remaining_below"_L1).optDecimal();
     request.remainingBelowPercent = reader.field("remaining_below_percent"_L1).optInteger(1, 100);
+    request.orderBy = reader.field("order_by"_L1).optWord(Orders).value_or(BalanceOrder::Customer);
+    request.descending = reader.field("order"_L1).optWord(Directions).value_or(false);
     return request;
 }
 
@@ -83,6 +103,10 @@ void ListBalancesRequest::writeFilter(JsonWriter &writer) const
         writer.key("remaining_below"_L1).value(*remainingBelow);
     if (remainingBelowPercent)
         writer.field("remaining_below_percent"_L1, *remainingBelowPercent);
+    if (orderBy != BalanceOrder::Customer)
+        writer.field("order_by"_L1, toWire(orderBy));
+    if (descending)
+        writer.field("order"_L1, "desc"_L1);
 }
 
 ListBalancesResponse ListBalancesResponse::read(const JsonReader &reader)

@@ -7,6 +7,12 @@
 
 namespace md::api {
 
+// Meterdesk's extension of balances.list: the order of the rows. Customer
+// is the spec's (customers in creation order, then balances); the others
+// sort by the amount or the next reset, the balance key breaking ties.
+enum class BalanceOrder { Customer, Remaining, Usage, NextReset };
+QLatin1StringView toWire(BalanceOrder order);
+
 struct ListBalancesRequest
 {
     static constexpr qint64 DefaultLimit = 50;
@@ -29,6 +35,8 @@ struct ListBalancesRequest
     // is never below either.
     std::optional<Decimal> remainingBelow;
     std::optional<qint64> remainingBelowPercent;
+    BalanceOrder orderBy = BalanceOrder::Customer;
+    bool descending = false;
 
     bool includes(BalanceStatus status) const { return statuses.contains(status); }
     bool filtersAmounts() const { return remainingBelow || remainingBelowPercent; }

@@ -164,6 +164,81 @@ private Q_SLOTS:
                     u"invalid_inputs"_s, u"page_size"_s);
     }
 
+    // Sorted by remaining, usage or next reset, up or down: walking the
+    // pages gives every row of the filter once, in order; the
+    // cursors start where the walk gets; a cursor of one order is refused
+    // by another.
+    void ordersWalkEveryRowInOrder_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        for (const char *by : {"remaining", "usage", "next_reset", "customer"})
+            for (const char *order : {"asc", "desc"})
+                QTest::addRow("%s %s", by, order)
+                    << QStringLiteral("{\"statuses\":[\"active\",\"expired\"],\"order_by\":"
+                                      "\"%1\",\"order\":\"%2\"}")
+                           .arg(QLatin1StringView(by), QLatin1StringView(order))
+                           .toUtf8();
+    }
+    void ordersWalkEveryRowInOrder()
+    {
+        QFETCH(QByteArray, body);
+        const auto request = api::decodeBody<ListBalancesRequest>(body);
+        QVERIFY2(request.ok(), request.ok() ? "" : qPrintable(request.error().message));
+        const ListBalancesRequest sorted = request.value();
+        ListBalancesRequest byCustomer;
+        byCustomer.statuses = sorted.statuses;
+        QStringList every;
+        for (const api::BalanceRow &row : rowsOf(byCustomer))
+            every.append(row.id);
+        const QList<api::BalanceRow> walked = rowsOf(sorted);
+        QStringList ids;
+        for (const api::BalanceRow &row : walked)
+            ids.append(row.id);
+        QStringList sortedIds = ids;
+        sortedIds.sort();
+        every.sort();
+        QCOMPARE(sortedIds, every); // each row once
+        // Never resetting sorts after every reset.
+        const auto key = [&sorted](const api::BalanceRow &row) {
+            switch (sorted.orderBy) {
+            case api::BalanceOrder::Remaining:
+                return row.remaining.toString().toDouble();
+            case api::BalanceOrder::Usage:
+                return row.usage.toString().toDouble();
+            case api::BalanceOrder::NextReset:
+                return row.reset && row.reset->resetsAt ? double(*row.reset->resetsAt) : 9e18;
+            case api::BalanceOrder::Customer:
+                break;
+            }
+            return 0.0;
+        };
+        const auto inOrder = [&sorted, &key](const api::BalanceRow &before,
+                                             const api::BalanceRow &after) {
+            return sorted.descending ? !(key(before) < key(after)) : !(key(after) < key(before));
+        };
+        for (qsizetype i = 1; i < walked.size(); ++i)
+            QVERIFY2(inOrder(walked.at(i - 1), walked.at(i)),
+                     qPrintable(walked.at(i - 1).id + u" then "_s + walked.at(i).id));
+        for (qint64 pageSize : {1, 3}) {
+            const auto pages = await(m_backend->balancePages({sorted, pageSize}));
+            QVERIFY2(pages.ok(), pages.ok() ? "" : qPrintable(pages.error().message));
+            QCOMPARE(pages.value().count, walked.size());
+            for (qsizetype k = 0; k < pages.value().cursors.size(); ++k) {
+                ListBalancesRequest page = sorted;
+                page.limit = pageSize;
+                page.startCursor = pages.value().cursors.at(k);
+                QCOMPARE(list(page).list.first().id, walked.at(k * pageSize).id);
+            }
+        }
+        ListBalancesRequest first = sorted;
+        first.limit = 1;
+        ListBalancesRequest other = byCustomer;
+        other.orderBy = sorted.orderBy == api::BalanceOrder::Usage ? api::BalanceOrder::Remaining
+                                                                   : api::BalanceOrder::Usage;
+        other.startCursor = *list(first).nextCursor;
+        expectError(await(m_backend->listBalances(other)), 400, u"invalid_cursor"_s, u"order"_s);
+    }
+
     // A product's versions are one plan: customers on version 1 and on
     // version 2 of "basic" make one group.
     void aPlanGroupHoldsEveryVersion()
@@ -316,6 +391,10 @@ private Q_SLOTS:
                                           << u"invalid_inputs"_s << u"remaining_below_percent"_s;
         QTest::newRow("below text") << QByteArray(R"({"remaining_below":"ten"})") << 400
                                     << u"invalid_inputs"_s << u"remaining_below"_s;
+        QTest::newRow("order by") << QByteArray(R"({"order_by":"name"})") << 400
+                                  << u"invalid_inputs"_s << u"order_by"_s;
+        QTest::newRow("order") << QByteArray(R"({"order":"up"})") << 400 << u"invalid_inputs"_s
+                               << u"order"_s;
     }
     void errors()
     {

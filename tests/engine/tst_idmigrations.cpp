@@ -62,6 +62,9 @@ private Q_SLOTS:
                          u"DROP INDEX customer_products_by_product"_s,
                          u"DROP INDEX standalone_balances"_s,
                          u"DROP INDEX customer_products_by_plan"_s,
+                         u"DROP INDEX balances_by_remaining"_s,
+                         u"DROP INDEX balances_by_usage"_s,
+                         u"DROP INDEX balances_by_next_reset"_s,
                          u"ALTER TABLE customer_products DROP COLUMN plan_pk"_s,
                          u"DELETE FROM schema_version WHERE version >= 8"_s};
         if (dialect == engine::Dialect::Sqlite)
@@ -219,7 +222,8 @@ private Q_SLOTS:
         for (const QString &sql :
              {u"DELETE FROM sqlite_sequence WHERE name IN ('webhook_endpoints',"
               " 'webhook_deliveries')"_s,
-              u"DROP INDEX customer_products_by_plan"_s,
+              u"DROP INDEX customer_products_by_plan"_s, u"DROP INDEX balances_by_remaining"_s,
+              u"DROP INDEX balances_by_usage"_s, u"DROP INDEX balances_by_next_reset"_s,
               u"ALTER TABLE customer_products DROP COLUMN plan_pk"_s,
               u"DELETE FROM schema_version WHERE version >= 14"_s})
             QVERIFY2(engine::runSql(old, sql).ok(), qPrintable(sql));

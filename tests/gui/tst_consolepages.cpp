@@ -39,6 +39,7 @@
 #include <QComboBox>
 #include <QCompleter>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -258,6 +259,42 @@ private Q_SLOTS:
         QCOMPARE(page.model()->request().remainingBelowPercent, std::optional<qint64>(10));
         below->click();
         QTRY_VERIFY(!page.model()->request().remainingBelowPercent);
+    }
+
+    // The header sorts by Remaining, Usage, Next reset or Customer, on the
+    // server; a second click turns the order around; other columns say so.
+    void headerSortsOnTheServer()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.resize(1400, 700);
+        page.show();
+        page.refresh();
+        QHeaderView *header = page.table()->horizontalHeader();
+        QTRY_VERIFY(page.model()->rowCount() > 0);
+        const auto click = [header](int column) {
+            QTest::mouseClick(
+                header->viewport(), Qt::LeftButton, {},
+                QPoint(header->sectionViewportPosition(column) + header->sectionSize(column) / 2,
+                       header->height() / 2));
+        };
+        click(BalanceListModel::RemainingColumn);
+        QTRY_COMPARE(page.model()->request().orderBy, api::BalanceOrder::Remaining);
+        QVERIFY(!page.model()->request().descending);
+        QCOMPARE(header->sortIndicatorSection(), int(BalanceListModel::RemainingColumn));
+        QTRY_VERIFY(page.model()->isLoaded(0) && page.model()->isLoaded(1));
+        QVERIFY(page.model()->balance(0).remaining <= page.model()->balance(1).remaining);
+        click(BalanceListModel::RemainingColumn);
+        QTRY_VERIFY(page.model()->request().descending);
+        QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
+        QTRY_VERIFY(page.model()->isLoaded(0) && page.model()->isLoaded(1) &&
+                    !page.model()->isLoading());
+        QVERIFY(page.model()->balance(0).remaining >= page.model()->balance(1).remaining);
+        QVERIFY(page.filter().descending); // saved views keep it
+        QSignalSpy said(&page, &views::BalancesPage::statusMessage);
+        click(BalanceListModel::PlanColumn);
+        QVERIFY(!said.isEmpty());
+        QCOMPARE(page.model()->request().orderBy, api::BalanceOrder::Remaining);
+        QCOMPARE(header->sortIndicatorSection(), int(BalanceListModel::RemainingColumn));
     }
 
     // The filter's boxes show their longest choice whole: they follow their

@@ -106,6 +106,8 @@ private Q_SLOTS:
         BalanceFilter runningOut;             // kept exactly, as text
         runningOut.remainingBelow = api::Decimal::parse("9007199254740991.000000001");
         runningOut.remainingBelowPercent = 10;
+        runningOut.orderBy = api::BalanceOrder::Remaining; // the order travels too
+        runningOut.descending = true;
         views.save(u"Running out"_s, runningOut);
         QCOMPARE(views.views().size(), 3);
 
@@ -149,6 +151,8 @@ private Q_SLOTS:
             R"({"format":"meterdesk-views","views":[{"name":"a","filter":{"plan":"some"}}]})");
         QTest::newRow("percent past 100") << QByteArray(
             R"({"format":"meterdesk-views","views":[{"name":"a","filter":{"remaining_below_percent":120}}]})");
+        QTest::newRow("unknown order") << QByteArray(
+            R"({"format":"meterdesk-views","views":[{"name":"a","filter":{"order_by":"name"}}]})");
         QTest::newRow("amount as a number") << QByteArray(
             R"({"format":"meterdesk-views","views":[{"name":"a","filter":{"remaining_below":12.5}}]})");
         QTest::newRow("customer not text") << QByteArray(

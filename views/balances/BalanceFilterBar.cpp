@@ -236,6 +236,8 @@ BalanceFilter BalanceFilterBar::filter() const
     filter.expired = m_expired->isChecked();
     if (m_resets->isChecked())
         filter.resetsBefore = m_resetsBefore->date();
+    filter.orderBy = m_orderBy;
+    filter.descending = m_descending;
     if (m_below->isChecked()) // a value that does not read is no filter (belowEdited says so)
         (void)filter.setRemainingBelow(m_belowValue->text(), m_belowUnit->currentData().toBool(),
                                        locale());
@@ -266,6 +268,8 @@ void BalanceFilterBar::setFilter(const BalanceFilter &filter)
                                                                         : filter.planId);
     m_active->setChecked(filter.active);
     m_expired->setChecked(filter.expired);
+    m_orderBy = filter.orderBy;
+    m_descending = filter.descending;
     const bool below = filter.remainingBelow || filter.remainingBelowPercent;
     m_below->setChecked(below);
     m_belowValue->setEnabled(below);
@@ -325,6 +329,12 @@ void BalanceFilterBar::refreshViewList()
     m_viewList->clear();
     for (const models::SavedViews::View &view : m_views.views())
         addChoice(m_viewList, view.name, view.name);
+}
+
+void BalanceFilterBar::setOrder(api::BalanceOrder orderBy, bool descending)
+{
+    m_orderBy = orderBy;
+    m_descending = descending;
 }
 
 void BalanceFilterBar::belowEdited()

@@ -44,6 +44,9 @@ public:
     void reloadChoices();
     void refreshViewList();
     void focusCustomer();
+    // The rows' order, which the table's header chooses; kept with the
+    // filter in saved views.
+    void setOrder(api::BalanceOrder orderBy, bool descending);
 
 Q_SIGNALS:
     // The person changed the filter (or chose a saved view).
@@ -73,6 +76,8 @@ private:
     QCheckBox *m_below;
     QLineEdit *m_belowValue;
     QComboBox *m_belowUnit; // the feature's unit, or a percentage of the grant
+    api::BalanceOrder m_orderBy = api::BalanceOrder::Customer;
+    bool m_descending = false;
     QComboBox *m_viewList;
 };
 

@@ -54,6 +54,9 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionsMovable(true);
     m_table->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_table->horizontalHeader()->setSectionsClickable(true);
+    m_table->horizontalHeader()->setSortIndicatorShown(true);
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionClicked, this, &BalancesPage::sortBy);
     m_table->setWordWrap(false);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
 
@@ -97,6 +100,8 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
 
     connect(m_retry, &QPushButton::clicked, this, &BalancesPage::refresh);
     connect(m_filterBar, &BalanceFilterBar::edited, this, &BalancesPage::applyFilter);
+    connect(m_filterBar, &BalanceFilterBar::edited, this,
+            &BalancesPage::showOrder); // a saved view's
     connect(m_filterBar, &BalanceFilterBar::exportRequested, this, &BalancesPage::chooseExport);
     connect(m_filterBar, &BalanceFilterBar::statusMessage, this, &BalancesPage::statusMessage);
     connect(m_model, &models::BalanceListModel::loadingChanged, this, &BalancesPage::updateState);
@@ -156,6 +161,7 @@ BalancesPage::BalancesPage(backend::BillingBackend *backend, QWidget *parent)
             });
     connect(m_table, &QWidget::customContextMenuRequested, this, &BalancesPage::showRowMenu);
     connect(m_exportBar, &BalanceExportBar::statusMessage, this, &BalancesPage::statusMessage);
+    showOrder();
     updateState();
 }
 
@@ -166,9 +172,32 @@ BalanceFilter BalancesPage::filter() const
     return m_filterBar->filter();
 }
 
+void BalancesPage::sortBy(int column)
+{
+    const BalanceFilter now = filter();
+    const auto order = models::BalanceListModel::orderOf(column);
+    if (!order) {
+        showOrder(); // the header moved its arrow: put it back
+        return Q_EMIT statusMessage(
+            tr("The table sorts by Customer, Remaining, Usage or Next reset: click one of those."));
+    }
+    m_filterBar->setOrder(*order, *order == now.orderBy && !now.descending);
+    showOrder();
+    applyFilter();
+}
+
+void BalancesPage::showOrder()
+{
+    const BalanceFilter now = filter();
+    m_table->horizontalHeader()->setSortIndicator(models::BalanceListModel::columnOf(now.orderBy),
+                                                  now.descending ? Qt::DescendingOrder
+                                                                 : Qt::AscendingOrder);
+}
+
 void BalancesPage::setFilter(const BalanceFilter &filter, bool apply)
 {
     m_filterBar->setFilter(filter);
+    showOrder();
     if (apply)
         applyFilter();
 }

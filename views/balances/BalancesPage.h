@@ -78,6 +78,10 @@ Q_SIGNALS:
 
 private:
     void applyFilter();
+    // A header click: the server's order for that column, turned around on
+    // a second click; other columns say which sort.
+    void sortBy(int column);
+    void showOrder();
     void updateState();
     void updateDetail();
     void chooseExport();

@@ -2,14 +2,21 @@
 
 namespace md::engine {
 
-api::Result<CursorSeal> BalanceCursor::seal(const QSqlDatabase &db, const Scope &scope)
+api::Result<CursorSeal> BalanceCursor::seal(const QSqlDatabase &db, const Scope &scope,
+                                            const api::ListBalancesRequest &request)
 {
-    return CursorSeal::of(db, scope, "b1");
+    // "b1" is the customer order's, as before orders: its cursors stay good.
+    if (request.orderBy == api::BalanceOrder::Customer && !request.descending)
+        return CursorSeal::of(db, scope, "b1");
+    const QLatin1StringView order = toWire(request.orderBy);
+    QByteArray tag = "b2:";
+    tag.append(order.data(), order.size()).append(request.descending ? ":desc" : ":asc");
+    return CursorSeal::of(db, scope, tag);
 }
 
 QString BalanceCursor::encode(const CursorSeal &seal) const
 {
-    return seal.seal({customerPk, balancePk});
+    return seal.seal({key, balancePk});
 }
 
 std::optional<BalanceCursor> BalanceCursor::decode(const CursorSeal &seal, const QString &text)

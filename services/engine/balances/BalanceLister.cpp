@@ -17,6 +17,9 @@ using api::Decimal;
 
 namespace {
 
+// The list's sort key follows the columns every reader reads.
+constexpr int SortKeyColumn = 25;
+
 // A page of at most `limit` balances from `rows`; `last` is the position of
 // the last one taken.
 template <typename Rows>
@@ -24,11 +27,15 @@ api::Result<api::ListBalancesResponse> collect(Rows &rows, const api::ListBalanc
                                                BalanceCursor &last)
 {
     const qsizetype limit = request.limit;
+    const bool byCustomer = request.orderBy == api::BalanceOrder::Customer;
     api::ListBalancesResponse response;
     BalanceRowReader reader;
     auto more = reader.readAll(
         rows, limit, [&](const Rows &at, api::BalanceRow &&row) -> api::BalanceRow & {
-            last = {BalanceRowReader::customerKey(at), BalanceRowReader::balanceKey(at)};
+            last = byCustomer ? BalanceCursor{BalanceRowReader::customerKey(at),
+                                              BalanceRowReader::balanceKey(at)}
+                              : BalanceCursor::ofValue(at.value(SortKeyColumn).toDouble(),
+                                                       BalanceRowReader::balanceKey(at));
             response.list.append(std::move(row));
             return response.list.last();
         });
@@ -121,20 +128,20 @@ api::Result<BalanceLister::Held> BalanceLister::held(const QSqlDatabase &db, con
         return held.rows.last();
     };
     BalanceRowReader reader;
-    api::Result<bool> read = false;
-    if (SqliteStatement::available(db)) {
-        auto statement = SqliteStatement::run(db, sql, binds);
-        if (!statement)
-            return statement.error();
-        read = reader.readAll(*statement.value(), std::numeric_limits<qsizetype>::max(), keep);
-    } else {
+    const auto readRows = [&]() -> api::Result<bool> {
+        if (SqliteStatement::available(db)) {
+            auto statement = SqliteStatement::run(db, sql, binds);
+            if (!statement)
+                return statement.error();
+            return reader.readAll(*statement.value(), std::numeric_limits<qsizetype>::max(), keep);
+        }
         auto query = runPrepared(db, sql, binds);
         if (!query)
             return query.error();
         QtRows q(*query.value());
-        read = reader.readAll(q, std::numeric_limits<qsizetype>::max(), keep);
-    }
-    if (!read)
+        return reader.readAll(q, std::numeric_limits<qsizetype>::max(), keep);
+    };
+    if (const auto read = readRows(); !read)
         return read.error();
     return held;
 }
@@ -149,17 +156,19 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
         BalanceWhere::of(scope, request, nowMs, sqlite ? Dialect::Sqlite : Dialect::Postgres);
     QString where = filter.sql;
     QVariantList binds = filter.binds;
-    const auto seal = BalanceCursor::seal(db, scope);
+    const auto seal = BalanceCursor::seal(db, scope, request);
     if (!seal)
         return seal.error();
     if (!request.startCursor.isEmpty()) {
         const auto cursor = BalanceCursor::decode(seal.value(), request.startCursor);
         if (!cursor)
             return api::ApiError::invalidCursor(
-                u"start_cursor is not a cursor this server issued; pass the next_cursor of a previous page or an empty string"_s);
-        // The first term lets the index that orders the customers start there.
-        where += u" AND %1 >= ? AND (%1, b.pk) > (?, ?)"_s.arg(filter.customerColumn);
-        binds << cursor->customerPk << cursor->customerPk << cursor->balancePk;
+                u"start_cursor is not a cursor this server issued for this order; pass the next_cursor of a previous page asked in the same order_by and order, or an empty string"_s);
+        // The first term lets the index that orders the rows start there.
+        const QString after = filter.descending ? u"<"_s : u">"_s;
+        where += u" AND %1 %2= ? AND (%1, b.pk) %2 (?, ?)"_s.arg(filter.sortKey, after);
+        const QVariant key = filter.byCustomer ? QVariant(cursor->key) : QVariant(cursor->value());
+        binds << key << key << cursor->balancePk;
     }
 
     // The inner query walks one index in key order and stops after limit+1
@@ -172,10 +181,12 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
                : u" LEFT JOIN LATERAL (SELECT r.* FROM rollovers r WHERE r.balance_pk = b.pk"
                  " ORDER BY r.expires_at, r.pk) r ON true"_s;
     const QString sql = BalanceRowReader::columns() +
-                        u" FROM (SELECT b.*, cp.product_pk AS product_pk, "_s +
-                        BalanceWhere::ExpiredCondition + u" AS expired FROM "_s + filter.from +
-                        u" WHERE "_s + where + u" ORDER BY "_s + filter.order + u" LIMIT ?) b"_s +
-                        rollovers + u" ORDER BY b.customer_pk, b.pk, r.expires_at, r.pk"_s;
+                        u", b.sort_key FROM (SELECT b.*, cp.product_pk AS product_pk, "_s +
+                        BalanceWhere::ExpiredCondition + u" AS expired, "_s + filter.sortKey +
+                        u" AS sort_key FROM "_s + filter.from + u" WHERE "_s + where +
+                        u" ORDER BY "_s + filter.order + u" LIMIT ?) b"_s + rollovers +
+                        u" ORDER BY b.sort_key%1, b.pk%1, r.expires_at, r.pk"_s.arg(
+                            filter.descending ? u" DESC"_s : QString());
     QVariantList allBinds{nowMs, nowMs};
     allBinds.append(binds);
     allBinds.append(request.limit + 1);
@@ -216,15 +227,15 @@ api::Result<api::BalancePages> BalanceLister::pages(const QSqlDatabase &db, cons
         BalanceWhere::of(scope, request.filter, nowMs,
                          SqliteStatement::available(db) ? Dialect::Sqlite : Dialect::Postgres);
     const QString from = u" FROM "_s + filter.from + u" WHERE "_s + filter.sql;
-    const auto seal = BalanceCursor::seal(db, scope);
+    const auto seal = BalanceCursor::seal(db, scope, request.filter);
     if (!seal)
         return seal.error();
     api::BalancePages pages;
     pages.cursors.append(QString());
     // The key of the last row of each full page starts the next one.
-    const auto lastOfPage = [&](qint64 position, qint64 customerPk, qint64 balancePk) {
+    const auto lastOfPage = [&](qint64 position, const BalanceCursor &at) {
         if ((position + 1) % request.pageSize == 0)
-            pages.cursors.append(BalanceCursor{customerPk, balancePk}.encode(seal.value()));
+            pages.cursors.append(at.encode(seal.value()));
     };
     if (SqliteStatement::available(db)) {
         // One pass over the table in storage order (BalanceScan: no join, no
@@ -232,12 +243,15 @@ api::Result<api::BalancePages> BalanceLister::pages(const QSqlDatabase &db, cons
         QSqlDatabase connection = db;
         if (!connection.transaction())
             return api::ApiError::internal(u"starting a read transaction failed"_s);
-        auto scan = BalanceScan::open(db, scope, request.filter, nowMs, QString(), stop);
+        auto scan = BalanceScan::open(db, scope, request.filter, nowMs,
+                                      filter.byCustomer ? QString() : filter.sortKey, stop);
         if (!scan) {
             connection.rollback();
             return scan.error();
         }
-        std::vector<std::pair<qint64, qint64>> keys;
+        // (customer key or the sort value's bits, balance key), sorted as listed.
+        std::vector<std::pair<qint64, qint64>> customerKeys;
+        std::vector<std::pair<double, qint64>> sortKeys;
         for (;;) {
             auto more = scan.value().next();
             if (!more) {
@@ -246,29 +260,46 @@ api::Result<api::BalancePages> BalanceLister::pages(const QSqlDatabase &db, cons
             }
             if (!more.value())
                 break;
-            keys.emplace_back(scan.value().row().integer(BalanceScan::CustomerColumn),
-                              scan.value().row().integer(BalanceScan::KeyColumn));
+            const SqliteStatement &row = scan.value().row();
+            if (filter.byCustomer)
+                customerKeys.emplace_back(row.integer(BalanceScan::CustomerColumn),
+                                          row.integer(BalanceScan::KeyColumn));
+            else
+                sortKeys.emplace_back(row.value(BalanceScan::ExtraColumn).toDouble(),
+                                      row.integer(BalanceScan::KeyColumn));
         }
         connection.rollback(); // read only
         BalanceScan::releaseCache(db);
-        std::sort(keys.begin(), keys.end());
-        for (const auto &[customerPk, balancePk] : keys)
-            lastOfPage(pages.count++, customerPk, balancePk);
+        const auto number = [&](auto &keys, auto cursorOf) {
+            if (filter.descending)
+                std::sort(keys.begin(), keys.end(), std::greater<>());
+            else
+                std::sort(keys.begin(), keys.end());
+            for (const auto &[key, balancePk] : keys)
+                lastOfPage(pages.count++, cursorOf(key, balancePk));
+        };
+        number(customerKeys, [](qint64 customerPk, qint64 balancePk) {
+            return BalanceCursor{customerPk, balancePk};
+        });
+        number(sortKeys, &BalanceCursor::ofValue);
     } else {
         // PostgreSQL numbers the rows itself and sends one key per page.
-        auto rows = runSql(
-            db,
-            u"SELECT customer_pk, pk, n, total FROM (SELECT b.customer_pk, b.pk,"
-            " row_number() OVER (ORDER BY b.customer_pk, b.pk) AS n, count(*) OVER () AS total"_s +
-                from + u") numbered WHERE n % ? = 0 OR n = 1 ORDER BY n"_s,
-            filter.binds + QVariantList{request.pageSize});
+        auto rows = runSql(db,
+                           u"SELECT k, pk, n, total FROM (SELECT "_s + filter.sortKey +
+                               u" AS k, b.pk, row_number() OVER (ORDER BY "_s + filter.order +
+                               u") AS n, count(*) OVER () AS total"_s + from +
+                               u") numbered WHERE n % ? = 0 OR n = 1 ORDER BY n"_s,
+                           filter.binds + QVariantList{request.pageSize});
         if (!rows)
             return rows.error();
         QSqlQuery &q = rows.value();
         while (q.next()) {
             pages.count = q.value(3).toLongLong();
-            lastOfPage(q.value(2).toLongLong() - 1, q.value(0).toLongLong(),
-                       q.value(1).toLongLong());
+            const qint64 balancePk = q.value(1).toLongLong();
+            lastOfPage(q.value(2).toLongLong() - 1,
+                       filter.byCustomer
+                           ? BalanceCursor{q.value(0).toLongLong(), balancePk}
+                           : BalanceCursor::ofValue(q.value(0).toDouble(), balancePk));
         }
     }
     // A last page that would start after the last row is no page.

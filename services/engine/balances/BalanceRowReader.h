@@ -22,6 +22,7 @@ public:
     void finish() { m_query.finish(); }
     bool isNull(int column) const { return m_query.value(column).isNull(); }
     qint64 integer(int column) const { return m_query.value(column).toLongLong(); }
+    QVariant value(int column) const { return m_query.value(column); }
     QString text(int column) const { return m_query.value(column).toString(); }
     QByteArray utf8(int column) const { return text(column).toUtf8(); }
     api::Decimal amount(int column) const

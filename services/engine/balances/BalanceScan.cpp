@@ -65,6 +65,20 @@ api::Result<bool> readsStraightThrough(const QSqlDatabase &db, const Scope &scop
     return share.scopeRows * 3 > share.tableRows;
 }
 
+// The columns of a select list: its commas outside brackets, plus one.
+int columnCount(const QString &list)
+{
+    if (list.trimmed().isEmpty())
+        return 0;
+    int columns = 1;
+    int depth = 0;
+    for (const QChar c : list) {
+        depth += c == u'(' ? 1 : c == u')' ? -1 : 0;
+        columns += c == u',' && depth == 0 ? 1 : 0;
+    }
+    return columns;
+}
+
 } // namespace
 
 api::Result<BalanceScan> BalanceScan::open(const QSqlDatabase &db, const Scope &scope,
@@ -123,8 +137,7 @@ api::Result<BalanceScan> BalanceScan::open(const QSqlDatabase &db, const Scope &
     if (filter.filtersAmounts()) {
         // After the caller's: what amountsPass() needs, read only then.
         scan.m_amounts = filter;
-        scan.m_amountColumn =
-            ExtraColumn + int(extraColumns.isEmpty() ? 0 : extraColumns.count(u',') + 1);
+        scan.m_amountColumn = ExtraColumn + columnCount(extraColumns);
         columns += u", b.remaining, b.included_grant, b.prepaid_grant, b.unlimited"_s;
     }
     auto rows = SqliteStatement::run(

@@ -35,6 +35,28 @@ BalanceWhere BalanceWhere::of(const Scope &scope, const api::ListBalancesRequest
         where.customerColumn = u"b.customer_pk"_s;
         where.order = u"b.customer_pk, b.pk"_s;
     }
+    where.descending = request.descending;
+    where.byCustomer = request.orderBy == api::BalanceOrder::Customer;
+    switch (request.orderBy) {
+    case api::BalanceOrder::Customer:
+        where.sortKey = where.customerColumn;
+        break;
+    case api::BalanceOrder::Remaining:
+        where.sortKey = u"CAST(b.remaining AS DOUBLE PRECISION)"_s;
+        break;
+    case api::BalanceOrder::Usage:
+        where.sortKey = u"CAST(b.usage AS DOUBLE PRECISION)"_s;
+        break;
+    case api::BalanceOrder::NextReset: // never resetting: after every reset
+        where.sortKey = u"CAST(COALESCE(b.resets_at, 9000000000000000000) AS DOUBLE PRECISION)"_s;
+        break;
+    }
+    if (!where.byCustomer) {
+        where.order =
+            u"%1%2, b.pk%2"_s.arg(where.sortKey, request.descending ? u" DESC"_s : QString());
+    } else if (request.descending) {
+        where.order = where.customerColumn + u" DESC, b.pk DESC"_s;
+    }
     // Filters name things by id; the ids resolve inside the one query. Only an
     // empty answer pays for telling "nothing matches" from "no such customer".
     // One filter by id: `column` is the row that `keySql` resolves to.

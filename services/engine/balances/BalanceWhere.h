@@ -40,6 +40,12 @@ public:
     // then balances.
     QString customerColumn;
     QString order;
+    // The request's order (docs/api.md, balances.list): for any but
+    // customer's, the key it sorts by, a double in both databases, which
+    // migration 16's indexes walk; the balance key breaks ties.
+    bool byCustomer = true;
+    bool descending = false;
+    QString sortKey;
 
     // When the filter matched nothing: 404 naming the first id that does
     // not exist, or Done when they all do.
