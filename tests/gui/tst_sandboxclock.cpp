@@ -15,6 +15,7 @@
 #include <QAbstractItemModelTester>
 #include <QDateTimeEdit>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -120,6 +121,18 @@ private Q_SLOTS:
         QTRY_VERIFY2(dialog.problemLabel()->text().contains(u"only moves forward"_s),
                      qPrintable(dialog.problemLabel()->text()));
         QVERIFY(!dialog.reviewButton()->isEnabled());
+    }
+
+    // The moment and its preview are the dialog's own, not the person's
+    // edits: Escape closes it at once, with nothing to discard.
+    void escapeClosesWhatWasOnlyLookedAt()
+    {
+        views::SandboxClockDialog dialog(m_backend.get());
+        dialog.show();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.model()->previewed().has_value(), 10000);
+        QTest::keyClick(&dialog, Qt::Key_Escape);
+        QVERIFY(!dialog.findChild<QMessageBox *>(u"discardQuestion"_s));
+        QVERIFY(!dialog.isVisible());
     }
 
     void productionIsToldItsClockIsReal()

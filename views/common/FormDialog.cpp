@@ -3,6 +3,7 @@
 #include "models/common/FieldWords.h"
 #include "views/common/ChangeReview.h"
 
+#include <QApplication>
 #include <QCloseEvent>
 #include <QDialogButtonBox>
 #include <QKeyEvent>
@@ -90,7 +91,7 @@ bool FormDialog::hasUnsavedEdits()
 {
     QList<models::FieldChange> list;
     const QString problem = changes(&list);
-    return !list.isEmpty() || (m_touched && !problem.isEmpty());
+    return m_used && (!list.isEmpty() || (m_typed && !problem.isEmpty()));
 }
 
 void FormDialog::cancel()
@@ -126,10 +127,38 @@ void FormDialog::closeEvent(QCloseEvent *event)
     QDialog::closeEvent(event);
 }
 
+void FormDialog::showEvent(QShowEvent *event)
+{
+    QDialog::showEvent(event);
+    // Its widgets come and go (a table's cell editors): the application's
+    // events are watched while the form is shown, for its own.
+    qApp->installEventFilter(this);
+}
+
+void FormDialog::hideEvent(QHideEvent *event)
+{
+    qApp->removeEventFilter(this);
+    QDialog::hideEvent(event);
+}
+
+bool FormDialog::eventFilter(QObject *watched, QEvent *event)
+{
+    const bool key = event->type() == QEvent::KeyPress;
+    const auto *pressed = key ? static_cast<QKeyEvent *>(event) : nullptr;
+    if ((key || event->type() == QEvent::MouseButtonRelease) && watched->isWidgetType() &&
+        m_formPage->isAncestorOf(static_cast<QWidget *>(watched)) &&
+        !(pressed && pressed->key() == Qt::Key_Escape)) {
+        m_used = true;
+        m_typed =
+            m_typed ||
+            (pressed && ((!pressed->text().isEmpty() && pressed->text().at(0).isPrint()) ||
+                         pressed->key() == Qt::Key_Backspace || pressed->key() == Qt::Key_Delete));
+    }
+    return QDialog::eventFilter(watched, event);
+}
+
 void FormDialog::check()
 {
-    if (isVisible())
-        m_touched = true;
     QList<models::FieldChange> list;
     const QString problem = changes(&list);
     const bool changed = problem.isEmpty() && !list.isEmpty();

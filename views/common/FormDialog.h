@@ -30,7 +30,9 @@ public:
     QLabel *problemLabel() const { return m_problem; }
     ChangeReview *review() const { return m_changes; }
     bool isReviewing() const;
-    // Whether the person has edited the form since it opened.
+    // Whether the person has edited the form since it opened: a key pressed
+    // or a click in it, and a change to save (or, typed, one that does not
+    // read yet). What a form fills in itself (a preview, a default) is no edit.
     bool hasUnsavedEdits();
 
 protected:
@@ -51,6 +53,9 @@ protected:
 
     void keyPressEvent(QKeyEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     // Closes, asking first when edits would be lost.
@@ -63,7 +68,8 @@ private:
     ChangeReview *m_changes;
     QPushButton *m_back;
     QPushButton *m_save;
-    bool m_touched = false; // checked again while shown: the person edited
+    bool m_used = false;  // a key pressed or a click inside the form
+    bool m_typed = false; // text typed or deleted inside the form
 };
 
 } // namespace md::views
