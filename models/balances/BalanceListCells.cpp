@@ -86,7 +86,7 @@ QVariant BalanceListModel::headerData(int section, Qt::Orientation orientation, 
     return columnTitle(section);
 }
 
-QVariant BalanceListModel::cell(const api::BalanceRow &row, int column, int role)
+QVariant BalanceListModel::cell(const api::BalanceRow &row, int column, int role, int decimals)
 {
     const bool expired = row.status == api::BalanceStatus::Expired;
     const auto amount = [&](const api::Decimal &value) -> QVariant {
@@ -94,7 +94,7 @@ QVariant BalanceListModel::cell(const api::BalanceRow &row, int column, int role
             return value.toString();
         if (row.unlimited && (column == RemainingColumn || column == IncludedColumn))
             return tr("Unlimited");
-        return formatAmount(value);
+        return formatAmount(value, QLocale(), decimals);
     };
     const auto time = [&](std::optional<qint64> ms) -> QVariant {
         if (!ms)

@@ -207,6 +207,7 @@ void BalanceListModel::fetchWanted()
                     return;
                 m_inFlight.remove(page);
                 if (result) {
+                    noteDecimals(result.value().list);
                     BalanceRowStore &rows = m_window[page];
                     for (const api::BalanceRow &row : result.value().list)
                         rows.append(row);
@@ -222,6 +223,28 @@ void BalanceListModel::fetchWanted()
                 fetchWanted();
             });
     }
+}
+
+void BalanceListModel::noteDecimals(const QList<api::BalanceRow> &rows)
+{
+    bool grew = false;
+    for (const api::BalanceRow &row : rows) {
+        int needs = 2;
+        for (const api::Decimal &amount :
+             {row.includedGrant, row.prepaidGrant, row.remaining, row.usage}) {
+            const QString text = amount.toString();
+            const qsizetype point = text.indexOf(u'.');
+            if (point >= 0)
+                needs = std::max(needs, int(text.size() - point - 1));
+        }
+        if (needs > m_decimals.value(row.featureId, 2)) {
+            m_decimals.insert(row.featureId, needs);
+            grew = true;
+        }
+    }
+    if (grew && rowCount() > 0)
+        Q_EMIT dataChanged(index(0, IncludedColumn), index(rowCount() - 1, UsageColumn),
+                           {Qt::DisplayRole});
 }
 
 void BalanceListModel::keepWithinLimit()
@@ -247,6 +270,7 @@ void BalanceListModel::sendRequest(const QString &cursor, quint64 generation)
                 return;
             }
             const api::ListBalancesResponse &page = result.value();
+            noteDecimals(page.list);
             pageArrived(generation, page.list.size(), page.hasMore, page.nextCursor, [&] {
                 for (const api::BalanceRow &row : page.list)
                     m_rows.append(row);
@@ -260,7 +284,7 @@ QVariant BalanceListModel::data(const QModelIndex &index, int role) const
         return {};
     const std::optional<api::BalanceRow> row = balanceAt(index.row());
     if (row)
-        return cell(*row, index.column(), role);
+        return cell(*row, index.column(), role, decimalsOf(row->featureId));
     // Its page is on its way.
     if (role == Qt::DisplayRole && index.column() == CustomerColumn)
         return tr("…");

@@ -87,7 +87,13 @@ public:
     // A column's title and a row's cell in it, as the table shows them
     // (BalanceListCells.cpp); the PDF report shows rows the same way.
     static QString columnTitle(int column);
-    static QVariant cell(const api::BalanceRow &row, int column, int role = Qt::DisplayRole);
+    // `decimals`: the fraction digits amounts show at least.
+    static QVariant cell(const api::BalanceRow &row, int column, int role = Qt::DisplayRole,
+                         int decimals = 2);
+    // The fraction digits this table shows a feature's amounts with: the
+    // most any of its rows read so far needs, 2 at least, so one feature's
+    // column reads alike ("25.4328" beside "60.6800", not "60.68").
+    int decimalsOf(const QString &featureId) const { return m_decimals.value(featureId, 2); }
 
 protected:
     qsizetype storedRows() const override { return m_rows.size(); }
@@ -102,6 +108,9 @@ private:
     void want(qsizetype page) const;
     void fetchWanted();
     void keepWithinLimit();
+    // Notes the decimals `rows` need; every amount is shown again when a
+    // feature's grew.
+    void noteDecimals(const QList<api::BalanceRow> &rows);
 
     backend::BillingBackend *m_backend;
     api::ListBalancesRequest m_request;
@@ -120,6 +129,7 @@ private:
     mutable quint64 m_tick = 0;
     mutable bool m_fetchQueued = false;
     QSet<qsizetype> m_inFlight;
+    QHash<QString, int> m_decimals; // by feature: only ever grows
 };
 
 } // namespace md::models

@@ -293,6 +293,41 @@ private Q_SLOTS:
         QCOMPARE(cursors, (QStringList{QString(), u"1"_s, u"2"_s, u"3"_s}));
     }
 
+    // One feature's amounts show one number of decimals, the most any of its
+    // rows needs (a later page's included); another feature keeps its own.
+    void aFeatureShowsOneNumberOfDecimals()
+    {
+        const auto amounts = [](const QString &id, const QString &feature, const char *remaining) {
+            api::BalanceRow r = row(id);
+            r.featureId = feature;
+            r.remaining = *api::Decimal::parse(remaining);
+            return r;
+        };
+        ScriptedBackend scripted;
+        scripted.pages = {
+            {{amounts(u"a"_s, u"credits"_s, "60.68"), amounts(u"b"_s, u"calls"_s, "100")},
+             true,
+             u"1"_s},
+            {{amounts(u"c"_s, u"credits"_s, "25.4328")}, false, std::nullopt}};
+        BalanceListModel model(&scripted);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.refresh();
+        QVERIFY(waitComplete(model));
+        const auto shown = [&model](int r) {
+            return model.index(r, BalanceListModel::RemainingColumn).data().toString();
+        };
+        QCOMPARE(shown(0), u"60.6800"_s);
+        QCOMPARE(shown(2), u"25.4328"_s);
+        QCOMPARE(shown(1), u"100.00"_s);
+        QVERIFY(!changed.isEmpty()); // the first page was shown again
+        QCOMPARE(model.index(0, BalanceListModel::RemainingColumn)
+                     .data(BalanceListModel::RawValueRole)
+                     .toString(),
+                 u"60.68"_s);
+    }
+
     void staleAnswersAreDropped()
     {
         ScriptedBackend scripted;
