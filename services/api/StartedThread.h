@@ -27,6 +27,10 @@ template <typename Body> std::unique_ptr<QThread> startThread(const QString &nam
         }));
     thread->setObjectName(name);
     thread->start();
+    // A thread the system would not make never counts down: say so, rather
+    // than wait for it for ever. (A server without its writer cannot serve.)
+    if (!thread->isRunning() && !thread->isFinished())
+        qFatal("the thread %s could not be started", qPrintable(name));
     running->wait();
     return thread;
 }
