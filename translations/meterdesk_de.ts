@@ -5416,6 +5416,11 @@ Es wurde keine Datei geschrieben.</translation>
         <source>Units of %1 used (negative: given back)</source>
         <translation>Verbrauchte Einheiten von %1 (negativ: zurückgegeben)</translation>
     </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>an amount and its unit: 2.08 AI credits</comment>
+        <translation>%1 %2</translation>
+    </message>
 </context>
 <context>
     <name>UsageFile</name>

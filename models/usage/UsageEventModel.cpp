@@ -39,6 +39,20 @@ int UsageEventModel::columnCount(const QModelIndex &parent) const
 
 void UsageEventModel::sendRequest(const QString &cursor, quint64 generation)
 {
+    if (!m_unitsAsked) { // once: a failure leaves the ids, which still name the unit
+        m_unitsAsked = true;
+        m_backend->listFeatures().then(
+            this, [this](const api::Result<api::Page<api::FeatureInfo>> &features) {
+                if (!features)
+                    return;
+                for (const api::FeatureInfo &feature : features.value().list)
+                    if (!feature.name.isEmpty())
+                        m_units.insert(feature.id, feature.name);
+                if (!m_rows.isEmpty())
+                    Q_EMIT dataChanged(index(0, ValueColumn),
+                                       index(int(m_rows.size()) - 1, ValueColumn));
+            });
+    }
     api::PageRequest request = m_filter;
     request.limit = 200;
     request.startCursor = cursor;
@@ -119,7 +133,8 @@ QVariant UsageEventModel::data(const QModelIndex &index, int role) const
             return event.modelId
                        ? tr("Credits of %1 the call cost").arg(event.featureId)
                        : tr("Units of %1 used (negative: given back)").arg(event.featureId);
-        return formatAmount(event.value, QLocale(), 2);
+        return tr("%1 %2", "an amount and its unit: 2.08 AI credits")
+            .arg(formatAmount(event.value, QLocale(), 2), unitOf(event.featureId));
     default:
         return {};
     }

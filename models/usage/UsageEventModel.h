@@ -33,6 +33,10 @@ public:
     void setFilter(const api::PageRequest &filter);
     const api::PageRequest &filter() const { return m_filter; }
     const QList<api::UsageEvent> &events() const { return m_rows; }
+    // What an event's value counts, named: its feature's name ("AI
+    // credits"), or its id until the features are read. Events of several
+    // features sit in one column, so each value says its own unit.
+    QString unitOf(const QString &featureId) const { return m_units.value(featureId, featureId); }
 
     // Every token of an event, all pools together.
     static qint64 totalTokens(const api::UsageEvent &event);
@@ -55,6 +59,8 @@ private:
     backend::BillingBackend *m_backend;
     api::PageRequest m_filter;
     QList<api::UsageEvent> m_rows;
+    QHash<QString, QString> m_units; // feature id → name
+    bool m_unitsAsked = false;
 };
 
 } // namespace md::models

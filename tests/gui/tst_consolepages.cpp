@@ -453,6 +453,15 @@ private Q_SLOTS:
         QCOMPARE(model->rowCount(), m_events); // all within the last 30 days
         QTRY_VERIFY(!page.chart()->seriesNames().isEmpty());
         QVERIFY(page.chart()->seriesNames().size() <= 7); // six and "Other" at most
+        // Each value names its unit, its feature's name: features share the column.
+        const QString feature = model->events().first().featureId;
+        QTRY_VERIFY(model->unitOf(feature) != feature);
+        QVERIFY2(
+            model->index(0, models::UsageEventModel::ValueColumn)
+                .data()
+                .toString()
+                .endsWith(u' ' + model->unitOf(feature)),
+            qPrintable(model->index(0, models::UsageEventModel::ValueColumn).data().toString()));
 
         // The model most used, typed into the filter as a user would.
         const QString model0 =
