@@ -44,6 +44,21 @@ bool settled(const ImportBatch &batch)
     return !batch.isReading() || QSignalSpy(&batch, &ImportBatch::ready).wait(10000);
 }
 
+// `csv` read into `batch`, every row of it past validation (as before the
+// duplicate check) and dry-run as new in `preview`, and `journal` begun: a
+// commit can start.
+bool readyToCommit(ImportBatch &batch, const QByteArray &csv, models::ImportPreviewModel &preview,
+                   models::ImportJournal &journal)
+{
+    batch.setSource(u"run.csv"_s, csv);
+    if (!settled(batch))
+        return false;
+    preview.setItems(batch.items());
+    for (int r = 0; r < preview.rowCount(); ++r)
+        preview.setDryRun(r, ImportOutcome::New, {}, {});
+    return journal.load() && journal.begin(u"embedded x"_s, "hash", false);
+}
+
 } // namespace
 
 class TestImportBatch final : public QObject
@@ -252,15 +267,10 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         ImportBatch batch;
-        batch.setSource(u"walk.csv"_s, "customer_id\nwalk-001\nwalk-002\nwalk-001\n");
-        QVERIFY(settled(batch));
         models::ImportPreviewModel preview;
-        preview.setItems(batch.items()); // past validation, as before the check
-        for (int r = 0; r < preview.rowCount(); ++r)
-            preview.setDryRun(r, ImportOutcome::New, {}, {});
         models::ImportJournal journal(dir.filePath(u"walk.csv.meterdesk-journal"_s));
-        QVERIFY(journal.load());
-        QVERIFY(journal.begin(u"embedded x"_s, "hash", false));
+        QVERIFY(readyToCommit(batch, "customer_id\nwalk-001\nwalk-002\nwalk-001\n", preview,
+                              journal));
         ImportingBackend backend;
         models::ImportRunner runner(&backend, &preview);
         QSignalSpy finished(&runner, &models::ImportRunner::finished);
@@ -294,15 +304,10 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         ImportBatch batch;
-        batch.setSource(u"pause.csv"_s, "customer_id\npause-1\npause-2\npause-3\n");
-        QVERIFY(settled(batch));
         models::ImportPreviewModel preview;
-        preview.setItems(batch.items());
-        for (int r = 0; r < preview.rowCount(); ++r)
-            preview.setDryRun(r, ImportOutcome::New, {}, {});
         models::ImportJournal journal(dir.filePath(u"pause.csv.meterdesk-journal"_s));
-        QVERIFY(journal.load());
-        QVERIFY(journal.begin(u"embedded x"_s, "hash", false));
+        QVERIFY(readyToCommit(batch, "customer_id\npause-1\npause-2\npause-3\n", preview,
+                              journal));
         ImportingBackend backend;
         models::ImportRunner runner(&backend, &preview);
         QSignalSpy finished(&runner, &models::ImportRunner::finished);

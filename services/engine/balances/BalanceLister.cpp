@@ -243,8 +243,9 @@ api::Result<api::BalancePages> BalanceLister::pages(const QSqlDatabase &db, cons
         QSqlDatabase connection = db;
         if (!connection.transaction())
             return api::ApiError::internal(u"starting a read transaction failed"_s);
-        auto scan = BalanceScan::open(db, scope, request.filter, nowMs,
-                                      filter.byCustomer ? QString() : filter.sortKey, stop);
+        auto scan = BalanceScan::open(
+            db, scope, request.filter, nowMs,
+            filter.byCustomer ? QStringList() : QStringList{filter.sortKey}, stop);
         if (!scan) {
             connection.rollback();
             return scan.error();

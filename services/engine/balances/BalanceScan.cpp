@@ -65,25 +65,11 @@ api::Result<bool> readsStraightThrough(const QSqlDatabase &db, const Scope &scop
     return share.scopeRows * 3 > share.tableRows;
 }
 
-// The columns of a select list: its commas outside brackets, plus one.
-int columnCount(const QString &list)
-{
-    if (list.trimmed().isEmpty())
-        return 0;
-    int columns = 1;
-    int depth = 0;
-    for (const QChar c : list) {
-        depth += c == u'(' ? 1 : c == u')' ? -1 : 0;
-        columns += c == u',' && depth == 0 ? 1 : 0;
-    }
-    return columns;
-}
-
 } // namespace
 
 api::Result<BalanceScan> BalanceScan::open(const QSqlDatabase &db, const Scope &scope,
                                            const api::ListBalancesRequest &filter, qint64 nowMs,
-                                           const QString &extraColumns, const StopCheck &stop)
+                                           const QStringList &extraColumns, const StopCheck &stop)
 {
     BalanceScan scan;
     scan.m_now = nowMs;
@@ -133,18 +119,20 @@ api::Result<BalanceScan> BalanceScan::open(const QSqlDatabase &db, const Scope &
     scan.m_wantActive = filter.includes(api::BalanceStatus::Active);
     scan.m_wantExpired = filter.includes(api::BalanceStatus::Expired);
     scan.m_planFilter = filter.planId;
-    QString columns = extraColumns.isEmpty() ? QString() : u", "_s + extraColumns;
+    QStringList columns = extraColumns;
     if (filter.filtersAmounts()) {
         // After the caller's: what amountsPass() needs, read only then.
         scan.m_amounts = filter;
-        scan.m_amountColumn = ExtraColumn + columnCount(extraColumns);
-        columns += u", b.remaining, b.included_grant, b.prepaid_grant, b.unlimited"_s;
+        scan.m_amountColumn = ExtraColumn + int(extraColumns.size());
+        columns << u"b.remaining"_s << u"b.included_grant"_s << u"b.prepaid_grant"_s
+                << u"b.unlimited"_s;
     }
     auto rows = SqliteStatement::run(
         db,
         u"SELECT b.customer_product_pk, b.expires_at, b.feature_pk, b.customer_pk, b.pk%1"
         " FROM balances b%2 WHERE %3"_s.arg(
-            columns, straight.value() ? u" NOT INDEXED"_s : QString(), where.sql),
+            columns.isEmpty() ? QString() : u", "_s + columns.join(u", "_s),
+            straight.value() ? u" NOT INDEXED"_s : QString(), where.sql),
         where.binds);
     if (!rows)
         return rows.error();

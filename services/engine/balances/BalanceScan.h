@@ -25,7 +25,8 @@ public:
         bool expired = false;
     };
     // Columns of row(): 0 customer_product_pk, 1 expires_at, 2 feature_pk,
-    // 3 customer_pk, 4 pk, then `extraColumns` (SQL over the table "b").
+    // 3 customer_pk, 4 pk, then `extraColumns` (SQL over the table "b", one
+    // expression each).
     static constexpr int FeatureColumn = 2;
     static constexpr int CustomerColumn = 3;
     static constexpr int KeyColumn = 4;
@@ -34,7 +35,7 @@ public:
     // `stop` is asked at the first row and every 4,096 after it.
     static api::Result<BalanceScan> open(const QSqlDatabase &db, const Scope &scope,
                                          const api::ListBalancesRequest &filter, qint64 nowMs,
-                                         const QString &extraColumns = QString(),
+                                         const QStringList &extraColumns = {},
                                          const StopCheck &stop = {});
 
     // A pass reads the whole table through the connection's page cache: give

@@ -92,9 +92,10 @@ api::Result<api::BalanceTotals> sumInEngine(const QSqlDatabase &db, const Scope 
                                             const api::BalanceTotalsRequest &request, qint64 nowMs,
                                             const StopCheck &stop)
 {
-    auto scan = BalanceScan::open(
-        db, scope, request.filter, nowMs,
-        u"b.included_grant, b.prepaid_grant, b.remaining, b.usage, b.resets_at"_s, stop);
+    auto scan = BalanceScan::open(db, scope, request.filter, nowMs,
+                                  {u"b.included_grant"_s, u"b.prepaid_grant"_s, u"b.remaining"_s,
+                                   u"b.usage"_s, u"b.resets_at"_s},
+                                  stop);
     if (!scan)
         return scan.error();
     SqliteStatement &row = scan.value().row();
