@@ -2,7 +2,9 @@
 // 100 balance rows): load time, and the median time of a 200-row page (first,
 // 2,500 pages deep, by feature, by customer) beside the raw SQL keyset query
 // on the same database; then balances.totals of every active row by feature,
-// plan and customer beside the database's own (inexact) SUM. Prints figures;
+// plan and customer beside the database's own (inexact) SUM; and
+// usage_events.totals per day over the last day, week and month of events
+// beside the database's own grouped SUM of the same events. Prints figures;
 // asserts nothing.
 #include "services/engine/Engine.h"
 #include "services/engine/balances/BalanceCursor.h"
@@ -264,6 +266,60 @@ int main(int argc, char *argv[])
                             .arg(ours / baseline, 0, 'f', 2))
                    .arg(count)
                    .arg(pages);
+    }
+
+    // usage_events.totals (the Usage chart) over the newest day, week and
+    // month of events, beside the database's own grouped SUM of the same
+    // events through the same index (inexact: the ceiling for exactness).
+    // The time per 1,000 events staying put as the range grows is what
+    // "flat" means here: the work follows the events charted, not the table.
+    out << "\nusage_events.totals per day, median of 5 runs:\n"
+        << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+               .arg(u"range, group by"_s, -22)
+               .arg(u"events"_s, 9)
+               .arg(u"totals (ms)"_s, 12)
+               .arg(u"native SUM (ms)"_s, 16)
+               .arg(u"ratio"_s, 7)
+               .arg(u"ms per 1,000"_s, 13);
+    auto newest = engine::runSql(
+        db, u"SELECT max(timestamp) FROM usage_events WHERE org_pk = ? AND env = 'test'"_s,
+        {scope.orgPk});
+    newest.value().next();
+    const qint64 end = newest.value().value(0).toLongLong() + 1;
+    constexpr qint64 Day = 24 * 60 * 60 * 1000;
+    for (const auto &[label, days] :
+         {std::pair{"last day", 1}, {"last 7 days", 7}, {"last 30 days", 30}}) {
+        for (const auto &[by, column] :
+             {std::pair{api::UsageGroupBy::Feature, u"feature_pk"_s},
+              std::pair{api::UsageGroupBy::Customer, u"customer_pk"_s}}) {
+            api::UsageTotalsRequest request;
+            request.from = end - days * Day;
+            request.groupBy = by;
+            qint64 events = 0;
+            const double ours = medianMs(5, [&] {
+                auto totals = test::usageTotals(engine, scope, request);
+                if (!totals)
+                    die(u"usage totals"_s, totals.error());
+                events = totals.value().total.events;
+            });
+            const double baseline = medianMs(5, [&] {
+                auto query = engine::runSql(
+                    db,
+                    u"SELECT timestamp / %1, %2, count(*), sum(CAST(value AS %3)) FROM usage_events"
+                    " WHERE org_pk = ? AND env = 'test' AND timestamp >= ? GROUP BY 1, 2"_s.arg(Day)
+                        .arg(column, postgres ? u"DOUBLE PRECISION"_s : u"REAL"_s),
+                    {scope.orgPk, *request.from});
+                while (query.value().next()) {
+                }
+            });
+            out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+                       .arg(u"%1, %2"_s.arg(QString::fromLatin1(label), api::toWire(by)), -22)
+                       .arg(events, 9)
+                       .arg(ours, 12, 'f', 1)
+                       .arg(baseline, 16, 'f', 1)
+                       .arg(ours / baseline, 7, 'f', 2)
+                       .arg(ours * 1000 / double(std::max<qint64>(1, events)), 13, 'f', 3);
+        }
     }
     out.flush();
     return 0;

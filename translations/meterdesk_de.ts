@@ -2813,13 +2813,6 @@ Es wurde keine Datei geschrieben.</translation>
         <source>Problem</source>
         <translation>Problem</translation>
     </message>
-    <message numerus="yes">
-        <source>customer %1 is also on line(s) %2; leave out all but one</source>
-        <translation>
-            <numerusform>Kunde %1 steht auch in Zeile %2; lassen Sie alle bis auf eine weg</numerusform>
-            <numerusform>Kunde %1 steht auch in den Zeilen %2; lassen Sie alle bis auf eine weg</numerusform>
-        </translation>
-    </message>
 </context>
 <context>
     <name>ImportChanges</name>
@@ -2906,6 +2899,24 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>%1 is canceled</source>
         <translation>%1 wird gekündigt</translation>
+    </message>
+</context>
+<context>
+    <name>ImportChecks</name>
+    <message numerus="yes">
+        <source>customer %1 is also on line(s) %2; leave out all but one</source>
+        <translation>
+            <numerusform>Kunde %1 steht auch in Zeile %2; lassen Sie alle bis auf eine weg</numerusform>
+            <numerusform>Kunde %1 steht auch in den Zeilen %2; lassen Sie alle bis auf eine weg</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a plan of this workspace (%2): the import would refuse this customer. Fix the cell, map the value on the Mapping page, or leave the row out</source>
+        <translation>„%1“ ist kein Plan dieses Arbeitsbereichs (%2): Der Import würde diesen Kunden ablehnen. Berichtigen Sie die Zelle, ordnen Sie den Wert auf der Seite „Zuordnung“ zu oder lassen Sie die Zeile weg</translation>
+    </message>
+    <message>
+        <source>it has none</source>
+        <translation>er hat keine</translation>
     </message>
 </context>
 <context>
@@ -3080,6 +3091,37 @@ Journal: %2</numerusform>
     <message>
         <source>No plan column: customers are imported without plans.</source>
         <translation>Keine Tarifspalte: Kunden werden ohne Tarife importiert.</translation>
+    </message>
+    <message>
+        <source>Plan &amp;values…</source>
+        <translation>Plan&amp;werte …</translation>
+    </message>
+    <message>
+        <source>Also</source>
+        <translation>Außerdem</translation>
+    </message>
+    <message>
+        <source>Say which plan each value of the plan column stands for (&quot;Pro Monthly&quot; → pro)</source>
+        <translation>Angeben, für welchen Plan jeder Wert der Plan-Spalte steht („Pro Monthly“ → pro)</translation>
+    </message>
+    <message>
+        <source>What column %1 is</source>
+        <translation>Was Spalte %1 ist</translation>
+    </message>
+    <message>
+        <source>(nothing else)</source>
+        <translation>(nichts weiter)</translation>
+    </message>
+    <message>
+        <source>What column %1 also is</source>
+        <translation>Was Spalte %1 außerdem ist</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln plan value(s) mapped to plan ids.</source>
+        <translation>
+            <numerusform>%Ln Planwert einer Plan-ID zugeordnet.</numerusform>
+            <numerusform>%Ln Planwerte Plan-IDs zugeordnet.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3522,6 +3564,13 @@ Journal: %2</numerusform>
     <message>
         <source>Line %1: %2</source>
         <translation>Zeile %1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n naming a plan this workspace does not have (the import would refuse them)</source>
+        <translation>
+            <numerusform>%n mit einem Plan, den dieser Arbeitsbereich nicht hat (der Import würde sie ablehnen)</numerusform>
+            <numerusform>%n mit einem Plan, den dieser Arbeitsbereich nicht hat (der Import würde sie ablehnen)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4048,6 +4097,33 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Cannot write %1: %2</source>
         <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>PlanValuesDialog</name>
+    <message>
+        <source>Plan values</source>
+        <translation>Planwerte</translation>
+    </message>
+    <message>
+        <source>Say which plan each value of the plan column stands for. A value left empty is taken as the plan&apos;s id.</source>
+        <translation>Geben Sie an, für welchen Plan jeder Wert der Plan-Spalte steht. Ein leer gelassener Wert gilt als die ID des Plans.</translation>
+    </message>
+    <message>
+        <source>Value in the file</source>
+        <translation>Wert in der Datei</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>Zeilen</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>Plan</translation>
+    </message>
+    <message>
+        <source>Plan for %1</source>
+        <translation>Plan für %1</translation>
     </message>
 </context>
 <context>
@@ -5373,6 +5449,10 @@ Es wurde keine Datei geschrieben.</translation>
         <source>Units used (other features)</source>
         <translation>Verbrauchte Einheiten (andere Funktionen)</translation>
     </message>
+    <message>
+        <source>%1 Partial: the range covers only part of this period (today, so far).</source>
+        <translation>%1 Teilweise: Der Zeitraum deckt nur einen Teil dieses Abschnitts ab (heute, bisher).</translation>
+    </message>
 </context>
 <context>
     <name>UsageEventModel</name>
@@ -5545,20 +5625,6 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>Verbrauchsereignisse konnten nicht gelesen werden: %1</translation>
     </message>
     <message numerus="yes">
-        <source>%Ln events; the chart shows the newest.</source>
-        <translation>
-            <numerusform>%Ln Ereignis; das Diagramm zeigt die neuesten.</numerusform>
-            <numerusform>%Ln Ereignisse; das Diagramm zeigt die neuesten.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%Ln events so far…</source>
-        <translation>
-            <numerusform>bisher %Ln Ereignis …</numerusform>
-            <numerusform>bisher %Ln Ereignisse …</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%Ln events</source>
         <translation>
             <numerusform>%Ln Ereignis</numerusform>
@@ -5588,6 +5654,14 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Record past usage from a CSV or JSON file, after a dry run</source>
         <translation>Vergangene Nutzung aus einer CSV- oder JSON-Datei erfassen, nach einem Probelauf</translation>
+    </message>
+    <message>
+        <source>Usage could not be added up: %1</source>
+        <translation>Die Nutzung konnte nicht summiert werden: %1</translation>
+    </message>
+    <message>
+        <source>Adding up usage…</source>
+        <translation>Nutzung wird summiert …</translation>
     </message>
 </context>
 <context>

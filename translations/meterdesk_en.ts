@@ -254,7 +254,7 @@ taken %2, %Ln models</numerusform>
     </message>
 </context>
 <context>
-    <name>ImportBatch</name>
+    <name>ImportChecks</name>
     <message numerus="yes">
         <source>customer %1 is also on line(s) %2; leave out all but one</source>
         <translation>
@@ -280,6 +280,16 @@ Journal: %2</numerusform>
         <translation>
             <numerusform>Stopped with %n customer not imported yet. Continue now, or open the same source later to resume.</numerusform>
             <numerusform>Stopped with %n customers not imported yet. Continue now, or open the same source later to resume.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ImportMappingPage</name>
+    <message numerus="yes">
+        <source>%Ln plan value(s) mapped to plan ids.</source>
+        <translation>
+            <numerusform>%Ln plan value mapped to a plan id.</numerusform>
+            <numerusform>%Ln plan values mapped to plan ids.</numerusform>
         </translation>
     </message>
 </context>
@@ -369,6 +379,13 @@ Journal: %2</numerusform>
         <translation>
             <numerusform>%n left out</numerusform>
             <numerusform>%n left out</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n naming a plan this workspace does not have (the import would refuse them)</source>
+        <translation>
+            <numerusform>%n naming a plan this workspace does not have (the import would refuse it)</numerusform>
+            <numerusform>%n naming a plan this workspace does not have (the import would refuse them)</numerusform>
         </translation>
     </message>
 </context>
@@ -514,20 +531,6 @@ Journal: %2</numerusform>
 </context>
 <context>
     <name>UsagePage</name>
-    <message numerus="yes">
-        <source>%Ln events; the chart shows the newest.</source>
-        <translation>
-            <numerusform>%Ln event; the chart shows the newest.</numerusform>
-            <numerusform>%Ln events; the chart shows the newest.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%Ln events so far…</source>
-        <translation>
-            <numerusform>%Ln event so far…</numerusform>
-            <numerusform>%Ln events so far…</numerusform>
-        </translation>
-    </message>
     <message numerus="yes">
         <source>%Ln events</source>
         <translation>

@@ -1,6 +1,6 @@
 #include "models/usage/UsageSeries.h"
 
-#include "models/usage/UsageEventModel.h"
+#include <QDateTime>
 
 #include <algorithm>
 
@@ -8,66 +8,68 @@ namespace md::models {
 
 namespace {
 
-QString keyOf(const api::UsageEvent &event, UsageSeries::GroupBy groupBy)
+void add(UsageSeries::Point &point, const api::UsageFigures &figures)
 {
-    switch (groupBy) {
-    case UsageSeries::GroupBy::Customer:
-        return event.customerId;
-    case UsageSeries::GroupBy::Feature:
-        return event.featureId;
-    case UsageSeries::GroupBy::Model:
-        return event.modelId.value_or(QString());
-    }
-    return {};
+    point.cost = point.cost.runningSum(figures.cost);
+    point.units = point.units.runningSum(figures.units);
+    point.tokens += figures.tokens;
 }
 
-void add(UsageSeries::Point &point, const api::UsageEvent &event)
+void addDays(QMap<qint64, UsageSeries::Point> &points, const QList<api::UsageDay> &days,
+             qint64 periodMs)
 {
-    // An event without a model counts units of its feature, not dollars.
-    api::Decimal &sum = event.modelId ? point.cost : point.units;
-    sum = sum.plus(event.value).value_or(sum);
-    point.tokens += UsageEventModel::totalTokens(event);
+    for (const api::UsageDay &day : days)
+        add(points[UsageSeries::startOf(day.day, periodMs)], day.figures);
 }
 
 } // namespace
 
-qint64 UsageSeries::periodFor(const QList<api::UsageEvent> &events)
+qint64 UsageSeries::startOf(QDate day, qint64 periodMs)
 {
-    if (events.isEmpty())
-        return Day;
-    const auto [first, last] = std::minmax_element(
-        events.cbegin(), events.cend(), [](const api::UsageEvent &a, const api::UsageEvent &b) {
-            return a.timestamp < b.timestamp;
-        });
-    const qint64 span = last->timestamp - first->timestamp;
+    const qint64 ms = day.startOfDay(Qt::UTC).toMSecsSinceEpoch();
+    return ms - ms % periodMs;
+}
+
+qint64 UsageSeries::periodFor(const api::UsageTotals &totals)
+{
+    QDate first;
+    QDate last;
+    const auto see = [&](const QList<api::UsageDay> &days) {
+        if (days.isEmpty())
+            return;
+        if (!first.isValid() || days.first().day < first)
+            first = days.first().day;
+        if (!last.isValid() || days.last().day > last)
+            last = days.last().day;
+    };
+    for (const api::UsageGroup &group : totals.groups)
+        see(group.days);
+    if (totals.other)
+        see(totals.other->days);
+    const qint64 span = first.isValid() ? first.daysTo(last) * Day : 0;
     for (const qint64 period : {Day, 7 * Day})
         if (span / period < 60)
             return period;
     return 30 * Day;
 }
 
-UsageSeries::Groups UsageSeries::build(const QList<api::UsageEvent> &events, GroupBy groupBy,
-                                       int maxGroups, const QString &otherLabel, qint64 periodMs)
+UsageSeries::Groups UsageSeries::build(const api::UsageTotals &totals, const QString &noneLabel,
+                                       const QString &otherLabel, qint64 periodMs)
 {
-    QHash<QString, Point> totals;
-    for (const api::UsageEvent &event : events)
-        add(totals[keyOf(event, groupBy)], event);
-    QStringList keys = totals.keys();
-    const auto size = [&](const QString &key) {
-        return std::pair(totals.value(key).cost, totals.value(key).units);
-    };
-    std::sort(keys.begin(), keys.end(), [&](const QString &a, const QString &b) {
-        return size(b) < size(a) || (size(a) == size(b) && a < b);
-    });
-    const QSet<QString> kept(keys.cbegin(),
-                             keys.cbegin() + std::min<qsizetype>(maxGroups, keys.size()));
     Groups groups;
-    for (const api::UsageEvent &event : events) {
-        const QString key = keyOf(event, groupBy);
-        const qint64 start = event.timestamp - event.timestamp % periodMs;
-        add(groups[kept.contains(key) ? key : otherLabel][start], event);
-    }
+    for (const api::UsageGroup &group : totals.groups)
+        addDays(groups[group.key.value_or(noneLabel)], group.days, periodMs);
+    if (totals.other)
+        addDays(groups[otherLabel], totals.other->days, periodMs);
     return groups;
+}
+
+QSet<qint64> UsageSeries::partialPeriods(const api::UsageTotals &totals, qint64 periodMs)
+{
+    QSet<qint64> periods;
+    for (const QDate day : totals.partialDays)
+        periods.insert(startOf(day, periodMs));
+    return periods;
 }
 
 } // namespace md::models

@@ -1,18 +1,18 @@
-// Usage events summed per period (a day, a week…) and per customer, feature or model, for the
-// Usage page's chart. Costs stay exact decimals; only the chart converts
-// them to doubles, to draw them.
+// The Usage chart's bars: the per-day figures usage_events.totals answers,
+// summed into periods (a day, a week or 30 days) per group. Costs stay
+// exact decimals; only the chart converts them to doubles, to draw them.
 #pragma once
 
-#include "services/api/UsageEvent.h"
+#include "services/api/UsageTotals.h"
 
 #include <QMap>
+#include <QSet>
 
 namespace md::models {
 
 class UsageSeries final
 {
 public:
-    enum class GroupBy { Customer, Feature, Model };
     struct Point
     {
         api::Decimal cost; // AI calls: credits, dollar for dollar
@@ -24,13 +24,17 @@ public:
     // Group → start of the period (ms, periods counted from the epoch, UTC) → sums.
     using Groups = QMap<QString, QMap<qint64, Point>>;
 
-    // At most `maxGroups` groups: the largest by cost, then by units, the
-    // rest summed as `otherLabel`.
-    static Groups build(const QList<api::UsageEvent> &events, GroupBy groupBy, int maxGroups,
+    // The named groups by their key (`noneLabel` for the events of no
+    // model), the rest as `otherLabel`.
+    static Groups build(const api::UsageTotals &totals, const QString &noneLabel,
                         const QString &otherLabel, qint64 periodMs = Day);
-    // A period that keeps a chart of these events under about 60 bars: a day,
+    // A period that keeps a chart of these days under about 60 bars: a day,
     // a week or 30 days.
-    static qint64 periodFor(const QList<api::UsageEvent> &events);
+    static qint64 periodFor(const api::UsageTotals &totals);
+    // The starts of the periods holding a day the filter's range covers only
+    // in part (today, so far; the range's first day from its hour on).
+    static QSet<qint64> partialPeriods(const api::UsageTotals &totals, qint64 periodMs = Day);
+    static qint64 startOf(QDate day, qint64 periodMs);
 };
 
 } // namespace md::models

@@ -34,6 +34,7 @@
 #include "services/api/UpdateReward.h"
 #include "services/api/UsageBatch.h"
 #include "services/api/UsageEvent.h"
+#include "services/api/UsageTotals.h"
 #include "services/api/Webhook.h"
 
 #include <QFuture>
@@ -95,6 +96,8 @@ public:
     virtual Reply<api::Page<api::RewardEntry>> listRewards() = 0;
     virtual Reply<api::Page<api::OrganizationInfo>> listOrganizations() = 0;
     virtual Reply<api::Page<api::UsageEvent>> listUsageEvents(const api::PageRequest &request) = 0;
+    // Usage events of a filter added up per day, by feature, customer or model.
+    virtual Reply<api::UsageTotals> usageTotals(const api::UsageTotalsRequest &request) = 0;
     // The price catalogue the engine or server uses, and what a call would
     // cost there (the customer's markups applied), recording nothing.
     virtual Reply<api::Page<api::ModelInfo>> listModels() = 0;

@@ -139,6 +139,12 @@ Reply<api::BalancePages> EngineBackend::balancePages(const api::BalancePagesRequ
         request, [](auto &s, auto &k, auto &r, auto stop) { return s.balancePages(k, r, stop); });
 }
 
+Reply<api::UsageTotals> EngineBackend::usageTotals(const api::UsageTotalsRequest &request)
+{
+    return runScan<api::UsageTotals>(
+        request, [](auto &s, auto &k, auto &r, auto stop) { return s.usageTotals(k, r, stop); });
+}
+
 Reply<api::ImportCustomerResponse>
 EngineBackend::importCustomer(const api::ImportCustomerRequest &request)
 {

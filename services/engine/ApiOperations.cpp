@@ -9,6 +9,7 @@
 #include "services/engine/balances/BalanceTotaller.h"
 #include "services/engine/customers/CustomerImporter.h"
 #include "services/engine/customers/CustomerReads.h"
+#include "services/engine/customers/UsageTotaller.h"
 #include "services/engine/products/EnvironmentPromoter.h"
 #include "services/engine/products/ProductReads.h"
 #include "services/engine/products/ProductUpdater.h"
@@ -290,6 +291,17 @@ ApiOperations::listUsageEvents(const KeyContext &key, const api::PageRequest &re
     MD_REQUIRE_SCOPE(key, ReadScope)
     return m_engine.withConnection(
         [&](const QSqlDatabase &db) { return CustomerReads::usageEvents(db, key.scope, request); });
+}
+
+api::Result<api::UsageTotals> ApiOperations::usageTotals(const KeyContext &key,
+                                                         const api::UsageTotalsRequest &request,
+                                                         const StopCheck &stop)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return UsageTotaller::totals(db, m_engine.dialect(), key.scope, request,
+                                     m_engine.now(key.scope), stop);
+    });
 }
 
 api::Result<api::Page<api::ModelInfo>> ApiOperations::listModels(const KeyContext &key)

@@ -32,6 +32,7 @@
 #include "services/api/UpdateReward.h"
 #include "services/api/UsageBatch.h"
 #include "services/api/UsageEvent.h"
+#include "services/api/UsageTotals.h"
 #include "services/api/Webhook.h"
 #include "services/engine/Engine.h"
 #include "services/engine/sql/StopCheck.h"
@@ -97,6 +98,9 @@ public:
     api::Result<api::Page<api::OrganizationInfo>> listOrganizations(const KeyContext &key);
     api::Result<api::Page<api::UsageEvent>> listUsageEvents(const KeyContext &key,
                                                             const api::PageRequest &request);
+    api::Result<api::UsageTotals> usageTotals(const KeyContext &key,
+                                              const api::UsageTotalsRequest &request,
+                                              const StopCheck &stop = {});
     api::Result<api::Page<api::ModelInfo>> listModels(const KeyContext &key);
     // Every write through the API or the console, newest first.
     api::Result<api::Page<api::AuditEntry>> listAuditLog(const KeyContext &key,

@@ -46,6 +46,7 @@ public:
     balanceTotals(const api::BalanceTotalsRequest &request) override;
     backend::Reply<api::BalancePages>
     balancePages(const api::BalancePagesRequest &request) override;
+    backend::Reply<api::UsageTotals> usageTotals(const api::UsageTotalsRequest &request) override;
     backend::Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     backend::Reply<api::TrackTokensResponse>

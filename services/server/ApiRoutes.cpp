@@ -222,6 +222,10 @@ ApiRoutes::ApiRoutes()
         "/v1/meterdesk/balances.pages",
         bodyRoute<api::BalancePagesRequest>(
             BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.balancePages(k, r); }));
+    m_exact.insert(
+        "/v1/meterdesk/usage_events.totals",
+        bodyRoute<api::UsageTotalsRequest>(
+            BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.usageTotals(k, r); }));
     m_exact.insert("/v1/meterdesk/customers.list",
                    bodyRoute<api::PageRequest>(BalancesRead, [](auto &s, auto &k, auto &r, auto &) {
                        return s.listCustomers(k, r);

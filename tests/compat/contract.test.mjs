@@ -317,6 +317,12 @@ const cases = [
     refused: () => ({ body: { from: "yesterday" }, expect: 400 }),
   },
   {
+    route: "post /v1/meterdesk/usage_events.totals",
+    valid: () => ({ body: { group_by: "model", top: 2 } }),
+    refused: () => ({ body: { feature_id: "nothing" }, expect: 404 }),
+    then: (body) => assert.equal(body.total.events, body.groups.reduce((n, g) => n + g.events, body.other ? body.other.events : 0)),
+  },
+  {
     route: "post /v1/meterdesk/customers.update_billing_controls",
     valid: () => ({
       body: {

@@ -39,6 +39,12 @@ inline api::Result<api::BalanceTotals> balanceTotals(engine::Engine &engine,
     return engine::ApiOperations(engine).balanceTotals(everyScope(scope), request, stop);
 }
 
+inline api::Result<api::UsageTotals> usageTotals(engine::Engine &engine, const engine::Scope &scope,
+                                                 const api::UsageTotalsRequest &request)
+{
+    return engine::ApiOperations(engine).usageTotals(everyScope(scope), request);
+}
+
 inline api::Result<api::ImportCustomerResponse>
 importCustomer(engine::Engine &engine, const engine::Scope &scope,
                const api::ImportCustomerRequest &request)

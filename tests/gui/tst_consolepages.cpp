@@ -8,6 +8,7 @@
 #include "models/balances/BalanceTotalsModel.h"
 #include "models/customers/CustomerListModel.h"
 #include "models/usage/UsageEventModel.h"
+#include "models/usage/UsageTotalsSource.h"
 #include "services/api/Version.h"
 #include "services/engine/pricing/PriceCatalogue.h"
 #include "services/engine/pricing/TokenPricing.h"
@@ -449,10 +450,18 @@ private Q_SLOTS:
         page.show();
         page.refresh();
         models::UsageEventModel *model = page.model();
-        QTRY_VERIFY_WITH_TIMEOUT(!model->isLoading() && !model->hasMore(), 10000);
-        QCOMPARE(model->rowCount(), m_events); // all within the last 30 days
-        QTRY_VERIFY(!page.chart()->seriesNames().isEmpty());
+        models::UsageTotalsSource *totals = page.chartTotals();
+        // The chart adds up every event of the filter where they are stored,
+        // while the table holds only the pages it has shown.
+        QTRY_VERIFY_WITH_TIMEOUT(totals->totals() && !totals->isLoading(), 10000);
+        QCOMPARE(totals->totals()->total.events, m_events); // all within the last 30 days
+        QVERIFY(!page.chart()->seriesNames().isEmpty());
         QVERIFY(page.chart()->seriesNames().size() <= 7); // six and "Other" at most
+        // Today is not over: its bar is marked as partial, and the note says so.
+        QVERIFY(totals->totals()->partialDays.contains(QDateTime::currentDateTimeUtc().date()));
+        QVERIFY(page.chart()->showsPartialNote());
+        QTRY_VERIFY_WITH_TIMEOUT(!model->isLoading(), 10000);
+        QVERIFY(model->rowCount() > 0);
         // Each value names its unit, its feature's name: features share the column.
         const QString feature = model->events().first().featureId;
         QTRY_VERIFY(model->unitOf(feature) != feature);
@@ -475,42 +484,59 @@ private Q_SLOTS:
         for (const api::UsageEvent &event : model->events())
             QCOMPARE(event.modelId, std::optional(model0));
         QTRY_COMPARE(page.chart()->seriesNames(), QStringList{model0}); // per model by default
+        QCOMPARE(totals->totals()->total.events, m_eventsByModel.value(model0));
+
+        // Stacked by customer: asked for again, grouped by customer.
+        auto *stacking = page.chart()->findChild<QComboBox *>();
+        stacking->setCurrentIndex(stacking->findData(int(api::UsageGroupBy::Customer)));
+        QTRY_VERIFY(totals->request().groupBy == api::UsageGroupBy::Customer &&
+                    !totals->isLoading());
+        QStringList customers;
+        for (const api::UsageEvent &event : model->events())
+            if (!customers.contains(event.customerId))
+                customers.append(event.customerId);
+        QVERIFY(!customers.isEmpty());
+        for (const QString &name : page.chart()->seriesNames())
+            QVERIFY2(customers.contains(name) || name == views::UsageChart::tr("Other"),
+                     qPrintable(name));
     }
 
     // Two years of weekly usage: few labels, each with its year, none
-    // repeated or elided; the amounts' numbers in the chart's language.
+    // repeated or elided; the amounts' numbers in the chart's language; a
+    // partial period named and marked.
     void usageChartLabelsAreFewDistinctAndLocal()
     {
         views::UsageChart chart;
         chart.setLocale(QLocale(QLocale::German, QLocale::Germany));
         chart.resize(420, 300);
         chart.show();
-        constexpr qint64 Day = 86'400'000;
-        const qint64 start =
-            QDateTime(QDate(2025, 1, 6), QTime(12, 0), Qt::UTC).toMSecsSinceEpoch();
-        QList<api::UsageEvent> events;
-        for (int week = 0; week < 100; ++week) {
-            api::UsageEvent event;
-            event.customerId = u"acme"_s;
-            event.featureId = u"credits"_s;
-            event.modelId = u"gpt-4o"_s;
-            event.tokens.insert(u"input_tokens"_s, 1000 + week);
-            event.value = *api::Decimal::parse("2.08");
-            event.timestamp = start + week * 7 * Day;
-            events.append(event);
-        }
-        chart.setEvents(events);
+        const QDate start(2025, 1, 6);
+        api::UsageGroup group{u"gpt-4o"_s, {}, {}};
+        for (int week = 0; week < 100; ++week)
+            group.days.append(
+                {start.addDays(7 * week), {1, *api::Decimal::parse("2.08"), {}, 1000 + week}});
+        api::UsageTotals totals;
+        totals.groups = {group};
+        totals.partialDays = {start.addDays(7 * 99)};
+        chart.setTotals(totals);
         const QStringList labels = chart.timeLabels();
         QVERIFY(labels.size() >= 14); // a bar per week or per month, every one kept
         const QStringList named = labels.filter(QRegularExpression(u"\\S"_s));
-        QVERIFY2(named.size() <= views::UsageChart::MaxLabels, qPrintable(named.join(u", "_s)));
+        QVERIFY2(named.size() <= views::UsageChart::MaxLabels + 1, qPrintable(named.join(u", "_s)));
         QVERIFY(named.size() >= 2);
         QCOMPARE(QSet<QString>(named.cbegin(), named.cend()).size(), named.size());
-        for (const QString &label : named) // each with its year: the chart spans three
+        QVERIFY2(labels.last().endsWith(views::UsageChart::PartialMark), qPrintable(labels.last()));
+        QVERIFY(chart.showsPartialNote());
+        for (QString label : named) { // each with its year: the chart spans three
+            label.remove(views::UsageChart::PartialMark);
             QVERIFY2(label.endsWith(u"24"_s) || label.endsWith(u"25"_s) || label.endsWith(u"26"_s),
                      qPrintable(label));
+        }
         QVERIFY(chart.chart()->localizeNumbers());
         QCOMPARE(chart.chart()->locale().language(), QLocale::German);
+        // Nothing to draw: no note.
+        chart.setTotals(std::nullopt);
+        QVERIFY(!chart.showsPartialNote());
     }
 
     // Customers and usage events export every row, as CSV or as a workbook.

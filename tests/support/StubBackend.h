@@ -102,6 +102,10 @@ public:
     {
         return unavailable<api::Page<api::UsageEvent>>();
     }
+    backend::Reply<api::UsageTotals> usageTotals(const api::UsageTotalsRequest &) override
+    {
+        return unavailable<api::UsageTotals>();
+    }
     backend::Reply<api::BillingControlsAnswer> billingControls(const api::ControlsOwner &) override
     {
         return unavailable<api::BillingControlsAnswer>();

@@ -24,16 +24,18 @@ UsageChart::UsageChart(QWidget *parent)
     , m_view(new QChartView(this))
     , m_chart(new QChart)
     , m_empty(new QLabel(tr("No usage events match the filter."), this))
+    , m_partialNote(new QLabel(this))
 {
-    m_groupBy->addItem(tr("Stacked by model"), int(UsageSeries::GroupBy::Model));
-    m_groupBy->addItem(tr("Stacked by customer"), int(UsageSeries::GroupBy::Customer));
-    m_groupBy->addItem(tr("Stacked by feature"), int(UsageSeries::GroupBy::Feature));
+    m_groupBy->addItem(tr("Stacked by model"), int(api::UsageGroupBy::Model));
+    m_groupBy->addItem(tr("Stacked by customer"), int(api::UsageGroupBy::Customer));
+    m_groupBy->addItem(tr("Stacked by feature"), int(api::UsageGroupBy::Feature));
     m_metric->addItem(tr("Cost (USD)"));
     m_metric->addItem(tr("Tokens"));
     m_metric->addItem(tr("Units used (other features)"));
     m_groupBy->setAccessibleName(tr("Chart stacking"));
     m_metric->setAccessibleName(tr("Chart measure"));
-    connect(m_groupBy, &QComboBox::currentIndexChanged, this, &UsageChart::redraw);
+    connect(m_groupBy, &QComboBox::currentIndexChanged, this,
+            [this] { Q_EMIT groupByChanged(groupBy()); });
     connect(m_metric, &QComboBox::currentIndexChanged, this, &UsageChart::redraw);
 
     m_chart->legend()->setAlignment(Qt::AlignRight);
@@ -42,6 +44,10 @@ UsageChart::UsageChart(QWidget *parent)
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(220);
     m_empty->setAlignment(Qt::AlignCenter);
+    m_partialNote->setText(
+        tr("%1 Partial: the range covers only part of this period (today, so far).")
+            .arg(PartialMark));
+    m_partialNote->setObjectName(QStringLiteral("partialNote"));
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(m_groupBy);
@@ -52,6 +58,7 @@ UsageChart::UsageChart(QWidget *parent)
     layout->addLayout(controls);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_empty);
+    layout->addWidget(m_partialNote);
     redraw();
 }
 
@@ -62,10 +69,20 @@ void UsageChart::changeEvent(QEvent *event)
         redraw();
 }
 
-void UsageChart::setEvents(const QList<api::UsageEvent> &events)
+void UsageChart::setTotals(const std::optional<api::UsageTotals> &totals)
 {
-    m_events = events;
+    m_totals = totals;
     redraw();
+}
+
+api::UsageGroupBy UsageChart::groupBy() const
+{
+    return api::UsageGroupBy(m_groupBy->currentData().toInt());
+}
+
+bool UsageChart::showsPartialNote() const
+{
+    return !m_partialNote->isHidden();
 }
 
 QStringList UsageChart::seriesNames() const
@@ -99,13 +116,15 @@ void UsageChart::redraw()
                           ? QChart::ChartThemeDark
                           : QChart::ChartThemeLight);
     const int metric = m_metric->currentIndex(); // cost, tokens, units
-    const qint64 period = UsageSeries::periodFor(m_events);
-    const auto groups = UsageSeries::build(
-        m_events, UsageSeries::GroupBy(m_groupBy->currentData().toInt()), 6, tr("Other"), period);
+    const api::UsageTotals shown = m_totals.value_or(api::UsageTotals{});
+    const qint64 period = UsageSeries::periodFor(shown);
+    const auto groups = UsageSeries::build(shown, tr("(none)"), tr("Other"), period);
     m_empty->setVisible(groups.isEmpty());
     m_view->setVisible(!groups.isEmpty());
+    m_partialNote->hide();
     if (groups.isEmpty())
         return;
+    const QSet<qint64> partial = UsageSeries::partialPeriods(shown, period);
     // Every period from the first to the last, empty ones included.
     qint64 first = std::numeric_limits<qint64>::max();
     qint64 last = std::numeric_limits<qint64>::min();
@@ -114,24 +133,30 @@ void UsageChart::redraw()
         last = std::max(last, points.lastKey());
     }
     // Each period's first day, with its year when the chart spans more than
-    // one; at most MaxLabels named, the rest blank. The axis keeps only
-    // distinct names, so a blank one is made distinct by zero-width spaces.
+    // one; at most MaxLabels named, the rest blank, and a partial period
+    // always named and marked. The axis keeps only distinct names, so a
+    // blank one is made distinct by zero-width spaces.
     const QDate firstDay = QDateTime::fromMSecsSinceEpoch(first, Qt::UTC).date();
     const QDate lastDay = QDateTime::fromMSecsSinceEpoch(last, Qt::UTC).date();
     const QString format = firstDay.year() == lastDay.year() ? u"d MMM"_s : u"d MMM yy"_s;
     const qint64 periods = (last - first) / period + 1;
     const qint64 every = (periods + MaxLabels - 1) / MaxLabels;
     QStringList categories;
-    for (qint64 start = first, index = 0; start <= last; start += period, ++index)
-        categories.append(
-            index % every == 0
-                ? locale().toString(QDateTime::fromMSecsSinceEpoch(start, Qt::UTC).date(), format)
-                : QString(qsizetype(index + 1), QChar(0x200B)));
+    for (qint64 start = first, index = 0; start <= last; start += period, ++index) {
+        const bool part = partial.contains(start);
+        const QString name =
+            locale().toString(QDateTime::fromMSecsSinceEpoch(start, Qt::UTC).date(), format);
+        categories.append(part                 ? name + PartialMark
+                          : index % every == 0 ? name
+                                               : QString(qsizetype(index + 1), QChar(0x200B)));
+        if (part)
+            m_partialNote->show();
+    }
     auto *series = new QStackedBarSeries;
     double top = 0;
     QList<double> totals(categories.size(), 0.0);
     for (auto group = groups.cbegin(); group != groups.cend(); ++group) {
-        auto *set = new QBarSet(group.key().isEmpty() ? tr("(none)") : group.key());
+        auto *set = new QBarSet(group.key());
         int index = 0;
         for (qint64 start = first; start <= last; start += period, ++index) {
             const UsageSeries::Point point = group.value().value(start);

@@ -2,6 +2,7 @@
 
 #include "models/common/PagedExport.h"
 #include "models/usage/UsageEventModel.h"
+#include "models/usage/UsageTotalsSource.h"
 #include "views/common/ExportButton.h"
 #include "views/usage/FailedEventsPanel.h"
 #include "views/usage/PriceCallDialog.h"
@@ -38,6 +39,7 @@ UsagePage::UsagePage(backend::BillingBackend *backend, QWidget *parent)
     : QWidget(parent)
     , m_backend(backend)
     , m_model(new models::UsageEventModel(backend, this))
+    , m_totals(new models::UsageTotalsSource(backend, this))
     , m_customer(new QLineEdit(this))
     , m_feature(new QLineEdit(this))
     , m_modelFilter(new QLineEdit(this))
@@ -47,7 +49,6 @@ UsagePage::UsagePage(backend::BillingBackend *backend, QWidget *parent)
     , m_failed(new FailedEventsPanel(backend, this))
     , m_status(new QLabel(this))
     , m_debounce(new QTimer(this))
-    , m_redraw(new QTimer(this))
 {
     m_customer->setPlaceholderText(tr("Customer id"));
     m_feature->setPlaceholderText(tr("Feature id"));
@@ -55,7 +56,7 @@ UsagePage::UsagePage(backend::BillingBackend *backend, QWidget *parent)
     for (QLineEdit *edit : {m_customer, m_feature, m_modelFilter}) {
         edit->setClearButtonEnabled(true);
         connect(edit, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
-        connect(edit, &QLineEdit::returnPressed, this, &UsagePage::applyFilter);
+        connect(edit, &QLineEdit::returnPressed, this, [this] { applyFilter(); });
     }
     m_customer->setAccessibleName(tr("Customer filter"));
     m_feature->setAccessibleName(tr("Feature filter"));
@@ -65,7 +66,7 @@ UsagePage::UsagePage(backend::BillingBackend *backend, QWidget *parent)
     m_period->addItem(tr("Last 90 days"), 90);
     m_period->addItem(tr("All time"), 0);
     m_period->setCurrentIndex(1);
-    connect(m_period, &QComboBox::currentIndexChanged, this, &UsagePage::applyFilter);
+    connect(m_period, &QComboBox::currentIndexChanged, this, [this] { applyFilter(); });
     auto *importButton = new QPushButton(tr("&Import usage…"), this);
     importButton->setObjectName(QStringLiteral("importUsage"));
     importButton->setToolTip(tr("Record past usage from a CSV or JSON file, after a dry run"));
@@ -125,16 +126,15 @@ UsagePage::UsagePage(backend::BillingBackend *backend, QWidget *parent)
 
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(300);
-    connect(m_debounce, &QTimer::timeout, this, &UsagePage::applyFilter);
-    // The chart follows the pages as they arrive, redrawn at most every 100 ms.
-    m_redraw->setSingleShot(true);
-    m_redraw->setInterval(100);
-    connect(m_redraw, &QTimer::timeout, this, [this] { m_chart->setEvents(m_model->events()); });
-    connect(m_model, &models::UsageEventModel::loadingChanged, this, [this](bool loading) {
-        if (!loading)
-            loadForChart();
+    connect(m_debounce, &QTimer::timeout, this, [this] { applyFilter(); });
+    // The table pages through the events as it is scrolled; the chart adds
+    // up every one of them where they are stored.
+    m_totals->setGroupBy(m_chart->groupBy());
+    connect(m_chart, &UsageChart::groupByChanged, m_totals, &models::UsageTotalsSource::setGroupBy);
+    connect(m_totals, &models::UsageTotalsSource::changed, this, &UsagePage::showTotals);
+    connect(m_totals, &models::UsageTotalsSource::failed, this, [this](const api::ApiError &error) {
+        m_status->setText(tr("Usage could not be added up: %1").arg(error.message));
     });
-    connect(m_model, &QAbstractItemModel::modelReset, this, &UsagePage::loadForChart);
     connect(m_model, &models::UsageEventModel::failed, this, [this](const api::ApiError &error) {
         m_status->setText(tr("Usage events could not be read: %1").arg(error.message));
     });
@@ -142,7 +142,7 @@ UsagePage::UsagePage(backend::BillingBackend *backend, QWidget *parent)
 
 void UsagePage::refresh()
 {
-    applyFilter();
+    applyFilter(true);
     if (m_failed->isVisibleTo(this))
         m_failed->refresh();
 }
@@ -166,7 +166,7 @@ void UsagePage::showOnlyCustomer(const QString &customerId)
     applyFilter();
 }
 
-void UsagePage::applyFilter()
+void UsagePage::applyFilter(bool force)
 {
     m_debounce->stop();
     api::PageRequest filter;
@@ -176,20 +176,15 @@ void UsagePage::applyFilter()
     if (const int days = m_period->currentData().toInt(); days > 0)
         filter.from = QDateTime::currentMSecsSinceEpoch() - qint64(days) * 24 * 60 * 60 * 1000;
     m_model->setFilter(filter);
+    m_status->setText(tr("Adding up usage…"));
+    m_totals->setFilter(filter, force);
 }
 
-void UsagePage::loadForChart()
+void UsagePage::showTotals()
 {
-    // The chart sums every matching event, so keep fetching up to the limit.
-    const int rows = m_model->rowCount();
-    if (m_model->canFetchMore({}) && rows < ChartEventLimit && !m_model->isLoading())
-        m_model->fetchMore({});
-    m_status->setText(m_model->hasMore()
-                          ? (rows >= ChartEventLimit
-                                 ? tr("%Ln events; the chart shows the newest.", "", rows)
-                                 : tr("%Ln events so far…", "", rows))
-                          : tr("%Ln events", "", rows));
-    m_redraw->start();
+    m_chart->setTotals(m_totals->totals());
+    if (const auto &totals = m_totals->totals())
+        m_status->setText(tr("%Ln events", "", int(qMin<qint64>(totals->total.events, INT_MAX))));
 }
 
 void UsagePage::priceCall()

@@ -1,6 +1,6 @@
 // Usage: usage events of every feature (AI calls and balances.track) with filters (customer,
-// feature, model, period), a chart of cost or tokens per day for each customer, feature or model,
-// and the "Price a call" calculator.
+// feature, model, period), a chart of cost or tokens per day for each customer, feature or model
+// drawn from every matching event (usage_events.totals), and the "Price a call" calculator.
 #pragma once
 
 #include <QWidget>
@@ -16,7 +16,8 @@ class BillingBackend;
 }
 namespace md::models {
 class UsageEventModel;
-}
+class UsageTotalsSource;
+} // namespace md::models
 
 namespace md::views {
 
@@ -32,13 +33,11 @@ class UsagePage final : public QWidget
     Q_DISABLE_COPY_MOVE(UsagePage)
 
 public:
-    // The chart sums at most this many events (the newest).
-    static constexpr int ChartEventLimit = 20000;
-
     explicit UsagePage(backend::BillingBackend *backend, QWidget *parent = nullptr);
 
     models::UsageEventModel *model() const { return m_model; }
     UsageChart *chart() const { return m_chart; }
+    models::UsageTotalsSource *chartTotals() const { return m_totals; }
     QLineEdit *customerFilter() const { return m_customer; }
     QLineEdit *modelFilter() const { return m_modelFilter; }
     void refresh();
@@ -61,11 +60,13 @@ Q_SIGNALS:
     void usageImported();
 
 private:
-    void applyFilter();
-    void loadForChart();
+    // `force`: the chart's totals asked for again even if the filter is the same.
+    void applyFilter(bool force = false);
+    void showTotals();
 
     backend::BillingBackend *m_backend;
     models::UsageEventModel *m_model;
+    models::UsageTotalsSource *m_totals;
     QLineEdit *m_customer;
     QLineEdit *m_feature;
     QLineEdit *m_modelFilter;
@@ -75,7 +76,6 @@ private:
     FailedEventsPanel *m_failed;
     QLabel *m_status;
     QTimer *m_debounce;
-    QTimer *m_redraw;
 };
 
 } // namespace md::views
