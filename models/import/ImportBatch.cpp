@@ -19,12 +19,6 @@ QColor problemColor()
     return QColor(220, 50, 50, 80);
 }
 
-// The customer a row names, valid or not; empty when it names none.
-QString customerOf(const ImportRow &row)
-{
-    return row.request ? row.request->customerId : row.body.value("customer_id"_L1).toString();
-}
-
 } // namespace
 
 ImportBatch::ImportBatch(QObject *parent)
@@ -127,7 +121,7 @@ void ImportBatch::read()
         m_mapping = read.mapping;
         m_rows = read.rows;
         m_sourceHash = read.hash;
-        findDuplicates(false);
+        recheck(false);
         endResetModel();
         m_reading = false;
         Q_EMIT countsChanged();
@@ -151,7 +145,14 @@ int ImportBatch::problemCount() const
 
 bool ImportBatch::hasProblem(int row) const
 {
-    return !m_rows.at(row).isValid() || m_otherLines.contains(row);
+    return !m_rows.at(row).isValid() || m_checks.sharesCustomer(row);
+}
+
+void ImportBatch::setKnownPlans(const QStringList &plans)
+{
+    m_checks.setKnownPlans(plans);
+    recheck(true);
+    Q_EMIT countsChanged();
 }
 
 void ImportBatch::excludeProblems()
@@ -163,7 +164,7 @@ void ImportBatch::excludeProblems()
             problems.append(r);
     for (const int r : std::as_const(problems))
         setIncluded(r, false);
-    findDuplicates(true);
+    recheck(true);
     Q_EMIT countsChanged();
 }
 
@@ -171,44 +172,16 @@ void ImportBatch::includeAll()
 {
     for (int r = 0; r < m_rows.size(); ++r)
         setIncluded(r, true);
-    findDuplicates(true);
+    recheck(true);
     Q_EMIT countsChanged();
 }
 
-void ImportBatch::findDuplicates(bool notify)
+void ImportBatch::recheck(bool notify)
 {
-    QHash<QString, QList<int>> rowsOf;
-    for (int r = 0; r < m_rows.size(); ++r)
-        if (m_rows.at(r).included)
-            if (const QString id = customerOf(m_rows.at(r)); !id.isEmpty())
-                rowsOf[id].append(r);
-    QHash<int, OtherLines> others;
-    for (const QList<int> &rows : std::as_const(rowsOf)) {
-        if (rows.size() < 2)
-            continue;
-        // A column mapped wrongly can make thousands of one id: a few lines name them.
-        for (const int r : rows) {
-            OtherLines &lines = others[r];
-            lines.count = int(rows.size()) - 1;
-            for (qsizetype i = 0; i < rows.size() && lines.first.size() < OtherLines::Named; ++i)
-                if (rows.at(i) != r)
-                    lines.first.append(m_rows.at(rows.at(i)).line);
-        }
-    }
-    if (!notify) {
-        m_otherLines = std::move(others);
-        return;
-    }
-    QList<int> changed;
-    for (auto it = others.cbegin(); it != others.cend(); ++it)
-        if (m_otherLines.value(it.key()) != it.value())
-            changed.append(it.key());
-    for (auto it = m_otherLines.cbegin(); it != m_otherLines.cend(); ++it)
-        if (!others.contains(it.key()))
-            changed.append(it.key());
-    m_otherLines = std::move(others);
-    for (const int r : std::as_const(changed))
-        Q_EMIT dataChanged(index(r, 0), index(r, columnCount() - 1));
+    const QList<int> changed = m_checks.update(m_rows);
+    if (notify)
+        for (const int r : changed)
+            Q_EMIT dataChanged(index(r, 0), index(r, columnCount() - 1));
 }
 
 void ImportBatch::setIncluded(int row, bool included)
@@ -226,6 +199,15 @@ QList<ImportBatch::Item> ImportBatch::items() const
         if (row.included && row.request)
             items.append({row.line, *row.request});
     return items;
+}
+
+QMap<QString, int> ImportBatch::columnValues(int csvColumn) const
+{
+    QMap<QString, int> values;
+    for (const ImportRow &row : m_rows)
+        if (const QString text = row.cells.value(csvColumn).trimmed(); !text.isEmpty())
+            ++values[text];
+    return values;
 }
 
 int ImportBatch::rowCount(const QModelIndex &parent) const
@@ -255,23 +237,10 @@ QString ImportBatch::problem(int r) const
         problems.append(row.error);
     for (auto it = row.cellErrors.cbegin(); it != row.cellErrors.cend(); ++it)
         problems.append(u"%1: %2"_s.arg(m_header.value(it.key()), it.value()));
-    if (const QString duplicate = duplicateProblem(r); !duplicate.isEmpty())
-        problems.append(duplicate);
+    for (const QString &more : {m_checks.duplicateProblem(r, row), m_checks.planWarning(r)})
+        if (!more.isEmpty())
+            problems.append(more);
     return problems.join(u"; "_s);
-}
-
-QString ImportBatch::duplicateProblem(int row) const
-{
-    const auto others = m_otherLines.constFind(row);
-    if (others == m_otherLines.cend())
-        return {};
-    QStringList lines;
-    for (const int line : others->first)
-        lines.append(QString::number(line));
-    if (others->count > others->first.size())
-        lines.append(u"…"_s);
-    return tr("customer %1 is also on line(s) %2; leave out all but one", nullptr, others->count)
-        .arg(customerOf(m_rows.at(row)), lines.join(u", "_s));
 }
 
 QVariant ImportBatch::data(const QModelIndex &index, int role) const
@@ -291,17 +260,23 @@ QVariant ImportBatch::data(const QModelIndex &index, int role) const
     const bool customerCell = m_shownFormat == ImportFormat::Csv
                                   ? cell >= 0 && cell == m_mapping.customerId
                                   : column == CustomerColumn;
-    const QString duplicate = customerCell && m_otherLines.contains(index.row())
-                                  ? duplicateProblem(index.row())
-                                  : QString();
+    // A plan the workspace lacks is flagged on the plan cell (CSV) or the body (JSON).
+    const bool planCell = m_shownFormat == ImportFormat::Csv ? cell >= 0 && cell == m_mapping.plan
+                                                             : column == BodyColumn;
+    const QString cross = customerCell && m_checks.sharesCustomer(index.row())
+                              ? m_checks.duplicateProblem(index.row(), row)
+                          : planCell ? m_checks.planWarning(index.row())
+                                     : QString();
     const bool bad =
-        !duplicate.isEmpty() || (cell >= 0 ? row.cellErrors.contains(cell)
-                                           : column == problemColumn() && hasProblem(index.row()));
+        !cross.isEmpty() ||
+        (cell >= 0 ? row.cellErrors.contains(cell)
+                   : column == problemColumn() &&
+                         (hasProblem(index.row()) || m_checks.hasUnknownPlan(index.row())));
     if (role == Qt::BackgroundRole)
         return bad && row.included ? QVariant(problemColor()) : QVariant();
     if (role == Qt::ToolTipRole) {
-        if (!duplicate.isEmpty())
-            return duplicate;
+        if (!cross.isEmpty())
+            return cross;
         return cell >= 0 ? QVariant(row.cellErrors.value(cell)) : QVariant();
     }
     if (role != Qt::DisplayRole && role != Qt::EditRole)
@@ -313,7 +288,7 @@ QVariant ImportBatch::data(const QModelIndex &index, int role) const
     if (cell >= 0)
         return row.cells.value(cell);
     if (column == CustomerColumn)
-        return customerOf(row);
+        return ImportChecks::customerOf(row);
     return row.text;
 }
 
@@ -352,7 +327,7 @@ bool ImportBatch::setData(const QModelIndex &index, const QVariant &value, int r
     const int r = index.row();
     if (index.column() == IncludeColumn && role == Qt::CheckStateRole) {
         setIncluded(r, value.value<Qt::CheckState>() == Qt::Checked);
-        findDuplicates(true);
+        recheck(true);
         Q_EMIT countsChanged();
         return true;
     }
@@ -368,7 +343,7 @@ bool ImportBatch::setData(const QModelIndex &index, const QVariant &value, int r
         ImportSource::revalidate(row, value.toString());
     }
     Q_EMIT dataChanged(this->index(r, 0), this->index(r, columnCount() - 1));
-    findDuplicates(true);
+    recheck(true);
     Q_EMIT countsChanged();
     return true;
 }

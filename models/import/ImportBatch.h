@@ -5,11 +5,11 @@
 // newer read supersedes an older one still running. Column 0 includes or excludes a
 // row; CSV cells and JSON bodies are edited in place and checked again at
 // once; bad cells carry their message (background and tooltip) and the last
-// column says what is wrong with the row. Two included rows of one customer
-// are both a problem, each naming the other's line: one import would
-// overwrite the other.
+// column says what is wrong with the row. The checks across rows (one
+// customer on two rows, a plan the workspace lacks) are ImportChecks'.
 #pragma once
 
+#include "models/import/ImportChecks.h"
 #include "models/import/ImportSource.h"
 
 #include <QAbstractTableModel>
@@ -57,6 +57,11 @@ public:
 
     int includedCount() const;
     int problemCount() const; // included rows that are invalid or share a customer
+    // The workspace's plan ids: from then on, rows naming another plan are
+    // flagged (a warning; the dry run would refuse them), row by row.
+    void setKnownPlans(const QStringList &plans);
+    bool knowsPlans() const { return m_checks.knowsPlans(); }
+    int unknownPlanCount() const { return m_checks.unknownPlanCount(); }
     void excludeProblems();
     void includeAll();
 
@@ -67,6 +72,8 @@ public:
         api::ImportCustomerRequest request;
     };
     QList<Item> items() const;
+    // A CSV column's distinct texts (trimmed, empty left out) and how many rows hold each.
+    QMap<QString, int> columnValues(int csvColumn) const;
     const ImportRow &row(int index) const { return m_rows.at(index); }
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -90,10 +97,9 @@ private:
     int csvColumn(int column) const;
     bool hasProblem(int row) const;
     QString problem(int row) const;
-    QString duplicateProblem(int row) const;
     void setIncluded(int row, bool included);
-    // Finds included rows that share a customer id; with `notify`, says which rows changed.
-    void findDuplicates(bool notify);
+    // The checks across rows again; with `notify`, says which rows changed.
+    void recheck(bool notify);
 
     QString m_path;
     QByteArray m_data;
@@ -105,14 +111,7 @@ private:
     QStringList m_header;
     CsvMapping m_mapping;
     QList<ImportRow> m_rows;
-    struct OtherLines
-    {
-        static constexpr int Named = 5;
-        QList<int> first; // the first few lines of the same customer's other rows
-        int count = 0;    // how many other rows
-        friend bool operator==(const OtherLines &, const OtherLines &) = default;
-    };
-    QHash<int, OtherLines> m_otherLines; // by row
+    ImportChecks m_checks;
     bool m_reading = false;
     quint64 m_generation = 0;
 };

@@ -5,6 +5,7 @@
 #include "models/import/ImportJournal.h"
 #include "models/import/ImportPreviewModel.h"
 #include "models/import/ImportRunner.h"
+#include "services/backend/BillingBackend.h"
 
 namespace md::models {
 
@@ -19,6 +20,18 @@ ImportSession::ImportSession(backend::BillingBackend *backend, QObject *parent)
             m_target = WorkspaceStatus::journalTarget(info);
             Q_EMIT targetKnown();
         });
+    // The plans, asked for as the wizard opens, so that rows naming another
+    // plan are flagged at validation; without them, the dry run says it.
+    backend->listProducts().then(this,
+                                 [this](const api::Result<api::Page<api::Product>> &products) {
+                                     if (!products)
+                                         return;
+                                     QStringList plans;
+                                     for (const api::Product &product : products.value().list)
+                                         plans.append(product.id);
+                                     m_plans = plans;
+                                     m_batch->setKnownPlans(plans);
+                                 });
 }
 
 ImportSession::~ImportSession() = default;

@@ -9,6 +9,7 @@
 #include "services/api/Result.h"
 
 #include <QObject>
+#include <QStringList>
 
 #include <memory>
 
@@ -44,6 +45,8 @@ public:
     const QString &target() const { return m_target; }
     bool resume() const { return m_resume; }
     void setResume(bool resume) { m_resume = resume; }
+    // The workspace's plan ids, once listed (for the mapping of plan values).
+    const QStringList &plans() const { return m_plans; }
     // Customers were committed: the pages behind should refresh.
     bool committedAny() const;
 
@@ -56,6 +59,7 @@ private:
     ImportRunner *m_runner;
     std::unique_ptr<ImportJournal> m_journal;
     QString m_target;
+    QStringList m_plans;
     bool m_resume = false;
 };
 

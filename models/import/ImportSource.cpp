@@ -30,67 +30,7 @@ ImportRow fromBody(int line, const api::JsonValue &value)
     return row;
 }
 
-struct Field
-{
-    int CsvMapping::*column;
-    QLatin1StringView name;
-};
-
-constexpr Field Fields[] = {
-    {&CsvMapping::customerId, "customer_id"_L1},
-    {&CsvMapping::name, "name"_L1},
-    {&CsvMapping::email, "email"_L1},
-    {&CsvMapping::stripeId, "stripe_id"_L1},
-    {&CsvMapping::revenueCatId, "revenuecat_id"_L1},
-    {&CsvMapping::plan, "plan_id"_L1},
-    {&CsvMapping::status, "status"_L1},
-};
-
 } // namespace
-
-CsvMapping CsvMapping::guess(const QStringList &header)
-{
-    CsvMapping mapping;
-    for (int c = 0; c < header.size(); ++c) {
-        const QString name = header.at(c).trimmed().toLower();
-        for (const Field &field : Fields)
-            if (name == field.name)
-                mapping.*field.column = c;
-        if (name.startsWith("usage:"_L1) && name.size() > 6)
-            mapping.usage.insert(header.at(c).trimmed().mid(6), c);
-    }
-    return mapping;
-}
-
-QJsonObject CsvMapping::toJson(const QStringList &header) const
-{
-    const auto columnName = [&](int column) {
-        return column >= 0 && column < header.size() ? QJsonValue(header.at(column)) : QJsonValue();
-    };
-    QJsonObject object;
-    for (const Field &field : Fields)
-        object.insert(field.name, columnName(this->*field.column));
-    QJsonObject usageColumns;
-    for (auto it = usage.cbegin(); it != usage.cend(); ++it)
-        usageColumns.insert(it.key(), columnName(it.value()));
-    object.insert(u"usage"_s, usageColumns);
-    return object;
-}
-
-CsvMapping CsvMapping::fromJson(const QJsonObject &object, const QStringList &header)
-{
-    const auto column = [&](const QJsonValue &name) {
-        return name.isString() ? int(header.indexOf(name.toString())) : -1;
-    };
-    CsvMapping mapping;
-    for (const Field &field : Fields)
-        mapping.*field.column = column(object.value(field.name));
-    const QJsonObject usageColumns = object.value(u"usage"_s).toObject();
-    for (auto it = usageColumns.begin(); it != usageColumns.end(); ++it)
-        if (const int c = column(it.value()); c >= 0)
-            mapping.usage.insert(it.key(), c);
-    return mapping;
-}
 
 api::Result<QByteArray> ImportSource::readFile(const QString &path)
 {
@@ -341,7 +281,8 @@ void ImportSource::revalidate(ImportRow &row, const CsvMapping &mapping)
         body.insert(u"processors"_s, processors);
     api::JsonValue billables = api::JsonValue::array();
     if (!cell(mapping.plan).isEmpty()) {
-        api::JsonValue plan = api::JsonValue::object({{"plan_id"_L1, cell(mapping.plan)}});
+        api::JsonValue plan =
+            api::JsonValue::object({{"plan_id"_L1, mapping.planId(cell(mapping.plan))}});
         if (!cell(mapping.status).isEmpty())
             plan.insert(u"status"_s, cell(mapping.status).toLower());
         api::JsonValue balances = api::JsonValue::array();

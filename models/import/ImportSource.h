@@ -5,6 +5,7 @@
 // show them, let them be fixed in place, or exclude the row.
 #pragma once
 
+#include "models/import/CsvMapping.h"
 #include "services/api/ImportCustomer.h"
 #include "services/api/Result.h"
 
@@ -16,28 +17,6 @@ namespace md::models {
 
 enum class ImportFormat { JsonLines, JsonArray, Csv };
 enum class TextEncoding { Automatic, Utf8, Latin1 };
-
-// How CSV columns become a billing.import body; -1 leaves a field out.
-struct CsvMapping
-{
-    int customerId = -1;
-    int name = -1;
-    int email = -1;
-    int stripeId = -1;
-    int revenueCatId = -1;
-    int plan = -1;
-    int status = -1;
-    QMap<QString, int> usage; // feature id → column of its reported usage
-
-    // Columns named like the fields (customer_id, name, email, stripe_id,
-    // revenuecat_id, plan_id, status, usage:<feature>), case-insensitively.
-    static CsvMapping guess(const QStringList &header);
-    // By column names, so a saved profile fits files whose columns move; a
-    // name missing from `header` leaves its field out.
-    QJsonObject toJson(const QStringList &header) const;
-    static CsvMapping fromJson(const QJsonObject &object, const QStringList &header);
-    friend bool operator==(const CsvMapping &, const CsvMapping &) = default;
-};
 
 struct ImportRow
 {

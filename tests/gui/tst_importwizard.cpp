@@ -22,10 +22,12 @@
 #include "views/import/ImportSourcePage.h"
 #include "views/import/ImportValidationPage.h"
 #include "views/import/ImportWizard.h"
+#include "views/import/PlanValuesDialog.h"
 #include <QJsonObject>
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -37,6 +39,7 @@
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -150,6 +153,19 @@ private Q_SLOTS:
         QCOMPARE(batch->rowCount(), 13);
         QCOMPARE(batch->problemCount(), 3); // the email, the status, the negative usage
         QVERIFY(!wizard->button(QWizard::NextButton)->isEnabled());
+        // Platinum is no plan of the workspace: said here already, on its cell,
+        // though only the dry run can refuse it (the plans may change meanwhile).
+        QTRY_VERIFY(batch->knowsPlans());
+        QCOMPARE(batch->unknownPlanCount(), 1);
+        const QModelIndex platinum = batch->index(4, 2 + 4);
+        QVERIFY(platinum.data(Qt::BackgroundRole).isValid());
+        QVERIFY2(
+            platinum.data(Qt::ToolTipRole).toString().contains(u"\"platinum\" is not a plan"_s),
+            qPrintable(platinum.data(Qt::ToolTipRole).toString()));
+        QVERIFY(page<views::ImportValidationPage>(*wizard, ImportWizard::ValidationPage)
+                    ->countsLabel()
+                    ->text()
+                    .contains(u"1 naming a plan"_s));
 
         // The bad email cell is highlighted with its message.
         const int emailColumn = 2 + 2;
@@ -292,6 +308,73 @@ private Q_SLOTS:
         QTRY_VERIFY(imported.isFinished());
         QVERIFY(imported.result().ok());
         QCOMPARE(imported.result().value().subscriptions.first().planId, u"starter"_s);
+    }
+
+    // One column feeding two fields, and an old system's plan names mapped to
+    // the workspace's plans through Plan values…, kept in the profile.
+    void planValuesAndAColumnForTwoFields()
+    {
+        const QString file = m_dir.filePath(u"old-system.csv"_s);
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write("mail,plan\nold-1@x.example,Starter Monthly (USD)\n"
+                  "old-2@x.example,Starter Monthly (USD)\nold-3@x.example,pro\n");
+        out.close();
+        ImportWizard wizard(m_backend.get());
+        wizard.show();
+        QTRY_VERIFY(!wizard.session()->plans().isEmpty());
+        QVERIFY(page<views::ImportSourcePage>(wizard, ImportWizard::SourcePage)->openFile(file));
+        QTRY_VERIFY(wizard.button(QWizard::NextButton)->isEnabled());
+        wizard.next();
+        auto *mapping = page<views::ImportMappingPage>(wizard, ImportWizard::MappingPage);
+        QVERIFY(!wizard.button(QWizard::NextButton)->isEnabled()); // no customer id yet
+        // The mail column is the email and, also, the customer id.
+        auto *columns = mapping->findChild<QTableWidget *>();
+        const auto combo = [&](int row, int column) {
+            return static_cast<QComboBox *>(columns->cellWidget(row, column));
+        };
+        combo(0, 2)->setCurrentIndex(3); // Is: Email
+        combo(0, 3)->setCurrentIndex(1); // Also: Customer id
+        combo(1, 2)->setCurrentIndex(6); // Is: Plan
+        models::ImportBatch *batch = wizard.session()->batch();
+        QTRY_VERIFY(!batch->isReading() && batch->mapping().customerId == 0);
+        QCOMPARE(batch->mapping().email, 0);
+        QTRY_COMPARE(batch->unknownPlanCount(), 2); // "Starter Monthly (USD)" twice
+
+        // Plan values…: each value of the plan column once, with its rows.
+        views::PlanValuesDialog *values = mapping->editPlanValues();
+        QTableWidget *table = values->table();
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(0, views::PlanValuesDialog::TextColumn)->text(),
+                 u"Starter Monthly (USD)"_s);
+        QCOMPARE(table->item(0, views::PlanValuesDialog::RowsColumn)->text(), u"2"_s);
+        auto *plan =
+            static_cast<QComboBox *>(table->cellWidget(0, views::PlanValuesDialog::PlanColumn));
+        QVERIFY(plan->findText(u"starter"_s) >= 0); // the workspace's plans to choose from
+        plan->setCurrentText(u"starter"_s);
+        values->accept();
+        QTRY_VERIFY(!batch->isReading() && batch->unknownPlanCount() == 0);
+        QCOMPARE(batch->mapping().planValues.value(u"Starter Monthly (USD)"_s), u"starter"_s);
+        QCOMPARE(batch->mapping().customerId, 0); // the two fields kept
+        QCOMPARE(batch->mapping().email, 0);
+
+        // Kept in the profile, and read back with it.
+        mapping->saveProfile(u"Old system"_s);
+        mapping->setMapping(models::CsvMapping::guess(batch->header()));
+        QTRY_VERIFY(!batch->isReading());
+        QVERIFY(mapping->applyProfile(u"Old system"_s));
+        QTRY_VERIFY(!batch->isReading());
+        QCOMPARE(batch->mapping().planValues.value(u"Starter Monthly (USD)"_s), u"starter"_s);
+        // Both fields shown again on the column (the mapping keeps no order between them).
+        QCOMPARE(QSet<int>({combo(0, 2)->currentIndex(), combo(0, 3)->currentIndex()}),
+                 QSet<int>({1, 3}));
+        wizard.next();
+        QTRY_VERIFY(wizard.button(QWizard::NextButton)->isEnabled());
+        const auto items = batch->items();
+        QCOMPARE(items.size(), 3);
+        QCOMPARE(items.first().request.customerId, u"old-1@x.example"_s);
+        QCOMPARE(items.first().request.customerData->email, std::optional(u"old-1@x.example"_s));
+        QCOMPARE(items.first().request.billables.first().plan.planId, u"starter"_s);
     }
 
     void mappingProfilesFollowColumnsByName()

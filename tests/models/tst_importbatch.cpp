@@ -183,6 +183,54 @@ private Q_SLOTS:
         QCOMPARE(batch.items().size(), 1);
     }
 
+    // Once the workspace's plans are known, a row naming another plan is
+    // flagged at validation (a warning: the server would refuse it), row by
+    // row, with no reset that would close an editor; fixing it clears it.
+    void aPlanTheWorkspaceLacksIsFlaggedRowByRow()
+    {
+        ImportBatch batch;
+        QAbstractItemModelTester tester(&batch);
+        batch.setSource(u"plans.csv"_s, "customer_id,plan_id\n"
+                                        "p-1,pro\n"
+                                        "p-2,platinum\n"
+                                        "p-3,starter\n");
+        QVERIFY(settled(batch));
+        QVERIFY(!batch.knowsPlans());
+        QCOMPARE(batch.unknownPlanCount(), 0); // nothing said before the plans are known
+        QSignalSpy resets(&batch, &ImportBatch::modelReset);
+        QSignalSpy changed(&batch, &ImportBatch::dataChanged);
+        batch.setKnownPlans({u"pro"_s, u"starter"_s, u"free"_s});
+        QCOMPARE(resets.size(), 0);
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(changed.first().at(0).toModelIndex().row(), 1);
+        QCOMPARE(batch.unknownPlanCount(), 1);
+        QCOMPARE(batch.problemCount(), 0); // a warning: the row may still go to the dry run
+        const QModelIndex plan = batch.index(1, 3);
+        QVERIFY(plan.data(Qt::BackgroundRole).isValid());
+        QVERIFY2(plan.data(Qt::ToolTipRole).toString().contains(u"\"platinum\" is not a plan"_s),
+                 qPrintable(plan.data(Qt::ToolTipRole).toString()));
+        QVERIFY(plan.data(Qt::ToolTipRole).toString().contains(u"free, pro, starter"_s));
+        QVERIFY(batch.index(1, batch.columnCount() - 1).data().toString().contains(u"platinum"_s));
+        QVERIFY(!batch.index(0, 3).data(Qt::BackgroundRole).isValid());
+        // Fixed in place: the warning goes.
+        QVERIFY(batch.setData(plan, u"pro"_s));
+        QCOMPARE(batch.unknownPlanCount(), 0);
+        QVERIFY(!plan.data(Qt::BackgroundRole).isValid());
+        // Mapped instead (the file read again with it): a plan value makes it a plan the
+        // workspace has.
+        models::CsvMapping mapping = batch.mapping();
+        mapping.planValues.insert(u"platinum"_s, u"pro"_s);
+        batch.setMapping(mapping);
+        QVERIFY(settled(batch));
+        QCOMPARE(batch.unknownPlanCount(), 0);
+        QCOMPARE(batch.items().at(1).request.billables.first().plan.planId, u"pro"_s);
+        // A row left out is not counted.
+        QVERIFY(batch.setData(batch.index(2, 3), u"gold"_s));
+        QCOMPARE(batch.unknownPlanCount(), 1);
+        QVERIFY(batch.setData(batch.index(2, 0), Qt::Unchecked, Qt::CheckStateRole));
+        QCOMPARE(batch.unknownPlanCount(), 0);
+    }
+
     void previewCountsAndReports()
     {
         models::ImportPreviewModel preview;
@@ -269,8 +317,8 @@ private Q_SLOTS:
         ImportBatch batch;
         models::ImportPreviewModel preview;
         models::ImportJournal journal(dir.filePath(u"walk.csv.meterdesk-journal"_s));
-        QVERIFY(readyToCommit(batch, "customer_id\nwalk-001\nwalk-002\nwalk-001\n", preview,
-                              journal));
+        QVERIFY(
+            readyToCommit(batch, "customer_id\nwalk-001\nwalk-002\nwalk-001\n", preview, journal));
         ImportingBackend backend;
         models::ImportRunner runner(&backend, &preview);
         QSignalSpy finished(&runner, &models::ImportRunner::finished);
@@ -306,8 +354,7 @@ private Q_SLOTS:
         ImportBatch batch;
         models::ImportPreviewModel preview;
         models::ImportJournal journal(dir.filePath(u"pause.csv.meterdesk-journal"_s));
-        QVERIFY(readyToCommit(batch, "customer_id\npause-1\npause-2\npause-3\n", preview,
-                              journal));
+        QVERIFY(readyToCommit(batch, "customer_id\npause-1\npause-2\npause-3\n", preview, journal));
         ImportingBackend backend;
         models::ImportRunner runner(&backend, &preview);
         QSignalSpy finished(&runner, &models::ImportRunner::finished);

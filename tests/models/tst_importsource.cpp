@@ -97,6 +97,32 @@ private Q_SLOTS:
         QCOMPARE(bob.request->billables.first().plan.status, api::PlanStatus::Trialing);
     }
 
+    // An old system's plan names mapped to plan ids, kept in the profile;
+    // one column feeding two fields (the email is also the customer id).
+    void planValuesAndOneColumnForTwoFields()
+    {
+        const QString csv = u"mail,plan\n"
+                            "ann@example.com,Pro Monthly (USD)\n"
+                            "bob@example.com,starter\n"_s;
+        const QStringList header = ImportSource::parseCsv(csv, u',').first();
+        CsvMapping mapping;
+        mapping.customerId = 0;
+        mapping.email = 0;
+        mapping.plan = 1;
+        mapping.planValues.insert(u"Pro Monthly (USD)"_s, u"pro"_s);
+        const auto rows = ImportSource::readCsv(csv, u',', mapping);
+        QVERIFY(rows.at(0).isValid());
+        QCOMPARE(rows.at(0).request->customerId, u"ann@example.com"_s);
+        QCOMPARE(rows.at(0).request->customerData->email, std::optional(u"ann@example.com"_s));
+        QCOMPARE(rows.at(0).request->billables.first().plan.planId, u"pro"_s);
+        // A value not mapped is taken as the plan's id.
+        QCOMPARE(rows.at(1).request->billables.first().plan.planId, u"starter"_s);
+        // The profile keeps both, by column name.
+        const CsvMapping again = CsvMapping::fromJson(mapping.toJson(header), header);
+        QCOMPARE(again, mapping);
+        QCOMPARE(again.planId(u"Pro Monthly (USD)"_s), u"pro"_s);
+    }
+
     void jsonLinesAndArrays()
     {
         const QString lines = uR"({"customer_id":"ann","billables":[]}

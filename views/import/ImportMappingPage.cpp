@@ -3,6 +3,7 @@
 #include "models/import/ImportBatch.h"
 #include "models/import/ImportProfiles.h"
 #include "models/import/ImportSession.h"
+#include "views/import/PlanValuesDialog.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -19,8 +20,10 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-enum Column { NameColumn, SampleColumn, FieldColumn, FeatureColumn };
-// The choices of the "Is" column, in order; Usage takes a feature id.
+enum Column { NameColumn, SampleColumn, FieldColumn, AlsoColumn, FeatureColumn };
+// The choices of the "Is" column, in order; Usage takes a feature id. The
+// "Also" column offers the same but Usage, so one column feeds two fields
+// (an email that is also the customer id).
 enum Field { Ignored, CustomerId, Name, Email, StripeId, RevenueCatId, Plan, Status, Usage };
 constexpr int models::CsvMapping::*FieldMembers[] = {
     nullptr,
@@ -38,15 +41,16 @@ constexpr int models::CsvMapping::*FieldMembers[] = {
 ImportMappingPage::ImportMappingPage(models::ImportSession *session)
     : QWizardPage()
     , m_session(session)
-    , m_columns(new QTableWidget(0, 4, this))
+    , m_columns(new QTableWidget(0, 5, this))
     , m_profiles(new QComboBox(this))
     , m_status(new QLabel(this))
+    , m_planValuesButton(new QPushButton(tr("Plan &values…"), this))
 {
     setTitle(tr("Mapping"));
     setSubTitle(tr("Say what each column holds. Columns named like the fields (customer_id, "
                    "plan_id, usage:api_calls, …) are mapped already."));
     m_columns->setHorizontalHeaderLabels(
-        {tr("Column"), tr("First value"), tr("Is"), tr("Feature id (usage)")});
+        {tr("Column"), tr("First value"), tr("Is"), tr("Also"), tr("Feature id (usage)")});
     m_columns->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_columns->verticalHeader()->hide();
     m_profiles->setPlaceholderText(tr("(no profile)"));
@@ -64,7 +68,13 @@ ImportMappingPage::ImportMappingPage(models::ImportSession *session)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(profileRow);
     layout->addWidget(m_columns, 1);
-    layout->addWidget(m_status);
+    auto *statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_planValuesButton);
+    layout->addLayout(statusRow);
+    m_planValuesButton->setToolTip(
+        tr("Say which plan each value of the plan column stands for (\"Pro Monthly\" → pro)"));
+    connect(m_planValuesButton, &QPushButton::clicked, this, [this] { editPlanValues(); });
 
     connect(apply, &QPushButton::clicked, this,
             [this] { applyProfile(m_profiles->currentText()); });
@@ -103,13 +113,23 @@ void ImportMappingPage::initializePage()
             new QTableWidgetItem(batch->rowCount() > 0 ? batch->row(0).cells.value(c) : QString());
         sample->setFlags(sample->flags() & ~Qt::ItemIsEditable);
         m_columns->setItem(c, SampleColumn, sample);
+        const QStringList fields{tr("(not imported)"), tr("Customer id"), tr("Name"),
+                                 tr("Email"),          tr("Stripe id"),   tr("RevenueCat id"),
+                                 tr("Plan"),           tr("Status")};
         auto *field = new QComboBox(m_columns);
-        field->addItems({tr("(not imported)"), tr("Customer id"), tr("Name"), tr("Email"),
-                         tr("Stripe id"), tr("RevenueCat id"), tr("Plan"), tr("Status"),
-                         tr("Usage of a feature")});
+        field->addItems(fields);
+        field->addItem(tr("Usage of a feature"));
+        field->setAccessibleName(tr("What column %1 is").arg(header.at(c)));
         m_columns->setCellWidget(c, FieldColumn, field);
+        auto *also = new QComboBox(m_columns);
+        also->addItems(fields);
+        also->setItemText(Ignored, tr("(nothing else)"));
+        also->setAccessibleName(tr("What column %1 also is").arg(header.at(c)));
+        m_columns->setCellWidget(c, AlsoColumn, also);
         m_columns->setItem(c, FeatureColumn, new QTableWidgetItem);
-        connect(field, &QComboBox::currentIndexChanged, this, &ImportMappingPage::mappingEdited);
+        for (QComboBox *combo : {field, also})
+            connect(combo, &QComboBox::currentIndexChanged, this,
+                    &ImportMappingPage::mappingEdited);
     }
     m_showing = false;
     setMapping(batch->mapping());
@@ -119,18 +139,23 @@ void ImportMappingPage::initializePage()
 void ImportMappingPage::setMapping(const models::CsvMapping &mapping)
 {
     m_showing = true;
+    m_planValues = mapping.planValues;
     for (int c = 0; c < m_columns->rowCount(); ++c) {
-        int field = Ignored;
-        for (int f = CustomerId; f < Usage; ++f)
-            if (mapping.*FieldMembers[f] == c)
-                field = f;
+        // The fields this column feeds: the first is what it is, a second what it also is.
+        QList<int> fields;
         QString feature;
         for (auto it = mapping.usage.cbegin(); it != mapping.usage.cend(); ++it)
-            if (it.value() == c) {
-                field = Usage;
+            if (it.value() == c && feature.isEmpty()) {
+                fields.append(Usage);
                 feature = it.key();
             }
-        static_cast<QComboBox *>(m_columns->cellWidget(c, FieldColumn))->setCurrentIndex(field);
+        for (int f = CustomerId; f < Usage; ++f)
+            if (mapping.*FieldMembers[f] == c)
+                fields.append(f);
+        static_cast<QComboBox *>(m_columns->cellWidget(c, FieldColumn))
+            ->setCurrentIndex(fields.value(0, Ignored));
+        static_cast<QComboBox *>(m_columns->cellWidget(c, AlsoColumn))
+            ->setCurrentIndex(fields.value(1, Ignored));
         m_columns->item(c, FeatureColumn)->setText(feature);
     }
     m_showing = false;
@@ -140,15 +165,18 @@ void ImportMappingPage::setMapping(const models::CsvMapping &mapping)
 models::CsvMapping ImportMappingPage::mapping() const
 {
     models::CsvMapping mapping;
+    mapping.planValues = m_planValues;
     for (int c = 0; c < m_columns->rowCount(); ++c) {
-        const int field =
-            static_cast<const QComboBox *>(m_columns->cellWidget(c, FieldColumn))->currentIndex();
-        if (field == Usage) {
-            const QString feature = m_columns->item(c, FeatureColumn)->text().trimmed();
-            if (!feature.isEmpty())
-                mapping.usage.insert(feature, c);
-        } else if (field > Ignored) {
-            mapping.*FieldMembers[field] = c;
+        for (const int column : {FieldColumn, AlsoColumn}) {
+            const int field =
+                static_cast<const QComboBox *>(m_columns->cellWidget(c, column))->currentIndex();
+            if (field == Usage) {
+                const QString feature = m_columns->item(c, FeatureColumn)->text().trimmed();
+                if (!feature.isEmpty())
+                    mapping.usage.insert(feature, c);
+            } else if (field > Ignored) {
+                mapping.*FieldMembers[field] = c;
+            }
         }
     }
     return mapping;
@@ -161,11 +189,28 @@ void ImportMappingPage::mappingEdited()
     const models::CsvMapping current = mapping();
     if (!(current == m_session->batch()->mapping()))
         m_session->batch()->setMapping(current);
-    m_status->setText(current.customerId < 0 ? tr("Map a column to the customer id.")
-                      : current.plan < 0
-                          ? tr("No plan column: customers are imported without plans.")
-                          : QString());
+    m_status->setText(
+        current.customerId < 0 ? tr("Map a column to the customer id.")
+        : current.plan < 0     ? tr("No plan column: customers are imported without plans.")
+        : current.planValues.isEmpty()
+            ? QString()
+            : tr("%Ln plan value(s) mapped to plan ids.", nullptr, int(current.planValues.size())));
+    m_planValuesButton->setEnabled(current.plan >= 0);
     Q_EMIT completeChanged();
+}
+
+PlanValuesDialog *ImportMappingPage::editPlanValues()
+{
+    const models::ImportBatch *batch = m_session->batch();
+    auto *dialog = new PlanValuesDialog(batch->columnValues(batch->mapping().plan),
+                                        m_session->plans(), m_planValues, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        m_planValues = dialog->planValues();
+        mappingEdited();
+    });
+    dialog->open();
+    return dialog;
 }
 
 bool ImportMappingPage::applyProfile(const QString &name)

@@ -1,12 +1,16 @@
 // Step 2 (CSV): what each column is (customer id, name, email, processor
-// ids, plan, status, or a feature's usage), with its first value beside it;
-// mappings can be saved as named profiles and reused.
+// ids, plan, status, or a feature's usage) and what else it also is (one
+// column may feed two fields), with its first value beside it; what the
+// plan column's values stand for (Plan values…); mappings, plan values
+// included, can be saved as named profiles and reused.
 #pragma once
 
+#include <QMap>
 #include <QWizardPage>
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QTableWidget;
 
 namespace md::models {
@@ -15,6 +19,8 @@ struct CsvMapping;
 } // namespace md::models
 
 namespace md::views {
+
+class PlanValuesDialog;
 
 class ImportMappingPage final : public QWizardPage
 {
@@ -32,6 +38,8 @@ public:
     // Applies a saved profile; false when there is none of that name.
     bool applyProfile(const QString &name);
     void saveProfile(const QString &name);
+    // Plan values…: opens the dialog; its OK applies the values.
+    PlanValuesDialog *editPlanValues();
 
 private:
     void mappingEdited();
@@ -41,6 +49,8 @@ private:
     QTableWidget *m_columns;
     QComboBox *m_profiles;
     QLabel *m_status;
+    QPushButton *m_planValuesButton;
+    QMap<QString, QString> m_planValues; // the mapping's, which the table does not show
     bool m_showing = false;
 };
 

@@ -80,7 +80,12 @@ void ImportValidationPage::showCounts()
     m_counts->setText(tr("%n row(s): ", nullptr, rows) +
                       tr("%n ready", nullptr, included - problems) + u", "_s +
                       tr("%n with problems", nullptr, problems) + u", "_s +
-                      tr("%n left out", nullptr, rows - included));
+                      tr("%n left out", nullptr, rows - included) +
+                      (batch->unknownPlanCount() > 0
+                           ? u"; "_s + tr("%n naming a plan this workspace does not have (the "
+                                          "import would refuse them)",
+                                          nullptr, batch->unknownPlanCount())
+                           : QString()));
     Q_EMIT completeChanged();
 }
 

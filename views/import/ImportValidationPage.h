@@ -28,6 +28,7 @@ public:
     QTableView *table() const { return m_table; }
     // The current row's problem: "Line 5: …".
     QLabel *problemLabel() const { return m_problem; }
+    QLabel *countsLabel() const { return m_counts; }
 
 private:
     void showCounts();
