@@ -2,6 +2,7 @@
 
 #include "services/engine/ids/WorkspaceSecret.h"
 #include "services/engine/ledger/LedgerVerifier.h"
+#include "services/engine/ledger/UsageDays.h"
 #include "services/engine/sql/Sql.h"
 
 #include <QDateTime>
@@ -71,13 +72,16 @@ QStringList statementsFor(const QString &script, Dialect dialect)
 
 // What a script cannot do, run after its statements in the same transaction:
 // version 6 opens a ledger for the balances that were there before it;
-// version 8 makes the workspace's secret from the system's random source.
+// version 8 makes the workspace's secret from the system's random source;
+// version 17 adds up the events recorded before it into usage_days.
 api::Result<api::Done> afterScript(int version, const QSqlDatabase &db, Dialect dialect)
 {
     if (version == 6)
         return LedgerVerifier::openExisting(db, dialect);
     if (version == 8)
         return WorkspaceSecret::create(db, QDateTime::currentMSecsSinceEpoch());
+    if (version == 17)
+        return UsageDays::rebuild(db, dialect);
     return api::Done{};
 }
 

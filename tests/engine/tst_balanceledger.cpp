@@ -10,6 +10,7 @@
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/ledger/LedgerRepair.h"
 #include "services/engine/ledger/LedgerVerifier.h"
+#include "services/engine/ledger/UsageDays.h"
 #include "services/engine/sql/Sql.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/engine/LedgerWorkspace.h"
@@ -369,9 +370,60 @@ private Q_SLOTS:
             QVERIFY(engine::runSql(db(), u"PRAGMA foreign_keys=ON"_s).ok());
         QVERIFY(inserted.ok());
         const QStringList found = differences();
-        QCOMPARE(found.size(), 1);
+        QCOMPARE(found.size(), 2);
         QVERIFY2(found.first().startsWith(u"usage event 987654 names customer key 123456789"_s),
                  qPrintable(found.first()));
+        // Written behind the engine's back, it is in no day of the rollup either.
+        QVERIFY2(found.last().startsWith(u"usage_days of organization key"_s) &&
+                     found.last().contains(u"holds nothing, but the events add up to 1 events"_s),
+                 qPrintable(found.last()));
+    }
+
+    // Migration 17 adds up the events recorded before it; the rollup then
+    // answers the days usage_events.totals reads.
+    void migration17AddsUpTheEventsBeforeIt()
+    {
+        constexpr qint64 Day = engine::UsageDays::DayMs;
+        for (int day = 0; day < 3; ++day) {
+            *m_fixture->now = 40 * Day + day * Day + 5000;
+            QVERIFY(track(u"cy"_s, day + 1).ok());
+        }
+        for (const QString &sql :
+             {u"DROP TABLE usage_days"_s, u"DELETE FROM schema_version WHERE version >= 17"_s})
+            QVERIFY2(engine::runSql(db(), sql).ok(), qPrintable(sql));
+        m_fixture->engine.reset();
+        MD_OPEN_FIXTURE(*m_fixture);
+        QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+        auto rows = engine::runSql(db(), u"SELECT count(*), sum(events) FROM usage_days"_s);
+        QVERIFY(rows.ok() && rows.value().next());
+        QCOMPARE(rows.value().value(0).toInt(), 3); // a row a day: one customer, feature, model
+        QCOMPARE(rows.value().value(1).toInt(), 3);
+        api::UsageTotalsRequest whole;
+        whole.from = 40 * Day;
+        whole.to = 43 * Day;
+        const auto totals = test::usageTotals(*m_fixture->engine, m_scope, whole);
+        QVERIFY(totals.ok());
+        QCOMPARE(totals.value().total.events, 3);
+        QCOMPARE(totals.value().total.cost, Decimal::fromInteger(6));
+    }
+
+    // The usage_days rollup is kept by every write of events, and a row that
+    // differs from the events is named (issue 53).
+    void theUsageRollupIsCheckedAgainstTheEvents()
+    {
+        QVERIFY(track(u"cy"_s, 2).ok());
+        QVERIFY(track(u"cy"_s, 3).ok());
+        QVERIFY(differences().isEmpty());
+        const auto changed = engine::runSql(
+            db(), u"UPDATE usage_days SET tokens = tokens + 1 WHERE day = (SELECT min(day)"
+                  " FROM usage_days)"_s);
+        QVERIFY(changed.ok());
+        const QStringList found = differences();
+        QVERIFY(!found.isEmpty());
+        for (const QString &line : found)
+            QVERIFY2(line.startsWith(u"usage_days of organization key"_s), qPrintable(line));
+        QVERIFY(engine::UsageDays::rebuild(db(), dialect()).ok());
+        QVERIFY(differences().isEmpty());
     }
 
     void balancesFromBeforeTheLedgerAreOpened()

@@ -66,6 +66,7 @@ private Q_SLOTS:
                          u"DROP INDEX balances_by_usage"_s,
                          u"DROP INDEX balances_by_next_reset"_s,
                          u"ALTER TABLE customer_products DROP COLUMN plan_pk"_s,
+                         u"DROP TABLE usage_days"_s,
                          u"DELETE FROM schema_version WHERE version >= 8"_s};
         if (dialect == engine::Dialect::Sqlite)
             back << u"DROP TRIGGER customers_search_insert"_s
@@ -224,7 +225,7 @@ private Q_SLOTS:
               " 'webhook_deliveries')"_s,
               u"DROP INDEX customer_products_by_plan"_s, u"DROP INDEX balances_by_remaining"_s,
               u"DROP INDEX balances_by_usage"_s, u"DROP INDEX balances_by_next_reset"_s,
-              u"ALTER TABLE customer_products DROP COLUMN plan_pk"_s,
+              u"ALTER TABLE customer_products DROP COLUMN plan_pk"_s, u"DROP TABLE usage_days"_s,
               u"DELETE FROM schema_version WHERE version >= 14"_s})
             QVERIFY2(engine::runSql(old, sql).ok(), qPrintable(sql));
 

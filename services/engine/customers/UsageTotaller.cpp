@@ -51,6 +51,9 @@ struct Sums
         group.days[day] += figures;
         total += figures;
     }
+
+    // Rows the database grouped: day, key, priced, events, value and tokens.
+    api::Result<api::Done> addGrouped(QSqlQuery &row, bool byModel);
 };
 
 UsageFigures figuresOf(qint64 events, bool priced, Decimal value, qint64 tokens)
@@ -58,6 +61,21 @@ UsageFigures figuresOf(qint64 events, bool priced, Decimal value, qint64 tokens)
     // A model call's value is its cost in credits; any other event's counts
     // its feature's own unit, which no cost may absorb.
     return {events, priced ? value : Decimal(), priced ? Decimal() : value, tokens};
+}
+
+api::Result<api::Done> Sums::addGrouped(QSqlQuery &row, bool byModel)
+{
+    while (row.next()) {
+        const QVariant k = row.value(1);
+        const qint64 key = byModel ? modelKey(k.isNull(), k.toString().toUtf8()) : k.toLongLong();
+        const auto value = Decimal::parseSum(row.value(4).toString().toUtf8());
+        if (!value)
+            return ApiError::internal(u"the usage totals leave the range of sums"_s);
+        add(key, row.value(0).toLongLong(),
+            figuresOf(row.value(3).toLongLong(), row.value(2).toBool(), *value,
+                      row.value(5).toString().toLongLong()));
+    }
+    return api::Done{};
 }
 
 QString keyColumn(UsageGroupBy groupBy)
@@ -133,50 +151,38 @@ QList<QDate> UsageTotaller::partialDays(std::optional<qint64> from, std::optiona
     return days;
 }
 
-api::Result<api::UsageTotals> UsageTotaller::totals(const QSqlDatabase &db, Dialect dialect,
-                                                    const Scope &scope,
-                                                    const api::UsageTotalsRequest &request,
-                                                    qint64 nowMs, const StopCheck &stop)
-{
-    QString where = u" FROM usage_events x WHERE x.org_pk = ? AND x.env = ?"_s;
-    QVariantList binds{scope.orgPk, scope.envWord()};
-    if (request.customerId) {
-        auto pk = pkOf(db, scope, u"customers"_s, *request.customerId,
-                       api::ErrorCode::CustomerNotFound, u"customer"_s);
-        if (!pk)
-            return pk.error();
-        where += u" AND x.customer_pk = ?"_s;
-        binds << pk.value();
-    }
-    if (request.featureId) {
-        auto pk = pkOf(db, scope, u"features"_s, *request.featureId,
-                       api::ErrorCode::FeatureNotFound, u"feature"_s);
-        if (!pk)
-            return pk.error();
-        where += u" AND x.feature_pk = ?"_s;
-        binds << pk.value();
-    }
-    if (request.modelId) {
-        where += u" AND x.model_id = ?"_s;
-        binds << *request.modelId;
-    }
-    if (request.from) {
-        where += u" AND x.timestamp >= ?"_s;
-        binds << *request.from;
-    }
-    if (request.to) {
-        where += u" AND x.timestamp < ?"_s;
-        binds << *request.to;
-    }
+namespace {
 
-    Sums sums;
-    const bool byModel = request.groupBy == UsageGroupBy::Model;
+// The filters but time, on `x`: usage_events or usage_days (which has no customer).
+struct Filter
+{
+    QString where;
+    QVariantList binds;
+};
+
+// The events of [from, to) added to `sums`, each read (SQLite) or grouped
+// by the database (PostgreSQL).
+api::Result<api::Done> addEvents(const QSqlDatabase &db, Dialect dialect, const Filter &filter,
+                                 UsageGroupBy groupBy, std::optional<qint64> from,
+                                 std::optional<qint64> to, Sums &sums, const StopCheck &stop)
+{
+    QString where = u" FROM usage_events x WHERE "_s + filter.where;
+    QVariantList binds = filter.binds;
+    if (from) {
+        where += u" AND x.timestamp >= ?"_s;
+        binds << *from;
+    }
+    if (to) {
+        where += u" AND x.timestamp < ?"_s;
+        binds << *to;
+    }
+    const bool byModel = groupBy == UsageGroupBy::Model;
     if (dialect == Dialect::Sqlite) {
         auto rows = SqliteStatement::run(
             db,
             u"SELECT x.timestamp, %1, x.model_id IS NOT NULL, x.value,"
             " (SELECT coalesce(sum(t.value), 0) FROM json_each(x.tokens) t)"_s.arg(
-                keyColumn(request.groupBy)) +
+                keyColumn(groupBy)) +
                 where,
             binds);
         if (!rows)
@@ -191,36 +197,121 @@ api::Result<api::UsageTotals> UsageTotaller::totals(const QSqlDatabase &db, Dial
             if (!more)
                 return more.error();
             if (!more.value())
-                break;
+                return api::Done{};
             const qint64 key =
                 byModel ? sums.modelKey(row.isNull(1), row.bytes(1)) : row.integer(1);
-            sums.add(key, row.integer(0) / DayMs,
+            sums.add(key, row.integer(0) / UsageTotaller::DayMs,
                      figuresOf(1, row.integer(2) != 0, row.amount(3), row.integer(4)));
         }
-    } else {
-        auto rows = runSql(
-            db,
-            u"SELECT e.day, e.k, e.priced, count(*), sum(e.value)::text, sum(e.tokens)::text"
-            " FROM (SELECT x.timestamp / %1 AS day, %2 AS k, x.model_id IS NOT NULL AS priced,"
-            " x.value::numeric AS value, (SELECT coalesce(sum(t.value::bigint), 0)"
-            " FROM json_each_text(x.tokens::json) t) AS tokens%3) e GROUP BY 1, 2, 3"_s.arg(DayMs)
-                .arg(keyColumn(request.groupBy), where),
-            binds);
-        if (!rows)
-            return rows.error();
-        QSqlQuery &row = rows.value();
-        while (row.next()) {
-            const QVariant k = row.value(1);
-            const qint64 key =
-                byModel ? sums.modelKey(k.isNull(), k.toString().toUtf8()) : k.toLongLong();
-            const auto value = Decimal::parseSum(row.value(4).toString().toUtf8());
-            if (!value)
-                return ApiError::internal(u"the usage totals leave the range of sums"_s);
-            sums.add(key, row.value(0).toLongLong(),
-                     figuresOf(row.value(3).toLongLong(), row.value(2).toBool(), *value,
-                               row.value(5).toString().toLongLong()));
-        }
     }
+    auto rows =
+        runSql(db,
+               u"SELECT e.day, e.k, e.priced, count(*), sum(e.value)::text, sum(e.tokens)::text"
+               " FROM (SELECT x.timestamp / %1 AS day, %2 AS k, x.model_id IS NOT NULL AS priced,"
+               " x.value::numeric AS value, (SELECT coalesce(sum(t.value::bigint), 0)"
+               " FROM json_each_text(x.tokens::json) t) AS tokens%3) e GROUP BY 1, 2, 3"_s
+                   .arg(UsageTotaller::DayMs)
+                   .arg(keyColumn(groupBy), where),
+               binds);
+    if (!rows)
+        return rows.error();
+    return sums.addGrouped(rows.value(), byModel);
+}
+
+// The whole days [first, end) added to `sums` from the usage_days rollup:
+// its rows, not the events.
+api::Result<api::Done> addDays(const QSqlDatabase &db, Dialect dialect, const Filter &filter,
+                               UsageGroupBy groupBy, std::optional<qint64> first,
+                               std::optional<qint64> end, Sums &sums)
+{
+    QString where = u" FROM usage_days x WHERE "_s + filter.where;
+    QVariantList binds = filter.binds;
+    if (first) {
+        where += u" AND x.day >= ?"_s;
+        binds << *first;
+    }
+    if (end) {
+        where += u" AND x.day < ?"_s;
+        binds << *end;
+    }
+    const bool byModel = groupBy == UsageGroupBy::Model;
+    auto rows = runSql(
+        db,
+        u"SELECT x.day, %1, x.model_id <> '', sum(x.events), %2, sum(x.tokens)%3"
+        " GROUP BY 1, 2, 3"_s.arg(byModel ? u"NULLIF(x.model_id, '')"_s : keyColumn(groupBy),
+                                  dialect == Dialect::Sqlite ? u"md_decimal_sum(x.value)"_s
+                                                             : u"sum(x.value::numeric)::text"_s,
+                                  where),
+        binds);
+    if (!rows)
+        return rows.error();
+    return sums.addGrouped(rows.value(), byModel);
+}
+
+} // namespace
+
+api::Result<api::UsageTotals> UsageTotaller::totals(const QSqlDatabase &db, Dialect dialect,
+                                                    const Scope &scope,
+                                                    const api::UsageTotalsRequest &request,
+                                                    qint64 nowMs, const StopCheck &stop)
+{
+    Filter filter{u"x.org_pk = ? AND x.env = ?"_s, {scope.orgPk, scope.envWord()}};
+    if (request.customerId) {
+        auto pk = pkOf(db, scope, u"customers"_s, *request.customerId,
+                       api::ErrorCode::CustomerNotFound, u"customer"_s);
+        if (!pk)
+            return pk.error();
+        filter.where += u" AND x.customer_pk = ?"_s;
+        filter.binds << pk.value();
+    }
+    if (request.featureId) {
+        auto pk = pkOf(db, scope, u"features"_s, *request.featureId,
+                       api::ErrorCode::FeatureNotFound, u"feature"_s);
+        if (!pk)
+            return pk.error();
+        filter.where += u" AND x.feature_pk = ?"_s;
+        filter.binds << pk.value();
+    }
+    if (request.modelId) {
+        filter.where += u" AND x.model_id = ?"_s;
+        filter.binds << *request.modelId;
+    }
+
+    // Whole days come from the rollup, which has no customers; a range's
+    // partial first and last days, one customer's events and a grouping by
+    // customer from the events. All on one snapshot.
+    const std::optional<qint64> from = request.from;
+    const std::optional<qint64> to = request.to;
+    const std::optional<qint64> firstDay =
+        from ? std::optional((*from + DayMs - 1) / DayMs) : std::nullopt;
+    const std::optional<qint64> endDay = to ? std::optional(*to / DayMs) : std::nullopt;
+    const bool rolledUp = !request.customerId && request.groupBy != UsageGroupBy::Customer &&
+                          !(firstDay && endDay && *firstDay >= *endDay);
+    auto summed = onOneSnapshot(db, dialect, [&]() -> api::Result<Sums> {
+        Sums sums;
+        const auto events = [&](std::optional<qint64> since, std::optional<qint64> until) {
+            return addEvents(db, dialect, filter, request.groupBy, since, until, sums, stop);
+        };
+        if (!rolledUp) {
+            if (auto added = events(from, to); !added)
+                return added.error();
+            return sums;
+        }
+        if (from && *from % DayMs != 0)
+            if (auto added = events(from, *firstDay * DayMs); !added)
+                return added.error();
+        if (auto added = addDays(db, dialect, filter, request.groupBy, firstDay, endDay, sums);
+            !added)
+            return added.error();
+        if (to && *to % DayMs != 0)
+            if (auto added = events(*endDay * DayMs, to); !added)
+                return added.error();
+        return sums;
+    });
+    if (!summed)
+        return summed.error();
+    Sums &sums = summed.value();
+    const bool byModel = request.groupBy == UsageGroupBy::Model;
 
     // The largest groups first: by cost, then units, then key. Names are read
     // for the groups that may be named (a customer's only then: there may be

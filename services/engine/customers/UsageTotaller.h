@@ -1,9 +1,10 @@
 // usage_events.totals (docs/api.md, "usage_events.totals"): the recorded
-// usage of a filter added up per UTC day and group where the events are, in
-// one statement (one snapshot): each event streamed and summed in exact
-// decimals on SQLite, grouped by PostgreSQL in numeric. The work follows the
-// events in the range, read through the time or customer index, not the
-// size of the table.
+// usage of a filter added up per UTC day and group, on one snapshot. Whole
+// days grouped by feature or model come from the usage_days rollup (one row
+// per day, feature, model and stripe, whatever the number of events); the
+// range's partial first and last days, one customer's usage and a grouping
+// by customer come from the events themselves, streamed and summed in exact
+// decimals on SQLite, grouped in numeric by PostgreSQL.
 #pragma once
 
 #include "services/api/Result.h"

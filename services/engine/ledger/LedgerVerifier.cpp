@@ -2,6 +2,7 @@
 
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/ledger/LedgerRepair.h"
+#include "services/engine/ledger/UsageDays.h"
 #include "services/engine/sql/Sql.h"
 
 #include <QDateTime>
@@ -64,23 +65,6 @@ api::Result<QList<std::pair<QString, Stored>>> storedBalances(const QSqlDatabase
                 balances.last().second.held.runningSum(decimalOf(q.value(8)));
     }
     return balances;
-}
-
-// Runs `read` on one snapshot (PostgreSQL: repeatable read), writing nothing.
-template <typename F>
-auto onOneSnapshot(const QSqlDatabase &db, Dialect dialect, F &&read) -> decltype(read())
-{
-    QSqlDatabase connection = db;
-    if (!connection.transaction())
-        return api::ApiError::internal(u"starting a read transaction failed"_s);
-    if (dialect == Dialect::Postgres)
-        if (auto set = runSql(db, u"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"_s); !set) {
-            connection.rollback();
-            return set.error();
-        }
-    auto result = read();
-    connection.rollback();
-    return result;
 }
 
 // Usage events whose customer, entity, feature or organization is missing:
@@ -178,6 +162,10 @@ api::Result<LedgerVerifier::Report> LedgerVerifier::verify(const QSqlDatabase &d
             return orphans.error();
         else
             report.differences += orphans.value();
+        if (auto days = UsageDays::differences(db, dialect); !days)
+            return days.error();
+        else
+            report.differences += days.value();
         return report;
     });
 }

@@ -1,6 +1,7 @@
 #include "services/engine/sql/Database.h"
 
 #include "services/engine/sql/Sql.h"
+#include "services/engine/sql/SqliteDecimals.h"
 
 #include <QAtomicInteger>
 #include <QDir>
@@ -120,6 +121,8 @@ api::Result<QSqlDatabase> Database::open(const QString &name) const
             if (!pragma.exec(sql))
                 return openError(displayName(), pragma.lastError());
         }
+        if (auto decimals = registerSqliteDecimals(db); !decimals)
+            return decimals.error();
         return db;
     }
 

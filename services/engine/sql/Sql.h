@@ -102,4 +102,23 @@ inline QVariant nullable(const std::optional<qint64> &value)
     return value ? QVariant(*value) : QVariant();
 }
 
+// Runs `read` on one snapshot (PostgreSQL: repeatable read), writing nothing.
+template <typename F>
+auto onOneSnapshot(const QSqlDatabase &db, Dialect dialect, F &&read) -> decltype(read())
+{
+    QSqlDatabase connection = db;
+    if (!connection.transaction())
+        return api::ApiError::internal(QStringLiteral("starting a read transaction failed"));
+    if (dialect == Dialect::Postgres)
+        if (auto set =
+                runSql(db, QStringLiteral("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"));
+            !set) {
+            connection.rollback();
+            return set.error();
+        }
+    auto result = read();
+    connection.rollback();
+    return result;
+}
+
 } // namespace md::engine

@@ -1,4 +1,5 @@
 #include "services/engine/clock/ClockEvents.h"
+#include "services/engine/ledger/UsageDays.h"
 #include "services/engine/sql/PostgresArray.h"
 #include "services/engine/sql/StoredJson.h"
 #include "services/engine/track/TrackBatchState.h"
@@ -31,6 +32,19 @@ QString tokensText(const api::TrackTokensRequest &request)
             tokens.field(name, *count);
     tokens.endObject();
     return QString::fromUtf8(tokens.take());
+}
+
+// Every token of a model call, in all its pools (what tokensText stores).
+qint64 tokenCount(const api::TrackTokensRequest &request)
+{
+    if (request.value)
+        return 0;
+    qint64 count = request.inputTokens + request.outputTokens;
+    for (const auto &pool :
+         {request.cacheReadTokens, request.cacheWriteTokens, request.reasoningTokens,
+          request.audioInputTokens, request.audioOutputTokens})
+        count += std::max<qint64>(pool.value_or(0), 0);
+    return count;
 }
 
 // The route a call's ledger entries name: the one it came through.
@@ -218,7 +232,7 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
             " tokens, value, properties, timestamp, idempotency_key, created_at, ord)),"
             " recorded AS (INSERT INTO usage_events (%1) SELECT pk, org_pk, env, customer_pk,"
             " entity_pk, feature_pk, model_id, tokens, value, properties, timestamp,"
-            " idempotency_key, created_at FROM events RETURNING 1)"
+            " idempotency_key, created_at FROM events RETURNING 1), %4"
             " INSERT INTO ledger (pk, org_pk, env, customer_pk, feature_pk, balance_id, at, kind,"
             " amount, balance_after, usage, route, key_pk, event_pk)"
             " SELECT nextval('ledger_pk_seq'), x.* FROM (SELECT l.org_pk, l.env, l.customer_pk,"
@@ -226,18 +240,30 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
             " l.route, l.key_pk, events.pk FROM %2 LEFT JOIN events ON events.ord = l.event_ord"
             " ORDER BY l.n) x"_s.arg(columnList, BalanceLedger::unnestSql(u"?::bigint[]"_s, true),
                                      clocked.empty() ? QString()
-                                                     : MovedBalances::postgresWith() + u", "_s),
+                                                     : MovedBalances::postgresWith() + u", "_s,
+                                     UsageDays::postgresAdd(u"days"_s, u"events"_s)),
             binds);
     }
     const QString insert = u"INSERT INTO usage_events (%1)"
                            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s.arg(columnList);
+    std::map<UsageDays::Key, UsageDays::Sums> days;
     for (qsizetype e = 0; e < events.size(); ++e) {
         QVariantList row;
         for (int c = 0; c < columns; ++c)
             row.append(values.at(c).at(e));
         if (auto inserted = execute(db, insert, row); !inserted)
             return inserted;
+        const Event &event = events.at(e);
+        UsageDays::Sums &day = days[UsageDays::keyOf(
+            event.scope, event.request.timestamp.value_or(nowMs), event.call.featurePk,
+            event.request.value ? std::nullopt : std::optional(event.request.modelId),
+            event.call.customerPk)];
+        ++day.events;
+        day.value = day.value.runningSum(event.call.priced.value);
+        day.tokens += tokenCount(event.request);
     }
+    if (auto added = UsageDays::add(db, days); !added)
+        return added;
     for (qsizetype i = 0; i < ledger.size(); ++i)
         ledger[i].eventPk = values.first().at(ledgerEvents.at(i)).toLongLong();
     QStringList routes;

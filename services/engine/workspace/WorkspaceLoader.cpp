@@ -2,6 +2,7 @@
 
 #include "services/api/JsonReader.h"
 #include "services/engine/access/ApiKeys.h"
+#include "services/engine/ledger/UsageDays.h"
 #include "services/engine/sql/Scope.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/workspace/CustomerLoader.h"
@@ -24,6 +25,7 @@ class Loader final
 public:
     Loader(const QSqlDatabase &db, Dialect dialect)
         : m_state(db, dialect)
+        , m_dialect(dialect)
     {
         for (const WorkspaceTable &table : WorkspaceTable::all())
             m_state.batches.declare(table.name, table.columns);
@@ -54,6 +56,11 @@ public:
             return *root.error();
         if (auto flushed = m_state.batches.flush(); !flushed)
             return flushed.error();
+        // The loaded events' days, added up once they are all in.
+        for (const qint64 orgPk : std::as_const(m_orgBySlug))
+            for (const Environment env : {Environment::Sandbox, Environment::Production})
+                if (auto days = UsageDays::rebuild(m_state.db, m_dialect, Scope{orgPk, env}); !days)
+                    return days.error();
         return m_state.summary;
     }
 
@@ -267,6 +274,7 @@ private:
     }
 
     LoadState m_state;
+    Dialect m_dialect;
     QHash<QString, qint64> m_orgBySlug;
     // Unique across the whole database.
     QSet<QString> m_orgIds;
