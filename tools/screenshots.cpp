@@ -342,7 +342,11 @@ int main(int argc, char *argv[])
         wizard.show();
         static_cast<views::ImportSourcePage *>(wizard.page(views::ImportWizard::SourcePage))
             ->openFile(csv);
-        settle([&] { return !wizard.session()->batch()->isReading(); });
+        // Read, and the workspace's plans known, so platinum is flagged on its cell.
+        settle([&] {
+            return !wizard.session()->batch()->isReading() &&
+                   wizard.session()->batch()->knowsPlans();
+        });
         wizard.next();
         wizard.next();
         auto *validation = static_cast<views::ImportValidationPage *>(wizard.currentPage());

@@ -341,6 +341,11 @@ private Q_SLOTS:
         QCOMPARE(batch->mapping().email, 0);
         QTRY_COMPARE(batch->unknownPlanCount(), 2); // "Starter Monthly (USD)" twice
 
+        // A value another file had (from a profile) is kept by the dialog.
+        models::CsvMapping earlier = batch->mapping();
+        earlier.planValues.insert(u"Legacy Gold"_s, u"pro"_s);
+        mapping->setMapping(earlier);
+        QTRY_VERIFY(!batch->isReading());
         // Plan values…: each value of the plan column once, with its rows.
         views::PlanValuesDialog *values = mapping->editPlanValues();
         QTableWidget *table = values->table();
@@ -355,6 +360,7 @@ private Q_SLOTS:
         values->accept();
         QTRY_VERIFY(!batch->isReading() && batch->unknownPlanCount() == 0);
         QCOMPARE(batch->mapping().planValues.value(u"Starter Monthly (USD)"_s), u"starter"_s);
+        QCOMPARE(batch->mapping().planValues.value(u"Legacy Gold"_s), u"pro"_s);
         QCOMPARE(batch->mapping().customerId, 0); // the two fields kept
         QCOMPARE(batch->mapping().email, 0);
 

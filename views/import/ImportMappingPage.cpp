@@ -206,7 +206,7 @@ PlanValuesDialog *ImportMappingPage::editPlanValues()
                                         m_session->plans(), m_planValues, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        m_planValues = dialog->planValues();
+        m_planValues = dialog->applyTo(m_planValues);
         mappingEdited();
     });
     dialog->open();

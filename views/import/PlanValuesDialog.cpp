@@ -54,9 +54,8 @@ PlanValuesDialog::PlanValuesDialog(const QMap<QString, int> &values, const QStri
     resize(560, 360);
 }
 
-QMap<QString, QString> PlanValuesDialog::planValues() const
+QMap<QString, QString> PlanValuesDialog::applyTo(QMap<QString, QString> mapped) const
 {
-    QMap<QString, QString> mapped;
     for (int row = 0; row < m_table->rowCount(); ++row) {
         const QString text = m_table->item(row, TextColumn)->text();
         const QString plan = static_cast<const QComboBox *>(m_table->cellWidget(row, PlanColumn))
@@ -64,6 +63,8 @@ QMap<QString, QString> PlanValuesDialog::planValues() const
                                  .trimmed();
         if (!plan.isEmpty() && plan != text)
             mapped.insert(text, plan);
+        else
+            mapped.remove(text);
     }
     return mapped;
 }

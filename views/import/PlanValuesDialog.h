@@ -23,8 +23,9 @@ public:
     PlanValuesDialog(const QMap<QString, int> &values, const QStringList &plans,
                      const QMap<QString, QString> &current, QWidget *parent = nullptr);
 
-    // The texts given a plan other than themselves.
-    QMap<QString, QString> planValues() const;
+    // `values` with the dialog's texts set to their plans, or left out when
+    // left empty; texts of other files (a profile's) are kept.
+    QMap<QString, QString> applyTo(QMap<QString, QString> values) const;
     QTableWidget *table() const { return m_table; }
 
     enum Column { TextColumn, RowsColumn, PlanColumn };

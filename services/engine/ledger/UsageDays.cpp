@@ -1,5 +1,6 @@
 #include "services/engine/ledger/UsageDays.h"
 
+#include "services/engine/sql/PostgresArray.h"
 #include "services/engine/sql/Sql.h"
 
 namespace md::engine {
@@ -64,19 +65,33 @@ api::Result<api::Done> UsageDays::add(const QSqlDatabase &db, const std::map<Key
     return api::Done{};
 }
 
-QString UsageDays::postgresAdd(const QString &name, const QString &events)
+QString UsageDays::postgresAdd(const QString &name)
 {
     return u"%1 AS (INSERT INTO usage_days (org_pk, env, day, feature_pk, model_id, stripe,"
-           " events, value, tokens) SELECT org_pk, env, timestamp / %3, feature_pk,"
-           " COALESCE(model_id, ''), customer_pk % %4, count(*), sum(value::numeric)::text,"
-           " sum((SELECT coalesce(sum(t.value::bigint), 0) FROM json_each_text(tokens::json) t))"
-           " FROM %2 GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6 ON CONFLICT"
+           " events, value, tokens) SELECT * FROM unnest(?::bigint[], ?::text[], ?::bigint[],"
+           " ?::bigint[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::bigint[])"
+           " ORDER BY 1, 2, 3, 4, 5, 6 ON CONFLICT"
            " (org_pk, env, day, feature_pk, model_id, stripe) DO UPDATE SET"
            " events = usage_days.events + excluded.events,"
            " value = (usage_days.value::numeric + excluded.value::numeric)::text,"
-           " tokens = usage_days.tokens + excluded.tokens RETURNING 1)"_s.arg(name, events)
-               .arg(DayMs)
-               .arg(Stripes);
+           " tokens = usage_days.tokens + excluded.tokens RETURNING 1)"_s.arg(name);
+}
+
+QVariantList UsageDays::postgresBinds(const std::map<Key, Sums> &sums)
+{
+    QList<QVariantList> columns(9);
+    for (const auto &[key, added] : sums) {
+        const auto &[orgPk, env, day, featurePk, modelId, stripe] = key;
+        const QVariantList row{orgPk,       env,    day,          featurePk,
+                               modelId,     stripe, added.events, added.value.toString(),
+                               added.tokens};
+        for (qsizetype c = 0; c < row.size(); ++c)
+            columns[c].append(row.at(c));
+    }
+    QVariantList binds;
+    for (const QVariantList &column : std::as_const(columns))
+        binds.append(PostgresArray::of(column));
+    return binds;
 }
 
 api::Result<api::Done> UsageDays::rebuild(const QSqlDatabase &db, Dialect dialect,

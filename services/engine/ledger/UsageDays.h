@@ -13,6 +13,7 @@
 
 #include <QSqlDatabase>
 #include <QStringList>
+#include <QVariantList>
 
 #include <map>
 #include <optional>
@@ -40,10 +41,11 @@ public:
 
     // SQLite: a batch's sums added, one upsert per row.
     static api::Result<api::Done> add(const QSqlDatabase &db, const std::map<Key, Sums> &sums);
-    // PostgreSQL: a data-modifying WITH item named `name` adding the rows of
-    // `events` (org_pk, env, customer_pk, feature_pk, model_id, tokens, value,
-    // timestamp), in key order so that two batches lock rows in one order.
-    static QString postgresAdd(const QString &name, const QString &events);
+    // PostgreSQL: a data-modifying WITH item named `name` adding a batch's
+    // sums, bound as postgresBinds() gives them (nine arrays), in key order
+    // so that two batches lock the rows they share in one order.
+    static QString postgresAdd(const QString &name);
+    static QVariantList postgresBinds(const std::map<Key, Sums> &sums);
     // Made again from the events, of one scope or of every one.
     static api::Result<api::Done> rebuild(const QSqlDatabase &db, Dialect dialect,
                                           const std::optional<Scope> &scope = std::nullopt);

@@ -174,7 +174,15 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
         return api::Done{};
     const int columns = 13;
     QList<QVariantList> values(columns);
+    std::map<UsageDays::Key, UsageDays::Sums> days; // the batch's events added up by day
     for (const Event &event : std::as_const(events)) {
+        UsageDays::Sums &day = days[UsageDays::keyOf(
+            event.scope, event.request.timestamp.value_or(nowMs), event.call.featurePk,
+            event.request.value ? std::nullopt : std::optional(event.request.modelId),
+            event.call.customerPk)];
+        ++day.events;
+        day.value = day.value.runningSum(event.call.priced.value);
+        day.tokens += tokenCount(event.request);
         qint64 pk = 0; // PostgreSQL: from the sequence, in the statement
         if (dialect == Dialect::Sqlite) {
             auto next = keys.next(u"usage_events"_s);
@@ -212,6 +220,7 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
             clocked.empty() ? changedRows : clockedAsLeft().postgresBinds() + changedRows;
         for (qsizetype c = 1; c < values.size(); ++c)
             binds.append(PostgresArray::of(values.at(c)));
+        binds += UsageDays::postgresBinds(days);
         QStringList routes(clockLedger.size(), u"clock"_s);
         for (qsizetype event : std::as_const(ledgerEvents))
             routes.append(routeOf(events.at(event).request));
@@ -241,26 +250,17 @@ api::Result<api::Done> TrackBatch::State::writeEvents()
             " ORDER BY l.n) x"_s.arg(columnList, BalanceLedger::unnestSql(u"?::bigint[]"_s, true),
                                      clocked.empty() ? QString()
                                                      : MovedBalances::postgresWith() + u", "_s,
-                                     UsageDays::postgresAdd(u"days"_s, u"events"_s)),
+                                     UsageDays::postgresAdd(u"days"_s)),
             binds);
     }
     const QString insert = u"INSERT INTO usage_events (%1)"
                            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s.arg(columnList);
-    std::map<UsageDays::Key, UsageDays::Sums> days;
     for (qsizetype e = 0; e < events.size(); ++e) {
         QVariantList row;
         for (int c = 0; c < columns; ++c)
             row.append(values.at(c).at(e));
         if (auto inserted = execute(db, insert, row); !inserted)
             return inserted;
-        const Event &event = events.at(e);
-        UsageDays::Sums &day = days[UsageDays::keyOf(
-            event.scope, event.request.timestamp.value_or(nowMs), event.call.featurePk,
-            event.request.value ? std::nullopt : std::optional(event.request.modelId),
-            event.call.customerPk)];
-        ++day.events;
-        day.value = day.value.runningSum(event.call.priced.value);
-        day.tokens += tokenCount(event.request);
     }
     if (auto added = UsageDays::add(db, days); !added)
         return added;
