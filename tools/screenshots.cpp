@@ -23,6 +23,7 @@
 #include "models/operator/AuditLogModel.h"
 #include "models/operator/SandboxClockModel.h"
 #include "models/usage/UsageEventModel.h"
+#include "models/usage/UsageTotalsSource.h"
 #include "services/embedded/EngineBackend.h"
 #include "services/engine/workspace/DemoWorkspace.h"
 #include "tools/DemoScenes.h"
@@ -280,9 +281,10 @@ int main(int argc, char *argv[])
         navigation->setCurrentRow(5);
         auto *usage = window.usagePage();
         auto *chart = usage->findChild<views::UsageChart *>();
+        // The table's first page, and the chart from every event's totals.
         settle([&] {
-            return !usage->model()->isLoading() && !usage->model()->hasMore() &&
-                   !chart->seriesNames().isEmpty();
+            return !usage->model()->isLoading() && usage->model()->rowCount() > 0 &&
+                   !usage->chartTotals()->isLoading() && !chart->seriesNames().isEmpty();
         });
         idle();
         window.grab().save(out.filePath(u"usage-%1.png"_s.arg(name)));

@@ -5450,8 +5450,8 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>Verbrauchte Einheiten (andere Funktionen)</translation>
     </message>
     <message>
-        <source>%1 Partial: the range covers only part of this period (today, so far).</source>
-        <translation>%1 Teilweise: Der Zeitraum deckt nur einen Teil dieses Abschnitts ab (heute, bisher).</translation>
+        <source>%1 Partial: the range covers only part of it (its first day from this hour on; today, so far).</source>
+        <translation>%1 Teilweise: Der Zeitraum deckt nur einen Teil davon ab (seinen ersten Tag ab dieser Stunde; heute bis jetzt).</translation>
     </message>
 </context>
 <context>

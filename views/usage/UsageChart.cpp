@@ -45,7 +45,8 @@ UsageChart::UsageChart(QWidget *parent)
     m_view->setMinimumHeight(220);
     m_empty->setAlignment(Qt::AlignCenter);
     m_partialNote->setText(
-        tr("%1 Partial: the range covers only part of this period (today, so far).")
+        tr("%1 Partial: the range covers only part of it (its first day from this hour on; "
+           "today, so far).")
             .arg(PartialMark));
     m_partialNote->setObjectName(QStringLiteral("partialNote"));
 
