@@ -298,4 +298,25 @@ QStringList QueryPlanRules::postgresWalks(const QSqlDatabase &db, const QString 
     return walks;
 }
 
+QString QueryPlanRules::postgresGenericPlan(const QSqlDatabase &db, const QString &sql)
+{
+    int parameters = 0;
+    const QString statement = numbered(sql, parameters);
+    QSqlQuery query(db);
+    if (!query.exec(u"SET plan_cache_mode = force_generic_plan"_s) ||
+        !query.exec(u"PREPARE md_generic AS "_s + statement))
+        return u"cannot explain: "_s + query.lastError().text();
+    QStringList nulls(parameters, u"NULL"_s);
+    QString plan;
+    if (query.exec(u"EXPLAIN EXECUTE md_generic"_s +
+                   (parameters == 0 ? QString() : u'(' + nulls.join(u", "_s) + u')')))
+        while (query.next())
+            plan += query.value(0).toString() + u'\n';
+    else
+        plan = u"cannot explain: "_s + query.lastError().text();
+    query.exec(u"DEALLOCATE md_generic"_s);
+    query.exec(u"RESET plan_cache_mode"_s);
+    return plan;
+}
+
 } // namespace md::test

@@ -27,6 +27,10 @@ public:
     // The steps of `sql`'s plan that walk an organization, as sentences;
     // "cannot explain: …" when the database would not plan it.
     static QStringList walks(const QSqlDatabase &db, const QString &sql);
+    // PostgreSQL: the generic plan of `sql` as the planner chooses it, every
+    // kind of scan allowed, as text (a prepared statement's plan after its
+    // fifth run).
+    static QString postgresGenericPlan(const QSqlDatabase &db, const QString &sql);
 
 private:
     static QStringList sqliteWalks(const QSqlDatabase &db, const QString &sql);

@@ -219,7 +219,14 @@ api::Result<bool> ClockApplier::anyDue(const QSqlDatabase &db, Dialect dialect, 
 {
     QVariantList binds;
     const QString where = dueWhere(dialect, due, nowMs, binds);
-    auto found = queryRows(db, u"SELECT 1 FROM balances b WHERE "_s + where + u" LIMIT 1"_s, binds);
+    // Over a whole scope, soonest first: PostgreSQL's generic plan guesses a
+    // third of the rows are due and reads the table until it finds one,
+    // which, when none is, is all of it (16 ms a read at 80,000 balances, 60
+    // at 400,000; tst_queryplans). In due order it walks
+    // balances_due_by_scope to its first entry.
+    const QString order = due.someCustomers() ? QString() : u" ORDER BY b.due_at"_s;
+    auto found =
+        queryRows(db, u"SELECT 1 FROM balances b WHERE "_s + where + order + u" LIMIT 1"_s, binds);
     if (!found)
         return found.error();
     return !found.value().isEmpty();
