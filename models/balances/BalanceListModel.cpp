@@ -1,5 +1,7 @@
 #include "models/balances/BalanceListModel.h"
 
+#include "models/common/WhenDone.h"
+
 #include <QColor>
 
 namespace md::models {
@@ -200,28 +202,28 @@ void BalanceListModel::fetchWanted()
         m_inFlight.insert(page);
         api::ListBalancesRequest request = m_request;
         request.startCursor = m_starts.at(page);
-        m_backend->listBalances(request).then(
-            this, [this, page, generation = m_pagesGeneration](
-                      const api::Result<api::ListBalancesResponse> &result) {
-                if (generation != m_pagesGeneration)
-                    return;
-                m_inFlight.remove(page);
-                if (result) {
-                    noteDecimals(result.value().list);
-                    BalanceRowStore &rows = m_window[page];
-                    for (const api::BalanceRow &row : result.value().list)
-                        rows.append(row);
-                    m_seen[page] = ++m_tick;
-                    keepWithinLimit();
-                    const int first = int(page * m_request.limit);
-                    const int last = std::min(int(m_count), first + int(m_request.limit)) - 1;
-                    if (first <= last)
-                        Q_EMIT dataChanged(index(first, 0), index(last, ColumnCount - 1));
-                } else {
-                    Q_EMIT failed(result.error());
-                }
-                fetchWanted();
-            });
+        whenDone(m_backend->listBalances(request), this,
+                 [this, page, generation = m_pagesGeneration](
+                     const api::Result<api::ListBalancesResponse> &result) {
+                     if (generation != m_pagesGeneration)
+                         return;
+                     m_inFlight.remove(page);
+                     if (result) {
+                         noteDecimals(result.value().list);
+                         BalanceRowStore &rows = m_window[page];
+                         for (const api::BalanceRow &row : result.value().list)
+                             rows.append(row);
+                         m_seen[page] = ++m_tick;
+                         keepWithinLimit();
+                         const int first = int(page * m_request.limit);
+                         const int last = std::min(int(m_count), first + int(m_request.limit)) - 1;
+                         if (first <= last)
+                             Q_EMIT dataChanged(index(first, 0), index(last, ColumnCount - 1));
+                     } else {
+                         Q_EMIT failed(result.error());
+                     }
+                     fetchWanted();
+                 });
     }
 }
 
