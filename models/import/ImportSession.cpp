@@ -1,5 +1,6 @@
 #include "models/import/ImportSession.h"
 
+#include "models/common/WhenDone.h"
 #include "models/connection/WorkspaceStatus.h"
 #include "models/import/ImportBatch.h"
 #include "models/import/ImportJournal.h"
@@ -22,16 +23,17 @@ ImportSession::ImportSession(backend::BillingBackend *backend, QObject *parent)
         });
     // The plans, asked for as the wizard opens, so that rows naming another
     // plan are flagged at validation; without them, the dry run says it.
-    backend->listProducts().then(this,
-                                 [this](const api::Result<api::Page<api::Product>> &products) {
-                                     if (!products)
-                                         return;
-                                     QStringList plans;
-                                     for (const api::Product &product : products.value().list)
-                                         plans.append(product.id);
-                                     m_plans = plans;
-                                     m_batch->setKnownPlans(plans);
-                                 });
+    // A wizard closed at once goes before the answer comes (whenDone).
+    whenDone(backend->listProducts(), this,
+             [this](const api::Result<api::Page<api::Product>> &products) {
+                 if (!products)
+                     return;
+                 QStringList plans;
+                 for (const api::Product &product : products.value().list)
+                     plans.append(product.id);
+                 m_plans = plans;
+                 m_batch->setKnownPlans(plans);
+             });
 }
 
 ImportSession::~ImportSession() = default;
