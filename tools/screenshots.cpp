@@ -350,6 +350,8 @@ int main(int argc, char *argv[])
                    wizard.session()->batch()->knowsPlans();
         });
         wizard.next();
+        idle();
+        wizard.grab().save(out.filePath(u"import-mapping-%1.png"_s.arg(name)));
         wizard.next();
         auto *validation = static_cast<views::ImportValidationPage *>(wizard.currentPage());
         validation->table()->setCurrentIndex(validation->table()->model()->index(4, 4));
