@@ -158,6 +158,20 @@ struct Filter
 {
     QString where;
     QVariantList binds;
+
+    // " FROM `table` x WHERE …" with `column` in [from, end), into `binds`.
+    QString over(const QString &table, const QString &column, std::optional<qint64> from,
+                 std::optional<qint64> end, QVariantList &all) const
+    {
+        QString sql = u" FROM %1 x WHERE "_s.arg(table) + where;
+        all = binds;
+        for (const auto &[bound, word] : {std::pair{from, u">="_s}, std::pair{end, u"<"_s}})
+            if (bound) {
+                sql += u" AND x.%1 %2 ?"_s.arg(column, word);
+                all << *bound;
+            }
+        return sql;
+    }
 };
 
 // The events of [from, to) added to `sums`, each read (SQLite) or grouped
@@ -166,16 +180,8 @@ api::Result<api::Done> addEvents(const QSqlDatabase &db, Dialect dialect, const 
                                  UsageGroupBy groupBy, std::optional<qint64> from,
                                  std::optional<qint64> to, Sums &sums, const StopCheck &stop)
 {
-    QString where = u" FROM usage_events x WHERE "_s + filter.where;
-    QVariantList binds = filter.binds;
-    if (from) {
-        where += u" AND x.timestamp >= ?"_s;
-        binds << *from;
-    }
-    if (to) {
-        where += u" AND x.timestamp < ?"_s;
-        binds << *to;
-    }
+    QVariantList binds;
+    const QString where = filter.over(u"usage_events"_s, u"timestamp"_s, from, to, binds);
     const bool byModel = groupBy == UsageGroupBy::Model;
     if (dialect == Dialect::Sqlite) {
         auto rows = SqliteStatement::run(
@@ -224,16 +230,8 @@ api::Result<api::Done> addDays(const QSqlDatabase &db, Dialect dialect, const Fi
                                UsageGroupBy groupBy, std::optional<qint64> first,
                                std::optional<qint64> end, Sums &sums)
 {
-    QString where = u" FROM usage_days x WHERE "_s + filter.where;
-    QVariantList binds = filter.binds;
-    if (first) {
-        where += u" AND x.day >= ?"_s;
-        binds << *first;
-    }
-    if (end) {
-        where += u" AND x.day < ?"_s;
-        binds << *end;
-    }
+    QVariantList binds;
+    const QString where = filter.over(u"usage_days"_s, u"day"_s, first, end, binds);
     const bool byModel = groupBy == UsageGroupBy::Model;
     auto rows = runSql(
         db,
