@@ -204,6 +204,9 @@ QList<Path> pathsOf(const Sample &sample)
          }},
         {u"ledger.list"_s, byCustomer("/v1/meterdesk/ledger.list", u",\"limit\":50"_s)},
         {u"usage_events.list"_s, byCustomer("/v1/meterdesk/usage_events.list", u",\"limit\":50"_s)},
+        // The Usage chart of all time, stacked by model: whole days from the rollup.
+        {u"usage_events.totals, by model"_s,
+         fixed("/v1/meterdesk/usage_events.totals", u"{\"group_by\":\"model\",\"top\":6}"_s)},
         {u"customers.billing_controls"_s, byCustomer("/v1/meterdesk/customers.billing_controls")},
         {u"balances.adjust"_s,
          [=](qsizetype i) {
