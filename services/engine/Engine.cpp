@@ -154,7 +154,9 @@ Engine::recordedLoad(const std::function<api::Result<LoadSummary>(const QSqlData
     auto loaded = load(db.value());
     if (!loaded)
         return loaded;
-    auto orgs = runSql(db.value(), u"SELECT pk, id FROM organizations WHERE pk > ?"_s, {before});
+    // Read whole before writing: on PostgreSQL a statement run while another
+    // is still being read drops that one's remaining rows.
+    auto orgs = queryRows(db.value(), u"SELECT pk, id FROM organizations WHERE pk > ?"_s, {before});
     if (!orgs)
         return orgs.error();
     const api::JsonValue summary =
@@ -162,14 +164,14 @@ Engine::recordedLoad(const std::function<api::Result<LoadSummary>(const QSqlData
                                 {"customers"_L1, qint64(loaded.value().customers)},
                                 {"balances"_L1, qint64(loaded.value().balances)},
                                 {"api_keys"_L1, qint64(loaded.value().apiKeys)}});
-    while (orgs.value().next()) {
+    for (const QVariantList &org : std::as_const(orgs.value())) {
         for (Environment env : {Environment::Sandbox, Environment::Production}) {
-            if (auto recorded = AuditTrail::record(
-                    db.value(), m_database.dialect(), {orgs.value().value(0).toLongLong(), env},
-                    AuditTrail::consoleUser(),
-                    {u"workspace.load"_s, u"organization"_s, orgs.value().value(1).toString(),
-                     api::JsonValue::null(), summary},
-                    m_clock());
+            if (auto recorded =
+                    AuditTrail::record(db.value(), m_database.dialect(),
+                                       {org.at(0).toLongLong(), env}, AuditTrail::consoleUser(),
+                                       {u"workspace.load"_s, u"organization"_s,
+                                        org.at(1).toString(), api::JsonValue::null(), summary},
+                                       m_clock());
                 !recorded)
                 return recorded.error();
         }

@@ -3,6 +3,7 @@
 // its secret; a write that joins an audited one commits with it or not at all.
 #include "services/engine/ledger/AuditTrail.h"
 #include "services/engine/sql/Sql.h"
+#include "services/engine/workspace/DemoWorkspace.h"
 #include "tests/engine/EngineFixture.h"
 
 using namespace md;
@@ -40,6 +41,28 @@ private Q_SLOTS:
         QCOMPARE(rows.value().value(0).toLongLong(), 2 * orgs.size());
         QCOMPARE(rows.value().value(1).toString(), u"workspace.load"_s);
         QCOMPARE(rows.value().value(2).toString(), u"console"_s);
+    }
+
+    // The demo brings three organizations: each gets its entries. On
+    // PostgreSQL the entries of all but the first were once lost, written
+    // while the list of new organizations was still being read.
+    void aLoadOfSeveralOrganizationsRecordsEach()
+    {
+        test::EngineFixture fixture;
+        MD_OPEN_FIXTURE(fixture);
+        engine::DemoOptions options;
+        options.customers = 10;
+        options.nowMs = 1'800'000'000'000; // the demo's history lies before its now
+        const auto loaded = fixture.engine->loadWorkspace(engine::DemoWorkspace::build(options));
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : qPrintable(loaded.error().message));
+        const auto orgs = fixture.engine->organizations().value();
+        QVERIFY(orgs.size() > 1);
+        auto rows = engine::runSql(fixture.engine->database().connection().value(),
+                                   u"SELECT COUNT(DISTINCT org_pk), COUNT(*) FROM audit_log"
+                                   " WHERE action = 'workspace.load'"_s);
+        QVERIFY(rows.ok() && rows.value().next());
+        QCOMPARE(rows.value().value(0).toLongLong(), orgs.size());
+        QCOMPARE(rows.value().value(1).toLongLong(), 2 * orgs.size());
     }
 
     void rowsCannotBeChangedOrRemoved_data()
