@@ -2,7 +2,8 @@
 // 2,000,000 balances, issue 35), on the embedded engine and through
 // meterdesk-server: time from opening the main window to the first rows
 // shown, from a filter change to the first rows, until the table knows its
-// size and until the organization's totals are shown, to show the last row
+// size and until the organization's totals are shown (at once, and on a
+// window left idle first), to show the last row
 // (Ctrl+End) and rows anywhere (the scrollbar dragged to 40 places), and
 // resident memory after visiting every part of the table. Run offscreen.
 // Prints figures only.
@@ -61,18 +62,31 @@ void measure(backend::BillingBackend &backend, QTextStream &out)
     until([&] { return model->rowCount() > 0 && !model->isLoading(); });
     const qint64 filterMs = timer.elapsed();
 
-    timer.restart();
-    window.balancesPage()->setFilter({});
+    // Back to every row: until the table knows its size and the totals are
+    // shown. Timed twice: at once, while the window's first reads (the usage
+    // chart's among them) may still run, and on a window left idle first.
     models::BalanceTotalsModel *totals = window.balancesPage()->totals();
-    qint64 sizedMs = -1;
-    qint64 totalsMs = -1;
-    until([&] {
-        if (sizedMs < 0 && model->isWindowed())
-            sizedMs = timer.elapsed();
-        if (totalsMs < 0 && !totals->isLoading())
-            totalsMs = timer.elapsed();
-        return sizedMs >= 0 && totalsMs >= 0;
-    });
+    const auto showAll = [&] {
+        timer.restart();
+        window.balancesPage()->setFilter({});
+        qint64 sizedMs = -1;
+        qint64 totalsMs = -1;
+        until([&] {
+            if (sizedMs < 0 && model->isWindowed())
+                sizedMs = timer.elapsed();
+            if (totalsMs < 0 && !totals->isLoading())
+                totalsMs = timer.elapsed();
+            return sizedMs >= 0 && totalsMs >= 0;
+        });
+        return std::pair{sizedMs, totalsMs};
+    };
+    const auto [sizedMs, totalsMs] = showAll();
+    window.balancesPage()->setFilter(filter);
+    until([&] { return model->isWindowed() && !totals->isLoading(); });
+    QElapsedTimer idle;
+    idle.start();
+    until([&] { return idle.elapsed() >= 2000; });
+    const auto [settledSizedMs, settledTotalsMs] = showAll();
     QTableView *table = window.balancesPage()->table();
     const int rows = model->rowCount();
 
@@ -101,9 +115,10 @@ void measure(backend::BillingBackend &backend, QTextStream &out)
     out << "start to first rows shown: " << firstRowsMs << " ms\n"
         << "filter change to first rows: " << filterMs << " ms\n"
         << "filter change to a table of its true size (" << rows
-        << " rows, balances.pages): " << sizedMs << " ms\n"
+        << " rows, balances.pages): " << sizedMs << " ms; on an idle window " << settledSizedMs
+        << " ms (goal < 500 ms)\n"
         << "filter change to the organization's totals shown (balances.totals): " << totalsMs
-        << " ms\n"
+        << " ms; on an idle window " << settledTotalsMs << " ms (goal < 300 ms)\n"
         << "Ctrl+End to the last row shown: " << endUs / 1000.0 << " ms (goal < 200 ms)\n"
         << "scrollbar dropped at 40 places, rows shown: median " << jumps.at(20) / 1000.0
         << " ms, slowest " << jumps.last() / 1000.0 << " ms (goal < 200 ms)\n"

@@ -1,5 +1,6 @@
 #include "services/engine/Migrator.h"
 
+#include "services/engine/balances/BalanceSums.h"
 #include "services/engine/ids/WorkspaceSecret.h"
 #include "services/engine/ledger/LedgerVerifier.h"
 #include "services/engine/ledger/UsageDays.h"
@@ -73,7 +74,8 @@ QStringList statementsFor(const QString &script, Dialect dialect)
 // What a script cannot do, run after its statements in the same transaction:
 // version 6 opens a ledger for the balances that were there before it;
 // version 8 makes the workspace's secret from the system's random source;
-// version 17 adds up the events recorded before it into usage_days.
+// version 17 adds up the events recorded before it into usage_days;
+// version 18 adds up the balances into balance_sums and balance_customers.
 api::Result<api::Done> afterScript(int version, const QSqlDatabase &db, Dialect dialect)
 {
     if (version == 6)
@@ -82,6 +84,8 @@ api::Result<api::Done> afterScript(int version, const QSqlDatabase &db, Dialect 
         return WorkspaceSecret::create(db, QDateTime::currentMSecsSinceEpoch());
     if (version == 17)
         return UsageDays::rebuild(db, dialect);
+    if (version == 18)
+        return BalanceSums::rebuild(db, dialect);
     return api::Done{};
 }
 

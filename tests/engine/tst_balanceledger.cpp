@@ -389,7 +389,9 @@ private Q_SLOTS:
             QVERIFY(track(u"cy"_s, day + 1).ok());
         }
         for (const QString &sql :
-             {u"DROP TABLE usage_days"_s, u"DELETE FROM schema_version WHERE version >= 17"_s})
+             test::TestDatabase::withoutBalanceSums() +
+                 QStringList{u"DROP TABLE usage_days"_s,
+                             u"DELETE FROM schema_version WHERE version >= 17"_s})
             QVERIFY2(engine::runSql(db(), sql).ok(), qPrintable(sql));
         m_fixture->engine.reset();
         MD_OPEN_FIXTURE(*m_fixture);

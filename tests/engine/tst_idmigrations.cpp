@@ -35,39 +35,40 @@ private Q_SLOTS:
         const engine::Scope scope{fixture.engine->organizations().value().first().pk,
                                   engine::Environment::Sandbox};
         // Back to version 7: what migrations 8 and later made, taken away.
-        QStringList back{u"DROP INDEX api_keys_previous_hash"_s,
-                         u"ALTER TABLE api_keys DROP COLUMN expires_at"_s,
-                         u"ALTER TABLE api_keys DROP COLUMN revoked_at"_s,
-                         u"ALTER TABLE api_keys DROP COLUMN last_used_at"_s,
-                         u"ALTER TABLE api_keys DROP COLUMN previous_hash"_s,
-                         u"ALTER TABLE api_keys DROP COLUMN previous_until"_s,
-                         u"ALTER TABLE api_keys DROP COLUMN rolled_at"_s,
-                         u"DROP TABLE limit_reached"_s,
-                         u"DROP TABLE webhook_deliveries"_s,
-                         u"DROP TABLE webhook_events"_s,
-                         u"DROP TABLE webhook_endpoints"_s,
-                         u"DROP INDEX balances_due"_s,
-                         u"DROP INDEX balances_due_by_scope"_s,
-                         u"DROP INDEX customer_products_period_due"_s,
-                         u"DROP INDEX customer_products_end_due"_s,
-                         u"DROP TABLE clock_offsets"_s,
-                         u"ALTER TABLE balances DROP COLUMN reset_anchor"_s,
-                         u"ALTER TABLE balances DROP COLUMN rollover"_s,
-                         u"ALTER TABLE balances DROP COLUMN expired_at"_s,
-                         u"ALTER TABLE balances DROP COLUMN due_at"_s,
-                         u"ALTER TABLE customer_products DROP COLUMN period_anchor"_s,
-                         u"DROP TABLE workspace_secret"_s,
-                         u"DROP TABLE legacy_ids"_s,
-                         u"DROP INDEX usage_events_by_customer"_s,
-                         u"DROP INDEX customer_products_by_product"_s,
-                         u"DROP INDEX standalone_balances"_s,
-                         u"DROP INDEX customer_products_by_plan"_s,
-                         u"DROP INDEX balances_by_remaining"_s,
-                         u"DROP INDEX balances_by_usage"_s,
-                         u"DROP INDEX balances_by_next_reset"_s,
-                         u"ALTER TABLE customer_products DROP COLUMN plan_pk"_s,
-                         u"DROP TABLE usage_days"_s,
-                         u"DELETE FROM schema_version WHERE version >= 8"_s};
+        QStringList back = test::TestDatabase::withoutBalanceSums();
+        back += QStringList{u"DROP INDEX api_keys_previous_hash"_s,
+                            u"ALTER TABLE api_keys DROP COLUMN expires_at"_s,
+                            u"ALTER TABLE api_keys DROP COLUMN revoked_at"_s,
+                            u"ALTER TABLE api_keys DROP COLUMN last_used_at"_s,
+                            u"ALTER TABLE api_keys DROP COLUMN previous_hash"_s,
+                            u"ALTER TABLE api_keys DROP COLUMN previous_until"_s,
+                            u"ALTER TABLE api_keys DROP COLUMN rolled_at"_s,
+                            u"DROP TABLE limit_reached"_s,
+                            u"DROP TABLE webhook_deliveries"_s,
+                            u"DROP TABLE webhook_events"_s,
+                            u"DROP TABLE webhook_endpoints"_s,
+                            u"DROP INDEX balances_due"_s,
+                            u"DROP INDEX balances_due_by_scope"_s,
+                            u"DROP INDEX customer_products_period_due"_s,
+                            u"DROP INDEX customer_products_end_due"_s,
+                            u"DROP TABLE clock_offsets"_s,
+                            u"ALTER TABLE balances DROP COLUMN reset_anchor"_s,
+                            u"ALTER TABLE balances DROP COLUMN rollover"_s,
+                            u"ALTER TABLE balances DROP COLUMN expired_at"_s,
+                            u"ALTER TABLE balances DROP COLUMN due_at"_s,
+                            u"ALTER TABLE customer_products DROP COLUMN period_anchor"_s,
+                            u"DROP TABLE workspace_secret"_s,
+                            u"DROP TABLE legacy_ids"_s,
+                            u"DROP INDEX usage_events_by_customer"_s,
+                            u"DROP INDEX customer_products_by_product"_s,
+                            u"DROP INDEX standalone_balances"_s,
+                            u"DROP INDEX customer_products_by_plan"_s,
+                            u"DROP INDEX balances_by_remaining"_s,
+                            u"DROP INDEX balances_by_usage"_s,
+                            u"DROP INDEX balances_by_next_reset"_s,
+                            u"ALTER TABLE customer_products DROP COLUMN plan_pk"_s,
+                            u"DROP TABLE usage_days"_s,
+                            u"DELETE FROM schema_version WHERE version >= 8"_s};
         if (dialect == engine::Dialect::Sqlite)
             back << u"DROP TRIGGER customers_search_insert"_s
                  << u"DROP TRIGGER customers_search_delete"_s
@@ -221,12 +222,16 @@ private Q_SLOTS:
         // As a database from before migration 14 holds them: no highest key kept.
         const QSqlDatabase old = fixture.engine->database().connection().value();
         for (const QString &sql :
-             {u"DELETE FROM sqlite_sequence WHERE name IN ('webhook_endpoints',"
-              " 'webhook_deliveries')"_s,
-              u"DROP INDEX customer_products_by_plan"_s, u"DROP INDEX balances_by_remaining"_s,
-              u"DROP INDEX balances_by_usage"_s, u"DROP INDEX balances_by_next_reset"_s,
-              u"ALTER TABLE customer_products DROP COLUMN plan_pk"_s, u"DROP TABLE usage_days"_s,
-              u"DELETE FROM schema_version WHERE version >= 14"_s})
+             test::TestDatabase::withoutBalanceSums() +
+                 QStringList{u"DELETE FROM sqlite_sequence WHERE name IN ('webhook_endpoints',"
+                             " 'webhook_deliveries')"_s,
+                             u"DROP INDEX customer_products_by_plan"_s,
+                             u"DROP INDEX balances_by_remaining"_s,
+                             u"DROP INDEX balances_by_usage"_s,
+                             u"DROP INDEX balances_by_next_reset"_s,
+                             u"ALTER TABLE customer_products DROP COLUMN plan_pk"_s,
+                             u"DROP TABLE usage_days"_s,
+                             u"DELETE FROM schema_version WHERE version >= 14"_s})
             QVERIFY2(engine::runSql(old, sql).ok(), qPrintable(sql));
 
         engine::Engine upgraded(fixture.database.location());

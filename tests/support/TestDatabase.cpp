@@ -74,4 +74,23 @@ TestDatabase::~TestDatabase()
         runMaintenance(u"DROP DATABASE IF EXISTS %1 WITH (FORCE)"_s.arg(m_postgresName));
 }
 
+QStringList TestDatabase::withoutBalanceSums()
+{
+    QStringList back;
+    if (usesPostgres())
+        back << u"DROP FUNCTION balance_sums_inserted, balance_sums_updated,"
+                " balances_expired_standalone, balances_expired_inserted,"
+                " customer_products_expired CASCADE"_s
+             << u"DROP FUNCTION balance_sums_apply"_s << u"DROP TYPE balance_change"_s;
+    else
+        for (const char *trigger : {"balances_expired_standalone", "balances_expired_inserted",
+                                    "customer_products_expired", "balance_sums_insert",
+                                    "balance_sums_amounts", "balance_sums_state"})
+            back << u"DROP TRIGGER "_s + QLatin1StringView(trigger);
+    return back << u"DROP TABLE balance_sums"_s << u"DROP TABLE balance_customers"_s
+                << u"DROP TABLE balance_levels"_s << u"DROP INDEX balances_by_customer_state"_s
+                << u"DROP INDEX balances_by_state"_s << u"DROP INDEX balances_by_feature_state"_s
+                << u"ALTER TABLE balances DROP COLUMN expired"_s;
+}
+
 } // namespace md::test

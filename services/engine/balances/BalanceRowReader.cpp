@@ -16,7 +16,8 @@ const QString &BalanceRowReader::columns()
         " (SELECT id FROM features WHERE pk = b.feature_pk),"
         " (SELECT id FROM products WHERE pk = b.product_pk),"
         " b.included_grant, b.prepaid_grant, b.remaining, b.usage, b.unlimited, b.reset_interval,"
-        " b.reset_interval_count, b.resets_at, b.price, b.expires_at, b.created_at, b.expired,"
+        " b.reset_interval_count, b.resets_at, b.price, b.expires_at, b.created_at, "
+        "b.listed_expired,"
         " r.granted, r.balance, r.expires_at, b.entity_pk, b.feature_pk, b.rollover"_s;
     return list;
 }

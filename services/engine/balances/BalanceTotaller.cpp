@@ -1,6 +1,7 @@
 #include "services/engine/balances/BalanceTotaller.h"
 
 #include "services/engine/balances/BalanceScan.h"
+#include "services/engine/balances/BalanceSums.h"
 #include "services/engine/balances/BalanceWhere.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/sql/SqliteStatement.h"
@@ -260,6 +261,23 @@ api::Result<api::BalanceTotals> BalanceTotaller::totals(const QSqlDatabase &db, 
                                                         const Scope &scope,
                                                         const api::BalanceTotalsRequest &request,
                                                         qint64 nowMs, const StopCheck &stop)
+{
+    // Kept sums when they hold the answer (docs/performance.md, "Totals from
+    // kept sums"); else every row.
+    if (BalanceSums::answers(request)) {
+        auto kept = BalanceSums::totals(db, dialect, scope, request, nowMs);
+        if (!kept)
+            return kept.error();
+        if (kept.value())
+            return *kept.value();
+    }
+    return fromEveryRow(db, dialect, scope, request, nowMs, stop);
+}
+
+api::Result<api::BalanceTotals>
+BalanceTotaller::fromEveryRow(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
+                              const api::BalanceTotalsRequest &request, qint64 nowMs,
+                              const StopCheck &stop)
 {
     if (dialect == Dialect::Postgres)
         return sumInPostgres(db, scope, request, nowMs);

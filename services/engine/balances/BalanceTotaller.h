@@ -1,7 +1,9 @@
 // balances.totals over the store (docs/api.md, "balances.totals"): the
 // balances.list filter added up where the rows are, from one snapshot, by
-// feature, plan (every version of a product together) or customer, exactly:
-// Int128 nano-units over one scan on SQLite, numeric on PostgreSQL.
+// feature, plan (every version of a product together), customer or reset
+// month, exactly: from the kept sums when they hold the answer
+// (BalanceSums), else from every row, in Int128 nano-units over one scan on
+// SQLite and in numeric on PostgreSQL.
 #pragma once
 
 #include "services/api/BalanceTotals.h"
@@ -21,6 +23,12 @@ public:
                                                   const Scope &scope,
                                                   const api::BalanceTotalsRequest &request,
                                                   qint64 nowMs, const StopCheck &stop = {});
+    // The same from every row, whatever the request: what the kept sums must
+    // agree with (tst_balancesums).
+    static api::Result<api::BalanceTotals> fromEveryRow(const QSqlDatabase &db, Dialect dialect,
+                                                        const Scope &scope,
+                                                        const api::BalanceTotalsRequest &request,
+                                                        qint64 nowMs, const StopCheck &stop = {});
 };
 
 } // namespace md::engine

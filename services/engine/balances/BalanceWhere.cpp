@@ -14,7 +14,7 @@ const QString BalanceWhere::ExpiredCondition =
     " AND cp.expires_at <= ?)) END)"_s;
 
 BalanceWhere BalanceWhere::of(const Scope &scope, const api::ListBalancesRequest &request,
-                              qint64 nowMs, Dialect dialect)
+                              qint64 nowMs, Dialect dialect, bool keptStates)
 {
     BalanceWhere where;
     if (request.planId && *request.planId) {
@@ -129,7 +129,10 @@ BalanceWhere BalanceWhere::of(const Scope &scope, const api::ListBalancesRequest
     }
     const bool wantActive = request.includes(api::BalanceStatus::Active);
     const bool wantExpired = request.includes(api::BalanceStatus::Expired);
-    if (wantActive != wantExpired) {
+    if (wantActive != wantExpired && keptStates) {
+        where.sql += u" AND b.expired = ?"_s;
+        where.binds << int(wantExpired);
+    } else if (wantActive != wantExpired) {
         where.sql +=
             wantExpired ? u" AND "_s + ExpiredCondition : u" AND NOT "_s + ExpiredCondition;
         where.binds << nowMs << nowMs;

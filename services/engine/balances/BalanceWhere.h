@@ -26,8 +26,11 @@ public:
     // so there `remaining_below` and `remaining_below_percent` take every
     // row that might pass, and the reader keeps those that do
     // (ListBalancesRequest::amountsPass).
+    // With `keptStates`, status is balances.expired, the state the clock
+    // last applied (migration 18), which the indexes hold: for a caller that
+    // knows nothing in the scope is due (BalanceSums::statesKept).
     static BalanceWhere of(const Scope &scope, const api::ListBalancesRequest &request,
-                           qint64 nowMs, Dialect dialect);
+                           qint64 nowMs, Dialect dialect, bool keptStates = false);
 
     QString sql;
     QVariantList binds;

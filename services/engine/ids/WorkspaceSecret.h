@@ -9,6 +9,8 @@
 #include <QByteArray>
 #include <QSqlDatabase>
 
+#include <memory>
+
 namespace md::engine {
 
 class WorkspaceSecret final
@@ -26,17 +28,19 @@ public:
 
     // HMAC-SHA256 of `message` under the secret. Each use starts its
     // messages with a label of its own, so no use can forge another's value.
+    // Thread-safe: copies share the keyed hash states, read only.
     QByteArray mac(const QByteArray &message) const;
     // When the secret was made: ids issued before then had the counter form.
     qint64 createdAt() const { return m_createdAt; }
 
 private:
-    WorkspaceSecret(QByteArray secret, qint64 createdAt)
-        : m_secret(std::move(secret))
-        , m_createdAt(createdAt)
-    {}
+    // SHA-256 with the key's inner and outer blocks already hashed, once per
+    // secret: a MAC then costs two short hashes (docs/storage.md).
+    struct Keyed;
 
-    QByteArray m_secret;
+    WorkspaceSecret(const QByteArray &secret, qint64 createdAt);
+
+    std::shared_ptr<const Keyed> m_keyed;
     qint64 m_createdAt = 0;
 };
 

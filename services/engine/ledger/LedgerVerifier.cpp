@@ -1,5 +1,6 @@
 #include "services/engine/ledger/LedgerVerifier.h"
 
+#include "services/engine/balances/BalanceSums.h"
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/ledger/LedgerRepair.h"
 #include "services/engine/ledger/UsageDays.h"
@@ -166,6 +167,10 @@ api::Result<LedgerVerifier::Report> LedgerVerifier::verify(const QSqlDatabase &d
             return days.error();
         else
             report.differences += days.value();
+        if (auto sums = BalanceSums::differences(db, dialect); !sums)
+            return sums.error();
+        else
+            report.differences += sums.value();
         return report;
     });
 }

@@ -50,6 +50,34 @@ void add(sqlite3_context *context, int, sqlite3_value **values)
         sqlite3_result_error(context, "md_decimal_add: the sum leaves the range of sums", -1);
 }
 
+// md_decimal_shift(total, now, was): a kept sum after one of its terms went
+// from `was` to `now` (the balance_sums triggers). A term a write left alone
+// (the same text) leaves the sum as it is, unparsed: most writes change only
+// some of a row's amounts.
+void shift(sqlite3_context *context, int, sqlite3_value **values)
+{
+    const unsigned char *nowText = sqlite3_value_text(values[1]);
+    const unsigned char *wasText = sqlite3_value_text(values[2]);
+    const int bytes = sqlite3_value_bytes(values[1]);
+    if (nowText && wasText && bytes == sqlite3_value_bytes(values[2]) &&
+        std::memcmp(nowText, wasText, size_t(bytes)) == 0) {
+        sqlite3_result_value(context, values[0]);
+        return;
+    }
+    Decimal total;
+    Decimal now;
+    Decimal was;
+    if (!readSum(context, values[0], total) || !readSum(context, values[1], now) ||
+        !readSum(context, values[2], was))
+        return;
+    const auto difference = now.sum(was.negated());
+    const auto sum = difference ? total.sum(*difference) : std::nullopt;
+    if (sum)
+        answer(context, *sum);
+    else
+        sqlite3_result_error(context, "md_decimal_shift: the sum leaves the range of sums", -1);
+}
+
 // Kept in SQLite's aggregate memory, which is zeroed and only 8-byte
 // aligned: the sum is copied in and out as bytes, never read in place.
 struct Running
@@ -105,6 +133,8 @@ api::Result<api::Done> registerSqliteDecimals(const QSqlDatabase &db)
     constexpr int Flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
     if (sqlite3_create_function_v2(connection, "md_decimal_add", 2, Flags, nullptr, add, nullptr,
                                    nullptr, nullptr) != SQLITE_OK ||
+        sqlite3_create_function_v2(connection, "md_decimal_shift", 3, Flags, nullptr, shift,
+                                   nullptr, nullptr, nullptr) != SQLITE_OK ||
         sqlite3_create_function_v2(connection, "md_decimal_sum", 1, Flags, nullptr, nullptr, step,
                                    final, nullptr) != SQLITE_OK)
         return api::ApiError::internal(u"the decimal functions could not be registered: %1"_s.arg(

@@ -110,7 +110,8 @@ api::Result<api::Done> BalanceLoader::load(const JsonReader &balance, const Scop
                             orNull(resetAnchor ? resetAnchor : clocked.resetsAt),
                             rule ? QVariant(storedText(*rule)) : QVariant(),
                             orNull(expiredAt),
-                            orNull(dueAt)});
+                            orNull(dueAt),
+                            int(cpId ? planExpired : expiredAt.has_value())});
         !added)
         return added.error();
     ++m_state.summary.balances;
