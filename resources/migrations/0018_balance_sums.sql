@@ -208,9 +208,11 @@ END
 -- batch of track calls costs one upsert per group it touches. Each changed
 -- row counts +1 as it is now and -1 as it was; a customer counts in a group
 -- when it holds rows there after the statement, and did before it when
--- those rows less the statement's net change there are still some. No JIT:
--- the planner's guess at a generic plan's rows made it compile each
--- statement for over a second, for a few dozen rows.
+-- those rows less the statement's net change there are still some. A row's
+-- plan is looked up by key, never joined: a join hashed every customer
+-- product for each statement. No JIT: the planner's guess at a generic
+-- plan's rows made it compile each statement for over a second, for a few
+-- dozen rows. OFFSET 0 counts each customer's rows once, not once per use.
 {{postgres}} CREATE TYPE balance_change AS (sign INTEGER, moved BOOLEAN, org_pk BIGINT, env TEXT,
   customer_pk BIGINT, feature_pk BIGINT, customer_product_pk BIGINT, expired INTEGER,
   included_grant TEXT, prepaid_grant TEXT, remaining TEXT, usage TEXT)
@@ -220,10 +222,11 @@ LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
   INSERT INTO balance_sums AS s (org_pk, env, feature_pk, plan_pk, expired, stripe, balances,
     included, prepaid, remaining, usage)
-  SELECT c.org_pk, c.env, c.feature_pk, COALESCE(cp.plan_pk, 0), c.expired, c.customer_pk % 8,
+  SELECT c.org_pk, c.env, c.feature_pk, c.plan_pk, c.expired, c.customer_pk % 8,
     SUM(c.sign), SUM(c.sign * c.included_grant::numeric), SUM(c.sign * c.prepaid_grant::numeric),
     SUM(c.sign * c.remaining::numeric), SUM(c.sign * c.usage::numeric)
-  FROM unnest(changes) c LEFT JOIN customer_products cp ON cp.pk = c.customer_product_pk
+  FROM (SELECT u.*, COALESCE((SELECT plan_pk FROM customer_products
+          WHERE pk = u.customer_product_pk), 0) AS plan_pk FROM unnest(changes) u) c
   GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT (org_pk, env, feature_pk, plan_pk, expired, stripe) DO UPDATE SET
     balances = s.balances + excluded.balances, included = s.included + excluded.included,
@@ -233,18 +236,19 @@ BEGIN
   SELECT k.org_pk, k.env, k.f, k.p, k.e, k.customer_pk % 8,
     SUM((k.now > 0)::int - (k.now - k.net > 0)::int)
   FROM (SELECT g.*, (SELECT count(*) FROM balances o
-          LEFT JOIN customer_products ocp ON ocp.pk = o.customer_product_pk
           WHERE o.customer_pk = g.customer_pk AND (g.e = -1 OR o.expired = g.e)
             AND (g.f = -1 OR o.feature_pk = g.f)
-            AND (g.p = -1 OR COALESCE(ocp.plan_pk, 0) = g.p)) AS now
+            AND (g.p = -1 OR COALESCE((SELECT plan_pk FROM customer_products
+              WHERE pk = o.customer_product_pk), 0) = g.p)) AS now
         FROM (SELECT c.org_pk, c.env, c.customer_pk,
                 CASE WHEN l.by_feature = 1 THEN c.feature_pk ELSE -1 END AS f,
-                CASE WHEN l.by_plan = 1 THEN COALESCE(cp.plan_pk, 0) ELSE -1 END AS p,
+                CASE WHEN l.by_plan = 1 THEN c.plan_pk ELSE -1 END AS p,
                 CASE WHEN l.by_state = 1 THEN c.expired ELSE -1 END AS e, SUM(c.sign) AS net
-              FROM unnest(changes) c CROSS JOIN balance_levels l
-              LEFT JOIN customer_products cp ON cp.pk = c.customer_product_pk
-              WHERE c.moved GROUP BY 1, 2, 3, 4, 5, 6) g
-        WHERE g.net <> 0) k
+              FROM (SELECT u.*, COALESCE((SELECT plan_pk FROM customer_products
+                      WHERE pk = u.customer_product_pk), 0) AS plan_pk
+                    FROM unnest(changes) u WHERE u.moved) c
+              CROSS JOIN balance_levels l GROUP BY 1, 2, 3, 4, 5, 6) g
+        WHERE g.net <> 0 OFFSET 0) k
   GROUP BY 1, 2, 3, 4, 5, 6 HAVING SUM((k.now > 0)::int - (k.now - k.net > 0)::int) <> 0
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT (org_pk, env, feature_pk, plan_pk, expired, stripe) DO UPDATE SET
