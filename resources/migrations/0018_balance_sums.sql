@@ -213,6 +213,10 @@ END
 -- product for each statement. No JIT: the planner's guess at a generic
 -- plan's rows made it compile each statement for over a second, for a few
 -- dozen rows. OFFSET 0 counts each customer's rows once, not once per use.
+-- A transaction that sets meterdesk.keep_sums to 'off' (a workspace load)
+-- keeps none and rebuilds its scopes' at its end: in one transaction every
+-- update of a kept row leaves a version no one can prune before the commit,
+-- so each next update of it walks them all.
 {{postgres}} CREATE TYPE balance_change AS (sign INTEGER, moved BOOLEAN, org_pk BIGINT, env TEXT,
   customer_pk BIGINT, feature_pk BIGINT, customer_product_pk BIGINT, expired INTEGER,
   included_grant TEXT, prepaid_grant TEXT, remaining TEXT, usage TEXT)
@@ -257,6 +261,9 @@ END $$
 ;
 {{postgres}} CREATE FUNCTION balance_sums_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF current_setting('meterdesk.keep_sums', true) = 'off' THEN
+    RETURN NULL;
+  END IF;
   PERFORM balance_sums_apply(ARRAY(SELECT ROW(1, true, n.org_pk, n.env, n.customer_pk,
     n.feature_pk, n.customer_product_pk, n.expired, n.included_grant, n.prepaid_grant,
     n.remaining, n.usage)::balance_change FROM new_rows n));
@@ -267,6 +274,9 @@ END $$
 DECLARE
   changes balance_change[];
 BEGIN
+  IF current_setting('meterdesk.keep_sums', true) = 'off' THEN
+    RETURN NULL;
+  END IF;
   changes := ARRAY(
     SELECT ROW(s.sign, o.expired <> n.expired, o.org_pk, o.env, o.customer_pk, o.feature_pk,
       o.customer_product_pk, CASE WHEN s.sign = 1 THEN n.expired ELSE o.expired END,

@@ -2,6 +2,7 @@
 
 #include "services/api/JsonReader.h"
 #include "services/engine/access/ApiKeys.h"
+#include "services/engine/balances/BalanceSums.h"
 #include "services/engine/ledger/UsageDays.h"
 #include "services/engine/sql/Scope.h"
 #include "services/engine/sql/Sql.h"
@@ -48,6 +49,11 @@ public:
                 WorkspaceLoader::FormatVersion));
         if (!root.ok())
             return *root.error();
+        // PostgreSQL: the kept sums are made once the balances are in
+        // (BalanceSums, migration 18).
+        if (m_dialect == Dialect::Postgres)
+            if (auto off = runSql(m_state.db, u"SET LOCAL meterdesk.keep_sums = 'off'"_s); !off)
+                return off.error();
         for (const JsonReader &org : root.field("organizations"_L1).array()) {
             if (auto loaded = organization(org); !loaded)
                 return loaded.error();
@@ -56,11 +62,19 @@ public:
             return *root.error();
         if (auto flushed = m_state.batches.flush(); !flushed)
             return flushed.error();
-        // The loaded events' days, added up once they are all in.
+        if (m_dialect == Dialect::Postgres)
+            if (auto on = runSql(m_state.db, u"SET LOCAL meterdesk.keep_sums = 'on'"_s); !on)
+                return on.error();
+        // The loaded events' days and balances' sums, added up once they are all in.
         for (const qint64 orgPk : std::as_const(m_orgBySlug))
-            for (const Environment env : {Environment::Sandbox, Environment::Production})
+            for (const Environment env : {Environment::Sandbox, Environment::Production}) {
                 if (auto days = UsageDays::rebuild(m_state.db, m_dialect, Scope{orgPk, env}); !days)
                     return days.error();
+                if (m_dialect == Dialect::Postgres)
+                    if (auto sums = BalanceSums::rebuild(m_state.db, m_dialect, Scope{orgPk, env});
+                        !sums)
+                        return sums.error();
+            }
         return m_state.summary;
     }
 
