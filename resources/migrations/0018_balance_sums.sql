@@ -1,4 +1,4 @@
--- balances.totals and balances.pages' count flat at any size (issue 53;
+-- balances.totals and balances.pages flat at any size (issue 53;
 -- docs/performance.md, "Totals from kept sums"). Triggers keep, in the
 -- transaction of every write to balances:
 --

@@ -19,7 +19,8 @@ namespace {
 
 constexpr qint64 Any = -1; // a feature, plan or state left open (balance_customers)
 
-// The kept row of each balance: its plan key, 0 for a standalone row.
+// The balances with their customer products, for each row's plan key (0 for
+// a standalone row).
 const QString RowsWithPlans =
     u"balances b LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"_s;
 
