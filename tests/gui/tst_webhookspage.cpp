@@ -54,11 +54,14 @@ class DeliveringBackend final : public test::StubBackend
 {
 public:
     int reads = 0;
+    int endpointReads = 0;
     int waitFor = 2;
 
     backend::Reply<api::Page<api::WebhookEndpoint>> listWebhookEndpoints() override
     {
+        ++endpointReads;
         api::WebhookEndpoint endpoint;
+        endpoint.pending = reads > waitFor ? 0 : 1; // as its delivery
         endpoint.id = u"we_live"_s;
         endpoint.url = u"https://receiver.example/hooks"_s;
         endpoint.events = {u"*"_s};
@@ -253,12 +256,19 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(page.deliveries()->delivery(0).status,
                                   api::DeliveryStatus::Succeeded, 4 * views::WebhooksPage::LiveMs);
         QCOMPARE(page.deliveryTable()->currentIndex().row(), 0); // still selected
+        // The endpoint's Waiting column follows its delivery.
+        const QModelIndex waiting =
+            page.endpoints()->index(0, models::WebhookEndpointModel::PendingColumn);
+        QTRY_COMPARE_WITH_TIMEOUT(waiting.data().toLongLong(), 0, 4 * views::WebhooksPage::LiveMs);
+        QCOMPARE(page.endpointTable()->currentIndex().row(), 0);
         auto *live = page.findChild<QTimer *>(u"liveDeliveries"_s);
         QVERIFY(live && live->isActive());
         const int settled = backend.reads;
+        const int endpointsSettled = backend.endpointReads;
         QSignalSpy ticks(live, &QTimer::timeout);
         QTRY_VERIFY_WITH_TIMEOUT(ticks.count() >= 2, 4 * views::WebhooksPage::LiveMs);
         QCOMPARE(backend.reads, settled); // nothing waits: nothing read
+        QCOMPARE(backend.endpointReads, endpointsSettled);
         page.hide();
         QVERIFY(!live->isActive());
     }

@@ -221,11 +221,15 @@ void WebhooksPage::followDeliveries()
     bool waiting = false;
     for (int row = 0; row < m_deliveries->rowCount() && !waiting; ++row)
         waiting = m_deliveries->delivery(row).status == api::DeliveryStatus::Pending;
+    for (int row = 0; row < m_endpoints->rowCount() && !waiting; ++row)
+        waiting = m_endpoints->endpoint(row).pending > 0;
     if (!waiting)
         return;
+    // The endpoints' Waiting and Health move with their deliveries: both are
+    // read again (the endpoints' answer reads the deliveries), the selection kept.
     const QModelIndex current = m_deliveryTable->currentIndex();
     m_keptDelivery = current.isValid() ? m_deliveries->delivery(current.row()).id : QString();
-    m_deliveries->reload();
+    m_endpoints->reload();
 }
 
 int WebhooksPage::currentEndpoint() const
