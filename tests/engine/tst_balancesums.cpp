@@ -3,8 +3,11 @@
 // balance, an import that starts and one that ends a plan, the clock's
 // expiries), balances.totals read from the sums equal the totals of every
 // row, for every filter and grouping the sums answer, and `workspace verify`
-// finds the sums as the balances make them. Runs on SQLite and PostgreSQL.
+// finds the sums as the balances make them; balances.pages starts its pages
+// where the listing's rows are (PostgreSQL from kept customer rows,
+// migration 19). Runs on SQLite and PostgreSQL.
 #include "services/api/WireCodec.h"
+#include "services/engine/balances/BalanceCustomerRows.h"
 #include "services/engine/balances/BalanceSums.h"
 #include "services/engine/balances/BalanceTotaller.h"
 #include "services/engine/ledger/LedgerVerifier.h"
@@ -110,6 +113,70 @@ class TestBalanceSums final : public QObject
         return answered;
     }
 
+    // balances.pages against the listing itself, for each state and feature
+    // in both directions: the count, and each page's cursor starting where
+    // the listing's rows of that page start. Pages of 16 take the kept
+    // paths (SQLite's hops, PostgreSQL's customer rows). Answers how many
+    // combinations had more than one page.
+    int comparePages()
+    {
+        int paged = 0;
+        for (const auto status : {api::BalanceStatus::Active, api::BalanceStatus::Expired})
+            for (const auto &feature :
+                 {std::optional<QString>(), std::optional<QString>(u"messages"_s),
+                  std::optional<QString>(u"api_calls"_s)})
+                for (const bool descending : {false, true}) {
+                    api::ListBalancesRequest filter;
+                    filter.statuses = {status};
+                    filter.featureId = feature;
+                    filter.descending = descending;
+                    QStringList listed;
+                    api::ListBalancesRequest walk = filter;
+                    walk.limit = api::ListBalancesRequest::MaxLimit;
+                    for (;;) {
+                        auto page = test::listBalances(*m_fixture->engine, m_scope, walk);
+                        if (!page)
+                            return -1;
+                        for (const api::BalanceRow &row : page.value().list)
+                            listed.append(row.id);
+                        if (!page.value().hasMore)
+                            break;
+                        walk.startCursor = *page.value().nextCursor;
+                    }
+                    constexpr qint64 Size = 16;
+                    auto pages =
+                        test::balancePages(*m_fixture->engine, m_scope, {filter, Size}, {});
+                    const auto where = [&] {
+                        return u"%1, %2, %3: "_s.arg(
+                            status == api::BalanceStatus::Active ? u"active"_s : u"expired"_s,
+                            feature.value_or(u"any"_s), descending ? u"desc"_s : u"asc"_s);
+                    };
+                    if (!pages || pages.value().count != listed.size() ||
+                        pages.value().cursors.size() != (listed.size() + Size - 1) / Size) {
+                        qWarning("%s%lld rows in %lld pages, listed %lld", qPrintable(where()),
+                                 pages ? pages.value().count : -1,
+                                 pages ? qint64(pages.value().cursors.size()) : -1,
+                                 qint64(listed.size()));
+                        return -1;
+                    }
+                    for (qsizetype k = 1; k < pages.value().cursors.size(); ++k) {
+                        api::ListBalancesRequest at = filter;
+                        at.limit = Size;
+                        at.startCursor = pages.value().cursors.at(k);
+                        auto page = test::listBalances(*m_fixture->engine, m_scope, at);
+                        if (!page || page.value().list.isEmpty() ||
+                            page.value().list.first().id != listed.at(k * Size)) {
+                            qWarning("%spage %lld starts elsewhere than row %lld (%s)",
+                                     qPrintable(where()), qint64(k), qint64(k * Size),
+                                     qPrintable(listed.at(k * Size)));
+                            return -1;
+                        }
+                    }
+                    paged += pages.value().cursors.size() > 1;
+                }
+        return paged;
+    }
+
 private Q_SLOTS:
     void init()
     {
@@ -183,6 +250,42 @@ private Q_SLOTS:
         QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
     }
 
+    // Customers holding more than a page of rows, of both states and two
+    // features: page ends inside one customer's rows and across customers.
+    void pageStartsAreTheListings()
+    {
+        QVERIFY(comparePages() >= 0); // as loaded
+        for (int n = 0; n < 5; ++n) {
+            const QString customer = u"p%1"_s.arg(n);
+            QVERIFY(test::importCustomer(
+                        *m_fixture->engine, m_scope,
+                        body<api::ImportCustomerRequest>(
+                            uR"({"customer_id":"%1","processors":[{"type":"stripe","id":"cus_%1"}],
+                "billables":[{"plan":{"plan_id":"pro","feature_quantities":[{"feature_id":"api_calls","quantity":10}]}}]})"_s
+                                .arg(customer)
+                                .toUtf8()))
+                        .ok());
+            for (int i = 0; i < 3 + 4 * n; ++i)
+                QVERIFY(api()
+                            .createBalance(test::everyScope(m_scope),
+                                           body<api::BalanceCreation>(
+                                               uR"({"customer_id":"%1","feature_id":"messages",
+                                "amount":%2,"expires_at":%3,"reason":"gift"})"_s.arg(customer)
+                                                   .arg(i + 1)
+                                                   .arg(i % 2 ? 70000 : 900000)
+                                                   .toUtf8()))
+                            .ok());
+        }
+        const int paged = comparePages();
+        QVERIFY2(paged >= 4, qPrintable(QString::number(paged)));
+        QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+        // Half the gifts expire: their rows move to the other state.
+        *m_fixture->now = 80000;
+        QVERIFY(test::listBalances(*m_fixture->engine, m_scope, {}).ok());
+        QVERIFY2(comparePages() >= 4, "after the expiries");
+        QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+    }
+
     // A kept row that differs from the balances is named, and a rebuild
     // makes the sums again.
     void verifyNamesAKeptSumThatDiffers()
@@ -208,6 +311,15 @@ private Q_SLOTS:
                     db(), u"UPDATE balances SET expired = 1 - expired WHERE id = 'b_ann_seat'"_s)
                     .ok());
         QVERIFY(engine::BalanceSums::rebuild(db(), dialect()).ok());
+        QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
+        if (!engine::BalanceCustomerRows::kept(dialect()))
+            return;
+        QVERIFY(engine::runSql(db(), u"UPDATE balance_customer_rows SET balances = balances + 1"
+                                     " WHERE feature_pk = -1 AND expired = 0"_s)
+                    .ok());
+        QVERIFY2(differences().filter(u"balance_customer_rows of organization key"_s).size() >= 1,
+                 qPrintable(differences().join(u'\n')));
+        QVERIFY(engine::BalanceCustomerRows::rebuild(db()).ok());
         QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
     }
 };

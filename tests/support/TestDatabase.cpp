@@ -81,7 +81,8 @@ QStringList TestDatabase::withoutBalanceSums()
         back << u"DROP FUNCTION balance_sums_inserted, balance_sums_updated,"
                 " balances_expired_standalone, balances_expired_inserted,"
                 " customer_products_expired CASCADE"_s
-             << u"DROP FUNCTION balance_sums_apply"_s << u"DROP TYPE balance_change"_s;
+             << u"DROP FUNCTION balance_sums_apply"_s << u"DROP TYPE balance_change"_s
+             << u"DROP TABLE balance_customer_rows"_s;
     else
         for (const char *trigger : {"balances_expired_standalone", "balances_expired_inserted",
                                     "customer_products_expired", "balance_sums_insert",

@@ -3,6 +3,7 @@
 #include "services/engine/balances/BalanceLister.h"
 
 #include "services/engine/balances/BalanceCursor.h"
+#include "services/engine/balances/BalanceCustomerRows.h"
 #include "services/engine/balances/BalanceScan.h"
 #include "services/engine/balances/BalanceSums.h"
 #include "services/engine/balances/BalanceWhere.h"
@@ -152,8 +153,21 @@ api::Result<api::BalancePages> BalanceLister::pages(const QSqlDatabase &db, cons
             return BalanceCursor{customerPk, balancePk};
         });
         number(sortKeys, &BalanceCursor::ofValue);
+    } else if (keptStates && request.pageSize >= HopFrom &&
+               asked.includes(api::BalanceStatus::Active) !=
+                   asked.includes(api::BalanceStatus::Expired)) {
+        // PostgreSQL, one state: from each customer's kept row count, with a
+        // probe where a page ends (BalanceCustomerRows).
+        auto walk = BalanceCustomerRows::walk(db, scope, asked.featureId,
+                                              asked.includes(api::BalanceStatus::Expired), filter,
+                                              request.pageSize);
+        if (!walk)
+            return walk.error();
+        pages.count = walk.value().count;
+        for (const BalanceCursor &end : std::as_const(walk.value().pageEnds))
+            pages.cursors.append(end.encode(seal.value()));
     } else if (keptStates && request.pageSize >= HopFrom) {
-        // PostgreSQL: the same hops in one recursive statement (one
+        // PostgreSQL, both states: the same hops in one recursive statement (one
         // snapshot), then the rows after the last start counted, in order:
         // unordered, the planner read the table from its start to find them.
         const QString rows = u"SELECT b.customer_pk, b.pk FROM balances b WHERE "_s + filter.sql;

@@ -1,5 +1,6 @@
 #include "services/engine/ledger/LedgerVerifier.h"
 
+#include "services/engine/balances/BalanceCustomerRows.h"
 #include "services/engine/balances/BalanceSums.h"
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/ledger/LedgerRepair.h"
@@ -171,6 +172,12 @@ api::Result<LedgerVerifier::Report> LedgerVerifier::verify(const QSqlDatabase &d
             return sums.error();
         else
             report.differences += sums.value();
+        if (BalanceCustomerRows::kept(dialect)) {
+            if (auto rows = BalanceCustomerRows::differences(db); !rows)
+                return rows.error();
+            else
+                report.differences += rows.value();
+        }
         return report;
     });
 }

@@ -144,6 +144,12 @@ api::Result<QSqlDatabase> Database::open(const QString &name) const
     db.setConnectOptions(options.join(u';'));
     if (!db.open())
         return openError(displayName(), db.lastError());
+    // No JIT: the engine's statements are index walks and small batches,
+    // where compiling costs more than it saves, and the planner's guess at
+    // a set-returning function's rows made balances.pages compile for 340 ms
+    // of its 1 s (docs/performance.md).
+    if (QSqlQuery settings(db); !settings.exec(u"SET jit = off"_s))
+        return openError(displayName(), settings.lastError());
     db.driver()->setProperty(ConnectionNameProperty, name);
     return db;
 }

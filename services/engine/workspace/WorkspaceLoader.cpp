@@ -2,6 +2,7 @@
 
 #include "services/api/JsonReader.h"
 #include "services/engine/access/ApiKeys.h"
+#include "services/engine/balances/BalanceCustomerRows.h"
 #include "services/engine/balances/BalanceSums.h"
 #include "services/engine/ledger/UsageDays.h"
 #include "services/engine/sql/Scope.h"
@@ -70,10 +71,14 @@ public:
             for (const Environment env : {Environment::Sandbox, Environment::Production}) {
                 if (auto days = UsageDays::rebuild(m_state.db, m_dialect, Scope{orgPk, env}); !days)
                     return days.error();
-                if (m_dialect == Dialect::Postgres)
+                if (m_dialect == Dialect::Postgres) {
                     if (auto sums = BalanceSums::rebuild(m_state.db, m_dialect, Scope{orgPk, env});
                         !sums)
                         return sums.error();
+                    if (auto rows = BalanceCustomerRows::rebuild(m_state.db, Scope{orgPk, env});
+                        !rows)
+                        return rows.error();
+                }
             }
         return m_state.summary;
     }
