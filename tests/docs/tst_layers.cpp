@@ -94,7 +94,7 @@ QMap<QString, QSet<QString>> cmakeGraph(QMap<QString, QString> *folderOf)
 // in services/engine) may include every room; no room includes the root.
 const QMap<QString, QSet<QString>> &rooms()
 {
-    static const QSet<QString> base{u"sql"_s, u"pricing"_s, u"ids"_s};
+    static const QSet<QString> base{u"sql"_s, u"pricing"_s, u"ids"_s, u"charges"_s};
     static const QSet<QString> told = base + QSet<QString>{u"webhooks"_s};
     static const QSet<QString> state = told + QSet<QString>{u"balances"_s, u"controls"_s};
     static const QSet<QString> ledger = state + QSet<QString>{u"ledger"_s};
@@ -103,6 +103,7 @@ const QMap<QString, QSet<QString>> &rooms()
     static const QMap<QString, QSet<QString>> table{
         {u"sql"_s, {}},
         {u"pricing"_s, {}},
+        {u"charges"_s, {u"pricing"_s}},
         {u"ids"_s, {u"sql"_s}},
         {u"webhooks"_s, {u"sql"_s, u"ids"_s}},
         {u"balances"_s, base},

@@ -1,0 +1,50 @@
+// What a usage-based balance row's usage comes to (docs/billing.md, "Usage
+// past the grant"): the usage past the row's grant, rounded up to whole
+// billing units, priced by the row's amount per billing unit or by its
+// tiers (graduated: each band's units at the band's rate; volume: every
+// unit at the rate of the band reached; a band's flat amount once it is
+// reached), exact to the nano-unit, then rounded once to the currency's
+// minor unit, half away from zero.
+#pragma once
+
+#include "services/api/Balance.h"
+#include "services/api/Decimal.h"
+#include "services/api/Result.h"
+
+#include <QList>
+
+namespace md::engine {
+
+struct UsageCharge
+{
+    // One tier band the usage reached (for a line's words).
+    struct Band
+    {
+        api::Decimal units;  // of the billable units, those in this band
+        api::Decimal rate;   // the band's amount per billing unit
+        api::Decimal flat;   // its flat amount, 0 when it has none
+        api::Decimal amount; // units × rate / billing units + flat
+    };
+    api::Decimal pastGrant;     // usage past the grant, 0 when within it
+    api::Decimal billableUnits; // pastGrant rounded up to whole billing units
+    api::Int128 increments = 0; // billableUnits / billing units
+    QList<Band> bands;          // tiered prices only, bands reached in order
+    api::Decimal exact;         // the amount before rounding
+    api::Decimal amount;        // rounded to the currency's minor unit
+};
+
+class UsageCharges final
+{
+public:
+    // `usage` and `grant` as the row holds them (grant: included plus
+    // prepaid). 400 invalid_request when the price cannot be applied (no
+    // amount and no tiers, billing units not above 0, tiers out of order),
+    // 500 when the amount leaves the range of amounts.
+    static api::Result<UsageCharge> charge(const api::Price &price, api::Decimal usage,
+                                           api::Decimal grant, int minorDigits);
+
+    // `value` rounded to `digits` decimals (0 to 9), half away from zero.
+    static api::Decimal rounded(api::Decimal value, int digits);
+};
+
+} // namespace md::engine
