@@ -7,6 +7,7 @@
 // where the listing's rows are (PostgreSQL from kept customer rows,
 // migration 19). Runs on SQLite and PostgreSQL.
 #include "services/api/WireCodec.h"
+#include "services/engine/balances/BalanceCursor.h"
 #include "services/engine/balances/BalanceCustomerRows.h"
 #include "services/engine/balances/BalanceSums.h"
 #include "services/engine/balances/BalanceTotaller.h"
@@ -280,9 +281,42 @@ private Q_SLOTS:
         QVERIFY2(paged >= 4, qPrintable(QString::number(paged)));
         QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
         // Half the gifts expire: their rows move to the other state.
+        api::BalancePagesRequest before;
+        before.pageSize = 16;
+        const auto earlier = test::balancePages(*m_fixture->engine, m_scope, before);
+        QVERIFY(earlier.ok() && earlier.value().cursors.size() > 2);
         *m_fixture->now = 80000;
         QVERIFY(test::listBalances(*m_fixture->engine, m_scope, {}).ok());
+        // A page start counted before still starts a page: from where its
+        // rows were, or past a customer that has fewer now.
+        for (const QString &cursor : earlier.value().cursors) {
+            api::ListBalancesRequest from;
+            from.startCursor = cursor;
+            const auto page = test::listBalances(*m_fixture->engine, m_scope, from);
+            QVERIFY2(page.ok(), page.ok() ? "" : qPrintable(page.error().message));
+        }
         QVERIFY2(comparePages() >= 4, "after the expiries");
+        // A start past all of a customer's rows now starts at the next one.
+        api::ListBalancesRequest every;
+        every.limit = api::ListBalancesRequest::MaxLimit;
+        const auto all = test::listBalances(*m_fixture->engine, m_scope, every);
+        QVERIFY(all.ok());
+        qsizetype after = -1;
+        for (qsizetype i = 0; i < all.value().list.size(); ++i)
+            if (all.value().list.at(i).customerId == u"p2"_s)
+                after = i + 1;
+        QVERIFY(after > 0 && after < all.value().list.size());
+        auto customer = engine::runSql(db(), u"SELECT pk FROM customers WHERE id = 'p2'"_s);
+        QVERIFY(customer.ok() && customer.value().next());
+        const auto seal = engine::BalanceCursor::seal(db(), m_scope, every);
+        QVERIFY(seal.ok());
+        api::ListBalancesRequest past;
+        past.startCursor =
+            engine::BalanceCursor{customer.value().value(0).toLongLong(), 0, 1000}.encode(
+                seal.value());
+        const auto next = test::listBalances(*m_fixture->engine, m_scope, past);
+        QVERIFY2(next.ok(), next.ok() ? "" : qPrintable(next.error().message));
+        QCOMPARE(next.value().list.value(0).id, all.value().list.at(after).id);
         QVERIFY2(differences().isEmpty(), qPrintable(differences().join(u'\n')));
     }
 

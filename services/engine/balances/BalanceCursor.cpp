@@ -14,17 +14,21 @@ api::Result<CursorSeal> BalanceCursor::seal(const QSqlDatabase &db, const Scope 
     return CursorSeal::of(db, scope, tag);
 }
 
+// A cursor into a customer's rows holds three keys, the third 1 (its
+// length tells it from a keyset cursor's two).
 QString BalanceCursor::encode(const CursorSeal &seal) const
 {
-    return seal.seal({key, balancePk});
+    return rowsOfCustomer > 0 ? seal.seal({key, rowsOfCustomer, 1}) : seal.seal({key, balancePk});
 }
 
 std::optional<BalanceCursor> BalanceCursor::decode(const CursorSeal &seal, const QString &text)
 {
-    const auto keys = seal.open(text, 2);
-    if (!keys)
+    if (const auto keys = seal.open(text, 2))
+        return BalanceCursor{keys->at(0), keys->at(1)};
+    const auto keys = seal.open(text, 3);
+    if (!keys || keys->at(1) <= 0 || keys->at(2) != 1)
         return std::nullopt;
-    return BalanceCursor{keys->at(0), keys->at(1)};
+    return BalanceCursor{keys->at(0), 0, keys->at(1)};
 }
 
 } // namespace md::engine

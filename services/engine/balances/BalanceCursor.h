@@ -19,6 +19,11 @@ struct BalanceCursor
 {
     qint64 key = 0;
     qint64 balancePk = 0;
+    // Set by balances.pages on PostgreSQL (BalanceCustomerRows): the
+    // position after this many of customer `key`'s rows in the listing's
+    // order, balancePk unknown; balances.list finds that row when it starts
+    // there (one index probe) instead of pages finding one per page.
+    qint64 rowsOfCustomer = 0;
 
     static BalanceCursor ofValue(double sortValue, qint64 balancePk)
     {

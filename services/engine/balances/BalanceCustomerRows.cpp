@@ -1,6 +1,5 @@
 #include "services/engine/balances/BalanceCustomerRows.h"
 
-#include "services/engine/balances/BalanceWhere.h"
 #include "services/engine/sql/Sql.h"
 
 #include <QSqlQuery>
@@ -24,15 +23,17 @@ QString expectedRows(const QString &where)
 
 api::Result<BalanceCustomerRows::Walk>
 BalanceCustomerRows::walk(const QSqlDatabase &db, const Scope &scope,
-                          const std::optional<QString> &featureId, bool expired,
-                          const BalanceWhere &where, qint64 pageSize)
+                          const std::optional<QString> &featureId, bool expired, bool descending,
+                          qint64 pageSize)
 {
     // The customers in order with their rows and the rows up to them
-    // (`upto`); a page ends at positions pageSize·k − 1, so a customer holds
-    // the ends of pages k = (upto − rows) / pageSize + 1 … upto / pageSize,
-    // each `skip` rows into its own rows, where one index probe finds it.
-    // Only those customers meet generate_series. The count is the kept sums'.
-    const QString direction = where.descending ? u" DESC"_s : QString();
+    // (`upto`, one window sum); a page ends at positions pageSize·k − 1, so a
+    // customer holds the ends of pages k = (upto − rows) / pageSize + 1 …
+    // upto / pageSize, the end of page k after pageSize·k − (upto − rows) of
+    // its rows. Only those customers meet generate_series. No row is read:
+    // balances.list finds a page's start row when it is asked for
+    // (BalanceCursor::rowsOfCustomer). The count is the kept sums'.
+    const QString direction = descending ? u" DESC"_s : QString();
     QString feature = u"-1"_s;
     QString sumsFeature;
     QVariantList featureBinds;
@@ -44,19 +45,17 @@ BalanceCustomerRows::walk(const QSqlDatabase &db, const Scope &scope,
     const QVariantList state{scope.orgPk, scope.envWord()};
     const QVariantList binds = QVariantList{pageSize} + state + featureBinds +
                                QVariantList{int(expired), pageSize, pageSize, pageSize, pageSize} +
-                               where.binds + state + QVariantList{int(expired)} + featureBinds;
+                               state + QVariantList{int(expired)} + featureBinds;
     const QString sql =
-        u"SELECT s.k, s.customer_pk, p.pk FROM (SELECT c.customer_pk, k, k * ? - 1 -"
-        " (c.upto - c.balances) AS skip FROM (SELECT r.customer_pk, r.balances,"
-        " (sum(r.balances) OVER (ORDER BY r.customer_pk%1))::bigint AS upto"
-        " FROM balance_customer_rows r WHERE r.org_pk = ? AND r.env = ? AND r.feature_pk = %2"
-        " AND r.expired = ?) c CROSS JOIN LATERAL generate_series((c.upto - c.balances) / ? + 1,"
-        " c.upto / ?) AS k WHERE c.upto / ? > (c.upto - c.balances) / ?) s"
-        " CROSS JOIN LATERAL (SELECT b.pk FROM balances b WHERE %3"
-        " AND b.customer_pk = s.customer_pk ORDER BY b.pk%1 LIMIT 1 OFFSET s.skip) p"
+        u"SELECT k, c.customer_pk, k * ? - (c.upto - c.balances) FROM (SELECT r.customer_pk,"
+        " r.balances, (sum(r.balances) OVER (ORDER BY r.customer_pk%1 ROWS UNBOUNDED"
+        " PRECEDING))::bigint AS upto FROM balance_customer_rows r WHERE r.org_pk = ?"
+        " AND r.env = ? AND r.feature_pk = %2 AND r.expired = ?) c CROSS JOIN LATERAL"
+        " generate_series((c.upto - c.balances) / ? + 1, c.upto / ?) AS k"
+        " WHERE c.upto / ? > (c.upto - c.balances) / ?"
         " UNION ALL SELECT NULL, (SELECT COALESCE(sum(balances), 0) FROM balance_sums"
-        " WHERE org_pk = ? AND env = ? AND expired = ?%4)::bigint, NULL ORDER BY 1"_s.arg(
-            direction, feature, where.sql, sumsFeature);
+        " WHERE org_pk = ? AND env = ? AND expired = ?%3)::bigint, NULL ORDER BY 1"_s.arg(
+            direction, feature, sumsFeature);
     auto rows = runSql(db, sql, binds);
     if (!rows)
         return rows.error();
@@ -66,7 +65,8 @@ BalanceCustomerRows::walk(const QSqlDatabase &db, const Scope &scope,
         if (q.value(0).isNull())
             walk.count = q.value(1).toLongLong();
         else
-            walk.pageEnds.append(BalanceCursor{q.value(1).toLongLong(), q.value(2).toLongLong()});
+            walk.pageEnds.append(
+                BalanceCursor{q.value(1).toLongLong(), 0, q.value(2).toLongLong()});
     }
     return walk;
 }

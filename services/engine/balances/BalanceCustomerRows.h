@@ -1,7 +1,7 @@
 // How many rows each customer holds, per state, of any feature and of each
 // (migration 19, PostgreSQL only; docs/performance.md, "Totals from kept
-// sums"): balances.pages finds where its pages start from these counts and
-// looks into the balances only there, instead of stepping over every key.
+// sums"): balances.pages finds where its pages end from these counts,
+// instead of stepping over every key.
 #pragma once
 
 #include "services/api/Result.h"
@@ -17,8 +17,6 @@
 
 namespace md::engine {
 
-class BalanceWhere;
-
 class BalanceCustomerRows final
 {
 public:
@@ -27,15 +25,16 @@ public:
     struct Walk
     {
         qint64 count = 0;
-        QList<BalanceCursor> pageEnds; // the last row of each full page, in order
+        // The last row of each full page, in order, as a cursor into its
+        // customer's rows (BalanceCursor::rowsOfCustomer).
+        QList<BalanceCursor> pageEnds;
     };
-    // In customer order (descending when `where` is), the rows of one state
-    // and one feature or any: their count and the last row of each page of
-    // `pageSize`, from one snapshot. `where` is BalanceWhere::of's for the
-    // same filter, with kept states.
+    // In customer order, the rows of one state and one feature or any:
+    // their count and where each page of `pageSize` ends, from one
+    // snapshot, reading no balance row.
     static api::Result<Walk> walk(const QSqlDatabase &db, const Scope &scope,
                                   const std::optional<QString> &featureId, bool expired,
-                                  const BalanceWhere &where, qint64 pageSize);
+                                  bool descending, qint64 pageSize);
 
     // Made again from the balances, of one scope or of every one.
     static api::Result<api::Done> rebuild(const QSqlDatabase &db,

@@ -145,6 +145,33 @@ api::Result<BalanceLister::Held> BalanceLister::held(const QSqlDatabase &db, con
     return held;
 }
 
+namespace {
+
+// The key of the last row a page start into a customer's rows (from
+// balances.pages on PostgreSQL) has taken, under the listing's filter.
+api::Result<qint64> lastTakenOf(const QSqlDatabase &db, const BalanceWhere &filter,
+                                const BalanceCursor &cursor)
+{
+    if (!filter.byCustomer)
+        return api::ApiError::invalidCursor(
+            u"start_cursor is a page start of the customer order; pass it with order_by customer"_s);
+    const QString direction = filter.descending ? u" DESC"_s : QString();
+    auto found = runSql(db,
+                        u"SELECT b.pk FROM "_s + filter.from + u" WHERE "_s + filter.sql +
+                            u" AND "_s + filter.customerColumn + u" = ? ORDER BY b.pk"_s +
+                            direction + u" LIMIT 1 OFFSET ?"_s,
+                        filter.binds + QVariantList{cursor.key, cursor.rowsOfCustomer - 1});
+    if (!found)
+        return found.error();
+    if (found.value().next())
+        return found.value().value(0).toLongLong();
+    // Fewer rows there now than when the pages were counted: after them all.
+    return filter.descending ? std::numeric_limits<qint64>::min()
+                             : std::numeric_limits<qint64>::max();
+}
+
+} // namespace
+
 api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &db,
                                                            const Scope &scope,
                                                            const api::ListBalancesRequest &request,
@@ -163,11 +190,18 @@ api::Result<api::ListBalancesResponse> BalanceLister::list(const QSqlDatabase &d
         if (!cursor)
             return api::ApiError::invalidCursor(
                 u"start_cursor is not a cursor this server issued for this order; pass the next_cursor of a previous page asked in the same order_by and order, or an empty string"_s);
+        qint64 balancePk = cursor->balancePk;
+        if (cursor->rowsOfCustomer > 0) {
+            auto last = lastTakenOf(db, filter, *cursor);
+            if (!last)
+                return last.error();
+            balancePk = last.value();
+        }
         // The first term lets the index that orders the rows start there.
         const QString after = filter.descending ? u"<"_s : u">"_s;
         where += u" AND %1 %2= ? AND (%1, b.pk) %2 (?, ?)"_s.arg(filter.sortKey, after);
         const QVariant key = filter.byCustomer ? QVariant(cursor->key) : QVariant(cursor->value());
-        binds << key << key << cursor->balancePk;
+        binds << key << key << balancePk;
     }
 
     // The inner query walks one index in key order and stops after limit+1

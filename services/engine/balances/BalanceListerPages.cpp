@@ -156,11 +156,11 @@ api::Result<api::BalancePages> BalanceLister::pages(const QSqlDatabase &db, cons
     } else if (keptStates && request.pageSize >= HopFrom &&
                asked.includes(api::BalanceStatus::Active) !=
                    asked.includes(api::BalanceStatus::Expired)) {
-        // PostgreSQL, one state: from each customer's kept row count, with a
-        // probe where a page ends (BalanceCustomerRows).
+        // PostgreSQL, one state: from each customer's kept row count
+        // (BalanceCustomerRows).
         auto walk = BalanceCustomerRows::walk(db, scope, asked.featureId,
-                                              asked.includes(api::BalanceStatus::Expired), filter,
-                                              request.pageSize);
+                                              asked.includes(api::BalanceStatus::Expired),
+                                              filter.descending, request.pageSize);
         if (!walk)
             return walk.error();
         pages.count = walk.value().count;
