@@ -15,6 +15,7 @@
 #include "services/api/BillingPortal.h"
 #include "services/api/CallQuote.h"
 #include "services/api/CatalogueInfo.h"
+#include "services/api/ChargesPreview.h"
 #include "services/api/Customer.h"
 #include "services/api/CustomerSummary.h"
 #include "services/api/FeatureInfo.h"
@@ -98,6 +99,9 @@ public:
     virtual Reply<api::Page<api::UsageEvent>> listUsageEvents(const api::PageRequest &request) = 0;
     // Usage events of a filter added up per day, by feature, customer or model.
     virtual Reply<api::UsageTotals> usageTotals(const api::UsageTotalsRequest &request) = 0;
+    // What a customer owes for its open billing period so far.
+    virtual Reply<api::ChargesPreview>
+    chargesPreview(const api::ChargesPreviewRequest &request) = 0;
     // The price catalogue the engine or server uses, and what a call would
     // cost there (the customer's markups applied), recording nothing.
     virtual Reply<api::Page<api::ModelInfo>> listModels() = 0;

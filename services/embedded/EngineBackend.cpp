@@ -232,6 +232,14 @@ Reply<api::Page<api::CustomerSummary>> EngineBackend::listCustomers(const api::P
         request, [](auto &s, const auto &k, const auto &r) { return s.listCustomers(k, r); });
 }
 
+Reply<api::ChargesPreview> EngineBackend::chargesPreview(const api::ChargesPreviewRequest &request)
+{
+    return run<api::ChargesPreview>(
+        [request](engine::ApiOperations &s, const engine::KeyContext &k) {
+            return s.chargesPreview(k, request);
+        });
+}
+
 Reply<api::Customer> EngineBackend::customer(const QString &customerId)
 {
     return run<api::Customer>([customerId](engine::ApiOperations &s, const engine::KeyContext &k) {

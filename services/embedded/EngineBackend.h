@@ -49,6 +49,7 @@ public:
     Reply<api::BalanceTotals> balanceTotals(const api::BalanceTotalsRequest &request) override;
     Reply<api::BalancePages> balancePages(const api::BalancePagesRequest &request) override;
     Reply<api::UsageTotals> usageTotals(const api::UsageTotalsRequest &request) override;
+    Reply<api::ChargesPreview> chargesPreview(const api::ChargesPreviewRequest &request) override;
     Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     Reply<api::TrackTokensResponse>

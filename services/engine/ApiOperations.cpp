@@ -7,6 +7,7 @@
 #include "services/engine/access/PortalLinks.h"
 #include "services/engine/balances/BalanceLister.h"
 #include "services/engine/balances/BalanceTotaller.h"
+#include "services/engine/customers/ChargePreview.h"
 #include "services/engine/customers/CustomerImporter.h"
 #include "services/engine/customers/CustomerReads.h"
 #include "services/engine/customers/UsageTotaller.h"
@@ -301,6 +302,17 @@ api::Result<api::UsageTotals> ApiOperations::usageTotals(const KeyContext &key,
     return m_engine.withConnection([&](const QSqlDatabase &db) {
         return UsageTotaller::totals(db, m_engine.dialect(), key.scope, request,
                                      m_engine.now(key.scope), stop);
+    });
+}
+
+api::Result<api::ChargesPreview>
+ApiOperations::chargesPreview(const KeyContext &key, const api::ChargesPreviewRequest &request)
+{
+    MD_REQUIRE_SCOPE(key, ReadScope)
+    if (auto current = upToDate(key, request.customerId); !current)
+        return current.error();
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return ChargePreview::preview(db, key.scope, request.customerId, m_engine.now(key.scope));
     });
 }
 

@@ -14,6 +14,7 @@
 #include "services/api/BillingPortal.h"
 #include "services/api/CallQuote.h"
 #include "services/api/CatalogueInfo.h"
+#include "services/api/ChargesPreview.h"
 #include "services/api/Customer.h"
 #include "services/api/CustomerSummary.h"
 #include "services/api/FeatureInfo.h"
@@ -101,6 +102,9 @@ public:
     api::Result<api::UsageTotals> usageTotals(const KeyContext &key,
                                               const api::UsageTotalsRequest &request,
                                               const StopCheck &stop = {});
+    // What the customer owes for its open billing period so far (docs/billing.md).
+    api::Result<api::ChargesPreview> chargesPreview(const KeyContext &key,
+                                                    const api::ChargesPreviewRequest &request);
     api::Result<api::Page<api::ModelInfo>> listModels(const KeyContext &key);
     // Every write through the API or the console, newest first.
     api::Result<api::Page<api::AuditEntry>> listAuditLog(const KeyContext &key,

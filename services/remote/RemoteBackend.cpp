@@ -75,6 +75,12 @@ RemoteBackend::balanceTotals(const api::BalanceTotalsRequest &request)
     return call<api::BalanceTotals>(u"/v1/meterdesk/balances.totals"_s, api::toJsonText(request));
 }
 
+backend::Reply<api::ChargesPreview>
+RemoteBackend::chargesPreview(const api::ChargesPreviewRequest &request)
+{
+    return call<api::ChargesPreview>(u"/v1/meterdesk/charges.preview"_s, api::toJsonText(request));
+}
+
 backend::Reply<api::UsageTotals> RemoteBackend::usageTotals(const api::UsageTotalsRequest &request)
 {
     return call<api::UsageTotals>(u"/v1/meterdesk/usage_events.totals"_s, api::toJsonText(request));

@@ -47,6 +47,8 @@ public:
     backend::Reply<api::BalancePages>
     balancePages(const api::BalancePagesRequest &request) override;
     backend::Reply<api::UsageTotals> usageTotals(const api::UsageTotalsRequest &request) override;
+    backend::Reply<api::ChargesPreview>
+    chargesPreview(const api::ChargesPreviewRequest &request) override;
     backend::Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     backend::Reply<api::TrackTokensResponse>

@@ -223,6 +223,11 @@ ApiRoutes::ApiRoutes()
         bodyRoute<api::BalancePagesRequest>(
             BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.balancePages(k, r); }));
     m_exact.insert(
+        "/v1/meterdesk/charges.preview",
+        bodyRoute<api::ChargesPreviewRequest>(BalancesRead, [](auto &s, auto &k, auto &r, auto &) {
+            return s.chargesPreview(k, r);
+        }));
+    m_exact.insert(
         "/v1/meterdesk/usage_events.totals",
         bodyRoute<api::UsageTotalsRequest>(
             BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.usageTotals(k, r); }));

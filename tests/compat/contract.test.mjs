@@ -317,6 +317,12 @@ const cases = [
     refused: () => ({ body: { from: "yesterday" }, expect: 400 }),
   },
   {
+    route: "post /v1/meterdesk/charges.preview",
+    valid: () => ({ body: { customer_id: "teams" } }),
+    refused: () => ({ body: { customer_id: "nobody" }, expect: 404 }),
+    then: (body) => assert.ok(body.period_start < body.period_end),
+  },
+  {
     route: "post /v1/meterdesk/usage_events.totals",
     valid: () => ({ body: { group_by: "model", top: 2 } }),
     refused: () => ({ body: { feature_id: "nothing" }, expect: 404 }),

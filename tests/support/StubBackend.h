@@ -102,6 +102,10 @@ public:
     {
         return unavailable<api::Page<api::UsageEvent>>();
     }
+    backend::Reply<api::ChargesPreview> chargesPreview(const api::ChargesPreviewRequest &) override
+    {
+        return unavailable<api::ChargesPreview>();
+    }
     backend::Reply<api::UsageTotals> usageTotals(const api::UsageTotalsRequest &) override
     {
         return unavailable<api::UsageTotals>();

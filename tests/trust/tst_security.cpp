@@ -101,6 +101,7 @@ const QList<Route> &routes()
          R"({"customer_id":"dora","model_id":"openai/gpt-4o-mini","input_tokens":1,"output_tokens":1})"},
         {"/v1/meterdesk/usage_events.list", {u"balances:read"_s}, "{}"},
         {"/v1/meterdesk/usage_events.totals", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/charges.preview", {u"balances:read"_s}, R"({"customer_id":"dora"})"},
         {"/v1/meterdesk/balances.track",
          {u"balances:write"_s},
          R"({"customer_id":"dora","feature_id":"calls","value":1})"},
