@@ -39,12 +39,6 @@ inline api::Result<api::BalanceTotals> balanceTotals(engine::Engine &engine,
     return engine::ApiOperations(engine).balanceTotals(everyScope(scope), request, stop);
 }
 
-inline api::Result<api::ChargesPreview>
-chargesPreview(engine::Engine &engine, const engine::Scope &scope, const QString &customerId)
-{
-    return engine::ApiOperations(engine).chargesPreview(everyScope(scope), {customerId});
-}
-
 inline api::Result<api::UsageTotals> usageTotals(engine::Engine &engine, const engine::Scope &scope,
                                                  const api::UsageTotalsRequest &request)
 {
