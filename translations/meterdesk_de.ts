@@ -4562,6 +4562,14 @@ Es wurde keine Datei geschrieben.</translation>
         <source>No customer is on version %1 of %2, so Save changes its items in place.</source>
         <translation>Kein Kunde ist auf Version %1 von %2, daher ändert Speichern ihre Positionen direkt.</translation>
     </message>
+    <message>
+        <source>fixed price</source>
+        <translation>Festpreis</translation>
+    </message>
+    <message>
+        <source>%1 × quantity</source>
+        <translation>%1 × Menge</translation>
+    </message>
 </context>
 <context>
     <name>ProductListModel</name>

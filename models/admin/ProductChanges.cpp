@@ -62,8 +62,11 @@ NamedItems named(const QList<api::ProductItem> &items)
     NamedItems out;
     QHash<QString, int> seen;
     for (const api::ProductItem &item : items) {
-        const int n = ++seen[item.featureId];
-        out.append({n == 1 ? item.featureId : u"%1 (%2)"_s.arg(item.featureId).arg(n), &item});
+        // A fixed price has no feature to be named by.
+        const QString name =
+            item.featureId.isEmpty() ? ProductEdit::tr("fixed price") : item.featureId;
+        const int n = ++seen[name];
+        out.append({n == 1 ? name : u"%1 (%2)"_s.arg(name).arg(n), &item});
     }
     return out;
 }
@@ -124,7 +127,7 @@ void itemChanges(const QList<api::ProductItem> &before, const QList<api::Product
 
 QString ProductEdit::describe(const api::ProductItem &item)
 {
-    QStringList parts{item.featureId};
+    QStringList parts{item.featureId.isEmpty() ? tr("fixed price") : item.featureId};
     if (item.includedUsage)
         parts.append(tr("%1 included").arg(item.includedUsage->toString()));
     parts.append(item.interval ? QString(api::toWire(*item.interval)) : tr("one-off"));
@@ -134,7 +137,9 @@ QString ProductEdit::describe(const api::ProductItem &item)
         parts.append(tr("rolls over %1").arg(rolloverText(*item.rollover)));
     if (item.usageModel)
         parts.append(QString(api::toWire(*item.usageModel)));
-    if (item.price)
+    if (item.price && item.featureId.isEmpty())
+        parts.append(tr("%1 × quantity").arg(item.price->toString()));
+    else if (item.price)
         parts.append(tr("%1 per %2")
                          .arg(item.price->toString(),
                               item.billingUnits.value_or(api::Decimal::fromInteger(1)).toString()));

@@ -158,7 +158,9 @@ api::Result<api::UpdateProductRequest> ProductEdit::request(const api::Product &
     for (qsizetype r = 0; r < form.items.size(); ++r) {
         const ProductForm::Item &item = form.items.at(r);
         JsonValue object = JsonValue::object(
-            {{"feature_id"_L1, item.featureId.trimmed()},
+            {{"feature_id"_L1, item.featureId.trimmed().isEmpty()
+                                   ? JsonValue::null()
+                                   : JsonValue(item.featureId.trimmed())},
              {"interval"_L1,
               item.interval.isEmpty() ? JsonValue::null() : JsonValue(item.interval)}});
         for (const auto &[key, text] :

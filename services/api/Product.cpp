@@ -66,7 +66,12 @@ ProductItem ProductItem::read(const JsonReader &reader)
 {
     reader.object();
     ProductItem item;
-    item.featureId = reader.field("feature_id"_L1).string();
+    // null: a fixed price (a base fee, a seat), owed per period, not a grant
+    // (docs/api.md, "Fixed prices").
+    const JsonReader feature = reader.field("feature_id"_L1);
+    item.featureId = feature.isNull() ? QString() : feature.string();
+    if (reader.ok() && !feature.isNull() && item.featureId.isEmpty())
+        feature.fail(u"must name a feature, or be null for a fixed price"_s);
     item.featureType = reader.field("feature_type"_L1).optWord(FeatureTypeWords);
     item.includedUsage = optNonNegative(reader.field("included_usage"_L1));
     const JsonReader interval = reader.field("interval"_L1);
@@ -106,6 +111,19 @@ ProductItem ProductItem::read(const JsonReader &reader)
         if (reader.ok() && item.price)
             tiersReader.fail(u"cannot be combined with price"_s);
     }
+    if (reader.ok() && item.featureId.isEmpty()) {
+        if (!item.price)
+            reader.field("price"_L1)
+                .fail(
+                    u"is needed by an item without a feature: it is a fixed price (a base fee)"_s);
+        for (const auto key : {"included_usage"_L1, "rollover"_L1, "interval_count"_L1,
+                               "usage_model"_L1, "billing_units"_L1, "entity_feature_id"_L1,
+                               "reset_usage_when_enabled"_L1, "tiers"_L1, "feature_type"_L1})
+            if (reader.ok() && !reader.field(key).isMissingOrNull())
+                reader.field(key).fail(
+                    u"belongs to a feature's item; a fixed price (feature_id null) takes a price"
+                    " and an interval only"_s);
+    }
     return item;
 }
 
@@ -121,7 +139,10 @@ ProductItem ProductItem::readGiven(const JsonReader &reader)
 
 void ProductItem::write(JsonWriter &writer) const
 {
-    writer.beginObject().field("feature_id"_L1, featureId).key("interval"_L1);
+    writer.beginObject()
+        .field("feature_id"_L1,
+               featureId.isEmpty() ? std::optional<QString>() : std::optional(featureId))
+        .key("interval"_L1);
     if (interval)
         writer.value(toWire(*interval));
     else

@@ -1,7 +1,8 @@
 // Conformance, charges.preview (docs/api.md, docs/billing.md): a customer on
-// a plan whose feature is priced per billing unit owes for its usage past
-// the grant, rounded up to whole units, in the period of its plan; a row
-// within its grant owes nothing; an unknown customer is 404. The amounts
+// a plan with a fixed price (an item without a feature) owes it times its
+// quantity, and for a feature priced per billing unit its usage past the
+// grant, rounded up to whole units, in the period of its plan; a row within
+// its grant owes nothing; an unknown customer is 404. The amounts
 // are worked out by hand here. Runs three ways: tests/conformance/CMakeLists.txt.
 #include "services/api/WireCodec.h"
 #include "tests/conformance/ConformanceSuite.h"
@@ -16,13 +17,15 @@ class TestChargesConformance final : public ConformanceSuite
 
     bool m_priced = false;
 
-    // A customer on `legacy`, priced here (once) at 0.50 per 10 calls past 100.
-    api::ChargesPreview importedWith(const QString &customer, const char *usage)
+    // A customer on `legacy`, priced here (once) at 29.00 a month per seat
+    // and 0.50 per 10 calls past 100 (per seat).
+    api::ChargesPreview importedWith(const QString &customer, const char *usage, int seats = 1)
     {
         if (!m_priced) {
             auto priced = api::decodeBody<api::UpdateProductRequest>(
                 R"({"items":[{"feature_id":"calls","included_usage":100,"interval":"month",
-                              "usage_model":"pay_per_use","price":0.5,"billing_units":10}]})");
+                              "usage_model":"pay_per_use","price":0.5,"billing_units":10},
+                             {"feature_id":null,"interval":"month","price":29}]})");
             auto updated = await(m_admin->updateProduct(u"legacy"_s, priced.value()));
             if (!updated)
                 qFatal("products.update failed: %s", qPrintable(updated.error().message));
@@ -30,9 +33,10 @@ class TestChargesConformance final : public ConformanceSuite
         }
         auto request = api::decodeBody<api::ImportCustomerRequest>(
             uR"({"customer_id":"%1","processors":[{"type":"stripe","id":"cus_%1"}],
-                "billables":[{"plan":{"plan_id":"legacy",
+                "billables":[{"plan":{"plan_id":"legacy","quantity":%3,
                   "balances":[{"feature_id":"calls","usage":%2}]}}]})"_s
                 .arg(customer, QString::fromLatin1(usage))
+                .arg(seats)
                 .toUtf8());
         if (!request)
             qFatal("bad import: %s", qPrintable(request.error().message));
@@ -48,13 +52,20 @@ class TestChargesConformance final : public ConformanceSuite
 private Q_SLOTS:
     void usagePastTheGrantInWholeUnits()
     {
-        // 135 used, 100 included: 35 past, 4 units of 10, 4 × 0.50 = 2.00.
+        // 29.00 for the month; 135 used, 100 included: 35 past, 4 units of
+        // 10, 4 × 0.50 = 2.00; 31.00 in all.
         const api::ChargesPreview preview = importedWith(u"payer"_s, "135");
         QCOMPARE(preview.customerId, u"payer"_s);
         QCOMPARE(preview.currency, u"usd"_s);
         QVERIFY(preview.periodStart < preview.periodEnd);
-        QCOMPARE(preview.lines.size(), 1);
-        const api::ChargeLine &line = preview.lines.first();
+        QCOMPARE(preview.lines.size(), 2);
+        const api::ChargeLine &fee = preview.lines.at(0);
+        QCOMPARE(fee.kind, api::ChargeKind::Fixed);
+        QCOMPARE(fee.planId, std::optional<QString>(u"legacy"_s));
+        QCOMPARE(fee.featureId, std::nullopt);
+        QCOMPARE(fee.quantity, dec("1"));
+        QCOMPARE(fee.amount, dec("29"));
+        const api::ChargeLine &line = preview.lines.at(1);
         QCOMPARE(line.kind, api::ChargeKind::Usage);
         QCOMPARE(line.planId, std::optional<QString>(u"legacy"_s));
         QCOMPARE(line.featureId, std::optional<QString>(u"calls"_s));
@@ -62,17 +73,43 @@ private Q_SLOTS:
         QCOMPARE(line.quantity, dec("35"));
         QCOMPARE(line.billableUnits, std::optional(dec("40")));
         QCOMPARE(line.amount, dec("2"));
-        QCOMPARE(preview.total, dec("2"));
+        QCOMPARE(preview.total, dec("31"));
         QVERIFY2(line.description.contains(u"135"_s), qPrintable(line.description));
     }
 
-    void withinTheGrantNothingIsOwed()
+    void seatsMultiplyTheFeeAndTheGrant()
     {
-        const api::ChargesPreview preview = importedWith(u"saver"_s, "60");
-        QCOMPARE(preview.lines.size(), 1);
-        QCOMPARE(preview.lines.first().quantity, Decimal());
-        QCOMPARE(preview.lines.first().amount, Decimal());
-        QCOMPARE(preview.total, Decimal());
+        // 3 seats: 87.00; 300 included, 60 used: nothing past it.
+        const api::ChargesPreview preview = importedWith(u"saver"_s, "60", 3);
+        QCOMPARE(preview.lines.size(), 2);
+        QCOMPARE(preview.lines.at(0).quantity, dec("3"));
+        QCOMPARE(preview.lines.at(0).amount, dec("87"));
+        QCOMPARE(preview.lines.at(1).quantity, Decimal());
+        QCOMPARE(preview.lines.at(1).amount, Decimal());
+        QCOMPARE(preview.total, dec("87"));
+    }
+
+    void aFixedPriceGrantsNothingAndTakesNoGrantField()
+    {
+        importedWith(u"granted"_s, "1");
+        ListBalancesRequest mine;
+        mine.customerId = u"granted"_s;
+        auto rows = await(m_admin->listBalances(mine));
+        QVERIFY(rows.ok());
+        QCOMPARE(rows.value().list.size(), 1); // the calls only
+        auto refused = api::decodeBody<api::UpdateProductRequest>(
+            R"({"items":[{"feature_id":null,"price":5,"included_usage":3}]})");
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().message.contains(u"items[0].included_usage"_s),
+                 qPrintable(refused.error().message));
+        auto empty = api::decodeBody<api::UpdateProductRequest>(
+            R"({"items":[{"feature_id":"","price":5}]})");
+        QVERIFY(!empty.ok());
+        auto unpriced =
+            api::decodeBody<api::UpdateProductRequest>(R"({"items":[{"feature_id":null}]})");
+        QVERIFY(!unpriced.ok());
+        QVERIFY2(unpriced.error().message.contains(u"price"_s),
+                 qPrintable(unpriced.error().message));
     }
 
     void aRowWithoutAPriceHasNoLine()

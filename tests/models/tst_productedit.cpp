@@ -136,6 +136,25 @@ private Q_SLOTS:
                                               u"storage_gb, api_calls"_s}}));
     }
 
+    // A row with no feature and a price is a fixed price (docs/billing.md):
+    // sent with feature_id null, named "fixed price" in the review.
+    void aRowWithoutAFeatureIsAFixedPrice()
+    {
+        ProductForm form = ProductForm::from(pro());
+        ProductForm::Item fee;
+        fee.price = u"29"_s;
+        fee.interval = u"month"_s;
+        form.items.append(fee);
+        auto request = ProductEdit::request(pro(), form);
+        QVERIFY2(request.ok(), request.ok() ? "" : qPrintable(request.error().message));
+        QCOMPARE(request.value().items->size(), 2);
+        QVERIFY(request.value().items->last().featureId.isEmpty());
+        QCOMPARE(request.value().items->last().price, api::Decimal::fromInteger(29));
+        QCOMPARE(ProductEdit::changes(pro(), request.value()),
+                 (QList<models::FieldChange>{
+                     {u"Item fixed price"_s, u"none"_s, u"fixed price · month · 29 × quantity"_s}}));
+    }
+
     // Issue 51: the review says when Save makes a new version, from the
     // update's dry run: a version added has a created_at of its own.
     void versionNoteSaysWhatSaveDoes()

@@ -228,7 +228,8 @@ QString ProductDialog::changes(QList<models::FieldChange> *changes)
         path = models::FieldWords::path(request.error());
     } else if (!m_features.isEmpty()) {
         for (qsizetype r = 0; r < current.items.size(); ++r)
-            if (!m_features.contains(current.items.at(r).featureId.trimmed())) {
+            if (!current.items.at(r).featureId.trimmed().isEmpty() &&
+                !m_features.contains(current.items.at(r).featureId.trimmed())) {
                 problem = tr("Item %1: there is no feature \"%2\"")
                               .arg(r + 1)
                               .arg(current.items.at(r).featureId.trimmed());

@@ -130,8 +130,9 @@ private:
                         reported.filter ? u" matching the filter"_s : QString()));
         }
         for (const api::ProductItem &item : stored.items)
-            if (auto known = lookUpFeature(item.featureId); !known)
-                return known.error();
+            if (!item.featureId.isEmpty())
+                if (auto known = lookUpFeature(item.featureId); !known)
+                    return known.error();
         return api::Done{};
     }
 

@@ -49,7 +49,9 @@ api::Result<api::Done> checkFeatures(const QSqlDatabase &db, const Scope &scope,
 {
     for (qsizetype i = 0; i < items.size(); ++i) {
         const api::ProductItem &item = items.at(i);
-        for (const auto &[field, id] : {std::pair{u"feature_id"_s, std::optional(item.featureId)},
+        const std::optional<QString> feature =
+            item.featureId.isEmpty() ? std::nullopt : std::optional(item.featureId);
+        for (const auto &[field, id] : {std::pair{u"feature_id"_s, feature},
                                         std::pair{u"entity_feature_id"_s, item.entityFeatureId}}) {
             if (!id)
                 continue;

@@ -102,7 +102,7 @@ api::Result<api::Done> ProductLoader::product(LoadState &state, const JsonReader
     QList<api::ProductItem> items;
     for (const JsonReader &itemReader : itemsReader.array()) {
         const api::ProductItem item = api::ProductItem::readGiven(itemReader);
-        if (product.ok() && !state.features.contains(item.featureId))
+        if (product.ok() && !item.featureId.isEmpty() && !state.features.contains(item.featureId))
             itemReader.field("feature_id"_L1)
                 .fail(u"feature \"%1\" is not defined in this environment"_s.arg(item.featureId));
         items.append(item);
