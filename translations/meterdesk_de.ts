@@ -770,6 +770,26 @@ eingebettete Engine</translation>
         <source>no longer: the balance has expired</source>
         <translation>nicht mehr: das Guthaben ist abgelaufen</translation>
     </message>
+    <message>
+        <source>not known: %1</source>
+        <translation>unbekannt: %1</translation>
+    </message>
+    <message>
+        <source>asking…</source>
+        <translation>wird abgefragt…</translation>
+    </message>
+    <message>
+        <source>within the grant: nothing owed</source>
+        <translation>innerhalb des Kontingents: nichts geschuldet</translation>
+    </message>
+    <message>
+        <source>%1 past the grant, billed as %2: &lt;b&gt;%3&lt;/b&gt;</source>
+        <translation>%1 über dem Kontingent, abgerechnet als %2: &lt;b&gt;%3&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>This period so far</source>
+        <translation>Dieser Zeitraum bisher</translation>
+    </message>
 </context>
 <context>
     <name>BalanceExport</name>

@@ -1,8 +1,11 @@
 // From a balance to what it speaks of (issue 53): right-click ▸ Open
 // customer shows that customer on the Customers page, and an expired
-// balance's detail promises no reset. Runs twice, on EngineBackend and on
+// balance's detail promises no reset; a priced usage-based row says what it
+// has come to this period. Runs twice, on EngineBackend and on
 // RemoteBackend to a local server (tests/gui/CMakeLists.txt).
 #include "models/balances/BalanceAdjustEdit.h"
+#include "models/balances/ChargeSource.h"
+#include "models/common/AmountFormat.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/TestDatabase.h"
 #include "views/balances/BalanceDetailPane.h"
@@ -81,6 +84,42 @@ private Q_SLOTS:
                  qPrintable(detail.text()));
         QVERIFY2(!detail.text().contains(u"next "_s), qPrintable(detail.text()));
         QVERIFY(!detail.text().contains(u"At the reset"_s));
+    }
+
+    // A usage-based row with a price says what it has come to so far: its
+    // line of the customer's charges.preview, in words.
+    void aPricedRowSaysWhatItHasComeTo()
+    {
+        api::ListBalancesRequest request;
+        request.limit = api::ListBalancesRequest::MaxLimit;
+        std::optional<api::BalanceRow> priced;
+        for (;;) {
+            auto reply = m_backend->listBalances(request);
+            QVERIFY(QTest::qWaitFor([&] { return reply.isFinished(); }, 10000));
+            const auto page = reply.result();
+            QVERIFY(page.ok());
+            for (const api::BalanceRow &row : page.value().list)
+                if (!priced && models::ChargeSource::charged(row))
+                    priced = row;
+            if (priced || !page.value().hasMore)
+                break;
+            request.startCursor = *page.value().nextCursor;
+        }
+        QVERIFY2(priced, "the demo has no usage-based row with a price");
+        auto asked = m_backend->chargesPreview({priced->customerId});
+        QVERIFY(QTest::qWaitFor([&] { return asked.isFinished(); }, 10000));
+        const auto preview = asked.result();
+        QVERIFY2(preview.ok(), preview.ok() ? "" : qPrintable(preview.error().message));
+        const auto line = models::ChargeSource::lineOf(preview.value(), priced->id);
+        QVERIFY(line);
+        views::BalanceDetailPane detail(m_backend.get());
+        detail.showBalance(priced);
+        QVERIFY(detail.text().contains(views::BalanceDetailPane::tr("This period so far")));
+        const QString said = line->quantity.isZero()
+                                 ? views::BalanceDetailPane::tr("within the grant: nothing owed")
+                                 : models::formatAmount(line->amount, QLocale(), 2);
+        QTRY_VERIFY2_WITH_TIMEOUT(detail.text().contains(said), qPrintable(detail.text()), 10000);
+        QVERIFY(!detail.text().contains(views::BalanceDetailPane::tr("asking…")));
     }
 
     void cleanupTestCase()

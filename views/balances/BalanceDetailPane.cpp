@@ -3,6 +3,7 @@
 #include "models/balances/BalanceListModel.h"
 #include "models/balances/ResetOutlook.h"
 #include "models/common/AmountFormat.h"
+#include "models/common/WhenDone.h"
 #include "models/customers/BillingControlsEdit.h"
 #include "views/balances/BalanceLedgerTab.h"
 
@@ -34,6 +35,7 @@ QString row(const QString &label, const QString &value)
 BalanceDetailPane::BalanceDetailPane(backend::BillingBackend *backend, QWidget *parent)
     : QWidget(parent)
     , m_controls(backend)
+    , m_charges(backend)
     , m_text(new QTextBrowser(this))
     , m_json(new QPlainTextEdit(this))
     , m_showJson(new QPushButton(tr("Show &JSON"), this))
@@ -85,6 +87,21 @@ void BalanceDetailPane::showBalance(const std::optional<api::BalanceRow> &balanc
                            m_row->entityId == balance->entityId;
     m_row = balance;
     m_ledger->showBalance(balance);
+    m_charge.reset();
+    m_chargeProblem.clear();
+    const quint64 asked = ++m_chargeGeneration;
+    if (balance && models::ChargeSource::charged(*balance))
+        models::whenDone(
+            m_charges.preview(*balance), this,
+            [this, asked, id = balance->id](const api::Result<api::ChargesPreview> &answer) {
+                if (asked != m_chargeGeneration)
+                    return; // another balance was selected meanwhile
+                if (answer)
+                    m_charge = models::ChargeSource::lineOf(answer.value(), id);
+                else
+                    m_chargeProblem = answer.error().message;
+                render();
+            });
     if (!balance || !sameOwner) {
         m_controlLines.reset();
         m_controlsProblem.clear();
@@ -115,6 +132,20 @@ void BalanceDetailPane::showNone(int selected)
             : tr("Select a balance to see its plan, grants, price, reset, rollovers and billing "
                  "controls."));
     showBalance(std::nullopt);
+}
+
+QString BalanceDetailPane::chargeText(const QLocale &locale) const
+{
+    if (!m_chargeProblem.isEmpty())
+        return tr("not known: %1").arg(m_chargeProblem).toHtmlEscaped();
+    if (!m_charge)
+        return tr("asking…");
+    if (m_charge->quantity.isZero())
+        return tr("within the grant: nothing owed");
+    return tr("%1 past the grant, billed as %2: <b>%3</b>")
+        .arg(formatAmount(m_charge->quantity, locale, 0),
+             formatAmount(m_charge->billableUnits.value_or(m_charge->quantity), locale, 0),
+             formatAmount(m_charge->amount, locale, 2));
 }
 
 void BalanceDetailPane::render()
@@ -161,6 +192,8 @@ void BalanceDetailPane::render()
             price +=
                 u"<br>"_s + tr("at most %1 purchased").arg(formatAmount(*p.maxPurchase, locale));
         html += row(tr("Price"), price);
+        if (models::ChargeSource::charged(b))
+            html += row(tr("This period so far"), chargeText(locale));
     } else {
         html += row(tr("Price"), tr("none"));
     }

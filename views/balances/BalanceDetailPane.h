@@ -1,10 +1,12 @@
 // The selected balance in words, in the user's locale: plan, grants,
 // remaining and usage, price and tiers, reset and next reset, expiry,
-// rollovers, and the billing controls in force for its customer or entity.
+// rollovers, what a usage-based row has come to this period (charges.preview),
+// and the billing controls in force for its customer or entity.
 // The row's JSON is one click away (Show JSON) for engineers; the Ledger tab
 // shows how the balance came to hold what it holds.
 #pragma once
 
+#include "models/balances/ChargeSource.h"
 #include "models/customers/ControlsSource.h"
 #include "services/api/Balance.h"
 #include "services/api/Ledger.h"
@@ -13,6 +15,7 @@
 
 #include <optional>
 
+class QLocale;
 class QPlainTextEdit;
 class QPushButton;
 class QStackedLayout;
@@ -47,8 +50,10 @@ Q_SIGNALS:
 
 private:
     void render();
+    QString chargeText(const QLocale &locale) const;
 
     models::ControlsSource m_controls;
+    models::ChargeSource m_charges;
     QTextBrowser *m_text;
     QPlainTextEdit *m_json;
     QPushButton *m_showJson;
@@ -59,6 +64,11 @@ private:
     std::optional<QStringList> m_controlLines; // nullopt: still asking
     QString m_controlsProblem;
     quint64 m_generation = 0;
+    // The row's line of its customer's charges.preview: nullopt while asked
+    // or when the row has none; a problem in words when the asking failed.
+    std::optional<api::ChargeLine> m_charge;
+    QString m_chargeProblem;
+    quint64 m_chargeGeneration = 0;
 };
 
 } // namespace md::views
