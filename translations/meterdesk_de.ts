@@ -790,6 +790,10 @@ eingebettete Engine</translation>
         <source>This period so far</source>
         <translation>Dieser Zeitraum bisher</translation>
     </message>
+    <message>
+        <source>not among this period&apos;s charges</source>
+        <translation>nicht unter den Beträgen dieses Zeitraums</translation>
+    </message>
 </context>
 <context>
     <name>BalanceExport</name>

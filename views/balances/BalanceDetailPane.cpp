@@ -88,6 +88,7 @@ void BalanceDetailPane::showBalance(const std::optional<api::BalanceRow> &balanc
     m_row = balance;
     m_ledger->showBalance(balance);
     m_charge.reset();
+    m_chargeAnswered = false;
     m_chargeProblem.clear();
     const quint64 asked = ++m_chargeGeneration;
     if (balance && models::ChargeSource::charged(*balance))
@@ -96,6 +97,7 @@ void BalanceDetailPane::showBalance(const std::optional<api::BalanceRow> &balanc
             [this, asked, id = balance->id](const api::Result<api::ChargesPreview> &answer) {
                 if (asked != m_chargeGeneration)
                     return; // another balance was selected meanwhile
+                m_chargeAnswered = true;
                 if (answer)
                     m_charge = models::ChargeSource::lineOf(answer.value(), id);
                 else
@@ -138,8 +140,10 @@ QString BalanceDetailPane::chargeText(const QLocale &locale) const
 {
     if (!m_chargeProblem.isEmpty())
         return tr("not known: %1").arg(m_chargeProblem).toHtmlEscaped();
-    if (!m_charge)
+    if (!m_chargeAnswered)
         return tr("asking…");
+    if (!m_charge) // its state changed since the table read it
+        return tr("not among this period's charges");
     if (m_charge->quantity.isZero())
         return tr("within the grant: nothing owed");
     return tr("%1 past the grant, billed as %2: <b>%3</b>")

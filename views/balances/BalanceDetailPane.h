@@ -67,6 +67,7 @@ private:
     // The row's line of its customer's charges.preview: nullopt while asked
     // or when the row has none; a problem in words when the asking failed.
     std::optional<api::ChargeLine> m_charge;
+    bool m_chargeAnswered = false;
     QString m_chargeProblem;
     quint64 m_chargeGeneration = 0;
 };
