@@ -232,7 +232,9 @@ void Runner::importedRows(const Operation &op, const api::ImportCustomerRequest 
     for (qsizetype i = 0; i < expected.attached.size(); ++i) {
         const ExpectedImport::Attached &attached = expected.attached.at(i);
         attachedIds.append(QString());
-        if (attached.skipped)
+        // A billable that ends a plan attaches none: its answer names the
+        // ended one, which may be the one an earlier billable just attached.
+        if (attached.skipped || !attached.endsSubscription.isEmpty())
             continue;
         ModelSubscription subscription = attached.subscription;
         subscription.id = answer.flashed.at(i).customerProductId.value_or(QString());
