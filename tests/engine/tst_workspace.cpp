@@ -239,6 +239,21 @@ private Q_SLOTS:
         QVERIFY(aiHolders.size() * 2 > customers.size()); // most customers hold AI credits
         QVERIFY(count(*fixture.engine, u"credit_markups"_s) >= 3);
         QVERIFY(count(*fixture.engine, u"rewards"_s) >= 4);
+        // Money in it (docs/billing.md): a paid plan's base fee is owed, and
+        // each preview's total is its lines' sum.
+        int feesOwed = 0;
+        for (const QString &customer : std::as_const(customers)) {
+            auto preview =
+                engine::ApiOperations(*fixture.engine).chargesPreview(key.value(), {customer});
+            QVERIFY2(preview.ok(), preview.ok() ? "" : qPrintable(preview.error().message));
+            api::Decimal sum;
+            for (const api::ChargeLine &line : preview.value().lines) {
+                sum = *sum.plus(line.amount);
+                feesOwed += line.kind == api::ChargeKind::Fixed && !line.amount.isZero();
+            }
+            QCOMPARE(preview.value().total, sum);
+        }
+        QVERIFY2(feesOwed > 10, qPrintable(QString::number(feesOwed)));
     }
 
     void badFilesAreRejectedWhole_data()

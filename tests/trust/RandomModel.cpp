@@ -441,6 +441,8 @@ ExpectedImport Model::expectImport(const api::ImportCustomerRequest &request, qi
                                      expiredPlan ? std::optional(nowMs) : std::nullopt};
             QList<bool> used(billable.plan.balances.size(), false);
             for (const api::ProductItem &item : items.at(i)) {
+                if (item.featureId.isEmpty())
+                    continue; // a fixed price grants nothing
                 const Int128 each = item.includedUsage.value_or(Decimal()).raw();
                 // The engine counts units in 64 bits; past that, or past an
                 // amount, it must refuse rather than wrap.

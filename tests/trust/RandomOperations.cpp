@@ -4,6 +4,8 @@
 #include "services/api/UpdateReward.h"
 #include "tests/support/JsonEdit.h"
 
+#include <algorithm>
+
 namespace md::test::randomops {
 
 using namespace Qt::StringLiterals;
@@ -346,9 +348,15 @@ Operation OperationMaker::product(qint64 serial)
     if (same || chance(40)) {
         QList<api::ProductItem> items = stored.items;
         const int edit = same ? 0 : roll(5);
-        if (edit == 1 && !items.isEmpty()) {
-            api::ProductItem &item = items[roll(int(items.size()))];
-            item.includedUsage = chance(15) ? Largest : exactAmount();
+        const bool granting =
+            std::any_of(items.cbegin(), items.cend(),
+                        [](const api::ProductItem &i) { return !i.featureId.isEmpty(); });
+        if (edit == 1 && granting) {
+            // A feature's item: a fixed price takes no included usage.
+            api::ProductItem *item = nullptr;
+            while (!item || item->featureId.isEmpty())
+                item = &items[roll(int(items.size()))];
+            item->includedUsage = chance(15) ? Largest : exactAmount();
         } else if (edit == 2) {
             api::ProductItem item;
             item.featureId = chance(90) ? pick(Features) : u"no-feature"_s;

@@ -27,21 +27,27 @@ const QList<DemoProducts::Plan> &DemoProducts::plans()
          u"Starter"_s,
          {{"api_calls"_L1, 10000, u"month"_s},
           {"ai_credits"_L1, 10, u"month"_s},
-          {"seats"_L1, 3, {}}}},
+          {"seats"_L1, 3, {}}},
+         false,
+         2900},
         {"pro"_L1,
          u"Pro"_s,
          {{"api_calls"_L1, 100000, u"month"_s},
           {"ai_credits"_L1, 50, u"month"_s},
           {"seats"_L1, 10, {}},
-          {"storage_gb"_L1, 100, u"month"_s}}},
+          {"storage_gb"_L1, 100, u"month"_s}},
+         false,
+         9900},
         {"enterprise"_L1,
          u"Enterprise"_s,
          {{"api_calls"_L1, 1000000, u"month"_s},
           {"ai_credits"_L1, 500, u"month"_s},
           {"seats"_L1, 50, {}},
           {"storage_gb"_L1, 1000, u"month"_s},
-          {"messages"_L1, 20000, u"week"_s}}},
-        {"ai_boost"_L1, u"AI Boost add-on"_s, {{"ai_credits"_L1, 25, u"month"_s}}, true},
+          {"messages"_L1, 20000, u"week"_s}},
+         false,
+         49900},
+        {"ai_boost"_L1, u"AI Boost add-on"_s, {{"ai_credits"_L1, 25, u"month"_s}}, true, 2000},
     };
     return all;
 }
@@ -126,6 +132,10 @@ JsonValue DemoProducts::products(qint64 createdAt)
                              {{"to"_L1, u"inf"_s}, {"amount"_L1, decimal("0.001")}})}));
             items.append(json);
         }
+        if (plan.monthlyFeeCents > 0)
+            items.append(JsonValue::object({{"feature_id"_L1, JsonValue::null()},
+                                            {"interval"_L1, u"month"_s},
+                                            {"price"_L1, money(plan.monthlyFeeCents)}}));
         list.append(JsonValue::object(
             {{"id"_L1, plan.id},
              {"name"_L1, plan.name},

@@ -27,6 +27,8 @@ public:
         QString name;
         QList<PlanItem> items;
         bool addOn = false;
+        // A base fee a month in whole cents (a fixed price, docs/billing.md); 0: none.
+        qint64 monthlyFeeCents = 0;
     };
 
     static const QList<Plan> &plans();
