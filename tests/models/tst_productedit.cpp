@@ -151,8 +151,8 @@ private Q_SLOTS:
         QVERIFY(request.value().items->last().featureId.isEmpty());
         QCOMPARE(request.value().items->last().price, api::Decimal::fromInteger(29));
         QCOMPARE(ProductEdit::changes(pro(), request.value()),
-                 (QList<models::FieldChange>{
-                     {u"Item fixed price"_s, u"none"_s, u"fixed price · month · 29 × quantity"_s}}));
+                 (QList<models::FieldChange>{{u"Item fixed price"_s, u"none"_s,
+                                              u"fixed price · month · 29 × quantity"_s}}));
     }
 
     // Issue 51: the review says when Save makes a new version, from the
