@@ -208,6 +208,8 @@ QList<Path> pathsOf(const Sample &sample)
         {u"usage_events.totals, by model"_s,
          fixed("/v1/meterdesk/usage_events.totals", u"{\"group_by\":\"model\",\"top\":6}"_s)},
         {u"customers.billing_controls"_s, byCustomer("/v1/meterdesk/customers.billing_controls")},
+        // What a customer owes so far (docs/billing.md): its plans and rows only.
+        {u"charges.preview"_s, byCustomer("/v1/meterdesk/charges.preview")},
         {u"balances.adjust"_s,
          [=](qsizetype i) {
              return std::pair{
@@ -227,6 +229,8 @@ QList<Path> pathsOf(const Sample &sample)
          false, "GET"},
         {u"balances.totals (grows: whole organization)"_s,
          fixed("/v1/meterdesk/balances.totals", u"{\"group_by\":\"feature\"}"_s), true},
+        {u"balances.pages (grows: whole organization)"_s,
+         fixed("/v1/meterdesk/balances.pages", u"{\"page_size\":200}"_s), true},
     };
 }
 
