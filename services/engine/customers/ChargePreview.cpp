@@ -26,11 +26,6 @@ struct Plan
     QList<api::ProductItem> items;
 };
 
-std::optional<qint64> optionalMs(const QVariant &value)
-{
-    return value.isNull() ? std::nullopt : std::optional(value.toLongLong());
-}
-
 api::Result<QList<Plan>> plansOf(const QSqlDatabase &db, qint64 customerPk)
 {
     auto rows = queryRows(
@@ -52,10 +47,10 @@ api::Result<QList<Plan>> plansOf(const QSqlDatabase &db, qint64 customerPk)
             api::readPlanStatus(api::JsonReader(api::JsonValue::string(status)));
         plan.subscription.quantity = row.at(3).toLongLong();
         plan.subscription.startedAt = row.at(4).toLongLong();
-        plan.subscription.trialEndsAt = optionalMs(row.at(5));
-        plan.subscription.expiresAt = optionalMs(row.at(6));
-        plan.periodStart = optionalMs(row.at(7));
-        plan.periodEnd = optionalMs(row.at(8));
+        plan.subscription.trialEndsAt = optionalInteger(row.at(5));
+        plan.subscription.expiresAt = optionalInteger(row.at(6));
+        plan.periodStart = optionalInteger(row.at(7));
+        plan.periodEnd = optionalInteger(row.at(8));
         auto items = decodeStored(row.at(9), u"items of plan %1"_s.arg(plan.id),
                                   &api::readList<api::ProductItem>);
         if (!items)
@@ -80,11 +75,6 @@ std::pair<qint64, qint64> periodOf(const QList<Plan> &plans, qint64 nowMs)
                 return {*plan.periodStart, *plan.periodEnd};
         }
     return api::BillingPeriod::containing(api::ResetInterval::Month, 0, nowMs);
-}
-
-QString amountText(Decimal value)
-{
-    return value.toString();
 }
 
 } // namespace
@@ -132,7 +122,7 @@ api::Result<api::ChargesPreview> ChargePreview::preview(const QSqlDatabase &db, 
             line.amount = fixed.value()->amount;
             line.description =
                 u"%1 × %2 for plan %3"_s.arg(QString::number(fixed.value()->quantity),
-                                             amountText(fixed.value()->unitPrice), plan.id);
+                                             fixed.value()->unitPrice.toString(), plan.id);
             if (auto added = add(std::move(line)); !added)
                 return added.error();
         }
@@ -168,12 +158,12 @@ api::Result<api::ChargesPreview> ChargePreview::preview(const QSqlDatabase &db, 
             line.amount = charge.value().amount;
             line.description = charge.value().pastGrant.isZero()
                                    ? u"%1 %2 used of %3 included: nothing past it"_s.arg(
-                                         amountText(row.usage), row.featureId, amountText(*grant))
+                                         row.usage.toString(), row.featureId, grant->toString())
                                    : u"%1 %2 used, %3 included: %4 billed as %5 = %6"_s.arg(
-                                         amountText(row.usage), row.featureId, amountText(*grant),
-                                         amountText(charge.value().pastGrant),
-                                         amountText(charge.value().billableUnits),
-                                         amountText(charge.value().amount));
+                                         row.usage.toString(), row.featureId, grant->toString(),
+                                         charge.value().pastGrant.toString(),
+                                         charge.value().billableUnits.toString(),
+                                         charge.value().amount.toString());
             if (auto added = add(std::move(line)); !added)
                 return added.error();
         }
