@@ -1,9 +1,11 @@
 // From a balance to what it speaks of (issue 53): right-click ▸ Open
 // customer shows that customer on the Customers page, and an expired
 // balance's detail promises no reset; a priced usage-based row says what it
-// has come to this period. Runs twice, on EngineBackend and on
-// RemoteBackend to a local server (tests/gui/CMakeLists.txt).
+// has come to this period; the table's columns fit what they show. Runs
+// twice, on EngineBackend and on RemoteBackend to a local server
+// (tests/gui/CMakeLists.txt).
 #include "models/balances/BalanceAdjustEdit.h"
+#include "models/balances/BalanceListModel.h"
 #include "models/balances/ChargeSource.h"
 #include "models/common/AmountFormat.h"
 #include "tests/gui/GuiBackend.h"
@@ -13,8 +15,10 @@
 #include "views/customers/CustomersPage.h"
 #include "views/window/MainWindow.h"
 
+#include <QHeaderView>
 #include <QListWidget>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
 
 using namespace md;
@@ -120,6 +124,34 @@ private Q_SLOTS:
                                  : models::formatAmount(line->amount, QLocale(), 2);
         QTRY_VERIFY2_WITH_TIMEOUT(detail.text().contains(said), qPrintable(detail.text()), 10000);
         QVERIFY(!detail.text().contains(views::BalanceDetailPane::tr("asking…")));
+    }
+
+    // The width the window gives the table is shared out by content: a
+    // column is as wide as its widest shown cell and its header at least.
+    void everyShownValueFits()
+    {
+        views::BalancesPage page(m_backend.get());
+        page.resize(1280, 700);
+        page.show();
+        page.refresh();
+        models::BalanceListModel *model = page.model();
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > 0 && model->isLoaded(0), 10000);
+        QTRY_VERIFY(!model->isLoading());
+        // sizeHintForColumn is public where QAbstractItemView declares it.
+        const QAbstractItemView *table = page.table();
+        for (const int column :
+             {models::BalanceListModel::IncludedColumn, models::BalanceListModel::PrepaidColumn,
+              models::BalanceListModel::RemainingColumn, models::BalanceListModel::UsageColumn,
+              models::BalanceListModel::StatusColumn, models::BalanceListModel::ResetColumn,
+              models::BalanceListModel::CreatedColumn}) {
+            const QString name = model->headerData(column, Qt::Horizontal).toString();
+            const int width = page.table()->columnWidth(column);
+            QVERIFY2(width >= table->sizeHintForColumn(column),
+                     qPrintable(u"%1: %2 px for cells wanting %3"_s.arg(name).arg(width).arg(
+                         table->sizeHintForColumn(column))));
+            QVERIFY2(width >= page.table()->horizontalHeader()->sectionSizeHint(column),
+                     qPrintable(u"%1: %2 px for its header"_s.arg(name).arg(width)));
+        }
     }
 
     void cleanupTestCase()
