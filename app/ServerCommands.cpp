@@ -158,6 +158,7 @@ int workspaceCommand(const QStringList &args, const QString &database, const Dem
         engine::DemoOptions options;
         options.customers = size.customers;
         options.balancesPerCustomer = size.balancesPerCustomer;
+        options.statementMonths = size.statementMonths;
         options.nowMs = QDateTime::currentMSecsSinceEpoch();
         options.testSecret = key.secret;
         auto loaded = engine->loadWorkspace(engine::DemoWorkspace::build(options));

@@ -29,6 +29,7 @@ struct DemoSize
 {
     int customers = 400;
     int balancesPerCustomer = 0;
+    int statementMonths = 3; // months of closed statements to start with
 };
 
 // workspace load | dump | demo | verify | repair (ServerCommands.cpp)

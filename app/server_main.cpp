@@ -27,7 +27,8 @@ int main(int argc, char *argv[])
         "  workspace dump [FILE]  Write the whole workspace as JSON, to standard output\n"
         "                         without FILE; queued calls are applied first.\n"
         "  workspace demo         Load the built-in demo workspace and print a test key;\n"
-        "                         --customers and --balances-per-customer size it.\n"
+        "                         --customers and --balances-per-customer size it;\n"
+        "                         --statement-months N: months of closed statements.\n"
         "  workspace verify       Check every balance against what its ledger rows add\n"
         "                         up to (a trial balance); exit 1 naming each difference.\n"
         "  workspace repair       Take back to zero, with a compensating ledger entry,\n"
@@ -69,6 +70,9 @@ int main(int argc, char *argv[])
     const QCommandLineOption perCustomer(u"balances-per-customer"_s,
                                          u"Demo: pad every customer to M balance rows."_s, u"M"_s,
                                          u"0"_s);
+    const QCommandLineOption statementMonths(
+        u"statement-months"_s, u"Demo: months of closed statements its customers start with."_s,
+        u"N"_s, u"3"_s);
     const QCommandLineOption listen(u"listen"_s, u"serve: address and port, HOST:PORT."_s,
                                     u"HOST:PORT"_s);
     const QCommandLineOption tlsCert(u"tls-cert"_s, u"serve: PEM certificate for HTTPS."_s, u"F"_s);
@@ -107,6 +111,7 @@ int main(int argc, char *argv[])
                        overlap,
                        customers,
                        perCustomer,
+                       statementMonths,
                        listen,
                        tlsCert,
                        tlsKey,
@@ -134,11 +139,14 @@ int main(int argc, char *argv[])
     if (args.first() == "workspace"_L1) {
         bool customersOk = false;
         bool perCustomerOk = false;
+        bool monthsOk = false;
         const DemoSize size{parser.value(customers).toInt(&customersOk),
-                            parser.value(perCustomer).toInt(&perCustomerOk)};
-        if (!customersOk || size.customers < 1 || !perCustomerOk || size.balancesPerCustomer < 0)
-            return usage(
-                u"--customers takes a positive number, --balances-per-customer zero or more"_s);
+                            parser.value(perCustomer).toInt(&perCustomerOk),
+                            parser.value(statementMonths).toInt(&monthsOk)};
+        if (!customersOk || size.customers < 1 || !perCustomerOk || size.balancesPerCustomer < 0 ||
+            !monthsOk || size.statementMonths < 0 || size.statementMonths > 120)
+            return usage(u"--customers takes a positive number, --balances-per-customer zero or"
+                         " more, --statement-months 0 to 120"_s);
         return workspaceCommand(args, parser.value(database), size, parser.value(catalogue));
     }
     if (args.first() == "serve"_L1) {

@@ -72,6 +72,8 @@ int main(int argc, char *argv[])
         die(u"database"_s, api::ApiError::invalidRequest(u"give an empty database"_s));
 
     engine::DemoOptions options;
+
+    options.statementMonths = 0; // nothing for the sweep to close meanwhile
     options.customers = parser.value(customers).toInt();
     options.liveCustomers = 0;
     options.balancesPerCustomer = parser.value(perCustomer).toInt();

@@ -165,7 +165,9 @@ int main(int argc, char *argv[])
         generator.start(parser.value(server),
                         {u"workspace"_s, u"demo"_s, u"--database"_s, location, u"--customers"_s,
                          parser.value(customers), u"--balances-per-customer"_s,
-                         parser.value(perCustomer)});
+                         parser.value(perCustomer),
+                         // no months of statements for the sweep to close meanwhile
+                         u"--statement-months"_s, u"0"_s});
         if (!generator.waitForFinished(600000) || generator.exitCode() != 0) {
             QTextStream(stderr) << "generating the workspace failed: "
                                 << generator.readAllStandardError() << Qt::endl;

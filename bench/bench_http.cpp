@@ -106,6 +106,7 @@ int main(int argc, char *argv[])
     if (!engine.open().ok())
         return 1;
     engine::DemoOptions options;
+    options.statementMonths = 0; // nothing for the sweep to close meanwhile
     options.customers = parser.value(customers).toInt();
     options.liveCustomers = 0;
     options.balancesPerCustomer = parser.value(perCustomer).toInt();

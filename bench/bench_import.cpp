@@ -167,6 +167,7 @@ void prepare(const QString &location)
     if (auto opened = setup.open(); !opened)
         fail(opened.error().message);
     engine::DemoOptions options;
+    options.statementMonths = 0; // nothing for the sweep to close meanwhile
     options.customers = 10;
     options.testSecret = Secret;
     options.nowMs = QDateTime::currentMSecsSinceEpoch();

@@ -256,7 +256,9 @@ QByteArray makeWorkspace(const Options &options, const QString &location, qint64
     timer.start();
     demo.start(options.server,
                {u"workspace"_s, u"demo"_s, u"--database"_s, location, u"--customers"_s,
-                QString::number(customers), u"--balances-per-customer"_s, u"10"_s});
+                QString::number(customers), u"--balances-per-customer"_s, u"10"_s,
+                // no months of statements for the sweep to close meanwhile
+                u"--statement-months"_s, u"0"_s});
     if (!demo.waitForFinished(-1) || demo.exitCode() != 0)
         fail(u"workspace demo failed on "_s + location);
     const QString text = QString::fromUtf8(demo.readAllStandardOutput());

@@ -29,6 +29,7 @@ constexpr std::array Words{
     std::pair{ErrorCode::ApiKeyNotFound, "api_key_not_found"_L1},
     std::pair{ErrorCode::WebhookEndpointNotFound, "webhook_endpoint_not_found"_L1},
     std::pair{ErrorCode::WebhookDeliveryNotFound, "webhook_delivery_not_found"_L1},
+    std::pair{ErrorCode::StatementNotFound, "statement_not_found"_L1},
     std::pair{ErrorCode::NotFound, "not_found"_L1},
     std::pair{ErrorCode::MethodNotAllowed, "method_not_allowed"_L1},
     std::pair{ErrorCode::RequestTimeout, "request_timeout"_L1},

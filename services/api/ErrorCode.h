@@ -30,6 +30,7 @@ enum class ErrorCode {
     ApiKeyNotFound,
     WebhookEndpointNotFound,
     WebhookDeliveryNotFound,
+    StatementNotFound,
     NotFound,
     MethodNotAllowed,
     RequestTimeout,

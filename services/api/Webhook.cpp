@@ -77,6 +77,7 @@ const QStringList &webhookEventTypes()
         u"balances.limit_reached"_s,
         u"balances.reset"_s,
         u"balances.expired"_s,
+        u"statement.closed"_s,
         u"track_queue.failed"_s,
         u"customer.imported"_s,
         u"product.updated"_s,

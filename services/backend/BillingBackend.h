@@ -29,6 +29,7 @@
 #include "services/api/Promotion.h"
 #include "services/api/Result.h"
 #include "services/api/SandboxClock.h"
+#include "services/api/Statements.h"
 #include "services/api/TrackTokens.h"
 #include "services/api/TrackUsage.h"
 #include "services/api/UpdateProduct.h"
@@ -102,6 +103,12 @@ public:
     // What a customer owes for its open billing period so far.
     virtual Reply<api::ChargesPreview>
     chargesPreview(const api::ChargesPreviewRequest &request) = 0;
+    // Closed statements (customer_id, from and to filter), one by id, and
+    // what they came to by month, product, feature or customer.
+    virtual Reply<api::Page<api::Statement>> listStatements(const api::PageRequest &request) = 0;
+    virtual Reply<api::Statement> statement(const QString &id) = 0;
+    virtual Reply<api::RevenueSummary>
+    revenueSummary(const api::RevenueSummaryRequest &request) = 0;
     // The price catalogue the engine or server uses, and what a call would
     // cost there (the customer's markups applied), recording nothing.
     virtual Reply<api::Page<api::ModelInfo>> listModels() = 0;

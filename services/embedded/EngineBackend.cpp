@@ -240,6 +240,29 @@ Reply<api::ChargesPreview> EngineBackend::chargesPreview(const api::ChargesPrevi
         });
 }
 
+Reply<api::Page<api::Statement>> EngineBackend::listStatements(const api::PageRequest &request)
+{
+    return run<api::Page<api::Statement>>(
+        [request](engine::ApiOperations &s, const engine::KeyContext &k) {
+            return s.listStatements(k, request);
+        });
+}
+
+Reply<api::Statement> EngineBackend::statement(const QString &id)
+{
+    return run<api::Statement>([id](engine::ApiOperations &s, const engine::KeyContext &k) {
+        return s.statement(k, {id});
+    });
+}
+
+Reply<api::RevenueSummary> EngineBackend::revenueSummary(const api::RevenueSummaryRequest &request)
+{
+    return run<api::RevenueSummary>(
+        [request](engine::ApiOperations &s, const engine::KeyContext &k) {
+            return s.revenueSummary(k, request);
+        });
+}
+
 Reply<api::Customer> EngineBackend::customer(const QString &customerId)
 {
     return run<api::Customer>([customerId](engine::ApiOperations &s, const engine::KeyContext &k) {

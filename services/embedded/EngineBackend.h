@@ -50,6 +50,9 @@ public:
     Reply<api::BalancePages> balancePages(const api::BalancePagesRequest &request) override;
     Reply<api::UsageTotals> usageTotals(const api::UsageTotalsRequest &request) override;
     Reply<api::ChargesPreview> chargesPreview(const api::ChargesPreviewRequest &request) override;
+    Reply<api::Page<api::Statement>> listStatements(const api::PageRequest &request) override;
+    Reply<api::Statement> statement(const QString &id) override;
+    Reply<api::RevenueSummary> revenueSummary(const api::RevenueSummaryRequest &request) override;
     Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     Reply<api::TrackTokensResponse>

@@ -312,7 +312,8 @@ ApiOperations::chargesPreview(const KeyContext &key, const api::ChargesPreviewRe
     if (auto current = upToDate(key, request.customerId); !current)
         return current.error();
     return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return ChargePreview::preview(db, key.scope, request.customerId, m_engine.now(key.scope));
+        return ChargePreview::preview(db, m_engine.dialect(), key.scope, request.customerId,
+                                      m_engine.now(key.scope));
     });
 }
 

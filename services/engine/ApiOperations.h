@@ -27,6 +27,7 @@
 #include "services/api/Product.h"
 #include "services/api/Promotion.h"
 #include "services/api/SandboxClock.h"
+#include "services/api/Statements.h"
 #include "services/api/TrackTokens.h"
 #include "services/api/TrackUsage.h"
 #include "services/api/UpdateProduct.h"
@@ -105,6 +106,14 @@ public:
     // What the customer owes for its open billing period so far (docs/billing.md).
     api::Result<api::ChargesPreview> chargesPreview(const KeyContext &key,
                                                     const api::ChargesPreviewRequest &request);
+    // Closed statements, newest period first, and one by id; what they came
+    // to by month, product, feature or customer (docs/billing.md).
+    api::Result<api::Page<api::Statement>> listStatements(const KeyContext &key,
+                                                          const api::PageRequest &request);
+    api::Result<api::Statement> statement(const KeyContext &key,
+                                          const api::StatementGetRequest &request);
+    api::Result<api::RevenueSummary> revenueSummary(const KeyContext &key,
+                                                    const api::RevenueSummaryRequest &request);
     api::Result<api::Page<api::ModelInfo>> listModels(const KeyContext &key);
     // Every write through the API or the console, newest first.
     api::Result<api::Page<api::AuditEntry>> listAuditLog(const KeyContext &key,

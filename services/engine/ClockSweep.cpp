@@ -18,12 +18,14 @@ bool full(const ClockWork &work)
 {
     return work.balances.balances >= ClockApplier::MaxRows ||
            work.plans.expiries >= ClockApplier::MaxRows ||
-           work.plans.periods >= ClockApplier::MaxRows;
+           work.plans.periods >= ClockApplier::MaxRows || work.statements.more;
 }
 
 bool changed(const ClockWork &work)
 {
-    return work.balances.balances + work.plans.expiries + work.plans.periods > 0;
+    return work.balances.balances + work.plans.expiries + work.plans.periods +
+               work.statements.opened + work.statements.closed >
+           0;
 }
 
 api::ClockAdvanced answerOf(qint64 now, bool dryRun, const ClockWork &work)
@@ -51,6 +53,9 @@ ClockWork &ClockWork::operator+=(const ClockWork &other)
     balances += other.balances;
     plans.expiries += other.plans.expiries;
     plans.periods += other.plans.periods;
+    statements.opened += other.statements.opened;
+    statements.closed += other.statements.closed;
+    statements.more = other.statements.more;
     return *this;
 }
 
@@ -94,7 +99,8 @@ void ClockSweep::sweepAlongside(std::chrono::milliseconds every)
 }
 
 api::Result<ClockWork> ClockSweep::stepOnce(const QSqlDatabase &db, const ClockApplier::Due &due,
-                                            qint64 nowMs, const QString &route)
+                                            qint64 nowMs, const QString &route,
+                                            const QList<Scope> &except)
 {
     const Dialect dialect = m_database.dialect();
     WriteTransaction transaction(db, dialect);
@@ -113,6 +119,14 @@ api::Result<ClockWork> ClockSweep::stepOnce(const QSqlDatabase &db, const ClockA
             return plans.error();
         work.plans = plans.value();
     }
+    // Statements once the balances are: a period closes with every reset
+    // of it billed.
+    if (!full(work)) {
+        auto statements = StatementCloser::apply(db, dialect, due, nowMs, except);
+        if (!statements)
+            return statements.error();
+        work.statements = statements.value();
+    }
     if (auto committed = transaction.commit(); !committed)
         return committed.error();
     return work;
@@ -130,11 +144,15 @@ TrackWriter::SweepStep ClockSweep::step()
         result.changed = result.changed || changed(work.value());
         result.more = result.more || full(work.value());
     };
-    note(stepOnce(db.value(), {}, m_clock.real(), u"clock"_s));
-    if (result.more)
-        return result;
     auto moved = m_clock.offsets(db.value());
     if (!moved)
+        return result;
+    // A sandbox ahead opens and closes its statements at its own now.
+    QList<Scope> ahead;
+    for (const SandboxClock::Moved &sandbox : moved.value())
+        ahead.append(sandbox.scope);
+    note(stepOnce(db.value(), {}, m_clock.real(), u"clock"_s, ahead));
+    if (result.more)
         return result;
     for (const SandboxClock::Moved &sandbox : moved.value()) {
         // One just moved is left to the clock.advance applying what that
@@ -168,7 +186,13 @@ api::Result<ClockWork> ClockSweep::bringUpToDate(const ClockApplier::Due &due, q
             auto plans = PlanClock::anyDue(db.value(), m_database.dialect(), due, nowMs);
             if (!plans)
                 return plans.error();
-            if (!plans.value())
+            auto statements =
+                plans.value()
+                    ? api::Result<bool>(true)
+                    : StatementCloser::anyDue(db.value(), m_database.dialect(), due, nowMs);
+            if (!statements)
+                return statements.error();
+            if (!statements.value())
                 return ClockWork();
         }
     }

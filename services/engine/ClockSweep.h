@@ -17,6 +17,7 @@
 #include "services/engine/clock/SandboxClock.h"
 #include "services/engine/customers/PlanClock.h"
 #include "services/engine/sql/Database.h"
+#include "services/engine/statements/StatementCloser.h"
 #include "services/engine/track/TrackWriter.h"
 
 #include <QThread>
@@ -27,11 +28,12 @@
 
 namespace md::engine {
 
-// What the clock did, to balances and to plans.
+// What the clock did, to balances, plans and statements.
 struct ClockWork
 {
     ClockTally balances;
     PlanClock::Tally plans;
+    StatementCloser::Tally statements;
 
     ClockWork &operator+=(const ClockWork &other);
 };
@@ -70,8 +72,11 @@ private:
     // How long the sweep leaves a sandbox just moved to its clock.advance.
     static constexpr qint64 AdvanceLeaseMs = 60'000;
 
+    // `except`: the scopes to leave alone (sandboxes whose clock runs ahead
+    // of `nowMs`, when that is the real now).
     api::Result<ClockWork> stepOnce(const QSqlDatabase &db, const ClockApplier::Due &due,
-                                    qint64 nowMs, const QString &route);
+                                    qint64 nowMs, const QString &route,
+                                    const QList<Scope> &except = {});
 
     void sweepAlongside(std::chrono::milliseconds every);
 

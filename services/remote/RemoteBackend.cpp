@@ -81,6 +81,25 @@ RemoteBackend::chargesPreview(const api::ChargesPreviewRequest &request)
     return call<api::ChargesPreview>(u"/v1/meterdesk/charges.preview"_s, api::toJsonText(request));
 }
 
+backend::Reply<api::Page<api::Statement>>
+RemoteBackend::listStatements(const api::PageRequest &request)
+{
+    return call<api::Page<api::Statement>>(u"/v1/meterdesk/statements.list"_s,
+                                           api::toJsonText(request));
+}
+
+backend::Reply<api::Statement> RemoteBackend::statement(const QString &id)
+{
+    return call<api::Statement>(u"/v1/meterdesk/statements.get"_s,
+                                api::toJsonText(api::StatementGetRequest{id}));
+}
+
+backend::Reply<api::RevenueSummary>
+RemoteBackend::revenueSummary(const api::RevenueSummaryRequest &request)
+{
+    return call<api::RevenueSummary>(u"/v1/meterdesk/revenue.summary"_s, api::toJsonText(request));
+}
+
 backend::Reply<api::UsageTotals> RemoteBackend::usageTotals(const api::UsageTotalsRequest &request)
 {
     return call<api::UsageTotals>(u"/v1/meterdesk/usage_events.totals"_s, api::toJsonText(request));

@@ -49,6 +49,11 @@ public:
     backend::Reply<api::UsageTotals> usageTotals(const api::UsageTotalsRequest &request) override;
     backend::Reply<api::ChargesPreview>
     chargesPreview(const api::ChargesPreviewRequest &request) override;
+    backend::Reply<api::Page<api::Statement>>
+    listStatements(const api::PageRequest &request) override;
+    backend::Reply<api::Statement> statement(const QString &id) override;
+    backend::Reply<api::RevenueSummary>
+    revenueSummary(const api::RevenueSummaryRequest &request) override;
     backend::Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     backend::Reply<api::TrackTokensResponse>

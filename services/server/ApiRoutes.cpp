@@ -227,6 +227,19 @@ ApiRoutes::ApiRoutes()
         bodyRoute<api::ChargesPreviewRequest>(BalancesRead, [](auto &s, auto &k, auto &r, auto &) {
             return s.chargesPreview(k, r);
         }));
+    m_exact.insert("/v1/meterdesk/statements.list",
+                   bodyRoute<api::PageRequest>(BalancesRead, [](auto &s, auto &k, auto &r, auto &) {
+                       return s.listStatements(k, r);
+                   }));
+    m_exact.insert(
+        "/v1/meterdesk/statements.get",
+        bodyRoute<api::StatementGetRequest>(
+            BalancesRead, [](auto &s, auto &k, auto &r, auto &) { return s.statement(k, r); }));
+    m_exact.insert(
+        "/v1/meterdesk/revenue.summary",
+        bodyRoute<api::RevenueSummaryRequest>(BalancesRead, [](auto &s, auto &k, auto &r, auto &) {
+            return s.revenueSummary(k, r);
+        }));
     m_exact.insert(
         "/v1/meterdesk/usage_events.totals",
         bodyRoute<api::UsageTotalsRequest>(

@@ -540,6 +540,33 @@ const cases = [
     valid: () => ({ body: { id: made.key } }),
     refused: () => ({ body: { id: unknown.key }, expect: 404 }),
   },
+  // Last: the sandbox's clock moves 40 days on, so every customer's first
+  // period closes into a statement.
+  {
+    route: "post /v1/meterdesk/statements.list",
+    valid: async () => {
+      const moved = await send("post /v1/meterdesk/clock.advance", { body: { to: made.now + 40 * 24 * 3600 * 1000 } });
+      assert.equal(moved.status, 200, moved.text.slice(0, 1000));
+      return { body: { limit: 5 } };
+    },
+    refused: () => ({ body: { customer_id: "nobody" }, expect: 404 }),
+    then: (body) => {
+      assert.ok(body.list.length > 0);
+      made.statement = body.list[0].id;
+    },
+  },
+  {
+    route: "post /v1/meterdesk/statements.get",
+    valid: () => ({ body: { id: made.statement } }),
+    refused: () => ({ body: { id: "stmt_0000000000000" }, expect: 404 }),
+    then: (body) => assert.equal(body.id, made.statement),
+  },
+  {
+    route: "post /v1/meterdesk/revenue.summary",
+    valid: () => ({ body: { from: made.now - 60 * 24 * 3600 * 1000, to: made.now + 60 * 24 * 3600 * 1000, group_by: "product", include_open: true } }),
+    refused: () => ({ body: { from: 0, to: 1, group_by: "year" }, expect: 400 }),
+    then: (body) => assert.equal(Math.round(body.total * 100), body.groups.reduce((cents, g) => cents + Math.round(g.total * 100), 0)),
+  },
 ];
 
 const documented = Object.entries(spec.paths).flatMap(([path, item]) =>

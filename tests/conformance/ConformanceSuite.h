@@ -5,6 +5,7 @@
 #pragma once
 
 #include "services/api/Version.h"
+#include "services/api/WireCodec.h"
 #include "services/embedded/EngineBackend.h"
 #include "services/engine/pricing/PriceCatalogue.h"
 #include "services/remote/RemoteBackend.h"
@@ -65,6 +66,7 @@ protected:
     std::unique_ptr<backend::BillingBackend> m_pricing; // the pricing workspace
     std::unique_ptr<backend::BillingBackend> m_admin;   // the admin workspace
     engine::PriceCatalogue m_catalogue;                 // the test catalogue both sides use
+    bool m_legacyPriced = false;
 
     api::Decimal remainingOf(backend::BillingBackend &backend, const QString &balanceId,
                              const QString &customerId)
@@ -123,6 +125,35 @@ protected:
     {
         const test::RawAnswer answer = test::rawRequest(m_server, path, headers, body, verb);
         return {answer.status, answer.json()};
+    }
+
+    // A customer imported on the admin workspace's `legacy` plan, priced
+    // (once) at 29.00 a month per seat and 0.50 per 10 calls past 100 per
+    // seat (docs/billing.md): the charges and statements suites' plan.
+    void importOnPricedLegacy(const QString &customer, const char *usage, int seats = 1)
+    {
+        if (!m_legacyPriced) {
+            auto priced = api::decodeBody<api::UpdateProductRequest>(
+                R"({"items":[{"feature_id":"calls","included_usage":100,"interval":"month",
+                              "usage_model":"pay_per_use","price":0.5,"billing_units":10},
+                             {"feature_id":null,"interval":"month","price":29}]})");
+            auto updated = await(m_admin->updateProduct(u"legacy"_s, priced.value()));
+            if (!updated)
+                qFatal("products.update failed: %s", qPrintable(updated.error().message));
+            m_legacyPriced = true;
+        }
+        auto request = api::decodeBody<api::ImportCustomerRequest>(
+            uR"({"customer_id":"%1","processors":[{"type":"stripe","id":"cus_%1"}],
+                "billables":[{"plan":{"plan_id":"legacy","quantity":%3,
+                  "balances":[{"feature_id":"calls","usage":%2}]}}]})"_s
+                .arg(customer, QString::fromLatin1(usage))
+                .arg(seats)
+                .toUtf8());
+        if (!request)
+            qFatal("bad import: %s", qPrintable(request.error().message));
+        auto imported = await(m_admin->importCustomer(request.value()));
+        if (!imported)
+            qFatal("import failed: %s", qPrintable(imported.error().message));
     }
 
     // The newest or a given version of an admin workspace product.

@@ -15,34 +15,9 @@ class TestChargesConformance final : public ConformanceSuite
 {
     Q_OBJECT
 
-    bool m_priced = false;
-
-    // A customer on `legacy`, priced here (once) at 29.00 a month per seat
-    // and 0.50 per 10 calls past 100 (per seat).
     api::ChargesPreview importedWith(const QString &customer, const char *usage, int seats = 1)
     {
-        if (!m_priced) {
-            auto priced = api::decodeBody<api::UpdateProductRequest>(
-                R"({"items":[{"feature_id":"calls","included_usage":100,"interval":"month",
-                              "usage_model":"pay_per_use","price":0.5,"billing_units":10},
-                             {"feature_id":null,"interval":"month","price":29}]})");
-            auto updated = await(m_admin->updateProduct(u"legacy"_s, priced.value()));
-            if (!updated)
-                qFatal("products.update failed: %s", qPrintable(updated.error().message));
-            m_priced = true;
-        }
-        auto request = api::decodeBody<api::ImportCustomerRequest>(
-            uR"({"customer_id":"%1","processors":[{"type":"stripe","id":"cus_%1"}],
-                "billables":[{"plan":{"plan_id":"legacy","quantity":%3,
-                  "balances":[{"feature_id":"calls","usage":%2}]}}]})"_s
-                .arg(customer, QString::fromLatin1(usage))
-                .arg(seats)
-                .toUtf8());
-        if (!request)
-            qFatal("bad import: %s", qPrintable(request.error().message));
-        auto imported = await(m_admin->importCustomer(request.value()));
-        if (!imported)
-            qFatal("import failed: %s", qPrintable(imported.error().message));
+        importOnPricedLegacy(customer, usage, seats);
         auto preview = await(m_admin->chargesPreview({customer}));
         if (!preview)
             qFatal("charges.preview failed: %s", qPrintable(preview.error().message));

@@ -111,10 +111,12 @@ const QMap<QString, QSet<QString>> &rooms()
         {u"ledger"_s, state},
         {u"clock"_s, ledger},
         {u"customers"_s, clock},
+        {u"statements"_s, owners},
         {u"track"_s, clock},
         {u"products"_s, owners},
         {u"access"_s, owners},
-        {u"workspace"_s, owners + QSet<QString>{u"track"_s, u"products"_s, u"access"_s}},
+        {u"workspace"_s,
+         owners + QSet<QString>{u"track"_s, u"products"_s, u"access"_s, u"statements"_s}},
     };
     return table;
 }
@@ -218,7 +220,9 @@ const QMap<QString, QSet<QString>> &consoleRooms()
         {u"balances"_s, customers},
         {u"admin"_s, base},
         {u"operator"_s, base},
-        {u"window"_s, customers + QSet<QString>{u"balances"_s, u"admin"_s, u"operator"_s}},
+        {u"revenue"_s, base},
+        {u"window"_s,
+         customers + QSet<QString>{u"balances"_s, u"admin"_s, u"operator"_s, u"revenue"_s}},
     };
     return table;
 }

@@ -106,6 +106,18 @@ public:
     {
         return unavailable<api::ChargesPreview>();
     }
+    backend::Reply<api::Page<api::Statement>> listStatements(const api::PageRequest &) override
+    {
+        return unavailable<api::Page<api::Statement>>();
+    }
+    backend::Reply<api::Statement> statement(const QString &) override
+    {
+        return unavailable<api::Statement>();
+    }
+    backend::Reply<api::RevenueSummary> revenueSummary(const api::RevenueSummaryRequest &) override
+    {
+        return unavailable<api::RevenueSummary>();
+    }
     backend::Reply<api::UsageTotals> usageTotals(const api::UsageTotalsRequest &) override
     {
         return unavailable<api::UsageTotals>();

@@ -16,8 +16,9 @@ public:
     Q_DISABLE_COPY_MOVE(TestDatabase)
 
     static bool usesPostgres();
-    // Statements that take a database back from migration 19 to 17 (the
-    // kept balance sums and customer rows), for tests that upgrade an older one.
+    // Statements that take a database back from migration 20 to 17 (the
+    // statements, the kept balance sums and customer rows), for tests that
+    // upgrade an older one.
     static QStringList withoutBalanceSums();
     // Empty when the database could not be made; error() says why.
     const QString &location() const { return m_location; }

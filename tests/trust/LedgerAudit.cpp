@@ -159,4 +159,48 @@ qsizetype LedgerAudit::queuedCalls(const QString &location)
     return db ? LedgerAudit(db.value()).trackKeys().queued.size() : -1;
 }
 
+QStringList LedgerAudit::statements(const QString &customers, std::optional<qint64> now) const
+{
+    QStringList problems;
+    QHash<qint64, std::pair<qint64, qint64>> open; // customer: [from, due)
+    QSqlQuery opened(m_db);
+    opened.prepare(u"SELECT pk, statement_from, statement_due_at FROM customers"
+                   " WHERE id LIKE ? AND statement_due_at IS NOT NULL"_s);
+    opened.addBindValue(customers);
+    opened.exec();
+    while (opened.next())
+        open.insert(opened.value(0).toLongLong(),
+                    {opened.value(1).toLongLong(), opened.value(2).toLongLong()});
+    QHash<qint64, qint64> reached; // customer: the end of its last statement
+    QSqlQuery closed(m_db);
+    closed.exec(u"SELECT customer_pk, period_start, period_end FROM statements"
+                " ORDER BY customer_pk, period_start"_s);
+    while (closed.next()) {
+        const qint64 customer = closed.value(0).toLongLong();
+        const qint64 start = closed.value(1).toLongLong();
+        const auto last = reached.constFind(customer);
+        if (last != reached.cend() && *last != start)
+            problems << u"customer %1: a statement starts at %2, the last ended at %3"_s
+                            .arg(customer)
+                            .arg(start)
+                            .arg(*last);
+        reached.insert(customer, closed.value(2).toLongLong());
+    }
+    for (auto it = open.cbegin(); it != open.cend(); ++it) {
+        const auto last = reached.constFind(it.key());
+        if (last != reached.cend() && *last != it->first)
+            problems << u"customer %1's open period starts at %2, its last statement ended at %3"_s
+                            .arg(it.key())
+                            .arg(it->first)
+                            .arg(*last);
+        if (now && !(it->first <= *now && *now < it->second))
+            problems << u"customer %1's open period [%2, %3) does not hold the now %4"_s
+                            .arg(it.key())
+                            .arg(it->first)
+                            .arg(it->second)
+                            .arg(*now);
+    }
+    return problems;
+}
+
 } // namespace md::test

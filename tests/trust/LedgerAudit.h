@@ -6,6 +6,8 @@
 #include <QSqlDatabase>
 #include <QStringList>
 
+#include <optional>
+
 namespace md::test {
 
 class LedgerAudit final
@@ -26,6 +28,12 @@ public:
     // A customer is absent, or present with one "team" subscription, one
     // "plain" row with 4 used of 10 and its stripe processor, all of it.
     QStringList importWhole(const QString &customer, bool mustExist) const;
+
+    // Statements (docs/billing.md, "Statements"), of the customers whose id
+    // is LIKE `customers`: each one's closed periods follow each other
+    // without a gap or a period closed twice, up to its open period; with
+    // `now`, that open period holds it (every period before it was closed).
+    QStringList statements(const QString &customers, std::optional<qint64> now) const;
 
     struct TrackKeys
     {

@@ -177,6 +177,9 @@ void Runner::verifyLedger()
         m_problems.append(u"workspace verify: "_s + difference);
     for (const QString &broken : audit.integrity())
         m_problems.append(u"database: "_s + broken);
+    // The clock advances close periods: none twice, none skipped.
+    for (const QString &gap : audit.statements(u"%"_s, std::nullopt))
+        m_problems.append(u"statements: "_s + gap);
 }
 
 void Runner::checkAudit()

@@ -10,7 +10,9 @@
 // A second case kills servers while the billing clock applies three weeks
 // of daily resets and rollovers (clock.advance, then the sweep): after each
 // kill no period is applied twice and each balance's ledger holds one reset
-// for every period it moved over; the last start applies every period.
+// for every period it moved over, and each customer's statements follow
+// each other with no period closed twice or skipped; the last start
+// applies every period and closes every one that ended.
 #include "services/engine/Engine.h"
 #include "services/engine/sql/Database.h"
 #include "tests/support/HttpClient.h"
@@ -295,7 +297,29 @@ class TestCrashSafety final : public QObject
                       .c_str());
         if (balances != ClockCustomers)
             problems << u"%1 clocked balances, not %2"_s.arg(balances).arg(ClockCustomers);
+        problems += statementAudit(db.value(),
+                                   finished ? std::optional(finalNow(firstReset)) : std::nullopt);
         return problems.mid(0, 10);
+    }
+
+    // The sandbox's now after the last run's advance.
+    static qint64 finalNow(qint64 firstReset) { return firstReset + (7 * ClockRuns - 1) * Day / 2; }
+
+    // Statements, once each: no period closed twice or skipped (LedgerAudit);
+    // once finished, each of the 2,000 customers closed its daily periods.
+    static QStringList statementAudit(const QSqlDatabase &db, std::optional<qint64> now)
+    {
+        QStringList problems = test::LedgerAudit(db).statements(u"k%"_s, now);
+        QSqlQuery closed(db);
+        closed.exec(u"SELECT count(*) FROM statements s JOIN customers c ON c.pk = s.customer_pk"
+                    " WHERE c.id LIKE 'k%'"_s);
+        if (now && closed.next() &&
+            closed.value(0).toLongLong() < ClockCustomers * (ClockPeriods - 1))
+            problems << u"%1 statements closed for %2 customers over %3 daily periods"_s
+                            .arg(closed.value(0).toLongLong())
+                            .arg(ClockCustomers)
+                            .arg(ClockPeriods);
+        return problems;
     }
 
 private Q_SLOTS:
@@ -373,7 +397,7 @@ private Q_SLOTS:
         // Each start moves the sandbox's clock 3.5 days on (its own work to
         // cut short), the last past the 21st daily reset, short of the 22nd.
         const auto advanceTo = [firstReset](int run) {
-            const qint64 to = firstReset + (7 * (run + 1) - 1) * Day / 2;
+            const qint64 to = firstReset + (7 * (run + 1) - 1) * Day / 2; // finalNow at the last
             return QJsonDocument(QJsonObject{{u"to"_s, to}}).toJson(QJsonDocument::Compact);
         };
         const quint32 seed = QRandomGenerator::global()->generate();

@@ -28,6 +28,27 @@ Decimal UsageCharges::rounded(Decimal value, int digits)
     return Decimal::fromRaw(raw < 0 ? -away : away);
 }
 
+api::ChargeLine UsageCharges::line(const Row &row, const UsageCharge &charge)
+{
+    api::ChargeLine line;
+    line.kind = api::ChargeKind::Usage;
+    line.planId = row.planId;
+    line.featureId = row.featureId;
+    line.entityId = row.entityId;
+    line.balanceId = row.balanceId;
+    line.quantity = charge.pastGrant;
+    line.billableUnits = charge.billableUnits;
+    line.amount = charge.amount;
+    line.description = charge.pastGrant.isZero()
+                           ? u"%1 %2 used of %3 included: nothing past it"_s.arg(
+                                 row.usage.toString(), row.featureId, row.grant.toString())
+                           : u"%1 %2 used, %3 included: %4 billed as %5 = %6"_s.arg(
+                                 row.usage.toString(), row.featureId, row.grant.toString(),
+                                 charge.pastGrant.toString(), charge.billableUnits.toString(),
+                                 charge.amount.toString());
+    return line;
+}
+
 api::Result<UsageCharge> UsageCharges::charge(const api::Price &price, Decimal usage, Decimal grant,
                                               int minorDigits)
 {

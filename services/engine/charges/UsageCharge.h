@@ -8,6 +8,7 @@
 #pragma once
 
 #include "services/api/Balance.h"
+#include "services/api/ChargesPreview.h"
 #include "services/api/Decimal.h"
 #include "services/api/Result.h"
 
@@ -42,6 +43,20 @@ public:
     // 500 when the amount leaves the range of amounts.
     static api::Result<UsageCharge> charge(const api::Price &price, api::Decimal usage,
                                            api::Decimal grant, int minorDigits);
+
+    // The row a usage line is of.
+    struct Row
+    {
+        QString balanceId;
+        QString featureId;
+        std::optional<QString> planId;
+        std::optional<QString> entityId;
+        api::Decimal usage;
+        api::Decimal grant;
+    };
+    // Its line, in words: "1425 calls used, 1000 included: 425 billed as
+    // 430 = 0.86", or that nothing is past the grant.
+    static api::ChargeLine line(const Row &row, const UsageCharge &charge);
 
     // `value` rounded to `digits` decimals (0 to 9), half away from zero.
     static api::Decimal rounded(api::Decimal value, int digits);

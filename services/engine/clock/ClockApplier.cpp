@@ -1,6 +1,7 @@
 #include "services/engine/clock/ClockApplier.h"
 
 #include "services/engine/clock/ClockEvents.h"
+#include "services/engine/clock/ResetCharges.h"
 
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/sql/KeyAllocator.h"
@@ -53,6 +54,7 @@ struct Stored
     qint64 featurePk = 0;
     QString featureId;
     ClockedBalance balance;
+    ResetCharges::Row billing; // what its resets bill
 };
 
 // The balances `where` picks, each with its rollovers (one row per
@@ -66,9 +68,11 @@ api::Result<QList<Stored>> readStored(const QSqlDatabase &db, const QString &whe
         " b.included_grant, b.prepaid_grant, b.remaining, b.usage, b.unlimited,"
         " b.reset_interval, b.reset_interval_count, b.resets_at, b.reset_anchor,"
         " b.customer_product_pk, b.expires_at, b.expired_at, b.rollover, cp.expires_at, cp.status,"
-        " r.granted, r.balance, r.expires_at"
+        " r.granted, r.balance, r.expires_at, b.price, e.id, p.id"
         " FROM balances b JOIN features f ON f.pk = b.feature_pk"
         " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
+        " LEFT JOIN products p ON p.pk = cp.product_pk"
+        " LEFT JOIN entities e ON e.pk = b.entity_pk"
         " LEFT JOIN rollovers r ON r.balance_pk = b.pk"
         " WHERE %1 ORDER BY b.pk, r.expires_at, r.pk"_s.arg(where),
         binds);
@@ -121,6 +125,15 @@ api::Result<QList<Stored>> readStored(const QSqlDatabase &db, const QString &whe
         if (!q.value(22).isNull())
             b.rollovers.append(
                 {decimalOf(q.value(22)), decimalOf(q.value(23)), q.value(24).toLongLong()});
+        s.billing = {s.scope,
+                     s.customerPk,
+                     s.id,
+                     s.featureId,
+                     optionalText(q.value(27)),
+                     optionalText(q.value(26)),
+                     q.value(25),
+                     b.includedGrant.plus(b.prepaidGrant).value_or(api::Decimal()),
+                     b.unlimited};
         stored.append(std::move(s));
     }
     q.finish();
@@ -138,9 +151,9 @@ api::Result<QList<Stored>> readDue(const QSqlDatabase &db, Dialect dialect,
 }
 
 // The clock run on each stored balance: what to write, its entries (from
-// the key `keyPk`) and, when asked, the tally.
-MovedBalances advanceAll(const QList<Stored> &stored, qint64 nowMs, qint64 keyPk,
-                         QList<BalanceLedger::Entry> &entries, ClockTally *tally)
+// the key `keyPk`), the charge lines of its resets and, when asked, the tally.
+api::Result<MovedBalances> advanceAll(const QList<Stored> &stored, qint64 nowMs, qint64 keyPk,
+                                      QList<BalanceLedger::Entry> &entries, ClockTally *tally)
 {
     MovedBalances moved;
     for (const Stored &s : stored) {
@@ -150,6 +163,10 @@ MovedBalances advanceAll(const QList<Stored> &stored, qint64 nowMs, qint64 keyPk
         for (const ClockEvent &event : std::as_const(outcome.events))
             entries.append({scope, s.customerPk, s.featurePk, s.id, event.kind, event.amount,
                             event.balanceAfter, event.usage, std::nullopt, event.at});
+        auto billed = ResetCharges::of(s.billing, outcome.events);
+        if (!billed)
+            return billed.error();
+        moved.billed += billed.value();
         if (tally)
             tally->add(s.featureId, outcome);
         const bool rolloversChanged = outcome.balance.rollovers != s.balance.rollovers;
@@ -269,14 +286,18 @@ api::Result<ClockTally> ClockApplier::apply(const QSqlDatabase &db, Dialect dial
     if (!stored)
         return stored.error();
     QList<BalanceLedger::Entry> entries;
-    const MovedBalances moved = advanceAll(stored.value(), nowMs, keyPk, entries, &tally);
+    auto moved = advanceAll(stored.value(), nowMs, keyPk, entries, &tally);
+    if (!moved)
+        return moved.error();
     KeyAllocator keys(db, dialect);
-    if (auto written = moved.write(db, dialect, keys); !written)
+    if (auto written = moved.value().write(db, dialect, keys); !written)
         return written.error();
     if (auto noted = BalanceLedger::write(db, dialect, route, nowMs, entries); !noted)
         return noted.error();
     if (auto told = ClockEvents::tell(db, dialect, entries, nowMs, &keys); !told)
         return told.error();
+    if (auto billed = ResetCharges::write(db, moved.value().billed, keys); !billed)
+        return billed.error();
     return tally;
 }
 

@@ -5,6 +5,7 @@
 
 #include "services/api/Result.h"
 #include "services/engine/clock/BalanceClock.h"
+#include "services/engine/clock/ResetCharges.h"
 #include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Sql.h"
@@ -25,6 +26,7 @@ public:
         bool hadRollovers = false;     // stored ones to replace
     };
     QList<Balance> list;
+    QList<ResetCharges::Line> billed; // what their resets came to
 
     // Writes them: on PostgreSQL one statement for all, on SQLite a few a
     // row; `keys` gives SQLite's new rollovers theirs.

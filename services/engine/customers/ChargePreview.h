@@ -6,6 +6,7 @@
 
 #include "services/api/ChargesPreview.h"
 #include "services/api/Result.h"
+#include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/Scope.h"
 
 #include <QSqlDatabase>
@@ -15,13 +16,10 @@ namespace md::engine {
 class ChargePreview final
 {
 public:
-    // Every organization bills in US dollars until one can say otherwise.
-    static constexpr QLatin1StringView Currency{"usd"};
-    static constexpr int MinorDigits = 2;
-
     // 404 customer_not_found for an unknown customer.
-    static api::Result<api::ChargesPreview> preview(const QSqlDatabase &db, const Scope &scope,
-                                                    const QString &customerId, qint64 nowMs);
+    static api::Result<api::ChargesPreview> preview(const QSqlDatabase &db, Dialect dialect,
+                                                    const Scope &scope, const QString &customerId,
+                                                    qint64 nowMs);
 };
 
 } // namespace md::engine

@@ -1,5 +1,7 @@
 #include "services/engine/customers/CustomerImporter.h"
 
+#include "services/engine/customers/CustomerPlans.h"
+
 #include "services/engine/customers/PlanAttacher.h"
 #include "services/engine/customers/StoredPlan.h"
 
@@ -68,6 +70,13 @@ public:
                                                 attacher.ledger());
             !written)
             return written.error();
+        // A new customer's first statement period opens now, at the
+        // scope's now (docs/billing.md, "Statements").
+        if (!m_dryRun)
+            if (auto opened =
+                    CustomerPlans::openFirstPeriods(m_db, m_dialect, {{customerPk, m_now}});
+                !opened)
+                return opened.error();
         return response;
     }
 

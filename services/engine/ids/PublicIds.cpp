@@ -103,6 +103,8 @@ api::Result<std::optional<qint64>> PublicIds::scopedKey(const QSqlDatabase &db, 
         table = u"api_keys"_s;
     else if (kind == Kind::WebhookEndpoint)
         table = u"webhook_endpoints"_s;
+    else if (kind == Kind::Statement)
+        table = u"statements"_s;
     else
         return api::ApiError::internal(u"no scoped table for ids %1"_s.arg(prefixOf(kind)));
     auto ids = of(db);
@@ -123,7 +125,7 @@ QLatin1StringView PublicIds::prefixOf(Kind kind)
 {
     static const std::array<QLatin1StringView, KindCount> prefixes{
         "audit_"_L1, "ledger_"_L1, "key_"_L1, "tq_"_L1, "alert_"_L1,
-        "event_"_L1, "we_"_L1,     "msg_"_L1, "wd_"_L1};
+        "event_"_L1, "we_"_L1,     "msg_"_L1, "wd_"_L1, "stmt_"_L1};
     return prefixes[std::size_t(kind)];
 }
 

@@ -1,6 +1,7 @@
 // The public ids of rows the engine numbers itself (docs/storage.md, "Ids
 // and cursors"): audit entries, ledger entries, API keys, queued calls,
-// usage alerts, usage events, webhook endpoints, events and deliveries. Keys count up across all
+// usage alerts, usage events, webhook endpoints, events and deliveries,
+// statements. Keys count up across all
 // tenants, so an id that showed a key would tell one tenant how much the others do. An id is its
 // prefix and the key under a keyed permutation of 64-bit numbers (a Feistel network whose rounds
 // are HMAC-SHA256 with the workspace's secret), written as 13 characters of lowercase base32:
@@ -31,7 +32,8 @@ public:
         UsageEvent,
         WebhookEndpoint,
         WebhookEvent,
-        WebhookDelivery
+        WebhookDelivery,
+        Statement
     };
 
     // The ids of the connection's database.
@@ -42,7 +44,7 @@ public:
     static QString idOf(const QSqlDatabase &db, Kind kind, qint64 pk);
 
     static QLatin1StringView prefixOf(Kind kind);
-    // The row an id of an API key or a webhook endpoint names, when it is
+    // The row an id of an API key, a webhook endpoint or a statement names, when it is
     // the scope's (its organization and environment); nullopt otherwise, as
     // for no such row, so an id of another scope tells nothing.
     static api::Result<std::optional<qint64>> scopedKey(const QSqlDatabase &db, Kind kind,
@@ -71,7 +73,7 @@ public:
     qint64 legacyBefore() const { return m_secret.createdAt(); }
 
 private:
-    static constexpr int KindCount = 9;
+    static constexpr int KindCount = 10;
     PublicIds(WorkspaceSecret secret, const std::array<qint64, KindCount> &legacyLastPk)
         : m_secret(std::move(secret))
         , m_legacyLastPk(legacyLastPk)

@@ -4,6 +4,7 @@
 #include "services/engine/balances/BalanceSums.h"
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/ledger/LedgerRepair.h"
+#include "services/engine/ledger/RevenueMonths.h"
 #include "services/engine/ledger/UsageDays.h"
 #include "services/engine/sql/Sql.h"
 
@@ -172,6 +173,10 @@ api::Result<LedgerVerifier::Report> LedgerVerifier::verify(const QSqlDatabase &d
             return sums.error();
         else
             report.differences += sums.value();
+        if (auto revenue = RevenueMonths::differences(db); !revenue)
+            return revenue.error();
+        else
+            report.differences += revenue.value();
         if (BalanceCustomerRows::kept(dialect)) {
             if (auto rows = BalanceCustomerRows::differences(db); !rows)
                 return rows.error();

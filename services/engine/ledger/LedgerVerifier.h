@@ -1,6 +1,7 @@
 // A trial balance of the ledger (docs/ledger.md, `meterdesk-server workspace
 // verify`): every balance derived again from its ledger rows and compared
-// with what the balance holds, read on one snapshot. The crash and
+// with what the balance holds, and the sums kept beside the rows (usage
+// days, balance sums, revenue months) counted again, read on one snapshot. The crash and
 // concurrency tests run it after every run.
 #pragma once
 

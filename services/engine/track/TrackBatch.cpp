@@ -182,6 +182,7 @@ api::Result<api::Done> TrackBatch::catchUp(const Scope &scope, const QList<Resol
     auto moved = ClockApplier::advance(d->db, d->dialect, due, d->nowMs, d->clockLedger);
     if (!moved)
         return moved.error();
+    d->clockBilled += moved.value().billed;
     for (MovedBalances::Balance &balance : moved.value().list)
         d->clocked.insert_or_assign(balance.id, std::move(balance));
     // The rows kept for these customers, this batch's calls' or not, as

@@ -104,6 +104,7 @@ struct TrackBatch::State
     // written at flush as the calls left them, their entries before the calls'.
     std::map<QString, MovedBalances::Balance> clocked;
     QList<BalanceLedger::Entry> clockLedger;
+    QList<ResetCharges::Line> clockBilled; // the clocked rows' reset lines
 
     State(const QSqlDatabase &database, Dialect d, qint64 now, TrackCache *kept)
         : db(database)

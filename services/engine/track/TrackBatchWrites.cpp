@@ -137,6 +137,8 @@ api::Result<api::Done> TrackBatch::State::writeClocked()
     // Told to the webhooks on either database, in the batch's transaction.
     if (auto told = ClockEvents::tell(db, dialect, clockLedger, nowMs, &keys); !told)
         return told;
+    if (auto billed = ResetCharges::write(db, clockBilled, keys); !billed)
+        return billed;
     if (dialect == Dialect::Postgres) // written with the events
         return api::Done{};
     if (auto moved = clockedAsLeft().write(db, dialect, keys); !moved)

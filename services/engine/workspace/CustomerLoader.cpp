@@ -42,6 +42,17 @@ public:
         const api::JsonValue metadata =
             metadataReader.isMissing() ? api::JsonValue::object() : metadataReader.object();
         const bool receipts = customer.field("send_email_receipts"_L1).optBoolean().value_or(false);
+        // Its open billing period, as a dump keeps it; without one the
+        // loader opens the first (WorkspaceLoader).
+        const std::optional<qint64> statementFrom =
+            customer.field("statement_from"_L1).optInteger();
+        const std::optional<qint64> statementDue =
+            customer.field("statement_due_at"_L1).optInteger();
+        if (statementFrom.has_value() != statementDue.has_value() ||
+            (statementFrom && *statementDue <= *statementFrom))
+            customer.field("statement_due_at"_L1)
+                .fail(u"statement_from and statement_due_at come together, the second after"
+                      " the first"_s);
         const JsonReader config = customer.field("config"_L1);
         bool noPooled = false;
         bool noOverage = false;
@@ -62,7 +73,8 @@ public:
         if (auto added = m_state.add(u"customers"_s,
                                      {customerPk, scope.orgPk, scope.envWord(), id, name, email,
                                       orNull(fingerprint), storedText(metadata), int(receipts),
-                                      int(noPooled), int(noOverage), createdAt});
+                                      int(noPooled), int(noOverage), createdAt,
+                                      nullable(statementFrom), nullable(statementDue)});
             !added)
             return added.error();
         ++m_state.summary.customers;

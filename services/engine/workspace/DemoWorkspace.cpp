@@ -1,5 +1,7 @@
 #include "services/engine/workspace/DemoWorkspace.h"
 
+#include "services/api/BillingPeriod.h"
+
 #include "services/engine/workspace/DemoProducts.h"
 
 #include "services/api/Decimal.h"
@@ -315,9 +317,15 @@ JsonValue DemoWorkspace::build(const DemoOptions &options)
                                    u"demo"_s, created + 100 * Day);
     JsonValue south = organization(u"org_southpeak"_s, u"southpeak"_s, u"Southpeak Outfitters"_s,
                                    u"demo"_s, created + 200 * Day);
-    return JsonValue::object({{"format"_L1, u"meterdesk-workspace"_s},
-                              {"version"_L1, 1},
-                              {"organizations"_L1, JsonValue::array({demo, north, south})}});
+    JsonValue workspace =
+        JsonValue::object({{"format"_L1, u"meterdesk-workspace"_s},
+                           {"version"_L1, 1},
+                           {"organizations"_L1, JsonValue::array({demo, north, south})}});
+    if (options.statementMonths > 0)
+        workspace.insert(u"statements_from"_s,
+                         api::BillingPeriod::advance(api::ResetInterval::Month, options.nowMs,
+                                                     -options.statementMonths));
+    return workspace;
 }
 
 } // namespace md::engine

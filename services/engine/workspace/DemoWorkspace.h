@@ -19,6 +19,9 @@ struct DemoOptions
     int balancesPerCustomer = 0;
     quint32 seed = 20261122;
     qint64 nowMs = 0;
+    // Months of closed statements its customers start with: their first
+    // periods open this many months back, and the clock closes them.
+    int statementMonths = 3;
     // Put in the workspace as a test key with every scope (hashed on load).
     QString testSecret;
 };

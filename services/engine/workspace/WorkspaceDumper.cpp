@@ -247,8 +247,8 @@ api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const Q
     MD_TRY(eachRow(
         db,
         u"SELECT pk, id, name, email, fingerprint, metadata, send_email_receipts,"
-        " disable_pooled_balance, disable_overage_billing, created_at FROM customers"
-        " WHERE org_pk = ? AND env = ? ORDER BY pk"_s,
+        " disable_pooled_balance, disable_overage_billing, created_at, statement_from,"
+        " statement_due_at FROM customers WHERE org_pk = ? AND env = ? ORDER BY pk"_s,
         scope, [&](const QSqlQuery &q) {
             const qint64 pk = q.value(0).toLongLong();
             const auto children = [&](const QHash<qint64, JsonValue> &byCustomer) {
@@ -273,6 +273,10 @@ api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const Q
             if (const auto controls = customerControls.constFind(pk);
                 controls != customerControls.cend())
                 customer.insert(u"billing_controls"_s, *controls);
+            if (!q.value(10).isNull() && !q.value(11).isNull()) { // its open billing period
+                customer.insert(u"statement_from"_s, JsonValue::number(q.value(10).toLongLong()));
+                customer.insert(u"statement_due_at"_s, JsonValue::number(q.value(11).toLongLong()));
+            }
             customers.append(customer);
         }))
 

@@ -4,6 +4,7 @@
 #include "services/engine/access/ApiKeys.h"
 #include "services/engine/balances/BalanceCustomerRows.h"
 #include "services/engine/balances/BalanceSums.h"
+#include "services/engine/customers/CustomerPlans.h"
 #include "services/engine/ledger/UsageDays.h"
 #include "services/engine/sql/Scope.h"
 #include "services/engine/sql/Sql.h"
@@ -12,6 +13,7 @@
 #include "services/engine/workspace/WorkspaceLoadState.h"
 #include "services/engine/workspace/WorkspaceTables.h"
 
+#include <QDateTime>
 #include <QFile>
 
 namespace md::engine {
@@ -59,6 +61,7 @@ public:
             if (auto loaded = organization(org); !loaded)
                 return loaded.error();
         }
+        const std::optional<qint64> statementsFrom = root.field("statements_from"_L1).optInteger();
         if (!root.ok())
             return *root.error();
         if (auto flushed = m_state.batches.flush(); !flushed)
@@ -80,10 +83,40 @@ public:
                         return rows.error();
                 }
             }
+        if (auto opened =
+                openStatements(statementsFrom.value_or(QDateTime::currentMSecsSinceEpoch()));
+            !opened)
+            return opened.error();
         return m_state.summary;
     }
 
 private:
+    // Each loaded customer's first statement period: the one holding its
+    // creation, or `from` if it was made before (docs/billing.md,
+    // "Statements"); the clock closes those that ended since.
+    api::Result<api::Done> openStatements(qint64 from)
+    {
+        qint64 after = std::numeric_limits<qint64>::min();
+        for (;;) {
+            auto rows = queryRows(m_state.db,
+                                  u"SELECT pk, created_at FROM customers WHERE pk > ?"
+                                  " AND statement_due_at IS NULL ORDER BY pk LIMIT 1000"_s,
+                                  {after});
+            if (!rows)
+                return rows.error();
+            if (rows.value().isEmpty())
+                return api::Done{};
+            QList<std::pair<qint64, qint64>> customers;
+            for (const QVariantList &row : std::as_const(rows.value())) {
+                after = row.at(0).toLongLong();
+                customers.append({after, std::max(from, row.at(1).toLongLong())});
+            }
+            if (auto opened = CustomerPlans::openFirstPeriods(m_state.db, m_dialect, customers);
+                !opened)
+                return opened.error();
+        }
+    }
+
     api::Result<bool> exists(const QString &sql, const QVariantList &binds)
     {
         auto query = runSql(m_state.db, sql, binds);

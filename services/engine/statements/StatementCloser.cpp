@@ -1,0 +1,273 @@
+#include "services/engine/statements/StatementCloser.h"
+
+#include "services/api/BillingPeriod.h"
+#include "services/engine/charges/Money.h"
+#include "services/engine/clock/ResetCharges.h"
+#include "services/engine/customers/CustomerPlans.h"
+#include "services/engine/ids/PublicIds.h"
+#include "services/engine/ledger/RevenueMonths.h"
+#include "services/engine/sql/Sql.h"
+#include "services/engine/sql/StoredJson.h"
+#include "services/engine/webhooks/WebhookOutbox.h"
+
+#include <map>
+
+namespace md::engine {
+
+using api::Decimal;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString ClosedType = u"statement.closed"_s;
+
+// The customers of `due`, but those of the `except` scopes.
+QString customersOf(Dialect dialect, const ClockApplier::Due &due, const QList<Scope> &except,
+                    QVariantList &binds)
+{
+    QString where;
+    if (due.scope) {
+        where += u" AND c.org_pk = ? AND c.env = ?"_s;
+        binds << due.scope->orgPk << due.scope->envWord();
+        if (due.customerId) {
+            where += u" AND c.id = ?"_s;
+            binds << *due.customerId;
+        }
+        if (due.balanceId) {
+            where += u" AND c.pk = (SELECT customer_pk FROM balances WHERE org_pk = ?"
+                     " AND env = ? AND id = ?)"_s;
+            binds << due.scope->orgPk << due.scope->envWord() << *due.balanceId;
+        }
+    }
+    if (!due.customerPks.isEmpty())
+        where += u" AND "_s + inKeys(dialect, u"c.pk"_s, due.customerPks, binds);
+    for (const Scope &scope : except) {
+        where += u" AND NOT (c.org_pk = ? AND c.env = ?)"_s;
+        binds << scope.orgPk << scope.envWord();
+    }
+    return where;
+}
+
+// Opens the first period of customers that have none: the one holding now.
+api::Result<qint64> openFirst(const QSqlDatabase &db, Dialect dialect, const ClockApplier::Due &due,
+                              qint64 nowMs, const QList<Scope> &except)
+{
+    QVariantList binds;
+    const QString where = customersOf(dialect, due, except, binds);
+    binds.append(StatementCloser::MaxCustomers);
+    auto picked = queryRows(db,
+                            u"SELECT c.pk FROM customers c WHERE c.statement_due_at IS NULL"_s +
+                                where + u" LIMIT ?"_s,
+                            binds);
+    if (!picked)
+        return picked.error();
+    QList<qint64> pks;
+    QList<std::pair<qint64, qint64>> atNow;
+    for (const QVariantList &row : std::as_const(picked.value())) {
+        pks.append(row.at(0).toLongLong());
+        atNow.append({pks.last(), nowMs});
+    }
+    // In key order, as every writer takes them (PostgreSQL).
+    if (auto locked = ClockApplier::lockCustomers(db, dialect, pks); !locked)
+        return locked.error();
+    if (auto opened = CustomerPlans::openFirstPeriods(db, dialect, atNow); !opened)
+        return opened.error();
+    return qint64(pks.size());
+}
+
+struct Customer
+{
+    qint64 pk = 0;
+    Scope scope;
+    QString id;
+    qint64 from = 0;
+    qint64 due = 0;
+};
+
+} // namespace
+
+api::Result<bool> StatementCloser::anyDue(const QSqlDatabase &db, Dialect dialect,
+                                          const ClockApplier::Due &due, qint64 nowMs)
+{
+    // Two probes, each one index's: none opened yet, or one ended.
+    for (const QString &condition :
+         {u"c.statement_due_at IS NULL"_s, u"c.statement_due_at <= ?"_s}) {
+        QVariantList binds;
+        if (condition.contains(u'?'))
+            binds.append(nowMs);
+        const QString where = customersOf(dialect, due, {}, binds);
+        auto found = queryRows(
+            db, u"SELECT 1 FROM customers c WHERE "_s + condition + where + u" LIMIT 1"_s, binds);
+        if (!found)
+            return found.error();
+        if (!found.value().isEmpty())
+            return true;
+    }
+    return false;
+}
+
+api::Result<StatementCloser::Tally> StatementCloser::apply(const QSqlDatabase &db, Dialect dialect,
+                                                           const ClockApplier::Due &due,
+                                                           qint64 nowMs, const QList<Scope> &except)
+{
+    Tally tally;
+    auto opened = openFirst(db, dialect, due, nowMs, except);
+    if (!opened)
+        return opened.error();
+    tally.opened = opened.value();
+    tally.more = tally.opened >= MaxCustomers;
+
+    QVariantList binds{nowMs};
+    const QString where = customersOf(dialect, due, except, binds);
+    binds.append(MaxCustomers);
+    auto picked = queryRows(db,
+                            u"SELECT c.pk FROM customers c WHERE c.statement_due_at <= ?"_s +
+                                where + u" ORDER BY c.statement_due_at LIMIT ?"_s,
+                            binds);
+    if (!picked)
+        return picked.error();
+    if (picked.value().isEmpty())
+        return tally;
+    QList<qint64> pks;
+    for (const QVariantList &row : std::as_const(picked.value()))
+        pks.append(row.at(0).toLongLong());
+    tally.more = tally.more || pks.size() >= MaxCustomers;
+    if (auto locked = ClockApplier::lockCustomers(db, dialect, pks); !locked)
+        return locked.error();
+    // Every reset up to now writes its line before a period closes.
+    for (;;) {
+        ClockApplier::Due theirs;
+        theirs.customerPks = pks;
+        auto clocked = ClockApplier::apply(db, dialect, theirs, nowMs, u"clock"_s);
+        if (!clocked)
+            return clocked.error();
+        if (clocked.value().balances < ClockApplier::MaxRows)
+            break;
+    }
+    // Read again under the lock: what another server closed is not due.
+    QVariantList again;
+    const QString which = inKeys(dialect, u"pk"_s, pks, again);
+    again.append(nowMs);
+    auto rows = queryRows(db,
+                          u"SELECT pk, org_pk, env, id, statement_from, statement_due_at"
+                          " FROM customers WHERE "_s +
+                              which + u" AND statement_due_at <= ? ORDER BY pk"_s,
+                          again);
+    if (!rows)
+        return rows.error();
+    QList<Customer> customers;
+    qint64 earliest = std::numeric_limits<qint64>::max();
+    for (const QVariantList &row : std::as_const(rows.value())) {
+        Customer c;
+        c.pk = row.at(0).toLongLong();
+        c.scope = {row.at(1).toLongLong(),
+                   environmentFromWord(row.at(2).toString()).value_or(Environment::Sandbox)};
+        c.id = row.at(3).toString();
+        c.from = row.at(4).toLongLong();
+        c.due = row.at(5).toLongLong();
+        earliest = std::min(earliest, c.from);
+        customers.append(c);
+    }
+    QList<qint64> closing;
+    for (const Customer &c : std::as_const(customers))
+        closing.append(c.pk);
+    auto plans = CustomerPlans::of(db, dialect, closing);
+    if (!plans)
+        return plans.error();
+    auto resets = ResetCharges::read(db, dialect, closing, earliest, nowMs);
+    if (!resets)
+        return resets.error();
+    auto ids = PublicIds::of(db);
+    if (!ids)
+        return ids.error();
+
+    KeyAllocator keys(db, dialect);
+    RevenueMonths revenue;
+    qsizetype nextReset = 0;
+    for (const Customer &c : std::as_const(customers)) {
+        const QList<CustomerPlan> &theirPlans = plans.value()[c.pk];
+        qint64 start = c.from;
+        qint64 end = c.due;
+        WebhookOutbox outbox(db, dialect, c.scope, nowMs, &keys);
+        auto told = outbox.wants(ClosedType);
+        if (!told)
+            return told.error();
+        while (end <= nowMs && tally.closed < MaxStatements) {
+            auto fixed = CustomerPlans::fixedLines(theirPlans, start, end, Money::MinorDigits);
+            if (!fixed)
+                return fixed.error();
+            QList<api::ChargeLine> lines = std::move(fixed).value();
+            // The reset lines of (start, end], in the customer's order.
+            while (nextReset < resets.value().size() &&
+                   (resets.value().at(nextReset).customerPk < c.pk ||
+                    (resets.value().at(nextReset).customerPk == c.pk &&
+                     resets.value().at(nextReset).at <= start)))
+                ++nextReset;
+            while (nextReset < resets.value().size() &&
+                   resets.value().at(nextReset).customerPk == c.pk &&
+                   resets.value().at(nextReset).at <= end)
+                lines.append(resets.value().at(nextReset++).line);
+            Decimal total;
+            qint64 fixedMinor = 0;
+            qint64 usageMinor = 0;
+            const qint64 month =
+                api::BillingPeriod::containing(api::ResetInterval::Month, 0, start).first;
+            for (const api::ChargeLine &line : std::as_const(lines)) {
+                const auto sum = total.sum(line.amount);
+                auto minor = Money::minorOf(line.amount);
+                if (!sum || !minor)
+                    return minor ? api::ApiError::internal(
+                                       u"customer %1's statement leaves the range of sums"_s.arg(
+                                           c.id))
+                                 : minor.error();
+                total = *sum;
+                (line.kind == api::ChargeKind::Fixed ? fixedMinor : usageMinor) += minor.value();
+                revenue.add(c.scope, month, line, minor.value());
+            }
+            auto pk = keys.next(u"statements"_s);
+            if (!pk)
+                return pk.error();
+            if (auto added =
+                    execute(db,
+                            u"INSERT INTO statements (pk, org_pk, env, customer_pk, period_start,"
+                            " period_end, currency, lines, fixed_minor, usage_minor, total_minor,"
+                            " closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
+                            {pk.value(), c.scope.orgPk, c.scope.envWord(), c.pk, start, end,
+                             QString(Money::Currency), storedText(lines), fixedMinor, usageMinor,
+                             fixedMinor + usageMinor, nowMs});
+                !added)
+                return added.error();
+            ++tally.closed;
+            if (told.value()) {
+                using api::JsonValue;
+                const JsonValue data = JsonValue::object(
+                    {{"statement_id"_L1,
+                      JsonValue::string(ids.value().make(PublicIds::Kind::Statement, pk.value()))},
+                     {"customer_id"_L1, JsonValue::string(c.id)},
+                     {"period_start"_L1, JsonValue::number(start)},
+                     {"period_end"_L1, JsonValue::number(end)},
+                     {"currency"_L1, JsonValue::string(QString(Money::Currency))},
+                     {"total"_L1, total}});
+                if (auto sent = outbox.add(ClosedType, data); !sent)
+                    return sent.error();
+            }
+            // The next period starts where this one ended, whatever the
+            // plans did meanwhile: no gap, no overlap.
+            const qint64 next = CustomerPlans::periodAt(theirPlans, end).second;
+            start = end;
+            end = next;
+        }
+        tally.more = tally.more || end <= nowMs;
+        if (auto moved = execute(db,
+                                 u"UPDATE customers SET statement_from = ?, statement_due_at = ?"
+                                 " WHERE pk = ? AND statement_due_at = ?"_s,
+                                 {start, end, c.pk, c.due});
+            !moved)
+            return moved.error();
+    }
+    if (auto kept = revenue.write(db); !kept)
+        return kept.error();
+    return tally;
+}
+
+} // namespace md::engine
