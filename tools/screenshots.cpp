@@ -15,6 +15,7 @@
 #include "models/balances/BalanceTotalsModel.h"
 #include "models/balances/LedgerModel.h"
 #include "models/common/AmountFormat.h"
+#include "models/customers/ChargePeriodsModel.h"
 #include "models/customers/CustomerListModel.h"
 #include "models/customers/UsageAlertModel.h"
 #include "models/import/ImportBatch.h"
@@ -22,6 +23,8 @@
 #include "models/import/ImportSession.h"
 #include "models/operator/AuditLogModel.h"
 #include "models/operator/SandboxClockModel.h"
+#include "models/revenue/RevenueHistory.h"
+#include "models/revenue/RevenueTableModel.h"
 #include "models/usage/UsageEventModel.h"
 #include "models/usage/UsageTotalsSource.h"
 #include "services/embedded/EngineBackend.h"
@@ -39,6 +42,7 @@
 #include "views/balances/BalanceLedgerTab.h"
 #include "views/balances/BalancesPage.h"
 #include "views/connection/ConnectionDialog.h"
+#include "views/customers/CustomerChargesTab.h"
 #include "views/customers/CustomerControlsTab.h"
 #include "views/customers/CustomersPage.h"
 #include "views/import/ImportPreviewPage.h"
@@ -47,6 +51,7 @@
 #include "views/import/ImportWizard.h"
 #include "views/operator/AuditPage.h"
 #include "views/operator/SandboxClockDialog.h"
+#include "views/revenue/RevenuePage.h"
 #include "views/usage/PriceCallDialog.h"
 #include "views/usage/UsageChart.h"
 #include "views/usage/UsagePage.h"
@@ -204,6 +209,12 @@ int main(int argc, char *argv[])
         detailTabs->setCurrentWidget(customers->controls());
         settle([&] { return customers->controls()->alerts()->rowCount() > 0; });
         window.grab().save(out.filePath(u"customer-controls-%1.png"_s.arg(name)));
+        // What the customer owes: the open period, then its statements.
+        detailTabs->setCurrentWidget(customers->charges());
+        settle([&] { return customers->charges()->periods()->rowCount() > 1; });
+        customers->charges()->periodTable()->selectRow(1);
+        idle();
+        window.grab().save(out.filePath(u"customer-charges-%1.png"_s.arg(name)));
         detailTabs->setCurrentIndex(0);
 
         navigation->setCurrentRow(2);
@@ -301,6 +312,17 @@ int main(int argc, char *argv[])
         audit->table()->selectRow(0);
         idle();
         window.grab().save(out.filePath(u"audit-%1.png"_s.arg(name)));
+
+        // What the organization billed, by month and product.
+        navigation->setCurrentRow(9);
+        auto *revenue = window.revenuePage();
+        revenue->refresh();
+        settle([&] {
+            return !revenue->history()->months().isEmpty() &&
+                   !revenue->table()->summary().groups.isEmpty();
+        });
+        idle();
+        window.grab().save(out.filePath(u"revenue-%1.png"_s.arg(name)));
 
         shootWebhooks(window, out, name);
         shootKeys(window, out, name);

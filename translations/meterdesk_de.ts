@@ -1940,6 +1940,68 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>ChargeLinesModel</name>
+    <message>
+        <source>Plan %1, quantity %2</source>
+        <translation>Tarif %1, Menge %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>%1: within the grant</source>
+        <translation>%1: innerhalb des Kontingents</translation>
+    </message>
+    <message>
+        <source>%1: %2 past the grant, billed as %3</source>
+        <translation>%1: %2 über dem Kontingent, abgerechnet als %3</translation>
+    </message>
+    <message>
+        <source>Charge</source>
+        <translation>Posten</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>Menge</translation>
+    </message>
+    <message>
+        <source>Billed units</source>
+        <translation>Abgerechnete Einheiten</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation>Betrag</translation>
+    </message>
+</context>
+<context>
+    <name>ChargePeriodsModel</name>
+    <message>
+        <source>%1 – %2</source>
+        <translation>%1 – %2</translation>
+    </message>
+    <message>
+        <source>closed %1</source>
+        <translation>abgeschlossen %1</translation>
+    </message>
+    <message>
+        <source>open, so far</source>
+        <translation>offen, bisher</translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation>Zeitraum</translation>
+    </message>
+    <message>
+        <source>Statement</source>
+        <translation>Abrechnung</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Summe</translation>
+    </message>
+</context>
+<context>
     <name>CommandPalette</name>
     <message>
         <source>Command palette</source>
@@ -2124,6 +2186,53 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>—</source>
         <translation>—</translation>
+    </message>
+</context>
+<context>
+    <name>CustomerChargesTab</name>
+    <message>
+        <source>Export &amp;PDF…</source>
+        <translation>&amp;PDF exportieren …</translation>
+    </message>
+    <message>
+        <source>Export &amp;workbook…</source>
+        <translation>Arbeitsmappe e&amp;xportieren …</translation>
+    </message>
+    <message>
+        <source>Select a customer to see what they owe.</source>
+        <translation>Wählen Sie einen Kunden, um zu sehen, was er schuldet.</translation>
+    </message>
+    <message>
+        <source>No charges yet.</source>
+        <translation>Noch keine Posten.</translation>
+    </message>
+    <message>
+        <source>Charges could not be read: %1</source>
+        <translation>Die Posten konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Reading what %1 owes…</source>
+        <translation>Lese, was %1 schuldet …</translation>
+    </message>
+    <message>
+        <source>Statement for %1: %2 %3, closed %4</source>
+        <translation>Abrechnung für %1: %2 %3, abgeschlossen %4</translation>
+    </message>
+    <message>
+        <source>This period so far, %1: %2 %3</source>
+        <translation>Dieser Zeitraum bisher, %1: %2 %3</translation>
+    </message>
+    <message>
+        <source>Export statement</source>
+        <translation>Abrechnung exportieren</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx)</source>
+        <translation>Excel-Arbeitsmappe (*.xlsx)</translation>
     </message>
 </context>
 <context>
@@ -2374,6 +2483,10 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>customers.csv</source>
         <translation>kunden.csv</translation>
+    </message>
+    <message>
+        <source>C&amp;harges</source>
+        <translation>&amp;Posten</translation>
     </message>
 </context>
 <context>
@@ -4105,6 +4218,10 @@ Journal: %2</numerusform>
         <source>Import &amp;usage…</source>
         <translation>&amp;Nutzung importieren …</translation>
     </message>
+    <message>
+        <source>Revenue</source>
+        <translation>Umsatz</translation>
+    </message>
 </context>
 <context>
     <name>PagedExport</name>
@@ -4927,6 +5044,108 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>RevenuePage</name>
+    <message>
+        <source>Export &amp;workbook…</source>
+        <translation>Arbeitsmappe e&amp;xportieren …</translation>
+    </message>
+    <message>
+        <source>By product</source>
+        <translation>Nach Produkt</translation>
+    </message>
+    <message>
+        <source>By feature</source>
+        <translation>Nach Funktion</translation>
+    </message>
+    <message>
+        <source>By customer (top 100)</source>
+        <translation>Nach Kunde (die 100 größten)</translation>
+    </message>
+    <message>
+        <source>&amp;Month:</source>
+        <translation>&amp;Monat:</translation>
+    </message>
+    <message>
+        <source>%1 (so far)</source>
+        <translation>%1 (bisher)</translation>
+    </message>
+    <message>
+        <source>Revenue could not be read: %1</source>
+        <translation>Der Umsatz konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>%1 in %2: %3 %4</source>
+        <translation>%1 im %2: %3 %4</translation>
+    </message>
+    <message>
+        <source>Export revenue</source>
+        <translation>Umsatz exportieren</translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx)</source>
+        <translation>Excel-Arbeitsmappe (*.xlsx)</translation>
+    </message>
+    <message>
+        <source>Reading revenue…</source>
+        <translation>Lese den Umsatz …</translation>
+    </message>
+    <message>
+        <source>Billed by month, by product (%1: so far)</source>
+        <translation>Abgerechnet nach Monat und Produkt (%1: bisher)</translation>
+    </message>
+</context>
+<context>
+    <name>RevenueTableModel</name>
+    <message>
+        <source>(none)</source>
+        <translation>(keins)</translation>
+    </message>
+    <message>
+        <source>(all other customers)</source>
+        <translation>(alle übrigen Kunden)</translation>
+    </message>
+    <message>
+        <source>Prepaid</source>
+        <translation>Vorausbezahlt</translation>
+    </message>
+    <message>
+        <source>Credits</source>
+        <translation>Guthabenpakete</translation>
+    </message>
+    <message>
+        <source>Revenue</source>
+        <translation>Umsatz</translation>
+    </message>
+    <message>
+        <source>Total (%1)</source>
+        <translation>Summe (%1)</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Product</source>
+        <translation>Produkt</translation>
+    </message>
+    <message>
+        <source>Fixed prices</source>
+        <translation>Festpreise</translation>
+    </message>
+    <message>
+        <source>Usage</source>
+        <translation>Verbrauch</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Summe</translation>
+    </message>
+</context>
+<context>
     <name>RewardDialog</name>
     <message>
         <source>Code</source>
@@ -5294,6 +5513,101 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>The server did not accept this key. Paste the whole secret key (sk_test_… or sk_live_…) and check that it has not been revoked or expired.</source>
         <translation>Der Server hat diesen Schlüssel nicht angenommen. Fügen Sie den ganzen geheimen Schlüssel ein (sk_test_… oder sk_live_…) und prüfen Sie, dass er weder widerrufen noch abgelaufen ist.</translation>
+    </message>
+</context>
+<context>
+    <name>StatementDocument</name>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>Tarif</translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Entity</source>
+        <translation>Entität</translation>
+    </message>
+    <message>
+        <source>Balance</source>
+        <translation>Guthaben</translation>
+    </message>
+    <message>
+        <source>fixed price</source>
+        <translation>Festpreis</translation>
+    </message>
+    <message>
+        <source>usage</source>
+        <translation>Verbrauch</translation>
+    </message>
+    <message>
+        <source>Statement</source>
+        <translation>Abrechnung</translation>
+    </message>
+    <message>
+        <source>Total (%1)</source>
+        <translation>Summe (%1)</translation>
+    </message>
+    <message>
+        <source>%1 cannot be written: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Statement for %1</source>
+        <translation>Abrechnung für %1</translation>
+    </message>
+    <message>
+        <source>The statement cannot be drawn on this device.</source>
+        <translation>Die Abrechnung kann auf diesem Gerät nicht gezeichnet werden.</translation>
+    </message>
+    <message>
+        <source>Amount (%1)</source>
+        <translation>Betrag (%1)</translation>
+    </message>
+    <message>
+        <source>Charges so far</source>
+        <translation>Posten bisher</translation>
+    </message>
+    <message>
+        <source>Customer: %1</source>
+        <translation>Kunde: %1</translation>
+    </message>
+    <message>
+        <source>Period: %1</source>
+        <translation>Zeitraum: %1</translation>
+    </message>
+    <message>
+        <source>Closed %1</source>
+        <translation>Abgeschlossen %1</translation>
+    </message>
+    <message>
+        <source>Open period, so far as of %1</source>
+        <translation>Offener Zeitraum, bisher, Stand %1</translation>
+    </message>
+    <message>
+        <source>Workspace: %1</source>
+        <translation>Arbeitsbereich: %1</translation>
+    </message>
+    <message>
+        <source>Statement %1</source>
+        <translation>Abrechnung %1</translation>
+    </message>
+    <message>
+        <source>Page %1 could not be started.</source>
+        <translation>Seite %1 konnte nicht begonnen werden.</translation>
+    </message>
+    <message>
+        <source>Nothing owed in this period.</source>
+        <translation>In diesem Zeitraum ist nichts offen.</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Summe</translation>
     </message>
 </context>
 <context>

@@ -59,7 +59,7 @@ private Q_SLOTS:
         md::views::MainWindow window(&backend);
         auto *navigation = window.findChild<QListWidget *>(u"navigation"_s);
         QVERIFY(navigation);
-        QCOMPARE(navigation->count(), 9);
+        QCOMPARE(navigation->count(), 10);
         for (int i = 0; i < navigation->count(); ++i) {
             const QIcon icon = navigation->item(i)->icon();
             QVERIFY2(!icon.isNull() && !icon.pixmap(20, 20).isNull(),

@@ -1,6 +1,7 @@
 #include "views/customers/CustomersPage.h"
 
 #include "views/common/ExportButton.h"
+#include "views/customers/CustomerChargesTab.h"
 #include "views/customers/CustomerControlsTab.h"
 #include "views/usage/UsagePage.h"
 
@@ -40,6 +41,7 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
     , m_flags(new QListWidget(this))
     , m_usage(new UsagePage(backend, this))
     , m_controls(new CustomerControlsTab(backend, this))
+    , m_charges(new CustomerChargesTab(backend, this))
     , m_portal(new QPushButton(tr("Open &billing portal"), this))
     , m_exportState(new QLabel(this))
     , m_export(new ExportButton(
@@ -99,6 +101,7 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
     m_usage->showOnlyCustomer(QString());
     m_tabs->addTab(m_usage, tr("&Usage"));
     m_tabs->addTab(m_controls, tr("Co&ntrols"));
+    m_tabs->addTab(m_charges, tr("C&harges"));
     rightLayout->addWidget(m_tabs);
     auto *buttons = new QHBoxLayout;
     buttons->addStretch();
@@ -169,6 +172,7 @@ void CustomersPage::present(const api::Customer &customer)
     m_customer = customer;
     m_usage->showOnlyCustomer(customer.id);
     m_controls->setCustomer(customer.id);
+    m_charges->setCustomer(customer.id);
     QString processors;
     for (auto it = customer.processors.cbegin(); it != customer.processors.cend(); ++it)
         processors += tr("%1: %2<br>").arg(it.key().toHtmlEscaped(), it.value().toHtmlEscaped());

@@ -28,6 +28,7 @@ namespace md::views {
 
 class ExportButton;
 
+class CustomerChargesTab;
 class CustomerControlsTab;
 class UsagePage;
 
@@ -47,6 +48,7 @@ public:
     void showCustomer(const QString &customerId);
     const std::optional<api::Customer> &shownCustomer() const { return m_customer; }
     CustomerControlsTab *controls() const { return m_controls; }
+    CustomerChargesTab *charges() const { return m_charges; }
     QTableWidget *subscriptions() const { return m_subscriptions; }
 
 Q_SIGNALS:
@@ -67,6 +69,7 @@ private:
     QListWidget *m_flags;
     UsagePage *m_usage;
     CustomerControlsTab *m_controls;
+    CustomerChargesTab *m_charges;
     QPushButton *m_portal;
     QLabel *m_exportState;
     ExportButton *m_export;

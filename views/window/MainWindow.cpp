@@ -15,6 +15,7 @@
 #include "views/operator/KeysPage.h"
 #include "views/operator/SandboxClockDialog.h"
 #include "views/operator/WebhooksPage.h"
+#include "views/revenue/RevenuePage.h"
 #include "views/usage/UsagePage.h"
 #include "views/window/AboutDialog.h"
 #include "views/window/CommandPalette.h"
@@ -63,6 +64,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     , m_audit(new AuditPage(backend, this))
     , m_webhooks(new WebhooksPage(backend, this))
     , m_keys(new KeysPage(backend, this))
+    , m_revenue(new RevenuePage(backend, this))
     , m_scopes(new models::KeyScopes(this))
     , m_readOnlyBadge(new QLabel(this))
     , m_connectionLabel(new QLabel(this))
@@ -95,7 +97,7 @@ MainWindow::MainWindow(backend::BillingBackend *backend, QWidget *parent)
     restoreState();
 }
 
-// The sidebar's pages, in its order (Ctrl+1 … Ctrl+9).
+// The sidebar's pages, in its order (Ctrl+1 … Ctrl+9, then Ctrl+0).
 void MainWindow::addPages()
 {
     const struct
@@ -113,6 +115,7 @@ void MainWindow::addPages()
         {QT_TR_NOOP("Audit"), u"audit"_s, m_audit},
         {QT_TR_NOOP("Webhooks"), u"webhooks"_s, m_webhooks},
         {QT_TR_NOOP("Keys"), u"keys"_s, m_keys},
+        {QT_TR_NOOP("Revenue"), u"revenue"_s, m_revenue},
     };
     for (const auto &entry : pages)
         addPage(tr(entry.title), entry.icon, entry.page);
@@ -155,7 +158,7 @@ void MainWindow::addGoAndEditMenus()
     for (int i = 0; i < m_navigation->count(); ++i) {
         QAction *go =
             goMenu->addAction(m_navigation->item(i)->text(), this, [this, i] { showPage(i); });
-        go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(i < 9 ? Qt::Key_1 + i : Qt::Key_0)));
     }
     auto *editMenu = menuBar()->addMenu(tr("&Edit"));
     editMenu->addAction(tr("&Copy rows"), QKeySequence::Copy, m_balances,
@@ -329,7 +332,7 @@ void MainWindow::addPage(const QString &title, const QString &icon, QWidget *pag
     QIcon pageIcon(u":/icons/%1.svg"_s.arg(icon));
     pageIcon.addFile(u":/icons/%1-selected.svg"_s.arg(icon), {}, QIcon::Selected);
     auto *item = new QListWidgetItem(pageIcon, title, m_navigation);
-    item->setToolTip(tr("%1 (Ctrl+%2)").arg(title).arg(m_navigation->count()));
+    item->setToolTip(tr("%1 (Ctrl+%2)").arg(title).arg(m_navigation->count() % 10));
 }
 
 void MainWindow::showPage(int index)
@@ -410,6 +413,7 @@ void MainWindow::refreshPages()
     m_audit->refresh();
     m_webhooks->refresh();
     m_keys->refresh();
+    m_revenue->refresh();
 }
 
 ImportWizard *MainWindow::importCustomers()

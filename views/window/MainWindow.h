@@ -33,6 +33,7 @@ class UsagePage;
 class AuditPage;
 class WebhooksPage;
 class KeysPage;
+class RevenuePage;
 class SandboxClockDialog;
 
 class MainWindow final : public QMainWindow
@@ -62,6 +63,7 @@ public:
     AuditPage *auditPage() const { return m_audit; }
     WebhooksPage *webhooksPage() const { return m_webhooks; }
     KeysPage *keysPage() const { return m_keys; }
+    RevenuePage *revenuePage() const { return m_revenue; }
     models::KeyScopes *keyScopes() const { return m_scopes; }
     QLabel *failedEventsLabel() const { return m_failedLabel; }
     ProductsPage *productsPage() const { return m_products; }
@@ -115,6 +117,7 @@ private:
     AuditPage *m_audit;
     WebhooksPage *m_webhooks;
     KeysPage *m_keys;
+    RevenuePage *m_revenue;
     models::KeyScopes *m_scopes;
     QLabel *m_readOnlyBadge;
     QLabel *m_connectionLabel;
