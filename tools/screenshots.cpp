@@ -211,8 +211,9 @@ int main(int argc, char *argv[])
         window.grab().save(out.filePath(u"customer-controls-%1.png"_s.arg(name)));
         // What the customer owes: the open period, then its statements.
         detailTabs->setCurrentWidget(customers->charges());
-        settle([&] { return customers->charges()->periods()->rowCount() > 1; });
-        customers->charges()->periodTable()->selectRow(1);
+        settle([&] { return customers->charges()->periods()->rowCount() > 0; });
+        customers->charges()->periodTable()->selectRow(
+            std::min(1, customers->charges()->periods()->rowCount() - 1));
         idle();
         window.grab().save(out.filePath(u"customer-charges-%1.png"_s.arg(name)));
         detailTabs->setCurrentIndex(0);
