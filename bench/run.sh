@@ -79,6 +79,10 @@ else
 fi
 
 echo
+echo "== statements: a month closed by the sweep for 200,000 customers under track_tokens load; revenue.summary (docs/performance.md)"
+"$build/bench/bench_statements" --database "$scratch/statements.db" --server "$build/app/meterdesk-server"
+
+echo
 if [ -n "${MD_TEST_POSTGRES_URL:-}" ]; then
   echo "== webhooks: track_tokens with 1 % of calls firing an alert told to an endpoint; the outbox drained (docs/performance.md)"
   psql -q "$MD_TEST_POSTGRES_URL" -c "CREATE DATABASE meterdesk_bench_webhooks" >/dev/null

@@ -216,6 +216,32 @@ ClockTally &ClockTally::operator+=(const ClockTally &other)
     return *this;
 }
 
+QString ClockApplier::customersOf(Dialect dialect, const Due &due, const QList<Scope> &except,
+                                  QVariantList &binds)
+{
+    QString where;
+    if (due.scope) {
+        where += u" AND c.org_pk = ? AND c.env = ?"_s;
+        binds << due.scope->orgPk << due.scope->envWord();
+        if (due.customerId) {
+            where += u" AND c.id = ?"_s;
+            binds << *due.customerId;
+        }
+        if (due.balanceId) {
+            where += u" AND c.pk = (SELECT customer_pk FROM balances WHERE org_pk = ?"
+                     " AND env = ? AND id = ?)"_s;
+            binds << due.scope->orgPk << due.scope->envWord() << *due.balanceId;
+        }
+    }
+    if (!due.customerPks.isEmpty())
+        where += u" AND "_s + inKeys(dialect, u"c.pk"_s, due.customerPks, binds);
+    for (const Scope &scope : except) {
+        where += u" AND NOT (c.org_pk = ? AND c.env = ?)"_s;
+        binds << scope.orgPk << scope.envWord();
+    }
+    return where;
+}
+
 api::Result<api::Done> ClockApplier::lockCustomers(const QSqlDatabase &db, Dialect dialect,
                                                    QList<qint64> customerPks)
 {

@@ -65,6 +65,11 @@ public:
     // one), since during a sweep their range holds the whole backlog.
     static QString dueThroughCustomer(const QString &table);
 
+    // " AND …" keeping the customers (table `c`) of `due`, but those of the
+    // `except` scopes; its binds are appended.
+    static QString customersOf(Dialect dialect, const Due &due, const QList<Scope> &except,
+                               QVariantList &binds);
+
     // Brings at most MaxRows due balances to `nowMs`. `route` and the
     // scope's key are the ledger entries' source.
     static api::Result<ClockTally> apply(const QSqlDatabase &db, Dialect dialect, const Due &due,

@@ -27,22 +27,7 @@ api::Result<QList<QVariantList>> plans(const QSqlDatabase &db, Dialect dialect,
                                        qint64 untilMs, qsizetype limit)
 {
     QVariantList binds(condition.count(u'?'), untilMs);
-    QString where = condition;
-    if (due.scope) {
-        where += u" AND c.org_pk = ? AND c.env = ?"_s;
-        binds << due.scope->orgPk << due.scope->envWord();
-        if (due.customerId) {
-            where += u" AND c.id = ?"_s;
-            binds << *due.customerId;
-        }
-        if (due.balanceId) {
-            where += u" AND c.pk = (SELECT customer_pk FROM balances WHERE org_pk = ?"
-                     " AND env = ? AND id = ?)"_s;
-            binds << due.scope->orgPk << due.scope->envWord() << *due.balanceId;
-        }
-    }
-    if (!due.customerPks.isEmpty())
-        where += u" AND "_s + inKeys(dialect, u"cp.customer_pk"_s, due.customerPks, binds);
+    const QString where = condition + ClockApplier::customersOf(dialect, due, {}, binds);
     // One customer's plans through the customer; otherwise the due plans
     // first, through their partial indexes (SQLite keeps a CROSS JOIN's
     // order), then each one's customer by key.

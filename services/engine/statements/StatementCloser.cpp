@@ -21,39 +21,12 @@ namespace {
 
 const QString ClosedType = u"statement.closed"_s;
 
-// The customers of `due`, but those of the `except` scopes.
-QString customersOf(Dialect dialect, const ClockApplier::Due &due, const QList<Scope> &except,
-                    QVariantList &binds)
-{
-    QString where;
-    if (due.scope) {
-        where += u" AND c.org_pk = ? AND c.env = ?"_s;
-        binds << due.scope->orgPk << due.scope->envWord();
-        if (due.customerId) {
-            where += u" AND c.id = ?"_s;
-            binds << *due.customerId;
-        }
-        if (due.balanceId) {
-            where += u" AND c.pk = (SELECT customer_pk FROM balances WHERE org_pk = ?"
-                     " AND env = ? AND id = ?)"_s;
-            binds << due.scope->orgPk << due.scope->envWord() << *due.balanceId;
-        }
-    }
-    if (!due.customerPks.isEmpty())
-        where += u" AND "_s + inKeys(dialect, u"c.pk"_s, due.customerPks, binds);
-    for (const Scope &scope : except) {
-        where += u" AND NOT (c.org_pk = ? AND c.env = ?)"_s;
-        binds << scope.orgPk << scope.envWord();
-    }
-    return where;
-}
-
 // Opens the first period of customers that have none: the one holding now.
 api::Result<qint64> openFirst(const QSqlDatabase &db, Dialect dialect, const ClockApplier::Due &due,
                               qint64 nowMs, const QList<Scope> &except)
 {
     QVariantList binds;
-    const QString where = customersOf(dialect, due, except, binds);
+    const QString where = ClockApplier::customersOf(dialect, due, except, binds);
     binds.append(StatementCloser::MaxCustomers);
     auto picked = queryRows(db,
                             u"SELECT c.pk FROM customers c WHERE c.statement_due_at IS NULL"_s +
@@ -95,7 +68,7 @@ api::Result<bool> StatementCloser::anyDue(const QSqlDatabase &db, Dialect dialec
         QVariantList binds;
         if (condition.contains(u'?'))
             binds.append(nowMs);
-        const QString where = customersOf(dialect, due, {}, binds);
+        const QString where = ClockApplier::customersOf(dialect, due, {}, binds);
         auto found = queryRows(
             db, u"SELECT 1 FROM customers c WHERE "_s + condition + where + u" LIMIT 1"_s, binds);
         if (!found)
@@ -118,7 +91,7 @@ api::Result<StatementCloser::Tally> StatementCloser::apply(const QSqlDatabase &d
     tally.more = tally.opened >= MaxCustomers;
 
     QVariantList binds{nowMs};
-    const QString where = customersOf(dialect, due, except, binds);
+    const QString where = ClockApplier::customersOf(dialect, due, except, binds);
     binds.append(MaxCustomers);
     auto picked = queryRows(db,
                             u"SELECT c.pk FROM customers c WHERE c.statement_due_at <= ?"_s +
