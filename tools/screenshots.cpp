@@ -209,11 +209,18 @@ int main(int argc, char *argv[])
         detailTabs->setCurrentWidget(customers->controls());
         settle([&] { return customers->controls()->alerts()->rowCount() > 0; });
         window.grab().save(out.filePath(u"customer-controls-%1.png"_s.arg(name)));
-        // What the customer owes: the open period, then its statements.
+        // What the customer owes: the first customer with a closed
+        // statement, its last statement chosen.
         detailTabs->setCurrentWidget(customers->charges());
-        settle([&] { return customers->charges()->periods()->rowCount() > 0; });
-        customers->charges()->periodTable()->selectRow(
-            std::min(1, customers->charges()->periods()->rowCount() - 1));
+        auto *periods = customers->charges()->periods();
+        for (int row = 1; row < std::min(40, customers->model()->rowCount()); ++row) {
+            const QString id = customers->model()->customer(row).id;
+            customerTable->selectRow(row);
+            settle([&] { return periods->customer() == id && periods->rowCount() > 0; });
+            if (periods->rowCount() > 1)
+                break;
+        }
+        customers->charges()->periodTable()->selectRow(std::min(1, periods->rowCount() - 1));
         idle();
         window.grab().save(out.filePath(u"customer-charges-%1.png"_s.arg(name)));
         detailTabs->setCurrentIndex(0);

@@ -21,8 +21,8 @@ CREATE TABLE charge_lines (
 {{sequence charge_lines}}
 ;
 -- One row per customer and closed period, never updated. `lines` is the
--- JSON array the API shows; the totals by kind are in minor units of the
--- currency (cents for USD), each the exact sum of its lines' amounts.
+-- JSON array the API shows (its total is their sum); the sums by kind are in
+-- minor units of the currency (cents for USD), for revenue by customer.
 CREATE TABLE statements (
   pk {{pk}},
   org_pk BIGINT NOT NULL,
@@ -34,7 +34,6 @@ CREATE TABLE statements (
   lines TEXT NOT NULL,
   fixed_minor BIGINT NOT NULL,
   usage_minor BIGINT NOT NULL,
-  total_minor BIGINT NOT NULL,
   closed_at BIGINT NOT NULL,
   UNIQUE (customer_pk, period_start)
 )

@@ -22,6 +22,18 @@ api::Decimal Money::amountOf(qint64 minor)
     return api::Decimal::fromRaw(api::Int128(minor) * minorStep());
 }
 
+api::Result<api::Decimal> Money::total(const QList<api::ChargeLine> &lines)
+{
+    api::Decimal total;
+    for (const api::ChargeLine &line : lines) {
+        const auto sum = total.sum(line.amount);
+        if (!sum)
+            return api::ApiError::internal(u"the charges leave the range of sums"_s);
+        total = *sum;
+    }
+    return total;
+}
+
 api::Result<qint64> Money::minorOf(api::Decimal amount)
 {
     const api::Int128 minor = amount.raw() / minorStep();

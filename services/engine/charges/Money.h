@@ -4,6 +4,7 @@
 // as 64-bit counts of cents, exactly.
 #pragma once
 
+#include "services/api/ChargesPreview.h"
 #include "services/api/Decimal.h"
 #include "services/api/Result.h"
 
@@ -19,6 +20,9 @@ public:
     // past 2^63 of them.
     static api::Result<qint64> minorOf(api::Decimal amount);
     static api::Decimal amountOf(qint64 minor);
+    // The exact sum of lines' amounts (a preview's or a statement's total);
+    // 500 past the range of sums.
+    static api::Result<api::Decimal> total(const QList<api::ChargeLine> &lines);
 };
 
 } // namespace md::engine

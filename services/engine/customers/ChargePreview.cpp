@@ -45,12 +45,10 @@ api::Result<api::ChargesPreview> ChargePreview::preview(const QSqlDatabase &db, 
     if (!lines)
         return lines.error();
     preview.lines = lines.value().value(customerPk);
-    for (const api::ChargeLine &line : std::as_const(preview.lines)) {
-        const auto sum = preview.total.sum(line.amount);
-        if (!sum)
-            return ApiError::internal(u"the charges leave the range of sums"_s);
-        preview.total = *sum;
-    }
+    auto total = Money::total(preview.lines);
+    if (!total)
+        return total.error();
+    preview.total = total.value();
     return preview;
 }
 

@@ -103,8 +103,6 @@ api::Result<std::optional<qint64>> PublicIds::scopedKey(const QSqlDatabase &db, 
         table = u"api_keys"_s;
     else if (kind == Kind::WebhookEndpoint)
         table = u"webhook_endpoints"_s;
-    else if (kind == Kind::Statement)
-        table = u"statements"_s;
     else
         return api::ApiError::internal(u"no scoped table for ids %1"_s.arg(prefixOf(kind)));
     auto ids = of(db);

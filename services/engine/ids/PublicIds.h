@@ -44,7 +44,7 @@ public:
     static QString idOf(const QSqlDatabase &db, Kind kind, qint64 pk);
 
     static QLatin1StringView prefixOf(Kind kind);
-    // The row an id of an API key, a webhook endpoint or a statement names, when it is
+    // The row an id of an API key or a webhook endpoint names, when it is
     // the scope's (its organization and environment); nullopt otherwise, as
     // for no such row, so an id of another scope tells nothing.
     static api::Result<std::optional<qint64>> scopedKey(const QSqlDatabase &db, Kind kind,

@@ -58,25 +58,26 @@ api::Result<api::Done> addOpen(const QSqlDatabase &db, Dialect dialect, const Sc
                                qint64 from, qint64 to, api::RevenueGroupBy groupBy, qint64 nowMs,
                                std::map<QString, Minor> &groups)
 {
-    qint64 after = std::numeric_limits<qint64>::min();
-    for (;;) {
-        auto rows = queryRows(db,
-                              u"SELECT pk, id, statement_from, statement_due_at FROM customers"
-                              " WHERE org_pk = ? AND env = ? AND pk > ? AND statement_from >= ?"
-                              " AND statement_from < ? AND statement_due_at > ?"
-                              " ORDER BY pk LIMIT 1000"_s,
-                              {scope.orgPk, scope.envWord(), after, from, to, nowMs});
-        if (!rows)
-            return rows.error();
-        if (rows.value().isEmpty())
-            return api::Done{};
-        QList<OpenPeriod> periods;
-        QHash<qint64, QString> ids;
-        for (const QVariantList &row : std::as_const(rows.value())) {
-            after = row.at(0).toLongLong();
-            ids.insert(after, row.at(1).toString());
-            periods.append({after, row.at(2).toLongLong(), row.at(3).toLongLong()});
-        }
+    // The open periods in one read of the scope's customers (paging them by
+    // key walked the scope's index once a page: 7 s at 200,000), then their
+    // lines a thousand customers at a time.
+    auto open = runPrepared(db,
+                            u"SELECT pk, id, statement_from, statement_due_at FROM customers"
+                            " WHERE org_pk = ? AND env = ? AND statement_from >= ?"
+                            " AND statement_from < ? AND statement_due_at > ?"_s,
+                            {scope.orgPk, scope.envWord(), from, to, nowMs});
+    if (!open)
+        return open.error();
+    QList<OpenPeriod> all;
+    QHash<qint64, QString> ids;
+    for (QSqlQuery &q = *open.value(); q.next();) {
+        all.append({q.value(0).toLongLong(), q.value(2).toLongLong(), q.value(3).toLongLong()});
+        ids.insert(all.last().customerPk, q.value(1).toString());
+    }
+    open.value()->finish();
+    constexpr qsizetype Batch = 1000;
+    for (qsizetype first = 0; first < all.size(); first += Batch) {
+        const QList<OpenPeriod> periods = all.mid(first, Batch);
         auto lines = OpenCharges::lines(db, dialect, periods, nowMs);
         if (!lines)
             return lines.error();
@@ -106,6 +107,7 @@ api::Result<api::Done> addOpen(const QSqlDatabase &db, Dialect dialect, const Sc
                 (line.kind == api::ChargeKind::Fixed ? sum.fixed : sum.usage) += minor.value();
             }
     }
+    return api::Done{};
 }
 
 } // namespace

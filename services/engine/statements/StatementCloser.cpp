@@ -14,7 +14,6 @@
 
 namespace md::engine {
 
-using api::Decimal;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -156,15 +155,26 @@ api::Result<StatementCloser::Tally> StatementCloser::apply(const QSqlDatabase &d
 
     KeyAllocator keys(db, dialect);
     RevenueMonths revenue;
+    struct Told
+    {
+        std::optional<WebhookOutbox> outbox;
+        bool wanted = false;
+    };
+    std::map<std::pair<qint64, QString>, Told> outboxes;
     qsizetype nextReset = 0;
     for (const Customer &c : std::as_const(customers)) {
         const QList<CustomerPlan> &theirPlans = plans.value()[c.pk];
         qint64 start = c.from;
         qint64 end = c.due;
-        WebhookOutbox outbox(db, dialect, c.scope, nowMs, &keys);
-        auto told = outbox.wants(ClosedType);
-        if (!told)
-            return told.error();
+        // One outbox per environment, asked once whether anyone listens.
+        auto [told, made] = outboxes.try_emplace({c.scope.orgPk, c.scope.envWord()});
+        if (made) {
+            told->second.outbox.emplace(db, dialect, c.scope, nowMs, &keys);
+            auto wanted = told->second.outbox->wants(ClosedType);
+            if (!wanted)
+                return wanted.error();
+            told->second.wanted = wanted.value();
+        }
         while (end <= nowMs && tally.closed < MaxStatements) {
             auto fixed = CustomerPlans::fixedLines(theirPlans, start, end, Money::MinorDigits);
             if (!fixed)
@@ -180,38 +190,34 @@ api::Result<StatementCloser::Tally> StatementCloser::apply(const QSqlDatabase &d
                    resets.value().at(nextReset).customerPk == c.pk &&
                    resets.value().at(nextReset).at <= end)
                 lines.append(resets.value().at(nextReset++).line);
-            Decimal total;
+            auto total = Money::total(lines);
+            if (!total)
+                return total.error();
             qint64 fixedMinor = 0;
             qint64 usageMinor = 0;
             const qint64 month =
                 api::BillingPeriod::containing(api::ResetInterval::Month, 0, start).first;
             for (const api::ChargeLine &line : std::as_const(lines)) {
-                const auto sum = total.sum(line.amount);
                 auto minor = Money::minorOf(line.amount);
-                if (!sum || !minor)
-                    return minor ? api::ApiError::internal(
-                                       u"customer %1's statement leaves the range of sums"_s.arg(
-                                           c.id))
-                                 : minor.error();
-                total = *sum;
+                if (!minor)
+                    return minor.error();
                 (line.kind == api::ChargeKind::Fixed ? fixedMinor : usageMinor) += minor.value();
                 revenue.add(c.scope, month, line, minor.value());
             }
             auto pk = keys.next(u"statements"_s);
             if (!pk)
                 return pk.error();
-            if (auto added =
-                    execute(db,
-                            u"INSERT INTO statements (pk, org_pk, env, customer_pk, period_start,"
-                            " period_end, currency, lines, fixed_minor, usage_minor, total_minor,"
-                            " closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
-                            {pk.value(), c.scope.orgPk, c.scope.envWord(), c.pk, start, end,
-                             QString(Money::Currency), storedText(lines), fixedMinor, usageMinor,
-                             fixedMinor + usageMinor, nowMs});
+            if (auto added = execute(
+                    db,
+                    u"INSERT INTO statements (pk, org_pk, env, customer_pk, period_start,"
+                    " period_end, currency, lines, fixed_minor, usage_minor,"
+                    " closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
+                    {pk.value(), c.scope.orgPk, c.scope.envWord(), c.pk, start, end,
+                     QString(Money::Currency), storedText(lines), fixedMinor, usageMinor, nowMs});
                 !added)
                 return added.error();
             ++tally.closed;
-            if (told.value()) {
+            if (told->second.wanted) {
                 using api::JsonValue;
                 const JsonValue data = JsonValue::object(
                     {{"statement_id"_L1,
@@ -220,8 +226,8 @@ api::Result<StatementCloser::Tally> StatementCloser::apply(const QSqlDatabase &d
                      {"period_start"_L1, JsonValue::number(start)},
                      {"period_end"_L1, JsonValue::number(end)},
                      {"currency"_L1, JsonValue::string(QString(Money::Currency))},
-                     {"total"_L1, total}});
-                if (auto sent = outbox.add(ClosedType, data); !sent)
+                     {"total"_L1, total.value()}});
+                if (auto sent = told->second.outbox->add(ClosedType, data); !sent)
                     return sent.error();
             }
             // The next period starts where this one ended, whatever the

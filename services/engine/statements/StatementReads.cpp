@@ -1,5 +1,6 @@
 #include "services/engine/statements/StatementReads.h"
 
+#include "services/engine/charges/Money.h"
 #include "services/engine/ids/KeysetPage.h"
 #include "services/engine/ids/PublicIds.h"
 #include "services/engine/sql/Sql.h"
@@ -30,8 +31,10 @@ api::Result<api::Statement> statementOf(const PublicIds &ids, const QVariantList
     if (!lines)
         return lines.error();
     statement.lines = std::move(lines).value();
-    for (const api::ChargeLine &line : std::as_const(statement.lines))
-        statement.total = statement.total.runningSum(line.amount);
+    auto total = Money::total(statement.lines);
+    if (!total)
+        return total.error();
+    statement.total = total.value();
     statement.closedAt = row.at(6).toLongLong();
     return statement;
 }
@@ -105,19 +108,20 @@ api::Result<api::Statement> StatementReads::get(const QSqlDatabase &db, const Sc
 {
     const auto missing = ApiError::notFound(api::ErrorCode::StatementNotFound,
                                             u"statement \"%1\" does not exist"_s.arg(id));
-    auto pk = PublicIds::scopedKey(db, PublicIds::Kind::Statement, id, scope);
-    if (!pk)
-        return pk.error();
-    if (!pk.value())
+    auto ids = PublicIds::of(db);
+    if (!ids)
+        return ids.error();
+    // An id of another scope reads as no statement, telling nothing.
+    const auto row = ids.value().parse(PublicIds::Kind::Statement, id);
+    if (!row)
         return missing;
-    auto rows = queryRows(db, u"SELECT "_s + Columns + u" WHERE s.pk = ?"_s, {*pk.value()});
+    auto rows =
+        queryRows(db, u"SELECT "_s + Columns + u" WHERE s.pk = ? AND s.org_pk = ? AND s.env = ?"_s,
+                  {row->pk, scope.orgPk, scope.envWord()});
     if (!rows)
         return rows.error();
     if (rows.value().isEmpty())
         return missing;
-    auto ids = PublicIds::of(db);
-    if (!ids)
-        return ids.error();
     return statementOf(ids.value(), rows.value().first());
 }
 
