@@ -10,6 +10,7 @@
 #include "services/engine/workspace/WorkspaceLoader.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QFile>
 #include <QJsonDocument>
 #include <QTemporaryDir>
@@ -90,7 +91,8 @@ QByteArray text(const api::JsonValue &workspace)
 bool loadRefused(Scratch &target, const QString &path)
 {
     const QSqlDatabase db = target.connection();
-    const auto loaded = engine::WorkspaceLoader::loadFile(db, Dialect::Sqlite, path);
+    const auto loaded = engine::WorkspaceLoader::loadFile(db, Dialect::Sqlite, path,
+                                                          QDateTime::currentMSecsSinceEpoch());
     if (loaded)
         return false;
     if (loaded.error().status != 400)
@@ -134,8 +136,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!dumped)
         qFatal("a loaded workspace does not dump: %s", qPrintable(dumped.error().message));
     const std::unique_ptr<Scratch> second = empties->take();
-    const auto reloaded =
-        engine::WorkspaceLoader::load(second->connection(), Dialect::Sqlite, dumped.value());
+    const auto reloaded = engine::WorkspaceLoader::load(
+        second->connection(), Dialect::Sqlite, dumped.value(), QDateTime::currentMSecsSinceEpoch());
     if (!reloaded)
         qFatal("the dump of a loaded workspace does not load: %s\n%s",
                qPrintable(reloaded.error().message), text(dumped.value()).constData());

@@ -1973,6 +1973,14 @@ Es wurde keine Datei geschrieben.</translation>
         <source>Amount</source>
         <translation>Betrag</translation>
     </message>
+    <message>
+        <source>%1: %2 bought, billed as %3</source>
+        <translation>%1: %2 gekauft, berechnet als %3</translation>
+    </message>
+    <message>
+        <source>%1: %2 in credits bought, billed as %3</source>
+        <translation>%1: %2 an Guthaben gekauft, berechnet als %3</translation>
+    </message>
 </context>
 <context>
     <name>ChargePeriodsModel</name>
@@ -5608,6 +5616,14 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Total</source>
         <translation>Summe</translation>
+    </message>
+    <message>
+        <source>prepaid purchase</source>
+        <translation>Vorauskauf</translation>
+    </message>
+    <message>
+        <source>credit purchase</source>
+        <translation>Guthabenkauf</translation>
     </message>
 </context>
 <context>

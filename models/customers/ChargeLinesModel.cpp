@@ -22,11 +22,17 @@ QString ChargeLinesModel::words(const api::ChargeLine &line)
         return tr("Plan %1, quantity %2").arg(plan, formatAmount(line.quantity, QLocale(), 0));
     const QString feature = line.featureId.value_or(QString());
     const QString what = line.entityId ? tr("%1 of %2").arg(feature, *line.entityId) : feature;
+    const QString billed = formatAmount(line.billableUnits.value_or(line.quantity), QLocale(), 0);
+    if (line.kind == api::ChargeKind::Prepaid)
+        return tr("%1: %2 bought, billed as %3")
+            .arg(what, formatAmount(line.quantity, QLocale(), 0), billed);
+    if (line.kind == api::ChargeKind::Credits)
+        return tr("%1: %2 in credits bought, billed as %3")
+            .arg(what, formatAmount(line.quantity, QLocale(), 0), billed);
     if (line.quantity.isZero())
         return tr("%1: within the grant").arg(what);
     return tr("%1: %2 past the grant, billed as %3")
-        .arg(what, formatAmount(line.quantity, QLocale(), 0),
-             formatAmount(line.billableUnits.value_or(line.quantity), QLocale(), 0));
+        .arg(what, formatAmount(line.quantity, QLocale(), 0), billed);
 }
 
 QString ChargeLinesModel::title(int column)

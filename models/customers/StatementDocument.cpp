@@ -52,13 +52,27 @@ ExportColumns StatementDocument::columns()
             {u"amount"_s, ChargeLinesModel::title(ChargeLinesModel::AmountColumn)}};
 }
 
+QString StatementDocument::kindWord(api::ChargeKind kind)
+{
+    switch (kind) {
+    case api::ChargeKind::Fixed:
+        return tr("fixed price");
+    case api::ChargeKind::Prepaid:
+        return tr("prepaid purchase");
+    case api::ChargeKind::Credits:
+        return tr("credit purchase");
+    case api::ChargeKind::Usage:
+        break;
+    }
+    return tr("usage");
+}
+
 ExportRow StatementDocument::rowOf(const api::ChargeLine &line)
 {
     const auto text = [](const std::optional<QString> &value) -> ExportCell {
         return value ? ExportCell(*value) : ExportCell();
     };
-    const bool fixed = line.kind == api::ChargeKind::Fixed;
-    return {ExportWord{QString(api::toWire(line.kind)), fixed ? tr("fixed price") : tr("usage")},
+    return {ExportWord{QString(api::toWire(line.kind)), kindWord(line.kind)},
             ChargeLinesModel::words(line),
             text(line.planId),
             text(line.featureId),

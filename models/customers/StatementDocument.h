@@ -35,6 +35,8 @@ public:
 
     static ExportColumns columns();
     static ExportRow rowOf(const api::ChargeLine &line);
+    // A line kind in the reader's words.
+    static QString kindWord(api::ChargeKind kind);
 
 private:
     QString m_customerId;

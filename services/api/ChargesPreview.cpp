@@ -11,6 +11,8 @@ namespace {
 constexpr std::pair<QLatin1StringView, ChargeKind> KindWords[] = {
     {"fixed"_L1, ChargeKind::Fixed},
     {"usage"_L1, ChargeKind::Usage},
+    {"prepaid"_L1, ChargeKind::Prepaid},
+    {"credits"_L1, ChargeKind::Credits},
 };
 
 } // namespace
@@ -18,6 +20,14 @@ constexpr std::pair<QLatin1StringView, ChargeKind> KindWords[] = {
 QLatin1StringView toWire(ChargeKind value)
 {
     return wordOf(KindWords, value);
+}
+
+std::optional<ChargeKind> chargeKindFromWire(QStringView word)
+{
+    for (const auto &[wire, value] : KindWords)
+        if (word == wire)
+            return value;
+    return std::nullopt;
 }
 
 ChargesPreviewRequest ChargesPreviewRequest::read(const JsonReader &reader)

@@ -12,9 +12,12 @@
 
 namespace md::api {
 
-enum class ChargeKind { Fixed, Usage };
+// docs/billing.md: a plan's fixed price, usage past a grant, a prepaid
+// purchase (or usage past it), an AI credit system's purchase or overflow.
+enum class ChargeKind { Fixed, Usage, Prepaid, Credits };
 
 QLatin1StringView toWire(ChargeKind value);
+std::optional<ChargeKind> chargeKindFromWire(QStringView word);
 
 struct ChargesPreviewRequest
 {
@@ -32,9 +35,10 @@ struct ChargeLine
     std::optional<QString> featureId; // usage lines
     std::optional<QString> entityId;
     std::optional<QString> balanceId;
-    // Fixed: the subscription's quantity. Usage: the usage past the grant.
+    // Fixed: the subscription's quantity. Usage, and a prepaid or credit
+    // row's overflow: the usage past the grant. A purchase: what was bought.
     Decimal quantity;
-    // Usage: past the grant, rounded up to whole billing units.
+    // Usage or a purchase: rounded up to whole billing units.
     std::optional<Decimal> billableUnits;
     Decimal amount; // rounded to the currency's minor unit
     QString description;

@@ -125,14 +125,14 @@ void Engine::trackTokens(const Scope &scope, const api::TrackTokensRequest &requ
 api::Result<LoadSummary> Engine::loadWorkspace(const api::JsonValue &workspace)
 {
     return recordedLoad([&](const QSqlDatabase &db) {
-        return WorkspaceLoader::load(db, m_database.dialect(), workspace);
+        return WorkspaceLoader::load(db, m_database.dialect(), workspace, now());
     });
 }
 
 api::Result<LoadSummary> Engine::loadWorkspaceFile(const QString &path)
 {
     return recordedLoad([&](const QSqlDatabase &db) {
-        return WorkspaceLoader::loadFile(db, m_database.dialect(), path);
+        return WorkspaceLoader::loadFile(db, m_database.dialect(), path, now());
     });
 }
 

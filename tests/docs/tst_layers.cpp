@@ -124,14 +124,22 @@ const QMap<QString, QSet<QString>> &rooms()
 // Headers that only their own room includes.
 const QSet<QString> &privateHeaders()
 {
-    static const QSet<QString> headers{
-        u"balances/BalanceScan.h"_s,    u"balances/BalanceRowReader.h"_s,
-        u"track/TrackBatchState.h"_s,   u"track/CallPlan.h"_s,
-        u"track/Deducter.h"_s,          u"track/QueuedCalls.h"_s,
-        u"customers/StoredPlan.h"_s,    u"customers/PlanAttacher.h"_s,
-        u"products/RecordDiff.h"_s,     u"workspace/WorkspaceLoadState.h"_s,
-        u"workspace/ProductLoader.h"_s, u"workspace/CustomerLoader.h"_s,
-        u"workspace/DemoProducts.h"_s};
+    static const QSet<QString> headers{u"balances/BalanceScan.h"_s,
+                                       u"balances/BalanceRowReader.h"_s,
+                                       u"track/TrackBatchState.h"_s,
+                                       u"track/CallPlan.h"_s,
+                                       u"track/Deducter.h"_s,
+                                       u"track/QueuedCalls.h"_s,
+                                       u"customers/StoredPlan.h"_s,
+                                       u"customers/PlanAttacher.h"_s,
+                                       u"products/RecordDiff.h"_s,
+                                       u"workspace/WorkspaceLoadState.h"_s,
+                                       u"workspace/ProductLoader.h"_s,
+                                       u"workspace/CustomerLoader.h"_s,
+                                       u"workspace/DemoProducts.h"_s,
+                                       u"workspace/StatementLoader.h"_s,
+                                       u"workspace/StatementDumper.h"_s,
+                                       u"workspace/DumpRows.h"_s};
     return headers;
 }
 

@@ -35,7 +35,8 @@ inline api::JsonValue clockWorkspace()
 }
 
 // A workspace of `n` customers with one monthly balance each, 10 used of
-// 100, resetting at `resetsAt`.
+// 100, resetting at `resetsAt`; their billing periods open a year later, so
+// the clock's steps are the balances' alone.
 inline api::JsonValue manyDue(int n, qint64 resetsAt)
 {
     QByteArray customers;
@@ -52,7 +53,9 @@ inline api::JsonValue manyDue(int n, qint64 resetsAt)
                 .toUtf8();
     }
     return test::jsonValue(
-        R"({"format":"meterdesk-workspace","version":1,"organizations":[{"id":"org_m","slug":"many",)"
+        R"({"format":"meterdesk-workspace","version":1,"statements_from":)" +
+        QByteArray::number(resetsAt + 366 * Day) +
+        R"(,"organizations":[{"id":"org_m","slug":"many",)"
         R"("name":"Many","created_at":1,"test":{"features":[{"id":"calls","name":"Calls",)"
         R"("type":"single_use","created_at":1}],"customers":[)" +
         customers + "]}}]}");

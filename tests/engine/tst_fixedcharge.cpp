@@ -2,7 +2,7 @@
 // "A plan's fixed prices"), against amounts worked out by hand: per period
 // times the quantity, a plan starting within the period, trials, a plan
 // that ended, one-off items, items that are no fixed price, rounding, and an
-// amount past the range.
+// amount past the largest line.
 #include "services/engine/charges/FixedCharge.h"
 
 #include <QTest>
@@ -116,12 +116,22 @@ private Q_SLOTS:
         QCOMPARE(owed(fee("0.0014"), on(500, 7)), std::optional(d("0.01")));
     }
 
-    void anAmountPastTheRangeIsAnError()
+    void anAmountPastTheLargestLineIsBilledAtIt()
     {
-        const auto charge = engine::FixedCharges::forPeriod(fee("10000000000000000000"),
-                                                            on(500, 100), Start, End, 2);
-        QVERIFY(!charge.ok());
-        QCOMPARE(charge.error().code, u"internal_error"_s);
+        // 10^19 × 100 passes what an amount holds; 2 × 10^12 fits but passes
+        // the largest line (a trillion): both are billed at a trillion, marked.
+        for (const auto &[price, quantity] :
+             {std::pair{"10000000000000000000", 100}, std::pair{"1000000000000", 2}}) {
+            const auto charge =
+                engine::FixedCharges::forPeriod(fee(price), on(500, quantity), Start, End, 2);
+            QVERIFY(charge.ok() && charge.value());
+            QVERIFY(charge.value()->capped);
+            QCOMPARE(charge.value()->amount, d("1000000000000"));
+        }
+        const auto under =
+            engine::FixedCharges::forPeriod(fee("999999999999.99"), on(500, 1), Start, End, 2);
+        QVERIFY(!under.value()->capped);
+        QCOMPARE(under.value()->amount, d("999999999999.99"));
     }
 };
 

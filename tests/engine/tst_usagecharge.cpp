@@ -1,8 +1,9 @@
 // What a usage-based row's usage comes to (docs/billing.md, "Usage past the
 // grant"): every price shape against amounts worked out by hand in each case
 // (amount, billing units rounded up, graduated and volume tiers, flat
-// amounts, zero usage, rounding to the minor unit), and prices that cannot
-// be applied refused with what to fix.
+// amounts, zero usage, rounding to the minor unit), purchases within
+// max_purchase, amounts past the largest line billed at it, and prices that
+// cannot be applied refused with what to fix.
 #include "services/engine/charges/UsageCharge.h"
 
 #include <QTest>
@@ -227,12 +228,66 @@ private Q_SLOTS:
         QVERIFY2(charge.error().message.contains(says), qPrintable(charge.error().message));
     }
 
-    void anAmountPastTheRangeIsAnError()
+    void anAmountPastTheLargestLineIsBilledAtIt()
     {
-        const auto charge =
-            engine::UsageCharges::charge(perUnit("10000000000000000000"), d("100"), d("0"), 2);
-        QVERIFY(!charge.ok());
-        QCOMPARE(charge.error().code, u"internal_error"_s);
+        // 100 × 10^19 passes what an amount holds, 3 × 10^12 only the
+        // largest line: both billed at a trillion, and their words say so.
+        for (const char *price : {"10000000000000000000", "1000000000000"}) {
+            const auto charge = engine::UsageCharges::charge(perUnit(price), d("103"), d("100"), 2);
+            QVERIFY(charge.ok());
+            QVERIFY(charge.value().capped);
+            QCOMPARE(charge.value().amount, d("1000000000000"));
+            const api::ChargeLine line = engine::UsageCharges::line(
+                {u"b"_s, u"calls"_s, std::nullopt, std::nullopt, d("103"), d("100")},
+                charge.value());
+            QVERIFY2(line.description.contains(u"largest line"_s), qPrintable(line.description));
+        }
+        const auto under =
+            engine::UsageCharges::charge(perUnit("333333333333.33"), d("103"), d("100"), 2);
+        QVERIFY(!under.value().capped);
+        QCOMPARE(under.value().amount, d("999999999999.99"));
+    }
+
+    void purchasesWithinMaxPurchase_data()
+    {
+        QTest::addColumn<api::Price>("price");
+        QTest::addColumn<Decimal>("bought");
+        QTest::addColumn<Decimal>("billed");
+        QTest::addColumn<Decimal>("amount");
+        // 250 GB in units of 100 at 2.00: 3 units, 6.00.
+        QTest::newRow("whole units, rounded up")
+            << perUnit("2", "100") << d("250") << d("300") << d("6");
+        api::Price held = perUnit("2", "100");
+        held.maxPurchase = d("300");
+        // 500 bought, at most 300: 300 billed, 6.00.
+        QTest::newRow("held to max_purchase") << held << d("500") << d("300") << d("6");
+        QTest::newRow("within max_purchase") << held << d("120") << d("200") << d("4");
+        // 25.5 credits at 1.00 a credit: 26.00.
+        QTest::newRow("credits") << perUnit("1") << d("25.5") << d("26") << d("26");
+        // 15,000 bought in the API's graduated bands: 107.00.
+        QTest::newRow("graduated") << tiered(apiBands(), api::TierBehavior::Graduated) << d("15000")
+                                   << d("15000") << d("107");
+        QTest::newRow("nothing bought") << perUnit("2") << d("0") << d("0") << d("0");
+    }
+
+    void purchasesWithinMaxPurchase()
+    {
+        QFETCH(api::Price, price);
+        QFETCH(Decimal, bought);
+        QFETCH(Decimal, billed);
+        QFETCH(Decimal, amount);
+        const auto charge = engine::UsageCharges::purchase(price, bought, 2);
+        QVERIFY(charge.ok());
+        QCOMPARE(charge.value().billableUnits, billed);
+        QCOMPARE(charge.value().amount, amount);
+        const api::ChargeLine line = engine::UsageCharges::purchaseLine(
+            {u"b"_s, u"storage"_s, std::nullopt, std::nullopt, Decimal(), Decimal()}, false, bought,
+            charge.value());
+        QCOMPARE(line.kind, api::ChargeKind::Prepaid);
+        QCOMPARE(line.quantity,
+                 price.maxPurchase && *price.maxPurchase < bought ? *price.maxPurchase : bought);
+        QCOMPARE(line.description.contains(u"max_purchase"_s),
+                 price.maxPurchase && *price.maxPurchase < bought);
     }
 };
 

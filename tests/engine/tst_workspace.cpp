@@ -96,10 +96,16 @@ private Q_SLOTS:
         options.nowMs = 1'780'000'000'000;
         options.testSecret = u"sk_test_roundtrip000000000000000000000"_s;
         QVERIFY(first.engine->loadWorkspace(engine::DemoWorkspace::build(options)).ok());
+        // A month on, the clock has closed the demo's statements and renewed
+        // its credit packs: billing history the dump must carry.
+        *first.now = options.nowMs + 31 * 86'400'000LL;
+        for (int step = 0; step < 1000 && first.engine->clockSweep().step().more; ++step) {
+        }
         auto dumped = first.engine->dumpWorkspace();
         QVERIFY(dumped.ok());
 
         test::EngineFixture second;
+        *second.now = *first.now;
         MD_OPEN_FIXTURE(second);
         auto loaded = second.engine->loadWorkspace(dumped.value());
         QVERIFY2(loaded.ok(), loaded.ok() ? "" : qPrintable(loaded.error().message));
@@ -378,6 +384,51 @@ private Q_SLOTS:
                                 {u"value"_s, 1},
                                 {u"timestamp"_s, 5},
                                 {u"idempotency_key"_s, u"k"_s}};
+        QTest::newRow("not a currency")
+            << u"organizations.0.currency"_s << QJsonValue(u"dollars"_s) << false
+            << u"organizations[0].currency: \"dollars\" is not an ISO 4217 currency code"_s;
+        // Billing history (docs/workspace-format.md, "Statements").
+        const QJsonObject line{{u"kind"_s, u"fixed"_s},
+                               {u"plan_id"_s, u"pro"_s},
+                               {u"feature_id"_s, QJsonValue()},
+                               {u"entity_id"_s, QJsonValue()},
+                               {u"balance_id"_s, QJsonValue()},
+                               {u"quantity"_s, 1},
+                               {u"billable_units"_s, QJsonValue()},
+                               {u"amount"_s, 29},
+                               {u"description"_s, u"Pro"_s}};
+        const auto statement = [&line](qint64 start, qint64 end, const QJsonValue &amount,
+                                       const QString &currency) {
+            QJsonObject charged = line;
+            charged[u"amount"_s] = amount;
+            return QJsonObject{{u"period_start"_s, start},
+                               {u"period_end"_s, end},
+                               {u"currency"_s, currency},
+                               {u"lines"_s, QJsonArray{charged}},
+                               {u"closed_at"_s, end}};
+        };
+        const QString statements = customer + u".statements"_s;
+        QTest::newRow("a statement ending before it starts")
+            << statements << QJsonValue(QJsonArray{statement(2000, 1000, 29, u"usd"_s)}) << false
+            << u"organizations[0].test.customers[1].statements[0].period_end: must be after"_s;
+        QTest::newRow("a period closed twice")
+            << statements
+            << QJsonValue(QJsonArray{statement(1000, 2000, 29, u"usd"_s),
+                                     statement(1000, 3000, 29, u"usd"_s)})
+            << false
+            << u"organizations[0].test.customers[1].statements[1].period_start: a second statement"_s;
+        QTest::newRow("an amount past the cent")
+            << statements << QJsonValue(QJsonArray{statement(1000, 2000, 29.005, u"usd"_s)})
+            << false
+            << u"organizations[0].test.customers[1].statements[0].lines[0].amount: must be in whole minor units of usd"_s;
+        QTest::newRow("another currency")
+            << statements << QJsonValue(QJsonArray{statement(1000, 2000, 29, u"eur"_s)}) << false
+            << u"organizations[0].test.customers[1].statements[0].currency: must be \"usd\""_s;
+        const QJsonObject reset{
+            {u"at"_s, 1500}, {u"balance_id"_s, u"b_ann_pro"_s}, {u"line"_s, line}};
+        QTest::newRow("a reset billed twice")
+            << customer + u".charge_lines"_s << QJsonValue(QJsonArray{reset, reset}) << false
+            << u"organizations[0].test.customers[1].charge_lines[1].at: a second line"_s;
         QTest::newRow("idempotency key twice")
             << customer + u".usage_events"_s << QJsonValue(QJsonArray{event, event}) << false
             << u"organizations[0].test.customers[1].usage_events[1].idempotency_key: idempotency key \"k\""_s;

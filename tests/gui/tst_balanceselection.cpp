@@ -93,7 +93,7 @@ private Q_SLOTS:
     {
         QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
         QString problem;
-        test::loadDemo(m_database.location(), Key, 90, &problem);
+        test::loadDemo(m_database.location(), Key, 110, &problem); // past 400 active rows
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         m_backend = test::openGuiBackend(m_database.location(), Key, m_server, &problem);
         QVERIFY2(m_backend, qPrintable(problem));

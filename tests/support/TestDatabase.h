@@ -16,7 +16,7 @@ public:
     Q_DISABLE_COPY_MOVE(TestDatabase)
 
     static bool usesPostgres();
-    // Statements that take a database back from migration 20 to 17 (the
+    // Statements that take a database back from migration 21 to 17 (the
     // statements, the kept balance sums and customer rows), for tests that
     // upgrade an older one.
     static QStringList withoutBalanceSums();

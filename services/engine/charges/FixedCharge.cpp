@@ -1,5 +1,6 @@
 #include "services/engine/charges/FixedCharge.h"
 
+#include "services/engine/charges/Money.h"
 #include "services/engine/charges/UsageCharge.h"
 
 #include <algorithm>
@@ -31,11 +32,13 @@ api::Result<std::optional<FixedCharge>> FixedCharges::forPeriod(const api::Produ
     charge.unitPrice = *item.price;
     charge.quantity = subscription.quantity;
     const auto exact = item.price->mulDiv(subscription.quantity, 1);
-    if (!exact || !exact->isAmount())
-        return api::ApiError::internal(
-            u"the fixed price times the quantity leaves the range of amounts (below 10^20)"_s);
-    charge.exact = *exact;
-    charge.amount = UsageCharges::rounded(*exact, minorDigits);
+    const bool fits = exact && exact->isAmount();
+    charge.exact = fits ? *exact : Money::largestLine();
+    charge.amount = UsageCharges::rounded(charge.exact, minorDigits);
+    if (!fits || charge.amount > Money::largestLine()) {
+        charge.capped = true;
+        charge.exact = charge.amount = Money::largestLine();
+    }
     return std::optional(charge);
 }
 

@@ -30,6 +30,7 @@ struct FixedCharge
     qint64 quantity = 0;
     api::Decimal exact;  // unitPrice × quantity
     api::Decimal amount; // rounded to the currency's minor unit
+    bool capped = false; // more than the largest line, billed at it (Money)
 };
 
 class FixedCharges final

@@ -1,5 +1,7 @@
 #include "services/engine/charges/UsageCharge.h"
 
+#include "services/engine/charges/Money.h"
+
 namespace md::engine {
 
 using api::ApiError;
@@ -9,9 +11,14 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-ApiError outOfRange()
+// Past the largest line (or past what an amount holds on the way there):
+// billed at the largest line, and marked so its words say so.
+UsageCharge capped(UsageCharge charge)
 {
-    return ApiError::internal(u"the charge leaves the range of amounts (below 10^20)"_s);
+    charge.capped = true;
+    charge.exact = charge.amount = Money::largestLine();
+    charge.bands.clear();
+    return charge;
 }
 
 } // namespace
@@ -39,6 +46,13 @@ api::ChargeLine UsageCharges::line(const Row &row, const UsageCharge &charge)
     line.quantity = charge.pastGrant;
     line.billableUnits = charge.billableUnits;
     line.amount = charge.amount;
+    if (charge.capped) {
+        line.description =
+            u"%1 %2 used, %3 included: %4 past it comes to more than the largest"
+            " line, billed at %5"_s.arg(row.usage.toString(), row.featureId, row.grant.toString(),
+                                        charge.pastGrant.toString(), charge.amount.toString());
+        return line;
+    }
     line.description = charge.pastGrant.isZero()
                            ? u"%1 %2 used of %3 included: nothing past it"_s.arg(
                                  row.usage.toString(), row.featureId, row.grant.toString())
@@ -47,6 +61,33 @@ api::ChargeLine UsageCharges::line(const Row &row, const UsageCharge &charge)
                                  charge.pastGrant.toString(), charge.billableUnits.toString(),
                                  charge.amount.toString());
     return line;
+}
+
+api::ChargeLine UsageCharges::purchaseLine(const Row &row, bool creditSystem, Decimal bought,
+                                           const UsageCharge &charge)
+{
+    api::ChargeLine line = UsageCharges::line(row, charge);
+    line.kind = creditSystem ? api::ChargeKind::Credits : api::ChargeKind::Prepaid;
+    line.quantity = charge.pastGrant;
+    QString held = charge.pastGrant == bought ? QString()
+                                              : u" (%1 bought, max_purchase %2)"_s.arg(
+                                                    bought.toString(), charge.pastGrant.toString());
+    if (charge.capped)
+        held += u", more than the largest line"_s;
+    line.description = u"%1 %2 bought%3: billed as %4 = %5"_s.arg(
+        charge.pastGrant.toString(), row.featureId, held, charge.billableUnits.toString(),
+        charge.amount.toString());
+    return line;
+}
+
+api::Result<UsageCharge> UsageCharges::purchase(const api::Price &price, Decimal bought,
+                                                int minorDigits)
+{
+    // Past max_purchase it was not bought: the rest was given.
+    const Decimal within =
+        price.maxPurchase && *price.maxPurchase < bought ? *price.maxPurchase : bought;
+    // A purchase is "usage" of what was bought, past a grant of nothing.
+    return charge(price, within, Decimal(), minorDigits);
 }
 
 api::Result<UsageCharge> UsageCharges::charge(const api::Price &price, Decimal usage, Decimal grant,
@@ -60,7 +101,7 @@ api::Result<UsageCharge> UsageCharges::charge(const api::Price &price, Decimal u
     UsageCharge charge;
     const auto past = usage.minus(grant);
     if (!past)
-        return outOfRange();
+        return capped(charge);
     if (past->raw() <= 0)
         return charge; // within the grant: nothing owed
     charge.pastGrant = *past;
@@ -68,7 +109,7 @@ api::Result<UsageCharge> UsageCharges::charge(const api::Price &price, Decimal u
     charge.increments = (past->raw() + units.raw() - 1) / units.raw();
     const auto billable = units.mulDiv(charge.increments, 1);
     if (!billable)
-        return outOfRange();
+        return capped(charge);
     charge.billableUnits = *billable;
     Decimal exact;
     const auto add = [&exact](std::optional<Decimal> part) {
@@ -79,7 +120,7 @@ api::Result<UsageCharge> UsageCharges::charge(const api::Price &price, Decimal u
     };
     if (!price.tiers || price.tiers->isEmpty()) {
         if (!add(price.amount->mulDiv(charge.increments, 1)))
-            return outOfRange();
+            return capped(charge);
     } else {
         const bool volume = price.tierBehavior == api::TierBehavior::Volume;
         Decimal from; // the band's lower bound
@@ -101,7 +142,7 @@ api::Result<UsageCharge> UsageCharges::charge(const api::Price &price, Decimal u
             const auto rated = tier.amount.mulDiv(band.units.raw(), units.raw());
             const auto withFlat = rated ? rated->plus(band.flat) : std::nullopt;
             if (!withFlat || !add(withFlat))
-                return outOfRange();
+                return capped(charge);
             band.amount = *withFlat;
             charge.bands.append(band);
             if (last)
@@ -115,6 +156,8 @@ api::Result<UsageCharge> UsageCharges::charge(const api::Price &price, Decimal u
     }
     charge.exact = exact;
     charge.amount = rounded(exact, minorDigits);
+    if (charge.amount > Money::largestLine())
+        return capped(charge);
     return charge;
 }
 

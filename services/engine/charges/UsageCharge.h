@@ -4,7 +4,9 @@
 // tiers (graduated: each band's units at the band's rate; volume: every
 // unit at the rate of the band reached; a band's flat amount once it is
 // reached), exact to the nano-unit, then rounded once to the currency's
-// minor unit, half away from zero.
+// minor unit, half away from zero. A prepaid row's purchase is priced the
+// same way, on what was bought within max_purchase (docs/billing.md,
+// "Prepaid purchases and AI credits").
 #pragma once
 
 #include "services/api/Balance.h"
@@ -32,6 +34,9 @@ struct UsageCharge
     QList<Band> bands;          // tiered prices only, bands reached in order
     api::Decimal exact;         // the amount before rounding
     api::Decimal amount;        // rounded to the currency's minor unit
+    // It came to more than the largest line (Money::largestLine), which
+    // it is billed at.
+    bool capped = false;
 };
 
 class UsageCharges final
@@ -39,12 +44,17 @@ class UsageCharges final
 public:
     // `usage` and `grant` as the row holds them (grant: included plus
     // prepaid). 400 invalid_request when the price cannot be applied (no
-    // amount and no tiers, billing units not above 0, tiers out of order),
-    // 500 when the amount leaves the range of amounts.
+    // amount and no tiers, billing units not above 0, tiers out of order);
+    // past the largest line, capped at it.
     static api::Result<UsageCharge> charge(const api::Price &price, api::Decimal usage,
                                            api::Decimal grant, int minorDigits);
 
-    // The row a usage line is of.
+    // What a prepaid purchase of `bought` comes to: within the price's
+    // max_purchase, in whole billing units, at its amount or tiers.
+    static api::Result<UsageCharge> purchase(const api::Price &price, api::Decimal bought,
+                                             int minorDigits);
+
+    // The row a line is of.
     struct Row
     {
         QString balanceId;
@@ -54,9 +64,14 @@ public:
         api::Decimal usage;
         api::Decimal grant;
     };
-    // Its line, in words: "1425 calls used, 1000 included: 425 billed as
-    // 430 = 0.86", or that nothing is past the grant.
+    // Its usage line, in words: "1425 calls used, 1000 included: 425 billed
+    // as 430 = 0.86", or that nothing is past the grant.
     static api::ChargeLine line(const Row &row, const UsageCharge &charge);
+    // Its purchase line: "500 credits bought: billed as 500 = 50.00", saying
+    // so when max_purchase held the purchase back; kind credits for an AI
+    // credit system's row, else prepaid.
+    static api::ChargeLine purchaseLine(const Row &row, bool creditSystem, api::Decimal bought,
+                                        const UsageCharge &charge);
 
     // `value` rounded to `digits` decimals (0 to 9), half away from zero.
     static api::Decimal rounded(api::Decimal value, int digits);

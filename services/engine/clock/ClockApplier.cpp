@@ -68,8 +68,10 @@ api::Result<QList<Stored>> readStored(const QSqlDatabase &db, const QString &whe
         " b.included_grant, b.prepaid_grant, b.remaining, b.usage, b.unlimited,"
         " b.reset_interval, b.reset_interval_count, b.resets_at, b.reset_anchor,"
         " b.customer_product_pk, b.expires_at, b.expired_at, b.rollover, cp.expires_at, cp.status,"
-        " r.granted, r.balance, r.expires_at, b.price, e.id, p.id"
+        " r.granted, r.balance, r.expires_at, b.price, e.id, p.id, f.type, cp.trial_ends_at, "
+        "o.currency"
         " FROM balances b JOIN features f ON f.pk = b.feature_pk"
+        " JOIN organizations o ON o.pk = b.org_pk"
         " LEFT JOIN customer_products cp ON cp.pk = b.customer_product_pk"
         " LEFT JOIN products p ON p.pk = cp.product_pk"
         " LEFT JOIN entities e ON e.pk = b.entity_pk"
@@ -133,7 +135,11 @@ api::Result<QList<Stored>> readStored(const QSqlDatabase &db, const QString &whe
                      optionalText(q.value(26)),
                      q.value(25),
                      b.includedGrant.plus(b.prepaidGrant).value_or(api::Decimal()),
-                     b.unlimited};
+                     b.prepaidGrant,
+                     b.unlimited,
+                     q.value(28).toString() == "credit_system"_L1,
+                     optionalInteger(q.value(29)),
+                     Money::of(q.value(30).toString()).value_or(Money())};
         stored.append(std::move(s));
     }
     q.finish();
@@ -163,7 +169,7 @@ api::Result<MovedBalances> advanceAll(const QList<Stored> &stored, qint64 nowMs,
         for (const ClockEvent &event : std::as_const(outcome.events))
             entries.append({scope, s.customerPk, s.featurePk, s.id, event.kind, event.amount,
                             event.balanceAfter, event.usage, std::nullopt, event.at});
-        auto billed = ResetCharges::of(s.billing, outcome.events);
+        auto billed = ResetCharges::of(s.billing, outcome.events, s.balance, outcome.balance);
         if (!billed)
             return billed.error();
         moved.billed += billed.value();

@@ -15,8 +15,9 @@ api::Result<api::ChargesPreview> ChargePreview::preview(const QSqlDatabase &db, 
                                                         const QString &customerId, qint64 nowMs)
 {
     auto customer = queryRows(db,
-                              u"SELECT pk, statement_from, statement_due_at FROM customers"
-                              " WHERE org_pk = ? AND env = ? AND id = ?"_s,
+                              u"SELECT c.pk, c.statement_from, c.statement_due_at, o.currency"
+                              " FROM customers c JOIN organizations o ON o.pk = c.org_pk"
+                              " WHERE c.org_pk = ? AND c.env = ? AND c.id = ?"_s,
                               {scope.orgPk, scope.envWord(), customerId});
     if (!customer)
         return customer.error();
@@ -26,7 +27,10 @@ api::Result<api::ChargesPreview> ChargePreview::preview(const QSqlDatabase &db, 
     const qint64 customerPk = customer.value().first().at(0).toLongLong();
     api::ChargesPreview preview;
     preview.customerId = customerId;
-    preview.currency = Money::Currency;
+    const auto money = Money::of(customer.value().first().at(3).toString());
+    if (!money)
+        return ApiError::internal(u"the organization's currency is not an ISO 4217 code"_s);
+    preview.currency = money->code();
     // The open statement's period once the clock opened it, so the preview
     // is what that statement will say.
     const auto open = optionalInteger(customer.value().first().at(1));
@@ -40,8 +44,8 @@ api::Result<api::ChargesPreview> ChargePreview::preview(const QSqlDatabase &db, 
         std::tie(preview.periodStart, preview.periodEnd) =
             CustomerPlans::periodAt(plans.value().value(customerPk), nowMs);
     }
-    auto lines = OpenCharges::lines(db, dialect,
-                                    {{customerPk, preview.periodStart, preview.periodEnd}}, nowMs);
+    auto lines = OpenCharges::lines(
+        db, dialect, {{customerPk, preview.periodStart, preview.periodEnd}}, nowMs, *money);
     if (!lines)
         return lines.error();
     preview.lines = lines.value().value(customerPk);

@@ -7,6 +7,7 @@
 
 #include "services/api/WireCodec.h"
 #include "services/engine/customers/CustomerReads.h"
+#include "services/engine/customers/OpenCharges.h"
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Sql.h"
@@ -52,7 +53,11 @@ public:
 
         api::ImportCustomerResponse response;
         response.customerId = request.customerId;
-        PlanAttacher attacher({m_db, m_scope, m_now, m_dryRun, m_featurePks}, m_keys);
+        auto money = OpenCharges::moneyOf(m_db, m_scope.orgPk);
+        if (!money)
+            return money.error();
+        PlanAttacher attacher(
+            {m_db, m_scope, m_now, m_dryRun, m_featurePks, m_creditSystems, money.value()}, m_keys);
         QSet<QString> named; // processor/plan pairs in the payload
         for (qsizetype i = 0; i < request.billables.size(); ++i) {
             const api::Billable &billable = request.billables.at(i);
@@ -145,19 +150,22 @@ private:
         return api::Done{};
     }
 
-    // Whether the feature exists; its key is kept in m_featurePks for the balances.
+    // Whether the feature exists; its key is kept in m_featurePks for the
+    // balances, and whether it is an AI credit system for their charges.
     api::Result<bool> lookUpFeature(const QString &featureId)
     {
         if (m_featurePks.contains(featureId))
             return true;
-        auto feature =
-            queryRows(m_db, u"SELECT pk FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
-                      {m_scope.orgPk, m_scope.envWord(), featureId});
+        auto feature = queryRows(
+            m_db, u"SELECT pk, type FROM features WHERE org_pk = ? AND env = ? AND id = ?"_s,
+            {m_scope.orgPk, m_scope.envWord(), featureId});
         if (!feature)
             return feature.error();
         if (feature.value().isEmpty())
             return false;
         m_featurePks.insert(featureId, feature.value().first().first().toLongLong());
+        if (feature.value().first().at(1).toString() == "credit_system"_L1)
+            m_creditSystems.insert(featureId);
         return true;
     }
 
@@ -221,6 +229,7 @@ private:
     KeyAllocator m_keys;
     bool m_dryRun = false;
     QHash<QString, qint64> m_featurePks;
+    QSet<QString> m_creditSystems;
 };
 
 } // namespace

@@ -110,9 +110,12 @@ api::Result<QList<api::ChargeLine>> CustomerPlans::fixedLines(const QList<Custom
             line.planId = plan.id;
             line.quantity = api::Decimal::fromInteger(fixed.value()->quantity);
             line.amount = fixed.value()->amount;
-            line.description =
-                u"%1 × %2 for plan %3"_s.arg(QString::number(fixed.value()->quantity),
-                                             fixed.value()->unitPrice.toString(), plan.id);
+            line.description = u"%1 × %2 for plan %3%4"_s.arg(
+                QString::number(fixed.value()->quantity), fixed.value()->unitPrice.toString(),
+                plan.id,
+                fixed.value()->capped
+                    ? u": more than the largest line, billed at %1"_s.arg(line.amount.toString())
+                    : QString());
             lines.append(std::move(line));
         }
     return lines;

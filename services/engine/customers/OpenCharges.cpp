@@ -13,9 +13,23 @@ using api::ApiError;
 using api::Decimal;
 using namespace Qt::StringLiterals;
 
+api::Result<Money> OpenCharges::moneyOf(const QSqlDatabase &db, qint64 orgPk)
+{
+    auto rows = queryRows(db, u"SELECT currency FROM organizations WHERE pk = ?"_s, {orgPk});
+    if (!rows)
+        return rows.error();
+    const QString code =
+        rows.value().isEmpty() ? u"usd"_s : rows.value().first().first().toString();
+    const auto money = Money::of(code);
+    if (!money)
+        return ApiError::internal(
+            u"organization %1's currency \"%2\" is not an ISO 4217 code"_s.arg(orgPk).arg(code));
+    return *money;
+}
+
 api::Result<QHash<qint64, QList<api::ChargeLine>>>
 OpenCharges::lines(const QSqlDatabase &db, Dialect dialect, const QList<OpenPeriod> &periods,
-                   qint64 nowMs)
+                   qint64 nowMs, const Money &money)
 {
     QHash<qint64, QList<api::ChargeLine>> lines;
     if (periods.isEmpty())
@@ -33,7 +47,7 @@ OpenCharges::lines(const QSqlDatabase &db, Dialect dialect, const QList<OpenPeri
         return plans.error();
     for (const OpenPeriod &period : periods) {
         auto fixed = CustomerPlans::fixedLines(plans.value().value(period.customerPk), period.start,
-                                               period.end, Money::MinorDigits);
+                                               period.end, money.minorDigits());
         if (!fixed)
             return fixed.error();
         lines[period.customerPk] = std::move(fixed).value();
@@ -41,12 +55,15 @@ OpenCharges::lines(const QSqlDatabase &db, Dialect dialect, const QList<OpenPeri
     auto billed = ResetCharges::read(db, dialect, pks, earliest, nowMs);
     if (!billed)
         return billed.error();
-    for (ResetCharges::Line &line : billed.value())
-        if (line.at > byCustomer.value(line.customerPk).start)
+    for (ResetCharges::Line &line : billed.value()) {
+        const OpenPeriod period = byCustomer.value(line.customerPk);
+        if (line.within(period.start, period.end))
             lines[line.customerPk].append(std::move(line.line));
+    }
 
     // Usage since each priced row's last reset, in the listing's order,
-    // when that reset closes within the period (the statement it lands on).
+    // when that reset closes within the period (the statement it lands on):
+    // a usage-based row's past its grant, a prepaid row's past what was bought.
     QVariantList binds;
     const QString which = inKeys(dialect, u"b.customer_pk"_s, pks, binds);
     binds.append(nowMs);
@@ -79,16 +96,18 @@ OpenCharges::lines(const QSqlDatabase &db, Dialect dialect, const QList<OpenPeri
                 return decoded.error();
             price = prices.insert(stored, decoded.value());
         }
-        if (price->billingMethod != api::BillingMethod::UsageBased)
-            continue;
         const Decimal usage = decimalOf(row.at(5));
         const auto grant = decimalOf(row.at(3)).plus(decimalOf(row.at(4)));
         if (!grant)
             return ApiError::internal(u"the grant of %1 leaves the range"_s.arg(balanceId));
-        auto charge = UsageCharges::charge(*price, usage, *grant, Money::MinorDigits);
+        auto charge = UsageCharges::charge(*price, usage, *grant, money.minorDigits());
         if (!charge)
             return ApiError::internal(
                 u"balance %1's price: %2"_s.arg(balanceId, charge.error().message));
+        // A prepaid row within what was bought owes nothing more: no line.
+        if (price->billingMethod == api::BillingMethod::Prepaid &&
+            charge.value().pastGrant.isZero())
+            continue;
         lines[customerPk].append(
             UsageCharges::line({balanceId, row.at(7).toString(), optionalText(row.at(9)),
                                 optionalText(row.at(8)), usage, *grant},

@@ -7,6 +7,7 @@
 
 #include "services/api/ChargesPreview.h"
 #include "services/api/Result.h"
+#include "services/engine/charges/Money.h"
 #include "services/engine/sql/Dialect.h"
 
 #include <QHash>
@@ -25,8 +26,13 @@ class OpenCharges final
 {
 public:
     // Each customer's lines, in order: fixed prices, reset lines, open usage.
+    // The currency an organization's charges are in (organizations.currency);
+    // 500 for a stored code that is not one.
+    static api::Result<Money> moneyOf(const QSqlDatabase &db, qint64 orgPk);
+
     static api::Result<QHash<qint64, QList<api::ChargeLine>>>
-    lines(const QSqlDatabase &db, Dialect dialect, const QList<OpenPeriod> &periods, qint64 nowMs);
+    lines(const QSqlDatabase &db, Dialect dialect, const QList<OpenPeriod> &periods, qint64 nowMs,
+          const Money &money);
 };
 
 } // namespace md::engine

@@ -3,6 +3,7 @@
 #include "services/api/BillingPeriod.h"
 #include "services/api/WireCodec.h"
 #include "services/engine/clock/BalanceClock.h"
+#include "services/engine/clock/ResetCharges.h"
 #include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/StoredJson.h"
 
@@ -233,6 +234,28 @@ api::Result<api::FlashedPlan> PlanAttacher::create(qint64 customerPk, const api:
                  dueAt ? QVariant(*dueAt) : QVariant()});
             !inserted)
             return inserted.error();
+        // What was bought is billed as it is bought (docs/billing.md).
+        if (price && !over) {
+            const ResetCharges::Row row{m_context.scope,
+                                        customerPk,
+                                        balanceId,
+                                        item.featureId,
+                                        billable.plan.planId,
+                                        std::nullopt,
+                                        storedText(*price),
+                                        granted,
+                                        prepaid,
+                                        false,
+                                        m_context.creditSystems.contains(item.featureId),
+                                        std::nullopt,
+                                        m_context.money};
+            auto bought = ResetCharges::purchase(row, now);
+            if (!bought)
+                return bought.error();
+            if (bought.value())
+                if (auto written = ResetCharges::write(db, {*bought.value()}, m_keys); !written)
+                    return written.error();
+        }
         m_ledger += BalanceLedger::planGrant(m_context.scope, customerPk, featurePk, balanceId,
                                              granted, remaining, usage, over);
     }

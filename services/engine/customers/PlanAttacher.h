@@ -9,6 +9,7 @@
 #pragma once
 
 #include "services/api/ImportCustomer.h"
+#include "services/engine/charges/Money.h"
 #include "services/engine/customers/StoredPlan.h"
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/sql/KeyAllocator.h"
@@ -26,6 +27,8 @@ public:
         qint64 now = 0;
         bool dryRun = false;
         QHash<QString, qint64> featurePks; // every feature of the payload's plans
+        QSet<QString> creditSystems;       // those that are AI credit systems
+        Money money;                       // the organization's currency
     };
 
     PlanAttacher(Context context, KeyAllocator &keys);

@@ -53,10 +53,11 @@ api::Result<RevenueMonths> RevenueMonths::recount(const QSqlDatabase &db)
     RevenueMonths months;
     qint64 after = std::numeric_limits<qint64>::min();
     for (;;) {
-        auto rows = queryRows(db,
-                              u"SELECT pk, org_pk, env, period_start, lines FROM statements"
-                              " WHERE pk > ? ORDER BY pk LIMIT 1000"_s,
-                              {after});
+        auto rows =
+            queryRows(db,
+                      u"SELECT pk, org_pk, env, period_start, lines, currency FROM statements"
+                      " WHERE pk > ? ORDER BY pk LIMIT 1000"_s,
+                      {after});
         if (!rows)
             return rows.error();
         if (rows.value().isEmpty())
@@ -73,8 +74,12 @@ api::Result<RevenueMonths> RevenueMonths::recount(const QSqlDatabase &db)
             const qint64 month =
                 api::BillingPeriod::containing(api::ResetInterval::Month, 0, row.at(3).toLongLong())
                     .first;
+            const auto money = Money::of(row.at(5).toString());
+            if (!money)
+                return api::ApiError::internal(
+                    u"statement %1's currency is not an ISO 4217 code"_s.arg(after));
             for (const api::ChargeLine &line : std::as_const(lines.value())) {
-                auto minor = Money::minorOf(line.amount);
+                auto minor = money->minorOf(line.amount);
                 if (!minor)
                     return minor.error();
                 months.add(scope, month, line, minor.value());

@@ -22,7 +22,31 @@ struct Minor
 {
     qint64 fixed = 0;
     qint64 usage = 0;
-    qint64 total() const { return fixed + usage; }
+    qint64 prepaid = 0;
+    qint64 credits = 0;
+    qint64 total() const { return fixed + usage + prepaid + credits; }
+
+    qint64 &of(api::ChargeKind kind)
+    {
+        switch (kind) {
+        case api::ChargeKind::Fixed:
+            return fixed;
+        case api::ChargeKind::Prepaid:
+            return prepaid;
+        case api::ChargeKind::Credits:
+            return credits;
+        case api::ChargeKind::Usage:
+            break;
+        }
+        return usage;
+    }
+    void add(const Minor &other)
+    {
+        fixed += other.fixed;
+        usage += other.usage;
+        prepaid += other.prepaid;
+        credits += other.credits;
+    }
 };
 
 // The first month start at or after `ms`.
@@ -37,13 +61,15 @@ QString monthKey(qint64 monthStart)
     return QDateTime::fromMSecsSinceEpoch(monthStart, Qt::UTC).date().toString(Qt::ISODate);
 }
 
-api::RevenueGroup groupOf(const QString &key, const Minor &minor)
+api::RevenueGroup groupOf(const QString &key, const Minor &minor, const Money &money)
 {
     api::RevenueGroup group;
     group.key = key;
-    group.fixed = Money::amountOf(minor.fixed);
-    group.usage = Money::amountOf(minor.usage);
-    group.total = Money::amountOf(minor.total());
+    group.fixed = money.amountOf(minor.fixed);
+    group.usage = money.amountOf(minor.usage);
+    group.prepaid = money.amountOf(minor.prepaid);
+    group.credits = money.amountOf(minor.credits);
+    group.total = money.amountOf(minor.total());
     return group;
 }
 
@@ -56,7 +82,8 @@ QString keyOf(const std::optional<QString> &id)
 // grouping's key: customers in batches of their keys.
 api::Result<api::Done> addOpen(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
                                qint64 from, qint64 to, api::RevenueGroupBy groupBy, qint64 nowMs,
-                               std::map<QString, Minor> &groups)
+                               const Money &money, std::map<QString, Minor> &groups,
+                               QHash<qint64, Minor> &byCustomer)
 {
     // The open periods in one read of the scope's customers (paging them by
     // key walked the scope's index once a page: 7 s at 200,000), then their
@@ -69,23 +96,24 @@ api::Result<api::Done> addOpen(const QSqlDatabase &db, Dialect dialect, const Sc
     if (!open)
         return open.error();
     QList<OpenPeriod> all;
-    QHash<qint64, QString> ids;
-    for (QSqlQuery &q = *open.value(); q.next();) {
+    for (QSqlQuery &q = *open.value(); q.next();)
         all.append({q.value(0).toLongLong(), q.value(2).toLongLong(), q.value(3).toLongLong()});
-        ids.insert(all.last().customerPk, q.value(1).toString());
-    }
     open.value()->finish();
     constexpr qsizetype Batch = 1000;
     for (qsizetype first = 0; first < all.size(); first += Batch) {
         const QList<OpenPeriod> periods = all.mid(first, Batch);
-        auto lines = OpenCharges::lines(db, dialect, periods, nowMs);
+        auto lines = OpenCharges::lines(db, dialect, periods, nowMs, money);
         if (!lines)
             return lines.error();
         for (const OpenPeriod &period : std::as_const(periods))
             for (const api::ChargeLine &line : lines.value().value(period.customerPk)) {
-                auto minor = Money::minorOf(line.amount);
+                auto minor = money.minorOf(line.amount);
                 if (!minor)
                     return minor.error();
+                if (groupBy == api::RevenueGroupBy::Customer) {
+                    byCustomer[period.customerPk].of(line.kind) += minor.value();
+                    continue;
+                }
                 QString key;
                 switch (groupBy) {
                 case api::RevenueGroupBy::Month:
@@ -100,14 +128,57 @@ api::Result<api::Done> addOpen(const QSqlDatabase &db, Dialect dialect, const Sc
                     key = keyOf(line.featureId);
                     break;
                 case api::RevenueGroupBy::Customer:
-                    key = ids.value(period.customerPk);
                     break;
                 }
-                Minor &sum = groups[key];
-                (line.kind == api::ChargeKind::Fixed ? sum.fixed : sum.usage) += minor.value();
+                groups[key].of(line.kind) += minor.value();
             }
     }
     return api::Done{};
+}
+
+// The top customers, largest first (by key among equals), named; the rest
+// summed as one group; and the total of all.
+api::Result<std::pair<QList<api::RevenueGroup>, qint64>>
+topCustomers(const QSqlDatabase &db, Dialect dialect, const QHash<qint64, Minor> &byCustomer,
+             const Money &money)
+{
+    std::vector<std::pair<qint64, Minor>> ranked;
+    ranked.reserve(std::size_t(byCustomer.size()));
+    for (auto it = byCustomer.cbegin(); it != byCustomer.cend(); ++it)
+        ranked.emplace_back(it.key(), it.value());
+    const auto larger = [](const auto &a, const auto &b) {
+        return a.second.total() != b.second.total() ? a.second.total() > b.second.total()
+                                                    : a.first < b.first;
+    };
+    const std::size_t top =
+        std::min(ranked.size(), std::size_t(api::RevenueSummaryRequest::TopCustomers));
+    std::partial_sort(ranked.begin(), ranked.begin() + qsizetype(top), ranked.end(), larger);
+    qint64 total = 0;
+    Minor others;
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+        total += ranked[i].second.total();
+        if (i >= top)
+            others.add(ranked[i].second);
+    }
+    QList<qint64> named;
+    for (std::size_t i = 0; i < top; ++i)
+        named.append(ranked[i].first);
+    QHash<qint64, QString> ids;
+    if (!named.isEmpty()) {
+        QVariantList binds;
+        const QString which = inKeys(dialect, u"pk"_s, named, binds);
+        auto rows = queryRows(db, u"SELECT pk, id FROM customers WHERE "_s + which, binds);
+        if (!rows)
+            return rows.error();
+        for (const QVariantList &row : std::as_const(rows.value()))
+            ids.insert(row.at(0).toLongLong(), row.at(1).toString());
+    }
+    QList<api::RevenueGroup> groups;
+    for (std::size_t i = 0; i < top; ++i)
+        groups.append(groupOf(ids.value(ranked[i].first), ranked[i].second, money));
+    if (ranked.size() > top)
+        groups.append(groupOf(QString(api::RevenueSummary::OtherCustomers), others, money));
+    return std::pair(groups, total);
 }
 
 } // namespace
@@ -123,6 +194,9 @@ api::Result<api::RevenueSummary> RevenueTotals::summary(const QSqlDatabase &db, 
             u"to"_s, u"must be after from (%1), got %2"_s.arg(request.from).arg(request.to));
     const qint64 from = monthFrom(request.from);
     const qint64 to = monthFrom(request.to);
+    auto money = OpenCharges::moneyOf(db, scope.orgPk);
+    if (!money)
+        return money.error();
     std::map<QString, Minor> groups;
     std::vector<QString> order; // months in order; others by total
     if (request.groupBy == api::RevenueGroupBy::Month) {
@@ -136,18 +210,23 @@ api::Result<api::RevenueSummary> RevenueTotals::summary(const QSqlDatabase &db, 
             order.push_back(monthKey(m));
         }
     }
+    // By customer key, the ids read for the top ones only.
+    QHash<qint64, Minor> byCustomer;
     if (request.groupBy == api::RevenueGroupBy::Customer) {
-        auto rows =
-            queryRows(db,
-                      u"SELECT c.id, SUM(s.fixed_minor), SUM(s.usage_minor) FROM statements s"
-                      " JOIN customers c ON c.pk = s.customer_pk"
-                      " WHERE s.org_pk = ? AND s.env = ? AND s.period_start >= ?"
-                      " AND s.period_start < ? GROUP BY c.id"_s,
-                      {scope.orgPk, scope.envWord(), from, to});
+        // The statements of the range from their covering index alone
+        // (migration 21), added up here.
+        auto rows = runPrepared(db,
+                                u"SELECT customer_pk, fixed_minor, usage_minor, prepaid_minor,"
+                                " credits_minor FROM statements WHERE org_pk = ? AND env = ?"
+                                " AND period_start >= ? AND period_start < ?"_s,
+                                {scope.orgPk, scope.envWord(), from, to});
         if (!rows)
             return rows.error();
-        for (const QVariantList &row : std::as_const(rows.value()))
-            groups[row.at(0).toString()] = {row.at(1).toLongLong(), row.at(2).toLongLong()};
+        for (QSqlQuery &q = *rows.value(); q.next();)
+            byCustomer[q.value(0).toLongLong()].add(
+                {q.value(1).toLongLong(), q.value(2).toLongLong(), q.value(3).toLongLong(),
+                 q.value(4).toLongLong()});
+        rows.value()->finish();
     } else {
         const QString key = request.groupBy == api::RevenueGroupBy::Month     ? u"month"_s
                             : request.groupBy == api::RevenueGroupBy::Product ? u"product_id"_s
@@ -163,46 +242,47 @@ api::Result<api::RevenueSummary> RevenueTotals::summary(const QSqlDatabase &db, 
             const QString group = request.groupBy == api::RevenueGroupBy::Month
                                       ? monthKey(row.at(0).toLongLong())
                                       : keyOf(row.at(0).toString());
-            Minor &sum = groups[group];
-            (row.at(1).toString() == "fixed"_L1 ? sum.fixed : sum.usage) += row.at(2).toLongLong();
+            auto kind = api::chargeKindFromWire(row.at(1).toString());
+            if (!kind)
+                return api::ApiError::internal(
+                    u"revenue_months holds an unknown kind \"%1\""_s.arg(row.at(1).toString()));
+            groups[group].of(*kind) += row.at(2).toLongLong();
         }
     }
     if (request.includeOpen)
-        if (auto open = addOpen(db, dialect, scope, from, to, request.groupBy, nowMs, groups);
+        if (auto open = addOpen(db, dialect, scope, from, to, request.groupBy, nowMs, money.value(),
+                                groups, byCustomer);
             !open)
             return open.error();
 
     api::RevenueSummary summary;
-    summary.currency = QString(Money::Currency);
+    summary.currency = money.value().code();
+    if (request.groupBy == api::RevenueGroupBy::Customer) {
+        auto ranked = topCustomers(db, dialect, byCustomer, money.value());
+        if (!ranked)
+            return ranked.error();
+        summary.groups = ranked.value().first;
+        summary.total = money.value().amountOf(ranked.value().second);
+        return summary;
+    }
     qint64 total = 0;
     if (order.empty()) {
-        // Largest first; customers past the top ones summed as one group.
+        // Largest first.
         std::vector<std::pair<QString, Minor>> ranked(groups.begin(), groups.end());
         std::stable_sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) {
             return a.second.total() > b.second.total();
         });
-        Minor others;
-        bool anyOthers = false;
-        for (std::size_t i = 0; i < ranked.size(); ++i) {
-            total += ranked[i].second.total();
-            if (request.groupBy == api::RevenueGroupBy::Customer &&
-                qsizetype(i) >= api::RevenueSummaryRequest::TopCustomers) {
-                others.fixed += ranked[i].second.fixed;
-                others.usage += ranked[i].second.usage;
-                anyOthers = true;
-                continue;
-            }
-            summary.groups.append(groupOf(ranked[i].first, ranked[i].second));
+        for (const auto &[key, minor] : ranked) {
+            total += minor.total();
+            summary.groups.append(groupOf(key, minor, money.value()));
         }
-        if (anyOthers)
-            summary.groups.append(groupOf(QString(api::RevenueSummary::OtherCustomers), others));
     } else {
         for (const QString &key : order) {
             total += groups[key].total();
-            summary.groups.append(groupOf(key, groups[key]));
+            summary.groups.append(groupOf(key, groups[key], money.value()));
         }
     }
-    summary.total = Money::amountOf(total);
+    summary.total = money.value().amountOf(total);
     return summary;
 }
 

@@ -54,6 +54,7 @@ struct Customer
     QString id;
     qint64 from = 0;
     qint64 due = 0;
+    Money money;
 };
 
 } // namespace
@@ -118,12 +119,13 @@ api::Result<StatementCloser::Tally> StatementCloser::apply(const QSqlDatabase &d
     }
     // Read again under the lock: what another server closed is not due.
     QVariantList again;
-    const QString which = inKeys(dialect, u"pk"_s, pks, again);
+    const QString which = inKeys(dialect, u"c.pk"_s, pks, again);
     again.append(nowMs);
     auto rows = queryRows(db,
-                          u"SELECT pk, org_pk, env, id, statement_from, statement_due_at"
-                          " FROM customers WHERE "_s +
-                              which + u" AND statement_due_at <= ? ORDER BY pk"_s,
+                          u"SELECT c.pk, c.org_pk, c.env, c.id, c.statement_from,"
+                          " c.statement_due_at, o.currency FROM customers c"
+                          " JOIN organizations o ON o.pk = c.org_pk WHERE "_s +
+                              which + u" AND c.statement_due_at <= ? ORDER BY c.pk"_s,
                           again);
     if (!rows)
         return rows.error();
@@ -137,6 +139,7 @@ api::Result<StatementCloser::Tally> StatementCloser::apply(const QSqlDatabase &d
         c.id = row.at(3).toString();
         c.from = row.at(4).toLongLong();
         c.due = row.at(5).toLongLong();
+        c.money = Money::of(row.at(6).toString()).value_or(Money());
         earliest = std::min(earliest, c.from);
         customers.append(c);
     }
@@ -176,32 +179,30 @@ api::Result<StatementCloser::Tally> StatementCloser::apply(const QSqlDatabase &d
             told->second.wanted = wanted.value();
         }
         while (end <= nowMs && tally.closed < MaxStatements) {
-            auto fixed = CustomerPlans::fixedLines(theirPlans, start, end, Money::MinorDigits);
+            auto fixed = CustomerPlans::fixedLines(theirPlans, start, end, c.money.minorDigits());
             if (!fixed)
                 return fixed.error();
             QList<api::ChargeLine> lines = std::move(fixed).value();
-            // The reset lines of (start, end], in the customer's order.
-            while (nextReset < resets.value().size() &&
-                   (resets.value().at(nextReset).customerPk < c.pk ||
-                    (resets.value().at(nextReset).customerPk == c.pk &&
-                     resets.value().at(nextReset).at <= start)))
+            // The reset and purchase lines of the period, in the customer's order.
+            const QList<ResetCharges::Line> &billed = resets.value();
+            while (nextReset < billed.size() && (billed.at(nextReset).customerPk < c.pk ||
+                                                 (billed.at(nextReset).customerPk == c.pk &&
+                                                  billed.at(nextReset).before(start))))
                 ++nextReset;
-            while (nextReset < resets.value().size() &&
-                   resets.value().at(nextReset).customerPk == c.pk &&
-                   resets.value().at(nextReset).at <= end)
-                lines.append(resets.value().at(nextReset++).line);
+            while (nextReset < billed.size() && billed.at(nextReset).customerPk == c.pk &&
+                   billed.at(nextReset).within(start, end))
+                lines.append(billed.at(nextReset++).line);
             auto total = Money::total(lines);
             if (!total)
                 return total.error();
-            qint64 fixedMinor = 0;
-            qint64 usageMinor = 0;
+            std::map<api::ChargeKind, qint64> byKind;
             const qint64 month =
                 api::BillingPeriod::containing(api::ResetInterval::Month, 0, start).first;
             for (const api::ChargeLine &line : std::as_const(lines)) {
-                auto minor = Money::minorOf(line.amount);
+                auto minor = c.money.minorOf(line.amount);
                 if (!minor)
                     return minor.error();
-                (line.kind == api::ChargeKind::Fixed ? fixedMinor : usageMinor) += minor.value();
+                byKind[line.kind] += minor.value();
                 revenue.add(c.scope, month, line, minor.value());
             }
             auto pk = keys.next(u"statements"_s);
@@ -210,10 +211,12 @@ api::Result<StatementCloser::Tally> StatementCloser::apply(const QSqlDatabase &d
             if (auto added = execute(
                     db,
                     u"INSERT INTO statements (pk, org_pk, env, customer_pk, period_start,"
-                    " period_end, currency, lines, fixed_minor, usage_minor,"
-                    " closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
-                    {pk.value(), c.scope.orgPk, c.scope.envWord(), c.pk, start, end,
-                     QString(Money::Currency), storedText(lines), fixedMinor, usageMinor, nowMs});
+                    " period_end, currency, lines, fixed_minor, usage_minor, prepaid_minor,"
+                    " credits_minor, closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s,
+                    {pk.value(), c.scope.orgPk, c.scope.envWord(), c.pk, start, end, c.money.code(),
+                     storedText(lines), byKind[api::ChargeKind::Fixed],
+                     byKind[api::ChargeKind::Usage], byKind[api::ChargeKind::Prepaid],
+                     byKind[api::ChargeKind::Credits], nowMs});
                 !added)
                 return added.error();
             ++tally.closed;
@@ -225,7 +228,7 @@ api::Result<StatementCloser::Tally> StatementCloser::apply(const QSqlDatabase &d
                      {"customer_id"_L1, JsonValue::string(c.id)},
                      {"period_start"_L1, JsonValue::number(start)},
                      {"period_end"_L1, JsonValue::number(end)},
-                     {"currency"_L1, JsonValue::string(QString(Money::Currency))},
+                     {"currency"_L1, JsonValue::string(c.money.code())},
                      {"total"_L1, total.value()}});
                 if (auto sent = told->second.outbox->add(ClosedType, data); !sent)
                     return sent.error();

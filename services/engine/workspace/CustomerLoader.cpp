@@ -6,6 +6,7 @@
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/sql/StoredJson.h"
 #include "services/engine/workspace/BalanceLoader.h"
+#include "services/engine/workspace/StatementLoader.h"
 
 namespace md::engine {
 
@@ -166,6 +167,9 @@ public:
             if (auto loaded = usageEvent(event, scope, customerPk, entities); !loaded)
                 return loaded.error();
         }
+        if (auto loaded = StatementLoader(m_state).load(customer, scope, customerPk, statementFrom);
+            !loaded)
+            return loaded.error();
         MD_CHECK(customer)
         return api::Done{};
     }

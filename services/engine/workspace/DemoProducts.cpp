@@ -118,9 +118,13 @@ JsonValue DemoProducts::products(qint64 createdAt)
                  {"included_usage"_L1, item.included},
                  {"interval"_L1,
                   item.interval.isEmpty() ? JsonValue::null() : JsonValue(item.interval)},
-                 {"usage_model"_L1, u"pay_per_use"_s},
+                 {"usage_model"_L1,
+                  item.feature == "ai_credits"_L1 ? u"prepaid"_s : u"pay_per_use"_s},
                  {"billing_units"_L1, 1},
                  {"reset_usage_when_enabled"_L1, true}});
+            // More credits than the plan includes are bought at 1.00 each.
+            if (item.feature == "ai_credits"_L1)
+                json.insert(u"price"_s, 1);
             if (item.feature == "api_calls"_L1 && !item.interval.isEmpty())
                 json.insert(u"rollover"_s, rollover());
             if (item.feature == "api_calls"_L1)

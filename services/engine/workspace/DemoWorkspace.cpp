@@ -5,7 +5,10 @@
 #include "services/engine/workspace/DemoProducts.h"
 
 #include "services/api/Decimal.h"
+#include "services/engine/charges/Money.h"
+#include "services/engine/charges/UsageCharge.h"
 #include "services/engine/pricing/TokenPricing.h"
+#include "services/engine/sql/StoredJson.h"
 
 #include <QRandomGenerator>
 
@@ -65,6 +68,13 @@ private:
                                        {"resets_at"_L1, m_now + between(1, period / Day) * Day}});
         }
         JsonValue price = JsonValue::null();
+        // A plan's credits come with a pack price: what was bought on top
+        // of them is billed at each renewal (docs/billing.md).
+        if (feature == "ai_credits"_L1 && !customerProduct.isNull())
+            price = JsonValue::object({{"amount"_L1, 1},
+                                       {"billing_units"_L1, 1},
+                                       {"billing_method"_L1, u"prepaid"_s},
+                                       {"max_purchase"_L1, 500}});
         if (feature == "api_calls"_L1 && !customerProduct.isNull())
             price = JsonValue::object(
                 {{"tiers"_L1,
@@ -124,6 +134,8 @@ private:
         const bool expiredPlan = chance(8);
         const QString cpId = u"cp_%1_%2"_s.arg(env).arg(index + 1);
         const qint64 started = createdAt + Day;
+        // Paid plans are priced per seat: the fee times the seats bought.
+        const qint64 quantity = plan.monthlyFeeCents > 0 ? between(1, 5) : 1;
         JsonValue customerProducts = JsonValue::array({JsonValue::object(
             {{"id"_L1, cpId},
              {"plan_id"_L1, plan.id},
@@ -133,7 +145,7 @@ private:
               paying ? JsonValue(u"sub_%1"_s.arg(5000000 + index)) : JsonValue::null()},
              {"schedule_id"_L1, JsonValue::null()},
              {"status"_L1, expiredPlan ? u"expired"_s : u"active"_s},
-             {"quantity"_L1, 1},
+             {"quantity"_L1, quantity},
              {"started_at"_L1, started},
              {"current_period_start"_L1, m_now - 10 * Day},
              {"current_period_end"_L1, m_now + 20 * Day},
@@ -144,6 +156,7 @@ private:
 
         JsonValue balances = JsonValue::array();
         JsonValue entities = JsonValue::array();
+        JsonValue chargeLines = JsonValue::array();
         for (const DemoProducts::PlanItem &item : plan.items) {
             const qint64 prepaid =
                 item.feature == "ai_credits"_L1 && chance(30) ? between(5, 50) * 100 : 0;
@@ -157,6 +170,8 @@ private:
                                 {"balance"_L1, DemoProducts::money(between(0, granted))},
                                 {"expires_at"_L1, m_now + between(5, 60) * Day}})}));
             }
+            if (plan.monthlyFeeCents > 0 && !expiredPlan)
+                addPastLines(chargeLines, row, plan.id, item.included, started);
             balances.append(row);
         }
         if (plan.id == "pro"_L1 || plan.id == "enterprise"_L1) {
@@ -211,7 +226,62 @@ private:
              {"entities"_L1, entities},
              {"products"_L1, customerProducts},
              {"balances"_L1, balances},
-             {"usage_events"_L1, usageEvents(balances, env, index)}});
+             {"usage_events"_L1, usageEvents(balances, env, index)},
+             {"charge_lines"_L1, chargeLines}});
+    }
+
+    // What the demo's earlier months billed at their resets (docs/billing.md,
+    // "Statements"), so its closed statements show more than fees: some
+    // months' calls past the grant, and every renewal of credits bought on
+    // top of a plan's.
+    void addPastLines(JsonValue &lines, const JsonValue &row, const QString &planId,
+                      qint64 included, qint64 started)
+    {
+        const JsonValue &reset = row.value("reset"_L1);
+        const QString feature = row.value("feature_id"_L1).toString();
+        const api::Decimal bought =
+            *api::Decimal::parse(row.value("prepaid_grant"_L1).numberText());
+        const bool calls = feature == "api_calls"_L1;
+        if (reset.isNull() || m_options.statementMonths <= 0 || (!calls && bought.isZero()))
+            return;
+        auto price = decodeStored<api::Price>(QString::fromUtf8(row.value("price"_L1).toJson()),
+                                              u"the demo's price of %1"_s.arg(feature));
+        if (!price)
+            return;
+        const QString balanceId = row.value("id"_L1).toString();
+        const qint64 next = reset.value("resets_at"_L1).numberText().toByteArray().toLongLong();
+        const qint64 first = api::BillingPeriod::advance(api::ResetInterval::Month, m_now,
+                                                         -m_options.statementMonths);
+        const api::Decimal grant = api::Decimal::fromInteger(included);
+        const int digits = Money().minorDigits();
+        for (int back = m_options.statementMonths; back >= 1; --back) {
+            const qint64 at = api::BillingPeriod::advance(api::ResetInterval::Month, next, -back);
+            if (at <= std::max(first, started))
+                continue;
+            api::ChargeLine line;
+            if (calls) {
+                if (!chance(35))
+                    continue;
+                const api::Decimal usage =
+                    grant.runningSum(api::Decimal::fromInteger(between(1, included / 5)));
+                auto charge = UsageCharges::charge(price.value(), usage, grant, digits);
+                if (!charge)
+                    continue;
+                line = UsageCharges::line({balanceId, feature, planId, std::nullopt, usage, grant},
+                                          charge.value());
+            } else {
+                auto charge = UsageCharges::purchase(price.value(), bought, digits);
+                if (!charge)
+                    continue;
+                line = UsageCharges::purchaseLine(
+                    {balanceId, feature, planId, std::nullopt, api::Decimal(), api::Decimal()},
+                    feature == "ai_credits"_L1, bought, charge.value());
+            }
+            lines.append(JsonValue::object({{"at"_L1, at},
+                                            {"balance_id"_L1, balanceId},
+                                            {"advance"_L1, !calls},
+                                            {"line"_L1, storedJson(storedText(line)).value()}}));
+        }
     }
 
     // Token usage over the last 30 days for customers holding AI credits,

@@ -4,6 +4,8 @@
 #include "services/engine/sql/Scope.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/sql/StoredJson.h"
+#include "services/engine/workspace/DumpRows.h"
+#include "services/engine/workspace/StatementDumper.h"
 #include "services/engine/workspace/WorkspaceLoader.h"
 
 namespace md::engine {
@@ -13,46 +15,7 @@ using namespace Qt::StringLiterals;
 namespace {
 
 using api::JsonValue;
-
-JsonValue nullableInteger(const QVariant &value)
-{
-    return value.isNull() ? JsonValue::null() : JsonValue(value.toLongLong());
-}
-
-JsonValue nullableText(const QVariant &value)
-{
-    return value.isNull() ? JsonValue::null() : JsonValue(value.toString());
-}
-
-// Amounts are stored as exact decimal text and written from it.
-JsonValue amount(const QVariant &value)
-{
-    return JsonValue(api::Decimal::parse(value.toString()).value_or(api::Decimal()));
-}
-
-// Stored JSON as held; a damaged value (never written by the engine) dumps as null.
-JsonValue stored(const QVariant &value)
-{
-    auto json = storedJson(value);
-    return json ? json.value() : JsonValue::null();
-}
-
-// Runs a query and hands each row to `row`; stops at the first error.
-template <typename F>
-api::Result<api::Done> eachRow(const QSqlDatabase &db, const QString &sql,
-                               const QVariantList &binds, F &&row)
-{
-    auto query = runSql(db, sql, binds);
-    if (!query)
-        return query.error();
-    while (query.value().next())
-        row(query.value());
-    return api::Done{};
-}
-
-#define MD_TRY(expression)                                                                         \
-    if (auto result = (expression); !result)                                                       \
-        return result.error();
+using namespace dump;
 
 api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const QString &env)
 {
@@ -113,6 +76,7 @@ api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const Q
 
     // Children of customers are read per table in one pass each, then attached.
     QHash<qint64, JsonValue> processors, entities, customerProducts, balances, events;
+    QHash<qint64, JsonValue> statements, chargeLines; // billing history (docs/billing.md)
     const QString customerJoin =
         u" JOIN customers c ON c.pk = x.customer_pk WHERE c.org_pk = ? AND c.env = ?"_s;
     // Billing controls by customer_pk (the customer's own) and by entity_pk.
@@ -243,6 +207,8 @@ api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const Q
                                            {"created_at"_L1, q.value(9).toLongLong()}}));
                 }))
 
+    MD_TRY(StatementDumper::dump(db, orgPk, env, statements, chargeLines))
+
     JsonValue customers = JsonValue::array();
     MD_TRY(eachRow(
         db,
@@ -269,7 +235,9 @@ api::Result<JsonValue> environment(const QSqlDatabase &db, qint64 orgPk, const Q
                  {"entities"_L1, children(entities)},
                  {"products"_L1, children(customerProducts)},
                  {"balances"_L1, children(balances)},
-                 {"usage_events"_L1, children(events)}});
+                 {"usage_events"_L1, children(events)},
+                 {"statements"_L1, children(statements)},
+                 {"charge_lines"_L1, children(chargeLines)}});
             if (const auto controls = customerControls.constFind(pk);
                 controls != customerControls.cend())
                 customer.insert(u"billing_controls"_s, *controls);
@@ -318,7 +286,8 @@ api::Result<JsonValue> WorkspaceDumper::dump(const QSqlDatabase &db)
         db,
         u"SELECT o.pk, o.id, o.slug, o.name, m.slug, o.test_secret_connected,"
         " o.live_secret_connected, o.test_account_id, o.live_account_id, o.linked_at,"
-        " o.created_at FROM organizations o LEFT JOIN organizations m ON m.pk = o.master_org_pk"
+        " o.created_at, o.currency FROM organizations o LEFT JOIN organizations m ON m.pk = "
+        "o.master_org_pk"
         " ORDER BY o.pk"_s,
         {}, [&](const QSqlQuery &q) {
             orgs.append({q.value(0).toLongLong(),
@@ -326,7 +295,8 @@ api::Result<JsonValue> WorkspaceDumper::dump(const QSqlDatabase &db)
                                             {"slug"_L1, q.value(2).toString()},
                                             {"name"_L1, q.value(3).toString()},
                                             {"master_org"_L1, nullableText(q.value(4))},
-                                            {"created_at"_L1, q.value(10).toLongLong()}}),
+                                            {"created_at"_L1, q.value(10).toLongLong()},
+                                            {"currency"_L1, q.value(11).toString()}}),
                          JsonValue::object({{"test_secret_connected"_L1, q.value(5).toInt() != 0},
                                             {"live_secret_connected"_L1, q.value(6).toInt() != 0},
                                             {"test_account_id"_L1, nullableText(q.value(7))},

@@ -5,6 +5,8 @@
 #pragma once
 
 #include "services/api/JsonReader.h"
+#include "services/engine/charges/Money.h"
+#include "services/engine/ledger/RevenueMonths.h"
 #include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/KeyAllocator.h"
 #include "services/engine/sql/Sql.h"
@@ -99,7 +101,10 @@ struct LoadState
     QSet<QString> balanceIds;
     // Customer products loaded expired: their balances' ledger ends in an expiry.
     QSet<qint64> expiredProducts;
-    qint64 now; // when the load began: the time of the opening ledger entries
+    // What the loaded statements add to revenue_months, written once they are in.
+    RevenueMonths revenue;
+    Money money; // the currency of the organization being loaded
+    qint64 now;  // when the load began: the time of the opening ledger entries
 };
 
 } // namespace md::engine

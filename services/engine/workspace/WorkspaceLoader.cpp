@@ -27,8 +27,9 @@ namespace {
 class Loader final
 {
 public:
-    Loader(const QSqlDatabase &db, Dialect dialect)
+    Loader(const QSqlDatabase &db, Dialect dialect, qint64 nowMs)
         : m_state(db, dialect)
+        , m_now(nowMs)
         , m_dialect(dialect)
     {
         for (const WorkspaceTable &table : WorkspaceTable::all())
@@ -66,6 +67,8 @@ public:
             return *root.error();
         if (auto flushed = m_state.batches.flush(); !flushed)
             return flushed.error();
+        if (auto revenue = m_state.revenue.write(m_state.db); !revenue)
+            return revenue.error();
         if (m_dialect == Dialect::Postgres)
             if (auto on = runSql(m_state.db, u"SET LOCAL meterdesk.keep_sums = 'on'"_s); !on)
                 return on.error();
@@ -83,9 +86,7 @@ public:
                         return rows.error();
                 }
             }
-        if (auto opened =
-                openStatements(statementsFrom.value_or(QDateTime::currentMSecsSinceEpoch()));
-            !opened)
+        if (auto opened = openStatements(statementsFrom.value_or(m_now)); !opened)
             return opened.error();
         return m_state.summary;
     }
@@ -137,7 +138,16 @@ private:
         const JsonReader masterReader = org.field("master_org"_L1);
         const std::optional<QString> master =
             masterReader.isMissing() ? std::nullopt : masterReader.nullableString();
+        // What it bills in (docs/billing.md, "Money is exact"): fixed once loaded.
+        const JsonReader currencyReader = org.field("currency"_L1);
+        const QString currency = currencyReader.optString().value_or(u"usd"_s);
         MD_CHECK(org)
+        const auto money = Money::of(currency);
+        if (!money)
+            currencyReader.fail(u"\"%1\" is not an ISO 4217 currency code in lower case, such as"
+                                " \"usd\", \"eur\" or \"jpy\""_s.arg(currency));
+        else
+            m_state.money = *money;
         if (m_orgBySlug.contains(slug))
             slugReader.fail(u"organization \"%1\" appears twice in the file"_s.arg(slug));
         else if (m_orgIds.contains(id))
@@ -209,7 +219,7 @@ private:
         if (auto added = m_state.add(u"organizations"_s,
                                      {pk.value(), id, slug, name, masterPk, int(testConnected),
                                       int(liveConnected), orNull(testAccount), orNull(liveAccount),
-                                      orNull(linkedAt), createdAt});
+                                      orNull(linkedAt), createdAt, m_state.money.code()});
             !added)
             return added.error();
         ++m_state.summary.organizations;
@@ -326,6 +336,7 @@ private:
     }
 
     LoadState m_state;
+    qint64 m_now; // the engine's
     Dialect m_dialect;
     QHash<QString, qint64> m_orgBySlug;
     // Unique across the whole database.
@@ -336,12 +347,12 @@ private:
 } // namespace
 
 api::Result<LoadSummary> WorkspaceLoader::load(const QSqlDatabase &db, Dialect dialect,
-                                               const api::JsonValue &workspace)
+                                               const api::JsonValue &workspace, qint64 nowMs)
 {
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
-    Loader loader(db, dialect);
+    Loader loader(db, dialect, nowMs);
     auto summary = loader.run(JsonReader(workspace));
     if (!summary)
         return summary.error();
@@ -351,7 +362,7 @@ api::Result<LoadSummary> WorkspaceLoader::load(const QSqlDatabase &db, Dialect d
 }
 
 api::Result<LoadSummary> WorkspaceLoader::loadFile(const QSqlDatabase &db, Dialect dialect,
-                                                   const QString &path)
+                                                   const QString &path, qint64 nowMs)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
@@ -361,7 +372,7 @@ api::Result<LoadSummary> WorkspaceLoader::loadFile(const QSqlDatabase &db, Diale
         return document.error();
     if (!document.value().isObject())
         return ApiError::invalidInputs(QString(), u"%1 must hold a JSON object"_s.arg(path));
-    return load(db, dialect, document.value());
+    return load(db, dialect, document.value(), nowMs);
 }
 
 } // namespace md::engine

@@ -14,10 +14,12 @@ class WorkspaceLoader final
 {
 public:
     static constexpr int FormatVersion = 1;
+    // `nowMs`: the engine's now, where a file without `statements_from`
+    // opens its customers' first billing periods.
     static api::Result<LoadSummary> load(const QSqlDatabase &db, Dialect dialect,
-                                         const api::JsonValue &workspace);
+                                         const api::JsonValue &workspace, qint64 nowMs);
     static api::Result<LoadSummary> loadFile(const QSqlDatabase &db, Dialect dialect,
-                                             const QString &path);
+                                             const QString &path, qint64 nowMs);
 };
 
 } // namespace md::engine
