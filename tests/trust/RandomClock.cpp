@@ -2,7 +2,7 @@
 // rule applied on its own, independently of the engine's BalanceClock
 // (docs/api.md, "The billing clock"): rollovers that end, a standalone
 // balance's own end, and resets with what they carry over, each in time
-// order, none at or after a plan's end.
+// order, none at or after a plan's end; and what each reset bills.
 #include "tests/trust/RandomModel.h"
 
 #include <QDateTime>
@@ -75,7 +75,9 @@ void carryOver(ModelBalance &row, qint64 at)
     row.rollovers.removeIf([](const ModelRollover &r) { return r.balance.isZero(); });
 }
 
-void passTime(ModelBalance &row, qint64 planEnd, qint64 nowMs)
+// `billed`: what the row's resets bill (a sandbox row's), or null; `lines`
+// each amount.
+void passTime(ModelBalance &row, qint64 planEnd, qint64 nowMs, Decimal *billed, QStringList *lines)
 {
     constexpr qint64 Never = std::numeric_limits<qint64>::max();
     for (;;) {
@@ -93,6 +95,20 @@ void passTime(ModelBalance &row, qint64 planEnd, qint64 nowMs)
             row.rollovers.clear();
             row.clockExpired = true;
         } else {
+            // The usage past the grant is billed, and what was bought is
+            // bought again (docs/billing.md).
+            if (billed && row.price && !row.unlimited && row.usage > row.granted) {
+                const Decimal past = Model::priced(
+                    *row.price, Decimal::fromRaw(row.usage.raw() - row.granted.raw()));
+                *billed = billed->runningSum(past);
+                lines->append(u"%1 at %2: usage %3 past %4 = %5"_s.arg(row.id).arg(at).arg(
+                    row.usage.toString(), row.granted.toString(), past.toString()));
+            }
+            if (billed && !Model::purchase(row).isZero()) {
+                *billed = billed->runningSum(Model::purchase(row));
+                lines->append(u"%1 at %2: renewal of %3 = %4"_s.arg(row.id).arg(at).arg(
+                    row.prepaid.toString(), Model::purchase(row).toString()));
+            }
             if (row.rule && !row.unlimited && row.remaining > Decimal())
                 carryOver(row, at);
             if (!row.unlimited)
@@ -117,10 +133,11 @@ void Model::passTime(qint64 nowMs, qint64 liveNowMs)
             if (const ModelSubscription *plan = subscription(row.customerId, row.subscriptionId))
                 planEnd = plan->status == "expired"_L1 ? std::numeric_limits<qint64>::min()
                                                        : plan->expiresAt.value_or(Never);
-        randomops::passTime(row, planEnd, nowMs);
+        randomops::passTime(row, planEnd, nowMs, &billed[row.customerId],
+                            &billedLines[row.customerId]);
     }
     for (auto &[row, planEnd] : live)
-        randomops::passTime(row, planEnd, liveNowMs);
+        randomops::passTime(row, planEnd, liveNowMs, nullptr, nullptr);
 }
 
 } // namespace md::test::randomops

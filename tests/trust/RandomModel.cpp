@@ -39,6 +39,39 @@ std::optional<Decimal> checked(Int128 raw)
     return Decimal::fromRaw(raw);
 }
 
+// A workspace file's price object, read here on its own (docs/api.md, the
+// price object).
+std::optional<api::Price> priceOf(const JsonValue &json)
+{
+    if (!json.isObject())
+        return std::nullopt;
+    api::Price price;
+    if (json.value("amount"_L1).isNumber())
+        price.amount = decimalOf(json.value("amount"_L1));
+    const JsonValue &tiers = json.value("tiers"_L1);
+    if (tiers.isArray()) {
+        price.tiers = QList<api::Tier>();
+        for (qsizetype t = 0; t < tiers.size(); ++t) {
+            api::Tier tier;
+            if (tiers.at(t).value("to"_L1).isNumber())
+                tier.to = decimalOf(tiers.at(t).value("to"_L1));
+            tier.amount = decimalOf(tiers.at(t).value("amount"_L1));
+            if (tiers.at(t).value("flat_amount"_L1).isNumber())
+                tier.flatAmount = decimalOf(tiers.at(t).value("flat_amount"_L1));
+            price.tiers->append(tier);
+        }
+    }
+    if (json.value("tier_behavior"_L1).toString() == "volume"_L1)
+        price.tierBehavior = api::TierBehavior::Volume;
+    price.billingUnits = decimalOf(json.value("billing_units"_L1));
+    price.billingMethod = json.value("billing_method"_L1).toString() == "prepaid"_L1
+                              ? api::BillingMethod::Prepaid
+                              : api::BillingMethod::UsageBased;
+    if (json.value("max_purchase"_L1).isNumber())
+        price.maxPurchase = decimalOf(json.value("max_purchase"_L1));
+    return price;
+}
+
 ModelBalance balanceOf(const JsonValue &json, const QString &customerId)
 {
     ModelBalance row;
@@ -54,6 +87,8 @@ ModelBalance balanceOf(const JsonValue &json, const QString &customerId)
     row.granted = decimalOf(json.value("included_grant"_L1))
                       .sum(decimalOf(json.value("prepaid_grant"_L1)))
                       .value_or(Decimal());
+    row.prepaid = decimalOf(json.value("prepaid_grant"_L1));
+    row.price = priceOf(json.value("price"_L1));
     if (const JsonValue &rule = json.value("rollover"_L1); rule.isObject())
         row.rule = api::RolloverRule{
             rule.value("max"_L1).isNull() ? std::nullopt
@@ -148,6 +183,11 @@ Model Model::of(const JsonValue &workspace, const QByteArray &catalogue)
                  product.value("status"_L1).toString(), timeOf(product.value("expires_at"_L1))});
         }
         model.addCustomer(customer);
+        // What the workspace had billed already.
+        const JsonValue &lines = json.value("charge_lines"_L1);
+        for (qsizetype l = 0; l < lines.size(); ++l)
+            model.billed[customer.id] = model.billed[customer.id].runningSum(
+                decimalOf(lines.at(l).value("line"_L1).value("amount"_L1)));
         const JsonValue &balances = json.value("balances"_L1);
         for (qsizetype b = 0; b < balances.size(); ++b)
             model.addBalance(balanceOf(balances.at(b), customer.id));
@@ -189,6 +229,68 @@ Model Model::of(const JsonValue &workspace, const QByteArray &catalogue)
         }
     }
     return model;
+}
+
+Decimal Model::priced(const api::Price &price, Decimal units)
+{
+    const Int128 nano = Decimal::One;
+    const Int128 largest = Int128(1'000'000'000'000) * nano; // the largest line
+    const auto mul = [](Int128 a, Int128 b, Int128 &out) {
+        return !__builtin_mul_overflow(a, b, &out);
+    };
+    // A product a × b / c, rounded half away from zero to the nano-unit.
+    const auto rate = [&](Int128 a, Int128 b, Int128 c, Int128 &out) {
+        Int128 product = 0;
+        if (!mul(a, b, product))
+            return false;
+        const Int128 q = product / c;
+        const Int128 r = product % c;
+        out = 2 * (r < 0 ? -r : r) >= c ? q + (product < 0 ? -1 : 1) : q;
+        return true;
+    };
+    const Int128 unit = price.billingUnits.raw();
+    if (units.raw() <= 0 || unit <= 0)
+        return Decimal();
+    const Int128 increments = (units.raw() + unit - 1) / unit;
+    Int128 billable = 0;
+    Int128 exact = 0;
+    bool fits = mul(increments, unit, billable) && billable < Decimal::MaxRaw;
+    if (fits && (!price.tiers || price.tiers->isEmpty())) {
+        fits = mul(price.amount.value_or(Decimal()).raw(), increments, exact);
+    } else if (fits) {
+        Int128 from = 0;
+        for (const api::Tier &tier : *price.tiers) {
+            const bool last = !tier.to || tier.to->raw() >= billable;
+            if (price.tierBehavior == api::TierBehavior::Volume && !last) {
+                from = tier.to->raw();
+                continue;
+            }
+            const Int128 inBand = price.tierBehavior == api::TierBehavior::Volume
+                                      ? billable
+                                      : (last ? billable : tier.to->raw()) - from;
+            Int128 band = 0;
+            fits = fits && rate(tier.amount.raw(), inBand, unit, band);
+            exact += band + tier.flatAmount.value_or(Decimal()).raw();
+            if (last || !fits)
+                break;
+            from = tier.to->raw();
+        }
+    }
+    if (!fits || exact >= Decimal::MaxRaw)
+        return Decimal::fromRaw(largest);
+    const Int128 cent = nano / 100;
+    const Int128 rounded = (exact + cent / 2) / cent * cent; // never negative here
+    return Decimal::fromRaw(std::min(rounded, largest));
+}
+
+Decimal Model::purchase(const ModelBalance &row)
+{
+    if (!row.price || row.price->billingMethod != api::BillingMethod::Prepaid || row.unlimited)
+        return Decimal();
+    const Decimal bought = row.price->maxPurchase && *row.price->maxPurchase < row.prepaid
+                               ? *row.price->maxPurchase
+                               : row.prepaid;
+    return priced(*row.price, bought);
 }
 
 ModelBalance *Model::balance(const QString &id)

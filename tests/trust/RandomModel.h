@@ -58,6 +58,9 @@ struct ModelBalance
     std::optional<Resets> resets;
     std::optional<api::RolloverRule> rule; // what a reset carries over
     bool clockExpired = false;             // its own end passed: nothing more happens to it
+    // What it bills (docs/billing.md): its price, and of its grant what was bought.
+    std::optional<api::Price> price;
+    Decimal prepaid;
 
     // What the ledger says it holds: remaining plus rollovers.
     Decimal held() const;
@@ -168,6 +171,12 @@ public:
     QMap<QString, Decimal> markupByModel;
     QMap<QString, Decimal> markupByProvider;
     std::optional<Decimal> defaultMarkup;
+    // What each sandbox customer's resets and purchases must have billed
+    // (docs/billing.md), worked out here: the charge lines the workspace
+    // came with, then each reset's usage past the grant and each purchase
+    // (an import's, a reset's renewal), priced by Model::priced.
+    QMap<QString, Decimal> billed;
+    QMap<QString, QStringList> billedLines; // each amount of `billed`, for a failure's report
     // Production balances: only time passing changes them. Each with its
     // plan's end (max: none; min: its plan was expired).
     QMap<QString, std::pair<ModelBalance, qint64>> live;
@@ -208,6 +217,14 @@ public:
     static bool take(ModelBalance &row, Decimal value, qint64 nowMs);
 
     ExpectedImport expectImport(const api::ImportCustomerRequest &request, qint64 nowMs) const;
+
+    // What `units` come to at `price`, on the rule of docs/billing.md worked
+    // out on its own: whole billing units rounded up, bands, flat amounts,
+    // each product to the nano-unit, the line to cents, at most a trillion.
+    static Decimal priced(const api::Price &price, Decimal units);
+    // What a row's purchase comes to (its prepaid grant within max_purchase),
+    // 0 for a row that buys nothing.
+    static Decimal purchase(const ModelBalance &row);
 
 private:
     QHash<QString, qsizetype> m_balanceIndex;

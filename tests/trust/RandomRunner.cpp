@@ -4,6 +4,9 @@
 #include "tests/support/JsonEdit.h"
 #include "tests/trust/LedgerAudit.h"
 
+#include <QSqlError>
+#include <QSqlQuery>
+
 #include <latch>
 
 namespace md::test::randomops {
@@ -180,6 +183,46 @@ void Runner::verifyLedger()
     // The clock advances close periods: none twice, none skipped.
     for (const QString &gap : audit.statements(u"%"_s, std::nullopt))
         m_problems.append(u"statements: "_s + gap);
+    billedAsTheModelSays(db.value());
+}
+
+void Runner::billedAsTheModelSays(const QSqlDatabase &db)
+{
+    // Every line the sandbox's resets and purchases wrote, by customer.
+    QSqlQuery lines(db);
+    lines.prepare(u"SELECT c.id, l.line, l.at FROM charge_lines l JOIN customers c"
+                  " ON c.pk = l.customer_pk WHERE l.org_pk = ? AND l.env = ? ORDER BY l.at"_s);
+    lines.addBindValue(m_key.scope.orgPk);
+    lines.addBindValue(m_key.scope.envWord());
+    if (!lines.exec()) {
+        m_problems.append(u"charge lines: "_s + lines.lastError().text());
+        return;
+    }
+    QMap<QString, Decimal> written;
+    QMap<QString, QStringList> writtenLines;
+    while (lines.next()) {
+        const api::JsonValue line =
+            api::JsonValue::parse(lines.value(1).toString().toUtf8(), u"a charge line"_s).value();
+        written[lines.value(0).toString()] = written[lines.value(0).toString()].runningSum(
+            Decimal::parse(line.value("amount"_L1).numberText()).value_or(Decimal()));
+        writtenLines[lines.value(0).toString()].append(
+            u"at %1: %2"_s.arg(lines.value(2).toLongLong())
+                .arg(line.value("description"_L1).toString()));
+    }
+    QSet<QString> customers;
+    for (auto it = written.cbegin(); it != written.cend(); ++it)
+        customers.insert(it.key());
+    for (auto it = m_model.billed.cbegin(); it != m_model.billed.cend(); ++it)
+        customers.insert(it.key());
+    for (const QString &customer : std::as_const(customers))
+        if (written.value(customer) != m_model.billed.value(customer))
+            m_problems.append(
+                u"customer %1: its resets and purchases billed %2, the model"
+                " works out %3 (docs/billing.md); the lines: %4; the model's: %5"_s.arg(
+                    customer, written.value(customer).toString(),
+                    m_model.billed.value(customer).toString(),
+                    writtenLines.value(customer).join(u"; "_s),
+                    m_model.billedLines.value(customer).join(u"; "_s)));
 }
 
 void Runner::checkAudit()

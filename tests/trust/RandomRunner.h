@@ -32,7 +32,8 @@ public:
     void compareBalances();
     // Production balances: nothing the sequence does may change them.
     void compareLive();
-    // `workspace verify` (LedgerVerifier) and the database's own checks.
+    // `workspace verify` (LedgerVerifier), the database's own checks, the
+    // statements' periods, and what was billed against the model.
     void verifyLedger();
     // The audit entries written since the last look, in both environments:
     // each records a change, and each adjustment or balance made answered
@@ -44,6 +45,10 @@ public:
     qint64 now() const { return m_now.load() + m_ahead; }
 
 private:
+    // Each sandbox customer's charge lines add up to what the model's
+    // resets and purchases billed.
+    void billedAsTheModelSays(const QSqlDatabase &db);
+
     struct Call
     {
         Operation *op = nullptr;

@@ -297,10 +297,34 @@ void Runner::importedRows(const Operation &op, const api::ImportCustomerRequest 
             row.usage = want.usage;
             row.unlimited = found->unlimited;
             row.granted = want.included.sum(want.prepaid).value_or(Decimal());
+            row.prepaid = want.prepaid;
             for (const api::ProductItem &item : m_model.plans.value(attached.subscription.planId)
-                                                    .value(attached.subscription.version))
-                if (item.featureId == want.featureId && item.interval && item.rollover)
+                                                    .value(attached.subscription.version)) {
+                if (item.featureId != want.featureId)
+                    continue;
+                if (item.interval && item.rollover)
                     row.rule = item.rollover;
+                // The item's price is the row's (docs/api.md, Products).
+                if (item.price || item.tiers) {
+                    api::Price price;
+                    price.amount = item.price;
+                    price.tiers = item.tiers;
+                    price.billingUnits = item.billingUnits.value_or(Decimal::fromInteger(1));
+                    price.billingMethod = item.usageModel == api::UsageModel::Prepaid
+                                              ? api::BillingMethod::Prepaid
+                                              : api::BillingMethod::UsageBased;
+                    row.price = price;
+                }
+            }
+            // What it bought is billed as it is bought (docs/billing.md);
+            // a plan recorded ended bought nothing.
+            const bool ended = attached.subscription.status == "expired"_L1 ||
+                               attached.subscription.status == "canceled"_L1;
+            const Decimal bought = ended ? Decimal() : Model::purchase(row);
+            m_model.billed[row.customerId] = m_model.billed[row.customerId].runningSum(bought);
+            if (!bought.isZero())
+                m_model.billedLines[row.customerId].append(u"%1 imported: %2 bought = %3"_s.arg(
+                    row.id, row.prepaid.toString(), bought.toString()));
             // When its first reset falls is the listing's (the calendar
             // itself is tst_billingclock's); what each does is the model's.
             // Later ones count from the plan's start, which is now (the

@@ -41,7 +41,11 @@
 //
 // After every operation: no 5xx, and every sandbox balance equals the
 // model's. After every sequence: the queue drained, `workspace verify`
-// (LedgerVerifier) finds nothing, production balances are as loaded, every
+// (LedgerVerifier) finds nothing, each customer's statements follow one
+// another without a hole, its charge lines add up to what the model bills
+// (each reset's usage past the grant and each purchase, an import's or a
+// renewal's, priced by the model's own reading of docs/billing.md, a line
+// past a trillion billed at a trillion), production balances are as loaded, every
 // audit entry written records a change (before != after) and every
 // adjustment has its entry.
 //
