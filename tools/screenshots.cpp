@@ -210,17 +210,26 @@ int main(int argc, char *argv[])
         settle([&] { return customers->controls()->alerts()->rowCount() > 0; });
         window.grab().save(out.filePath(u"customer-controls-%1.png"_s.arg(name)));
         // What the customer owes: the first customer with a closed
-        // statement, its last statement chosen.
+        // statement of more than its fees (usage, credits bought), that
+        // statement chosen; else the last statement of the last one tried.
         detailTabs->setCurrentWidget(customers->charges());
         auto *periods = customers->charges()->periods();
-        for (int row = 1; row < std::min(40, customers->model()->rowCount()); ++row) {
+        int shown = 1;
+        for (int row = 1; row < std::min(60, customers->model()->rowCount()); ++row) {
             const QString id = customers->model()->customer(row).id;
             customerTable->selectRow(row);
             settle([&] { return periods->customer() == id && periods->rowCount() > 0; });
-            if (periods->rowCount() > 1)
+            shown = std::min(1, periods->rowCount() - 1);
+            bool found = false;
+            for (int p = 1; p < periods->rowCount() && !found; ++p)
+                if (periods->period(p).lines.size() > 1) {
+                    shown = p;
+                    found = true;
+                }
+            if (found)
                 break;
         }
-        customers->charges()->periodTable()->selectRow(std::min(1, periods->rowCount() - 1));
+        customers->charges()->periodTable()->selectRow(shown);
         idle();
         window.grab().save(out.filePath(u"customer-charges-%1.png"_s.arg(name)));
         detailTabs->setCurrentIndex(0);
@@ -324,11 +333,16 @@ int main(int argc, char *argv[])
         // What the organization billed, by month and product.
         navigation->setCurrentRow(9);
         auto *revenue = window.revenuePage();
+        int tables = 0;
+        const auto counting = QObject::connect(revenue->table(), &models::RevenueTableModel::loaded,
+                                               revenue, [&tables] { ++tables; });
         revenue->refresh();
-        settle([&] {
-            return !revenue->history()->months().isEmpty() &&
-                   !revenue->table()->summary().groups.isEmpty();
-        });
+        settle([&] { return !revenue->history()->months().isEmpty() && tables > 0; });
+        // The last closed month, by product: its fees, usage and credits bought.
+        const int before = tables;
+        revenue->monthChoice()->setCurrentIndex(1);
+        settle([&] { return tables > before; });
+        QObject::disconnect(counting);
         idle();
         window.grab().save(out.filePath(u"revenue-%1.png"_s.arg(name)));
 

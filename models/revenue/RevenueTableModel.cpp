@@ -52,8 +52,8 @@ ExportColumns RevenueTableModel::exportColumns() const
     return {{u"key"_s, headerData(KeyColumn, Qt::Horizontal).toString()},
             {u"fixed"_s, headerData(FixedColumn, Qt::Horizontal).toString()},
             {u"usage"_s, headerData(UsageColumn, Qt::Horizontal).toString()},
-            {u"prepaid"_s, tr("Prepaid")},
-            {u"credits"_s, tr("Credits")},
+            {u"prepaid"_s, headerData(PrepaidColumn, Qt::Horizontal).toString()},
+            {u"credits"_s, headerData(CreditsColumn, Qt::Horizontal).toString()},
             {u"total"_s, headerData(TotalColumn, Qt::Horizontal).toString()}};
 }
 
@@ -103,6 +103,10 @@ QVariant RevenueTableModel::data(const QModelIndex &index, int role) const
         return formatAmount(g.fixed);
     case UsageColumn:
         return formatAmount(g.usage);
+    case PrepaidColumn:
+        return formatAmount(g.prepaid);
+    case CreditsColumn:
+        return formatAmount(g.credits);
     case TotalColumn:
         return formatAmount(g.total);
     default:
@@ -123,6 +127,10 @@ QVariant RevenueTableModel::headerData(int section, Qt::Orientation orientation,
         return tr("Fixed prices");
     case UsageColumn:
         return tr("Usage");
+    case PrepaidColumn:
+        return tr("Prepaid");
+    case CreditsColumn:
+        return tr("Credits");
     case TotalColumn:
         return tr("Total");
     default:

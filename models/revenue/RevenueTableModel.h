@@ -17,7 +17,15 @@ class RevenueTableModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(RevenueTableModel)
 
 public:
-    enum Column { KeyColumn, FixedColumn, UsageColumn, TotalColumn, ColumnCount };
+    enum Column {
+        KeyColumn,
+        FixedColumn,
+        UsageColumn,
+        PrepaidColumn,
+        CreditsColumn,
+        TotalColumn,
+        ColumnCount
+    };
 
     explicit RevenueTableModel(backend::BillingBackend *backend, QObject *parent = nullptr);
 

@@ -4,7 +4,8 @@
 // bought, a purchase renewed at its reset (held back to max_purchase,
 // rounded up to whole billing units), an AI credit purchase, nothing bought
 // during a trial, a purchase billed as an import makes it, and an
-// organization billing in yen, which have no minor unit. The preview
+// organization billing in yen, which have no minor unit; and a period
+// counted back from a plan's later anchor. The preview
 // says it first, the statement closes on it, and revenue adds the kinds up.
 #include "services/api/ImportCustomer.h"
 #include "services/api/SandboxClock.h"
@@ -27,6 +28,8 @@ constexpr qint64 Feb01 = 1738368000000;
 constexpr qint64 Feb10Noon = 1739188800000;
 constexpr qint64 Mar01 = 1740787200000;
 constexpr qint64 Apr01 = 1743465600000;
+constexpr qint64 Jan20 = 1737331200000;
+constexpr qint64 Feb20 = 1740009600000;
 
 Decimal dec(const char *text)
 {
@@ -125,6 +128,11 @@ private Q_SLOTS:
         // Credits used within what was bought owe nothing yet; the purchase
         // was made before the workspace was loaded.
         QVERIFY(preview(u"cred"_s).lines.isEmpty());
+        // A plan whose current period starts on the 20th, later than the
+        // customer's first period: that period counts back from it.
+        const api::ChargesPreview late = preview(u"late"_s);
+        QCOMPARE(late.periodStart, Jan20);
+        QCOMPARE(late.periodEnd, Feb20);
     }
 
     void anOrganizationBillsInItsOwnCurrency()
@@ -156,6 +164,11 @@ private Q_SLOTS:
         const QList<api::Statement> pre = statementsOf(u"pre"_s);
         QCOMPARE(pre.size(), 1);
         compareLines(pre.first().lines, {{ChargeKind::Usage, {}, "50", "100", "2"}});
+        const QList<api::Statement> late = statementsOf(u"late"_s);
+        QCOMPARE(late.size(), 1); // one month, not the weeks to March 20 with it
+        QCOMPARE(late.first().periodStart, Jan20);
+        QCOMPARE(late.first().periodEnd, Feb20);
+        QCOMPARE(preview(u"late"_s).periodEnd, 1742428800000); // March 20
         const QList<api::Statement> cred = statementsOf(u"cred"_s);
         QCOMPARE(cred.size(), 1);
         QCOMPARE(cred.first().total, Decimal()); // nothing owed, still closed

@@ -114,9 +114,19 @@ private Q_SLOTS:
         QVERIFY(page.monthChoice()->currentText().contains(u"so far"_s));
         QVERIFY(table.count() > 0 || table.wait(20000));
         api::Decimal sum;
-        for (const api::RevenueGroup &group : page.table()->summary().groups)
+        for (const api::RevenueGroup &group : page.table()->summary().groups) {
             sum = sum.runningSum(group.total);
+            // Each kind its column, adding up to the row's total.
+            QCOMPARE(group.fixed.runningSum(group.usage)
+                         .runningSum(group.prepaid)
+                         .runningSum(group.credits),
+                     group.total);
+        }
         QCOMPARE(sum, page.table()->summary().total);
+        QCOMPARE(page.table()
+                     ->headerData(models::RevenueTableModel::CreditsColumn, Qt::Horizontal)
+                     .toString(),
+                 u"Credits"_s);
         QCOMPARE(page.table()->summary().total, months.last().total);
 
         // Last month by customer: one row each, the same total.

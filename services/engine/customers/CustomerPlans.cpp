@@ -56,6 +56,24 @@ CustomerPlans::of(const QSqlDatabase &db, Dialect dialect, const QList<qint64> &
     return plans;
 }
 
+namespace {
+
+// The period holding `atMs` of a plan whose anchor (its current period's
+// start) comes later: counted back from the anchor, as its later periods
+// count on from it. (BillingPeriod::containing starts at the anchor.)
+std::pair<qint64, qint64> before(api::ResetInterval interval, qint64 anchorMs, qint64 atMs)
+{
+    // Each interval is at least the shortest, so this many back is at or before `atMs`.
+    const qint64 shortest = std::max<qint64>(1, api::BillingPeriod::shortestMs(interval));
+    qint64 n = -((anchorMs - atMs) / shortest) - 1;
+    while (api::BillingPeriod::advance(interval, anchorMs, n + 1) <= atMs)
+        ++n;
+    return {api::BillingPeriod::advance(interval, anchorMs, n),
+            api::BillingPeriod::advance(interval, anchorMs, n + 1)};
+}
+
+} // namespace
+
 std::pair<qint64, qint64> CustomerPlans::periodAt(const QList<CustomerPlan> &plans, qint64 atMs)
 {
     for (const bool addOns : {false, true})
@@ -64,7 +82,9 @@ std::pair<qint64, qint64> CustomerPlans::periodAt(const QList<CustomerPlan> &pla
             const bool on = s.status != api::PlanStatus::Expired && s.startedAt <= atMs &&
                             (!s.expiresAt || *s.expiresAt > atMs);
             if (plan.addOn == addOns && on && plan.renewal != api::ResetInterval::OneOff)
-                return api::BillingPeriod::containing(plan.renewal, plan.anchor, atMs);
+                return plan.anchor <= atMs
+                           ? api::BillingPeriod::containing(plan.renewal, plan.anchor, atMs)
+                           : before(plan.renewal, plan.anchor, atMs);
         }
     return api::BillingPeriod::containing(api::ResetInterval::Month, 0, atMs);
 }
