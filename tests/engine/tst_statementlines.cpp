@@ -4,8 +4,9 @@
 // bought, a purchase renewed at its reset (held back to max_purchase,
 // rounded up to whole billing units), an AI credit purchase, nothing bought
 // during a trial, a purchase billed as an import makes it, and an
-// organization billing in yen, which have no minor unit; and a period
-// counted back from a plan's later anchor. The preview
+// organization billing in yen, which have no minor unit; a row that never
+// resets, billed once as its period closes; and a period counted back from
+// a plan's later anchor. The preview
 // says it first, the statement closes on it, and revenue adds the kinds up.
 #include "services/api/ImportCustomer.h"
 #include "services/api/SandboxClock.h"
@@ -130,6 +131,8 @@ private Q_SLOTS:
         QVERIFY(preview(u"cred"_s).lines.isEmpty());
         // A plan whose current period starts on the 20th, later than the
         // customer's first period: that period counts back from it.
+        // A row that never resets: 130 used of 100, 30 past, 3 units of 10.
+        compareLines(preview(u"once"_s).lines, {{ChargeKind::Usage, {}, "30", "30", "0.3"}});
         const api::ChargesPreview late = preview(u"late"_s);
         QCOMPARE(late.periodStart, Jan20);
         QCOMPARE(late.periodEnd, Feb20);
@@ -164,6 +167,12 @@ private Q_SLOTS:
         const QList<api::Statement> pre = statementsOf(u"pre"_s);
         QCOMPARE(pre.size(), 1);
         compareLines(pre.first().lines, {{ChargeKind::Usage, {}, "50", "100", "2"}});
+        // The row that never resets is billed as the period closes, once:
+        // the next period owes nothing more for it until more is used.
+        const QList<api::Statement> once = statementsOf(u"once"_s);
+        QCOMPARE(once.size(), 1);
+        compareLines(once.first().lines, {{ChargeKind::Usage, {}, "30", "30", "0.3"}});
+        QVERIFY(preview(u"once"_s).lines.isEmpty());
         const QList<api::Statement> late = statementsOf(u"late"_s);
         QCOMPARE(late.size(), 1); // one month, not the weeks to March 20 with it
         QCOMPARE(late.first().periodStart, Jan20);
@@ -217,19 +226,19 @@ private Q_SLOTS:
         QVERIFY2(months.ok(), months.ok() ? "" : qPrintable(months.error().message));
         QCOMPARE(months.value().groups.size(), 2);
         const api::RevenueGroup &feb = months.value().groups.at(0);
-        QCOMPARE(feb.usage, dec("2.6"));
-        QCOMPARE(feb.total, dec("2.6"));
+        QCOMPARE(feb.usage, dec("2.9")); // ent 0.60, pre 2.00, once 0.30
+        QCOMPARE(feb.total, dec("2.9"));
         const api::RevenueGroup &mar = months.value().groups.at(1);
         QCOMPARE(mar.prepaid, dec("12"));
         QCOMPARE(mar.credits, dec("66"));
         QCOMPARE(mar.usage, Decimal());
         QCOMPARE(mar.total, dec("78"));
-        QCOMPARE(months.value().total, dec("80.6"));
+        QCOMPARE(months.value().total, dec("80.9"));
 
         ask.groupBy = api::RevenueGroupBy::Customer;
         auto customers = api().revenueSummary(test::everyScope(m_test), ask);
         QVERIFY(customers.ok());
-        QCOMPARE(customers.value().total, dec("80.6"));
+        QCOMPARE(customers.value().total, dec("80.9"));
         for (const api::RevenueGroup &group : customers.value().groups)
             if (group.key == "cred"_L1)
                 QCOMPARE(group.credits, dec("26"));

@@ -4,6 +4,7 @@
 #include "services/engine/charges/UsageCharge.h"
 #include "services/engine/clock/ResetCharges.h"
 #include "services/engine/customers/CustomerPlans.h"
+#include "services/engine/customers/OneOffCharges.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/sql/StoredJson.h"
 
@@ -86,7 +87,7 @@ OpenCharges::lines(const QSqlDatabase &db, Dialect dialect, const QList<OpenPeri
         const QString balanceId = row.at(1).toString();
         const auto resetsAt = optionalInteger(row.at(6));
         if (!resetsAt || *resetsAt > byCustomer.value(customerPk).end)
-            continue; // billed on a later period's statement
+            continue; // never resets (below), or billed on a later period's statement
         const QString stored = row.at(2).toString();
         auto price = prices.constFind(stored);
         if (price == prices.cend()) {
@@ -112,6 +113,17 @@ OpenCharges::lines(const QSqlDatabase &db, Dialect dialect, const QList<OpenPeri
             UsageCharges::line({balanceId, row.at(7).toString(), optionalText(row.at(9)),
                                 optionalText(row.at(8)), usage, *grant},
                                charge.value()));
+    }
+    // Rows that never reset: what is used past the grant and not billed yet.
+    auto oneOff = OneOffCharges::read(db, dialect, pks);
+    if (!oneOff)
+        return oneOff.error();
+    for (const OneOffCharges::Row &row : std::as_const(oneOff.value())) {
+        auto line = OneOffCharges::line(row, money);
+        if (!line)
+            return line.error();
+        if (line.value())
+            lines[row.customerPk].append(*line.value());
     }
     return lines;
 }

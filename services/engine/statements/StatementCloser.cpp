@@ -4,6 +4,7 @@
 #include "services/engine/charges/Money.h"
 #include "services/engine/clock/ResetCharges.h"
 #include "services/engine/customers/CustomerPlans.h"
+#include "services/engine/customers/OneOffCharges.h"
 #include "services/engine/ids/PublicIds.h"
 #include "services/engine/ledger/RevenueMonths.h"
 #include "services/engine/sql/Sql.h"
@@ -152,6 +153,11 @@ api::Result<StatementCloser::Tally> StatementCloser::apply(const QSqlDatabase &d
     auto resets = ResetCharges::read(db, dialect, closing, earliest, nowMs);
     if (!resets)
         return resets.error();
+    auto oneOff = OneOffCharges::read(db, dialect, closing);
+    if (!oneOff)
+        return oneOff.error();
+    qsizetype nextOneOff = 0;
+    QList<ResetCharges::Line> oneOffBilled; // written with the statements
     auto ids = PublicIds::of(db);
     if (!ids)
         return ids.error();
@@ -192,6 +198,21 @@ api::Result<StatementCloser::Tally> StatementCloser::apply(const QSqlDatabase &d
             while (nextReset < billed.size() && billed.at(nextReset).customerPk == c.pk &&
                    billed.at(nextReset).within(start, end))
                 lines.append(billed.at(nextReset++).line);
+            // What rows that never reset used past the grant since the last
+            // statement: on the first this step closes.
+            while (nextOneOff < oneOff.value().size() &&
+                   oneOff.value().at(nextOneOff).customerPk <= c.pk) {
+                const OneOffCharges::Row &row = oneOff.value().at(nextOneOff++);
+                if (row.customerPk != c.pk)
+                    continue;
+                auto line = OneOffCharges::line(row, c.money);
+                if (!line)
+                    return line.error();
+                if (!line.value())
+                    continue;
+                lines.append(*line.value());
+                oneOffBilled.append({c.scope, c.pk, end, row.balanceId, *line.value(), false});
+            }
             auto total = Money::total(lines);
             if (!total)
                 return total.error();
@@ -247,6 +268,8 @@ api::Result<StatementCloser::Tally> StatementCloser::apply(const QSqlDatabase &d
             !moved)
             return moved.error();
     }
+    if (auto written = ResetCharges::write(db, oneOffBilled, keys); !written)
+        return written.error();
     if (auto kept = revenue.write(db); !kept)
         return kept.error();
     return tally;
