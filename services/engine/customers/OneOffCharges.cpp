@@ -50,12 +50,19 @@ api::Result<QList<OneOffCharges::Row>> OneOffCharges::read(const QSqlDatabase &d
                      optionalText(r.at(8)), optionalText(r.at(7)), price.value(),
                      decimalOf(r.at(5)), *grant, Decimal()});
     }
-    // What their earlier statements billed: the lines' quantities past the grant.
+    // What their earlier statements billed: the lines' quantities past the
+    // grant (these rows' only, not the customers' whole history).
     QVariantList lineBinds;
     const QString customers = inKeys(dialect, u"customer_pk"_s, customerPks, lineBinds);
+    QStringList marks;
+    for (const QVariant &id : std::as_const(ids)) {
+        marks.append(u"?"_s);
+        lineBinds.append(id);
+    }
     auto billed = queryRows(db,
                             u"SELECT balance_id, line FROM charge_lines WHERE "_s + customers +
-                                u" AND advance = 0"_s,
+                                u" AND advance = 0 AND balance_id IN ("_s + marks.join(u", "_s) +
+                                u")"_s,
                             lineBinds);
     if (!billed)
         return billed.error();
