@@ -59,11 +59,11 @@ api::Result<QList<OneOffCharges::Row>> OneOffCharges::read(const QSqlDatabase &d
         marks.append(u"?"_s);
         lineBinds.append(id);
     }
-    auto billed = queryRows(db,
-                            u"SELECT balance_id, line FROM charge_lines WHERE "_s + customers +
-                                u" AND advance = 0 AND balance_id IN ("_s + marks.join(u", "_s) +
-                                u")"_s,
-                            lineBinds);
+    auto billed =
+        queryRows(db,
+                  u"SELECT balance_id, line FROM charge_lines WHERE "_s + customers +
+                      u" AND advance = 0 AND balance_id IN ("_s + marks.join(u", "_s) + u")"_s,
+                  lineBinds);
     if (!billed)
         return billed.error();
     for (const QVariantList &r : std::as_const(billed.value())) {
