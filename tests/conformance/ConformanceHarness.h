@@ -7,6 +7,7 @@
 
 #include "services/api/Decimal.h"
 #include "services/backend/BillingBackend.h"
+#include "tests/support/Await.h"
 #include "tests/support/ServerProcess.h"
 #include "tests/support/TestDatabase.h"
 
@@ -30,12 +31,6 @@ QList<QSslCertificate> testCa();
 inline api::Decimal dec(const char *text)
 {
     return *api::Decimal::parse(QByteArrayView(text));
-}
-
-template <typename T> api::Result<T> await(QFuture<api::Result<T>> future)
-{
-    future.waitForFinished();
-    return future.result();
 }
 
 // Loads the workspace file into the database and, over HTTP, starts the

@@ -8,6 +8,7 @@
 #include "models/customers/ChargeLinesModel.h"
 #include "models/customers/ChargePeriodsModel.h"
 #include "tests/gui/GuiBackend.h"
+#include "tests/support/Await.h"
 #include "tests/support/TestDatabase.h"
 #include "views/customers/CustomerChargesTab.h"
 
@@ -21,16 +22,11 @@
 
 using namespace md;
 using namespace Qt::StringLiterals;
+using test::await;
 
 namespace {
 
 const QString Key = u"sk_test_charges0000000000000000000000000"_s;
-
-template <typename T> api::Result<T> await(QFuture<api::Result<T>> future)
-{
-    future.waitForFinished();
-    return future.result();
-}
 
 } // namespace
 

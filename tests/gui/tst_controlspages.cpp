@@ -12,6 +12,7 @@
 #include "services/engine/Engine.h"
 #include "services/engine/controls/BillingControlsUpdater.h"
 #include "tests/gui/GuiBackend.h"
+#include "tests/support/Await.h"
 #include "tests/support/TestDatabase.h"
 #include "views/common/ChangeReview.h"
 #include "views/customers/BillingControlsDialog.h"
@@ -34,16 +35,11 @@
 
 using namespace md;
 using namespace Qt::StringLiterals;
+using test::await;
 
 namespace {
 
 const QString Key = u"sk_test_delta000000000000000000000000000"_s;
-
-template <typename T> api::Result<T> await(QFuture<api::Result<T>> future)
-{
-    future.waitForFinished();
-    return future.result();
-}
 
 // One credit at openai/gpt-4o (2.50 per million input tokens, the bundled catalogue).
 api::TrackTokensRequest oneCredit(const QString &customer, qint64 credits = 1)

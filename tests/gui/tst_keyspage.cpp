@@ -9,6 +9,7 @@
 #include "models/operator/ApiKeyModel.h"
 #include "services/remote/RemoteBackend.h"
 #include "tests/gui/GuiBackend.h"
+#include "tests/support/Await.h"
 #include "tests/support/TestDatabase.h"
 #include "views/admin/ProductDialog.h"
 #include "views/admin/ProductsPage.h"
@@ -35,16 +36,11 @@
 
 using namespace md;
 using namespace Qt::StringLiterals;
+using test::await;
 
 namespace {
 
 const QString Key = u"sk_test_admin00000000000000000000000000"_s; // admin-workspace.json
-
-template <typename T> api::Result<T> await(QFuture<api::Result<T>> future)
-{
-    future.waitForFinished();
-    return future.result();
-}
 
 QAction *menuAction(QMainWindow &window, const QString &text)
 {

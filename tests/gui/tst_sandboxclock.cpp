@@ -8,6 +8,7 @@
 #include "models/operator/SandboxClockModel.h"
 #include "services/engine/Engine.h"
 #include "tests/gui/GuiBackend.h"
+#include "tests/support/Await.h"
 #include "tests/support/TestDatabase.h"
 #include "views/common/ChangeReview.h"
 #include "views/operator/SandboxClockDialog.h"
@@ -23,16 +24,11 @@
 
 using namespace md;
 using namespace Qt::StringLiterals;
+using test::await;
 
 namespace {
 
 const QString Key = u"sk_test_clockgui00000000000000000000000"_s;
-
-template <typename T> api::Result<T> await(QFuture<api::Result<T>> future)
-{
-    future.waitForFinished();
-    return future.result();
-}
 
 } // namespace
 

@@ -11,6 +11,7 @@
 #include "services/engine/Engine.h"
 #include "services/server/WebhookSender.h"
 #include "tests/gui/GuiBackend.h"
+#include "tests/support/Await.h"
 #include "tests/support/StubBackend.h"
 #include "tests/support/TestDatabase.h"
 #include "views/common/ChangeReview.h"
@@ -36,16 +37,11 @@
 
 using namespace md;
 using namespace Qt::StringLiterals;
+using test::await;
 
 namespace {
 
 const QString Key = u"sk_test_admin00000000000000000000000000"_s; // admin-workspace.json
-
-template <typename T> api::Result<T> await(QFuture<api::Result<T>> future)
-{
-    future.waitForFinished();
-    return future.result();
-}
 
 // One endpoint whose one delivery waits until the deliveries have been read
 // `waitFor` times, then has succeeded: a receiver that answers while the
