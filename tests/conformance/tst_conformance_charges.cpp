@@ -2,7 +2,8 @@
 // a plan with a fixed price (an item without a feature) owes it times its
 // quantity, and for a feature priced per billing unit its usage past the
 // grant, rounded up to whole units, in the period of its plan; a row within
-// its grant owes nothing; an unknown customer is 404. The amounts
+// its grant owes nothing; a plan imported trialing owes no fee until its
+// plan's free trial ends; an unknown customer is 404. The amounts
 // are worked out by hand here. Runs three ways: tests/conformance/CMakeLists.txt.
 #include "services/api/WireCodec.h"
 #include "tests/conformance/ConformanceSuite.h"
@@ -94,6 +95,48 @@ private Q_SLOTS:
         QVERIFY2(preview.ok(), preview.ok() ? "" : qPrintable(preview.error().message));
         QVERIFY(preview.value().lines.isEmpty());
         QCOMPARE(preview.value().total, Decimal());
+    }
+
+    void aTrialingImportOwesNoFeeUntilItsTrialEnds()
+    {
+        importOnPricedLegacy(u"feepayer"_s, "0"); // prices legacy
+        auto trial = api::decodeBody<api::UpdateProductRequest>(
+            R"({"free_trial":{"duration":"day","length":14}})");
+        QVERIFY(await(m_admin->updateProduct(u"legacy"_s, trial.value())).ok());
+        const qint64 day = 86'400'000;
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const auto import = [&](const QString &customer, const char *status, qint64 startedAt) {
+            auto request = api::decodeBody<api::ImportCustomerRequest>(
+                uR"({"customer_id":"%1","processors":[{"type":"stripe","id":"cus_%1"}],
+                    "billables":[{"plan":{"plan_id":"legacy","status":"%2","started_at":%3}}]})"_s
+                    .arg(customer, QLatin1StringView(status))
+                    .arg(startedAt)
+                    .toUtf8());
+            QVERIFY(await(m_admin->importCustomer(request.value())).ok());
+        };
+        const auto subscription = [&](const QString &customer) {
+            return await(m_admin->customer(customer)).value().subscriptions.value(0);
+        };
+        const auto fee = [&](const QString &customer) {
+            auto preview = await(m_admin->chargesPreview({customer}));
+            Decimal fixed;
+            for (const api::ChargeLine &line : preview.value().lines)
+                if (line.kind == api::ChargeKind::Fixed)
+                    fixed = fixed.plus(line.amount).value();
+            return fixed;
+        };
+        // In its trial: 14 days from its start, and no fee for the period.
+        import(u"trying"_s, "trialing", now - day);
+        QCOMPARE(subscription(u"trying"_s).trialEndsAt, std::optional(now - day + 14 * day));
+        QCOMPARE(fee(u"trying"_s), Decimal());
+        // The trial ended 26 days ago, before this period began: 29.00.
+        import(u"converted"_s, "trialing", now - 40 * day);
+        QCOMPARE(subscription(u"converted"_s).trialEndsAt, std::optional(now - 26 * day));
+        QCOMPARE(fee(u"converted"_s), dec("29"));
+        // Reported active: the trial is over, whatever the plan offers.
+        import(u"paying"_s, "active", now - day);
+        QCOMPARE(subscription(u"paying"_s).trialEndsAt, std::nullopt);
+        QCOMPARE(fee(u"paying"_s), dec("29"));
     }
 
     void anUnknownCustomerIsNotFound()

@@ -114,13 +114,15 @@ api::Result<api::FlashedPlan> PlanAttacher::create(qint64 customerPk, const api:
     const qint64 anchor = billable.billingCycleAnchor.value_or(startedAt);
     const auto [periodStart, periodEnd] =
         api::BillingPeriod::containing(StoredPlan::renewalInterval(plan.items), anchor, now);
+    const std::optional<qint64> trialEndsAt =
+        over ? std::nullopt : plan.trialEndOf(flashed.status, startedAt);
     if (auto inserted = execute(
             db,
             u"INSERT INTO customer_products (pk, id, customer_pk, product_pk, processor,"
             " subscription_id, schedule_id, status, quantity, started_at,"
             " current_period_start, current_period_end, expires_at, canceled_at,"
-            " created_at, period_anchor, plan_pk)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "_s +
+            " created_at, period_anchor, trial_ends_at, plan_pk)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "_s +
                 PlanKey + u")"_s,
             {productPk.value(), productId, customerPk, plan.pk,
              QString(api::toWire(billable.processor)),
@@ -132,7 +134,7 @@ api::Result<api::FlashedPlan> PlanAttacher::create(qint64 customerPk, const api:
              over ? u"expired"_s : QString(api::toWire(flashed.status)), units, startedAt,
              periodStart, periodEnd, over ? QVariant(now) : QVariant(),
              flashed.status == api::PlanStatus::Canceled ? QVariant(now) : QVariant(), now, anchor,
-             plan.pk});
+             trialEndsAt ? QVariant(*trialEndsAt) : QVariant(), plan.pk});
         !inserted)
         return inserted.error();
     // One balance per plan item, the reported usage applied to the grant it matches.
@@ -247,7 +249,7 @@ api::Result<api::FlashedPlan> PlanAttacher::create(qint64 customerPk, const api:
                                         prepaid,
                                         false,
                                         m_context.creditSystems.contains(item.featureId),
-                                        std::nullopt,
+                                        trialEndsAt,
                                         m_context.money};
             auto bought = ResetCharges::purchase(row, now);
             if (!bought)

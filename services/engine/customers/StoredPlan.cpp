@@ -1,5 +1,6 @@
 #include "services/engine/customers/StoredPlan.h"
 
+#include "services/api/BillingPeriod.h"
 #include "services/api/WireCodec.h"
 #include "services/engine/sql/Sql.h"
 #include "services/engine/sql/StoredJson.h"
@@ -71,7 +72,8 @@ std::optional<api::Price> StoredPlan::priceOf(const api::ProductItem &item)
 api::Result<StoredPlan> StoredPlan::find(const QSqlDatabase &db, const Scope &scope,
                                          const api::ImportPlan &plan, const QString &path)
 {
-    QString sql = u"SELECT pk, items FROM products WHERE org_pk = ? AND env = ? AND id = ?"_s;
+    QString sql =
+        u"SELECT pk, items, free_trial FROM products WHERE org_pk = ? AND env = ? AND id = ?"_s;
     QVariantList binds{scope.orgPk, scope.envWord(), plan.planId};
     if (plan.version) {
         sql += u" AND version = ?"_s;
@@ -90,7 +92,29 @@ api::Result<StoredPlan> StoredPlan::find(const QSqlDatabase &db, const Scope &sc
                               &api::readList<api::ProductItem>);
     if (!items)
         return items.error();
-    return StoredPlan{rows.value().first().at(0).toLongLong(), items.value()};
+    StoredPlan found{rows.value().first().at(0).toLongLong(), items.value(), std::nullopt};
+    if (!rows.value().first().at(2).isNull()) {
+        auto trial = decodeStored<api::FreeTrial>(rows.value().first().at(2),
+                                                  u"free trial of plan %1"_s.arg(plan.planId));
+        if (!trial)
+            return trial.error();
+        found.freeTrial = trial.value();
+    }
+    return found;
+}
+
+std::optional<qint64> StoredPlan::trialEndOf(api::PlanStatus status, qint64 startedAt) const
+{
+    if (status != api::PlanStatus::Trialing || !freeTrial)
+        return std::nullopt;
+    const api::ResetInterval unit =
+        freeTrial->duration == api::TrialDuration::Day     ? api::ResetInterval::Day
+        : freeTrial->duration == api::TrialDuration::Month ? api::ResetInterval::Month
+                                                           : api::ResetInterval::Year;
+    // Past 100,000 days, months or years a trial never ends in practice;
+    // held there so the calendar's arithmetic stays in range.
+    return api::BillingPeriod::advance(unit, startedAt,
+                                       std::min<qint64>(freeTrial->length, 100000));
 }
 
 } // namespace md::engine

@@ -17,6 +17,7 @@ struct StoredPlan
 {
     qint64 pk = 0;
     QList<api::ProductItem> items;
+    std::optional<api::FreeTrial> freeTrial;
 
     // The plan `plan` names (its version, else the newest); `path` names it in errors.
     static api::Result<StoredPlan> find(const QSqlDatabase &db, const Scope &scope,
@@ -29,6 +30,10 @@ struct StoredPlan
     static bool matches(const api::ImportBalance &reported, const api::ProductItem &item);
     // The balance price of a priced plan item, or none.
     static std::optional<api::Price> priceOf(const api::ProductItem &item);
+    // When a subscription imported as `status`, started at `startedAt`,
+    // ends its trial: a trialing one's plan's free trial after its start
+    // (docs/billing.md, "Nothing during a trial"); none otherwise.
+    std::optional<qint64> trialEndOf(api::PlanStatus status, qint64 startedAt) const;
 };
 
 } // namespace md::engine
