@@ -143,6 +143,7 @@ TrackWriter::SweepStep ClockSweep::step()
             return; // the next step tries again
         result.changed = result.changed || changed(work.value());
         result.more = result.more || full(work.value());
+        result.closed = result.closed || work.value().statements.closed > 0;
     };
     auto moved = m_clock.offsets(db.value());
     if (!moved)

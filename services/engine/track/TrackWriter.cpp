@@ -319,7 +319,8 @@ void TrackWriter::runSweep(bool callsComing)
     // sweep then took 62 s for a million: docs/performance.md).
     std::chrono::steady_clock::duration wait = m_sweepEvery;
     if (step.more)
-        wait = callsComing ? SweepShareWait * (ended - started) : std::chrono::nanoseconds(0);
+        wait = callsComing ? (step.closed ? ClosingShareWait : SweepShareWait) * (ended - started)
+                           : std::chrono::nanoseconds(0);
     const std::lock_guard lock(m_mutex);
     m_sweepAt = ended + wait;
 }

@@ -57,6 +57,7 @@ public:
     {
         bool changed = false; // it wrote: what the writer keeps is dropped
         bool more = false;    // more is due: the next step comes straight after
+        bool closed = false;  // it closed statements: the calls get a larger share
     };
     using Sweep = std::function<SweepStep()>;
     // Calls per transaction at most: a batch takes a few milliseconds.
@@ -138,8 +139,11 @@ private:
     std::set<qint64> m_inHand; // customers of the batches being applied
     mutable std::mutex m_sizesMutex;
     BatchSizes m_sizes;
-    // While calls come, a sweep step of d is followed by 3·d of calls alone.
+    // While calls come, a sweep step of d is followed by 3·d of calls alone;
+    // by 5·d after one that closed statements (docs/performance.md,
+    // "Statements and revenue").
     static constexpr int SweepShareWait = 3;
+    static constexpr int ClosingShareWait = 5;
     bool m_stopping = false;
     std::unique_ptr<QThread> m_writer; // started by start() or with the first call
     // PostgreSQL: a second writer, so that one batch's statements run in the
