@@ -5101,6 +5101,10 @@ Es wurde keine Datei geschrieben.</translation>
         <source>Billed by month, by product (%1: so far)</source>
         <translation>Abgerechnet nach Monat und Produkt (%1: bisher)</translation>
     </message>
+    <message>
+        <source>(open periods as of %1)</source>
+        <translation>(offene Zeiträume, Stand %1)</translation>
+    </message>
 </context>
 <context>
     <name>RevenueTableModel</name>

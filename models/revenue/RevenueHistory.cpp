@@ -40,6 +40,7 @@ void RevenueHistory::load(qint64 nowMs)
         // An open period counts in the month it began, which may be an
         // earlier one (a plan renewing mid-month), so every month asks.
         request.includeOpen = true;
+        request.openMaxAgeMs = OpenMaxAgeMs;
         (*pending)[i].start = request.from;
         (*pending)[i].end = request.to;
         (*pending)[i].open = i == ranges.size() - 1;

@@ -20,6 +20,9 @@ class RevenueHistory final : public QObject
 
 public:
     static constexpr int Months = 12;
+    // How old the open periods' figures may be: the server's kept ones
+    // answer at once (docs/billing.md, "Revenue so far").
+    static constexpr qint64 OpenMaxAgeMs = 60'000;
 
     struct Month
     {

@@ -4,6 +4,7 @@
 
 #include "models/common/AmountFormat.h"
 #include "models/common/Workbook.h"
+#include "models/revenue/RevenueHistory.h"
 
 namespace md::models {
 
@@ -22,6 +23,7 @@ void RevenueTableModel::load(qint64 from, qint64 to, api::RevenueGroupBy groupBy
     request.to = to;
     request.groupBy = groupBy;
     request.includeOpen = open;
+    request.openMaxAgeMs = open ? RevenueHistory::OpenMaxAgeMs : 0;
     whenFinished(m_backend->revenueSummary(request), this,
                  [this, generation, groupBy](const api::Result<api::RevenueSummary> &summary) {
                      if (generation != m_generation)

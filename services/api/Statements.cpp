@@ -74,6 +74,8 @@ RevenueSummaryRequest RevenueSummaryRequest::read(const JsonReader &reader)
             u"must be after from (%1), got %2"_s.arg(request.from).arg(request.to));
     request.groupBy = reader.field("group_by"_L1).word(GroupWords);
     request.includeOpen = reader.field("include_open"_L1).optBoolean().value_or(false);
+    request.openMaxAgeMs =
+        reader.field("open_max_age_ms"_L1).optInteger(0, MaxOpenAgeMs).value_or(0);
     return request;
 }
 
@@ -84,6 +86,7 @@ void RevenueSummaryRequest::write(JsonWriter &writer) const
         .field("to"_L1, to)
         .field("group_by"_L1, toWire(groupBy))
         .field("include_open"_L1, includeOpen)
+        .field("open_max_age_ms"_L1, openMaxAgeMs)
         .endObject();
 }
 
@@ -119,6 +122,8 @@ RevenueSummary RevenueSummary::read(const JsonReader &reader)
     summary.currency = reader.field("currency"_L1).string();
     summary.groups = readList<RevenueGroup>(reader.field("groups"_L1));
     summary.total = reader.field("total"_L1).sum();
+    if (const JsonReader asOf = reader.field("open_as_of"_L1); !asOf.isMissing())
+        summary.openAsOf = asOf.nullableInteger();
     return summary;
 }
 
@@ -126,7 +131,7 @@ void RevenueSummary::write(JsonWriter &writer) const
 {
     writer.beginObject().field("currency"_L1, currency).key("groups"_L1);
     writeList(writer, groups);
-    writer.field("total"_L1, total).endObject();
+    writer.field("total"_L1, total).field("open_as_of"_L1, openAsOf).endObject();
 }
 
 } // namespace md::api

@@ -46,6 +46,10 @@ struct RevenueSummaryRequest
     qint64 to = 0;
     RevenueGroupBy groupBy = RevenueGroupBy::Month;
     bool includeOpen = false; // the open periods so far, in the month they started
+    // How old the open periods' figures may be (docs/billing.md, "Revenue so
+    // far"): 0, worked out now; up to an hour, the server's kept figures.
+    static constexpr qint64 MaxOpenAgeMs = 3'600'000;
+    qint64 openMaxAgeMs = 0;
 
     static RevenueSummaryRequest read(const JsonReader &reader);
     void write(JsonWriter &writer) const;
@@ -76,6 +80,9 @@ struct RevenueSummary
     QString currency;
     QList<RevenueGroup> groups;
     Decimal total;
+    // With include_open: the moment the open periods' figures were worked
+    // out (ms, the scope's clock); none without.
+    std::optional<qint64> openAsOf;
 
     static RevenueSummary read(const JsonReader &reader);
     void write(JsonWriter &writer) const;

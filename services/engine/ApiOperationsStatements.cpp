@@ -2,6 +2,7 @@
 // "Revenue"): statements.list, statements.get and revenue.summary.
 #include "services/engine/ApiOperations.h"
 
+#include "services/engine/statements/OpenRevenue.h"
 #include "services/engine/statements/RevenueTotals.h"
 #include "services/engine/statements/StatementReads.h"
 
@@ -40,9 +41,16 @@ ApiOperations::revenueSummary(const KeyContext &key, const api::RevenueSummaryRe
 {
     if (const auto denied = key.missingScope(ReadScope))
         return *denied;
-    return m_engine.withConnection([&](const QSqlDatabase &db) {
-        return RevenueTotals::summary(db, m_engine.dialect(), key.scope, request,
-                                      m_engine.now(key.scope));
+    const qint64 now = m_engine.now(key.scope);
+    return m_engine.withConnection([&](const QSqlDatabase &db) -> api::Result<api::RevenueSummary> {
+        std::shared_ptr<const OpenFigures> open;
+        if (request.includeOpen) {
+            auto figures = m_engine.openRevenue().figures(db, key.scope, now, request.openMaxAgeMs);
+            if (!figures)
+                return figures.error();
+            open = figures.value();
+        }
+        return RevenueTotals::summary(db, m_engine.dialect(), key.scope, request, now, open.get());
     });
 }
 

@@ -6,6 +6,7 @@
 #include "services/engine/ids/PublicIds.h"
 #include "services/engine/ledger/AuditTrail.h"
 #include "services/engine/sql/Sql.h"
+#include "services/engine/statements/OpenRevenue.h"
 #include "services/engine/track/CallCheck.h"
 #include "services/engine/workspace/WorkspaceDumper.h"
 #include "services/engine/workspace/WorkspaceLoader.h"
@@ -43,11 +44,14 @@ Engine::Engine(QString location, Clock clock)
           m_database, m_clock, [this](const Scope &scope) { return ahead(scope); },
           [this] { return catalogue(); }))
     , m_sweep(std::make_unique<ClockSweep>(m_database, m_sandboxClock, *m_writer))
+    , m_openRevenue(std::make_unique<OpenRevenue>(
+          m_database, [this](const Scope &scope) { return now(scope); }))
 {}
 
 Engine::~Engine()
 {
-    m_sweep->stop(); // PostgreSQL's sweep thread; on SQLite the writer runs it
+    m_openRevenue.reset(); // a refresh under way reads the clock and the database
+    m_sweep->stop();       // PostgreSQL's sweep thread; on SQLite the writer runs it
     m_writer.reset();
 }
 

@@ -32,6 +32,8 @@ namespace md::engine {
 
 using Clock = std::function<qint64()>;
 
+class OpenRevenue;
+
 struct OrganizationRow
 {
     qint64 pk = 0;
@@ -60,6 +62,8 @@ public:
     // console start it; tests that want no background writes do not).
     void startClock(std::chrono::milliseconds every = std::chrono::seconds(1));
     ClockSweep &clockSweep() { return *m_sweep; }
+    // What the open periods owe so far, kept for revenue.summary.
+    OpenRevenue &openRevenue() { return *m_openRevenue; }
     // Where portal links point: the server's public base URL, or the
     // console's local portal server once it runs. Empty: no portal here.
     void setPortalBase(const QUrl &base);
@@ -169,6 +173,7 @@ private:
     std::unique_ptr<TrackQueue> m_queue;   // after the database: stopped before it closes
     std::unique_ptr<TrackWriter> m_writer; // likewise
     std::unique_ptr<ClockSweep> m_sweep;
+    std::unique_ptr<OpenRevenue> m_openRevenue;
 };
 
 } // namespace md::engine

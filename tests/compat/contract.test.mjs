@@ -563,9 +563,12 @@ const cases = [
   },
   {
     route: "post /v1/meterdesk/revenue.summary",
-    valid: () => ({ body: { from: made.now - 60 * 24 * 3600 * 1000, to: made.now + 60 * 24 * 3600 * 1000, group_by: "product", include_open: true } }),
+    valid: () => ({ body: { from: made.now - 60 * 24 * 3600 * 1000, to: made.now + 60 * 24 * 3600 * 1000, group_by: "product", include_open: true, open_max_age_ms: 60000 } }),
     refused: () => ({ body: { from: 0, to: 1, group_by: "year" }, expect: 400 }),
-    then: (body) => assert.equal(Math.round(body.total * 100), body.groups.reduce((cents, g) => cents + Math.round(g.total * 100), 0)),
+    then: (body) => {
+      assert.equal(Math.round(body.total * 100), body.groups.reduce((cents, g) => cents + Math.round(g.total * 100), 0));
+      assert.equal(typeof body.open_as_of, "number");
+    },
   },
 ];
 

@@ -7,7 +7,9 @@
 // missed one, with the fee and nothing for usage, so the periods follow
 // each other without a hole. statements.get gives one back, an id of
 // nothing is 404; revenue.summary adds the statements up by month,
-// product and customer, as the test adds them up itself. Runs three ways:
+// product and customer, as the test adds them up itself, and with
+// include_open adds what the preview says, from figures kept as long as
+// open_max_age_ms allows. Runs three ways:
 // tests/conformance/CMakeLists.txt.
 #include "services/api/BillingPeriod.h"
 #include "tests/conformance/ConformanceSuite.h"
@@ -191,6 +193,55 @@ private Q_SLOTS:
 
         ask.to = ask.from; // an empty range is refused, naming the field
         expectError(await(m_admin->revenueSummary(ask)), 400, u"invalid_inputs"_s, u"to"_s);
+    }
+
+    void revenueSoFarIsThePreviewKeptForAsLongAsAsked()
+    {
+        importOnPricedLegacy(u"sofar"_s, "135");
+        const auto preview = [&] { return await(m_admin->chargesPreview({u"sofar"_s})).value(); };
+        const api::ChargesPreview first = preview();
+        QCOMPARE(first.total, dec("31"));
+        api::RevenueSummaryRequest ask;
+        ask.from =
+            api::BillingPeriod::containing(api::ResetInterval::Month, 0, first.periodStart).first;
+        ask.to = api::BillingPeriod::advance(api::ResetInterval::Month, ask.from);
+        ask.groupBy = api::RevenueGroupBy::Customer;
+        QCOMPARE(await(m_admin->revenueSummary(ask)).value().openAsOf, std::nullopt);
+        ask.includeOpen = true;
+        const auto sofar = [&](qint64 maxAgeMs) {
+            ask.openMaxAgeMs = maxAgeMs;
+            auto summary = await(m_admin->revenueSummary(ask));
+            if (!summary)
+                qFatal("revenue.summary failed: %s", qPrintable(summary.error().message));
+            for (const api::RevenueGroup &group : summary.value().groups)
+                if (group.key == "sofar"_L1)
+                    return std::pair(group.total, summary.value().openAsOf.value_or(-1));
+            return std::pair(Decimal(), summary.value().openAsOf.value_or(-1));
+        };
+        const qint64 hour = api::RevenueSummaryRequest::MaxOpenAgeMs;
+        const auto [worked, workedAt] = sofar(0);
+        QCOMPARE(worked, first.total); // what the preview says, line for line
+        QVERIFY(workedAt > 0);
+
+        // 100 calls more: 235, 135 past the 100 included, 14 units: 36.00.
+        api::TrackRequest more;
+        more.customerId = u"sofar"_s;
+        more.featureId = u"calls"_s;
+        more.value = dec("100");
+        more.overageBehavior = api::OverageBehavior::Overflow;
+        QVERIFY(await(m_admin->track(more)).ok());
+        QCOMPARE(preview().total, dec("36"));
+        // Figures up to an hour old may be the kept ones, and say when.
+        QCOMPARE(sofar(hour), std::pair(worked, workedAt));
+        // Figures of now are worked out again, and kept.
+        const auto [now, nowAt] = sofar(0);
+        QCOMPARE(now, dec("36"));
+        QVERIFY(nowAt >= workedAt);
+        QCOMPARE(sofar(hour), std::pair(now, nowAt));
+
+        ask.openMaxAgeMs = hour + 1; // past an hour is refused, naming the field
+        expectError(await(m_admin->revenueSummary(ask)), 400, u"invalid_inputs"_s,
+                    u"open_max_age_ms"_s);
     }
 };
 

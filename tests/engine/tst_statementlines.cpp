@@ -7,11 +7,14 @@
 // organization billing in yen, which have no minor unit; a row that never
 // resets, billed once as its period closes; and a period counted back from
 // a plan's later anchor. The preview
-// says it first, the statement closes on it, and revenue adds the kinds up.
+// says it first, the statement closes on it, and revenue adds the kinds up;
+// with the open periods, from figures kept and refreshed in the background.
+#include "services/api/BillingPeriod.h"
 #include "services/api/ImportCustomer.h"
 #include "services/api/SandboxClock.h"
 #include "services/api/WireCodec.h"
 #include "services/engine/ledger/LedgerVerifier.h"
+#include "services/engine/statements/OpenRevenue.h"
 #include "tests/engine/EngineFixture.h"
 #include "tests/engine/ScopeRoutes.h"
 
@@ -253,6 +256,48 @@ private Q_SLOTS:
         QVERIFY(report.ok());
         QVERIFY2(report.value().differences.isEmpty(),
                  qPrintable(report.value().differences.join(u'\n')));
+    }
+
+    void revenueSoFarIsKeptAndRefreshedInTheBackground()
+    {
+        // April's open periods, each as its preview says, by customer.
+        api::RevenueSummaryRequest ask;
+        ask.from = Feb01;
+        ask.to = api::BillingPeriod::advance(api::ResetInterval::Month, Apr01);
+        ask.groupBy = api::RevenueGroupBy::Customer;
+        ask.includeOpen = true;
+        ask.openMaxAgeMs = 60'000;
+        const auto sofar = [&] {
+            auto summary = api().revenueSummary(test::everyScope(m_test), ask);
+            if (!summary)
+                qFatal("revenue.summary: %s", qPrintable(summary.error().message));
+            Decimal cred;
+            for (const api::RevenueGroup &group : summary.value().groups)
+                if (group.key == "cred"_L1)
+                    cred = group.total;
+            return std::pair(cred, summary.value().openAsOf.value_or(-1));
+        };
+        ask.includeOpen = false;
+        const Decimal closed = sofar().first;
+        QCOMPARE(sofar().second, -1); // no open periods, no moment
+        ask.includeOpen = true;
+        const auto [worked, at] = sofar();
+        QCOMPARE(worked, closed.plus(preview(u"cred"_s).total).value());
+        QCOMPARE(preview(u"cred"_s).total, dec("36")); // credits 10 + 26 for April
+        engine::OpenRevenue &kept = m_fixture->engine->openRevenue();
+        // Younger than half the age: kept, nothing worked out.
+        *m_fixture->now += 20'000;
+        QCOMPARE(sofar(), std::pair(worked, at));
+        kept.settle();
+        QCOMPARE(sofar(), std::pair(worked, at));
+        // Past half: still the kept figures, and one refresh in the background.
+        *m_fixture->now += 20'000;
+        QCOMPARE(sofar(), std::pair(worked, at));
+        kept.settle();
+        QCOMPARE(sofar(), std::pair(worked, at + 40'000));
+        // Past the age: worked out for the request.
+        *m_fixture->now += 61'000;
+        QCOMPARE(sofar(), std::pair(worked, at + 101'000));
     }
 };
 

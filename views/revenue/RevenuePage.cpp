@@ -101,9 +101,16 @@ RevenuePage::RevenuePage(backend::BillingBackend *backend, QWidget *parent)
     connect(m_table, &models::RevenueTableModel::failed, this, failed);
     connect(m_table, &models::RevenueTableModel::loaded, this, [this] {
         const api::RevenueSummary &summary = m_table->summary();
-        m_state->setText(tr("%1 in %2: %3 %4")
-                             .arg(m_groupBy->currentText(), m_month->currentText(),
-                                  models::formatAmount(summary.total), summary.currency.toUpper()));
+        QString state = tr("%1 in %2: %3 %4")
+                            .arg(m_groupBy->currentText(), m_month->currentText(),
+                                 models::formatAmount(summary.total), summary.currency.toUpper());
+        if (summary.openAsOf)
+            state +=
+                u" "_s +
+                tr("(open periods as of %1)")
+                    .arg(locale().toString(QDateTime::fromMSecsSinceEpoch(*summary.openAsOf).time(),
+                                           QLocale::ShortFormat));
+        m_state->setText(state);
         m_tableView->resizeColumnsToContents();
         m_export->setEnabled(true);
     });

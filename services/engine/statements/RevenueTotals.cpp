@@ -2,10 +2,9 @@
 
 #include "services/api/BillingPeriod.h"
 #include "services/engine/charges/Money.h"
-#include "services/engine/clock/ResetCharges.h"
 #include "services/engine/customers/OpenCharges.h"
-#include "services/engine/ledger/RevenueMonths.h"
 #include "services/engine/sql/Sql.h"
+#include "services/engine/statements/OpenRevenue.h"
 
 #include <QDateTime>
 
@@ -79,61 +78,40 @@ QString keyOf(const std::optional<QString> &id)
 }
 
 // What the open periods that began in [from, to) owe so far, by the
-// grouping's key: customers in batches of their keys.
-api::Result<api::Done> addOpen(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
-                               qint64 from, qint64 to, api::RevenueGroupBy groupBy, qint64 nowMs,
-                               const Money &money, std::map<QString, Minor> &groups,
-                               QHash<qint64, Minor> &byCustomer)
+// grouping's key: those still open at `nowMs` of the figures. By month, a
+// period's month is looked up among the range's month starts (ascending).
+void addOpen(const OpenFigures &open, qint64 from, qint64 to, api::RevenueGroupBy groupBy,
+             qint64 nowMs, const std::vector<std::pair<qint64, QString>> &months,
+             std::map<QString, Minor> &groups, QHash<qint64, Minor> &byCustomer)
 {
-    // The open periods in one read of the scope's customers (paging them by
-    // key walked the scope's index once a page: 7 s at 200,000), then their
-    // lines a thousand customers at a time.
-    auto open = runPrepared(db,
-                            u"SELECT pk, id, statement_from, statement_due_at FROM customers"
-                            " WHERE org_pk = ? AND env = ? AND statement_from >= ?"
-                            " AND statement_from < ? AND statement_due_at > ?"_s,
-                            {scope.orgPk, scope.envWord(), from, to, nowMs});
-    if (!open)
-        return open.error();
-    QList<OpenPeriod> all;
-    for (QSqlQuery &q = *open.value(); q.next();)
-        all.append({q.value(0).toLongLong(), q.value(2).toLongLong(), q.value(3).toLongLong()});
-    open.value()->finish();
-    constexpr qsizetype Batch = 1000;
-    for (qsizetype first = 0; first < all.size(); first += Batch) {
-        const QList<OpenPeriod> periods = all.mid(first, Batch);
-        auto lines = OpenCharges::lines(db, dialect, periods, nowMs, money);
-        if (!lines)
-            return lines.error();
-        for (const OpenPeriod &period : std::as_const(periods))
-            for (const api::ChargeLine &line : lines.value().value(period.customerPk)) {
-                auto minor = money.minorOf(line.amount);
-                if (!minor)
-                    return minor.error();
-                if (groupBy == api::RevenueGroupBy::Customer) {
-                    byCustomer[period.customerPk].of(line.kind) += minor.value();
-                    continue;
-                }
-                QString key;
-                switch (groupBy) {
-                case api::RevenueGroupBy::Month:
-                    key = monthKey(
-                        api::BillingPeriod::containing(api::ResetInterval::Month, 0, period.start)
-                            .first);
-                    break;
-                case api::RevenueGroupBy::Product:
-                    key = keyOf(line.planId);
-                    break;
-                case api::RevenueGroupBy::Feature:
-                    key = keyOf(line.featureId);
-                    break;
-                case api::RevenueGroupBy::Customer:
-                    break;
-                }
-                groups[key].of(line.kind) += minor.value();
+    for (const OpenFigures::Period &period : open.periods) {
+        if (period.start < from || period.start >= to || period.end <= nowMs)
+            continue;
+        Minor *month = nullptr;
+        if (groupBy == api::RevenueGroupBy::Month) {
+            const auto after =
+                std::upper_bound(months.begin(), months.end(), period.start,
+                                 [](qint64 start, const auto &m) { return start < m.first; });
+            month = &groups[std::prev(after)->second];
+        }
+        for (quint32 i = period.first; i < period.first + period.count; ++i) {
+            const OpenFigures::Line &line = open.lines[i];
+            switch (groupBy) {
+            case api::RevenueGroupBy::Customer:
+                byCustomer[period.customerPk].of(line.kind) += line.minor;
+                break;
+            case api::RevenueGroupBy::Month:
+                month->of(line.kind) += line.minor;
+                break;
+            case api::RevenueGroupBy::Product:
+                groups[keyOf(open.keys.at(line.plan))].of(line.kind) += line.minor;
+                break;
+            case api::RevenueGroupBy::Feature:
+                groups[keyOf(open.keys.at(line.feature))].of(line.kind) += line.minor;
+                break;
             }
+        }
     }
-    return api::Done{};
 }
 
 // The top customers, largest first (by key among equals), named; the rest
@@ -186,19 +164,24 @@ topCustomers(const QSqlDatabase &db, Dialect dialect, const QHash<qint64, Minor>
 api::Result<api::RevenueSummary> RevenueTotals::summary(const QSqlDatabase &db, Dialect dialect,
                                                         const Scope &scope,
                                                         const api::RevenueSummaryRequest &request,
-                                                        qint64 nowMs)
+                                                        qint64 nowMs, const OpenFigures *open)
 {
     // The wire's reader says so too; the embedded backend has no reader.
     if (request.to <= request.from)
         return api::ApiError::invalidInputs(
             u"to"_s, u"must be after from (%1), got %2"_s.arg(request.from).arg(request.to));
+    if (request.openMaxAgeMs < 0 || request.openMaxAgeMs > api::RevenueSummaryRequest::MaxOpenAgeMs)
+        return api::ApiError::invalidInputs(
+            u"open_max_age_ms"_s,
+            u"must be from 0 to %1, got %2"_s.arg(api::RevenueSummaryRequest::MaxOpenAgeMs)
+                .arg(request.openMaxAgeMs));
     const qint64 from = monthFrom(request.from);
     const qint64 to = monthFrom(request.to);
     auto money = OpenCharges::moneyOf(db, scope.orgPk);
     if (!money)
         return money.error();
     std::map<QString, Minor> groups;
-    std::vector<QString> order; // months in order; others by total
+    std::vector<std::pair<qint64, QString>> order; // months in order; others by total
     if (request.groupBy == api::RevenueGroupBy::Month) {
         qint64 months = 0;
         for (qint64 m = from; m < to;
@@ -207,7 +190,7 @@ api::Result<api::RevenueSummary> RevenueTotals::summary(const QSqlDatabase &db, 
                 return api::ApiError::invalidInputs(
                     u"to"_s, u"is more than %1 months after from"_s.arg(MaxMonths));
             groups[monthKey(m)];
-            order.push_back(monthKey(m));
+            order.emplace_back(m, monthKey(m));
         }
     }
     // By customer key, the ids read for the top ones only.
@@ -249,14 +232,15 @@ api::Result<api::RevenueSummary> RevenueTotals::summary(const QSqlDatabase &db, 
             groups[group].of(*kind) += row.at(2).toLongLong();
         }
     }
-    if (request.includeOpen)
-        if (auto open = addOpen(db, dialect, scope, from, to, request.groupBy, nowMs, money.value(),
-                                groups, byCustomer);
-            !open)
-            return open.error();
-
     api::RevenueSummary summary;
     summary.currency = money.value().code();
+    if (open) {
+        if (open->currency != summary.currency)
+            return api::ApiError::internal(u"the open periods' figures are in %1, not %2"_s.arg(
+                open->currency, summary.currency));
+        addOpen(*open, from, to, request.groupBy, nowMs, order, groups, byCustomer);
+        summary.openAsOf = open->asOf;
+    }
     if (request.groupBy == api::RevenueGroupBy::Customer) {
         auto ranked = topCustomers(db, dialect, byCustomer, money.value());
         if (!ranked)
@@ -277,7 +261,7 @@ api::Result<api::RevenueSummary> RevenueTotals::summary(const QSqlDatabase &db, 
             summary.groups.append(groupOf(key, minor, money.value()));
         }
     } else {
-        for (const QString &key : order) {
+        for (const auto &[start, key] : order) {
             total += groups[key].total();
             summary.groups.append(groupOf(key, groups[key], money.value()));
         }

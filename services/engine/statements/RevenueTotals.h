@@ -2,8 +2,9 @@
 // closed statements came to, over the UTC months that begin in [from, to),
 // by month, product, feature or customer, each split by kind. By month,
 // product and feature it reads the kept revenue_months (a few rows a
-// month); by customer it adds up the months' statements. include_open adds
-// what the open periods that began in those months owe so far.
+// month); by customer it adds up the months' statements. With include_open
+// the caller passes what the open periods owe so far (OpenRevenue), and
+// those that began in those months are added.
 #pragma once
 
 #include "services/api/Statements.h"
@@ -14,6 +15,8 @@
 
 namespace md::engine {
 
+struct OpenFigures;
+
 class RevenueTotals final
 {
 public:
@@ -23,7 +26,7 @@ public:
     static api::Result<api::RevenueSummary> summary(const QSqlDatabase &db, Dialect dialect,
                                                     const Scope &scope,
                                                     const api::RevenueSummaryRequest &request,
-                                                    qint64 nowMs);
+                                                    qint64 nowMs, const OpenFigures *open);
 };
 
 } // namespace md::engine
