@@ -65,6 +65,12 @@ int serveCommand(const QString &database, const ServeOptions &options)
         !options.publicUrl.isEmpty() &&
         (!url.isValid() || (url.scheme() != "https"_L1 && url.scheme() != "http"_L1)))
         return usage(u"--public-url takes the http(s) URL clients reach this server at"_s);
+    const QUrl stripe(options.stripeApiBase);
+    if (!options.stripeApiBase.isEmpty() &&
+        (!stripe.isValid() || stripe.host().isEmpty() ||
+         (stripe.scheme() != "https"_L1 && stripe.scheme() != "http"_L1) ||
+         (!stripe.path().isEmpty() && stripe.path() != "/"_L1)))
+        return usage(u"--stripe-api-base takes scheme://host[:port], without /v1"_s);
 
     int exitCode = 0;
     auto engine = openEngine(database, exitCode);
@@ -76,6 +82,8 @@ int serveCommand(const QString &database, const ServeOptions &options)
     engine->startTrackWriter();         // before clients can take every descriptor
     engine->startClock();               // resets and expiries due, applied as they come
     engine->setWebhookPolicy(options.webhooks);
+    if (!options.stripeApiBase.isEmpty())
+        engine->setStripeBase(stripe);
     server::WebhookSender::Options senderOptions;
     senderOptions.caFile = options.webhooksCaFile;
     server::WebhookSender webhooks(*engine, senderOptions);

@@ -111,6 +111,11 @@ int workspaceCommand(const QStringList &args, const QString &database, const Dem
         out() << "loaded " << loaded.value().organizations << " organizations, "
               << loaded.value().customers << " customers, " << loaded.value().balances
               << " balances, " << loaded.value().apiKeys << " API keys" << Qt::endl;
+        if (loaded.value().accessListsIgnored > 0)
+            out() << "note: the accessible_accounts of " << loaded.value().accessListsIgnored
+                  << " organizations were left out: the platform link asks Stripe now"
+                     " (connect a key with `processors connect`)"
+                  << Qt::endl;
         return 0;
     }
     if (action == "dump"_L1) {

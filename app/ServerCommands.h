@@ -38,6 +38,17 @@ int workspaceCommand(const QStringList &args, const QString &database, const Dem
 // keys list | create | revoke | roll
 int keysCommand(const QString &database, const server::KeyCommandArgs &args);
 
+struct ProcessorsArgs
+{
+    QString action; // connect, disconnect or list
+    QString org;
+    QString env;        // test or live
+    QString secretFile; // connect: the key, on one line
+};
+
+// processors connect | disconnect | list (ProcessorsCommand.cpp)
+int processorsCommand(const QString &database, const ProcessorsArgs &args);
+
 struct ServeOptions
 {
     QString listen;
@@ -51,6 +62,7 @@ struct ServeOptions
     QString webhooksCaFile;
     QString accessLog = QStringLiteral("off"); // off, stderr or a file
     QString metricsListen;                     // HOST:PORT of GET /metrics; none when empty
+    QString stripeApiBase;                     // Stripe's address, for tests; Stripe's when empty
 };
 
 // serve, until SIGTERM or SIGINT (ServeCommand.cpp)

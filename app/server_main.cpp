@@ -40,6 +40,11 @@ int main(int argc, char *argv[])
         "  keys revoke            Revoke key --id key_...: refused within a second.\n"
         "  keys roll              Give key --id a new secret (printed once); the old\n"
         "                         one works for --overlap SPAN more (default none).\n"
+        "  processors connect     Store the Stripe secret key of --org SLUG --env test|live\n"
+        "                         read from --secret-file F (one line), sealed; only\n"
+        "                         its hint (sk_test_…1234) is ever shown.\n"
+        "  processors disconnect  Forget it.\n"
+        "  processors list        The keys connected to --org SLUG, by their hints.\n"
         "  serve                  Serve the API and billing portal pages on --listen\n"
         "                         HOST:PORT until SIGTERM or SIGINT, then answer the\n"
         "                         requests in flight and exit.\n"
@@ -101,7 +106,15 @@ int main(int argc, char *argv[])
     const QCommandLineOption webhooksCaFile(
         u"webhooks-ca-file"_s,
         u"serve: PEM certificates webhook receivers may present, beside the system's."_s, u"F"_s);
+    const QCommandLineOption secretFile(
+        u"secret-file"_s, u"processors connect: a file holding the key on one line."_s, u"F"_s);
+    const QCommandLineOption stripeApiBase(
+        u"stripe-api-base"_s,
+        u"serve: where Stripe is, scheme://host[:port] without /v1 (tests); Stripe's by default."_s,
+        u"URL"_s);
     parser.addOptions({database,
+                       secretFile,
+                       stripeApiBase,
                        org,
                        env,
                        scope,
@@ -124,7 +137,8 @@ int main(int argc, char *argv[])
                        accessLog,
                        metricsListen});
     server::LimitOptions::addTo(parser);
-    parser.addPositionalArgument(u"command"_s, u"workspace, keys or serve, then the action."_s);
+    parser.addPositionalArgument(u"command"_s,
+                                 u"workspace, keys, processors or serve, then the action."_s);
     // Unknown options are a wrong command line (2), like every other; process()
     // would exit 1 for them. It still answers --help, --help-all and --version.
     if (!parser.parse(QCoreApplication::arguments()))
@@ -162,6 +176,7 @@ int main(int argc, char *argv[])
                              {},
                              {},
                              u"off"_s,
+                             {},
                              {}};
         auto limits = server::LimitOptions::read(parser);
         if (!limits)
@@ -171,10 +186,15 @@ int main(int argc, char *argv[])
         options.webhooksCaFile = parser.value(webhooksCaFile);
         options.accessLog = parser.value(accessLog);
         options.metricsListen = parser.value(metricsListen);
+        options.stripeApiBase = parser.value(stripeApiBase);
         if (!options.webhooksCaFile.isEmpty() && !QFile::exists(options.webhooksCaFile))
             return usage(u"--webhooks-ca-file %1 does not exist"_s.arg(options.webhooksCaFile));
         return serveCommand(parser.value(database), options);
     }
+    if (args.first() == "processors"_L1)
+        return processorsCommand(
+            parser.value(database),
+            {args.value(1), parser.value(org), parser.value(env), parser.value(secretFile)});
     if (args.first() == "keys"_L1)
         return keysCommand(parser.value(database),
                            {args.value(1), parser.value(org), parser.value(env),

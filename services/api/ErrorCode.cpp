@@ -49,6 +49,8 @@ constexpr std::array Words{
     std::pair{ErrorCode::InternalError, "internal_error"_L1},
     std::pair{ErrorCode::NotImplemented, "not_implemented"_L1},
     std::pair{ErrorCode::DatabaseUnavailable, "database_unavailable"_L1},
+    std::pair{ErrorCode::ProcessorRefused, "processor_refused"_L1},
+    std::pair{ErrorCode::ProcessorUnavailable, "processor_unavailable"_L1},
     std::pair{ErrorCode::ShuttingDown, "shutting_down"_L1},
     std::pair{ErrorCode::QueueFull, "queue_full"_L1},
     std::pair{ErrorCode::TooManyConnections, "too_many_connections"_L1},

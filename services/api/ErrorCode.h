@@ -50,6 +50,8 @@ enum class ErrorCode {
     InternalError,
     NotImplemented,
     DatabaseUnavailable,
+    ProcessorRefused,
+    ProcessorUnavailable,
     ShuttingDown,
     QueueFull,
     TooManyConnections,

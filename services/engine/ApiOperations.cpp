@@ -220,6 +220,11 @@ api::Result<api::LinkOrganizationResponse>
 ApiOperations::linkOrganization(const KeyContext &key, const api::LinkOrganizationRequest &request)
 {
     MD_REQUIRE_SCOPE(key, u"platform:write"_s)
+    if (auto reachable = m_engine.withConnection([&](const QSqlDatabase &db) {
+            return PlatformLinker::reachable(db, key.scope, request, m_engine.stripeOptions());
+        });
+        !reachable)
+        return reachable.error();
     return AuditedWrite::run<api::LinkOrganizationResponse>(
         m_engine, key, {u"organization.link"_s, u"organization"_s, request.organizationSlug},
         [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {

@@ -46,7 +46,12 @@ Engine::Engine(QString location, Clock clock)
     , m_sweep(std::make_unique<ClockSweep>(m_database, m_sandboxClock, *m_writer))
     , m_openRevenue(std::make_unique<OpenRevenue>(
           m_database, [this](const Scope &scope) { return now(scope); }))
-{}
+{
+    // Another Stripe for every engine of the process: a test's, or an
+    // egress proxy (docs/operations.md, "Processor keys").
+    if (const QString base = qEnvironmentVariable("MD_STRIPE_API_BASE"); !base.isEmpty())
+        m_stripe.base = QUrl(base);
+}
 
 Engine::~Engine()
 {
@@ -61,6 +66,18 @@ qint64 Engine::ahead(const Scope &scope)
         return 0; // no look-up for production
     auto db = m_database.connection();
     return db ? m_sandboxClock.ahead(db.value(), scope) : 0;
+}
+
+void Engine::setStripeBase(const QUrl &base)
+{
+    const QMutexLocker lock(&m_stripeMutex);
+    m_stripe.base = base;
+}
+
+StripeClient::Options Engine::stripeOptions() const
+{
+    const QMutexLocker lock(&m_stripeMutex);
+    return m_stripe;
 }
 
 qint64 Engine::now(const Scope &scope)

@@ -11,6 +11,7 @@
 #include "services/engine/access/ApiKeyStore.h"
 #include "services/engine/access/PortalPage.h"
 #include "services/engine/pricing/PriceCatalogue.h"
+#include "services/engine/processors/StripeClient.h"
 #include "services/engine/sql/Database.h"
 #include "services/engine/sql/Scope.h"
 #include "services/engine/sql/StopCheck.h"
@@ -62,6 +63,9 @@ public:
     // console start it; tests that want no background writes do not).
     void startClock(std::chrono::milliseconds every = std::chrono::seconds(1));
     ClockSweep &clockSweep() { return *m_sweep; }
+    // Where the organizations' processor is read (docs/processors.md).
+    void setStripeBase(const QUrl &base);
+    StripeClient::Options stripeOptions() const;
     // What the open periods owe so far, kept for revenue.summary.
     OpenRevenue &openRevenue() { return *m_openRevenue; }
     // Where portal links point: the server's public base URL, or the
@@ -167,6 +171,8 @@ private:
     std::atomic<quint64> m_keyGeneration{0}; // moved by forgetKeys()
     mutable QMutex m_catalogueMutex;
     std::shared_ptr<const PriceCatalogue> m_catalogue;
+    mutable QMutex m_stripeMutex;
+    StripeClient::Options m_stripe;
     mutable QMutex m_portalMutex;
     QUrl m_portalBase;
     WebhookPolicy m_webhookPolicy;

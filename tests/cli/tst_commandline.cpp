@@ -1,6 +1,7 @@
 // Exit codes are a promise to scripts and to systemd (Restart=on-failure):
 // 0 done, 1 the command failed, 2 the command line is wrong; --help and
 // --version answer 0 without a display or a database.
+#include <QFile>
 #include <QProcess>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -109,6 +110,20 @@ private Q_SLOTS:
             << QStringList{u"serve"_s,       u"--database"_s,       u"x.db"_s, u"--listen"_s,
                            u"127.0.0.1:0"_s, u"--header-timeout"_s, u"0"_s}
             << u"--header-timeout: takes a whole number of at least 1"_s;
+        QTest::newRow("server: processors connect without its file")
+            << Server << QStringList{u"processors"_s, u"connect"_s, u"--database"_s, u"x.db"_s,
+                                     u"--org"_s,      u"demo"_s,    u"--env"_s,      u"test"_s}
+            << u"--secret-file is for connect, and connect needs it"_s;
+        QTest::newRow("server: a Stripe address with a path")
+            << Server
+            << QStringList{u"serve"_s,
+                           u"--database"_s,
+                           u"x.db"_s,
+                           u"--listen"_s,
+                           u"127.0.0.1:0"_s,
+                           u"--stripe-api-base"_s,
+                           u"http://127.0.0.1:9/v1"_s}
+            << u"--stripe-api-base takes scheme://host[:port], without /v1"_s;
         QTest::newRow("server: key without environment")
             << Server << QStringList{u"keys"_s, u"create"_s, u"--database"_s, u"x.db"_s}
             << u"keys create needs --org SLUG and --env"_s;
@@ -147,6 +162,42 @@ private Q_SLOTS:
         const Run demo = run(Server, {u"workspace"_s, u"demo"_s, u"--database"_s, database});
         QCOMPARE(demo.exitCode, 0);
         QVERIFY(demo.out.contains("sk_test_"_L1));
+    }
+
+    // docs/operations.md, "Processor keys": the key file's line break is
+    // not part of the key; only the hint is ever printed.
+    void aProcessorKeyIsConnectedFromItsFile()
+    {
+        const QString database = m_dir.filePath(u"keys.db"_s);
+        QCOMPARE(run(Server, {u"workspace"_s, u"demo"_s, u"--database"_s, database}).exitCode, 0);
+        const QString file = m_dir.filePath(u"stripe.key"_s);
+        const auto write = [&](const QByteArray &text) {
+            QFile key(file);
+            QVERIFY(key.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            key.write(text);
+            key.close();
+            key.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+        };
+        const QStringList connect{u"processors"_s,    u"connect"_s, u"--database"_s, database,
+                                  u"--org"_s,         u"demo"_s,    u"--env"_s,      u"test"_s,
+                                  u"--secret-file"_s, file};
+        write("sk_test_51CommandLine000000000042\n");
+        const Run connected = run(Server, connect);
+        QCOMPARE(connected.exitCode, 0);
+        QVERIFY2(connected.out.contains(u"sk_test_…0042"_s), qPrintable(connected.out));
+        QVERIFY(!connected.out.contains(u"51CommandLine"_s));
+        const Run listed = run(
+            Server, {u"processors"_s, u"list"_s, u"--database"_s, database, u"--org"_s, u"demo"_s});
+        QCOMPARE(listed.exitCode, 0);
+        QVERIFY2(listed.out.contains(u"test\tsk_test_…0042"_s), qPrintable(listed.out));
+        write("sk_live_51CommandLine000000000042\n"); // a live key for test
+        const Run refused = run(Server, connect);
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains(u"starts with sk_test_"_s), qPrintable(refused.err));
+        QVERIFY(!refused.err.contains(u"51CommandLine"_s));
+        const Run dumped = run(Server, {u"workspace"_s, u"dump"_s, u"--database"_s, database});
+        QCOMPARE(dumped.exitCode, 0);
+        QVERIFY(!dumped.out.contains(u"51CommandLine"_s));
     }
 
 private:

@@ -8,9 +8,12 @@
 #include "services/api/WireCodec.h"
 #include "services/embedded/EngineBackend.h"
 #include "services/engine/pricing/PriceCatalogue.h"
+#include "services/engine/processors/ProcessorKeys.h"
+#include "services/engine/sql/Sql.h"
 #include "services/remote/RemoteBackend.h"
 #include "tests/conformance/ConformanceHarness.h"
 #include "tests/engine/EngineFixture.h"
+#include "tests/support/StripeMock.h"
 
 #include <QFile>
 #include <QNetworkAccessManager>
@@ -176,6 +179,41 @@ protected:
         QVERIFY2(result.error().message.contains(names), qPrintable(result.error().message));
     }
 
+    // The Stripe accounts a suite links: a mock Stripe is started for it,
+    // seeded with them (tests/support/StripeMock.h).
+    QStringList m_stripeAccounts;
+
+    // A key for each environment whose file says one is connected (dumps
+    // never carry them), and, for a suite that links, the mock Stripe every
+    // engine of the process and the server read.
+    void connectProcessorKeys(engine::Engine &setup)
+    {
+        auto db = setup.database().connection();
+        QVERIFY(db.ok());
+        auto flagged = engine::queryRows(
+            db.value(),
+            u"SELECT pk, test_secret_connected, live_secret_connected FROM organizations"_s, {});
+        QVERIFY(flagged.ok());
+        for (const QVariantList &org : std::as_const(flagged.value()))
+            for (const auto &[env, column] : {std::pair(engine::Environment::Sandbox, 1),
+                                              std::pair(engine::Environment::Production, 2)})
+                if (org.at(column).toInt() != 0)
+                    QVERIFY(engine::ProcessorKeys::connect(
+                                db.value(), setup.dialect(), {org.at(0).toLongLong(), env},
+                                u"sk_%1_meterdesk_conformance_%2"_s.arg(
+                                    engine::environmentWord(env), org.at(0).toString()),
+                                setup.now())
+                                .ok());
+        if (m_stripeAccounts.isEmpty())
+            return;
+        QString problem;
+        test::StripeMock *stripe = test::StripeMock::shared(&problem);
+        QVERIFY2(stripe, qPrintable(problem));
+        problem = stripe->seedAccounts(m_stripeAccounts);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        qputenv("MD_STRIPE_API_BASE", stripe->url().toString().toUtf8());
+    }
+
 private Q_SLOTS:
     // Loads the three workspaces and their keys, and starts the server when
     // the suite runs over HTTP.
@@ -192,6 +230,7 @@ private Q_SLOTS:
             auto admin = setup.loadWorkspaceFile(
                 QStringLiteral(MD_TEST_CONFORMANCE_DIR "/admin-workspace.json"));
             QVERIFY2(admin.ok(), admin.ok() ? "" : qPrintable(admin.error().message));
+            connectProcessorKeys(setup);
             auto billing =
                 setup.createKey(u"alpha"_s, engine::Environment::Sandbox, {u"billing:write"_s}, {});
             auto live = setup.createKey(u"alpha"_s, engine::Environment::Production,

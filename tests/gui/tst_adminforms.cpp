@@ -5,7 +5,10 @@
 #include "models/admin/ProductListModel.h"
 #include "models/admin/RewardListModel.h"
 #include "models/admin/TenantListModel.h"
+#include "services/engine/Engine.h"
+#include "services/engine/processors/ProcessorKeys.h"
 #include "tests/gui/GuiBackend.h"
+#include "tests/support/StripeMock.h"
 #include "tests/support/TestDatabase.h"
 #include "views/admin/ProductDialog.h"
 #include "views/admin/ProductsPage.h"
@@ -61,10 +64,26 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY2(m_database.error().isEmpty(), qPrintable(m_database.error()));
+        // Links ask Stripe: the mock, reaching acct_ok2, read by the engine
+        // or the server about to start (docs/processors.md).
         QString problem;
+        test::StripeMock *stripe = test::StripeMock::shared(&problem);
+        QVERIFY2(stripe, qPrintable(problem));
+        problem = stripe->seedAccounts({u"acct_ok2"_s});
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        qputenv("MD_STRIPE_API_BASE", stripe->url().toString().toUtf8());
         m_backend = test::openLoadedBackend(
             m_database.location(), QStringLiteral(MD_ADMIN_WORKSPACE), Key, m_server, &problem);
         QVERIFY2(m_backend, qPrintable(problem));
+        // Delta's test key, as `processors connect` stores it.
+        engine::Engine setup(m_database.location());
+        QVERIFY(setup.open().ok());
+        auto delta = setup.operatorKey(u"delta"_s, engine::Environment::Sandbox);
+        QVERIFY(delta.ok());
+        QVERIFY(engine::ProcessorKeys::connect(setup.database().connection().value(),
+                                               setup.dialect(), delta.value().scope,
+                                               u"sk_test_meterdesk_gui_000000001"_s, setup.now())
+                    .ok());
     }
 
 private:

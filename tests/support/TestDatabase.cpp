@@ -77,7 +77,11 @@ TestDatabase::~TestDatabase()
 QStringList TestDatabase::withoutBalanceSums()
 {
     // Migrations 21 and 20 first: statements, what they keep, and currencies.
-    QStringList back{u"ALTER TABLE organizations DROP COLUMN currency"_s,
+    QStringList back{u"DROP TABLE processor_keys"_s,
+                     u"CREATE TABLE processor_access (org_pk BIGINT NOT NULL REFERENCES"
+                     " organizations(pk), env TEXT NOT NULL CHECK (env IN ('test', 'live')),"
+                     " account_id TEXT NOT NULL, PRIMARY KEY (org_pk, env, account_id))"_s,
+                     u"ALTER TABLE organizations DROP COLUMN currency"_s,
                      u"DROP TABLE charge_lines"_s,
                      u"DROP TABLE statements"_s,
                      u"DROP TABLE revenue_months"_s,

@@ -105,11 +105,11 @@ void WebhookReceiver::read(QTcpSocket *socket)
 
 void WebhookReceiver::answer(QTcpSocket *socket)
 {
-    QByteArray reply = "HTTP/1.1 " + QByteArray::number(m_answer.status) + " Answer\r\n";
-    for (const auto &[name, value] : m_answer.headers)
+    const Answer given = m_queued.isEmpty() ? m_answer : m_queued.takeFirst();
+    QByteArray reply = "HTTP/1.1 " + QByteArray::number(given.status) + " Answer\r\n";
+    for (const auto &[name, value] : given.headers)
         reply += name + ": " + value + "\r\n";
-    reply +=
-        "Content-Length: " + QByteArray::number(m_answer.body.size()) + "\r\n\r\n" + m_answer.body;
+    reply += "Content-Length: " + QByteArray::number(given.body.size()) + "\r\n\r\n" + given.body;
     socket->write(reply);
 }
 

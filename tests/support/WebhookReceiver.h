@@ -44,6 +44,8 @@ public:
     QByteArray url(const QByteArray &path = "/hooks") const;
 
     void setAnswer(Answer answer) { m_answer = std::move(answer); }
+    // The next requests get these, in order, then the answer set above.
+    void queueAnswers(QList<Answer> answers) { m_queued += std::move(answers); }
     // From now on requests are kept unanswered, their connections open, as
     // a receiver that accepts and never answers does, until release().
     void hold() { m_holding = true; }
@@ -61,6 +63,7 @@ private:
     QTcpServer m_server;
     quint16 m_port = 0;
     Answer m_answer;
+    QList<Answer> m_queued;
     QList<Request> m_requests;
     QHash<QTcpSocket *, QByteArray> m_buffers; // the connections open
     bool m_holding = false;

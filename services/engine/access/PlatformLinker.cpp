@@ -1,6 +1,9 @@
 #include "services/engine/access/PlatformLinker.h"
 
+#include "services/engine/processors/ProcessorKeys.h"
 #include "services/engine/sql/Sql.h"
+
+#include <QUrl>
 
 namespace md::engine {
 
@@ -14,11 +17,27 @@ ApiError notFound(const QString &message)
     return ApiError{404, api::ErrorCode::NotFound, message};
 }
 
+// The tenant's key and id, when the platform made it.
+api::Result<QVariantList> tenantOf(const QSqlDatabase &db, const Scope &platform,
+                                   const api::LinkOrganizationRequest &request)
+{
+    auto tenant = queryRows(db, u"SELECT pk, id, master_org_pk FROM organizations WHERE slug = ?"_s,
+                            {request.organizationSlug});
+    if (!tenant)
+        return tenant.error();
+    // Another platform's tenant reads exactly like one that does not exist.
+    if (tenant.value().isEmpty() || tenant.value().first().at(2).isNull() ||
+        tenant.value().first().at(2).toLongLong() != platform.orgPk)
+        return notFound(u"organization_slug: this platform created no organization \"%1\""_s.arg(
+            request.organizationSlug));
+    return tenant.value().first();
+}
+
 } // namespace
 
-api::Result<api::LinkOrganizationResponse>
-PlatformLinker::link(const QSqlDatabase &db, Dialect dialect, const Scope &platform,
-                     const api::LinkOrganizationRequest &request, qint64 nowMs)
+api::Result<api::Done> PlatformLinker::reachable(const QSqlDatabase &db, const Scope &platform,
+                                                 const api::LinkOrganizationRequest &request,
+                                                 const StripeClient::Options &stripe)
 {
     // A live account moves real money: only a live key may link one
     // (docs/api.md, "Platform links"); a live key may link both.
@@ -26,55 +45,56 @@ PlatformLinker::link(const QSqlDatabase &db, Dialect dialect, const Scope &platf
         return ApiError{403, api::ErrorCode::LiveKeyRequired,
                         u"live_account_id: linking a live Stripe account needs a live key; this "
                         "key is a test key"_s};
-    const qint64 masterPk = platform.orgPk;
-    WriteTransaction transaction(db, dialect);
-    if (auto begun = transaction.begin(); !begun)
-        return begun.error();
+    auto tenant = tenantOf(db, platform, request);
+    if (!tenant)
+        return tenant.error();
+    for (const auto &[account, env] : {std::pair(request.testAccountId, Environment::Sandbox),
+                                       std::pair(request.liveAccountId, Environment::Production)}) {
+        if (!account)
+            continue;
+        const QString word = environmentWord(env);
+        auto key = ProcessorKeys::secret(db, {platform.orgPk, env});
+        if (!key && key.error().status == 404)
+            return notFound(u"%1_account_id: the platform has no %1 Stripe secret key connected; "
+                            "connect it before linking %1 accounts"_s.arg(word));
+        if (!key)
+            return key.error();
+        // The master account must reach the account (rule 3): Stripe says.
+        StripeClient::Refusal refusal;
+        auto found = StripeClient(key.value(), stripe)
+                         .get(u"/v1/accounts/%1"_s.arg(
+                                  QString::fromLatin1(QUrl::toPercentEncoding(*account))),
+                              {}, std::nullopt, &refusal);
+        if (!found && (refusal.status == 403 || refusal.status == 404))
+            return notFound(u"%1_account_id: the platform's %1 Stripe account cannot access "
+                            "\"%2\"; connect it to the platform first (Stripe says: %3)"_s.arg(
+                                word, *account, refusal.message));
+        if (!found)
+            return found.error();
+    }
+    return api::Done{};
+}
+
+api::Result<api::LinkOrganizationResponse>
+PlatformLinker::link(const QSqlDatabase &db, Dialect dialect, const Scope &platform,
+                     const api::LinkOrganizationRequest &request, qint64 nowMs)
+{
     // Links are rare: one at a time, so two tenants cannot take one account
     // at once (SQLite's writer lock does this already).
     if (dialect == Dialect::Postgres)
         if (auto locked = queryRows(db, u"SELECT pg_advisory_xact_lock(764001)"_s, {}); !locked)
             return locked.error();
-    auto tenant = queryRows(db, u"SELECT pk, id, master_org_pk FROM organizations WHERE slug = ?"_s,
-                            {request.organizationSlug});
+    auto tenant = tenantOf(db, platform, request);
     if (!tenant)
         return tenant.error();
-    // Another platform's tenant reads exactly like one that does not exist.
-    if (tenant.value().isEmpty() || tenant.value().first().at(2).isNull() ||
-        tenant.value().first().at(2).toLongLong() != masterPk)
-        return notFound(u"organization_slug: this platform created no organization \"%1\""_s.arg(
-            request.organizationSlug));
-    auto master = queryRows(
-        db,
-        u"SELECT test_secret_connected, live_secret_connected FROM organizations WHERE pk = ?"_s,
-        {masterPk});
-    if (!master)
-        return master.error();
     const struct
     {
         const std::optional<QString> &account;
         QString env;
-        bool connected;
-    } accounts[] = {{request.testAccountId, u"test"_s, master.value().first().at(0).toInt() != 0},
-                    {request.liveAccountId, u"live"_s, master.value().first().at(1).toInt() != 0}};
-    for (const auto &[account, env, connected] : accounts) {
-        if (!account)
-            continue;
-        if (!connected)
-            return notFound(u"%1_account_id: the platform has no %1 Stripe secret key connected; "
-                            "connect it before linking %1 accounts"_s.arg(env));
-        auto reachable = queryRows(
-            db, u"SELECT 1 FROM processor_access WHERE org_pk = ? AND env = ? AND account_id = ?"_s,
-            {masterPk, env, *account});
-        if (!reachable)
-            return reachable.error();
-        if (reachable.value().isEmpty())
-            return notFound(u"%1_account_id: the platform's %1 Stripe account cannot access "
-                            "\"%2\"; connect it to the platform first"_s.arg(env, *account));
-    }
-    const qint64 tenantPk = tenant.value().first().at(0).toLongLong();
+    } accounts[] = {{request.testAccountId, u"test"_s}, {request.liveAccountId, u"live"_s}};
+    const qint64 tenantPk = tenant.value().first().toLongLong();
     // One payment account, one tenant: its charges must have one owner.
-    for (const auto &[account, env, connected] : accounts) {
+    for (const auto &[account, env] : accounts) {
         if (!account)
             continue;
         auto owner = queryRows(
@@ -96,8 +116,6 @@ PlatformLinker::link(const QSqlDatabase &db, Dialect dialect, const Scope &platf
                      tenantPk});
         !updated)
         return updated.error();
-    if (auto committed = transaction.commit(); !committed)
-        return committed.error();
     QStringList linked;
     if (request.testAccountId)
         linked.append(u"test account %1"_s.arg(*request.testAccountId));
@@ -106,7 +124,7 @@ PlatformLinker::link(const QSqlDatabase &db, Dialect dialect, const Scope &platf
     return api::LinkOrganizationResponse{
         u"Organization \"%1\" is linked to Stripe (%2)"_s.arg(request.organizationSlug,
                                                               linked.join(u", "_s)),
-        {tenant.value().first().at(1).toString(), request.organizationSlug}};
+        {tenant.value().at(1).toString(), request.organizationSlug}};
 }
 
 } // namespace md::engine

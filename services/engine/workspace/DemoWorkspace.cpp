@@ -354,18 +354,13 @@ JsonValue DemoWorkspace::build(const DemoOptions &options)
     Generator generator(options);
     JsonValue demo =
         organization(u"org_demo"_s, u"demo"_s, u"Demo Platform"_s, JsonValue::null(), created);
-    demo.insert(
-        u"processor"_s,
-        JsonValue::object(
-            {{"test_secret_connected"_L1, true},
-             {"live_secret_connected"_L1, true},
-             {"test_account_id"_L1, u"acct_demo_test"_s},
-             {"live_account_id"_L1, u"acct_demo_live"_s},
-             {"linked_at"_L1, JsonValue::null()},
-             {"accessible_accounts"_L1,
-              JsonValue::object({{"test"_L1, JsonValue::array({u"acct_northwind_test"_s,
-                                                               u"acct_southpeak_test"_s})},
-                                 {"live"_L1, JsonValue::array({u"acct_northwind_live"_s})}})}}));
+    demo.insert(u"processor"_s, JsonValue::object(
+                                    // No key: a demo cannot reach Stripe (docs/processors.md).
+                                    {{"test_secret_connected"_L1, false},
+                                     {"live_secret_connected"_L1, false},
+                                     {"test_account_id"_L1, u"acct_demo_test"_s},
+                                     {"live_account_id"_L1, u"acct_demo_live"_s},
+                                     {"linked_at"_L1, JsonValue::null()}}));
     JsonValue keys = JsonValue::array();
     if (!options.testSecret.isEmpty())
         keys.append(JsonValue::object({{"env"_L1, u"test"_s},

@@ -305,16 +305,6 @@ api::Result<JsonValue> WorkspaceDumper::dump(const QSqlDatabase &db)
         }))
     JsonValue organizations = JsonValue::array();
     for (Org &org : orgs) {
-        JsonValue test = JsonValue::array();
-        JsonValue live = JsonValue::array();
-        MD_TRY(eachRow(
-            db,
-            u"SELECT env, account_id FROM processor_access WHERE org_pk = ? ORDER BY env, account_id"_s,
-            {org.pk}, [&](const QSqlQuery &q) {
-                (q.value(0).toString() == "live"_L1 ? live : test).append(q.value(1).toString());
-            }))
-        org.processor.insert(u"accessible_accounts"_s,
-                             JsonValue::object({{"test"_L1, test}, {"live"_L1, live}}));
         org.json.insert(u"processor"_s, org.processor);
         JsonValue keys = JsonValue::array();
         MD_TRY(eachRow(

@@ -11,7 +11,6 @@ const QList<WorkspaceTable> &WorkspaceTable::all()
          {u"pk"_s, u"id"_s, u"slug"_s, u"name"_s, u"master_org_pk"_s, u"test_secret_connected"_s,
           u"live_secret_connected"_s, u"test_account_id"_s, u"live_account_id"_s, u"linked_at"_s,
           u"created_at"_s, u"currency"_s}},
-        {u"processor_access"_s, {u"org_pk"_s, u"env"_s, u"account_id"_s}},
         {u"api_keys"_s,
          {u"pk"_s, u"org_pk"_s, u"env"_s, u"prefix"_s, u"hash"_s, u"scopes"_s, u"name"_s,
           u"created_at"_s, u"expires_at"_s, u"revoked_at"_s, u"last_used_at"_s, u"previous_hash"_s,

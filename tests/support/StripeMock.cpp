@@ -1,0 +1,89 @@
+#include "tests/support/StripeMock.h"
+
+#include <QDeadlineTimer>
+#include <QTcpServer>
+#include <QTcpSocket>
+
+#include <memory>
+
+namespace md::test {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString Node = QStringLiteral(MD_NODE);
+const QString CompatDir = QStringLiteral(MD_COMPAT_DIR);
+
+} // namespace
+
+StripeMock::~StripeMock()
+{
+    if (m_process.state() != QProcess::NotRunning) {
+        m_process.kill();
+        m_process.waitForFinished(5000);
+    }
+}
+
+QString StripeMock::start()
+{
+    QTcpServer probe; // a free port, given to the mock (it takes PORT)
+    if (!probe.listen(QHostAddress::LocalHost))
+        return u"no free loopback port: "_s + probe.errorString();
+    const quint16 port = probe.serverPort();
+    probe.close();
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"PORT"_s, QString::number(port));
+    environment.insert(u"LOG_LEVEL"_s, u"warn"_s);
+    m_process.setProcessEnvironment(environment);
+    m_process.setProcessChannelMode(QProcess::MergedChannels);
+    m_process.setStandardOutputFile(QProcess::nullDevice());
+    m_process.start(Node, {CompatDir + u"/node_modules/stripe-stateful-mock/dist/cli.js"_s});
+    if (!m_process.waitForStarted(10000))
+        return u"node did not start: "_s + m_process.errorString();
+    // Ready once it takes a connection.
+    const QDeadlineTimer deadline(30000);
+    for (;;) {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, port);
+        if (socket.waitForConnected(250))
+            break;
+        if (m_process.state() == QProcess::NotRunning)
+            return u"stripe-stateful-mock stopped (exit %1)"_s.arg(m_process.exitCode());
+        if (deadline.hasExpired())
+            return u"stripe-stateful-mock did not listen on port %1 within 30 s"_s.arg(port);
+        m_process.waitForFinished(100); // a moment for it to come up, or to fail
+    }
+    m_url = QUrl(u"http://127.0.0.1:%1"_s.arg(port));
+    return {};
+}
+
+QString StripeMock::seedAccounts(const QStringList &ids)
+{
+    QProcess seed;
+    seed.setWorkingDirectory(CompatDir);
+    seed.setProcessChannelMode(QProcess::MergedChannels);
+    seed.start(Node,
+               QStringList{CompatDir + u"/stripe-seed.mjs"_s, m_url.toString(), u"accounts"_s} +
+                   ids);
+    if (!seed.waitForFinished(60000) || seed.exitStatus() != QProcess::NormalExit ||
+        seed.exitCode() != 0)
+        return u"stripe-seed.mjs failed: "_s + QString::fromUtf8(seed.readAll());
+    return {};
+}
+
+StripeMock *StripeMock::shared(QString *problem)
+{
+    static std::unique_ptr<StripeMock> mock;
+    static QString failed;
+    if (!mock && failed.isEmpty()) {
+        auto started = std::make_unique<StripeMock>();
+        failed = started->start();
+        if (failed.isEmpty())
+            mock = std::move(started);
+    }
+    *problem = failed;
+    return mock.get();
+}
+
+} // namespace md::test
