@@ -56,7 +56,8 @@ api::Result<api::Done> PlatformLinker::reachable(const QSqlDatabase &db, const S
         auto key = ProcessorKeys::secret(db, {platform.orgPk, env});
         if (!key && key.error().status == 404)
             return notFound(u"%1_account_id: the platform has no %1 Stripe secret key connected; "
-                            "connect it before linking %1 accounts"_s.arg(word));
+                            "connect it before linking %1 accounts (meterdesk-server processors "
+                            "connect --env %1)"_s.arg(word));
         if (!key)
             return key.error();
         // The master account must reach the account (rule 3): Stripe says.
