@@ -291,25 +291,25 @@ api::Result<api::ClockAdvanced> ClockSweep::advance(const Scope &scope,
     work.plans = plans.value();
     if (request.dryRun)
         return answerOf(now.value().now, true, work);
-    const qint64 offset = request.to - real;
-    if (offset <= 0) // the real time passed `to` since the reading
-        return notForward(real);
+    qint64 offset = 0;
     {
         WriteTransaction transaction(db.value(), dialect);
         if (auto begun = transaction.begin(); !begun)
             return begun.error();
-        auto moved = m_clock.moveOffset(db.value(), scope, offset);
+        auto moved = m_clock.moveTo(db.value(), dialect, scope, request.to);
         if (!moved)
             return moved.error();
         if (!moved.value()) {
-            // Another advance got there first (this server or another).
+            // Another advance got there first (this server or another), or
+            // the real time passed `to` since the reading.
             auto stored = m_clock.offset(db.value(), scope);
             if (!stored)
                 return stored.error();
-            return notForward(real + stored.value());
+            return notForward(m_clock.real() + stored.value());
         }
         if (auto committed = transaction.commit(); !committed)
             return committed.error();
+        offset = *moved.value();
     }
     m_clock.remember(scope, offset);
     // From here the sandbox's now is `to`: what this leaves undone (a

@@ -38,22 +38,36 @@ api::Result<qint64> SandboxClock::offset(const QSqlDatabase &db, const Scope &sc
     return rows.value().isEmpty() ? qint64(0) : rows.value().first().first().toLongLong();
 }
 
-api::Result<bool> SandboxClock::moveOffset(const QSqlDatabase &db, const Scope &scope,
-                                           qint64 offsetMs)
+api::Result<std::optional<qint64>> SandboxClock::moveTo(const QSqlDatabase &db, Dialect dialect,
+                                                        const Scope &scope, qint64 toMs)
 {
-    // Compare-and-set: a row is returned only when this offset is past the
-    // stored one (none stored is 0), so of two advances racing, on one
-    // server or two, the later time wins and the earlier is told so.
-    auto moved = queryRows(
-        db,
-        u"INSERT INTO clock_offsets (org_pk, env, offset_ms, updated_at) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (org_pk, env) DO UPDATE SET offset_ms = excluded.offset_ms,"
-        " updated_at = excluded.updated_at WHERE clock_offsets.offset_ms < excluded.offset_ms"
-        " RETURNING offset_ms"_s,
-        {scope.orgPk, scope.envWord(), offsetMs, m_real()});
-    if (!moved)
+    const QVariantList key{scope.orgPk, scope.envWord()};
+    // The row first, so that a racing advance waits for this one's commit
+    // (PostgreSQL's row lock; SQLite's write transaction) before it reads.
+    if (auto made = execute(db,
+                            u"INSERT INTO clock_offsets (org_pk, env, offset_ms, updated_at)"
+                            " VALUES (?, ?, 0, ?) ON CONFLICT (org_pk, env) DO NOTHING"_s,
+                            key + QVariantList{m_real()});
+        !made)
+        return made.error();
+    auto stored = queryRows(db,
+                            u"SELECT offset_ms FROM clock_offsets WHERE org_pk = ? AND env = ?"_s +
+                                (dialect == Dialect::Postgres ? u" FOR UPDATE"_s : QString()),
+                            key);
+    if (!stored)
+        return stored.error();
+    // Read after the lock: the now the other advance left is compared with
+    // the time this one would set, both at this moment.
+    const qint64 offset = toMs - m_real();
+    if (stored.value().isEmpty() || stored.value().first().first().toLongLong() >= offset)
+        return std::optional<qint64>();
+    if (auto moved = execute(db,
+                             u"UPDATE clock_offsets SET offset_ms = ?, updated_at = ?"
+                             " WHERE org_pk = ? AND env = ?"_s,
+                             QVariantList{offset, m_real()} + key);
+        !moved)
         return moved.error();
-    return !moved.value().isEmpty();
+    return std::optional(offset);
 }
 
 void SandboxClock::remember(const Scope &scope, qint64 offsetMs)

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "services/api/Result.h"
+#include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/Scope.h"
 
 #include <QDeadlineTimer>
@@ -17,6 +18,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 
 namespace md::engine {
 
@@ -37,10 +39,14 @@ public:
     qint64 ahead(const QSqlDatabase &db, const Scope &scope);
     // The scope's offset read now, past the cache.
     api::Result<qint64> offset(const QSqlDatabase &db, const Scope &scope);
-    // Moves a sandbox's offset on to `offsetMs` in the caller's write
-    // transaction, only if that is past the stored one: false when another
-    // advance already went as far. `offsetMs` is positive. remember() it once that committed.
-    api::Result<bool> moveOffset(const QSqlDatabase &db, const Scope &scope, qint64 offsetMs);
+    // Moves a sandbox's now on to `toMs` in the caller's write transaction,
+    // only if that is after its now: the offset stored, or none when another
+    // advance already went as far. The stored offset is read under the row's
+    // lock and the real time after it, so of two advances to one time, on one
+    // server or two, only the first moves the clock. remember() the offset
+    // once that committed.
+    api::Result<std::optional<qint64>> moveTo(const QSqlDatabase &db, Dialect dialect,
+                                              const Scope &scope, qint64 toMs);
     void remember(const Scope &scope, qint64 offsetMs);
     // The sandboxes that were moved on, for the sweep: how far ahead each
     // is, and when (real time) it was last moved.
