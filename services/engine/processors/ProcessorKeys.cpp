@@ -31,33 +31,48 @@ QByteArray bindingOf(const Scope &scope)
     return "processor-key:" + QByteArray::number(scope.orgPk) + ':' + scope.envWord().toLatin1();
 }
 
-using Cipher = std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)>;
+// AES-256-GCM one way or the other (EVP_Cipher*, `encrypt` 1 or 0): `text`
+// through it, with `binding` authenticated beside it; the tag is written
+// when sealing and checked when opening. None when OpenSSL refuses, or
+// the tag does not match.
+std::optional<QByteArray> gcm(int encrypt, const QByteArray &key, const QByteArray &nonce,
+                              const QByteArray &binding, const QByteArray &text, QByteArray &tag)
+{
+    const auto bytes = [](const QByteArray &b) {
+        return reinterpret_cast<const unsigned char *>(b.constData());
+    };
+    std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx(EVP_CIPHER_CTX_new(),
+                                                                        &EVP_CIPHER_CTX_free);
+    QByteArray out(text.size(), Qt::Uninitialized);
+    auto *written = reinterpret_cast<unsigned char *>(out.data());
+    int length = 0;
+    int last = 0;
+    if (!ctx ||
+        EVP_CipherInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, bytes(key), bytes(nonce),
+                          encrypt) != 1 ||
+        EVP_CipherUpdate(ctx.get(), nullptr, &length, bytes(binding), int(binding.size())) != 1 ||
+        EVP_CipherUpdate(ctx.get(), written, &length, bytes(text), int(text.size())) != 1 ||
+        (!encrypt &&
+         EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, TagBytes, tag.data()) != 1) ||
+        EVP_CipherFinal_ex(ctx.get(), written + length, &last) != 1 ||
+        (encrypt &&
+         EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, TagBytes, tag.data()) != 1))
+        return std::nullopt;
+    return out;
+}
 
+// nonce | ciphertext | tag
 std::optional<QByteArray> seal(const QByteArray &key, const QByteArray &binding,
                                const QByteArray &plain)
 {
     QByteArray nonce(NonceBytes, Qt::Uninitialized);
     QRandomGenerator::system()->fillRange(reinterpret_cast<quint32 *>(nonce.data()),
                                           NonceBytes / 4);
-    Cipher ctx(EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free);
-    QByteArray out(plain.size(), Qt::Uninitialized);
     QByteArray tag(TagBytes, Qt::Uninitialized);
-    int written = 0;
-    int last = 0;
-    const auto *k = reinterpret_cast<const unsigned char *>(key.constData());
-    const auto *n = reinterpret_cast<const unsigned char *>(nonce.constData());
-    if (!ctx || EVP_EncryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, k, n) != 1 ||
-        EVP_EncryptUpdate(ctx.get(), nullptr, &written,
-                          reinterpret_cast<const unsigned char *>(binding.constData()),
-                          int(binding.size())) != 1 ||
-        EVP_EncryptUpdate(ctx.get(), reinterpret_cast<unsigned char *>(out.data()), &written,
-                          reinterpret_cast<const unsigned char *>(plain.constData()),
-                          int(plain.size())) != 1 ||
-        EVP_EncryptFinal_ex(ctx.get(), reinterpret_cast<unsigned char *>(out.data()) + written,
-                            &last) != 1 ||
-        EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, TagBytes, tag.data()) != 1)
+    const auto sealed = gcm(1, key, nonce, binding, plain, tag);
+    if (!sealed)
         return std::nullopt;
-    return nonce + out + tag;
+    return nonce + *sealed + tag;
 }
 
 std::optional<QByteArray> open(const QByteArray &key, const QByteArray &binding,
@@ -65,27 +80,9 @@ std::optional<QByteArray> open(const QByteArray &key, const QByteArray &binding,
 {
     if (sealed.size() < NonceBytes + TagBytes)
         return std::nullopt;
-    const QByteArray nonce = sealed.left(NonceBytes);
-    const QByteArray body = sealed.mid(NonceBytes, sealed.size() - NonceBytes - TagBytes);
     QByteArray tag = sealed.right(TagBytes);
-    Cipher ctx(EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free);
-    QByteArray out(body.size(), Qt::Uninitialized);
-    int written = 0;
-    int last = 0;
-    const auto *k = reinterpret_cast<const unsigned char *>(key.constData());
-    const auto *n = reinterpret_cast<const unsigned char *>(nonce.constData());
-    if (!ctx || EVP_DecryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, k, n) != 1 ||
-        EVP_DecryptUpdate(ctx.get(), nullptr, &written,
-                          reinterpret_cast<const unsigned char *>(binding.constData()),
-                          int(binding.size())) != 1 ||
-        EVP_DecryptUpdate(ctx.get(), reinterpret_cast<unsigned char *>(out.data()), &written,
-                          reinterpret_cast<const unsigned char *>(body.constData()),
-                          int(body.size())) != 1 ||
-        EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, TagBytes, tag.data()) != 1 ||
-        EVP_DecryptFinal_ex(ctx.get(), reinterpret_cast<unsigned char *>(out.data()) + written,
-                            &last) != 1)
-        return std::nullopt;
-    return out;
+    return gcm(0, key, sealed.left(NonceBytes), binding,
+               sealed.mid(NonceBytes, sealed.size() - NonceBytes - TagBytes), tag);
 }
 
 api::Result<api::Done> markConnected(const QSqlDatabase &db, const Scope &scope, bool connected)
