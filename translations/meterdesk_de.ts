@@ -2496,6 +2496,14 @@ Es wurde keine Datei geschrieben.</translation>
         <source>C&amp;harges</source>
         <translation>&amp;Posten</translation>
     </message>
+    <message>
+        <source>Check against S&amp;tripe…</source>
+        <translation>Mit S&amp;tripe abgleichen…</translation>
+    </message>
+    <message>
+        <source>Compare the plans imported from Stripe subscriptions with Stripe now: the selected customer&apos;s, or every customer&apos;s when none is selected</source>
+        <translation>Die aus Stripe-Abonnements importierten Tarife mit dem jetzigen Stand bei Stripe vergleichen: die des gewählten Kunden, oder aller Kunden, wenn keiner gewählt ist</translation>
+    </message>
 </context>
 <context>
     <name>EditableListModel</name>
@@ -3045,6 +3053,18 @@ Es wurde keine Datei geschrieben.</translation>
         <source>%1 is canceled</source>
         <translation>%1 wird gekündigt</translation>
     </message>
+    <message>
+        <source>%1: the source says %2, Stripe %3</source>
+        <translation>%1: die Quelle sagt %2, Stripe %3</translation>
+    </message>
+    <message>
+        <source>reported usage exceeds the plan&apos;s grant</source>
+        <translation>der gemeldete Verbrauch übersteigt das Kontingent des Tarifs</translation>
+    </message>
+    <message>
+        <source>Stripe says otherwise, and Stripe&apos;s is imported: %1</source>
+        <translation>Stripe sagt anderes, und Stripes Stand wird importiert: %1</translation>
+    </message>
 </context>
 <context>
     <name>ImportChecks</name>
@@ -3464,10 +3484,6 @@ Journal: %2</numerusform>
 </context>
 <context>
     <name>ImportRunner</name>
-    <message>
-        <source>reported usage exceeds the plan&apos;s grant</source>
-        <translation>der gemeldete Verbrauch übersteigt das Kontingent des Tarifs</translation>
-    </message>
     <message>
         <source>the dry run failed: %1</source>
         <translation>der Probelauf schlug fehl: %1</translation>
@@ -5628,6 +5644,98 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>credit purchase</source>
         <translation>Guthabenkauf</translation>
+    </message>
+</context>
+<context>
+    <name>StripeDriftDialog</name>
+    <message>
+        <source>Check &amp;again</source>
+        <translation>&amp;Erneut prüfen</translation>
+    </message>
+    <message>
+        <source>Check %1 against Stripe</source>
+        <translation>%1 mit Stripe abgleichen</translation>
+    </message>
+    <message>
+        <source>Check imported customers against Stripe</source>
+        <translation>Importierte Kunden mit Stripe abgleichen</translation>
+    </message>
+    <message>
+        <source>Each plan imported from a Stripe subscription is compared with that subscription now: status, current period, quantity and plan. Nothing is changed.</source>
+        <translation>Jeder aus einem Stripe-Abonnement importierte Tarif wird mit dem jetzigen Stand dieses Abonnements verglichen: Status, laufender Zeitraum, Menge und Tarif. Nichts wird geändert.</translation>
+    </message>
+</context>
+<context>
+    <name>StripeDriftModel</name>
+    <message>
+        <source>Reading Stripe…</source>
+        <translation>Stripe wird gelesen…</translation>
+    </message>
+    <message>
+        <source>Could not check: %1</source>
+        <translation>Abgleich nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>No customer has a plan imported from a Stripe subscription.</source>
+        <translation>Kein Kunde hat einen aus einem Stripe-Abonnement importierten Tarif.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n plan(s) checked: Meterdesk and Stripe agree.</source>
+        <translation>
+            <numerusform>%n Tarif geprüft: Meterdesk und Stripe stimmen überein.</numerusform>
+            <numerusform>%n Tarife geprüft: Meterdesk und Stripe stimmen überein.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n plan(s) checked; %1 difference(s). Nothing was changed.</source>
+        <translation>
+            <numerusform>%n Tarif geprüft; %1 Abweichung(en). Nichts wurde geändert.</numerusform>
+            <numerusform>%n Tarife geprüft; %1 Abweichung(en). Nichts wurde geändert.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Period start</source>
+        <translation>Beginn des Zeitraums</translation>
+    </message>
+    <message>
+        <source>Period end</source>
+        <translation>Ende des Zeitraums</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>Menge</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>Tarif</translation>
+    </message>
+    <message>
+        <source>Subscription gone from Stripe</source>
+        <translation>Abonnement bei Stripe nicht mehr vorhanden</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>Kunde</translation>
+    </message>
+    <message>
+        <source>Subscription</source>
+        <translation>Abonnement</translation>
+    </message>
+    <message>
+        <source>What differs</source>
+        <translation>Was abweicht</translation>
+    </message>
+    <message>
+        <source>Meterdesk</source>
+        <translation>Meterdesk</translation>
+    </message>
+    <message>
+        <source>Stripe</source>
+        <translation>Stripe</translation>
     </message>
 </context>
 <context>

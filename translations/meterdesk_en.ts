@@ -530,6 +530,23 @@ Journal: %2</numerusform>
     </message>
 </context>
 <context>
+    <name>StripeDriftModel</name>
+    <message numerus="yes">
+        <source>%n plan(s) checked: Meterdesk and Stripe agree.</source>
+        <translation>
+            <numerusform>%n plan checked: Meterdesk and Stripe agree.</numerusform>
+            <numerusform>%n plans checked: Meterdesk and Stripe agree.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n plan(s) checked; %1 difference(s). Nothing was changed.</source>
+        <translation>
+            <numerusform>%n plan checked; %1 difference(s). Nothing was changed.</numerusform>
+            <numerusform>%n plans checked; %1 difference(s). Nothing was changed.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>UsagePage</name>
     <message numerus="yes">
         <source>%Ln events</source>

@@ -182,6 +182,21 @@ ImportOutcome ImportChanges::classify(bool existed, const api::ImportCustomerRes
     return ImportOutcome::Unchanged;
 }
 
+QString ImportChanges::mismatchInWords(const api::ImportCustomerResponse &response)
+{
+    QStringList said;
+    for (const api::FlashedPlan &flashed : response.flashed)
+        for (const api::ProcessorDifference &difference : flashed.differences) {
+            // "billables[0].plan.quantity" → "quantity"
+            const QString field = difference.field.section(u'.', -1);
+            said.append(tr("%1: the source says %2, Stripe %3")
+                            .arg(field, difference.requested, difference.processor));
+        }
+    if (said.isEmpty())
+        return tr("reported usage exceeds the plan's grant");
+    return tr("Stripe says otherwise, and Stripe's is imported: %1").arg(said.join(u"; "_s));
+}
+
 QString ImportChanges::outcomeName(ImportOutcome outcome)
 {
     switch (outcome) {

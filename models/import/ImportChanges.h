@@ -63,6 +63,10 @@ public:
                                  const api::ImportCustomerResponse &response,
                                  const QHash<QString, api::Product> &products);
     // `changes` as projected for the same request (its identity fields).
+    // Why a dry run is a mismatch, in words: where Stripe says otherwise
+    // than the source (and that Stripe's is imported), else usage past the
+    // plan's grant.
+    static QString mismatchInWords(const api::ImportCustomerResponse &response);
     static ImportOutcome classify(bool existed, const api::ImportCustomerResponse &response,
                                   const ImportChanges &changes);
     static QString outcomeName(ImportOutcome outcome);

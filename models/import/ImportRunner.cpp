@@ -162,7 +162,7 @@ void ImportRunner::dryRun(int row)
                             ImportChanges::classify(before.has_value(), response.value(), changes);
                         QString message;
                         if (outcome == ImportOutcome::Mismatch)
-                            message = tr("reported usage exceeds the plan's grant");
+                            message = ImportChanges::mismatchInWords(response.value());
                         m_model->setDryRun(row, outcome, message, changes);
                     }
                     rowDone();

@@ -255,6 +255,25 @@ void ImportCustomerRequest::write(JsonWriter &writer) const
     writer.endObject();
 }
 
+ProcessorDifference ProcessorDifference::read(const JsonReader &reader)
+{
+    reader.object();
+    ProcessorDifference difference;
+    difference.field = reader.field("field"_L1).string();
+    difference.requested = reader.field("requested"_L1).string();
+    difference.processor = reader.field("processor"_L1).string();
+    return difference;
+}
+
+void ProcessorDifference::write(JsonWriter &writer) const
+{
+    writer.beginObject()
+        .field("field"_L1, field)
+        .field("requested"_L1, requested)
+        .field("processor"_L1, processor)
+        .endObject();
+}
+
 FlashedPlan FlashedPlan::read(const JsonReader &reader)
 {
     reader.object();
@@ -267,6 +286,7 @@ FlashedPlan FlashedPlan::read(const JsonReader &reader)
     flashed.expired = reader.field("expired"_L1).optBoolean();
     flashed.mismatch = reader.field("mismatch"_L1).optBoolean();
     flashed.reason = reader.field("reason"_L1).optString();
+    flashed.differences = readOptList<ProcessorDifference>(reader.field("differences"_L1));
     return flashed;
 }
 
@@ -284,6 +304,10 @@ void FlashedPlan::write(JsonWriter &writer) const
         writer.field("mismatch"_L1, *mismatch);
     if (reason)
         writer.field("reason"_L1, *reason);
+    if (!differences.isEmpty()) {
+        writer.key("differences"_L1);
+        writeList(writer, differences);
+    }
     writer.endObject();
 }
 

@@ -118,6 +118,21 @@ struct ImportCustomerRequest
     friend bool operator==(const ImportCustomerRequest &, const ImportCustomerRequest &) = default;
 };
 
+// Where the request said something the processor contradicts
+// (docs/processors.md, "What the import reads"): the body's path, and both
+// values as text (times in ISO 8601, UTC). What is imported follows the
+// processor.
+struct ProcessorDifference
+{
+    QString field; // e.g. "billables[0].plan.status"
+    QString requested;
+    QString processor;
+
+    static ProcessorDifference read(const JsonReader &reader);
+    void write(JsonWriter &writer) const;
+    friend bool operator==(const ProcessorDifference &, const ProcessorDifference &) = default;
+};
+
 // The outcome for one plan.
 struct FlashedPlan
 {
@@ -128,7 +143,8 @@ struct FlashedPlan
     bool skipped = false;
     std::optional<bool> expired;
     std::optional<bool> mismatch;
-    std::optional<QString> reason; // e.g. "already_active"
+    std::optional<QString> reason;          // e.g. "already_active"
+    QList<ProcessorDifference> differences; // written only when not empty; then mismatch is true
 
     static FlashedPlan read(const JsonReader &reader);
     void write(JsonWriter &writer) const;

@@ -25,6 +25,7 @@
 #include "services/api/ListBalances.h"
 #include "services/api/Organization.h"
 #include "services/api/Page.h"
+#include "services/api/ProcessorsVerify.h"
 #include "services/api/Product.h"
 #include "services/api/Promotion.h"
 #include "services/api/Result.h"
@@ -109,6 +110,10 @@ public:
     virtual Reply<api::Statement> statement(const QString &id) = 0;
     virtual Reply<api::RevenueSummary>
     revenueSummary(const api::RevenueSummaryRequest &request) = 0;
+    // The imported customers' plans compared with their Stripe
+    // subscriptions; every difference, nothing changed.
+    virtual Reply<api::ProcessorsVerifyResponse>
+    verifyProcessors(const api::ProcessorsVerifyRequest &request) = 0;
     // The price catalogue the engine or server uses, and what a call would
     // cost there (the customer's markups applied), recording nothing.
     virtual Reply<api::Page<api::ModelInfo>> listModels() = 0;

@@ -263,6 +263,15 @@ Reply<api::RevenueSummary> EngineBackend::revenueSummary(const api::RevenueSumma
         });
 }
 
+Reply<api::ProcessorsVerifyResponse>
+EngineBackend::verifyProcessors(const api::ProcessorsVerifyRequest &request)
+{
+    return run<api::ProcessorsVerifyResponse>(
+        [request](engine::ApiOperations &s, const engine::KeyContext &k) {
+            return s.verifyProcessors(k, request);
+        });
+}
+
 Reply<api::Customer> EngineBackend::customer(const QString &customerId)
 {
     return run<api::Customer>([customerId](engine::ApiOperations &s, const engine::KeyContext &k) {

@@ -53,6 +53,8 @@ public:
     Reply<api::Page<api::Statement>> listStatements(const api::PageRequest &request) override;
     Reply<api::Statement> statement(const QString &id) override;
     Reply<api::RevenueSummary> revenueSummary(const api::RevenueSummaryRequest &request) override;
+    Reply<api::ProcessorsVerifyResponse>
+    verifyProcessors(const api::ProcessorsVerifyRequest &request) override;
     Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     Reply<api::TrackTokensResponse>

@@ -8,7 +8,6 @@
 #include "services/engine/balances/BalanceLister.h"
 #include "services/engine/balances/BalanceTotaller.h"
 #include "services/engine/customers/ChargePreview.h"
-#include "services/engine/customers/CustomerImporter.h"
 #include "services/engine/customers/CustomerReads.h"
 #include "services/engine/customers/UsageTotaller.h"
 #include "services/engine/products/EnvironmentPromoter.h"
@@ -82,36 +81,6 @@ ApiOperations::balanceTotals(const KeyContext &key, const api::BalanceTotalsRequ
         return BalanceTotaller::totals(db, m_engine.dialect(), key.scope, request,
                                        m_engine.now(key.scope), stop);
     });
-}
-
-api::Result<api::ImportCustomerResponse>
-ApiOperations::importCustomer(const KeyContext &key, const api::ImportCustomerRequest &request)
-{
-    MD_REQUIRE_SCOPE(key, u"billing:write"_s)
-    // What the clock made due lands before the import changes the customer.
-    if (auto current = upToDate(key, request.customerId); !current)
-        return current.error();
-    const auto import = [&](const QSqlDatabase &db) {
-        return CustomerImporter::import(db, m_engine.dialect(), key.scope, request,
-                                        m_engine.now(key.scope));
-    };
-    if (request.dryRun) // writes nothing, so nothing to record
-        return m_engine.withConnection(import);
-    return AuditedWrite::run<api::ImportCustomerResponse>(
-        m_engine, key, {u"customer.import"_s, u"customer"_s, request.customerId},
-        [&](const QSqlDatabase &db) -> api::Result<api::JsonValue> {
-            auto was =
-                CustomerReads::customer(db, key.scope, request.customerId, m_engine.now(key.scope));
-            if (!was)
-                return was.error().status == 404
-                           ? api::Result<api::JsonValue>(api::JsonValue::null())
-                           : was.error();
-            return jsonOf(was.value());
-        },
-        import,
-        [](const api::ImportCustomerResponse &answer) {
-            return answer.customer ? jsonOf(*answer.customer) : api::JsonValue::null();
-        });
 }
 
 api::Result<api::TrackTokensResponse>

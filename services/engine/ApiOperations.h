@@ -24,6 +24,7 @@
 #include "services/api/ListBalances.h"
 #include "services/api/Organization.h"
 #include "services/api/Page.h"
+#include "services/api/ProcessorsVerify.h"
 #include "services/api/Product.h"
 #include "services/api/Promotion.h"
 #include "services/api/SandboxClock.h"
@@ -114,6 +115,10 @@ public:
                                           const api::StatementGetRequest &request);
     api::Result<api::RevenueSummary> revenueSummary(const KeyContext &key,
                                                     const api::RevenueSummaryRequest &request);
+    // Imported customers' plans against their Stripe subscriptions
+    // (docs/processors.md, "Checking against Stripe").
+    api::Result<api::ProcessorsVerifyResponse>
+    verifyProcessors(const KeyContext &key, const api::ProcessorsVerifyRequest &request);
     api::Result<api::Page<api::ModelInfo>> listModels(const KeyContext &key);
     // Every write through the API or the console, newest first.
     api::Result<api::Page<api::AuditEntry>> listAuditLog(const KeyContext &key,

@@ -100,6 +100,13 @@ RemoteBackend::revenueSummary(const api::RevenueSummaryRequest &request)
     return call<api::RevenueSummary>(u"/v1/meterdesk/revenue.summary"_s, api::toJsonText(request));
 }
 
+backend::Reply<api::ProcessorsVerifyResponse>
+RemoteBackend::verifyProcessors(const api::ProcessorsVerifyRequest &request)
+{
+    return call<api::ProcessorsVerifyResponse>(u"/v1/meterdesk/processors.verify"_s,
+                                               api::toJsonText(request));
+}
+
 backend::Reply<api::UsageTotals> RemoteBackend::usageTotals(const api::UsageTotalsRequest &request)
 {
     return call<api::UsageTotals>(u"/v1/meterdesk/usage_events.totals"_s, api::toJsonText(request));

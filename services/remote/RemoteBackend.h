@@ -54,6 +54,8 @@ public:
     backend::Reply<api::Statement> statement(const QString &id) override;
     backend::Reply<api::RevenueSummary>
     revenueSummary(const api::RevenueSummaryRequest &request) override;
+    backend::Reply<api::ProcessorsVerifyResponse>
+    verifyProcessors(const api::ProcessorsVerifyRequest &request) override;
     backend::Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     backend::Reply<api::TrackTokensResponse>

@@ -240,6 +240,10 @@ ApiRoutes::ApiRoutes()
         bodyRoute<api::RevenueSummaryRequest>(BalancesRead, [](auto &s, auto &k, auto &r, auto &) {
             return s.revenueSummary(k, r);
         }));
+    m_exact.insert("/v1/meterdesk/processors.verify",
+                   bodyRoute<api::ProcessorsVerifyRequest>(
+                       BalancesRead,
+                       [](auto &s, auto &k, auto &r, auto &) { return s.verifyProcessors(k, r); }));
     m_exact.insert(
         "/v1/meterdesk/usage_events.totals",
         bodyRoute<api::UsageTotalsRequest>(

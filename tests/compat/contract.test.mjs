@@ -407,7 +407,12 @@ const cases = [
       },
     }),
     refused: () => ({ body: { customer_id: "contract-imported", billables: [{ plan: { plan_id: "nothing" } }] }, expect: 404 }),
-    then: (body) => assert.equal(body.customer.balances.credits.remaining, 87.5),
+    then: (body) => {
+      assert.equal(body.customer.balances.credits.remaining, 87.5);
+      // Stripe started the subscription now, not on January 15: Stripe is imported.
+      assert.equal(body.flashed[0].mismatch, true);
+      assert.deepEqual(body.flashed[0].differences.map((d) => d.field), ["billables[0].plan.started_at"]);
+    },
   },
   {
     route: "post /v1/rewards.update",
@@ -568,6 +573,17 @@ const cases = [
     then: (body) => {
       assert.equal(Math.round(body.total * 100), body.groups.reduce((cents, g) => cents + Math.round(g.total * 100), 0));
       assert.equal(typeof body.open_as_of, "number");
+    },
+  },
+  {
+    route: "post /v1/meterdesk/processors.verify",
+    valid: () => ({ body: { customer_ids: ["contract-imported"] } }),
+    refused: () => ({ body: { customer_ids: "contract-imported" }, expect: 400 }),
+    // The import above linked sub_contract, as the mock still has it; only
+    // the period may differ: the cases above moved the sandbox clock on.
+    then: (body) => {
+      assert.equal(body.checked, 1);
+      assert.deepEqual(body.differences.filter((d) => !d.field.startsWith("current_period_")), []);
     },
   },
 ];

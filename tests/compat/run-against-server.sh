@@ -8,8 +8,9 @@
 # COMPAT_DIR holds package.json, the lockfile and node_modules (npm ci); the
 # tests, and COMMAND, run there with MD_SERVER_URL and MD_API_KEY set.
 # --contract adds what contract.test.mjs needs beyond the workspace: a
-# Stripe for the link (stripe-stateful-mock on a loopback port, seeded with
-# the account acct_contract through the stripe client, and the
+# Stripe for the link and the import (stripe-stateful-mock on a loopback
+# port, seeded with the account acct_contract and the subscription
+# sub_contract through the stripe client, and the
 # organization's test key connected), a tenant delta-t1 to link it to, and a
 # live key holding '*' (MD_LIVE_KEY).
 set -euo pipefail
@@ -65,6 +66,16 @@ if $contract; then
   fi
   cat <&4 >"$work/stripe.log" & # its log, drained so that it never blocks on writing
   (cd "$compat" && node stripe-seed.mjs "http://127.0.0.1:$stripe_port" accounts acct_contract >/dev/null)
+  # The subscription billing.import links: plan "metered", started now.
+  cat >"$work/stripe-steps.json" <<'STEPS'
+[{"create": "products", "params": {"id": "prod_contract", "name": "Metered"}},
+ {"create": "plans", "params": {"id": "plan_contract", "product": "prod_contract", "amount": 900,
+   "currency": "usd", "interval": "month", "metadata": {"meterdesk_plan_id": "metered"}}},
+ {"create": "customers", "params": {"id": "cus_contract", "email": "billing@contract.example"}},
+ {"create": "subscriptions", "params": {"id": "sub_contract", "customer": "cus_contract",
+   "items": [{"plan": "plan_contract", "quantity": 1}]}}]
+STEPS
+  (cd "$compat" && node stripe-seed.mjs "http://127.0.0.1:$stripe_port" steps "$work/stripe-steps.json" >/dev/null)
   printf 'sk_test_meterdesk_contract_0001\n' >"$work/stripe-key"
   chmod 600 "$work/stripe-key"
   "$server" processors connect --database "$work/compat.sqlite" --org delta --env test \

@@ -179,9 +179,13 @@ protected:
         QVERIFY2(result.error().message.contains(names), qPrintable(result.error().message));
     }
 
-    // The Stripe accounts a suite links: a mock Stripe is started for it,
-    // seeded with them (tests/support/StripeMock.h).
+    // The Stripe accounts a suite links, and what else its Stripe holds
+    // (tests/compat/stripe-seed.mjs steps): a mock Stripe is started for it,
+    // seeded with them (tests/support/StripeMock.h), and the organizations
+    // named get a test key.
     QStringList m_stripeAccounts;
+    QJsonArray m_stripeSteps;
+    QStringList m_stripeKeysOf;
 
     // A key for each environment whose file says one is connected (dumps
     // never carry them), and, for a suite that links, the mock Stripe every
@@ -204,12 +208,26 @@ protected:
                                     engine::environmentWord(env), org.at(0).toString()),
                                 setup.now())
                                 .ok());
-        if (m_stripeAccounts.isEmpty())
+        if (m_stripeAccounts.isEmpty() && m_stripeSteps.isEmpty())
             return;
+        for (const QString &slug : std::as_const(m_stripeKeysOf)) {
+            auto org = engine::queryRows(db.value(),
+                                         u"SELECT pk FROM organizations WHERE slug = ?"_s, {slug});
+            QVERIFY(org.ok() && org.value().size() == 1);
+            QVERIFY(engine::ProcessorKeys::connect(
+                        db.value(), setup.dialect(),
+                        {org.value().first().first().toLongLong(), engine::Environment::Sandbox},
+                        u"sk_test_meterdesk_conformance_"_s + slug, setup.now())
+                        .ok());
+        }
         QString problem;
         test::StripeMock *stripe = test::StripeMock::shared(&problem);
         QVERIFY2(stripe, qPrintable(problem));
-        problem = stripe->seedAccounts(m_stripeAccounts);
+        if (!m_stripeAccounts.isEmpty())
+            problem = stripe->seedAccounts(m_stripeAccounts);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        if (!m_stripeSteps.isEmpty())
+            problem = stripe->seed(m_stripeSteps);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         qputenv("MD_STRIPE_API_BASE", stripe->url().toString().toUtf8());
     }

@@ -19,7 +19,6 @@ class TestImportConformance final : public ConformanceSuite
         request.customerData =
             api::CustomerData{u"Imported "_s + customer, customer + u"@example.com"_s, {}, {}};
         api::Billable billable;
-        billable.link = api::BillableLink{u"sub_"_s + customer, {}};
         billable.plan.planId = u"team"_s;
         billable.plan.balances = {
             {u"plain"_s, api::Decimal::parse(QString::number(usage)), {}, {}, {}}};
@@ -164,19 +163,6 @@ private Q_SLOTS:
         QCOMPARE(canceled.value().flashed.first().expired, std::optional(true));
         QCOMPARE(canceled.value().flashed.first().status, api::PlanStatus::Canceled);
         QVERIFY(await(m_pricing->listBalances(active)).value().list.isEmpty());
-        // Another subscription of the same plan is another key: imported anew.
-        request.billables.first().plan.status = api::PlanStatus::Active;
-        request.billables.first().link = api::BillableLink{u"sub_ends_2"_s, {}};
-        auto renewed = await(m_pricing->importCustomer(request));
-        QVERIFY(renewed.ok());
-        QVERIFY(!renewed.value().flashed.first().skipped);
-        QCOMPARE(await(m_pricing->listBalances(active)).value().list.size(), 1);
-        request.billables.first().plan.status = api::PlanStatus::Canceled;
-        request.billables.first().link = api::BillableLink{u"sub_ends"_s, {}};
-        auto old = await(m_pricing->importCustomer(request));
-        QVERIFY(old.ok());
-        QCOMPARE(old.value().flashed.first().reason, u"already_ended"_s);
-        QCOMPARE(await(m_pricing->listBalances(active)).value().list.size(), 1);
     }
 
     void importErrors_data()

@@ -109,7 +109,7 @@ const QMap<QString, QSet<QString>> &rooms()
         {u"balances"_s, base},
         {u"controls"_s, told},
         {u"ledger"_s, state},
-        {u"processors"_s, {u"sql"_s, u"ids"_s, u"ledger"_s}},
+        {u"processors"_s, owners},
         {u"clock"_s, ledger},
         {u"customers"_s, clock},
         {u"statements"_s, owners},

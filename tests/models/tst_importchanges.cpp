@@ -93,6 +93,15 @@ private Q_SLOTS:
         QCOMPARE(classify(true, response), ImportOutcome::Unchanged);
         response.flashed.first().mismatch = true;
         QCOMPARE(classify(false, response), ImportOutcome::Mismatch);
+        QCOMPARE(models::ImportChanges::mismatchInWords(response),
+                 u"reported usage exceeds the plan's grant"_s);
+        // Stripe said otherwise than the file: each field, both values.
+        response.flashed.first().differences = {
+            {u"billables[0].plan.status"_s, u"trialing"_s, u"active"_s},
+            {u"billables[0].plan.quantity"_s, u"1"_s, u"3"_s}};
+        QCOMPARE(models::ImportChanges::mismatchInWords(response),
+                 u"Stripe says otherwise, and Stripe's is imported: status: the source says "
+                 "trialing, Stripe active; quantity: the source says 1, Stripe 3"_s);
         response.flashed = {flashed(u"pro"_s)};
         QCOMPARE(classify(true, response), ImportOutcome::Updated);
 

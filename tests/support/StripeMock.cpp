@@ -1,8 +1,10 @@
 #include "tests/support/StripeMock.h"
 
 #include <QDeadlineTimer>
+#include <QJsonDocument>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTemporaryFile>
 
 #include <memory>
 
@@ -60,13 +62,24 @@ QString StripeMock::start()
 
 QString StripeMock::seedAccounts(const QStringList &ids)
 {
+    return runSeed(QStringList{u"accounts"_s} + ids);
+}
+
+QString StripeMock::seed(const QJsonArray &steps)
+{
+    QTemporaryFile file;
+    if (!file.open() || file.write(QJsonDocument(steps).toJson()) < 0 || !file.flush())
+        return u"cannot write the seed steps: "_s + file.errorString();
+    return runSeed({u"steps"_s, file.fileName()});
+}
+
+QString StripeMock::runSeed(const QStringList &arguments)
+{
     QProcess seed;
     seed.setWorkingDirectory(CompatDir);
     seed.setProcessChannelMode(QProcess::MergedChannels);
-    seed.start(Node,
-               QStringList{CompatDir + u"/stripe-seed.mjs"_s, m_url.toString(), u"accounts"_s} +
-                   ids);
-    if (!seed.waitForFinished(60000) || seed.exitStatus() != QProcess::NormalExit ||
+    seed.start(Node, QStringList{CompatDir + u"/stripe-seed.mjs"_s, m_url.toString()} + arguments);
+    if (!seed.waitForFinished(120000) || seed.exitStatus() != QProcess::NormalExit ||
         seed.exitCode() != 0)
         return u"stripe-seed.mjs failed: "_s + QString::fromUtf8(seed.readAll());
     return {};

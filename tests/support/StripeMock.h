@@ -6,6 +6,7 @@
 // (sk_test_…); any such key reaches the accounts seeded.
 #pragma once
 
+#include <QJsonArray>
 #include <QProcess>
 #include <QStringList>
 #include <QUrl>
@@ -24,12 +25,17 @@ public:
     QUrl url() const { return m_url; }
     // Connected accounts the platform's key reaches; the problem, or empty.
     QString seedAccounts(const QStringList &ids);
+    // Steps of tests/compat/stripe-seed.mjs (catalogue, customers,
+    // subscriptions, quantity changes), run in order; the problem, or empty.
+    QString seed(const QJsonArray &steps);
 
     // One for the whole test process, started on first use: the problem in
     // `problem`, or null.
     static StripeMock *shared(QString *problem);
 
 private:
+    QString runSeed(const QStringList &arguments);
+
     QProcess m_process;
     QUrl m_url;
 };

@@ -114,6 +114,11 @@ public:
     {
         return unavailable<api::Statement>();
     }
+    backend::Reply<api::ProcessorsVerifyResponse>
+    verifyProcessors(const api::ProcessorsVerifyRequest &) override
+    {
+        return unavailable<api::ProcessorsVerifyResponse>();
+    }
     backend::Reply<api::RevenueSummary> revenueSummary(const api::RevenueSummaryRequest &) override
     {
         return unavailable<api::RevenueSummary>();

@@ -118,8 +118,6 @@ inline QByteArray importBody(const QString &customer)
                    {u"billables"_s,
                     QJsonArray{QJsonObject{
                         {u"processor"_s, u"stripe"_s},
-                        {u"link"_s,
-                         QJsonObject{{u"subscription_id"_s, QString(u"sub_"_s + customer)}}},
                         {u"plan"_s, QJsonObject{{u"plan_id"_s, u"team"_s},
                                                 {u"balances"_s, QJsonArray{QJsonObject{
                                                                     {u"feature_id"_s, u"plain"_s},

@@ -3,6 +3,7 @@
 #include "views/common/ExportButton.h"
 #include "views/customers/CustomerChargesTab.h"
 #include "views/customers/CustomerControlsTab.h"
+#include "views/customers/StripeDriftDialog.h"
 #include "views/usage/UsagePage.h"
 
 #include "models/common/AmountFormat.h"
@@ -43,6 +44,7 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
     , m_controls(new CustomerControlsTab(backend, this))
     , m_charges(new CustomerChargesTab(backend, this))
     , m_portal(new QPushButton(tr("Open &billing portal"), this))
+    , m_drift(new QPushButton(tr("Check against S&tripe…"), this))
     , m_exportState(new QLabel(this))
     , m_export(new ExportButton(
           tr("Export &customers…"),
@@ -80,6 +82,10 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
     m_subscriptions->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_subscriptions->verticalHeader()->hide();
     m_portal->setObjectName(QStringLiteral("openPortal"));
+    m_drift->setObjectName(QStringLiteral("checkStripe"));
+    m_drift->setToolTip(tr("Compare the plans imported from Stripe subscriptions with Stripe "
+                           "now: the selected customer's, or every customer's when none is "
+                           "selected"));
     m_portal->setEnabled(false);
 
     auto *left = new QWidget(this);
@@ -89,6 +95,7 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
     leftLayout->addWidget(m_table);
     auto *exportRow = new QHBoxLayout;
     exportRow->addWidget(m_exportState, 1);
+    exportRow->addWidget(m_drift);
     exportRow->addWidget(m_export);
     leftLayout->addLayout(exportRow);
     auto *right = new QWidget(this);
@@ -127,6 +134,12 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
                     showCustomer(m_list->customer(current.row()).id);
             });
     connect(m_portal, &QPushButton::clicked, this, &CustomersPage::openPortal);
+    connect(m_drift, &QPushButton::clicked, this, [this, backend] {
+        auto *dialog = new StripeDriftDialog(
+            backend, m_customer ? std::optional(m_customer->id) : std::nullopt, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
     connect(m_list, &QAbstractItemModel::rowsInserted, this,
             [this](const QModelIndex &, int first) {
                 if (first == 0)

@@ -50,6 +50,7 @@ public:
     CustomerControlsTab *controls() const { return m_controls; }
     CustomerChargesTab *charges() const { return m_charges; }
     QTableWidget *subscriptions() const { return m_subscriptions; }
+    QPushButton *checkStripe() const { return m_drift; }
 
 Q_SIGNALS:
     void customerShown(const QString &customerId);
@@ -71,6 +72,7 @@ private:
     CustomerControlsTab *m_controls;
     CustomerChargesTab *m_charges;
     QPushButton *m_portal;
+    QPushButton *m_drift;
     QLabel *m_exportState;
     ExportButton *m_export;
     std::optional<api::Customer> m_customer;

@@ -30,7 +30,8 @@ public:
         , m_keys(db, dialect)
     {}
 
-    api::Result<api::ImportCustomerResponse> run(const api::ImportCustomerRequest &request)
+    api::Result<api::ImportCustomerResponse> run(const api::ImportCustomerRequest &request,
+                                                 const QList<ImportTerms> &terms)
     {
         m_dryRun = request.dryRun;
         if (auto checked = checkProcessors(request); !checked)
@@ -62,7 +63,8 @@ public:
         for (qsizetype i = 0; i < request.billables.size(); ++i) {
             const api::Billable &billable = request.billables.at(i);
             named.insert(api::toWire(billable.processor) + u'/' + billable.plan.planId);
-            auto flashed = attacher.attach(customerPk, billable, plans.at(i));
+            auto flashed =
+                attacher.attach(customerPk, billable, plans.at(i), terms.value(i, ImportTerms()));
             if (!flashed)
                 return flashed.error();
             response.flashed.append(flashed.value());
@@ -236,12 +238,13 @@ private:
 
 api::Result<api::ImportCustomerResponse>
 CustomerImporter::import(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
-                         const api::ImportCustomerRequest &request, qint64 nowMs)
+                         const api::ImportCustomerRequest &request, qint64 nowMs,
+                         const QList<ImportTerms> &terms)
 {
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
         return begun.error();
-    auto response = Importer(db, dialect, scope, nowMs).run(request);
+    auto response = Importer(db, dialect, scope, nowMs).run(request, terms);
     if (!response || request.dryRun)
         return response; // the transaction rolls back: a dry run writes nothing
     if (auto committed = transaction.commit(); !committed)

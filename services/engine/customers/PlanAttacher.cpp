@@ -35,7 +35,7 @@ PlanAttacher::PlanAttacher(Context context, KeyAllocator &keys)
 {}
 
 api::Result<api::FlashedPlan> PlanAttacher::attach(qint64 customerPk, const api::Billable &billable,
-                                                   const StoredPlan &plan)
+                                                   const StoredPlan &plan, const ImportTerms &terms)
 {
     api::FlashedPlan flashed;
     flashed.planId = billable.plan.planId;
@@ -72,7 +72,7 @@ api::Result<api::FlashedPlan> PlanAttacher::attach(qint64 customerPk, const api:
     if (!ended(flashed.status)) {
         if (const QVariantList *active = found(true))
             return skip(*active, u"already_active"_s);
-        return create(customerPk, billable, plan, flashed);
+        return create(customerPk, billable, plan, terms, flashed);
     }
     // The processor says the subscription is over: the plan in force ends
     // now; one already ended stays as it is.
@@ -86,11 +86,12 @@ api::Result<api::FlashedPlan> PlanAttacher::attach(qint64 customerPk, const api:
     }
     if (const QVariantList *over = found(false))
         return skip(*over, u"already_ended"_s);
-    return create(customerPk, billable, plan, flashed);
+    return create(customerPk, billable, plan, terms, flashed);
 }
 
 api::Result<api::FlashedPlan> PlanAttacher::create(qint64 customerPk, const api::Billable &billable,
-                                                   const StoredPlan &plan, api::FlashedPlan flashed)
+                                                   const StoredPlan &plan, const ImportTerms &terms,
+                                                   api::FlashedPlan flashed)
 {
     const QSqlDatabase &db = m_context.db;
     const qint64 now = m_context.now;
@@ -114,8 +115,17 @@ api::Result<api::FlashedPlan> PlanAttacher::create(qint64 customerPk, const api:
     const qint64 anchor = billable.billingCycleAnchor.value_or(startedAt);
     const auto [periodStart, periodEnd] =
         api::BillingPeriod::containing(StoredPlan::renewalInterval(plan.items), anchor, now);
+    // The processor's trial end and end, when it said; else the plan's trial.
     const std::optional<qint64> trialEndsAt =
-        over ? std::nullopt : plan.trialEndOf(flashed.status, startedAt);
+        over ? std::nullopt
+             : (flashed.status == api::PlanStatus::Trialing && terms.trialEndsAt
+                    ? terms.trialEndsAt
+                    : plan.trialEndOf(flashed.status, startedAt));
+    const QVariant expiresAt =
+        over ? QVariant(now) : (terms.endsAt ? QVariant(*terms.endsAt) : QVariant());
+    const QVariant canceledAt = flashed.status == api::PlanStatus::Canceled
+                                    ? QVariant(terms.canceledAt.value_or(now))
+                                    : (terms.canceledAt ? QVariant(*terms.canceledAt) : QVariant());
     if (auto inserted = execute(
             db,
             u"INSERT INTO customer_products (pk, id, customer_pk, product_pk, processor,"
@@ -132,8 +142,7 @@ api::Result<api::FlashedPlan> PlanAttacher::create(qint64 customerPk, const api:
              billable.link && billable.link->scheduleId ? QVariant(*billable.link->scheduleId)
                                                         : QVariant(),
              over ? u"expired"_s : QString(api::toWire(flashed.status)), units, startedAt,
-             periodStart, periodEnd, over ? QVariant(now) : QVariant(),
-             flashed.status == api::PlanStatus::Canceled ? QVariant(now) : QVariant(), now, anchor,
+             periodStart, periodEnd, expiresAt, canceledAt, now, anchor,
              trialEndsAt ? QVariant(*trialEndsAt) : QVariant(), plan.pk});
         !inserted)
         return inserted.error();

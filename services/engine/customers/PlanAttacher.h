@@ -10,6 +10,7 @@
 
 #include "services/api/ImportCustomer.h"
 #include "services/engine/charges/Money.h"
+#include "services/engine/customers/ImportTerms.h"
 #include "services/engine/customers/StoredPlan.h"
 #include "services/engine/ledger/BalanceLedger.h"
 #include "services/engine/sql/KeyAllocator.h"
@@ -34,7 +35,7 @@ public:
     PlanAttacher(Context context, KeyAllocator &keys);
 
     api::Result<api::FlashedPlan> attach(qint64 customerPk, const api::Billable &billable,
-                                         const StoredPlan &plan);
+                                         const StoredPlan &plan, const ImportTerms &terms = {});
     // Plans in force from the payload's processors that it does not name
     // (`named`: "processor/plan" pairs).
     api::Result<QList<api::FlashedPlan>> expireMissing(qint64 customerPk,
@@ -46,7 +47,8 @@ public:
 
 private:
     api::Result<api::FlashedPlan> create(qint64 customerPk, const api::Billable &billable,
-                                         const StoredPlan &plan, api::FlashedPlan flashed);
+                                         const StoredPlan &plan, const ImportTerms &terms,
+                                         api::FlashedPlan flashed);
     // Ends a customer product and its balances now; `status` says why.
     api::Result<api::Done> end(qint64 customerPk, const QVariant &customerProductPk,
                                api::PlanStatus status);
