@@ -38,6 +38,10 @@ echo "== the import wizard on 10,000 customers"
 "$build/bench/bench_import" --server "$build/app/meterdesk-server"
 
 echo
+echo "== the import wizard's Stripe source on 5,000 customers in stripe-stateful-mock"
+"$build/bench/bench_stripesource"
+
+echo
 if [ -n "${MD_TEST_POSTGRES_URL:-}" ]; then
   echo "== balances.track_tokens on SQLite and PostgreSQL in one run (docs/performance.md)"
   psql -q "$MD_TEST_POSTGRES_URL" -c "CREATE DATABASE meterdesk_bench_track" >/dev/null

@@ -2,13 +2,21 @@
 
 #include "models/balances/BalanceListModel.h"
 #include "models/balances/BalanceTotalsModel.h"
+#include "models/import/ImportSession.h"
+#include "models/import/StripeSource.h"
 #include "models/operator/ApiKeyModel.h"
 #include "models/operator/WebhookDeliveryModel.h"
 #include "models/operator/WebhookEndpointModel.h"
 #include "services/embedded/EngineBackend.h"
+#include "services/engine/Engine.h"
+#include "services/engine/processors/ProcessorKeys.h"
+#include "tests/support/StripeMock.h"
 #include "tools/ShotKit.h"
 #include "views/admin/ProductsPage.h"
 #include "views/balances/BalancesPage.h"
+#include "views/import/ImportSourcePage.h"
+#include "views/import/ImportWizard.h"
+#include "views/import/StripeSourcePanel.h"
 #include "views/operator/ApiKeyDialog.h"
 #include "views/operator/KeysPage.h"
 #include "views/operator/WebhooksPage.h"
@@ -22,9 +30,14 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTableView>
 
@@ -254,6 +267,87 @@ void shootUsageImport(backend::BillingBackend &backend, views::MainWindow &windo
     idle();
     wizard.grab().save(out.filePath(u"usage-import-dryrun-%1.png"_s.arg(palette)));
     wizard.reject();
+}
+
+bool seedStripe(QString *problem)
+{
+    test::StripeMock *stripe = test::StripeMock::shared(problem);
+    if (!stripe)
+        return false;
+    const auto create = [](const QString &kind, const QJsonObject &params) {
+        return QJsonObject{{u"create"_s, kind}, {u"params"_s, params}};
+    };
+    const auto price = [&](const QString &id, const QString &product, int cents,
+                           const QJsonObject &metadata) {
+        return create(u"plans"_s, {{u"id"_s, id},
+                                   {u"product"_s, product},
+                                   {u"amount"_s, cents},
+                                   {u"currency"_s, u"usd"_s},
+                                   {u"interval"_s, u"month"_s},
+                                   {u"metadata"_s, metadata}});
+    };
+    QJsonArray steps{
+        create(u"products"_s, {{u"id"_s, u"prod_pro"_s}, {u"name"_s, u"Pro"_s}}),
+        create(u"products"_s, {{u"id"_s, u"prod_starter"_s}, {u"name"_s, u"Starter"_s}}),
+        create(u"products"_s, {{u"id"_s, u"prod_legacy"_s}, {u"name"_s, u"Legacy seats"_s}}),
+        price(u"price_pro_monthly"_s, u"prod_pro"_s, 4900, {{u"meterdesk_plan_id"_s, u"pro"_s}}),
+        price(u"price_starter_monthly"_s, u"prod_starter"_s, 1900, {}),
+        price(u"price_legacy_seat"_s, u"prod_legacy"_s, 500, {})};
+    const QStringList names{u"Harbor Analytics"_s, u"Lumen Labs"_s,    u"Orbit Health"_s,
+                            u"Cedar Logistics"_s,  u"Nimbus Retail"_s, u"Quartz Legal"_s,
+                            u"Maple Studio"_s,     u"Vertex Farms"_s,  u"Atlas Dental"_s};
+    QJsonArray subscriptions;
+    for (int i = 0; i < names.size(); ++i) {
+        const QString customer = u"cus_%1"_s.arg(QString(names.at(i)).remove(u' '));
+        steps.append(
+            create(u"customers"_s, {{u"id"_s, customer},
+                                    {u"email"_s, u"billing@%1.example"_s.arg(
+                                                     names.at(i).section(u' ', 0, 0).toLower())}}));
+        const QString plan = i % 4 == 3   ? u"price_legacy_seat"_s
+                             : i % 2 == 0 ? u"price_pro_monthly"_s
+                                          : u"price_starter_monthly"_s;
+        subscriptions.append(
+            create(u"subscriptions"_s,
+                   {{u"customer"_s, customer},
+                    {u"items"_s,
+                     QJsonArray{QJsonObject{{u"plan"_s, plan}, {u"quantity"_s, 1 + i % 3}}}}}));
+    }
+    for (const QJsonValue &step : std::as_const(subscriptions))
+        steps.append(step);
+    *problem = stripe->seed(steps);
+    if (!problem->isEmpty())
+        return false;
+    qputenv("MD_STRIPE_API_BASE", stripe->url().toString().toUtf8());
+    return true;
+}
+
+bool connectStripe(const QString &database)
+{
+    engine::Engine setup(database);
+    if (!setup.open())
+        return false;
+    auto demo = setup.operatorKey(u"demo"_s, engine::Environment::Sandbox);
+    return demo && engine::ProcessorKeys::connect(
+                       setup.database().connection().value(), setup.dialect(), demo.value().scope,
+                       u"sk_test_meterdesk_screenshots_01"_s, setup.now());
+}
+
+void shootStripeSource(backend::BillingBackend &backend, QWidget *window, const QDir &out,
+                       const QString &palette)
+{
+    views::ImportWizard wizard(&backend, window);
+    wizard.resize(980, 760);
+    wizard.show();
+    settle([&] { return !wizard.session()->planNames().isEmpty(); });
+    auto *source =
+        static_cast<views::ImportSourcePage *>(wizard.page(views::ImportWizard::SourcePage));
+    source->fromStripeButton()->click();
+    QSignalSpy finished(wizard.session()->stripe(), &models::StripeSource::finished);
+    source->stripe()->readButton()->click();
+    settle([&] { return !finished.isEmpty(); });
+    idle();
+    wizard.grab().save(out.filePath(u"import-stripe-%1.png"_s.arg(palette)));
+    wizard.close();
 }
 
 } // namespace md::shots

@@ -36,4 +36,14 @@ void shootReadOnly(const QString &location, const QString &readKey, const QDir &
 void shootUsageImport(backend::BillingBackend &backend, views::MainWindow &window, const QDir &work,
                       const QDir &out, const QString &palette);
 
+// A Stripe account for the demo (stripe-stateful-mock: Pro matched by its
+// metadata, Starter offered by its product's name, a legacy price for no
+// plan); false, with `problem`, when the mock cannot start. Before the
+// backend opens; then, once the demo is loaded, its test key connected.
+bool seedStripe(QString *problem);
+bool connectStripe(const QString &database);
+// File ▸ Import customers… ▸ From Stripe, read and mapped.
+void shootStripeSource(backend::BillingBackend &backend, QWidget *window, const QDir &out,
+                       const QString &palette);
+
 } // namespace md::shots

@@ -95,9 +95,14 @@ int main(int argc, char *argv[])
         {models::Connection::Kind::Postgres, u"postgresql://finance@db.internal/billing"_s});
     models::RecentConnections::remember(
         {models::Connection::Kind::Sqlite, u"/home/ana/billing/q3-migration.db"_s});
+    QString stripeProblem;
+    if (!seedStripe(&stripeProblem))
+        qFatal("no Stripe for the import's pictures: %s", qPrintable(stripeProblem));
     embedded::EngineBackend backend(dir.filePath(u"demo.db"_s));
     auto prepared = backend.prepare(true);
     settle([&] { return prepared.isFinished(); });
+    if (!connectStripe(dir.filePath(u"demo.db"_s)))
+        qFatal("cannot connect the demo's Stripe key");
     addWebhookEndpoints(backend);
     const QString readKey = addApiKeys(backend);
     const models::BalanceFilter tracked = giveControls(backend);
@@ -411,6 +416,7 @@ int main(int argc, char *argv[])
         idle();
         wizard.grab().save(out.filePath(u"import-preview-%1.png"_s.arg(name)));
         wizard.close();
+        shootStripeSource(backend, &window, out, name);
         window.close();
     }
 

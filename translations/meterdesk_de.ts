@@ -2497,12 +2497,12 @@ Es wurde keine Datei geschrieben.</translation>
         <translation>&amp;Posten</translation>
     </message>
     <message>
-        <source>Check against S&amp;tripe…</source>
-        <translation>Mit S&amp;tripe abgleichen…</translation>
-    </message>
-    <message>
         <source>Compare the plans imported from Stripe subscriptions with Stripe now: the selected customer&apos;s, or every customer&apos;s when none is selected</source>
         <translation>Die aus Stripe-Abonnements importierten Tarife mit dem jetzigen Stand bei Stripe vergleichen: die des gewählten Kunden, oder aller Kunden, wenn keiner gewählt ist</translation>
+    </message>
+    <message>
+        <source>Check against Stri&amp;pe…</source>
+        <translation>Mit Stri&amp;pe abgleichen…</translation>
     </message>
 </context>
 <context>
@@ -3331,6 +3331,10 @@ Journal: %2</numerusform>
         <source>Commit</source>
         <translation>Übernehmen</translation>
     </message>
+    <message>
+        <source>Review: %1. %2</source>
+        <translation>Prüfen: %1. %2</translation>
+    </message>
 </context>
 <context>
     <name>ImportPreviewPage</name>
@@ -3551,10 +3555,6 @@ Journal: %2</numerusform>
         <translation>Quelle</translation>
     </message>
     <message>
-        <source>Customers as JSON Lines, a JSON array or CSV (see docs/import-formats.md).</source>
-        <translation>Kunden als JSON Lines, JSON-Array oder CSV (siehe docs/import-formats.md).</translation>
-    </message>
-    <message>
         <source>customers.csv, .jsonl or .json</source>
         <translation>kunden.csv, .jsonl oder .json</translation>
     </message>
@@ -3670,6 +3670,14 @@ Journal: %2</numerusform>
     <message>
         <source>Import it &amp;again as a new run: the preview shows what would change for each customer, and the journal is kept as %1</source>
         <translation>&amp;Erneut als neuen Lauf importieren: Die Vorschau zeigt, was sich je Kunde ändern würde, und das Journal bleibt als %1 erhalten</translation>
+    </message>
+    <message>
+        <source>From S&amp;tripe:</source>
+        <translation>Aus S&amp;tripe:</translation>
+    </message>
+    <message>
+        <source>Customers as JSON Lines, a JSON array or CSV (see docs/import-formats.md), or from the organization&apos;s Stripe account.</source>
+        <translation>Kunden als JSON Lines, JSON-Array oder CSV (siehe docs/import-formats.md), oder aus dem Stripe-Konto der Organisation.</translation>
     </message>
 </context>
 <context>
@@ -5736,6 +5744,105 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Stripe</source>
         <translation>Stripe</translation>
+    </message>
+</context>
+<context>
+    <name>StripePriceMapping</name>
+    <message>
+        <source>%1 is %2</source>
+        <translation>%1 ist %2</translation>
+    </message>
+    <message>
+        <source>%1 ends %2</source>
+        <translation>%1 endet am %2</translation>
+    </message>
+    <message>
+        <source>%1 renews %2</source>
+        <translation>%1 verlängert sich am %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>on %n plan(s)</source>
+        <translation>
+            <numerusform>auf %n Tarif</numerusform>
+            <numerusform>auf %n Tarifen</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>StripeSourcePanel</name>
+    <message>
+        <source>its metadata.meterdesk_plan_id</source>
+        <translation>seine metadata.meterdesk_plan_id</translation>
+    </message>
+    <message>
+        <source>its lookup key</source>
+        <translation>sein Lookup-Key</translation>
+    </message>
+    <message>
+        <source>as mapped last time</source>
+        <translation>wie beim letzten Mal zugeordnet</translation>
+    </message>
+    <message>
+        <source>offered: the plan named as its product</source>
+        <translation>vorgeschlagen: der Tarif mit dem Namen seines Produkts</translation>
+    </message>
+    <message>
+        <source>no plan matches: choose one, or leave it out</source>
+        <translation>kein Tarif passt: einen wählen oder weglassen</translation>
+    </message>
+    <message>
+        <source>&amp;Read Stripe</source>
+        <translation>Stripe &amp;lesen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Reads the subscriptions of the Stripe account this connection&apos;s organization has connected, then asks which plan each price is.</source>
+        <translation>Liest die Abonnements des Stripe-Kontos, das die Organisation dieser Verbindung verbunden hat, und fragt dann, welcher Tarif jeder Preis ist.</translation>
+    </message>
+    <message>
+        <source>Stripe price</source>
+        <translation>Stripe-Preis</translation>
+    </message>
+    <message>
+        <source>Product</source>
+        <translation>Produkt</translation>
+    </message>
+    <message>
+        <source>Subscriptions</source>
+        <translation>Abonnements</translation>
+    </message>
+    <message>
+        <source>Meterdesk plan</source>
+        <translation>Meterdesk-Tarif</translation>
+    </message>
+    <message>
+        <source>Reading Stripe…</source>
+        <translation>Stripe wird gelesen…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n subscription(s) read…</source>
+        <translation>
+            <numerusform>%n Abonnement gelesen…</numerusform>
+            <numerusform>%n Abonnements gelesen…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Canceled: nothing was read.</source>
+        <translation>Abgebrochen: nichts wurde gelesen.</translation>
+    </message>
+    <message>
+        <source>(leave out)</source>
+        <translation>(weglassen)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n customer(s) to import from %1 subscription(s); %2 left out (ended, or no plan for their price); %3 price(s) without a plan; %4 to review.</source>
+        <translation>
+            <numerusform>%n Kunde zu importieren aus %1 Abonnement(s); %2 weggelassen (beendet, oder kein Tarif für ihren Preis); %3 Preis(e) ohne Tarif; %4 zu prüfen.</numerusform>
+            <numerusform>%n Kunden zu importieren aus %1 Abonnement(s); %2 weggelassen (beendet, oder kein Tarif für ihren Preis); %3 Preis(e) ohne Tarif; %4 zu prüfen.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

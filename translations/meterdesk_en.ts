@@ -547,6 +547,33 @@ Journal: %2</numerusform>
     </message>
 </context>
 <context>
+    <name>StripePriceMapping</name>
+    <message numerus="yes">
+        <source>on %n plan(s)</source>
+        <translation>
+            <numerusform>on %n plan</numerusform>
+            <numerusform>on %n plans</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>StripeSourcePanel</name>
+    <message numerus="yes">
+        <source>%n subscription(s) read…</source>
+        <translation>
+            <numerusform>%n subscription read…</numerusform>
+            <numerusform>%n subscriptions read…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n customer(s) to import from %1 subscription(s); %2 left out (ended, or no plan for their price); %3 price(s) without a plan; %4 to review.</source>
+        <translation>
+            <numerusform>%n customer to import from %1 subscription(s); %2 left out (ended, or no plan for their price); %3 price(s) without a plan; %4 to review.</numerusform>
+            <numerusform>%n customers to import from %1 subscription(s); %2 left out (ended, or no plan for their price); %3 price(s) without a plan; %4 to review.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>UsagePage</name>
     <message numerus="yes">
         <source>%Ln events</source>

@@ -174,10 +174,13 @@ QVariant ImportPreviewModel::data(const QModelIndex &index, int role) const
         return entry.request.customerId;
     case OutcomeColumn:
         return ImportChanges::outcomeName(entry.outcome);
-    case ChangesColumn:
-        if (!entry.message.isEmpty())
-            return entry.message;
-        return entry.outcome == ImportOutcome::Pending ? QString() : entry.changes.summary();
+    case ChangesColumn: {
+        const QString changes = !entry.message.isEmpty()                  ? entry.message
+                                : entry.outcome == ImportOutcome::Pending ? QString()
+                                                                          : entry.changes.summary();
+        const QString review = m_review.value(entry.request.customerId);
+        return review.isEmpty() ? changes : tr("Review: %1. %2").arg(review, changes).trimmed();
+    }
     case CommitColumn:
         return entry.commitMessage.isEmpty()
                    ? commitName(entry.commit, entry.committedAs)
@@ -185,6 +188,13 @@ QVariant ImportPreviewModel::data(const QModelIndex &index, int role) const
                                      entry.commitMessage);
     }
     return {};
+}
+
+void ImportPreviewModel::setReview(const QHash<QString, QString> &review)
+{
+    m_review = review;
+    if (!m_entries.isEmpty())
+        Q_EMIT dataChanged(index(0, ChangesColumn), index(rowCount() - 1, ChangesColumn));
 }
 
 QVariant ImportPreviewModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -55,6 +55,11 @@ public:
 
     // Kept as results arrive: the wizard reads them on every change.
     const QList<int> &outcomeCounts() const { return m_outcomeCounts; } // by ImportOutcome
+    // Customers to look at before committing, with why (a Stripe source:
+    // past due, ending, renewing soon, several plans); shown first in
+    // "What changes".
+    void setReview(const QHash<QString, QString> &review);
+    QString reviewOf(const QString &customerId) const { return m_review.value(customerId); }
     const QMap<CommitState, int> &commitCounts() const { return m_commitCounts; }
     // Line, customer, dry run, commit result and message: the wizard's report.
     QByteArray reportCsv() const;
@@ -74,6 +79,7 @@ private:
 
     QList<ImportEntry> m_entries;
     QList<int> m_outcomeCounts = QList<int>(ImportOutcomeCount, 0);
+    QHash<QString, QString> m_review;
     QMap<CommitState, int> m_commitCounts;
 };
 

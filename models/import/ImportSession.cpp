@@ -6,6 +6,7 @@
 #include "models/import/ImportJournal.h"
 #include "models/import/ImportPreviewModel.h"
 #include "models/import/ImportRunner.h"
+#include "models/import/StripeSource.h"
 #include "services/backend/BillingBackend.h"
 
 namespace md::models {
@@ -15,6 +16,7 @@ ImportSession::ImportSession(backend::BillingBackend *backend, QObject *parent)
     , m_batch(new ImportBatch(this))
     , m_preview(new ImportPreviewModel(this))
     , m_runner(new ImportRunner(backend, m_preview, this))
+    , m_stripe(new StripeSource(backend, this))
 {
     WorkspaceStatus(backend).connection().then(
         this, [this](const api::Result<backend::ConnectionInfo> &info) {
@@ -29,8 +31,11 @@ ImportSession::ImportSession(backend::BillingBackend *backend, QObject *parent)
                  if (!products)
                      return;
                  QStringList plans;
-                 for (const api::Product &product : products.value().list)
-                     plans.append(product.id);
+                 for (const api::Product &product : products.value().list) {
+                     if (!m_planNames.contains(product.id))
+                         plans.append(product.id);
+                     m_planNames.insert(product.id, product.name);
+                 }
                  m_plans = plans;
                  m_batch->setKnownPlans(plans);
              });

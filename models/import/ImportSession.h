@@ -8,6 +8,7 @@
 
 #include "services/api/Result.h"
 
+#include <QHash>
 #include <QObject>
 #include <QStringList>
 
@@ -23,6 +24,7 @@ class ImportBatch;
 class ImportJournal;
 class ImportPreviewModel;
 class ImportRunner;
+class StripeSource;
 
 class ImportSession final : public QObject
 {
@@ -47,6 +49,10 @@ public:
     void setResume(bool resume) { m_resume = resume; }
     // The workspace's plan ids, once listed (for the mapping of plan values).
     const QStringList &plans() const { return m_plans; }
+    // The same with their names (id → name), for matching Stripe's products.
+    const QHash<QString, QString> &planNames() const { return m_planNames; }
+    // The Stripe source (docs/user-guide.md, "Importing from Stripe").
+    StripeSource *stripe() const { return m_stripe; }
     // Customers were committed: the pages behind should refresh.
     bool committedAny() const;
 
@@ -60,6 +66,8 @@ private:
     std::unique_ptr<ImportJournal> m_journal;
     QString m_target;
     QStringList m_plans;
+    QHash<QString, QString> m_planNames;
+    StripeSource *m_stripe;
     bool m_resume = false;
 };
 

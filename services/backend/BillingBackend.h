@@ -31,6 +31,7 @@
 #include "services/api/Result.h"
 #include "services/api/SandboxClock.h"
 #include "services/api/Statements.h"
+#include "services/api/StripeSubscriptions.h"
 #include "services/api/TrackTokens.h"
 #include "services/api/TrackUsage.h"
 #include "services/api/UpdateProduct.h"
@@ -114,6 +115,10 @@ public:
     // subscriptions; every difference, nothing changed.
     virtual Reply<api::ProcessorsVerifyResponse>
     verifyProcessors(const api::ProcessorsVerifyRequest &request) = 0;
+    // One page of the organization's Stripe subscriptions, for the import
+    // wizard's Stripe source.
+    virtual Reply<api::StripeSubscriptionsPage>
+    stripeSubscriptions(const api::StripeSubscriptionsRequest &request) = 0;
     // The price catalogue the engine or server uses, and what a call would
     // cost there (the customer's markups applied), recording nothing.
     virtual Reply<api::Page<api::ModelInfo>> listModels() = 0;

@@ -272,6 +272,15 @@ EngineBackend::verifyProcessors(const api::ProcessorsVerifyRequest &request)
         });
 }
 
+Reply<api::StripeSubscriptionsPage>
+EngineBackend::stripeSubscriptions(const api::StripeSubscriptionsRequest &request)
+{
+    return run<api::StripeSubscriptionsPage>(
+        [request](engine::ApiOperations &s, const engine::KeyContext &k) {
+            return s.stripeSubscriptions(k, request);
+        });
+}
+
 Reply<api::Customer> EngineBackend::customer(const QString &customerId)
 {
     return run<api::Customer>([customerId](engine::ApiOperations &s, const engine::KeyContext &k) {

@@ -55,6 +55,8 @@ public:
     Reply<api::RevenueSummary> revenueSummary(const api::RevenueSummaryRequest &request) override;
     Reply<api::ProcessorsVerifyResponse>
     verifyProcessors(const api::ProcessorsVerifyRequest &request) override;
+    Reply<api::StripeSubscriptionsPage>
+    stripeSubscriptions(const api::StripeSubscriptionsRequest &request) override;
     Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     Reply<api::TrackTokensResponse>

@@ -29,6 +29,7 @@
 #include "services/api/Promotion.h"
 #include "services/api/SandboxClock.h"
 #include "services/api/Statements.h"
+#include "services/api/StripeSubscriptions.h"
 #include "services/api/TrackTokens.h"
 #include "services/api/TrackUsage.h"
 #include "services/api/UpdateProduct.h"
@@ -119,6 +120,9 @@ public:
     // (docs/processors.md, "Checking against Stripe").
     api::Result<api::ProcessorsVerifyResponse>
     verifyProcessors(const KeyContext &key, const api::ProcessorsVerifyRequest &request);
+    // One page of the organization's Stripe subscriptions (an import's scope).
+    api::Result<api::StripeSubscriptionsPage>
+    stripeSubscriptions(const KeyContext &key, const api::StripeSubscriptionsRequest &request);
     api::Result<api::Page<api::ModelInfo>> listModels(const KeyContext &key);
     // Every write through the API or the console, newest first.
     api::Result<api::Page<api::AuditEntry>> listAuditLog(const KeyContext &key,

@@ -1,12 +1,14 @@
 // ApiOperations' routes that read the payment processor (docs/processors.md):
 // billing.import, which reads the subscriptions it links before anything is
-// written, and processors.verify, which only reads.
+// written, processors.verify, which only reads, and processors.subscriptions,
+// the import wizard's Stripe source.
 #include "services/engine/ApiOperations.h"
 
 #include "services/engine/AuditedWrite.h"
 #include "services/engine/customers/CustomerImporter.h"
 #include "services/engine/customers/CustomerReads.h"
 #include "services/engine/processors/StripeImport.h"
+#include "services/engine/processors/StripeListing.h"
 #include "services/engine/processors/StripeVerifier.h"
 #include "services/engine/sql/StoredJson.h"
 
@@ -77,6 +79,21 @@ ApiOperations::verifyProcessors(const KeyContext &key, const api::ProcessorsVeri
         return current.error();
     return m_engine.withConnection([&](const QSqlDatabase &db) {
         return StripeVerifier::verify(db, key.scope, request, m_engine.stripeOptions());
+    });
+}
+
+api::Result<api::StripeSubscriptionsPage>
+ApiOperations::stripeSubscriptions(const KeyContext &key,
+                                   const api::StripeSubscriptionsRequest &request)
+{
+    if (const auto denied = key.missingScope(u"billing:write"_s))
+        return *denied;
+    if (request.limit < 1 || request.limit > api::StripeSubscriptionsRequest::MaxLimit)
+        return api::ApiError::invalidInputs(
+            u"limit"_s, u"must be 1 to %1, got %2"_s.arg(api::StripeSubscriptionsRequest::MaxLimit)
+                            .arg(request.limit));
+    return m_engine.withConnection([&](const QSqlDatabase &db) {
+        return StripeListing::page(db, key.scope, request, m_engine.stripeOptions());
     });
 }
 

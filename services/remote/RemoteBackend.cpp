@@ -100,6 +100,13 @@ RemoteBackend::revenueSummary(const api::RevenueSummaryRequest &request)
     return call<api::RevenueSummary>(u"/v1/meterdesk/revenue.summary"_s, api::toJsonText(request));
 }
 
+backend::Reply<api::StripeSubscriptionsPage>
+RemoteBackend::stripeSubscriptions(const api::StripeSubscriptionsRequest &request)
+{
+    return call<api::StripeSubscriptionsPage>(u"/v1/meterdesk/processors.subscriptions"_s,
+                                              api::toJsonText(request));
+}
+
 backend::Reply<api::ProcessorsVerifyResponse>
 RemoteBackend::verifyProcessors(const api::ProcessorsVerifyRequest &request)
 {

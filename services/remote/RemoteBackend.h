@@ -56,6 +56,8 @@ public:
     revenueSummary(const api::RevenueSummaryRequest &request) override;
     backend::Reply<api::ProcessorsVerifyResponse>
     verifyProcessors(const api::ProcessorsVerifyRequest &request) override;
+    backend::Reply<api::StripeSubscriptionsPage>
+    stripeSubscriptions(const api::StripeSubscriptionsRequest &request) override;
     backend::Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     backend::Reply<api::TrackTokensResponse>

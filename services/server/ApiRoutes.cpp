@@ -240,6 +240,11 @@ ApiRoutes::ApiRoutes()
         bodyRoute<api::RevenueSummaryRequest>(BalancesRead, [](auto &s, auto &k, auto &r, auto &) {
             return s.revenueSummary(k, r);
         }));
+    m_exact.insert("/v1/meterdesk/processors.subscriptions",
+                   bodyRoute<api::StripeSubscriptionsRequest>(
+                       BillingWrite, [](auto &s, auto &k, auto &r, auto &) {
+                           return s.stripeSubscriptions(k, r);
+                       }));
     m_exact.insert("/v1/meterdesk/processors.verify",
                    bodyRoute<api::ProcessorsVerifyRequest>(
                        BalancesRead,

@@ -576,6 +576,16 @@ const cases = [
     },
   },
   {
+    route: "post /v1/meterdesk/processors.subscriptions",
+    valid: () => ({ body: { limit: 10 } }),
+    refused: () => ({ body: { limit: 101 }, expect: 400 }),
+    then: (body) => {
+      assert.deepEqual(body.data.map((s) => s.id), ["sub_contract"]);
+      assert.equal(body.data[0].items[0].meterdesk_plan_id, "metered");
+      assert.deepEqual(body.products, [{ id: "prod_contract", name: "Metered" }]);
+    },
+  },
+  {
     route: "post /v1/meterdesk/processors.verify",
     valid: () => ({ body: { customer_ids: ["contract-imported"] } }),
     refused: () => ({ body: { customer_ids: "contract-imported" }, expect: 400 }),

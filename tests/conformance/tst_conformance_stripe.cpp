@@ -236,6 +236,39 @@ private Q_SLOTS:
         expectError(refused, 400, u"invalid_inputs"_s, u"customer_ids"_s);
     }
 
+    void subscriptionsArePagedWithTheProductsFirst()
+    {
+        QStringList seen;
+        std::optional<QString> after;
+        int pages = 0;
+        for (;;) {
+            api::StripeSubscriptionsRequest request;
+            request.startingAfter = after;
+            request.limit = 10;
+            auto page = await(m_pricing->stripeSubscriptions(request));
+            QVERIFY2(page.ok(), page.ok() ? "" : qPrintable(page.error().message));
+            ++pages;
+            QCOMPARE(page.value().products.isEmpty(), pages > 1);
+            if (pages == 1)
+                QCOMPARE(page.value().products,
+                         (QList<api::StripeProductName>{{u"prod_team"_s, u"Team"_s}}));
+            for (const api::StripeSubscriptionInfo &s : page.value().data)
+                seen.append(s.id);
+            if (!page.value().hasMore)
+                break;
+            after = seen.last();
+        }
+        QCOMPARE(seen.size(), 3 + Many);
+        QCOMPARE(QSet<QString>(seen.begin(), seen.end()).size(), seen.size());
+        QCOMPARE(pages, 3);
+        auto one = await(m_pricing->stripeSubscriptions({u"sub_s1"_s, 1}));
+        QVERIFY(one.ok());
+        QCOMPARE(one.value().data.size(), 1);
+        const api::StripeSubscriptionInfo &next = one.value().data.first();
+        QCOMPARE(next.items.first().meterdeskPlanId, u"team"_s);
+        QCOMPARE(next.planStatus, api::PlanStatus::Active);
+    }
+
     void withoutAKeyALinkSaysWhatToConnect()
     {
         // Organization alpha has no Stripe key: a billable without a link

@@ -2,8 +2,16 @@
 // (offscreen), on EngineBackend or over HTTP (MD_GUI_BACKEND), against
 // stripe-stateful-mock (docs/processors.md): Customers ▸ Check against
 // Stripe lists nothing while both agree, and the difference once Stripe
-// changes; it changes nothing.
+// changes; it changes nothing. The import wizard's Stripe source reads 505
+// subscriptions in pages (Cancel midway drops them), matches prices to
+// plans (by metadata, by product name, one left out), marks a customer on
+// two plans for review, and dry-runs and commits 502 customers.
 #include "models/customers/StripeDriftModel.h"
+#include "models/import/ImportBatch.h"
+#include "models/import/ImportPreviewModel.h"
+#include "models/import/ImportRunner.h"
+#include "models/import/ImportSession.h"
+#include "models/import/StripeSource.h"
 #include "services/engine/Engine.h"
 #include "services/engine/processors/ProcessorKeys.h"
 #include "tests/gui/GuiBackend.h"
@@ -11,11 +19,19 @@
 #include "tests/support/TestDatabase.h"
 #include "views/customers/CustomersPage.h"
 #include "views/customers/StripeDriftDialog.h"
+#include "views/import/ImportSourcePage.h"
+#include "views/import/ImportWizard.h"
+#include "views/import/StripeSourcePanel.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
+#include <QRadioButton>
+#include <QSignalSpy>
+#include <QTableWidget>
 #include <QTest>
 
 using namespace md;
@@ -40,6 +56,14 @@ class TestFromStripe final : public QObject
     test::ServerProcess m_server;
     std::unique_ptr<backend::BillingBackend> m_backend;
     test::StripeMock *m_stripe = nullptr;
+    static constexpr int Migrated = 500;
+
+    // Until the runner's dry run or commit is over.
+    static bool runToEnd(views::ImportWizard &wizard)
+    {
+        QSignalSpy finished(wizard.session()->runner(), &models::ImportRunner::finished);
+        return !wizard.session()->runner()->isRunning() || finished.wait(240000);
+    }
 
 private Q_SLOTS:
     // Delta (the admin workspace) reads the mock with its test key; its
@@ -59,12 +83,52 @@ private Q_SLOTS:
                      {u"currency"_s, u"usd"_s},
                      {u"interval"_s, u"month"_s},
                      {u"metadata"_s, QJsonObject{{u"meterdesk_plan_id"_s, u"legacy"_s}}}}),
+             create(u"products"_s, {{u"id"_s, u"prod_basic"_s}, {u"name"_s, u"Basic"_s}}),
+             create(u"products"_s, {{u"id"_s, u"prod_orphan"_s}, {u"name"_s, u"Orphan"_s}}),
+             create(u"plans"_s, {{u"id"_s, u"plan_basic"_s},
+                                 {u"product"_s, u"prod_basic"_s},
+                                 {u"amount"_s, 500},
+                                 {u"currency"_s, u"usd"_s},
+                                 {u"interval"_s, u"month"_s}}),
+             create(u"plans"_s, {{u"id"_s, u"plan_orphan"_s},
+                                 {u"product"_s, u"prod_orphan"_s},
+                                 {u"amount"_s, 100},
+                                 {u"currency"_s, u"usd"_s},
+                                 {u"interval"_s, u"month"_s}}),
              create(u"customers"_s, {{u"id"_s, u"cus_gui"_s}}),
              create(u"subscriptions"_s,
                     {{u"id"_s, u"sub_gui"_s},
                      {u"customer"_s, u"cus_gui"_s},
                      {u"items"_s, QJsonArray{QJsonObject{{u"plan"_s, u"plan_legacy"_s},
                                                          {u"quantity"_s, 2}}}}})});
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        // The wizard's account: 500 on legacy (the first also on basic), 2
+        // on basic, 3 on a price no plan is for.
+        QJsonArray customers;
+        QJsonArray subscriptions;
+        const auto add = [&](const QString &customer, const QString &subscription,
+                             const QString &plan) {
+            if (!subscription.endsWith(u'b'))
+                customers.append(create(
+                    u"customers"_s,
+                    {{u"id"_s, customer}, {u"email"_s, QString(customer + u"@stripe.example"_s)}}));
+            subscriptions.append(create(
+                u"subscriptions"_s,
+                {{u"id"_s, subscription},
+                 {u"customer"_s, customer},
+                 {u"items"_s, QJsonArray{QJsonObject{{u"plan"_s, plan}, {u"quantity"_s, 1}}}}}));
+        };
+        for (int i = 0; i < Migrated; ++i)
+            add(u"cus_w%1"_s.arg(i, 3, 10, QChar(u'0')), u"sub_w%1"_s.arg(i, 3, 10, QChar(u'0')),
+                u"plan_legacy"_s);
+        add(u"cus_w000"_s, u"sub_w000b"_s, u"plan_basic"_s);
+        for (int i = 0; i < 2; ++i)
+            add(u"cus_b%1"_s.arg(i), u"sub_b%1"_s.arg(i), u"plan_basic"_s);
+        for (int i = 0; i < 3; ++i)
+            add(u"cus_o%1"_s.arg(i), u"sub_o%1"_s.arg(i), u"plan_orphan"_s);
+        for (const QJsonValue &step : std::as_const(subscriptions))
+            customers.append(step);
+        problem = m_stripe->seed(customers);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         qputenv("MD_STRIPE_API_BASE", m_stripe->url().toString().toUtf8());
         m_backend = test::openLoadedBackend(
@@ -138,6 +202,82 @@ private Q_SLOTS:
         customer.waitForFinished();
         QCOMPARE(customer.result().value().subscriptions.first().quantity,
                  api::Decimal::fromInteger(2));
+    }
+
+    void theWizardImportsFromStripe()
+    {
+        using views::ImportWizard;
+        ImportWizard wizard(m_backend.get());
+        wizard.show();
+        QTRY_VERIFY(!wizard.session()->target().isEmpty());
+        QTRY_VERIFY(!wizard.session()->planNames().isEmpty());
+        auto *source =
+            qobject_cast<views::ImportSourcePage *>(wizard.page(ImportWizard::SourcePage));
+        source->fromStripeButton()->click();
+        views::StripeSourcePanel *stripe = source->stripe();
+        QVERIFY(stripe->isEnabled());
+        QAbstractItemModelTester tester(wizard.session()->preview(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        // Cancel after the first page: nothing is kept, nothing to import.
+        models::StripeSource *reading = wizard.session()->stripe();
+        QSignalSpy canceled(reading, &models::StripeSource::canceled);
+        auto once = connect(reading, &models::StripeSource::progressed, stripe,
+                            [stripe] { stripe->cancelButton()->click(); });
+        stripe->readButton()->click();
+        QVERIFY(!stripe->readButton()->isEnabled());
+        QVERIFY(canceled.wait(60000));
+        disconnect(once);
+        QVERIFY(reading->subscriptions().isEmpty());
+        QVERIFY(stripe->readButton()->isEnabled());
+        QVERIFY(!wizard.button(QWizard::NextButton)->isEnabled());
+
+        // Read to the end: three prices, matched by metadata and by product
+        // name, one left out.
+        QSignalSpy finished(reading, &models::StripeSource::finished);
+        stripe->readButton()->click();
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(reading->subscriptions().size(), Migrated + 1 + 2 + 3 + 1); // + sub_gui
+        QTableWidget *prices = stripe->prices();
+        QCOMPARE(prices->rowCount(), 3);
+        QHash<QString, QString> mapped;
+        for (int row = 0; row < prices->rowCount(); ++row)
+            mapped.insert(prices->item(row, views::StripeSourcePanel::PriceColumn)->text(),
+                          qobject_cast<QComboBox *>(
+                              prices->cellWidget(row, views::StripeSourcePanel::PlanColumn))
+                              ->currentData()
+                              .toString());
+        QCOMPARE(mapped, (QHash<QString, QString>{{u"plan_legacy"_s, u"legacy"_s},
+                                                  {u"plan_basic"_s, u"basic"_s},
+                                                  {u"plan_orphan"_s, QString()}}));
+        // 500 + 2 + gui-linked's Stripe customer (already imported as gui-linked: a new id).
+        QVERIFY2(stripe->status()->text().startsWith(u"503 customer"_s),
+                 qPrintable(stripe->status()->text()));
+        QVERIFY2(stripe->status()->text().contains(u"3 left out"_s),
+                 qPrintable(stripe->status()->text()));
+        QTRY_VERIFY(wizard.button(QWizard::NextButton)->isEnabled());
+        wizard.next();
+        QCOMPARE(wizard.currentId(), int(ImportWizard::ValidationPage));
+        QCOMPARE(wizard.session()->batch()->rowCount(), 503);
+        wizard.next();
+        QCOMPARE(wizard.currentId(), int(ImportWizard::PreviewPage));
+        QVERIFY(runToEnd(wizard));
+        models::ImportPreviewModel *preview = wizard.session()->preview();
+        QCOMPARE(preview->outcomeCounts().at(int(models::ImportOutcome::New)), 503);
+        const int twoPlans = preview->rowOf(u"cus_w000"_s);
+        QVERIFY(preview->index(twoPlans, models::ImportPreviewModel::ChangesColumn)
+                    .data()
+                    .toString()
+                    .startsWith(u"Review: on 2 plan"_s));
+        wizard.next();
+        QCOMPARE(wizard.currentId(), int(ImportWizard::CommitPage));
+        QVERIFY(runToEnd(wizard));
+        QCOMPARE(preview->commitCounts().value(models::CommitState::Committed), 503);
+        auto customer = m_backend->customer(u"cus_w000"_s);
+        customer.waitForFinished();
+        QVERIFY(customer.result().ok());
+        QCOMPARE(customer.result().value().subscriptions.size(), 2);
+        QCOMPARE(customer.result().value().email, u"cus_w000@stripe.example"_s);
     }
 };
 

@@ -114,6 +114,11 @@ public:
     {
         return unavailable<api::Statement>();
     }
+    backend::Reply<api::StripeSubscriptionsPage>
+    stripeSubscriptions(const api::StripeSubscriptionsRequest &) override
+    {
+        return unavailable<api::StripeSubscriptionsPage>();
+    }
     backend::Reply<api::ProcessorsVerifyResponse>
     verifyProcessors(const api::ProcessorsVerifyRequest &) override
     {

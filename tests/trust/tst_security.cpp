@@ -105,6 +105,7 @@ const QList<Route> &routes()
         {"/v1/meterdesk/statements.list", {u"balances:read"_s}, "{}"},
         {"/v1/meterdesk/statements.get", {u"balances:read"_s}, R"({"id":"stmt_0000000000000"})"},
         {"/v1/meterdesk/processors.verify", {u"balances:read"_s}, "{}"},
+        {"/v1/meterdesk/processors.subscriptions", {u"billing:write"_s}, "{}"},
         {"/v1/meterdesk/revenue.summary",
          {u"balances:read"_s},
          R"({"from":0,"to":86400000,"group_by":"month"})"},

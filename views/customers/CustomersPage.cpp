@@ -44,7 +44,7 @@ CustomersPage::CustomersPage(backend::BillingBackend *backend, QWidget *parent)
     , m_controls(new CustomerControlsTab(backend, this))
     , m_charges(new CustomerChargesTab(backend, this))
     , m_portal(new QPushButton(tr("Open &billing portal"), this))
-    , m_drift(new QPushButton(tr("Check against S&tripe…"), this))
+    , m_drift(new QPushButton(tr("Check against Stri&pe…"), this))
     , m_exportState(new QLabel(this))
     , m_export(new ExportButton(
           tr("Export &customers…"),

@@ -2,8 +2,10 @@
 
 #include "models/import/ImportBatch.h"
 #include "models/import/ImportJournal.h"
+#include "models/import/ImportPreviewModel.h"
 #include "models/import/ImportSession.h"
 #include "models/import/ImportSource.h"
+#include "views/import/StripeSourcePanel.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
@@ -39,6 +41,8 @@ ImportSourcePage::ImportSourcePage(models::ImportSession *session)
     , m_session(session)
     , m_fromFile(new QRadioButton(tr("From a &file:"), this))
     , m_fromPaste(new QRadioButton(tr("&Pasted:"), this))
+    , m_fromStripe(new QRadioButton(tr("From S&tripe:"), this))
+    , m_stripe(new StripeSourcePanel(session, this))
     , m_path(new QLineEdit(this))
     , m_paste(new QPlainTextEdit(this))
     , m_format(new QComboBox(this))
@@ -53,7 +57,8 @@ ImportSourcePage::ImportSourcePage(models::ImportSession *session)
     , m_pathDebounce(new QTimer(this))
 {
     setTitle(tr("Source"));
-    setSubTitle(tr("Customers as JSON Lines, a JSON array or CSV (see docs/import-formats.md)."));
+    setSubTitle(tr("Customers as JSON Lines, a JSON array or CSV (see docs/import-formats.md), "
+                   "or from the organization's Stripe account."));
     m_fromFile->setChecked(true);
     m_path->setPlaceholderText(tr("customers.csv, .jsonl or .json"));
     m_path->setClearButtonEnabled(true);
@@ -101,6 +106,8 @@ ImportSourcePage::ImportSourcePage(models::ImportSession *session)
     layout->addLayout(fileRow);
     layout->addWidget(m_fromPaste);
     layout->addWidget(m_paste);
+    layout->addWidget(m_fromStripe);
+    layout->addWidget(m_stripe, 1);
     layout->addLayout(settings);
     layout->addWidget(new QLabel(tr("Preview (the first %1 records):").arg(PreviewRecords), this));
     layout->addWidget(preview, 1);
@@ -112,14 +119,36 @@ ImportSourcePage::ImportSourcePage(models::ImportSession *session)
     auto *group = new QButtonGroup(this);
     group->addButton(m_fromFile);
     group->addButton(m_fromPaste);
+    group->addButton(m_fromStripe);
+    m_stripe->setEnabled(false);
     auto *run = new QButtonGroup(this);
     run->addButton(m_resume);
     run->addButton(m_newRun);
     connect(m_fromFile, &QRadioButton::toggled, this, [this](bool file) {
         m_path->setEnabled(file);
-        m_paste->setEnabled(!file);
-        (file ? static_cast<QWidget *>(m_path) : m_paste)->setFocus();
+        if (file)
+            m_path->setFocus();
     });
+    connect(m_fromPaste, &QRadioButton::toggled, this, [this](bool paste) {
+        m_paste->setEnabled(paste);
+        if (paste)
+            m_paste->setFocus();
+    });
+    // Stripe's bodies are JSON Lines: format and encoding are not asked.
+    connect(m_fromStripe, &QRadioButton::toggled, this, [this](bool stripe) {
+        m_stripe->setEnabled(stripe);
+        for (QComboBox *setting : {m_format, m_encoding, m_separator})
+            setting->setEnabled(!stripe);
+        if (stripe)
+            m_stripe->readButton()->setFocus();
+    });
+    connect(m_stripe, &StripeSourcePanel::bodiesReady, this,
+            [this](const QByteArray &bodies, const QHash<QString, QString> &review) {
+                m_loaded = !bodies.isEmpty();
+                m_session->preview()->setReview(review);
+                m_session->batch()->setSource({}, bodies);
+                sourceChanged();
+            });
     connect(browse, &QPushButton::clicked, this, &ImportSourcePage::browse);
     // The disk is read once typing pauses, not on every key; leaving the field reads at once.
     connect(m_path, &QLineEdit::textChanged, m_pathDebounce, qOverload<>(&QTimer::start));

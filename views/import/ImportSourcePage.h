@@ -1,4 +1,5 @@
-// Step 1: a file or pasted text, its format, encoding and CSV separator, with
+// Step 1: a file, pasted text or the organization's Stripe account
+// (StripeSourcePanel); for a file or text, its format, encoding and CSV separator, with
 // a live preview of the first records (read as the path is typed, once typing
 // pauses). A source committed before, to this connection, is named as such,
 // with the choice to resume that commit or to import it again as a new run.
@@ -20,6 +21,8 @@ class ImportSession;
 
 namespace md::views {
 
+class StripeSourcePanel;
+
 class ImportSourcePage final : public QWizardPage
 {
     Q_OBJECT
@@ -39,6 +42,8 @@ public:
     QLabel *journalNote() const { return m_journalNote; }
     QRadioButton *resumeButton() const { return m_resume; }
     QRadioButton *newRunButton() const { return m_newRun; }
+    QRadioButton *fromStripeButton() const { return m_fromStripe; }
+    StripeSourcePanel *stripe() const { return m_stripe; }
 
 private:
     void browse();
@@ -53,6 +58,8 @@ private:
     models::ImportSession *m_session;
     QRadioButton *m_fromFile;
     QRadioButton *m_fromPaste;
+    QRadioButton *m_fromStripe;
+    StripeSourcePanel *m_stripe;
     QLineEdit *m_path;
     QPlainTextEdit *m_paste;
     QComboBox *m_format;
