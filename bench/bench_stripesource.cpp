@@ -11,8 +11,6 @@
 #include "models/import/StripePriceMapping.h"
 #include "models/import/StripeSource.h"
 #include "services/embedded/EngineBackend.h"
-#include "services/engine/Engine.h"
-#include "services/engine/processors/ProcessorKeys.h"
 #include "services/engine/processors/StripeClient.h"
 #include "tests/support/StripeMock.h"
 
@@ -82,26 +80,15 @@ int main(int argc, char **argv)
 
     QTemporaryDir dir;
     const QString database = dir.filePath(u"bench.db"_s);
-    {
-        engine::Engine setup(database);
-        if (!setup.open())
-            fail(u"cannot open the database"_s);
-    }
     embedded::EngineBackend backend(database);
     auto prepared = backend.prepare(true);
     prepared.waitForFinished();
     if (!prepared.result())
         fail(prepared.result().error().message);
-    {
-        engine::Engine setup(database);
-        if (!setup.open())
-            fail(u"cannot open the database"_s);
-        auto demo = setup.operatorKey(u"demo"_s, engine::Environment::Sandbox);
-        if (!demo || !engine::ProcessorKeys::connect(
-                         setup.database().connection().value(), setup.dialect(), demo.value().scope,
-                         u"sk_test_meterdesk_bench_00001"_s, setup.now()))
-            fail(u"cannot connect the demo's Stripe key"_s);
-    }
+    problem =
+        test::StripeMock::connectTestKey(database, u"demo"_s, u"sk_test_meterdesk_bench_00001"_s);
+    if (!problem.isEmpty())
+        fail(problem);
 
     // The ceiling: the same pages, straight from the mock.
     engine::StripeClient::Options options;

@@ -1,5 +1,6 @@
 #include "tools/DemoScenes.h"
 
+#include "models/admin/ProcessorKeyEdit.h"
 #include "models/balances/BalanceListModel.h"
 #include "models/balances/BalanceTotalsModel.h"
 #include "models/import/ImportSession.h"
@@ -8,10 +9,9 @@
 #include "models/operator/WebhookDeliveryModel.h"
 #include "models/operator/WebhookEndpointModel.h"
 #include "services/embedded/EngineBackend.h"
-#include "services/engine/Engine.h"
-#include "services/engine/processors/ProcessorKeys.h"
 #include "tests/support/StripeMock.h"
 #include "tools/ShotKit.h"
+#include "views/admin/ProcessorKeyDialog.h"
 #include "views/admin/ProductsPage.h"
 #include "views/balances/BalancesPage.h"
 #include "views/import/ImportSourcePage.h"
@@ -323,13 +323,22 @@ bool seedStripe(QString *problem)
 
 bool connectStripe(const QString &database)
 {
-    engine::Engine setup(database);
-    if (!setup.open())
-        return false;
-    auto demo = setup.operatorKey(u"demo"_s, engine::Environment::Sandbox);
-    return demo && engine::ProcessorKeys::connect(
-                       setup.database().connection().value(), setup.dialect(), demo.value().scope,
-                       u"sk_test_meterdesk_screenshots_01"_s, setup.now());
+    return test::StripeMock::connectTestKey(database, u"demo"_s,
+                                            u"sk_test_meterdesk_screenshots_01"_s)
+        .isEmpty();
+}
+
+void shootStripeKey(backend::BillingBackend &backend, QWidget *window, const QDir &out,
+                    const QString &palette)
+{
+    views::ProcessorKeyDialog dialog(&backend, window);
+    dialog.show();
+    settle([&] { return !dialog.edit()->busy(); });
+    dialog.secret()->setText(u"sk_test_screenshot_not_a_real_key_0002"_s);
+    idle();
+    dialog.grab().save(out.filePath(u"stripe-key-%1.png"_s.arg(palette)));
+    dialog.secret()->clear();
+    dialog.close();
 }
 
 void shootStripeSource(backend::BillingBackend &backend, QWidget *window, const QDir &out,

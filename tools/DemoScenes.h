@@ -42,6 +42,9 @@ void shootUsageImport(backend::BillingBackend &backend, views::MainWindow &windo
 // backend opens; then, once the demo is loaded, its test key connected.
 bool seedStripe(QString *problem);
 bool connectStripe(const QString &database);
+// Tenants ▸ Stripe key…: the demo's key by its hint, a new one typed.
+void shootStripeKey(backend::BillingBackend &backend, QWidget *window, const QDir &out,
+                    const QString &palette);
 // File ▸ Import customers… ▸ From Stripe, read and mapped.
 void shootStripeSource(backend::BillingBackend &backend, QWidget *window, const QDir &out,
                        const QString &palette);

@@ -310,6 +310,7 @@ int main(int argc, char *argv[])
         });
         link->grab().save(out.filePath(u"tenant-link-%1.png"_s.arg(name)));
         link->reject();
+        shootStripeKey(backend, &window, out, name);
 
         navigation->setCurrentRow(5);
         auto *usage = window.usagePage();

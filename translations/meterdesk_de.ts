@@ -4431,6 +4431,64 @@ Es wurde keine Datei geschrieben.</translation>
     </message>
 </context>
 <context>
+    <name>ProcessorKeyDialog</name>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>&amp;Verbinden</translation>
+    </message>
+    <message>
+        <source>&amp;Disconnect</source>
+        <translation>&amp;Trennen</translation>
+    </message>
+    <message>
+        <source>Stripe key</source>
+        <translation>Stripe-Schlüssel</translation>
+    </message>
+    <message>
+        <source>sk_test_… or rk_test_… (this connection&apos;s environment)</source>
+        <translation>sk_test_… oder rk_test_… (die Umgebung dieser Verbindung)</translation>
+    </message>
+    <message>
+        <source>New &amp;secret key:</source>
+        <translation>Neuer &amp;geheimer Schlüssel:</translation>
+    </message>
+    <message>
+        <source>The organization&apos;s Stripe secret key lets Meterdesk read Stripe: the imports linked to subscriptions, the check against Stripe, and a platform&apos;s links. It is stored sealed on the server; only its last four characters are shown. Meterdesk never writes to Stripe, so a restricted key that reads accounts, customers and subscriptions is enough.</source>
+        <translation>Mit dem geheimen Stripe-Schlüssel der Organisation liest Meterdesk Stripe: mit Abonnements verknüpfte Importe, den Abgleich mit Stripe und die Verknüpfungen einer Plattform. Er wird versiegelt auf dem Server gespeichert; nur seine letzten vier Zeichen werden gezeigt. Meterdesk schreibt nie in Stripe, daher genügt ein eingeschränkter Schlüssel, der Konten, Kunden und Abonnements liest.</translation>
+    </message>
+</context>
+<context>
+    <name>ProcessorKeyEdit</name>
+    <message>
+        <source>Asking Stripe whether the key works…</source>
+        <translation>Stripe wird gefragt, ob der Schlüssel funktioniert…</translation>
+    </message>
+    <message>
+        <source>Connected %1.</source>
+        <translation>%1 verbunden.</translation>
+    </message>
+    <message>
+        <source>Disconnected.</source>
+        <translation>Getrennt.</translation>
+    </message>
+    <message>
+        <source>%1: %2, connected %3</source>
+        <translation>%1: %2, verbunden am %3</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>Live</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>Test</translation>
+    </message>
+    <message>
+        <source>No Stripe key is connected.</source>
+        <translation>Kein Stripe-Schlüssel ist verbunden.</translation>
+    </message>
+</context>
+<context>
     <name>ProductDialog</name>
     <message>
         <source>Can be bought &amp;alongside other products</source>
@@ -5893,6 +5951,10 @@ Es wurde keine Datei geschrieben.</translation>
     <message>
         <source>Organizations could not be read: %1</source>
         <translation>Organisationen konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Stripe &amp;key…</source>
+        <translation>Stripe-&amp;Schlüssel…</translation>
     </message>
 </context>
 <context>

@@ -25,6 +25,7 @@
 #include "services/api/ListBalances.h"
 #include "services/api/Organization.h"
 #include "services/api/Page.h"
+#include "services/api/ProcessorKey.h"
 #include "services/api/ProcessorsVerify.h"
 #include "services/api/Product.h"
 #include "services/api/Promotion.h"
@@ -115,6 +116,12 @@ public:
     // subscriptions; every difference, nothing changed.
     virtual Reply<api::ProcessorsVerifyResponse>
     verifyProcessors(const api::ProcessorsVerifyRequest &request) = 0;
+    // The organization's Stripe secret key for this connection's
+    // environment: its hint, connecting one, forgetting it.
+    virtual Reply<api::Page<api::ProcessorKeyInfo>> listProcessorKeys() = 0;
+    virtual Reply<api::ProcessorKeyInfo>
+    connectProcessorKey(const api::ProcessorKeyConnect &request) = 0;
+    virtual Reply<api::Page<api::ProcessorKeyInfo>> disconnectProcessorKey() = 0;
     // One page of the organization's Stripe subscriptions, for the import
     // wizard's Stripe source.
     virtual Reply<api::StripeSubscriptionsPage>

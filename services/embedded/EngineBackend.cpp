@@ -272,6 +272,31 @@ EngineBackend::verifyProcessors(const api::ProcessorsVerifyRequest &request)
         });
 }
 
+Reply<api::Page<api::ProcessorKeyInfo>> EngineBackend::listProcessorKeys()
+{
+    return run<api::Page<api::ProcessorKeyInfo>>(
+        [](engine::ApiOperations &s, const engine::KeyContext &k) {
+            return s.listProcessorKeys(k);
+        });
+}
+
+Reply<api::ProcessorKeyInfo>
+EngineBackend::connectProcessorKey(const api::ProcessorKeyConnect &request)
+{
+    return run<api::ProcessorKeyInfo>(
+        [request](engine::ApiOperations &s, const engine::KeyContext &k) {
+            return s.connectProcessorKey(k, request);
+        });
+}
+
+Reply<api::Page<api::ProcessorKeyInfo>> EngineBackend::disconnectProcessorKey()
+{
+    return run<api::Page<api::ProcessorKeyInfo>>(
+        [](engine::ApiOperations &s, const engine::KeyContext &k) {
+            return s.disconnectProcessorKey(k);
+        });
+}
+
 Reply<api::StripeSubscriptionsPage>
 EngineBackend::stripeSubscriptions(const api::StripeSubscriptionsRequest &request)
 {

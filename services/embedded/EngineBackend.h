@@ -57,6 +57,10 @@ public:
     verifyProcessors(const api::ProcessorsVerifyRequest &request) override;
     Reply<api::StripeSubscriptionsPage>
     stripeSubscriptions(const api::StripeSubscriptionsRequest &request) override;
+    Reply<api::Page<api::ProcessorKeyInfo>> listProcessorKeys() override;
+    Reply<api::ProcessorKeyInfo>
+    connectProcessorKey(const api::ProcessorKeyConnect &request) override;
+    Reply<api::Page<api::ProcessorKeyInfo>> disconnectProcessorKey() override;
     Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     Reply<api::TrackTokensResponse>

@@ -24,6 +24,7 @@
 #include "services/api/ListBalances.h"
 #include "services/api/Organization.h"
 #include "services/api/Page.h"
+#include "services/api/ProcessorKey.h"
 #include "services/api/ProcessorsVerify.h"
 #include "services/api/Product.h"
 #include "services/api/Promotion.h"
@@ -120,6 +121,14 @@ public:
     // (docs/processors.md, "Checking against Stripe").
     api::Result<api::ProcessorsVerifyResponse>
     verifyProcessors(const KeyContext &key, const api::ProcessorsVerifyRequest &request);
+    // The organization's Stripe secret key for the calling key's
+    // environment: its hint, connecting one (checked with Stripe first),
+    // forgetting it (docs/processors.md, "Keys").
+    api::Result<api::Page<api::ProcessorKeyInfo>> listProcessorKeys(const KeyContext &key);
+    api::Result<api::ProcessorKeyInfo> connectProcessorKey(const KeyContext &key,
+                                                           const api::ProcessorKeyConnect &request);
+    // Answers the keys still connected.
+    api::Result<api::Page<api::ProcessorKeyInfo>> disconnectProcessorKey(const KeyContext &key);
     // One page of the organization's Stripe subscriptions (an import's scope).
     api::Result<api::StripeSubscriptionsPage>
     stripeSubscriptions(const KeyContext &key, const api::StripeSubscriptionsRequest &request);

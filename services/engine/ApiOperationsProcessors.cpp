@@ -7,6 +7,7 @@
 #include "services/engine/AuditedWrite.h"
 #include "services/engine/customers/CustomerImporter.h"
 #include "services/engine/customers/CustomerReads.h"
+#include "services/engine/processors/ProcessorKeys.h"
 #include "services/engine/processors/StripeImport.h"
 #include "services/engine/processors/StripeListing.h"
 #include "services/engine/processors/StripeVerifier.h"
@@ -80,6 +81,70 @@ ApiOperations::verifyProcessors(const KeyContext &key, const api::ProcessorsVeri
     return m_engine.withConnection([&](const QSqlDatabase &db) {
         return StripeVerifier::verify(db, key.scope, request, m_engine.stripeOptions());
     });
+}
+
+api::Result<api::Page<api::ProcessorKeyInfo>>
+ApiOperations::listProcessorKeys(const KeyContext &key)
+{
+    if (const auto denied = key.missingScope(QStringList{u"keys:read"_s, u"keys:write"_s}))
+        return *denied;
+    auto connected = m_engine.withConnection(
+        [&](const QSqlDatabase &db) { return ProcessorKeys::list(db, key.scope.orgPk); });
+    if (!connected)
+        return connected.error();
+    api::Page<api::ProcessorKeyInfo> page;
+    for (const ProcessorKeys::Connected &one : std::as_const(connected.value()))
+        page.list.append({one.env, one.hint, one.connectedAt});
+    return page;
+}
+
+api::Result<api::ProcessorKeyInfo>
+ApiOperations::connectProcessorKey(const KeyContext &key, const api::ProcessorKeyConnect &request)
+{
+    if (const auto denied = key.missingScope(u"keys:write"_s))
+        return *denied;
+    const QString secret = request.secret.trimmed();
+    if (const auto problem = ProcessorKeys::problemOf(secret, key.scope.env))
+        return api::ApiError::invalidInputs(u"secret"_s, *problem);
+    // Stripe says whether the key works (and may read customers) before it
+    // is kept; someone waits, so at most 26 s, as a link.
+    StripeClient::Options options = m_engine.stripeOptions();
+    options.deadline = std::min(options.deadline, std::chrono::milliseconds(8000));
+    options.attempts = std::min(options.attempts, 3);
+    options.longestWait = std::min(options.longestWait, std::chrono::milliseconds(5000));
+    QUrlQuery query;
+    query.addQueryItem(u"limit"_s, u"1"_s);
+    StripeClient::Refusal refusal;
+    auto tried =
+        StripeClient(secret, options).get(u"/v1/customers"_s, query, std::nullopt, &refusal);
+    if (!tried && refusal.status != 0)
+        return api::ApiError::invalidInputs(
+            u"secret"_s,
+            u"Stripe refused %1: %2"_s.arg(ProcessorKeys::hintOf(secret), refusal.message));
+    if (!tried)
+        return tried.error();
+    auto connected = m_engine.withConnection([&](const QSqlDatabase &db) {
+        return ProcessorKeys::connect(db, m_engine.dialect(), key.scope, secret,
+                                      m_engine.now(key.scope), AuditedWrite::actorOf(key));
+    });
+    if (!connected)
+        return connected.error();
+    return api::ProcessorKeyInfo{connected.value().env, connected.value().hint,
+                                 connected.value().connectedAt};
+}
+
+api::Result<api::Page<api::ProcessorKeyInfo>>
+ApiOperations::disconnectProcessorKey(const KeyContext &key)
+{
+    if (const auto denied = key.missingScope(u"keys:write"_s))
+        return *denied;
+    auto gone = m_engine.withConnection([&](const QSqlDatabase &db) {
+        return ProcessorKeys::disconnect(db, m_engine.dialect(), key.scope, m_engine.now(key.scope),
+                                         AuditedWrite::actorOf(key));
+    });
+    if (!gone)
+        return gone.error();
+    return listProcessorKeys(key);
 }
 
 api::Result<api::StripeSubscriptionsPage>

@@ -100,6 +100,23 @@ RemoteBackend::revenueSummary(const api::RevenueSummaryRequest &request)
     return call<api::RevenueSummary>(u"/v1/meterdesk/revenue.summary"_s, api::toJsonText(request));
 }
 
+backend::Reply<api::Page<api::ProcessorKeyInfo>> RemoteBackend::listProcessorKeys()
+{
+    return call<api::Page<api::ProcessorKeyInfo>>(u"/v1/meterdesk/processors.keys"_s, "{}");
+}
+
+backend::Reply<api::ProcessorKeyInfo>
+RemoteBackend::connectProcessorKey(const api::ProcessorKeyConnect &request)
+{
+    return call<api::ProcessorKeyInfo>(u"/v1/meterdesk/processors.connect"_s,
+                                       api::toJsonText(request));
+}
+
+backend::Reply<api::Page<api::ProcessorKeyInfo>> RemoteBackend::disconnectProcessorKey()
+{
+    return call<api::Page<api::ProcessorKeyInfo>>(u"/v1/meterdesk/processors.disconnect"_s, "{}");
+}
+
 backend::Reply<api::StripeSubscriptionsPage>
 RemoteBackend::stripeSubscriptions(const api::StripeSubscriptionsRequest &request)
 {

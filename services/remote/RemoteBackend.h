@@ -58,6 +58,10 @@ public:
     verifyProcessors(const api::ProcessorsVerifyRequest &request) override;
     backend::Reply<api::StripeSubscriptionsPage>
     stripeSubscriptions(const api::StripeSubscriptionsRequest &request) override;
+    backend::Reply<api::Page<api::ProcessorKeyInfo>> listProcessorKeys() override;
+    backend::Reply<api::ProcessorKeyInfo>
+    connectProcessorKey(const api::ProcessorKeyConnect &request) override;
+    backend::Reply<api::Page<api::ProcessorKeyInfo>> disconnectProcessorKey() override;
     backend::Reply<api::ImportCustomerResponse>
     importCustomer(const api::ImportCustomerRequest &request) override;
     backend::Reply<api::TrackTokensResponse>

@@ -439,6 +439,20 @@ ApiRoutes::ApiRoutes()
                    listRoute(KeysRead, [](ApiOperations &s, const KeyContext &k) {
                        return s.listApiKeys(k);
                    }));
+    // The organization's Stripe key for the key's environment (docs/processors.md, "Keys").
+    m_exact.insert("/v1/meterdesk/processors.keys",
+                   listRoute(KeysRead, [](ApiOperations &s, const KeyContext &k) {
+                       return s.listProcessorKeys(k);
+                   }));
+    m_exact.insert(
+        "/v1/meterdesk/processors.connect",
+        bodyRoute<api::ProcessorKeyConnect>(KeysWrite, [](auto &s, auto &k, auto &r, auto &) {
+            return s.connectProcessorKey(k, r);
+        }));
+    m_exact.insert("/v1/meterdesk/processors.disconnect",
+                   listRoute(KeysWrite, [](ApiOperations &s, const KeyContext &k) {
+                       return s.disconnectProcessorKey(k);
+                   }));
     m_exact.insert("/v1/meterdesk/api_keys.create",
                    bodyRoute<api::ApiKeyCreate>(KeysWrite, [](auto &s, auto &k, auto &r, auto &) {
                        return s.createApiKey(k, r);

@@ -586,6 +586,22 @@ const cases = [
     },
   },
   {
+    route: "post /v1/meterdesk/processors.keys",
+    valid: () => ({ body: {} }),
+    refused: () => ({ key: "sk_test_nobody00000000000000000000000000", body: {}, expect: 401 }),
+    then: (body) => assert.deepEqual(body.list.map((k) => k.hint), ["sk_test_…0001"]),
+  },
+  {
+    route: "post /v1/meterdesk/processors.connect",
+    // The same key again: Stripe (the mock) accepts it, only its hint comes back.
+    valid: () => ({ body: { secret: "sk_test_meterdesk_contract_0001" } }),
+    refused: () => ({ body: { secret: "sk_live_meterdesk_contract_0001" }, expect: 400 }),
+    then: (body) => {
+      assert.equal(body.hint, "sk_test_…0001");
+      assert.ok(!JSON.stringify(body).includes("meterdesk_contract"));
+    },
+  },
+  {
     route: "post /v1/meterdesk/processors.verify",
     valid: () => ({ body: { customer_ids: ["contract-imported"] } }),
     refused: () => ({ body: { customer_ids: "contract-imported" }, expect: 400 }),
@@ -595,6 +611,12 @@ const cases = [
       assert.equal(body.checked, 1);
       assert.deepEqual(body.differences.filter((d) => !d.field.startsWith("current_period_")), []);
     },
+  },
+  {
+    route: "post /v1/meterdesk/processors.disconnect",
+    valid: () => ({ body: {} }),
+    refused: () => ({ body: {}, expect: 404 }), // none left to forget
+    then: (body) => assert.deepEqual(body.list, []),
   },
 ];
 

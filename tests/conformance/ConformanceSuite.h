@@ -169,6 +169,15 @@ protected:
         return {};
     }
 
+    // Everything the database holds, to show that a call wrote nothing.
+    api::JsonValue dumpOfDatabase()
+    {
+        engine::Engine reader(m_database.location());
+        if (!reader.open().ok())
+            qFatal("cannot open the database");
+        return reader.dumpWorkspace().value();
+    }
+
     template <typename T>
     void expectError(const api::Result<T> &result, int status, const QString &code,
                      const QString &names)

@@ -26,14 +26,6 @@ class TestImportConformance final : public ConformanceSuite
         return request;
     }
 
-    api::JsonValue dumpOfDatabase()
-    {
-        engine::Engine reader(m_database.location());
-        if (!reader.open().ok())
-            qFatal("cannot open the database");
-        return reader.dumpWorkspace().value();
-    }
-
 private Q_SLOTS:
     void importDryRunWritesNothing()
     {

@@ -92,14 +92,6 @@ private:
         return request;
     }
 
-    api::JsonValue dumpOfDatabase()
-    {
-        engine::Engine reader(m_database.location());
-        if (!reader.open().ok())
-            qFatal("cannot open the database");
-        return reader.dumpWorkspace().value();
-    }
-
 private Q_SLOTS:
     void importFollowsStripeAndListsWhatTheBodyContradicts()
     {
@@ -281,6 +273,34 @@ private Q_SLOTS:
         request.billables[0].link.reset();
         auto unlinked = await(m_backend->importCustomer(request));
         QVERIFY2(unlinked.ok(), unlinked.ok() ? "" : qPrintable(unlinked.error().message));
+    }
+
+    // Last: it changes gamma's key. Any client connects one; only its hint
+    // comes back; Stripe is asked first; disconnecting stops the reads.
+    void aKeyIsConnectedOverTheApiAndShownByItsHint()
+    {
+        auto before = await(m_pricing->listProcessorKeys());
+        QVERIFY2(before.ok(), before.ok() ? "" : qPrintable(before.error().message));
+        QCOMPARE(before.value().list.size(), 1);
+        QCOMPARE(before.value().list.first().hint, u"sk_test_…amma"_s);
+        auto live = await(m_pricing->connectProcessorKey({u"sk_live_meterdesk_wrong_mode1"_s}));
+        expectError(live, 400, u"invalid_inputs"_s, u"secret"_s);
+        QVERIFY(!live.error().message.contains(u"wrong_mode"_s)); // never the key itself
+        auto made =
+            await(m_pricing->connectProcessorKey({u"  sk_test_meterdesk_conformance_next\n"_s}));
+        QVERIFY2(made.ok(), made.ok() ? "" : qPrintable(made.error().message));
+        QCOMPARE(made.value(),
+                 (api::ProcessorKeyInfo{u"test"_s, u"sk_test_…next"_s, made.value().connectedAt}));
+        // What the server keeps and shows holds no key.
+        const QByteArray dump = api::toJsonText(dumpOfDatabase());
+        QVERIFY(!dump.contains("meterdesk_conformance_next"));
+        auto gone = await(m_pricing->disconnectProcessorKey());
+        QVERIFY(gone.ok());
+        QVERIFY(gone.value().list.isEmpty());
+        auto unread = await(m_pricing->importCustomer(importOf(u"s7"_s, u"sub_s1"_s, u"cus_s1"_s)));
+        expectError(unread, 404, u"not_found"_s, u"processors connect"_s);
+        auto again = await(m_pricing->disconnectProcessorKey());
+        expectError(again, 404, u"not_found"_s, u"no test processor key"_s);
     }
 };
 

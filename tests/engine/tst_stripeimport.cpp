@@ -266,6 +266,36 @@ private Q_SLOTS:
                  (QList<api::ProcessorDrift>{{u"drift"_s, u"sub_v"_s, u"pro"_s, u"subscription"_s,
                                               u"sub_v"_s, u"(none)"_s}}));
     }
+
+    // A key Stripe refuses is not kept: the answer names it by its hint,
+    // in Stripe's words, and the key connected before stays.
+    void aKeyStripeRefusesIsNotConnected()
+    {
+        m_stripe.queueAnswers(
+            {{401,
+              R"({"error":{"message":"Invalid API Key provided: sk_test_****************9999"}})",
+              {}}});
+        auto done = std::async(std::launch::async, [&] {
+            return engine::ApiOperations(*m_fixture->engine)
+                .connectProcessorKey(*m_key, {u"sk_test_meterdesk_refused_9999"_s});
+        });
+        QVERIFY(QTest::qWaitFor(
+            [&] { return done.wait_for(std::chrono::seconds(0)) == std::future_status::ready; },
+            60000));
+        const auto refused = done.get();
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().status, 400);
+        QVERIFY2(refused.error().message.startsWith(
+                     u"secret: Stripe refused sk_test_…9999: Invalid API Key provided"_s),
+                 qPrintable(refused.error().message));
+        QVERIFY(!refused.error().message.contains(u"refused_9999"_s));
+        QCOMPARE(m_stripe.requests().constLast().headers.value("authorization"),
+                 QByteArray("Bearer sk_test_meterdesk_refused_9999"));
+        auto kept = engine::ApiOperations(*m_fixture->engine).listProcessorKeys(*m_key);
+        QVERIFY(kept.ok());
+        QCOMPARE(kept.value().list.size(), 1);
+        QCOMPARE(kept.value().list.first().hint, u"sk_test_…0001"_s);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestStripeImport)

@@ -5,8 +5,6 @@
 #include "models/admin/ProductListModel.h"
 #include "models/admin/RewardListModel.h"
 #include "models/admin/TenantListModel.h"
-#include "services/engine/Engine.h"
-#include "services/engine/processors/ProcessorKeys.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/StripeMock.h"
 #include "tests/support/TestDatabase.h"
@@ -76,14 +74,9 @@ private Q_SLOTS:
             m_database.location(), QStringLiteral(MD_ADMIN_WORKSPACE), Key, m_server, &problem);
         QVERIFY2(m_backend, qPrintable(problem));
         // Delta's test key, as `processors connect` stores it.
-        engine::Engine setup(m_database.location());
-        QVERIFY(setup.open().ok());
-        auto delta = setup.operatorKey(u"delta"_s, engine::Environment::Sandbox);
-        QVERIFY(delta.ok());
-        QVERIFY(engine::ProcessorKeys::connect(setup.database().connection().value(),
-                                               setup.dialect(), delta.value().scope,
-                                               u"sk_test_meterdesk_gui_000000001"_s, setup.now())
-                    .ok());
+        problem = test::StripeMock::connectTestKey(m_database.location(), u"delta"_s,
+                                                   u"sk_test_meterdesk_gui_000000001"_s);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
 private:

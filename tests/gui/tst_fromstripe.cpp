@@ -6,17 +6,18 @@
 // subscriptions in pages (Cancel midway drops them), matches prices to
 // plans (by metadata, by product name, one left out), marks a customer on
 // two plans for review, and dry-runs and commits 502 customers.
+#include "models/admin/ProcessorKeyEdit.h"
 #include "models/customers/StripeDriftModel.h"
 #include "models/import/ImportBatch.h"
 #include "models/import/ImportPreviewModel.h"
 #include "models/import/ImportRunner.h"
 #include "models/import/ImportSession.h"
 #include "models/import/StripeSource.h"
-#include "services/engine/Engine.h"
-#include "services/engine/processors/ProcessorKeys.h"
 #include "tests/gui/GuiBackend.h"
 #include "tests/support/StripeMock.h"
 #include "tests/support/TestDatabase.h"
+#include "views/admin/ProcessorKeyDialog.h"
+#include "views/admin/TenantsPage.h"
 #include "views/customers/CustomersPage.h"
 #include "views/customers/StripeDriftDialog.h"
 #include "views/import/ImportSourcePage.h"
@@ -28,8 +29,10 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
@@ -134,14 +137,9 @@ private Q_SLOTS:
         m_backend = test::openLoadedBackend(
             m_database.location(), QStringLiteral(MD_ADMIN_WORKSPACE), Key, m_server, &problem);
         QVERIFY2(m_backend, qPrintable(problem));
-        engine::Engine setup(m_database.location());
-        QVERIFY(setup.open().ok());
-        auto delta = setup.operatorKey(u"delta"_s, engine::Environment::Sandbox);
-        QVERIFY(delta.ok());
-        QVERIFY(engine::ProcessorKeys::connect(setup.database().connection().value(),
-                                               setup.dialect(), delta.value().scope,
-                                               u"sk_test_meterdesk_gui_000000001"_s, setup.now())
-                    .ok());
+        problem = test::StripeMock::connectTestKey(m_database.location(), u"delta"_s,
+                                                   u"sk_test_meterdesk_gui_000000001"_s);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
         api::ImportCustomerRequest request;
         request.customerId = u"gui-linked"_s;
         api::Billable billable;
@@ -278,6 +276,36 @@ private Q_SLOTS:
         QVERIFY(customer.result().ok());
         QCOMPARE(customer.result().value().subscriptions.size(), 2);
         QCOMPARE(customer.result().value().email, u"cus_w000@stripe.example"_s);
+    }
+
+    // Last: Tenants ▸ Stripe key… shows the key by its hint, connects a new
+    // one (the field emptied at once) and keeps it nowhere in the console.
+    void theStripeKeyIsConnectedFromTenants()
+    {
+        views::TenantsPage page(m_backend.get());
+        page.show();
+        page.findChild<QPushButton *>(u"stripeKey"_s)->click();
+        auto *dialog = page.findChild<views::ProcessorKeyDialog *>();
+        QVERIFY(dialog);
+        QTRY_VERIFY(!dialog->edit()->busy());
+        QVERIFY2(dialog->summary()->text().contains(u"sk_test_…0001"_s),
+                 qPrintable(dialog->summary()->text()));
+        QVERIFY(!dialog->connectButton()->isEnabled()); // nothing typed
+        QCOMPARE(dialog->secret()->echoMode(), QLineEdit::Password);
+        QTest::keyClicks(dialog->secret(), u"sk_test_meterdesk_gui_000000002"_s);
+        QVERIFY(dialog->connectButton()->isEnabled());
+        dialog->connectButton()->click();
+        QVERIFY(dialog->secret()->text().isEmpty());
+        QTRY_VERIFY(!dialog->edit()->busy());
+        QVERIFY2(dialog->summary()->text().startsWith(u"Connected sk_test_…0002."_s),
+                 qPrintable(dialog->summary()->text()));
+        QSettings settings;
+        for (const QString &key : settings.allKeys())
+            QVERIFY(!settings.value(key).toString().contains(u"meterdesk_gui"_s));
+        dialog->disconnectButton()->click();
+        QTRY_VERIFY(!dialog->edit()->busy());
+        QVERIFY(dialog->summary()->text().contains(u"No Stripe key is connected"_s));
+        QVERIFY(!dialog->disconnectButton()->isEnabled());
     }
 };
 

@@ -1,5 +1,8 @@
 #include "tests/support/StripeMock.h"
 
+#include "services/engine/Engine.h"
+#include "services/engine/processors/ProcessorKeys.h"
+
 #include <QDeadlineTimer>
 #include <QJsonDocument>
 #include <QTcpServer>
@@ -83,6 +86,23 @@ QString StripeMock::runSeed(const QStringList &arguments)
         seed.exitCode() != 0)
         return u"stripe-seed.mjs failed: "_s + QString::fromUtf8(seed.readAll());
     return {};
+}
+
+QString StripeMock::connectTestKey(const QString &location, const QString &slug,
+                                   const QString &secret)
+{
+    engine::Engine setup(location);
+    if (auto opened = setup.open(); !opened)
+        return opened.error().message;
+    auto org = setup.operatorKey(slug, engine::Environment::Sandbox);
+    if (!org)
+        return org.error().message;
+    auto db = setup.database().connection();
+    if (!db)
+        return db.error().message;
+    auto connected = engine::ProcessorKeys::connect(db.value(), setup.dialect(), org.value().scope,
+                                                    secret, setup.now());
+    return connected ? QString() : connected.error().message;
 }
 
 StripeMock *StripeMock::shared(QString *problem)

@@ -29,6 +29,11 @@ public:
     // subscriptions, quantity changes), run in order; the problem, or empty.
     QString seed(const QJsonArray &steps);
 
+    // Connects `secret` as organization `slug`'s test key in the database
+    // at `location` (as `processors connect` stores it); the problem, or empty.
+    static QString connectTestKey(const QString &location, const QString &slug,
+                                  const QString &secret);
+
     // One for the whole test process, started on first use: the problem in
     // `problem`, or null.
     static StripeMock *shared(QString *problem);

@@ -114,6 +114,19 @@ public:
     {
         return unavailable<api::Statement>();
     }
+    backend::Reply<api::Page<api::ProcessorKeyInfo>> listProcessorKeys() override
+    {
+        return unavailable<api::Page<api::ProcessorKeyInfo>>();
+    }
+    backend::Reply<api::ProcessorKeyInfo>
+    connectProcessorKey(const api::ProcessorKeyConnect &) override
+    {
+        return unavailable<api::ProcessorKeyInfo>();
+    }
+    backend::Reply<api::Page<api::ProcessorKeyInfo>> disconnectProcessorKey() override
+    {
+        return unavailable<api::Page<api::ProcessorKeyInfo>>();
+    }
     backend::Reply<api::StripeSubscriptionsPage>
     stripeSubscriptions(const api::StripeSubscriptionsRequest &) override
     {

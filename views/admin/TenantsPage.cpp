@@ -1,5 +1,7 @@
 #include "views/admin/TenantsPage.h"
 
+#include "views/admin/ProcessorKeyDialog.h"
+
 #include "models/admin/TenantListModel.h"
 #include "views/common/EditorPage.h"
 
@@ -99,15 +101,23 @@ TenantsPage::TenantsPage(backend::BillingBackend *backend, QWidget *parent)
     m_table->setModel(m_model);
     EditorPage::setUpTable(m_table);
     auto *link = new QPushButton(tr("&Link processor account…"), this);
+    auto *stripeKey = new QPushButton(tr("Stripe &key…"), this);
+    stripeKey->setObjectName(QStringLiteral("stripeKey"));
     link->setObjectName(QStringLiteral("linkAccount"));
     m_status->setWordWrap(true);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(link);
+    buttons->addWidget(stripeKey);
     buttons->addWidget(m_status, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
     layout->addWidget(m_table, 1);
     connect(link, &QPushButton::clicked, this, &TenantsPage::linkAccount);
+    connect(stripeKey, &QPushButton::clicked, this, [this, backend] {
+        auto *dialog = new ProcessorKeyDialog(backend, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
     connect(m_model, &models::TenantListModel::loaded, this,
             [this] { m_table->resizeColumnsToContents(); });
     connect(m_model, &models::TenantListModel::failed, this, [this](const api::ApiError &error) {

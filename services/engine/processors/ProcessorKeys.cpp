@@ -93,15 +93,15 @@ api::Result<api::Done> markConnected(const QSqlDatabase &db, const Scope &scope,
 }
 
 api::Result<api::Done> audit(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
-                             const QString &action, const QString &env,
-                             const std::optional<QString> &before,
+                             const std::optional<api::AuditActor> &actor, const QString &action,
+                             const QString &env, const std::optional<QString> &before,
                              const std::optional<QString> &after, qint64 nowMs)
 {
     // Its last four characters only: the audit log names no key's kind.
     const auto hint = [](const std::optional<QString> &h) {
         return h ? api::JsonValue::object({{"ends_with"_L1, h->right(4)}}) : api::JsonValue::null();
     };
-    return AuditTrail::record(db, dialect, scope, AuditTrail::consoleUser(),
+    return AuditTrail::record(db, dialect, scope, actor.value_or(AuditTrail::consoleUser()),
                               {action, u"processor_key"_s, env, hint(before), hint(after)}, nowMs);
 }
 
@@ -141,9 +141,10 @@ std::optional<QString> ProcessorKeys::problemOf(const QString &secret, Environme
     return std::nullopt;
 }
 
-api::Result<ProcessorKeys::Connected> ProcessorKeys::connect(const QSqlDatabase &db,
-                                                             Dialect dialect, const Scope &scope,
-                                                             const QString &secret, qint64 nowMs)
+api::Result<ProcessorKeys::Connected>
+ProcessorKeys::connect(const QSqlDatabase &db, Dialect dialect, const Scope &scope,
+                       const QString &secret, qint64 nowMs,
+                       const std::optional<api::AuditActor> &actor)
 {
     if (const auto problem = problemOf(secret, scope.env))
         return ApiError::invalidInputs(u"secret"_s, *problem);
@@ -175,8 +176,8 @@ api::Result<ProcessorKeys::Connected> ProcessorKeys::connect(const QSqlDatabase 
         return stored.error();
     if (auto marked = markConnected(db, scope, true); !marked)
         return marked.error();
-    if (auto recorded = audit(db, dialect, scope, u"processor_key.connect"_s, scope.envWord(),
-                              before, connected.hint, nowMs);
+    if (auto recorded = audit(db, dialect, scope, actor, u"processor_key.connect"_s,
+                              scope.envWord(), before, connected.hint, nowMs);
         !recorded)
         return recorded.error();
     if (auto committed = transaction.commit(); !committed)
@@ -185,7 +186,8 @@ api::Result<ProcessorKeys::Connected> ProcessorKeys::connect(const QSqlDatabase 
 }
 
 api::Result<api::Done> ProcessorKeys::disconnect(const QSqlDatabase &db, Dialect dialect,
-                                                 const Scope &scope, qint64 nowMs)
+                                                 const Scope &scope, qint64 nowMs,
+                                                 const std::optional<api::AuditActor> &actor)
 {
     WriteTransaction transaction(db, dialect);
     if (auto begun = transaction.begin(); !begun)
@@ -203,8 +205,8 @@ api::Result<api::Done> ProcessorKeys::disconnect(const QSqlDatabase &db, Dialect
         return gone.error();
     if (auto marked = markConnected(db, scope, false); !marked)
         return marked.error();
-    if (auto recorded = audit(db, dialect, scope, u"processor_key.disconnect"_s, scope.envWord(),
-                              before, std::nullopt, nowMs);
+    if (auto recorded = audit(db, dialect, scope, actor, u"processor_key.disconnect"_s,
+                              scope.envWord(), before, std::nullopt, nowMs);
         !recorded)
         return recorded.error();
     return transaction.commit();

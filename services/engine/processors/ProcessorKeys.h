@@ -6,6 +6,7 @@
 // database does not open. Only the hint (sk_test_…1234) is ever shown.
 #pragma once
 
+#include "services/api/AuditLog.h"
 #include "services/api/Result.h"
 #include "services/engine/sql/Dialect.h"
 #include "services/engine/sql/Scope.h"
@@ -34,11 +35,14 @@ public:
 
     // Stores `secret` for the organization's environment, replacing the key
     // it had, and records `processor_key.connected` with the hint only.
+    // `actor` is who the audit log names: the console's user unless a key asked.
     static api::Result<Connected> connect(const QSqlDatabase &db, Dialect dialect,
-                                          const Scope &scope, const QString &secret, qint64 nowMs);
+                                          const Scope &scope, const QString &secret, qint64 nowMs,
+                                          const std::optional<api::AuditActor> &actor = {});
     // Forgets it; 404 when none is connected.
     static api::Result<api::Done> disconnect(const QSqlDatabase &db, Dialect dialect,
-                                             const Scope &scope, qint64 nowMs);
+                                             const Scope &scope, qint64 nowMs,
+                                             const std::optional<api::AuditActor> &actor = {});
     static api::Result<QList<Connected>> list(const QSqlDatabase &db, qint64 orgPk);
     // The key itself, for a request to the processor; 404 naming the
     // command when none is connected.
