@@ -180,6 +180,32 @@ private Q_SLOTS:
         QCOMPARE(plan.canceledAt, std::optional<qint64>(Now - Day));
     }
 
+    // Two plans of one subscription (two items): one read of it.
+    void aSubscriptionOfTwoPlansIsReadOnce()
+    {
+        m_stripe.queueAnswers(
+            {{200, subscription(u"sub_two"_s, u"active"_s), {}}, {200, Customer, {}}});
+        api::ImportCustomerRequest request;
+        request.customerId = u"two"_s;
+        for (const QString &plan : {u"pro"_s, u"old"_s}) {
+            api::Billable billable;
+            billable.link = api::BillableLink{u"sub_two"_s, {}};
+            billable.plan.planId = plan;
+            request.billables.append(billable);
+        }
+        const qsizetype before = m_stripe.requests().size();
+        auto done = std::async(std::launch::async, [&] {
+            return engine::ApiOperations(*m_fixture->engine).importCustomer(*m_key, request);
+        });
+        QVERIFY(QTest::qWaitFor(
+            [&] { return done.wait_for(std::chrono::seconds(0)) == std::future_status::ready; },
+            60000));
+        const auto imported = done.get();
+        QVERIFY2(imported.ok(), imported.ok() ? "" : qPrintable(imported.error().message));
+        QCOMPARE(imported.value().customer->subscriptions.size(), 2);
+        QCOMPARE(m_stripe.requests().size() - before, 2); // the subscription, its customer
+    }
+
     void unpaidIsPastDue()
     {
         const auto plan = planOf(importOf(u"late"_s, u"sub_late"_s,

@@ -45,6 +45,7 @@ api::Result<StripeImport::Prepared> StripeImport::prepare(const QSqlDatabase &db
                                                           const StripeClient::Options &options)
 {
     QList<std::optional<StripeSubscription>> subscriptions;
+    QHash<QString, StripeSubscription> read; // a subscription of two plans is read once
     std::optional<StripeClient> client;
     std::optional<QString> account;
     for (qsizetype i = 0; i < request.billables.size(); ++i) {
@@ -63,6 +64,10 @@ api::Result<StripeImport::Prepared> StripeImport::prepare(const QSqlDatabase &db
             client = access.value().client(options);
             account = access.value().account;
         }
+        if (const auto known = read.constFind(*id); known != read.cend()) {
+            subscriptions.append(*known);
+            continue;
+        }
         StripeClient::Refusal refusal;
         auto object =
             client->get(u"/v1/subscriptions/"_s + pathSegment(*id), {}, account, &refusal);
@@ -77,6 +82,7 @@ api::Result<StripeImport::Prepared> StripeImport::prepare(const QSqlDatabase &db
         auto subscription = StripeSubscription::read(object.value());
         if (!subscription)
             return subscription.error();
+        read.insert(*id, subscription.value());
         subscriptions.append(subscription.value());
     }
     if (!client)
