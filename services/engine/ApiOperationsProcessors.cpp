@@ -107,16 +107,12 @@ ApiOperations::connectProcessorKey(const KeyContext &key, const api::ProcessorKe
     if (const auto problem = ProcessorKeys::problemOf(secret, key.scope.env))
         return api::ApiError::invalidInputs(u"secret"_s, *problem);
     // Stripe says whether the key works (and may read customers) before it
-    // is kept; someone waits, so at most 26 s, as a link.
-    StripeClient::Options options = m_engine.stripeOptions();
-    options.deadline = std::min(options.deadline, std::chrono::milliseconds(8000));
-    options.attempts = std::min(options.attempts, 3);
-    options.longestWait = std::min(options.longestWait, std::chrono::milliseconds(5000));
+    // is kept.
     QUrlQuery query;
     query.addQueryItem(u"limit"_s, u"1"_s);
     StripeClient::Refusal refusal;
-    auto tried =
-        StripeClient(secret, options).get(u"/v1/customers"_s, query, std::nullopt, &refusal);
+    auto tried = StripeClient(secret, m_engine.stripeOptions())
+                     .get(u"/v1/customers"_s, query, std::nullopt, &refusal);
     if (!tried && refusal.status != 0)
         return api::ApiError::invalidInputs(
             u"secret"_s,

@@ -48,12 +48,6 @@ api::Result<api::Done> PlatformLinker::reachable(const QSqlDatabase &db, const S
     auto tenant = tenantOf(db, platform, request);
     if (!tenant)
         return tenant.error();
-    // Someone waits on a link: with Stripe down it gives up within 26 s,
-    // before a client's 30 s (three attempts of 8 s, waits of at most 5 s).
-    StripeClient::Options waited = stripe;
-    waited.deadline = std::min(waited.deadline, std::chrono::milliseconds(8000));
-    waited.attempts = std::min(waited.attempts, 3);
-    waited.longestWait = std::min(waited.longestWait, std::chrono::milliseconds(5000));
     for (const auto &[account, env] : {std::pair(request.testAccountId, Environment::Sandbox),
                                        std::pair(request.liveAccountId, Environment::Production)}) {
         if (!account)
@@ -68,7 +62,7 @@ api::Result<api::Done> PlatformLinker::reachable(const QSqlDatabase &db, const S
             return key.error();
         // The master account must reach the account (rule 3): Stripe says.
         StripeClient::Refusal refusal;
-        auto found = StripeClient(key.value(), waited)
+        auto found = StripeClient(key.value(), stripe)
                          .get(u"/v1/accounts/%1"_s.arg(
                                   QString::fromLatin1(QUrl::toPercentEncoding(*account))),
                               {}, std::nullopt, &refusal);

@@ -31,10 +31,13 @@ public:
     struct Options
     {
         QUrl base{QString(DefaultBase)}; // scheme, host and port, without /v1
-        std::chrono::milliseconds deadline{20'000};
-        int attempts = 4;
+        // Someone waits on every read (an import, a check, a link, a key):
+        // with Stripe down a read gives up within 26 s, before a client's
+        // 30 s (three attempts of 8 s, waits of at most 5 s).
+        std::chrono::milliseconds deadline{8'000};
+        int attempts = 3;
         std::chrono::milliseconds firstWait{500}; // then doubled
-        std::chrono::milliseconds longestWait{30'000};
+        std::chrono::milliseconds longestWait{5'000};
     };
 
     // What Stripe answered when it refused (a 4xx other than 429).
