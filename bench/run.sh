@@ -42,6 +42,10 @@ echo "== the import wizard's Stripe source on 5,000 customers in stripe-stateful
 "$build/bench/bench_stripesource"
 
 echo
+echo "== what reading Stripe costs meterdesk-server, at 2,000 and 200,000 balances"
+"$build/bench/bench_stripeserver" --server "$build/app/meterdesk-server"
+
+echo
 if [ -n "${MD_TEST_POSTGRES_URL:-}" ]; then
   echo "== balances.track_tokens on SQLite and PostgreSQL in one run (docs/performance.md)"
   psql -q "$MD_TEST_POSTGRES_URL" -c "CREATE DATABASE meterdesk_bench_track" >/dev/null
